@@ -1,0 +1,105 @@
+# mahou developer entry points: make setup | demo | test | bench | clean.
+# `setup` is idempotent: it installs only what is missing and rebuilds only when sources changed.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON       ?= python3
+VENV         := .venv
+VPY          := $(VENV)/bin/python
+VPIP         := $(VPY) -m pip --disable-pip-version-check
+BUILD_DIR    := build/py
+LLVM_BIN     := /usr/lib/llvm-19/bin
+APT_PACKAGES := llvm-19-dev llvm-19-tools clang-19 ccache libgtest-dev ninja-build
+PIP_PACKAGES := numpy nanobind scikit-build-core pytest hypothesis lit ninja cmake
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Build settings seen by pip/scikit-build-core/CMake.
+export CMAKE_BUILD_PARALLEL_LEVEL ?= $(shell nproc 2>/dev/null || echo 2)
+export CCACHE_BASEDIR := $(CURDIR)
+# Where the tests find the built tools (tests/lit/lit.cfg.py and tests/python read these).
+export MAHOU_BUILD_DIR := $(CURDIR)/$(BUILD_DIR)
+export MAHOU_MAHOUC    := $(CURDIR)/$(BUILD_DIR)/mahouc
+export FILECHECK       ?= $(LLVM_BIN)/FileCheck
+# Extra flags for the build step (e.g. make setup PIP_BUILD_FLAGS=-q).
+PIP_BUILD_FLAGS ?= -v
+
+# Everything whose change needs a rebuild (directories too: adding or removing a file changes them).
+BUILD_INPUTS := pyproject.toml CMakeLists.txt \
+  $(shell find cpp python tests/unit -name __pycache__ -prune -o -print 2>/dev/null)
+
+DEPS_STAMP  := $(VENV)/.mahou-deps
+BUILD_STAMP := $(BUILD_DIR)/.mahou-installed
+
+.PHONY: help setup system-packages demo test bench clean
+
+help:
+	@echo "make setup   install system packages, create .venv, build mahou (editable) into it"
+	@echo "make demo    run every examples/*.py"
+	@echo "make test    unit tests (ctest), FileCheck tests (lit), Python tests (pytest)"
+	@echo "make bench   mahou vs Numba vs C benchmarks; rewrites the tables in BENCHMARKS.md"
+	@echo "make clean   remove build outputs (keeps .venv)"
+
+setup: system-packages $(BUILD_STAMP)
+
+# Debian packages: apt runs only when dpkg says one is missing.
+system-packages:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	if ! $(PYTHON) -c 'import ensurepip' >/dev/null 2>&1; then missing="$$missing python3-venv"; fi; \
+	if ! $(PYTHON) -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then \
+	  missing="$$missing python3-dev"; fi; \
+	if [ -n "$$missing" ]; then \
+	  echo "setup: installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $$missing; \
+	fi
+
+$(VPY):
+	$(PYTHON) -m venv $(VENV)
+
+$(DEPS_STAMP): | $(VPY)
+	$(VPIP) install --upgrade pip
+	$(VPIP) install $(PIP_PACKAGES)
+	touch $@
+
+# Editable (redirect) install: Python sources are used in place, _core and mahouc are
+# built in $(BUILD_DIR) (ccache makes a rebuild after a small edit quick).
+$(BUILD_STAMP): $(DEPS_STAMP) $(BUILD_INPUTS)
+	$(VPIP) install $(PIP_BUILD_FLAGS) --no-build-isolation --no-deps -e . \
+	  -Cbuild-dir=$(BUILD_DIR) -Ccmake.define.MAHOU_BUILD_TESTS=ON
+	touch $@
+
+demo: setup
+	@set -e; for f in examples/*.py; do \
+	  echo "=== $$f"; \
+	  $(VPY) $$f; \
+	  echo; \
+	done
+
+# All three suites run; the target fails if any failed.
+test: setup
+	@status=0; \
+	echo "=== unit tests (ctest, $(BUILD_DIR))"; \
+	(cd $(BUILD_DIR) && ctest --output-on-failure) || status=1; \
+	echo "=== FileCheck tests (lit tests/lit)"; \
+	if [ -n "$$(find tests/lit -name '*.py' ! -name lit.cfg.py ! -name 'lit.*' | head -1)" ]; then \
+	  $(VENV)/bin/lit -sv tests/lit || status=1; \
+	else echo "no lit tests yet"; fi; \
+	echo "=== Python tests (pytest tests/python)"; \
+	if [ -n "$$(find tests/python -name 'test_*.py' | head -1)" ]; then \
+	  $(VPY) -m pytest tests/python -q || status=1; \
+	else echo "no Python tests yet"; fi; \
+	if [ $$status -ne 0 ]; then echo "make test: FAILED"; else echo "make test: all passed"; fi; \
+	exit $$status
+
+# pip resolves numba together with a numpy it supports (it may change the venv's numpy).
+bench: setup
+	$(VPIP) install numba || echo "bench: could not install numba; its columns will be skipped"
+	$(VPY) bench/run.py
+
+clean:
+	rm -rf build
+	find . -name __pycache__ -type d -not -path './.venv/*' -prune -exec rm -rf {} +

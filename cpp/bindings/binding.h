@@ -1,0 +1,155 @@
+// Shared declarations of the _core binding: the Dispatcher object and its
+// overloads, argument keys, boxing, compilation and error translation.
+#pragma once
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include "mahou/compiler.h"
+#include "mahou/types.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mahou::binding {
+
+// ------------------------------------------------------------------ argument keys
+// A type is encoded as a short sequence of 64-bit words (tag in the top byte);
+// equal sequences mean equal types. The hit path builds the key of the actual
+// arguments in a fixed stack buffer and compares it with each overload's.
+constexpr int kMaxKeyWords = 32;
+constexpr int kMaxFastArgs = 16;
+
+struct KeyBuffer {
+  uint64_t words[kMaxKeyWords];
+  int size = 0;
+};
+
+// Keys of Python int and float arguments (the hit path checks these first).
+extern const uint64_t kInt64Key, kFloat64Key;
+// Appends the key of `obj`'s type. Returns false (no Python error set) when the
+// object needs the slow path (unknown type, subclass, key too long).
+bool appendObjectKey(PyObject *obj, KeyBuffer &key);
+void appendTypeKey(const types::Type &t, std::vector<uint64_t> &key);
+
+// The full type of a Python argument, or nullopt with *why describing the
+// object ("list", "array(float16)") when it cannot be typed.
+std::optional<types::Type> typeOfObject(PyObject *obj, std::string *why);
+
+// DType number of a NumPy scalar object (numpy.float32(1) → Float32), or -1.
+int dtypeOfNumpyScalar(PyObject *obj);
+
+// mahou.types objects for a core type / a tuple of argument types (new references).
+PyObject *toPyType(const types::Type &t);
+PyObject *toPySignature(const std::vector<types::Type> &args);
+std::string typeString(const types::Type &t);
+
+// ------------------------------------------------------------------ boxing
+// How one argument is unboxed on the hit path.
+enum class ArgOp : uint8_t { Int64, Float64, Bool, Array, Generic };
+enum class RetOp : uint8_t { Int64, Float64, Bool, None, Generic };
+
+// Writes the native form of `obj` (of type `t`, after conversion if needed)
+// into dst. Returns false with a Python error set.
+bool unboxValue(PyObject *obj, const types::Type &t, char *dst);
+bool unboxArray(PyObject *obj, int ndim, char *dst);
+// Builds the Python object for the native value at src, consuming the array
+// references it holds (also on failure). Returns a new reference or null.
+PyObject *boxValue(const types::Type &t, char *src);
+// Drops the array references held by a native value that will not be boxed.
+void releaseValue(const types::Type &t, char *src);
+ArgOp argOpFor(const types::Type &t);
+RetOp retOpFor(const types::Type &t);
+
+// ------------------------------------------------------------------ dispatcher
+struct Overload {
+  std::vector<uint64_t> key; // appendTypeKey of every argument, in order
+  CompiledFunction fn;
+  std::optional<types::Type> declaredRet; // eager signature's return type, if it differs
+  std::vector<size_t> argOffsets;
+  std::vector<ArgOp> argOps;
+  size_t argBytes = 0;
+  size_t retBytes = 0;
+  RetOp retOp = RetOp::Generic;
+};
+
+// A key that selects an overload: its own key, or (for dispatchers with compiling
+// disabled) the key of argument types that convert to it.
+struct OverloadEntry {
+  std::vector<uint64_t> key;
+  Overload *overload;
+};
+
+struct DispatcherState {
+  PyObject *pyFunc = nullptr;   // owned
+  PyObject *resolver = nullptr; // owned
+  PyObject *defaults = nullptr; // owned tuple or null
+  std::string source, filename, name;
+  int firstLine = 1;
+  CompileOptions options;
+  bool nogil = false;
+  bool canCompile = true;
+  int nparams = 0;
+  std::vector<std::string> paramNames;
+  std::vector<std::unique_ptr<Overload>> overloads; // in compilation order
+  std::vector<OverloadEntry> entries;
+  std::vector<std::vector<types::Type>> compiling; // signatures being compiled now
+  std::vector<PyObject *> keepAlive;               // owned: callees and function arguments
+};
+
+struct DispatcherObject {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  PyObject *dict;
+  PyObject *weakrefs;
+  DispatcherState *state;
+};
+
+PyTypeObject *dispatcherType(); // null until registerDispatcher ran
+bool isDispatcher(PyObject *obj);
+void registerDispatcher(nanobind::module_ &m);
+// Dispatcher methods other than the call (dispatcher_methods.cpp).
+extern PyMethodDef dispatcherMethods[];
+extern PyGetSetDef dispatcherGetSets[];
+
+// Calls an overload with positional arguments already matched to its types.
+PyObject *invokeOverload(DispatcherState &st, const Overload &ov, PyObject *const *args);
+Overload *findOverload(DispatcherState &st, const std::vector<uint64_t> &key);
+// Finds or compiles the overload for these argument types; throws C++ errors.
+Overload &compileOverload(DispatcherObject *self, const std::vector<types::Type> &args);
+// The compile environment of one dispatcher (environment.cpp).
+std::unique_ptr<CompileEnvironment> makeEnvironment(DispatcherObject *self);
+// Holds a reference to obj for the dispatcher's lifetime (once per object).
+void keepAlive(DispatcherState &st, PyObject *obj);
+// The Python-call slow path: keywords, defaults, typing, compile, conversions.
+PyObject *slowCall(DispatcherObject *self, PyObject *const *args, size_t nargs, PyObject *kwnames);
+
+// ------------------------------------------------------------------ errors
+// A Python exception raised while the core was running (the resolver failed);
+// carried through the C++ compiler and restored at the binding boundary.
+struct PendingPythonError {
+  std::shared_ptr<nanobind::python_error> error;
+};
+[[noreturn]] void throwPendingPythonError();
+// Sets the Python error for the C++ exception being handled; call in a catch (...).
+void setPythonErrorFromCurrentException();
+// Runs f (which may throw compiler errors); returns false with a Python error set.
+template <class F> bool translateErrors(F &&f) {
+  try {
+    f();
+    return true;
+  } catch (...) {
+    setPythonErrorFromCurrentException();
+    return false;
+  }
+}
+// The Python exception for status 1 of a compiled function (takes the runtime error).
+void raiseRuntimeError();
+PyObject *mahouErrorClass(const char *name); // mahou.errors.<name>, borrowed
+PyObject *builtinExceptionClass(types::ExcKind kind); // borrowed
+void raiseMahouError(const char *className, const std::string &message);
+
+} // namespace mahou::binding

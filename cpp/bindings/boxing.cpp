@@ -1,0 +1,330 @@
+// Unboxing of Python arguments into their native layout (layout.h) and boxing
+// of native results into Python objects (arrays made by compiled code own their memory).
+#include "binding.h"
+#include "numpy_api.h"
+
+#include "mahou/layout.h"
+#include "mahou/runtime.h"
+
+#include <cstring>
+
+namespace nb = nanobind;
+
+namespace mahou::binding {
+
+using types::DType;
+using types::Type;
+
+namespace {
+
+constexpr const char *kMemInfoCapsule = "mahou.meminfo";
+
+template <class T> void store(char *dst, T v) { std::memcpy(dst, &v, sizeof(T)); }
+template <class T> T load(const char *src) {
+  T v;
+  std::memcpy(&v, src, sizeof(T));
+  return v;
+}
+
+bool sameDTypeScalar(PyObject *obj, DType d) {
+  return PyArray_IsScalar(obj, Generic) && dtypeOfNumpyScalar(obj) == int(d);
+}
+
+// An integer-like object as a Python int (new reference), or null with an error.
+PyObject *asPythonInt(PyObject *obj) {
+  if (PyLong_Check(obj)) {
+    Py_INCREF(obj);
+    return obj;
+  }
+  return PyNumber_Index(obj);
+}
+
+void storeInteger(char *dst, DType d, long long v) {
+  switch (types::dtypeBytes(d)) {
+  case 1: store<int8_t>(dst, int8_t(v)); break;
+  case 2: store<int16_t>(dst, int16_t(v)); break;
+  case 4: store<int32_t>(dst, int32_t(v)); break;
+  default: store<int64_t>(dst, int64_t(v)); break;
+  }
+}
+
+bool unboxInteger(PyObject *obj, DType d, char *dst) {
+  if (PyFloat_Check(obj)) { // unsafe conversion, allowed for explicit signatures
+    storeInteger(dst, d, static_cast<long long>(PyFloat_AS_DOUBLE(obj)));
+    return true;
+  }
+  nb::object num = nb::steal(asPythonInt(obj));
+  if (!num.is_valid())
+    return false;
+  if (d == DType::UInt64) {
+    unsigned long long u = PyLong_AsUnsignedLongLong(num.ptr());
+    if (u == (unsigned long long)-1 && PyErr_Occurred())
+      return false;
+    store<uint64_t>(dst, u);
+    return true;
+  }
+  long long v = PyLong_AsLongLong(num.ptr());
+  if (v == -1 && PyErr_Occurred())
+    return false;
+  storeInteger(dst, d, v);
+  return true;
+}
+
+bool unboxScalar(PyObject *obj, DType d, char *dst) {
+  if (sameDTypeScalar(obj, d)) {
+    PyArray_ScalarAsCtype(obj, dst);
+    return true;
+  }
+  switch (types::dtypeClass(d)) {
+  case types::DTypeClass::Bool: {
+    int truth = PyObject_IsTrue(obj);
+    if (truth < 0)
+      return false;
+    store<uint8_t>(dst, uint8_t(truth));
+    return true;
+  }
+  case types::DTypeClass::SignedInt:
+  case types::DTypeClass::UnsignedInt:
+    return unboxInteger(obj, d, dst);
+  case types::DTypeClass::Float: {
+    double v = PyFloat_AsDouble(obj);
+    if (v == -1.0 && PyErr_Occurred())
+      return false;
+    if (d == DType::Float32)
+      store<float>(dst, float(v));
+    else
+      store<double>(dst, v);
+    return true;
+  }
+  case types::DTypeClass::Complex: {
+    Py_complex c = PyComplex_AsCComplex(obj);
+    if (c.real == -1.0 && PyErr_Occurred())
+      return false;
+    if (d == DType::Complex64) {
+      store<float>(dst, float(c.real));
+      store<float>(dst + 4, float(c.imag));
+    } else {
+      store<double>(dst, c.real);
+      store<double>(dst + 8, c.imag);
+    }
+    return true;
+  }
+  }
+  return false;
+}
+
+bool unboxTuple(PyObject *obj, const Type &t, char *dst) {
+  if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != Py_ssize_t(t.elems.size())) {
+    PyErr_Format(PyExc_TypeError, "expected a tuple of %zu items, got %s", t.elems.size(),
+                 Py_TYPE(obj)->tp_name);
+    return false;
+  }
+  std::vector<size_t> offsets = types::tupleOffsets(t);
+  for (size_t i = 0; i < t.elems.size(); ++i)
+    if (!unboxValue(PyTuple_GET_ITEM(obj, Py_ssize_t(i)), t.elems[i], dst + offsets[i]))
+      return false;
+  return true;
+}
+
+PyObject *boxScalar(DType d, const char *src) {
+  switch (d) {
+  case DType::Bool: return PyBool_FromLong(load<uint8_t>(src));
+  case DType::Int8: return PyLong_FromLong(load<int8_t>(src));
+  case DType::Int16: return PyLong_FromLong(load<int16_t>(src));
+  case DType::Int32: return PyLong_FromLong(load<int32_t>(src));
+  case DType::Int64: return PyLong_FromLongLong(load<int64_t>(src));
+  case DType::UInt8: return PyLong_FromUnsignedLong(load<uint8_t>(src));
+  case DType::UInt16: return PyLong_FromUnsignedLong(load<uint16_t>(src));
+  case DType::UInt32: return PyLong_FromUnsignedLong(load<uint32_t>(src));
+  case DType::UInt64: return PyLong_FromUnsignedLongLong(load<uint64_t>(src));
+  case DType::Float32: return PyFloat_FromDouble(load<float>(src));
+  case DType::Float64: return PyFloat_FromDouble(load<double>(src));
+  case DType::Complex64: return PyComplex_FromDoubles(load<float>(src), load<float>(src + 4));
+  case DType::Complex128: return PyComplex_FromDoubles(load<double>(src), load<double>(src + 8));
+  }
+  PyErr_SetString(PyExc_SystemError, "unknown dtype in result");
+  return nullptr;
+}
+
+void capsuleDestructor(PyObject *capsule) {
+  mahou_rt_decref(static_cast<MahouMemInfo *>(PyCapsule_GetPointer(capsule, kMemInfoCapsule)));
+}
+
+// The argument itself when the result is exactly it (Numba returns the parent then).
+PyObject *parentIfIdentical(const Type &t, const MahouArrayHead *head) {
+  auto *parent = static_cast<PyObject *>(head->parent);
+  if (!PyArray_Check(parent))
+    return nullptr;
+  auto *a = reinterpret_cast<PyArrayObject *>(parent);
+  int ndim = t.ndim;
+  if (PyArray_NDIM(a) != ndim || PyArray_BYTES(a) != head->data ||
+      PyArray_DESCR(a)->type_num != types::dtypeNumpyNum(t.dtype) ||
+      std::memcmp(PyArray_DIMS(a), head->dims, sizeof(int64_t) * size_t(ndim)) != 0 ||
+      std::memcmp(PyArray_STRIDES(a), head->dims + ndim, sizeof(int64_t) * size_t(ndim)) != 0)
+    return nullptr;
+  Py_INCREF(parent);
+  return parent;
+}
+
+PyObject *newArrayOver(const Type &t, MahouArrayHead *head, bool writeable) {
+  PyArray_Descr *descr = PyArray_DescrFromType(types::dtypeNumpyNum(t.dtype));
+  if (!descr)
+    return nullptr;
+  auto *shape = reinterpret_cast<npy_intp *>(head->dims);
+  auto *strides = reinterpret_cast<npy_intp *>(head->dims + t.ndim);
+  PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, descr, t.ndim, shape, strides, head->data,
+                                       writeable ? NPY_ARRAY_WRITEABLE : 0, nullptr);
+  if (arr)
+    PyArray_UpdateFlags(reinterpret_cast<PyArrayObject *>(arr),
+                        NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_F_CONTIGUOUS | NPY_ARRAY_ALIGNED);
+  return arr;
+}
+
+PyObject *boxOwnedArray(const Type &t, MahouArrayHead *head) {
+  MahouMemInfo *mi = head->meminfo;
+  PyObject *arr = newArrayOver(t, head, !t.readonly);
+  if (!arr) {
+    mahou_rt_decref(mi);
+    return nullptr;
+  }
+  PyObject *capsule = PyCapsule_New(mi, kMemInfoCapsule, capsuleDestructor);
+  if (!capsule) {
+    Py_DECREF(arr);
+    mahou_rt_decref(mi);
+    return nullptr;
+  }
+  // SetBaseObject steals the capsule, also when it fails.
+  if (PyArray_SetBaseObject(reinterpret_cast<PyArrayObject *>(arr), capsule) < 0) {
+    Py_DECREF(arr);
+    return nullptr;
+  }
+  return arr;
+}
+
+PyObject *boxViewOfArgument(const Type &t, MahouArrayHead *head) {
+  auto *parent = static_cast<PyObject *>(head->parent);
+  if (!parent) {
+    PyErr_SetString(PyExc_SystemError, "compiled function returned an array with no owner");
+    return nullptr;
+  }
+  if (PyObject *same = parentIfIdentical(t, head))
+    return same;
+  bool writeable = !t.readonly && (!PyArray_Check(parent) ||
+                                   PyArray_ISWRITEABLE(reinterpret_cast<PyArrayObject *>(parent)));
+  PyObject *arr = newArrayOver(t, head, writeable);
+  if (!arr)
+    return nullptr;
+  Py_INCREF(parent);
+  if (PyArray_SetBaseObject(reinterpret_cast<PyArrayObject *>(arr), parent) < 0) {
+    Py_DECREF(arr);
+    return nullptr;
+  }
+  return arr;
+}
+
+PyObject *boxTuple(const Type &t, char *src) {
+  std::vector<size_t> offsets = types::tupleOffsets(t);
+  PyObject *tuple = PyTuple_New(Py_ssize_t(t.elems.size()));
+  for (size_t i = 0; i < t.elems.size(); ++i) {
+    PyObject *item = tuple ? boxValue(t.elems[i], src + offsets[i]) : nullptr;
+    if (!item) {
+      for (size_t j = tuple ? i + 1 : i; j < t.elems.size(); ++j)
+        releaseValue(t.elems[j], src + offsets[j]);
+      Py_XDECREF(tuple);
+      return nullptr;
+    }
+    PyTuple_SET_ITEM(tuple, Py_ssize_t(i), item);
+  }
+  return tuple;
+}
+
+} // namespace
+
+bool unboxArray(PyObject *obj, int ndim, char *dst) {
+  if (!PyArray_Check(obj) || PyArray_NDIM(reinterpret_cast<PyArrayObject *>(obj)) != ndim) {
+    PyErr_Format(PyExc_TypeError, "expected a %d-dimensional array, got %s", ndim,
+                 Py_TYPE(obj)->tp_name);
+    return false;
+  }
+  auto *a = reinterpret_cast<PyArrayObject *>(obj);
+  auto *head = reinterpret_cast<MahouArrayHead *>(dst);
+  head->meminfo = nullptr;
+  head->parent = obj;
+  head->data = PyArray_BYTES(a);
+  std::memcpy(head->dims, PyArray_DIMS(a), sizeof(int64_t) * size_t(ndim));
+  std::memcpy(head->dims + ndim, PyArray_STRIDES(a), sizeof(int64_t) * size_t(ndim));
+  return true;
+}
+
+bool unboxValue(PyObject *obj, const Type &t, char *dst) {
+  switch (t.kind) {
+  case types::Kind::Scalar:
+    return unboxScalar(obj, t.dtype, dst);
+  case types::Kind::Array:
+    return unboxArray(obj, t.ndim, dst);
+  case types::Kind::Tuple:
+    return unboxTuple(obj, t, dst);
+  case types::Kind::None:
+  case types::Kind::Function:
+    return true; // no runtime data
+  default:
+    PyErr_Format(PyExc_TypeError, "cannot pass a %s argument to compiled code",
+                 typeString(t).c_str());
+    return false;
+  }
+}
+
+PyObject *boxValue(const Type &t, char *src) {
+  switch (t.kind) {
+  case types::Kind::Scalar:
+    return boxScalar(t.dtype, src);
+  case types::Kind::Array: {
+    auto *head = reinterpret_cast<MahouArrayHead *>(src);
+    return head->meminfo ? boxOwnedArray(t, head) : boxViewOfArgument(t, head);
+  }
+  case types::Kind::Tuple:
+    return boxTuple(t, src);
+  case types::Kind::None:
+    Py_RETURN_NONE;
+  default:
+    PyErr_Format(PyExc_TypeError, "cannot return a value of type %s to Python",
+                 typeString(t).c_str());
+    return nullptr;
+  }
+}
+
+void releaseValue(const Type &t, char *src) {
+  if (t.kind == types::Kind::Array) {
+    mahou_rt_decref(reinterpret_cast<MahouArrayHead *>(src)->meminfo);
+  } else if (t.kind == types::Kind::Tuple) {
+    std::vector<size_t> offsets = types::tupleOffsets(t);
+    for (size_t i = 0; i < t.elems.size(); ++i)
+      releaseValue(t.elems[i], src + offsets[i]);
+  }
+}
+
+ArgOp argOpFor(const Type &t) {
+  if (t.isScalar(DType::Int64))
+    return ArgOp::Int64;
+  if (t.isScalar(DType::Float64))
+    return ArgOp::Float64;
+  if (t.isBool())
+    return ArgOp::Bool;
+  if (t.isArray())
+    return ArgOp::Array;
+  return ArgOp::Generic;
+}
+
+RetOp retOpFor(const Type &t) {
+  if (t.isScalar(DType::Int64))
+    return RetOp::Int64;
+  if (t.isScalar(DType::Float64))
+    return RetOp::Float64;
+  if (t.isBool())
+    return RetOp::Bool;
+  if (t.isNone())
+    return RetOp::None;
+  return RetOp::Generic;
+}
+
+} // namespace mahou::binding

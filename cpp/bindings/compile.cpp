@@ -1,0 +1,268 @@
+// The dispatcher's slow path: keyword and default arguments, typing of the
+// arguments, compilation of a new overload, conversions for explicit signatures.
+#include "binding.h"
+
+#include "mahou/layout.h"
+
+#include <algorithm>
+
+namespace nb = nanobind;
+
+namespace mahou::binding {
+
+using types::Type;
+
+namespace {
+
+struct Slot {
+  size_t size, align;
+};
+
+Slot slotOf(const Type &t) {
+  switch (t.kind) {
+  case types::Kind::Scalar:
+  case types::Kind::Array:
+  case types::Kind::Tuple:
+    return {types::nativeSize(t), std::max<size_t>(1, types::nativeAlign(t))};
+  default:
+    return {0, 1}; // none and compile-time-only values have no runtime data
+  }
+}
+
+std::unique_ptr<Overload> makeOverload(std::vector<uint64_t> key, CompiledFunction fn) {
+  auto ov = std::make_unique<Overload>();
+  ov->key = std::move(key);
+  ov->fn = std::move(fn);
+  size_t offset = 0;
+  for (const Type &t : ov->fn.args) {
+    Slot slot = slotOf(t);
+    offset = (offset + slot.align - 1) / slot.align * slot.align;
+    ov->argOffsets.push_back(offset);
+    ov->argOps.push_back(argOpFor(t));
+    offset += slot.size;
+  }
+  ov->argBytes = offset;
+  ov->retBytes = slotOf(ov->fn.ret).size;
+  ov->retOp = retOpFor(ov->fn.ret);
+  return ov;
+}
+
+// Marks a signature as being compiled (for cycle detection) while alive.
+class CompilingMark {
+public:
+  CompilingMark(DispatcherState &st, const std::vector<Type> &args) : st_(st) {
+    st_.compiling.push_back(args);
+  }
+  ~CompilingMark() { st_.compiling.pop_back(); }
+  CompilingMark(const CompilingMark &) = delete;
+  CompilingMark &operator=(const CompilingMark &) = delete;
+
+private:
+  DispatcherState &st_;
+};
+
+void keepFunctionArguments(DispatcherState &st, const Type &t) {
+  if (t.kind == types::Kind::Function)
+    keepAlive(st, reinterpret_cast<PyObject *>(uintptr_t(t.handle)));
+  for (const Type &e : t.elems)
+    keepFunctionArguments(st, e);
+}
+
+std::string plural(size_t n, const char *word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+bool raiseArity(const DispatcherState &st, size_t given) {
+  size_t ndef = st.defaults ? size_t(PyTuple_GET_SIZE(st.defaults)) : 0;
+  size_t np = size_t(st.nparams), lo = np - std::min(ndef, np);
+  std::string takes = lo == np ? plural(np, "positional argument")
+                               : "from " + std::to_string(lo) + " to " +
+                                     plural(np, "positional argument");
+  PyErr_Format(PyExc_TypeError, "%s() takes %s but %zu %s given", st.name.c_str(),
+               takes.c_str(), given, given == 1 ? "was" : "were");
+  return false;
+}
+
+bool raiseMissing(const DispatcherState &st, const std::vector<std::string> &missing) {
+  std::string names;
+  for (size_t i = 0; i < missing.size(); ++i) {
+    if (i)
+      names += i + 1 == missing.size() ? (missing.size() > 2 ? ", and " : " and ") : ", ";
+    names += "'" + missing[i] + "'";
+  }
+  PyErr_Format(PyExc_TypeError, "%s() missing %s: %s", st.name.c_str(),
+               plural(missing.size(), "required positional argument").c_str(), names.c_str());
+  return false;
+}
+
+int parameterIndex(const DispatcherState &st, PyObject *name) {
+  for (size_t i = 0; i < st.paramNames.size(); ++i)
+    if (PyUnicode_CompareWithASCIIString(name, st.paramNames[i].c_str()) == 0)
+      return int(i);
+  return -1;
+}
+
+// Positional + keyword arguments + defaults → one borrowed object per parameter.
+bool normaliseArguments(const DispatcherState &st, PyObject *const *args, size_t nargs,
+                        PyObject *kwnames, std::vector<PyObject *> &out) {
+  size_t np = size_t(st.nparams);
+  if (nargs > np)
+    return raiseArity(st, nargs);
+  out.assign(np, nullptr);
+  std::copy(args, args + nargs, out.begin());
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+    int j = parameterIndex(st, name);
+    if (j < 0) {
+      PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'",
+                   st.name.c_str(), name);
+      return false;
+    }
+    if (out[size_t(j)]) {
+      PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%U'",
+                   st.name.c_str(), name);
+      return false;
+    }
+    out[size_t(j)] = args[nargs + size_t(k)];
+  }
+  size_t ndef = st.defaults ? size_t(PyTuple_GET_SIZE(st.defaults)) : 0;
+  size_t firstDefault = np - std::min(ndef, np);
+  std::vector<std::string> missing;
+  for (size_t j = 0; j < np; ++j) {
+    if (out[j])
+      continue;
+    if (j >= firstDefault)
+      out[j] = PyTuple_GET_ITEM(st.defaults, Py_ssize_t(j - firstDefault));
+    else
+      missing.push_back(st.paramNames[j]);
+  }
+  return missing.empty() || raiseMissing(st, missing);
+}
+
+bool typeArguments(const DispatcherState &st, const std::vector<PyObject *> &objs,
+                   std::vector<Type> &out) {
+  for (size_t i = 0; i < objs.size(); ++i) {
+    std::string why;
+    auto t = typeOfObject(objs[i], &why);
+    if (!t) {
+      PyErr_Format(PyExc_TypeError,
+                   "%s(): cannot compile for argument %zu ('%s') of type %s: not supported by mahou",
+                   st.name.c_str(), i + 1, st.paramNames[i].c_str(), why.c_str());
+      return false;
+    }
+    out.push_back(std::move(*t));
+  }
+  return true;
+}
+
+// Cost of passing a value of type `from` to a parameter of type `to` (-1: impossible).
+int conversionCost(const Type &from, const Type &to) {
+  if (from == to)
+    return 0;
+  if (from.isScalar() && to.isScalar()) {
+    if (from.isComplex() && !to.isComplex())
+      return -1;
+    return types::promote(from.dtype, to.dtype) == to.dtype ? 1 : 2;
+  }
+  if (from.isArray() && to.isArray()) {
+    bool ok = from.dtype == to.dtype && from.ndim == to.ndim &&
+              (to.layout == types::Layout::A || to.layout == from.layout) &&
+              (to.readonly || !from.readonly);
+    return ok ? 1 : -1;
+  }
+  if (from.isTuple() && to.isTuple() && from.elems.size() == to.elems.size()) {
+    int total = 0;
+    for (size_t i = 0; i < from.elems.size(); ++i) {
+      int c = conversionCost(from.elems[i], to.elems[i]);
+      if (c < 0)
+        return -1;
+      total += c;
+    }
+    return total;
+  }
+  return -1;
+}
+
+Overload *findConvertible(DispatcherState &st, const std::vector<Type> &args) {
+  Overload *best = nullptr;
+  int bestCost = -1;
+  for (const auto &ov : st.overloads) {
+    if (ov->fn.args.size() != args.size())
+      continue;
+    int total = 0;
+    for (size_t i = 0; i < args.size() && total >= 0; ++i) {
+      int c = conversionCost(args[i], ov->fn.args[i]);
+      total = c < 0 ? -1 : total + c;
+    }
+    if (total >= 0 && (!best || total < bestCost)) {
+      best = ov.get();
+      bestCost = total;
+    }
+  }
+  return best;
+}
+
+void raiseNoMatch(const DispatcherState &st, const std::vector<Type> &args) {
+  std::string text;
+  for (size_t i = 0; i < args.size(); ++i)
+    text += (i ? ", " : "") + typeString(args[i]);
+  PyErr_Format(PyExc_TypeError, "No matching definition for argument type(s) %s of %s()",
+               text.c_str(), st.name.c_str());
+}
+
+} // namespace
+
+Overload &compileOverload(DispatcherObject *self, const std::vector<Type> &args) {
+  DispatcherState &st = *self->state;
+  std::vector<uint64_t> key;
+  for (const Type &t : args)
+    appendTypeKey(t, key);
+  if (Overload *ov = findOverload(st, key))
+    return *ov;
+  for (const Type &t : args)
+    keepFunctionArguments(st, t);
+  nb::object hold = nb::borrow(reinterpret_cast<PyObject *>(self)); // alive while compiling
+  CompiledFunction fn;
+  {
+    CompilingMark mark(st, args);
+    std::unique_ptr<CompileEnvironment> env = makeEnvironment(self);
+    SourceFile file(st.filename, st.source, st.firstLine);
+    fn = compileFunction(file, st.name, args, *env, st.options);
+  }
+  // A recursive compilation may have added the same signature meanwhile.
+  if (Overload *ov = findOverload(st, key))
+    return *ov;
+  st.overloads.push_back(makeOverload(key, std::move(fn)));
+  Overload &ov = *st.overloads.back();
+  st.entries.push_back(OverloadEntry{std::move(key), &ov});
+  return ov;
+}
+
+PyObject *slowCall(DispatcherObject *self, PyObject *const *args, size_t nargs,
+                   PyObject *kwnames) {
+  DispatcherState &st = *self->state;
+  std::vector<PyObject *> objs;
+  if (!normaliseArguments(st, args, nargs, kwnames, objs))
+    return nullptr;
+  std::vector<Type> argTypes;
+  if (!typeArguments(st, objs, argTypes))
+    return nullptr;
+  std::vector<uint64_t> key;
+  for (const Type &t : argTypes)
+    appendTypeKey(t, key);
+  Overload *ov = findOverload(st, key);
+  if (!ov && !st.canCompile) {
+    ov = findConvertible(st, argTypes);
+    if (!ov) {
+      raiseNoMatch(st, argTypes);
+      return nullptr;
+    }
+    st.entries.push_back(OverloadEntry{std::move(key), ov}); // next time on the hit path
+  }
+  if (!ov && !translateErrors([&] { ov = &compileOverload(self, argTypes); }))
+    return nullptr;
+  return invokeOverload(st, *ov, objs.data());
+}
+
+} // namespace mahou::binding

@@ -1,0 +1,401 @@
+// The Dispatcher: a raw CPython heap type whose vectorcall keys the arguments,
+// finds the compiled overload and calls it (the hot path; no allocation on a hit).
+#include "binding.h"
+#include "numpy_api.h"
+
+#include <structmember.h>
+
+#include <cstring>
+
+namespace nb = nanobind;
+
+namespace mahou::binding {
+
+namespace {
+
+PyTypeObject *theDispatcherType = nullptr; // set once in registerDispatcher
+
+constexpr size_t kStackArgBytes = 1024;
+constexpr size_t kStackRetBytes = 256;
+
+bool unboxFast(PyObject *obj, ArgOp op, const types::Type &t, char *dst) {
+  switch (op) {
+  case ArgOp::Int64:
+    if (PyLong_CheckExact(obj)) {
+      long long v = PyLong_AsLongLong(obj);
+      if (v == -1 && PyErr_Occurred())
+        return false;
+      std::memcpy(dst, &v, sizeof v);
+      return true;
+    }
+    break;
+  case ArgOp::Float64:
+    if (PyFloat_CheckExact(obj)) {
+      double v = PyFloat_AS_DOUBLE(obj);
+      std::memcpy(dst, &v, sizeof v);
+      return true;
+    }
+    break;
+  case ArgOp::Bool:
+    if (PyBool_Check(obj)) {
+      *dst = obj == Py_True;
+      return true;
+    }
+    break;
+  case ArgOp::Array:
+    return unboxArray(obj, t.ndim, dst);
+  case ArgOp::Generic:
+    break;
+  }
+  return unboxValue(obj, t, dst);
+}
+
+// A declared (eager) scalar return type that differs from the inferred one.
+PyObject *convertResult(PyObject *result, const types::Type &declared) {
+  if (!result || !declared.isScalar())
+    return result;
+  PyObject *out = nullptr;
+  switch (types::dtypeClass(declared.dtype)) {
+  case types::DTypeClass::Bool: {
+    int truth = PyObject_IsTrue(result);
+    out = truth < 0 ? nullptr : PyBool_FromLong(truth);
+    break;
+  }
+  case types::DTypeClass::SignedInt:
+  case types::DTypeClass::UnsignedInt:
+    out = PyNumber_Long(result);
+    break;
+  case types::DTypeClass::Float:
+    out = PyNumber_Float(result);
+    break;
+  case types::DTypeClass::Complex: {
+    Py_complex c = PyComplex_AsCComplex(result);
+    out = (c.real == -1.0 && PyErr_Occurred()) ? nullptr : PyComplex_FromCComplex(c);
+    break;
+  }
+  }
+  Py_DECREF(result);
+  return out;
+}
+
+PyObject *boxResult(const Overload &ov, char *ret) {
+  PyObject *result;
+  switch (ov.retOp) {
+  case RetOp::Int64: {
+    long long v;
+    std::memcpy(&v, ret, sizeof v);
+    result = PyLong_FromLongLong(v);
+    break;
+  }
+  case RetOp::Float64: {
+    double v;
+    std::memcpy(&v, ret, sizeof v);
+    result = PyFloat_FromDouble(v);
+    break;
+  }
+  case RetOp::Bool:
+    result = PyBool_FromLong(*ret != 0);
+    break;
+  case RetOp::None:
+    result = Py_NewRef(Py_None);
+    break;
+  default:
+    result = boxValue(ov.fn.ret, ret);
+    break;
+  }
+  return ov.declaredRet ? convertResult(result, *ov.declaredRet) : result;
+}
+
+// appendObjectKey with the commonest argument types inlined.
+inline bool appendKeyFast(PyObject *obj, KeyBuffer &key) {
+  PyTypeObject *t = Py_TYPE(obj);
+  if (key.size < kMaxKeyWords) {
+    if (t == &PyLong_Type) {
+      key.words[key.size++] = kInt64Key;
+      return true;
+    }
+    if (t == &PyFloat_Type) {
+      key.words[key.size++] = kFloat64Key;
+      return true;
+    }
+  }
+  return appendObjectKey(obj, key);
+}
+
+inline bool sameKey(const std::vector<uint64_t> &entry, const KeyBuffer &key) {
+  if (entry.size() != size_t(key.size))
+    return false;
+  const uint64_t *a = entry.data();
+  for (int i = 0; i < key.size; ++i)
+    if (a[i] != key.words[i])
+      return false;
+  return true;
+}
+
+PyObject *dispatcherVectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
+                               PyObject *kwnames) {
+  auto *self = reinterpret_cast<DispatcherObject *>(callable);
+  DispatcherState &st = *self->state;
+  size_t n = size_t(PyVectorcall_NARGS(nargsf));
+  if (!kwnames && n == size_t(st.nparams)) {
+    KeyBuffer key;
+    size_t i = 0;
+    while (i < n && appendKeyFast(args[i], key))
+      ++i;
+    if (i == n)
+      for (const auto &entry : st.entries)
+        if (sameKey(entry.key, key))
+          return invokeOverload(st, *entry.overload, args);
+  }
+  return slowCall(self, args, n, kwnames);
+}
+
+// ------------------------------------------------------------------ construction
+
+bool readOptions(DispatcherState &st, PyObject *options) {
+  if (options == Py_None)
+    return true;
+  if (!PyDict_Check(options)) {
+    PyErr_SetString(PyExc_TypeError, "Dispatcher options must be a dict");
+    return false;
+  }
+  auto flag = [&](const char *key, bool fallback) {
+    PyObject *v = PyDict_GetItemString(options, key); // borrowed
+    return v ? PyObject_IsTrue(v) == 1 : fallback;
+  };
+  st.options.boundscheck = flag("boundscheck", false);
+  st.options.fastmath = flag("fastmath", false);
+  st.options.verifyIR = flag("verify_ir", true);
+  st.nogil = flag("nogil", false);
+  return true;
+}
+
+bool readParameters(DispatcherState &st) {
+  nb::handle func(st.pyFunc);
+  try {
+    nb::object code = func.attr("__code__");
+    st.nparams = nb::cast<int>(code.attr("co_argcount"));
+    nb::object names = code.attr("co_varnames");
+    for (int i = 0; i < st.nparams; ++i)
+      st.paramNames.push_back(nb::cast<std::string>(names[i]));
+    nb::object defaults = func.attr("__defaults__");
+    if (!defaults.is_none())
+      st.defaults = defaults.release().ptr();
+  } catch (nb::python_error &e) {
+    e.restore();
+    return false;
+  } catch (const std::exception &e) {
+    PyErr_Format(PyExc_TypeError, "Dispatcher needs a Python function (%s)", e.what());
+    return false;
+  }
+  return true;
+}
+
+// __name__, __qualname__, __module__, __doc__, __wrapped__ as functools.update_wrapper does.
+bool copyFunctionAttributes(DispatcherObject *self) {
+  self->dict = PyDict_New();
+  if (!self->dict)
+    return false;
+  for (const char *attr : {"__name__", "__qualname__", "__module__", "__doc__"}) {
+    PyObject *v = PyObject_GetAttrString(self->state->pyFunc, attr);
+    if (!v) {
+      PyErr_Clear();
+      continue;
+    }
+    int rc = PyDict_SetItemString(self->dict, attr, v);
+    Py_DECREF(v);
+    if (rc < 0)
+      return false;
+  }
+  return PyDict_SetItemString(self->dict, "__wrapped__", self->state->pyFunc) == 0;
+}
+
+PyObject *dispatcherNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  PyObject *pyFunc, *resolver, *options = Py_None;
+  const char *source, *filename, *name;
+  int firstLine;
+  static const char *keywords[] = {"py_func",  "source_text", "filename", "firstlineno",
+                                   "name",     "resolver",    "options",  nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OssisO|O:Dispatcher",
+                                   const_cast<char **>(keywords), &pyFunc, &source, &filename,
+                                   &firstLine, &name, &resolver, &options))
+    return nullptr;
+  if (!PyCallable_Check(resolver)) {
+    PyErr_SetString(PyExc_TypeError, "Dispatcher resolver must be callable");
+    return nullptr;
+  }
+  auto *self = reinterpret_cast<DispatcherObject *>(type->tp_alloc(type, 0));
+  if (!self)
+    return nullptr;
+  self->vectorcall = dispatcherVectorcall;
+  self->state = new DispatcherState();
+  DispatcherState &st = *self->state;
+  st.pyFunc = Py_NewRef(pyFunc);
+  st.resolver = Py_NewRef(resolver);
+  st.source = source;
+  st.filename = filename;
+  st.firstLine = firstLine;
+  st.name = name;
+  if (!readOptions(st, options) || !readParameters(st) || !copyFunctionAttributes(self)) {
+    Py_DECREF(self);
+    return nullptr;
+  }
+  return reinterpret_cast<PyObject *>(self);
+}
+
+// ------------------------------------------------------------------ GC and lifetime
+
+int dispatcherTraverse(PyObject *obj, visitproc visit, void *arg) {
+  auto *self = reinterpret_cast<DispatcherObject *>(obj);
+  Py_VISIT(Py_TYPE(obj));
+  Py_VISIT(self->dict);
+  if (DispatcherState *st = self->state) {
+    Py_VISIT(st->pyFunc);
+    Py_VISIT(st->resolver);
+    Py_VISIT(st->defaults);
+    for (PyObject *o : st->keepAlive)
+      Py_VISIT(o);
+  }
+  return 0;
+}
+
+int dispatcherClear(PyObject *obj) {
+  auto *self = reinterpret_cast<DispatcherObject *>(obj);
+  Py_CLEAR(self->dict);
+  if (DispatcherState *st = self->state) {
+    Py_CLEAR(st->resolver);
+    Py_CLEAR(st->defaults);
+    std::vector<PyObject *> kept;
+    kept.swap(st->keepAlive);
+    for (PyObject *o : kept)
+      Py_DECREF(o);
+    // pyFunc stays until dealloc: __repr__ and errors may still use it.
+  }
+  return 0;
+}
+
+void dispatcherDealloc(PyObject *obj) {
+  auto *self = reinterpret_cast<DispatcherObject *>(obj);
+  PyTypeObject *type = Py_TYPE(obj);
+  PyObject_GC_UnTrack(obj);
+  if (self->weakrefs)
+    PyObject_ClearWeakRefs(obj);
+  dispatcherClear(obj);
+  if (self->state) {
+    Py_CLEAR(self->state->pyFunc);
+    delete self->state;
+    self->state = nullptr;
+  }
+  type->tp_free(obj);
+  Py_DECREF(type);
+}
+
+PyObject *dispatcherRepr(PyObject *obj) {
+  auto *self = reinterpret_cast<DispatcherObject *>(obj);
+  PyObject *func = self->state ? self->state->pyFunc : nullptr;
+  if (!func)
+    return PyUnicode_FromString("CPUDispatcher(<cleared>)");
+  return PyUnicode_FromFormat("CPUDispatcher(%R)", func);
+}
+
+PyObject *dispatcherDescrGet(PyObject *self, PyObject *instance, PyObject *owner) {
+  // Like a function stored on a class: bound when looked up on an instance.
+  if (!instance || instance == Py_None)
+    return Py_NewRef(self);
+  return PyMethod_New(self, instance);
+}
+
+PyMemberDef dispatcherMembers[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(DispatcherObject, vectorcall), READONLY,
+     nullptr},
+    {"__dictoffset__", T_PYSSIZET, offsetof(DispatcherObject, dict), READONLY, nullptr},
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(DispatcherObject, weakrefs), READONLY, nullptr},
+    {nullptr, 0, 0, 0, nullptr},
+};
+
+PyType_Slot dispatcherSlots[] = {
+    {Py_tp_new, reinterpret_cast<void *>(dispatcherNew)},
+    {Py_tp_dealloc, reinterpret_cast<void *>(dispatcherDealloc)},
+    {Py_tp_traverse, reinterpret_cast<void *>(dispatcherTraverse)},
+    {Py_tp_clear, reinterpret_cast<void *>(dispatcherClear)},
+    {Py_tp_call, reinterpret_cast<void *>(PyVectorcall_Call)},
+    {Py_tp_repr, reinterpret_cast<void *>(dispatcherRepr)},
+    {Py_tp_descr_get, reinterpret_cast<void *>(dispatcherDescrGet)},
+    {Py_tp_members, dispatcherMembers},
+    {Py_tp_methods, dispatcherMethods},
+    {Py_tp_getset, dispatcherGetSets},
+    {Py_tp_doc, const_cast<char *>("A function compiled by mahou, one overload per argument types.")},
+    {0, nullptr},
+};
+
+PyType_Spec dispatcherSpec = {
+    "mahou._core.Dispatcher",
+    sizeof(DispatcherObject),
+    0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    dispatcherSlots,
+};
+
+} // namespace
+
+PyTypeObject *dispatcherType() { return theDispatcherType; }
+
+bool isDispatcher(PyObject *obj) { return theDispatcherType && Py_TYPE(obj) == theDispatcherType; }
+
+void registerDispatcher(nb::module_ &m) {
+  PyObject *type = PyType_FromSpec(&dispatcherSpec);
+  if (!type)
+    throw nb::python_error();
+  theDispatcherType = reinterpret_cast<PyTypeObject *>(type);
+  m.attr("Dispatcher") = nb::borrow(type); // the module and the cache each hold a reference
+}
+
+Overload *findOverload(DispatcherState &st, const std::vector<uint64_t> &key) {
+  for (const auto &entry : st.entries)
+    if (entry.key == key)
+      return entry.overload;
+  return nullptr;
+}
+
+PyObject *invokeOverload(DispatcherState &st, const Overload &ov, PyObject *const *args) {
+  alignas(16) char argStack[kStackArgBytes];
+  alignas(16) char retStack[kStackRetBytes];
+  void *argvStack[kMaxFastArgs];
+  std::vector<char> argHeap, retHeap; // used only by overloads too big for the stack
+  std::vector<void *> argvHeap;
+  size_t n = ov.argOps.size();
+  char *argBuf = argStack, *retBuf = retStack;
+  void **argv = argvStack;
+  if (ov.argBytes > kStackArgBytes) {
+    argHeap.resize(ov.argBytes);
+    argBuf = argHeap.data();
+  }
+  if (ov.retBytes > kStackRetBytes) {
+    retHeap.resize(ov.retBytes);
+    retBuf = retHeap.data();
+  }
+  if (n > size_t(kMaxFastArgs)) {
+    argvHeap.resize(n);
+    argv = argvHeap.data();
+  }
+  for (size_t i = 0; i < n; ++i) {
+    char *dst = argBuf + ov.argOffsets[i];
+    argv[i] = dst;
+    if (!unboxFast(args[i], ov.argOps[i], ov.fn.args[i], dst))
+      return nullptr;
+  }
+  int32_t status;
+  if (st.nogil) {
+    Py_BEGIN_ALLOW_THREADS status = ov.fn.entry(retBuf, argv);
+    Py_END_ALLOW_THREADS
+  } else {
+    status = ov.fn.entry(retBuf, argv);
+  }
+  if (status != 0) {
+    raiseRuntimeError();
+    return nullptr;
+  }
+  return boxResult(ov, retBuf);
+}
+
+} // namespace mahou::binding

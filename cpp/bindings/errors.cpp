@@ -1,0 +1,93 @@
+// Error translation of the binding: compiler exceptions → mahou.errors classes,
+// runtime error state of compiled code → builtin Python exceptions.
+#include "binding.h"
+
+#include "mahou/diagnostics.h"
+#include "mahou/runtime.h"
+
+#include <exception>
+
+namespace nb = nanobind;
+
+namespace mahou::binding {
+
+namespace {
+
+PyObject *excClassFromIndex(int32_t kind) {
+  // PyExc_* are not constants: build the table on first use.
+  static PyObject *const *table = [] {
+    static PyObject *classes[] = {
+#define MAHOU_EXCEPTION(name) PyExc_##name,
+#include "mahou/exceptions.def"
+#undef MAHOU_EXCEPTION
+    };
+    return static_cast<PyObject *const *>(classes);
+  }();
+  constexpr int32_t count = 0
+#define MAHOU_EXCEPTION(name) +1
+#include "mahou/exceptions.def"
+#undef MAHOU_EXCEPTION
+      ;
+  return kind >= 0 && kind < count ? table[kind] : PyExc_Exception;
+}
+
+} // namespace
+
+PyObject *builtinExceptionClass(types::ExcKind kind) { return excClassFromIndex(int32_t(kind)); }
+
+PyObject *mahouErrorClass(const char *name) {
+  nb::object errors = nb::module_::import_("mahou.errors");
+  nb::object cls = errors.attr(name);
+  // The module stays imported (sys.modules holds it), so the borrowed class outlives us.
+  return cls.ptr();
+}
+
+void raiseMahouError(const char *className, const std::string &message) {
+  PyObject *cls = nullptr;
+  try {
+    cls = mahouErrorClass(className);
+  } catch (nb::python_error &e) {
+    e.restore();
+    return;
+  }
+  PyErr_SetString(cls, message.c_str());
+}
+
+[[noreturn]] void throwPendingPythonError() {
+  throw PendingPythonError{std::make_shared<nb::python_error>()};
+}
+
+void setPythonErrorFromCurrentException() {
+  try {
+    throw;
+  } catch (PendingPythonError &e) {
+    e.error->restore();
+  } catch (nb::python_error &e) {
+    e.restore();
+  } catch (const UserError &e) {
+    raiseMahouError(e.kind() == DiagKind::Typing ? "TypingError" : "UnsupportedError", e.what());
+  } catch (const InternalError &e) {
+    raiseMahouError("InternalCompilerError", e.what());
+  } catch (const std::bad_alloc &) {
+    PyErr_NoMemory();
+  } catch (const std::exception &e) {
+    raiseMahouError("InternalCompilerError", std::string("internal compiler error: ") + e.what());
+  } catch (...) {
+    raiseMahouError("InternalCompilerError", "internal compiler error: unknown C++ exception");
+  }
+}
+
+void raiseRuntimeError() {
+  MahouError err = mahou_rt_take_error();
+  if (!err.set) {
+    PyErr_SetString(PyExc_SystemError, "compiled function failed without setting an error");
+    return;
+  }
+  PyObject *cls = excClassFromIndex(err.kind);
+  if (err.message[0])
+    PyErr_SetString(cls, err.message);
+  else
+    PyErr_SetNone(cls);
+}
+
+} // namespace mahou::binding

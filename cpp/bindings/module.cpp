@@ -1,0 +1,105 @@
+// The mahou._core extension module: NumPy C API import, the Dispatcher type,
+// runtime counters, type-syntax helpers and the print flush hook.
+#include "binding.h"
+#define MAHOU_IMPORT_NUMPY
+#include "numpy_api.h"
+
+#include "mahou/runtime.h"
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+namespace nb = nanobind;
+using namespace mahou;
+using namespace mahou::binding;
+
+namespace {
+
+// Compiled code prints with C stdio: flush Python's buffered sys.stdout first so
+// output appears in program order.
+void flushPythonStdout() {
+  if (!Py_IsInitialized())
+    return;
+  PyGILState_STATE gil = PyGILState_Ensure();
+  PyObject *exc = nullptr, *value = nullptr, *tb = nullptr;
+  PyErr_Fetch(&exc, &value, &tb);
+  if (PyObject *out = PySys_GetObject("stdout"); out && out != Py_None) {
+    PyObject *r = PyObject_CallMethod(out, "flush", nullptr);
+    if (r)
+      Py_DECREF(r);
+    else
+      PyErr_Clear();
+  }
+  PyErr_Restore(exc, value, tb);
+  PyGILState_Release(gil);
+}
+
+std::string parseTypeText(const std::string &text) {
+  std::string error;
+  auto t = types::parseType(text, &error);
+  if (!t)
+    throw nb::value_error(error.c_str());
+  return typeString(*t);
+}
+
+nb::tuple parseSignatureText(const std::string &text) {
+  std::string error;
+  auto sig = types::parseSignature(text, &error);
+  if (!sig)
+    throw nb::value_error(error.c_str());
+  nb::list args;
+  for (const auto &t : sig->args)
+    args.append(typeString(t));
+  nb::object ret = sig->ret ? nb::object(nb::str(typeString(*sig->ret).c_str())) : nb::none();
+  return nb::make_tuple(ret, args);
+}
+
+nb::object typeofObject(nb::handle obj) {
+  std::string why;
+  auto t = typeOfObject(obj.ptr(), &why);
+  if (!t)
+    throw nb::value_error(("cannot determine the mahou type of a " + why + " object").c_str());
+  PyObject *py = toPyType(*t);
+  if (!py)
+    throw nb::python_error();
+  return nb::steal(py);
+}
+
+std::vector<std::string> exceptionNames() {
+  return {
+#define MAHOU_EXCEPTION(name) #name,
+#include "mahou/exceptions.def"
+#undef MAHOU_EXCEPTION
+  };
+}
+
+std::vector<std::string> dtypeNames() {
+  return {
+#define MAHOU_DTYPE(Enum, name, numpyNum, bytes, cls) name,
+#include "mahou/dtypes.def"
+#undef MAHOU_DTYPE
+  };
+}
+
+} // namespace
+
+NB_MODULE(_core, m) {
+  if (_import_array() < 0)
+    throw nb::python_error();
+  m.doc() = "mahou's compiler, runtime and Dispatcher (C++).";
+  registerDispatcher(m);
+  runtime::setPrintFlushHook(flushPythonStdout);
+
+  m.def("live_allocations", [] { return mahou_rt_live_allocations(); },
+        "Number of arrays allocated by compiled code that are still alive.");
+  m.def("parse_type", &parseTypeText, nb::arg("text"),
+        "Canonical spelling of a type in signature syntax; ValueError if invalid.");
+  m.def("parse_signature", &parseSignatureText, nb::arg("text"),
+        "(return type or None, [argument types]) of a signature string.");
+  m.def("typeof", &typeofObject, nb::arg("value"),
+        "The mahou.types type an argument value is compiled for.");
+  m.def("exception_names", &exceptionNames,
+        "Builtin exception classes compiled code can raise (exceptions.def).");
+  m.def("dtype_names", &dtypeNames, "Scalar dtypes mahou compiles for (dtypes.def).");
+}

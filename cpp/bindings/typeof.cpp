@@ -1,0 +1,280 @@
+// Typing of Python arguments: the compact per-call key (hit path), the full
+// core type (miss path) and the conversion of core types to mahou.types objects.
+#include "binding.h"
+#include "numpy_api.h"
+
+namespace nb = nanobind;
+
+namespace mahou::binding {
+
+using types::DType;
+using types::Layout;
+using types::Type;
+
+namespace {
+
+enum class KeyTag : uint64_t { Scalar = 1, Array = 2, Tuple = 3, None = 4, Function = 5, Other = 6 };
+
+constexpr uint64_t tagged(KeyTag tag, uint64_t payload) { return uint64_t(tag) << 56 | payload; }
+constexpr uint64_t scalarWord(DType d) { return tagged(KeyTag::Scalar, uint64_t(d)); }
+constexpr uint64_t arrayWord(DType d, int ndim, Layout layout, bool readonly) {
+  return tagged(KeyTag::Array, uint64_t(d) << 40 | uint64_t(ndim) << 8 | uint64_t(layout) << 1 |
+                                   uint64_t(readonly));
+}
+constexpr uint64_t tupleWord(size_t n) { return tagged(KeyTag::Tuple, n); }
+
+// NumPy type number → DType (-1: not supported). LONGLONG/ULONGLONG alias int64/uint64.
+constexpr int kMaxTypeNum = 32;
+struct TypeNumTable {
+  int8_t dtype[kMaxTypeNum];
+  constexpr TypeNumTable() : dtype{} {
+    for (auto &d : dtype)
+      d = -1;
+#define MAHOU_DTYPE(Enum, name, numpyNum, bytes, cls) dtype[numpyNum] = int8_t(DType::Enum);
+#include "mahou/dtypes.def"
+#undef MAHOU_DTYPE
+    dtype[NPY_LONGLONG] = int8_t(DType::Int64);
+    dtype[NPY_ULONGLONG] = int8_t(DType::UInt64);
+  }
+};
+constexpr TypeNumTable kTypeNums;
+
+int dtypeOfTypeNum(int num) { return num >= 0 && num < kMaxTypeNum ? kTypeNums.dtype[num] : -1; }
+
+Layout layoutOf(PyArrayObject *a) {
+  int flags = PyArray_FLAGS(a);
+  if (flags & NPY_ARRAY_C_CONTIGUOUS)
+    return Layout::C;
+  if (flags & NPY_ARRAY_F_CONTIGUOUS)
+    return Layout::F;
+  return Layout::A;
+}
+
+// dtype of a native-byte-order array, or -1.
+int arrayDType(PyArrayObject *a) {
+  PyArray_Descr *descr = PyArray_DESCR(a);
+  if (PyArray_ISBYTESWAPPED(a))
+    return -1;
+  return dtypeOfTypeNum(descr->type_num);
+}
+
+} // namespace
+
+int dtypeOfNumpyScalar(PyObject *obj) {
+  PyArray_Descr *descr = PyArray_DescrFromScalar(obj);
+  if (!descr) {
+    PyErr_Clear();
+    return -1;
+  }
+  int d = PyDataType_ISNOTSWAPPED(descr) ? dtypeOfTypeNum(descr->type_num) : -1;
+  Py_DECREF(descr);
+  return d;
+}
+
+namespace {
+
+bool push(KeyBuffer &key, uint64_t word) {
+  if (key.size >= kMaxKeyWords)
+    return false;
+  key.words[key.size++] = word;
+  return true;
+}
+
+bool appendArrayKey(PyArrayObject *a, KeyBuffer &key) {
+  int d = arrayDType(a);
+  if (d < 0)
+    return false;
+  bool readonly = !(PyArray_FLAGS(a) & NPY_ARRAY_WRITEABLE);
+  return push(key, arrayWord(DType(d), PyArray_NDIM(a), layoutOf(a), readonly));
+}
+
+bool appendTupleKey(PyObject *tuple, KeyBuffer &key) {
+  Py_ssize_t n = PyTuple_GET_SIZE(tuple);
+  if (!push(key, tupleWord(size_t(n))))
+    return false;
+  for (Py_ssize_t i = 0; i < n; ++i)
+    if (!appendObjectKey(PyTuple_GET_ITEM(tuple, i), key))
+      return false;
+  return true;
+}
+
+std::optional<Type> typeOfTuple(PyObject *obj, std::string *why) {
+  std::vector<Type> elems;
+  Py_ssize_t n = PyTuple_GET_SIZE(obj);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    auto t = typeOfObject(PyTuple_GET_ITEM(obj, i), why);
+    if (!t) {
+      if (why)
+        *why = "tuple containing " + *why;
+      return std::nullopt;
+    }
+    elems.push_back(std::move(*t));
+  }
+  return Type::tuple(std::move(elems));
+}
+
+std::optional<Type> typeOfArray(PyArrayObject *a, std::string *why) {
+  int d = arrayDType(a);
+  if (d < 0) {
+    if (why) {
+      nb::str descr = nb::str(nb::handle(reinterpret_cast<PyObject *>(PyArray_DESCR(a))));
+      *why = std::string("array(") + descr.c_str() + ")";
+    }
+    return std::nullopt;
+  }
+  bool readonly = !(PyArray_FLAGS(a) & NPY_ARRAY_WRITEABLE);
+  return Type::array(DType(d), PyArray_NDIM(a), layoutOf(a), readonly);
+}
+
+// mahou.types, imported once and kept (a cache of a Python module object).
+PyObject *typesModule() {
+  static PyObject *mod = nullptr;
+  if (!mod)
+    mod = PyImport_ImportModule("mahou.types");
+  return mod;
+}
+
+PyObject *callTypes(const char *fn, nb::handle args) {
+  PyObject *mod = typesModule();
+  if (!mod)
+    return nullptr;
+  nb::object f = nb::steal(PyObject_GetAttrString(mod, fn));
+  if (!f.is_valid())
+    return nullptr;
+  return PyObject_CallObject(f.ptr(), args.ptr());
+}
+
+const char *layoutName(Layout l) { return l == Layout::C ? "C" : l == Layout::F ? "F" : "A"; }
+
+} // namespace
+
+const uint64_t kInt64Key = scalarWord(DType::Int64);
+const uint64_t kFloat64Key = scalarWord(DType::Float64);
+
+bool appendObjectKey(PyObject *obj, KeyBuffer &key) {
+  PyTypeObject *t = Py_TYPE(obj);
+  if (t == &PyLong_Type)
+    return push(key, scalarWord(DType::Int64));
+  if (t == &PyFloat_Type)
+    return push(key, scalarWord(DType::Float64));
+  if (t == &PyArray_Type)
+    return appendArrayKey(reinterpret_cast<PyArrayObject *>(obj), key);
+  if (t == &PyBool_Type)
+    return push(key, scalarWord(DType::Bool));
+  if (t == &PyComplex_Type)
+    return push(key, scalarWord(DType::Complex128));
+  if (obj == Py_None)
+    return push(key, tagged(KeyTag::None, 0));
+  if (t == &PyTuple_Type)
+    return appendTupleKey(obj, key);
+  if (t == dispatcherType())
+    return push(key, tagged(KeyTag::Function, 0)) &&
+           push(key, uint64_t(reinterpret_cast<uintptr_t>(obj)));
+  if (PyArray_IsScalar(obj, Generic)) {
+    int d = dtypeOfNumpyScalar(obj);
+    return d >= 0 && push(key, scalarWord(DType(d)));
+  }
+  return false;
+}
+
+void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
+  switch (t.kind) {
+  case types::Kind::Scalar:
+    key.push_back(scalarWord(t.dtype));
+    return;
+  case types::Kind::Array:
+    key.push_back(arrayWord(t.dtype, t.ndim, t.layout, t.readonly));
+    return;
+  case types::Kind::Tuple:
+    key.push_back(tupleWord(t.elems.size()));
+    for (const Type &e : t.elems)
+      appendTypeKey(e, key);
+    return;
+  case types::Kind::None:
+    key.push_back(tagged(KeyTag::None, 0));
+    return;
+  case types::Kind::Function:
+    key.push_back(tagged(KeyTag::Function, 0));
+    key.push_back(t.handle);
+    return;
+  default:
+    // Compile-time-only kinds never come from an argument object.
+    key.push_back(tagged(KeyTag::Other, uint64_t(t.kind)));
+    return;
+  }
+}
+
+std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
+  if (PyBool_Check(obj))
+    return Type::boolean();
+  if (PyArray_IsScalar(obj, Generic)) {
+    int d = dtypeOfNumpyScalar(obj);
+    if (d >= 0)
+      return Type::scalar(DType(d));
+  } else if (PyLong_Check(obj)) {
+    return Type::int64();
+  } else if (PyFloat_Check(obj)) {
+    return Type::float64();
+  } else if (PyComplex_Check(obj)) {
+    return Type::scalar(DType::Complex128);
+  } else if (obj == Py_None) {
+    return Type::none();
+  } else if (PyArray_Check(obj)) {
+    return typeOfArray(reinterpret_cast<PyArrayObject *>(obj), why);
+  } else if (PyTuple_Check(obj)) {
+    return typeOfTuple(obj, why);
+  } else if (isDispatcher(obj)) {
+    auto *d = reinterpret_cast<DispatcherObject *>(obj);
+    return Type::function(uint64_t(reinterpret_cast<uintptr_t>(obj)), d->state->name);
+  }
+  if (why)
+    *why = Py_TYPE(obj)->tp_name;
+  return std::nullopt;
+}
+
+std::string typeString(const Type &t) { return t.str(); }
+
+PyObject *toPyType(const Type &t) {
+  switch (t.kind) {
+  case types::Kind::Scalar:
+    return callTypes("_scalar", nb::make_tuple(types::dtypeName(t.dtype)));
+  case types::Kind::Array: {
+    nb::object dtype = nb::steal(callTypes("_scalar", nb::make_tuple(types::dtypeName(t.dtype))));
+    if (!dtype.is_valid())
+      return nullptr;
+    return callTypes("Array",
+                     nb::make_tuple(dtype, t.ndim, layoutName(t.layout), bool(t.readonly)));
+  }
+  case types::Kind::Tuple: {
+    nb::list items;
+    for (const Type &e : t.elems) {
+      nb::object item = nb::steal(toPyType(e));
+      if (!item.is_valid())
+        return nullptr;
+      items.append(item);
+    }
+    return callTypes("Tuple", nb::make_tuple(items));
+  }
+  case types::Kind::None:
+    return callTypes("_scalar", nb::make_tuple("none"));
+  default:
+    return callTypes("_opaque", nb::make_tuple(typeString(t)));
+  }
+}
+
+PyObject *toPySignature(const std::vector<Type> &args) {
+  PyObject *tuple = PyTuple_New(Py_ssize_t(args.size()));
+  if (!tuple)
+    return nullptr;
+  for (size_t i = 0; i < args.size(); ++i) {
+    PyObject *item = toPyType(args[i]);
+    if (!item) {
+      Py_DECREF(tuple);
+      return nullptr;
+    }
+    PyTuple_SET_ITEM(tuple, Py_ssize_t(i), item);
+  }
+  return tuple;
+}
+
+} // namespace mahou::binding

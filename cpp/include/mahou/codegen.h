@@ -1,0 +1,31 @@
+// Lowering of the typed IR to LLVM IR (the CPU target; the NVPTX target reuses it).
+#pragma once
+
+#include "mahou/ir.h"
+
+#include <memory>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace mahou::codegen {
+
+struct CodegenOptions {
+  bool boundscheck = false;
+  bool fastmath = false;
+};
+
+// Builds a module holding the function's internal definition
+//   i32 @symbol(ptr %ret, <args as SSA values>)
+// and, when `withEntry`, the uniform entry point
+//   i32 @symbol.entry(ptr %ret, ptr %argv)
+// the dispatcher calls (compiler.h EntryFn). Calls to other compiled functions
+// are external declarations resolved by the JIT.
+std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, llvm::LLVMContext &ctx,
+                                            const CodegenOptions &options, bool withEntry);
+
+std::string entrySymbol(const std::string &symbol);
+
+} // namespace mahou::codegen

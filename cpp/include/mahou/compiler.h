@@ -1,0 +1,94 @@
+// The compiler's entry points: source of one function + argument types → native
+// code (or a dump of any stage). Used by the Python binding and by mahouc.
+#pragma once
+
+#include "mahou/diagnostics.h"
+#include "mahou/types.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mahou {
+
+// What a global name of the function's module refers to, as classified by the
+// caller (the binding classifies Python objects; mahouc reads the file's imports).
+struct GlobalValue {
+  enum class Kind {
+    Missing,     // not defined anywhere: a NameError at compile time (TypingError)
+    Int, Float, Complex, Bool, Str, None, Tuple, // constants captured at compile time
+    Module,      // module: math, cmath, numpy, numpy.random
+    ModuleAttr,  // a function or constant of such a module: `from math import sqrt`
+    Function,    // another compiled function (dispatcher): handle + name
+    Builtin,     // a Python builtin: range, len, abs, min, max, print, ...
+    DType,       // np.float32, np.int64, ...: the dtype class itself
+    ExcClass,    // a builtin exception class
+    Unsupported, // anything else: description says what (e.g. "list object")
+  };
+  Kind kind = Kind::Missing;
+  int64_t i = 0;
+  double f = 0, imag = 0;
+  bool b = false;
+  std::string s;                  // Str value, Builtin name, ModuleAttr attr, Function name, Unsupported description
+  std::vector<GlobalValue> elems; // Tuple
+  types::ModuleId module{};       // Module, ModuleAttr
+  uint64_t handle = 0;            // Function
+  types::DType dtype{};           // DType
+  types::ExcKind exc{};           // ExcClass
+};
+
+// A compiled overload of another function, as seen by its callers.
+struct CalleeSignature {
+  std::string symbol; // LLVM name of its internal function
+  types::Type ret;
+};
+
+// Everything outside the function that the compiler asks about.
+class CompileEnvironment {
+public:
+  virtual ~CompileEnvironment() = default;
+  virtual GlobalValue resolveGlobal(const std::string &name) = 0;
+  // Compiles (or finds) the overload of compiled function `handle` for these
+  // argument types. Errors in the callee propagate as UserError.
+  virtual CalleeSignature compileCallee(uint64_t handle, const std::vector<types::Type> &args) = 0;
+};
+
+struct CompileOptions {
+  bool boundscheck = false;
+  bool fastmath = false;
+  bool verifyIR = true; // run the IR verifier after every pass
+};
+
+enum class Stage { Tokens, Ast, IR, LLVM, OptLLVM, Asm };
+
+struct StageTimes {
+  double parseMs = 0, semaMs = 0, codegenMs = 0, optimizeMs = 0, jitMs = 0;
+};
+
+// Calling convention of `entry`: int32 entry(void *ret, void **args).
+// args[i] points to argument i in its native layout (types/layout.h); the result
+// is written to *ret in its native layout (arrays returned are owned references).
+// Returns 0, or 1 with the runtime error state set.
+using EntryFn = int32_t (*)(void *ret, void **args);
+
+struct CompiledFunction {
+  EntryFn entry = nullptr;
+  std::string symbol; // internal function: what other compiled functions call
+  types::Type ret;
+  std::vector<types::Type> args;
+  StageTimes times;
+};
+
+// `name` is the function to compile: the single def in `file` (JIT) or a
+// top-level def of a whole file (mahouc). Throws UserError / InternalError.
+CompiledFunction compileFunction(const SourceFile &file, const std::string &name,
+                                 const std::vector<types::Type> &args, CompileEnvironment &env,
+                                 const CompileOptions &options);
+
+// The text of one stage for the same inputs (tokens, AST, typed IR, LLVM IR
+// before/after optimisation, host assembly).
+std::string emitStage(const SourceFile &file, const std::string &name,
+                      const std::vector<types::Type> &args, CompileEnvironment &env,
+                      const CompileOptions &options, Stage stage);
+
+} // namespace mahou

@@ -1,0 +1,113 @@
+// Typed IR: a structured tree (functions of blocks of statements over typed
+// expressions; control flow as If/While/ForRange regions, like Halide's Stmt IR).
+// Every expression carries its final type; sema inserts every conversion as a Cast.
+#pragma once
+
+#include "mahou/diagnostics.h"
+#include "mahou/types.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mahou::ir {
+
+enum class ExprOp {
+#define MAHOU_EXPR_OP(name, text) name,
+#include "mahou/ir_ops.def"
+#undef MAHOU_EXPR_OP
+};
+enum class StmtOp {
+#define MAHOU_STMT_OP(name, text) name,
+#include "mahou/ir_ops.def"
+#undef MAHOU_STMT_OP
+};
+enum class Intrinsic {
+#define MAHOU_INTRINSIC(name, text, arity) name,
+#include "mahou/intrinsics.def"
+#undef MAHOU_INTRINSIC
+};
+const char *exprOpName(ExprOp op);
+const char *stmtOpName(StmtOp op);
+const char *intrinsicName(Intrinsic i);
+int intrinsicArity(Intrinsic i);
+
+enum class BinaryOp { Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, BitAnd, BitOr, BitXor, Shl, Shr };
+enum class UnaryOp { Neg, Invert, Not };
+enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge };
+enum class AllocKind { Empty, Zeros, Ones, Full };
+const char *binaryOpName(BinaryOp op);
+const char *unaryOpName(UnaryOp op);
+const char *cmpOpName(CmpOp op);
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+// One index position of an ArrayView: an integer index (drops the axis) or a
+// slice (keeps it). Missing slice parts are null (Python defaults).
+struct ViewSlot {
+  bool isSlice = false;
+  ExprPtr index;             // !isSlice: int64
+  ExprPtr start, stop, step; // isSlice: int64 or null
+};
+
+struct Expr {
+  ExprOp op;
+  types::Type type;
+  Loc loc;
+  std::vector<ExprPtr> args;
+  int64_t ival = 0;     // Const int/bool, TupleGet index, ArrayShape dim
+  double fval = 0;      // Const float, real part
+  double fval2 = 0;     // Const complex imaginary part
+  int var = -1;         // LoadVar
+  int sub = 0;          // BinaryOp / UnaryOp / CmpOp / Intrinsic / AllocKind / ShortCircuit (0 and, 1 or)
+  std::string symbol;   // Call: callee symbol; Const of Str: the string
+  std::vector<ViewSlot> slots; // ArrayView
+
+  Expr(ExprOp op, types::Type type, Loc loc) : op(op), type(std::move(type)), loc(loc) {}
+};
+
+struct Stmt;
+using StmtPtr = std::unique_ptr<Stmt>;
+using Block = std::vector<StmtPtr>;
+
+struct Stmt {
+  StmtOp op;
+  Loc loc;
+  int var = -1;                // Assign, ForRange
+  std::vector<ExprPtr> exprs;
+  Block body, orelse;
+  types::ExcKind exc{};        // Raise
+  std::string text;            // Raise message
+  Stmt(StmtOp op, Loc loc) : op(op), loc(loc) {}
+};
+
+struct Var {
+  std::string name;
+  types::Type type;
+};
+
+struct Function {
+  std::string name;       // Python name
+  std::string symbol;     // LLVM symbol of the internal function
+  std::vector<Var> vars;  // parameters first
+  int numParams = 0;
+  // Types of the incoming arguments; a parameter variable reassigned with a wider
+  // type (int then float) has vars[i].type != argTypes[i] and is converted on entry.
+  std::vector<types::Type> argTypes;
+  types::Type ret;
+  Block body;
+};
+
+// Textual form for --emit=ir and FileCheck tests.
+std::string print(const Function &fn);
+// Checks types and structure (operand types match each op's rules, break/continue
+// only in loops, vars in range, no Unknown types). Throws InternalError on failure.
+void verify(const Function &fn);
+
+// Convenience constructors used by sema and the passes.
+ExprPtr makeConst(const types::Type &t, Loc loc, int64_t i, double f = 0, double f2 = 0);
+ExprPtr makeLoad(const Function &fn, int var, Loc loc);
+ExprPtr makeCast(ExprPtr e, const types::Type &to); // returns e unchanged if types match
+
+} // namespace mahou::ir

@@ -1,0 +1,75 @@
+// The runtime ABI shared by compiled code, the runtime library and the binding:
+// reference-counted array memory, the native array struct, the error state.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" {
+
+// Reference-counted block that owns the data of an array created in compiled code.
+// Arrays that come from NumPy have meminfo == nullptr and keep `parent` (the ndarray)
+// instead; views share their base's meminfo and parent.
+struct MahouMemInfo {
+  int64_t refcount; // updated atomically
+  void *data;       // 64-byte aligned
+  int64_t nbytes;
+};
+
+// Native layout of an array of ndim N (the LLVM struct type of an array value):
+//   { MahouMemInfo* meminfo; void* parent /* PyObject*, borrowed */; char* data;
+//     int64_t shape[N]; int64_t strides[N] /* bytes */ }
+// Use the accessors below rather than this struct for N != 1.
+struct MahouArrayHead {
+  MahouMemInfo *meminfo;
+  void *parent;
+  char *data;
+  int64_t dims[]; // shape[0..N), then strides[0..N)
+};
+constexpr size_t mahouArrayBytes(int ndim) { return sizeof(void *) * 3 + 16 * size_t(ndim); }
+
+// Allocates nbytes (rounded up, 64-byte aligned, zero bytes allowed) with refcount 1.
+// Returns nullptr and sets a MemoryError when malloc fails.
+MahouMemInfo *mahou_rt_alloc(int64_t nbytes);
+void mahou_rt_incref(MahouMemInfo *mi); // null is a no-op
+void mahou_rt_decref(MahouMemInfo *mi); // null is a no-op; frees at zero
+// Number of MahouMemInfo blocks alive now (tests use it to prove no leaks).
+int64_t mahou_rt_live_allocations();
+
+// Error state of the current thread. Compiled functions return status 1 after
+// setting it; the dispatcher turns it into the Python exception.
+// kind is a types::ExcKind value; msg is a NUL-terminated string with static
+// lifetime (a constant of the compiled module) or null.
+void mahou_rt_set_error(int32_t kind, const char *msg);
+// Same, with an int64 formatted into msg at the first "%lld" (index errors).
+void mahou_rt_set_error_i64(int32_t kind, const char *fmt, int64_t value);
+struct MahouError {
+  int32_t kind;
+  bool set;
+  char message[512];
+};
+// Returns the pending error of this thread and clears it.
+MahouError mahou_rt_take_error();
+
+// print() support: writes to stdout (flushes Python's sys.stdout first via a hook the
+// binding installs; without it, plain stdio).
+void mahou_rt_print_i64(int64_t v);
+void mahou_rt_print_u64(uint64_t v);
+void mahou_rt_print_f64(double v);
+void mahou_rt_print_bool(bool v);
+void mahou_rt_print_str(const char *s);
+void mahou_rt_print_sep();     // " "
+void mahou_rt_print_newline(); // "\n"
+
+} // extern "C"
+
+namespace mahou::runtime {
+// Name → address of every mahou_rt_* function, for the JIT's symbol table.
+struct RuntimeSymbol {
+  const char *name;
+  void *address;
+};
+const RuntimeSymbol *runtimeSymbols(size_t *count);
+// The binding installs a hook that flushes sys.stdout before compiled code prints.
+void setPrintFlushHook(void (*hook)());
+} // namespace mahou::runtime

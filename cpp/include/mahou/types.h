@@ -1,0 +1,136 @@
+// The type lattice: scalar dtypes, arrays, tuples, and the compile-time-only
+// kinds (modules, functions, dtype and exception classes, string literals).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mahou::types {
+
+enum class DType : uint8_t {
+#define MAHOU_DTYPE(Enum, name, numpyNum, bytes, cls) Enum,
+#include "mahou/dtypes.def"
+#undef MAHOU_DTYPE
+};
+enum class DTypeClass : uint8_t { Bool, SignedInt, UnsignedInt, Float, Complex };
+
+const char *dtypeName(DType d);          // "float64"
+int dtypeBytes(DType d);                 // 8
+DTypeClass dtypeClass(DType d);
+int dtypeNumpyNum(DType d);              // NPY_FLOAT64 etc. (NumPy's type_num)
+std::optional<DType> dtypeFromNumpyNum(int num);
+std::optional<DType> dtypeFromName(const std::string &name); // "float64", "f8" not accepted
+bool isInteger(DType d);                 // signed or unsigned, not bool
+bool isSigned(DType d);
+bool isFloat(DType d);
+bool isComplex(DType d);
+int dtypeBits(DType d);
+// NumPy's promote_types for two dtypes (int64 + uint64 → float64, int + float32 → float64 ...).
+DType promote(DType a, DType b);
+// Smallest integer/float/complex of each class used for results, e.g. complex part type.
+DType complexOf(DType floatType);        // float32 → complex64, float64 → complex128
+DType realOf(DType complexType);         // complex64 → float32
+
+enum class Layout : uint8_t { C, F, A }; // contiguous C, contiguous Fortran, any strides
+
+// Compile-time modules a global name can refer to.
+enum class ModuleId : uint8_t { Math, Cmath, Numpy, NumpyRandom, Mahou };
+
+// Builtin exception classes a compiled function can raise (from exceptions.def).
+enum class ExcKind : uint8_t {
+#define MAHOU_EXCEPTION(name) name,
+#include "mahou/exceptions.def"
+#undef MAHOU_EXCEPTION
+};
+const char *excName(ExcKind k);
+
+enum class Kind : uint8_t {
+  Unknown,   // not yet inferred (during the fixpoint); never reaches codegen
+  None,      // the None value / no return value
+  Scalar,    // bool, ints, floats, complex
+  Array,     // ndarray of `dtype`, `ndim` dims, `layout`
+  Tuple,     // heterogeneous tuple of `elems`
+  Str,       // a string literal known at compile time (`str`)
+  Module,    // math, numpy, ... (`module`)
+  Function,  // another compiled function: `handle` identifies its dispatcher
+  DTypeObj,  // a dtype as a value: np.float32, dtype=np.int64 (`dtype`)
+  ExcClass,  // a builtin exception class: ValueError (`exc`)
+  Range,     // range(start, stop, step) of int64
+};
+
+struct Type {
+  Kind kind = Kind::Unknown;
+  DType dtype = DType::Int64; // Scalar, Array, DTypeObj
+  int ndim = 0;               // Array
+  Layout layout = Layout::A;  // Array
+  bool readonly = false;      // Array
+  std::vector<Type> elems;    // Tuple
+  uint64_t handle = 0;        // Function
+  ModuleId module{};          // Module
+  ExcKind exc{};              // ExcClass
+  std::string text;           // Str: the literal's value; Function: the function's name
+
+  static Type unknown() { return Type{}; }
+  static Type none();
+  static Type scalar(DType d);
+  static Type boolean() { return scalar(DType::Bool); }
+  static Type int64() { return scalar(DType::Int64); }
+  static Type float64() { return scalar(DType::Float64); }
+  static Type array(DType d, int ndim, Layout layout, bool readonly = false);
+  static Type tuple(std::vector<Type> elems);
+  static Type str_(std::string value);
+  static Type moduleRef(ModuleId m);
+  static Type function(uint64_t handle, std::string name);
+  static Type dtypeObj(DType d);
+  static Type excClass(ExcKind e);
+  static Type range();
+
+  bool isUnknown() const { return kind == Kind::Unknown; }
+  bool isScalar() const { return kind == Kind::Scalar; }
+  bool isScalar(DType d) const { return kind == Kind::Scalar && dtype == d; }
+  bool isBool() const { return isScalar(DType::Bool); }
+  bool isInt() const { return kind == Kind::Scalar && isInteger(dtype); }
+  bool isFloat() const { return kind == Kind::Scalar && types::isFloat(dtype); }
+  bool isComplex() const { return kind == Kind::Scalar && types::isComplex(dtype); }
+  bool isNumber() const { return kind == Kind::Scalar; }
+  bool isArray() const { return kind == Kind::Array; }
+  bool isTuple() const { return kind == Kind::Tuple; }
+  bool isNone() const { return kind == Kind::None; }
+  // True when the type holds a reference-counted array somewhere inside.
+  bool hasArrays() const;
+  // Tuple whose elements all have one type (Numba's UniTuple).
+  bool isHomogeneousTuple() const;
+  // Contains Unknown anywhere.
+  bool containsUnknown() const;
+
+  bool operator==(const Type &o) const;
+  bool operator!=(const Type &o) const { return !(*this == o); }
+
+  // Numba-style spelling: "float64", "array(float64, 2d, C)", "UniTuple(int64 x 2)",
+  // "Tuple(int64, float32)", "none", "str", "module(math)", "function(f)", "dtype(float32)".
+  std::string str() const;
+};
+
+// The type both a and b can be converted to when they meet at a merge point
+// (int64 ∪ float64 = float64, array C ∪ array A = array A, tuples elementwise),
+// or nullopt when they cannot unify. Unknown unifies with anything.
+std::optional<Type> unify(const Type &a, const Type &b);
+
+// Parses the type syntax users write in signatures and mahouc's --args:
+//   float64  int32  bool  complex128  none
+//   float64[:]  float32[:, :]  float64[::1] (C)  float64[::1, :] (F)  float64[:, ::1] (C)
+//   UniTuple(int64, 3)   Tuple(int64, float64)   (int64, float64)
+// Also aliases: int_ → int64, float_ → float64, intp → int64, b1 → bool, i8, f8, f4, c16 ...
+// Returns nullopt and sets *error on a syntax error.
+std::optional<Type> parseType(const std::string &text, std::string *error);
+// "float64(float64[:], int64)" → return type + argument types. Return may be omitted:
+// "(float64[:], int64)".
+struct Signature {
+  std::optional<Type> ret;
+  std::vector<Type> args;
+};
+std::optional<Signature> parseSignature(const std::string &text, std::string *error);
+
+} // namespace mahou::types

@@ -1,0 +1,352 @@
+// Lowering of arrays: reference counting of MahouMemInfo blocks, element access
+// with wraparound and optional bounds checks, basic-slicing views, transposes,
+// and arrays created in compiled code (empty/zeros/ones/full, arange, copy).
+#include "lowering.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+namespace mahou::codegen {
+
+// ------------------------------------------------------------------ references
+
+void FunctionLowering::incref(llvm::Value *v, const Type &t) {
+  if (t.isTuple()) {
+    for (unsigned i = 0; i < t.elems.size(); ++i)
+      if (t.elems[i].hasArrays()) incref(b_.CreateExtractValue(v, {i}), t.elems[i]);
+    return;
+  }
+  if (!t.isArray()) return;
+  llvm::Value *mi = b_.CreateExtractValue(v, {0u});
+  auto *doIt = newBlock("incref");
+  auto *done = newBlock("incref.done");
+  b_.CreateCondBr(b_.CreateIsNotNull(mi), doIt, done);
+  b_.SetInsertPoint(doIt);
+  b_.CreateCall(runtimeFn("mahou_rt_incref", b_.getVoidTy(), {b_.getPtrTy()}), {mi});
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+}
+
+void FunctionLowering::decref(llvm::Value *v, const Type &t) {
+  if (t.isTuple()) {
+    for (unsigned i = 0; i < t.elems.size(); ++i)
+      if (t.elems[i].hasArrays()) decref(b_.CreateExtractValue(v, {i}), t.elems[i]);
+    return;
+  }
+  if (!t.isArray()) return;
+  llvm::Value *mi = b_.CreateExtractValue(v, {0u});
+  auto *doIt = newBlock("decref");
+  auto *done = newBlock("decref.done");
+  b_.CreateCondBr(b_.CreateIsNotNull(mi), doIt, done);
+  b_.SetInsertPoint(doIt);
+  b_.CreateCall(runtimeFn("mahou_rt_decref", b_.getVoidTy(), {b_.getPtrTy()}), {mi});
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+}
+
+llvm::Value *FunctionLowering::own(Value v, const Type &t) {
+  if (!v.owned) incref(v.v, t);
+  return v.v;
+}
+
+void FunctionLowering::release(Value v, const Type &t) {
+  if (v.owned) decref(v.v, t);
+}
+
+// ------------------------------------------------------------------ fields and elements
+
+llvm::Value *FunctionLowering::arrayData(llvm::Value *arr) { return b_.CreateExtractValue(arr, {2u}); }
+llvm::Value *FunctionLowering::arrayShape(llvm::Value *arr, int dim) {
+  return b_.CreateExtractValue(arr, {3u, unsigned(dim)});
+}
+llvm::Value *FunctionLowering::arrayStride(llvm::Value *arr, int dim) {
+  return b_.CreateExtractValue(arr, {4u, unsigned(dim)});
+}
+
+llvm::Value *FunctionLowering::wrapIndex(llvm::Value *idx, llvm::Value *extent, bool check) {
+  llvm::Value *wrapped = b_.CreateSelect(b_.CreateICmpSLT(idx, c64(0)), b_.CreateAdd(idx, extent), idx);
+  if (check) raiseIf(b_.CreateICmpUGE(wrapped, extent), types::ExcKind::IndexError, "index out of bounds");
+  return wrapped;
+}
+
+llvm::Value *FunctionLowering::elementPointer(llvm::Value *arr, const Type &t, llvm::ArrayRef<llvm::Value *> idx) {
+  llvm::Type *elem = types_.mem(Type::scalar(t.dtype));
+  llvm::Value *data = arrayData(arr);
+  int n = t.ndim;
+  if (t.layout == types::Layout::C) {
+    llvm::Value *linear = idx[0];
+    for (int k = 1; k < n; ++k) linear = b_.CreateAdd(b_.CreateMul(linear, arrayShape(arr, k), "", false, true), idx[k], "", false, true);
+    return b_.CreateInBoundsGEP(elem, data, linear);
+  }
+  if (t.layout == types::Layout::F) {
+    llvm::Value *linear = idx[n - 1];
+    for (int k = n - 2; k >= 0; --k) linear = b_.CreateAdd(b_.CreateMul(linear, arrayShape(arr, k), "", false, true), idx[k], "", false, true);
+    return b_.CreateInBoundsGEP(elem, data, linear);
+  }
+  llvm::Value *offset = b_.CreateMul(idx[0], arrayStride(arr, 0), "", false, true);
+  for (int k = 1; k < n; ++k) offset = b_.CreateAdd(offset, b_.CreateMul(idx[k], arrayStride(arr, k), "", false, true), "", false, true);
+  return b_.CreateInBoundsGEP(b_.getInt8Ty(), data, offset);
+}
+
+llvm::Value *FunctionLowering::arrayItem(const ir::Expr &e) {
+  const Type &t = e.args[0]->type;
+  Value arr = expr(*e.args[0]);
+  std::vector<llvm::Value *> idx;
+  for (int k = 0; k < t.ndim; ++k)
+    idx.push_back(wrapIndex(scalarExpr(*e.args[k + 1]), arrayShape(arr.v, k), options_.boundscheck));
+  llvm::Value *p = elementPointer(arr.v, t, idx);
+  llvm::Value *v = fromMem(b_.CreateLoad(types_.mem(e.type), p), e.type);
+  release(arr, t);
+  return v;
+}
+
+void FunctionLowering::storeItem(const ir::Stmt &s) {
+  const Type &t = s.exprs[0]->type;
+  Value arr = expr(*s.exprs[0]);
+  std::vector<llvm::Value *> idx;
+  for (int k = 0; k < t.ndim; ++k)
+    idx.push_back(wrapIndex(scalarExpr(*s.exprs[k + 1]), arrayShape(arr.v, k), options_.boundscheck));
+  const ir::Expr &valueE = *s.exprs.back();
+  llvm::Value *v = scalarExpr(valueE);
+  llvm::Value *p = elementPointer(arr.v, t, idx);
+  b_.CreateStore(toMem(v, valueE.type), p);
+  release(arr, t);
+}
+
+// ------------------------------------------------------------------ views
+
+Value FunctionLowering::arrayView(const ir::Expr &e) {
+  const Type &src = e.args[0]->type;
+  Value arr = expr(*e.args[0]);
+  llvm::Value *data = arrayData(arr.v);
+  std::vector<llvm::Value *> shape, strides;
+  for (int k = 0; k < src.ndim; ++k) {
+    const ir::ViewSlot &slot = e.slots[k];
+    llvm::Value *extent = arrayShape(arr.v, k);
+    llvm::Value *stride = arrayStride(arr.v, k);
+    if (!slot.isSlice) {
+      llvm::Value *i = wrapIndex(scalarExpr(*slot.index), extent, true);
+      data = b_.CreateGEP(b_.getInt8Ty(), data, b_.CreateMul(i, stride));
+      continue;
+    }
+    if (!slot.start && !slot.stop && !slot.step) {
+      shape.push_back(extent);
+      strides.push_back(stride);
+      continue;
+    }
+    // Python's slice.indices(): clamp start/stop to the extent for the step's sign.
+    llvm::Value *step = slot.step ? scalarExpr(*slot.step) : c64(1);
+    if (slot.step) raiseIf(b_.CreateICmpEQ(step, c64(0)), types::ExcKind::ValueError, "slice step cannot be zero");
+    llvm::Value *neg = b_.CreateICmpSLT(step, c64(0));
+    llvm::Value *lower = b_.CreateSelect(neg, c64(-1), c64(0));
+    llvm::Value *upper = b_.CreateSelect(neg, b_.CreateSub(extent, c64(1)), extent);
+    auto clamp = [&](const ir::ExprPtr &bound, llvm::Value *dflt) -> llvm::Value * {
+      if (!bound) return dflt;
+      llvm::Value *v = scalarExpr(*bound);
+      llvm::Value *isNeg = b_.CreateICmpSLT(v, c64(0));
+      llvm::Value *adj = b_.CreateAdd(v, extent);
+      llvm::Value *negCase = b_.CreateSelect(b_.CreateICmpSLT(adj, c64(0)), lower, adj);
+      llvm::Value *posCase = b_.CreateSelect(b_.CreateICmpSGE(v, upper), upper, v);
+      return b_.CreateSelect(isNeg, negCase, posCase);
+    };
+    llvm::Value *start = clamp(slot.start, b_.CreateSelect(neg, upper, lower));
+    llvm::Value *stop = clamp(slot.stop, b_.CreateSelect(neg, lower, upper));
+    // length = step<0 ? (stop<start ? (start-stop-1)/(-step)+1 : 0) : (start<stop ? (stop-start-1)/step+1 : 0)
+    llvm::Value *lenNeg = b_.CreateSelect(
+        b_.CreateICmpSLT(stop, start),
+        b_.CreateAdd(b_.CreateSDiv(b_.CreateSub(b_.CreateSub(start, stop), c64(1)), b_.CreateNeg(step)), c64(1)), c64(0));
+    llvm::Value *lenPos = b_.CreateSelect(
+        b_.CreateICmpSLT(start, stop),
+        b_.CreateAdd(b_.CreateSDiv(b_.CreateSub(b_.CreateSub(stop, start), c64(1)), step), c64(1)), c64(0));
+    shape.push_back(b_.CreateSelect(neg, lenNeg, lenPos));
+    strides.push_back(b_.CreateMul(stride, step));
+    data = b_.CreateGEP(b_.getInt8Ty(), data, b_.CreateMul(start, stride));
+  }
+  llvm::Value *view = llvm::UndefValue::get(types_.array(e.type.ndim));
+  view = b_.CreateInsertValue(view, b_.CreateExtractValue(arr.v, {0u}), {0u});
+  view = b_.CreateInsertValue(view, b_.CreateExtractValue(arr.v, {1u}), {1u});
+  view = b_.CreateInsertValue(view, data, {2u});
+  for (int k = 0; k < e.type.ndim; ++k) {
+    view = b_.CreateInsertValue(view, shape[k], {3u, unsigned(k)});
+    view = b_.CreateInsertValue(view, strides[k], {4u, unsigned(k)});
+  }
+  // The view shares the base's memory: it inherits the base's reference if the base was a temporary.
+  return {view, arr.owned};
+}
+
+Value FunctionLowering::transpose(const ir::Expr &e) {
+  Value arr = expr(*e.args[0]);
+  int n = e.type.ndim;
+  llvm::Value *out = arr.v;
+  for (int k = 0; k < n; ++k) {
+    out = b_.CreateInsertValue(out, arrayShape(arr.v, n - 1 - k), {3u, unsigned(k)});
+    out = b_.CreateInsertValue(out, arrayStride(arr.v, n - 1 - k), {4u, unsigned(k)});
+  }
+  return {out, arr.owned};
+}
+
+llvm::Value *FunctionLowering::arraySize(const ir::Expr &e) {
+  const Type &t = e.args[0]->type;
+  Value arr = expr(*e.args[0]);
+  llvm::Value *n = c64(1);
+  for (int k = 0; k < t.ndim; ++k) n = b_.CreateMul(n, arrayShape(arr.v, k));
+  release(arr, t);
+  return n;
+}
+
+// ------------------------------------------------------------------ creation
+
+void FunctionLowering::loopNest(const std::vector<llvm::Value *> &extents,
+                                const std::function<void(const std::vector<llvm::Value *> &)> &body) {
+  std::vector<llvm::Value *> idx;
+  std::function<void(size_t)> level = [&](size_t k) {
+    if (k == extents.size()) {
+      body(idx);
+      return;
+    }
+    auto *pre = b_.GetInsertBlock();
+    auto *header = newBlock("nest.cond");
+    auto *bodyB = newBlock("nest.body");
+    auto *end = newBlock("nest.end");
+    b_.CreateBr(header);
+    b_.SetInsertPoint(header);
+    auto *iv = b_.CreatePHI(i64(), 2);
+    iv->addIncoming(c64(0), pre);
+    b_.CreateCondBr(b_.CreateICmpSLT(iv, extents[k]), bodyB, end);
+    b_.SetInsertPoint(bodyB);
+    idx.push_back(iv);
+    level(k + 1);
+    idx.pop_back();
+    auto *next = b_.CreateAdd(iv, c64(1), "", true, true);
+    iv->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateBr(header);
+    b_.SetInsertPoint(end);
+  };
+  level(0);
+}
+
+llvm::Value *FunctionLowering::allocateArray(const Type &t, const std::vector<llvm::Value *> &extents) {
+  llvm::Value *count = c64(1);
+  llvm::Value *anyNeg = b_.getFalse();
+  for (auto *x : extents) {
+    anyNeg = b_.CreateOr(anyNeg, b_.CreateICmpSLT(x, c64(0)));
+    count = b_.CreateMul(count, x);
+  }
+  raiseIf(anyNeg, types::ExcKind::ValueError, "negative dimensions are not allowed");
+  int64_t itemsize = types::dtypeBytes(t.dtype);
+  llvm::Value *nbytes = b_.CreateMul(count, c64(itemsize));
+  llvm::Value *mi = b_.CreateCall(runtimeFn("mahou_rt_alloc", b_.getPtrTy(), {i64()}), {nbytes});
+  auto *ok = newBlock("alloc.ok");
+  b_.CreateCondBr(b_.CreateIsNull(mi), errorBlock_, ok, llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
+  b_.SetInsertPoint(ok);
+  // MahouMemInfo { i64 refcount; ptr data; i64 nbytes }
+  llvm::Value *data = b_.CreateLoad(b_.getPtrTy(), b_.CreateConstGEP1_64(b_.getInt8Ty(), mi, 8));
+  llvm::Value *arr = llvm::UndefValue::get(types_.array(t.ndim));
+  arr = b_.CreateInsertValue(arr, mi, {0u});
+  arr = b_.CreateInsertValue(arr, llvm::ConstantPointerNull::get(b_.getPtrTy()), {1u});
+  arr = b_.CreateInsertValue(arr, data, {2u});
+  llvm::Value *stride = c64(itemsize);
+  for (int k = t.ndim - 1; k >= 0; --k) {
+    arr = b_.CreateInsertValue(arr, extents[k], {3u, unsigned(k)});
+    arr = b_.CreateInsertValue(arr, stride, {4u, unsigned(k)});
+    stride = b_.CreateMul(stride, extents[k]);
+  }
+  return arr;
+}
+
+Value FunctionLowering::arrayAlloc(const ir::Expr &e) {
+  std::vector<llvm::Value *> extents;
+  size_t next = 0;
+  if (e.ival == 1) { // *_like: the prototype's shape
+    Value proto = expr(*e.args[0]);
+    for (int k = 0; k < e.type.ndim; ++k) extents.push_back(arrayShape(proto.v, k));
+    release(proto, e.args[0]->type);
+    next = 1;
+  } else {
+    for (int k = 0; k < e.type.ndim; ++k) extents.push_back(scalarExpr(*e.args[next++]));
+  }
+  llvm::Value *fill = nullptr;
+  auto kind = ir::AllocKind(e.sub);
+  Type elemT = Type::scalar(e.type.dtype);
+  if (kind == ir::AllocKind::Full) fill = scalarExpr(*e.args[next]);
+  llvm::Value *arr = allocateArray(e.type, extents);
+  llvm::Value *data = arrayData(arr);
+  llvm::Value *count = c64(1);
+  for (auto *x : extents) count = b_.CreateMul(count, x);
+  if (kind == ir::AllocKind::Zeros) {
+    b_.CreateMemSet(data, b_.getInt8(0), b_.CreateMul(count, c64(types::dtypeBytes(e.type.dtype))), llvm::MaybeAlign(64));
+  } else if (kind == ir::AllocKind::Ones || kind == ir::AllocKind::Full) {
+    if (kind == ir::AllocKind::Ones) {
+      ir::Expr one(ir::ExprOp::Const, elemT, e.loc);
+      one.ival = 1;
+      one.fval = 1.0;
+      fill = constant(one);
+    }
+    llvm::Value *m = toMem(fill, elemT);
+    loopNest({count}, [&](const std::vector<llvm::Value *> &i) {
+      b_.CreateStore(m, b_.CreateInBoundsGEP(types_.mem(elemT), data, i[0]));
+    });
+  }
+  return {arr, true};
+}
+
+Value FunctionLowering::arrayArange(const ir::Expr &e) {
+  const Type &ct = e.args[0]->type; // int64 or float64
+  llvm::Value *start = scalarExpr(*e.args[0]);
+  llvm::Value *stop = scalarExpr(*e.args[1]);
+  llvm::Value *step = scalarExpr(*e.args[2]);
+  llvm::Value *count;
+  if (ct.isInt()) {
+    raiseIf(b_.CreateICmpEQ(step, c64(0)), types::ExcKind::ZeroDivisionError, "division by zero");
+    llvm::Value *span = b_.CreateSub(stop, start);
+    // ceil(span / step) for either sign of step, clamped at zero
+    llvm::Value *q = b_.CreateSDiv(span, step);
+    llvm::Value *r = b_.CreateSRem(span, step);
+    llvm::Value *sameSign = b_.CreateICmpSGT(b_.CreateXor(span, step), c64(-1));
+    llvm::Value *ceil = b_.CreateSelect(b_.CreateAnd(b_.CreateICmpNE(r, c64(0)), sameSign), b_.CreateAdd(q, c64(1)), q);
+    count = b_.CreateSelect(b_.CreateICmpSGT(ceil, c64(0)), ceil, c64(0));
+  } else {
+    auto *zero = llvm::ConstantFP::get(step->getType(), 0.0);
+    raiseIf(b_.CreateFCmpOEQ(step, zero), types::ExcKind::ZeroDivisionError, "division by zero");
+    llvm::Value *n = b_.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, b_.CreateFDiv(b_.CreateFSub(stop, start), step));
+    llvm::Value *ni = b_.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {i64(), n->getType()}, {n});
+    count = b_.CreateSelect(b_.CreateICmpSGT(ni, c64(0)), ni, c64(0));
+  }
+  llvm::Value *arr = allocateArray(e.type, {count});
+  llvm::Value *data = arrayData(arr);
+  Type elemT = Type::scalar(e.type.dtype);
+  // NumPy fills start + i * delta with delta = (start + step) - start.
+  llvm::Value *delta = ct.isInt() ? step : b_.CreateFSub(b_.CreateFAdd(start, step), start);
+  loopNest({count}, [&](const std::vector<llvm::Value *> &i) {
+    llvm::Value *v;
+    if (ct.isInt()) v = b_.CreateAdd(start, b_.CreateMul(i[0], delta));
+    else v = b_.CreateFAdd(start, b_.CreateFMul(b_.CreateSIToFP(i[0], start->getType()), delta));
+    v = castScalar(v, ct, elemT);
+    b_.CreateStore(toMem(v, elemT), b_.CreateInBoundsGEP(types_.mem(elemT), data, i[0]));
+  });
+  return {arr, true};
+}
+
+Value FunctionLowering::arrayCopy(const ir::Expr &e) {
+  const Type &src = e.args[0]->type;
+  Value in = expr(*e.args[0]);
+  std::vector<llvm::Value *> extents;
+  for (int k = 0; k < src.ndim; ++k) extents.push_back(arrayShape(in.v, k));
+  llvm::Value *out = allocateArray(e.type, extents);
+  if (src.layout == types::Layout::C && src.dtype == e.type.dtype) {
+    llvm::Value *count = c64(1);
+    for (auto *x : extents) count = b_.CreateMul(count, x);
+    b_.CreateMemCpy(arrayData(out), llvm::MaybeAlign(64), arrayData(in.v), llvm::MaybeAlign(1),
+                    b_.CreateMul(count, c64(types::dtypeBytes(src.dtype))));
+  } else {
+    Type from = Type::scalar(src.dtype), to = Type::scalar(e.type.dtype);
+    loopNest(extents, [&](const std::vector<llvm::Value *> &idx) {
+      llvm::Value *v = fromMem(b_.CreateLoad(types_.mem(from), elementPointer(in.v, src, idx)), from);
+      v = castScalar(v, from, to);
+      b_.CreateStore(toMem(v, to), elementPointer(out, e.type, idx));
+    });
+  }
+  release(in, src);
+  return {out, true};
+}
+
+} // namespace mahou::codegen

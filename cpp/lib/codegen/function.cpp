@@ -1,0 +1,419 @@
+// Lowering of a function: its frame (variable slots, the return and error exits
+// that release local references), statements and control flow, calls, tuples,
+// and the uniform entry wrapper the dispatcher calls.
+#include "lowering.h"
+
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace mahou::codegen {
+
+std::string entrySymbol(const std::string &symbol) { return symbol + ".entry"; }
+
+llvm::Function *declareCompiled(llvm::Module &module, TypeMapper &types, const std::string &symbol,
+                                const std::vector<Type> &argTypes) {
+  if (auto *f = module.getFunction(symbol)) return f;
+  auto &ctx = module.getContext();
+  std::vector<llvm::Type *> params{llvm::PointerType::get(ctx, 0)};
+  for (auto &t : argTypes) params.push_back(types.ssa(t));
+  auto *fty = llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), params, false);
+  return llvm::Function::Create(fty, llvm::Function::ExternalLinkage, symbol, module);
+}
+
+FunctionLowering::FunctionLowering(const ir::Function &fn, llvm::Module &module, const CodegenOptions &options)
+    : fn_(fn), module_(module), options_(options), types_(module.getContext()), b_(module.getContext()) {}
+
+llvm::BasicBlock *FunctionLowering::newBlock(const char *name) {
+  return llvm::BasicBlock::Create(ctx(), name, func_);
+}
+
+llvm::Value *FunctionLowering::entryAlloca(llvm::Type *t, const char *name) {
+  llvm::IRBuilder<> eb(entryBlock_, entryBlock_->begin());
+  return eb.CreateAlloca(t, nullptr, name);
+}
+
+llvm::FunctionCallee FunctionLowering::runtimeFn(const char *name, llvm::Type *ret, llvm::ArrayRef<llvm::Type *> args) {
+  return module_.getOrInsertFunction(name, llvm::FunctionType::get(ret, args, false));
+}
+
+llvm::Value *FunctionLowering::stringConstant(const std::string &s) {
+  return b_.CreateGlobalStringPtr(s, "str", 0, &module_);
+}
+
+void FunctionLowering::startDeadBlock() { b_.SetInsertPoint(newBlock("dead")); }
+
+void FunctionLowering::raise(types::ExcKind kind, const std::string &message) {
+  auto fn = runtimeFn("mahou_rt_set_error", b_.getVoidTy(), {b_.getInt32Ty(), b_.getPtrTy()});
+  b_.CreateCall(fn, {b_.getInt32(uint32_t(kind)), stringConstant(message)});
+  b_.CreateBr(errorBlock_);
+  startDeadBlock();
+}
+
+void FunctionLowering::raiseIf(llvm::Value *cond, types::ExcKind kind, const std::string &message) {
+  auto *fail = newBlock("raise");
+  auto *ok = newBlock("ok");
+  b_.CreateCondBr(cond, fail, ok, llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
+  b_.SetInsertPoint(fail);
+  auto fn = runtimeFn("mahou_rt_set_error", b_.getVoidTy(), {b_.getInt32Ty(), b_.getPtrTy()});
+  b_.CreateCall(fn, {b_.getInt32(uint32_t(kind)), stringConstant(message)});
+  b_.CreateBr(errorBlock_);
+  b_.SetInsertPoint(ok);
+}
+
+llvm::Function *FunctionLowering::run() {
+  std::vector<Type> params(fn_.argTypes.begin(), fn_.argTypes.end());
+  func_ = declareCompiled(module_, types_, fn_.symbol, params);
+  if (!func_->empty()) internalError("function " + fn_.symbol + " defined twice");
+  func_->addFnAttr(llvm::Attribute::NoUnwind);
+  entryBlock_ = newBlock("entry");
+  auto *body = newBlock("body");
+  returnBlock_ = newBlock("return");
+  errorBlock_ = newBlock("error");
+  b_.SetInsertPoint(entryBlock_);
+  retPtr_ = func_->getArg(0);
+  for (size_t i = 0; i < fn_.vars.size(); ++i) {
+    llvm::Type *t = types_.ssa(fn_.vars[i].type);
+    auto *slot = b_.CreateAlloca(t, nullptr, fn_.vars[i].name);
+    slots_.push_back(slot);
+  }
+  for (size_t i = 0; i < fn_.vars.size(); ++i)
+    b_.CreateStore(llvm::Constant::getNullValue(slots_[i]->getAllocatedType()), slots_[i]);
+  // Parameters: take a reference for the slot, converting if the variable was widened.
+  for (int i = 0; i < fn_.numParams; ++i) {
+    llvm::Value *arg = func_->getArg(i + 1);
+    const Type &from = fn_.argTypes[i], &to = fn_.vars[i].type;
+    if (from != to) {
+      if (from.isNumber()) arg = castScalar(arg, from, to);
+      // arrays differing only in layout/readonly share the LLVM type
+    }
+    incref(arg, to);
+    b_.CreateStore(arg, slots_[i]);
+  }
+  b_.CreateBr(body);
+  b_.SetInsertPoint(body);
+  block(fn_.body);
+  if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(returnBlock_);
+
+  auto releaseLocals = [&]() {
+    for (size_t i = 0; i < fn_.vars.size(); ++i)
+      if (fn_.vars[i].type.hasArrays()) decref(b_.CreateLoad(slots_[i]->getAllocatedType(), slots_[i]), fn_.vars[i].type);
+  };
+  b_.SetInsertPoint(returnBlock_);
+  releaseLocals();
+  b_.CreateRet(b_.getInt32(0));
+  b_.SetInsertPoint(errorBlock_);
+  releaseLocals();
+  b_.CreateRet(b_.getInt32(1));
+  // Blocks left open after raise/return (dead code) are unreachable.
+  for (auto &bb : *func_)
+    if (!bb.getTerminator()) {
+      llvm::IRBuilder<> tb(&bb);
+      tb.CreateUnreachable();
+    }
+  return func_;
+}
+
+// ------------------------------------------------------------------ statements
+
+void FunctionLowering::block(const ir::Block &b) {
+  for (auto &s : b) stmt(*s);
+}
+
+void FunctionLowering::assign(int var, const ir::Expr &value) {
+  const Type &t = fn_.vars[var].type;
+  Value v = expr(value);
+  if (t.hasArrays()) {
+    llvm::Value *owned = own(v, t);
+    llvm::Value *old = b_.CreateLoad(slots_[var]->getAllocatedType(), slots_[var]);
+    b_.CreateStore(owned, slots_[var]);
+    decref(old, t);
+    return;
+  }
+  b_.CreateStore(v.v, slots_[var]);
+}
+
+void FunctionLowering::stmt(const ir::Stmt &s) {
+  switch (s.op) {
+  case ir::StmtOp::Assign: assign(s.var, *s.exprs[0]); return;
+  case ir::StmtOp::StoreItem: storeItem(s); return;
+  case ir::StmtOp::Eval: {
+    Value v = expr(*s.exprs[0]);
+    release(v, s.exprs[0]->type);
+    return;
+  }
+  case ir::StmtOp::If: ifStmt(s); return;
+  case ir::StmtOp::While: whileLoop(s); return;
+  case ir::StmtOp::ForRange: forRange(s); return;
+  case ir::StmtOp::Break:
+    b_.CreateBr(loops_.back().breakTo);
+    startDeadBlock();
+    return;
+  case ir::StmtOp::Continue:
+    b_.CreateBr(loops_.back().continueTo);
+    startDeadBlock();
+    return;
+  case ir::StmtOp::Return: returnStmt(s); return;
+  case ir::StmtOp::Raise: raise(s.exc, s.text); return;
+  case ir::StmtOp::Print: print(s); return;
+  }
+}
+
+void FunctionLowering::ifStmt(const ir::Stmt &s) {
+  llvm::Value *cond = scalarExpr(*s.exprs[0]);
+  auto *thenB = newBlock("if.then");
+  auto *elseB = newBlock("if.else");
+  auto *end = newBlock("if.end");
+  b_.CreateCondBr(cond, thenB, elseB);
+  b_.SetInsertPoint(thenB);
+  block(s.body);
+  b_.CreateBr(end);
+  b_.SetInsertPoint(elseB);
+  block(s.orelse);
+  b_.CreateBr(end);
+  b_.SetInsertPoint(end);
+}
+
+void FunctionLowering::whileLoop(const ir::Stmt &s) {
+  auto *header = newBlock("while.cond");
+  auto *body = newBlock("while.body");
+  auto *orelse = newBlock("while.else");
+  auto *end = newBlock("while.end");
+  b_.CreateBr(header);
+  b_.SetInsertPoint(header);
+  b_.CreateCondBr(scalarExpr(*s.exprs[0]), body, orelse);
+  b_.SetInsertPoint(body);
+  loops_.push_back({end, header});
+  block(s.body);
+  loops_.pop_back();
+  b_.CreateBr(header);
+  b_.SetInsertPoint(orelse);
+  block(s.orelse);
+  b_.CreateBr(end);
+  b_.SetInsertPoint(end);
+}
+
+void FunctionLowering::forRange(const ir::Stmt &s) {
+  llvm::Value *start = scalarExpr(*s.exprs[0]);
+  llvm::Value *stop = scalarExpr(*s.exprs[1]);
+  const ir::Expr &stepE = *s.exprs[2];
+  llvm::Value *step = scalarExpr(stepE);
+  bool constStep = stepE.op == ir::ExprOp::Const;
+  if (constStep && stepE.ival == 0) {
+    raise(types::ExcKind::ValueError, "range() arg 3 must not be zero");
+    return;
+  }
+  if (!constStep) raiseIf(b_.CreateICmpEQ(step, c64(0)), types::ExcKind::ValueError, "range() arg 3 must not be zero");
+  auto *pre = b_.GetInsertBlock();
+  auto *header = newBlock("for.cond");
+  auto *body = newBlock("for.body");
+  auto *latch = newBlock("for.inc");
+  auto *orelse = newBlock("for.else");
+  auto *end = newBlock("for.end");
+  b_.CreateBr(header);
+  b_.SetInsertPoint(header);
+  auto *iv = b_.CreatePHI(i64(), 2, "i");
+  iv->addIncoming(start, pre);
+  llvm::Value *cond;
+  if (constStep) cond = stepE.ival > 0 ? b_.CreateICmpSLT(iv, stop) : b_.CreateICmpSGT(iv, stop);
+  else
+    cond = b_.CreateSelect(b_.CreateICmpSGT(step, c64(0)), b_.CreateICmpSLT(iv, stop), b_.CreateICmpSGT(iv, stop));
+  b_.CreateCondBr(cond, body, orelse);
+  b_.SetInsertPoint(body);
+  b_.CreateStore(iv, slots_[s.var]);
+  loops_.push_back({end, latch});
+  block(s.body);
+  loops_.pop_back();
+  b_.CreateBr(latch);
+  b_.SetInsertPoint(latch);
+  auto *next = b_.CreateAdd(iv, step, "i.next", /*HasNUW=*/false, /*HasNSW=*/true);
+  b_.CreateBr(header);
+  iv->addIncoming(next, latch);
+  b_.SetInsertPoint(orelse);
+  block(s.orelse);
+  b_.CreateBr(end);
+  b_.SetInsertPoint(end);
+}
+
+void FunctionLowering::returnStmt(const ir::Stmt &s) {
+  if (!s.exprs.empty()) {
+    Value v = expr(*s.exprs[0]);
+    llvm::Value *owned = fn_.ret.hasArrays() ? own(v, fn_.ret) : v.v;
+    b_.CreateStore(toMem(owned, fn_.ret), retPtr_);
+  }
+  b_.CreateBr(returnBlock_);
+  startDeadBlock();
+}
+
+void FunctionLowering::print(const ir::Stmt &s) {
+  auto *voidT = b_.getVoidTy();
+  for (size_t i = 0; i < s.exprs.size(); ++i) {
+    if (i) b_.CreateCall(runtimeFn("mahou_rt_print_sep", voidT, {}));
+    const Type &t = s.exprs[i]->type;
+    llvm::Value *v = scalarExpr(*s.exprs[i]);
+    if (t.kind == types::Kind::Str) {
+      b_.CreateCall(runtimeFn("mahou_rt_print_str", voidT, {b_.getPtrTy()}), {v});
+    } else if (t.isNone()) {
+      b_.CreateCall(runtimeFn("mahou_rt_print_str", voidT, {b_.getPtrTy()}), {stringConstant("None")});
+    } else if (t.isBool()) {
+      b_.CreateCall(runtimeFn("mahou_rt_print_bool", voidT, {b_.getInt1Ty()}), {v});
+    } else if (t.isInt()) {
+      bool sgn = types::isSigned(t.dtype);
+      llvm::Value *w = sgn ? b_.CreateSExt(v, i64()) : b_.CreateZExt(v, i64());
+      b_.CreateCall(runtimeFn(sgn ? "mahou_rt_print_i64" : "mahou_rt_print_u64", voidT, {i64()}), {w});
+    } else if (t.isFloat()) {
+      b_.CreateCall(runtimeFn("mahou_rt_print_f64", voidT, {b_.getDoubleTy()}),
+                    {castScalar(v, t, Type::float64())});
+    } else if (t.isComplex()) {
+      // (re+imj) as Python prints it
+      auto str = runtimeFn("mahou_rt_print_str", voidT, {b_.getPtrTy()});
+      auto f = runtimeFn("mahou_rt_print_f64", voidT, {b_.getDoubleTy()});
+      Type ft = Type::scalar(types::realOf(t.dtype));
+      b_.CreateCall(str, {stringConstant("(")});
+      b_.CreateCall(f, {castScalar(b_.CreateExtractValue(v, 0), ft, Type::float64())});
+      b_.CreateCall(str, {stringConstant("+")});
+      b_.CreateCall(f, {castScalar(b_.CreateExtractValue(v, 1), ft, Type::float64())});
+      b_.CreateCall(str, {stringConstant("j)")});
+    }
+  }
+  b_.CreateCall(runtimeFn("mahou_rt_print_newline", voidT, {}));
+}
+
+// ------------------------------------------------------------------ calls and tuples
+
+Value FunctionLowering::call(const ir::Expr &e) {
+  std::vector<Type> argTypes;
+  std::vector<Value> args;
+  std::vector<llvm::Value *> llArgs;
+  for (auto &a : e.args) {
+    argTypes.push_back(a->type);
+    args.push_back(expr(*a));
+  }
+  llvm::Function *callee = declareCompiled(module_, types_, e.symbol, argTypes);
+  llvm::Type *retMem = types_.mem(e.type);
+  llvm::Value *slot = entryAlloca(retMem, "call.ret");
+  llArgs.push_back(slot);
+  for (auto &a : args) llArgs.push_back(a.v);
+  llvm::Value *status = b_.CreateCall(callee, llArgs);
+  for (size_t i = 0; i < args.size(); ++i) release(args[i], argTypes[i]);
+  auto *ok = newBlock("call.ok");
+  b_.CreateCondBr(b_.CreateICmpNE(status, b_.getInt32(0)), errorBlock_, ok,
+                  llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
+  b_.SetInsertPoint(ok);
+  if (e.type.isNone()) return {llvm::Constant::getNullValue(types_.ssa(e.type)), false};
+  return {fromMem(b_.CreateLoad(retMem, slot), e.type), e.type.hasArrays()};
+}
+
+Value FunctionLowering::tupleMake(const ir::Expr &e) {
+  llvm::Value *agg = llvm::UndefValue::get(types_.mem(e.type));
+  bool arrays = e.type.hasArrays();
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    Value v = expr(*e.args[i]);
+    llvm::Value *x = arrays && e.args[i]->type.hasArrays() ? own(v, e.args[i]->type) : v.v;
+    agg = b_.CreateInsertValue(agg, toMem(x, e.args[i]->type), {unsigned(i)});
+  }
+  return {agg, arrays};
+}
+
+Value FunctionLowering::tupleGet(const ir::Expr &e) {
+  const Type &tt = e.args[0]->type;
+  Value t = expr(*e.args[0]);
+  unsigned idx = unsigned(e.ival);
+  llvm::Value *x = fromMem(b_.CreateExtractValue(t.v, {idx}), e.type);
+  if (!t.owned || !tt.hasArrays()) return {x, false};
+  // An owned tuple: keep this element's references, drop the others'.
+  for (unsigned i = 0; i < tt.elems.size(); ++i)
+    if (i != idx && tt.elems[i].hasArrays()) decref(b_.CreateExtractValue(t.v, {i}), tt.elems[i]);
+  return {x, e.type.hasArrays()};
+}
+
+Value FunctionLowering::select(const ir::Expr &e) {
+  llvm::Value *cond = scalarExpr(*e.args[0]);
+  auto *a = newBlock("sel.true");
+  auto *b = newBlock("sel.false");
+  auto *end = newBlock("sel.end");
+  b_.CreateCondBr(cond, a, b);
+  bool arrays = e.type.hasArrays();
+  b_.SetInsertPoint(a);
+  Value va = expr(*e.args[1]);
+  llvm::Value *xa = arrays ? own(va, e.type) : va.v;
+  auto *aEnd = b_.GetInsertBlock();
+  b_.CreateBr(end);
+  b_.SetInsertPoint(b);
+  Value vb = expr(*e.args[2]);
+  llvm::Value *xb = arrays ? own(vb, e.type) : vb.v;
+  auto *bEnd = b_.GetInsertBlock();
+  b_.CreateBr(end);
+  b_.SetInsertPoint(end);
+  auto *phi = b_.CreatePHI(xa->getType(), 2);
+  phi->addIncoming(xa, aEnd);
+  phi->addIncoming(xb, bEnd);
+  return {phi, arrays};
+}
+
+Value FunctionLowering::shortCircuit(const ir::Expr &e) {
+  bool isOr = e.sub == 1;
+  llvm::Value *first = scalarExpr(*e.args[0]);
+  llvm::Value *t = truth(first, e.type);
+  auto *firstEnd = b_.GetInsertBlock();
+  auto *second = newBlock(isOr ? "or.rhs" : "and.rhs");
+  auto *end = newBlock("sc.end");
+  // and: a falsy first operand is the result; or: a truthy one is.
+  if (isOr) b_.CreateCondBr(t, end, second);
+  else b_.CreateCondBr(t, second, end);
+  b_.SetInsertPoint(second);
+  llvm::Value *sv = scalarExpr(*e.args[1]);
+  auto *secondEnd = b_.GetInsertBlock();
+  b_.CreateBr(end);
+  b_.SetInsertPoint(end);
+  auto *phi = b_.CreatePHI(first->getType(), 2);
+  phi->addIncoming(first, firstEnd);
+  phi->addIncoming(sv, secondEnd);
+  return {phi, false};
+}
+
+// ------------------------------------------------------------------ module
+
+namespace {
+
+// i32 @sym.entry(ptr %ret, ptr %argv): loads each argument from argv[i] and calls @sym.
+void emitEntry(llvm::Module &module, TypeMapper &types, const ir::Function &fn, llvm::Function *inner) {
+  auto &ctx = module.getContext();
+  auto *ptr = llvm::PointerType::get(ctx, 0);
+  auto *fty = llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr, ptr}, false);
+  auto *entry = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, entrySymbol(fn.symbol), module);
+  entry->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
+  std::vector<llvm::Value *> args{entry->getArg(0)};
+  for (size_t i = 0; i < fn.argTypes.size(); ++i) {
+    const Type &t = fn.argTypes[i];
+    llvm::Value *slot = b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, entry->getArg(1), i));
+    llvm::Value *v = b.CreateLoad(types.mem(t), slot);
+    if (t.isBool()) v = b.CreateICmpNE(v, b.getInt8(0));
+    args.push_back(v);
+  }
+  b.CreateRet(b.CreateCall(inner, args));
+}
+
+} // namespace
+
+std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, llvm::LLVMContext &ctx,
+                                            const CodegenOptions &options, bool withEntry) {
+  auto module = std::make_unique<llvm::Module>(fn.symbol, ctx);
+  FunctionLowering lowering(fn, *module, options);
+  llvm::Function *inner = lowering.run();
+  if (withEntry) {
+    TypeMapper types(ctx);
+    emitEntry(*module, types, fn, inner);
+  }
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  if (llvm::verifyModule(*module, &os)) {
+    std::string text;
+    llvm::raw_string_ostream ts(text);
+    module->print(ts, nullptr);
+    internalError("LLVM verifier failed for " + fn.name + ": " + os.str() + "\n" + ts.str());
+  }
+  return module;
+}
+
+} // namespace mahou::codegen

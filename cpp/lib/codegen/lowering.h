@@ -1,0 +1,138 @@
+// Private to codegen: the per-function lowering of typed IR to LLVM IR.
+// Values carry an ownership flag so array references are counted exactly once.
+#pragma once
+
+#include "mahou/codegen.h"
+#include "mahou/ir.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+
+namespace mahou::codegen {
+
+using types::Type;
+
+// An SSA value and whether it holds its own references to the arrays inside it
+// (owned: the producer made a new reference that someone must release).
+struct Value {
+  llvm::Value *v = nullptr;
+  bool owned = false;
+};
+
+// LLVM types for mahou types (llvm_types.cpp).
+class TypeMapper {
+public:
+  explicit TypeMapper(llvm::LLVMContext &ctx) : ctx_(ctx) {}
+  llvm::Type *ssa(const Type &t);    // registers: bool is i1
+  llvm::Type *mem(const Type &t);    // memory (arrays, tuples, arguments): bool is i8
+  llvm::Type *scalar(types::DType d);
+  llvm::StructType *array(int ndim);
+  llvm::LLVMContext &ctx() { return ctx_; }
+
+private:
+  llvm::LLVMContext &ctx_;
+};
+
+class FunctionLowering {
+public:
+  FunctionLowering(const ir::Function &fn, llvm::Module &module, const CodegenOptions &options);
+  llvm::Function *run();
+
+  // ---- helpers shared by the lowering files
+  llvm::LLVMContext &ctx() { return module_.getContext(); }
+  llvm::Type *i64() { return b_.getInt64Ty(); }
+  llvm::Value *c64(int64_t v) { return b_.getInt64(uint64_t(v)); }
+  llvm::Value *toMem(llvm::Value *v, const Type &t);   // SSA → memory representation
+  llvm::Value *fromMem(llvm::Value *v, const Type &t); // memory → SSA
+  llvm::BasicBlock *newBlock(const char *name);
+  // Raises `kind` with a constant message: sets the error state, jumps to the error exit.
+  void raise(types::ExcKind kind, const std::string &message);
+  // Branches to a raise when `cond` is true, continuing in a fresh block otherwise.
+  void raiseIf(llvm::Value *cond, types::ExcKind kind, const std::string &message);
+  llvm::Value *stringConstant(const std::string &s);
+  llvm::FunctionCallee runtimeFn(const char *name, llvm::Type *ret, llvm::ArrayRef<llvm::Type *> args);
+  llvm::Value *entryAlloca(llvm::Type *t, const char *name);
+
+  // ---- references (arrays.cpp)
+  void incref(llvm::Value *v, const Type &t);
+  void decref(llvm::Value *v, const Type &t);
+  llvm::Value *own(Value v, const Type &t);  // a value with its own references
+  void release(Value v, const Type &t);      // drop a temporary's references
+
+  // ---- expressions (scalar_ops.cpp, arrays.cpp, calls in function.cpp)
+  Value expr(const ir::Expr &e);
+  llvm::Value *scalarExpr(const ir::Expr &e) { return expr(e).v; } // non-array values
+  llvm::Value *constant(const ir::Expr &e);
+  Value cast(const ir::Expr &e);
+  llvm::Value *castScalar(llvm::Value *v, const Type &from, const Type &to);
+  llvm::Value *binary(const ir::Expr &e);
+  llvm::Value *intBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t);
+  llvm::Value *floatBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t);
+  llvm::Value *complexBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t);
+  llvm::Value *unary(const ir::Expr &e);
+  llvm::Value *compare(ir::CmpOp op, llvm::Value *a, llvm::Value *b, const Type &t);
+  llvm::Value *truth(llvm::Value *v, const Type &t);
+  llvm::Value *intrinsic(const ir::Expr &e);
+  llvm::Value *mathCall(const char *name, const Type &t, llvm::ArrayRef<llvm::Value *> args);
+  Value select(const ir::Expr &e);
+  Value shortCircuit(const ir::Expr &e);
+  Value call(const ir::Expr &e);
+  Value tupleMake(const ir::Expr &e);
+  Value tupleGet(const ir::Expr &e);
+
+  // ---- arrays (arrays.cpp)
+  llvm::Value *arrayData(llvm::Value *arr);
+  llvm::Value *arrayShape(llvm::Value *arr, int dim);
+  llvm::Value *arrayStride(llvm::Value *arr, int dim);
+  llvm::Value *wrapIndex(llvm::Value *idx, llvm::Value *extent, bool check);
+  llvm::Value *elementPointer(llvm::Value *arr, const Type &t, llvm::ArrayRef<llvm::Value *> indices);
+  llvm::Value *arrayItem(const ir::Expr &e);
+  void storeItem(const ir::Stmt &s);
+  Value arrayView(const ir::Expr &e);
+  Value transpose(const ir::Expr &e);
+  llvm::Value *arraySize(const ir::Expr &e);
+  Value arrayAlloc(const ir::Expr &e);
+  Value arrayArange(const ir::Expr &e);
+  Value arrayCopy(const ir::Expr &e);
+  // A fresh C-contiguous array of `t` with these extents (checked non-negative).
+  llvm::Value *allocateArray(const Type &t, const std::vector<llvm::Value *> &extents);
+  // Emits nested loops over `extents`, calling body with the index of each dimension.
+  void loopNest(const std::vector<llvm::Value *> &extents,
+                const std::function<void(const std::vector<llvm::Value *> &)> &body);
+
+  // ---- statements (function.cpp)
+  void block(const ir::Block &b);
+  void stmt(const ir::Stmt &s);
+  void assign(int var, const ir::Expr &value);
+  void forRange(const ir::Stmt &s);
+  void whileLoop(const ir::Stmt &s);
+  void ifStmt(const ir::Stmt &s);
+  void returnStmt(const ir::Stmt &s);
+  void print(const ir::Stmt &s);
+  void startDeadBlock(); // after a terminator: continue emitting into an unreachable block
+
+  const ir::Function &fn_;
+  llvm::Module &module_;
+  CodegenOptions options_;
+  TypeMapper types_;
+  llvm::IRBuilder<> b_;
+  llvm::Function *func_ = nullptr;
+  llvm::Value *retPtr_ = nullptr;
+  std::vector<llvm::AllocaInst *> slots_;
+  llvm::BasicBlock *entryBlock_ = nullptr;
+  llvm::BasicBlock *returnBlock_ = nullptr; // releases locals, returns 0
+  llvm::BasicBlock *errorBlock_ = nullptr;  // releases locals, returns 1
+  struct LoopTargets {
+    llvm::BasicBlock *breakTo, *continueTo;
+  };
+  std::vector<LoopTargets> loops_;
+};
+
+// Declares (or finds) `i32 @symbol(ptr, args...)` of a compiled function in `module`.
+llvm::Function *declareCompiled(llvm::Module &module, TypeMapper &types, const std::string &symbol,
+                                const std::vector<Type> &argTypes);
+
+} // namespace mahou::codegen

@@ -1,0 +1,120 @@
+// Lowering of math intrinsics: LLVM intrinsics where they exist, libm otherwise
+// (the NVPTX target will map the same names to libdevice).
+#include "lowering.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+namespace mahou::codegen {
+
+using ir::Intrinsic;
+
+llvm::Value *FunctionLowering::mathCall(const char *name, const Type &t, llvm::ArrayRef<llvm::Value *> args) {
+  bool f32 = t.isScalar(types::DType::Float32);
+  std::string sym = std::string(name) + (f32 ? "f" : "");
+  if (sym == "gamma" || sym == "gammaf") sym = f32 ? "tgammaf" : "tgamma";
+  llvm::Type *ft = f32 ? b_.getFloatTy() : b_.getDoubleTy();
+  std::vector<llvm::Type *> params(args.size(), ft);
+  auto callee = module_.getOrInsertFunction(sym, llvm::FunctionType::get(ft, params, false));
+  if (auto *f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+    f->addFnAttr(llvm::Attribute::NoUnwind);
+    f->setMemoryEffects(llvm::MemoryEffects::none());
+  }
+  return b_.CreateCall(callee, args);
+}
+
+llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
+  std::vector<llvm::Value *> a;
+  for (auto &x : e.args) a.push_back(scalarExpr(*x));
+  const Type &argT = e.args[0]->type;
+  auto unaryLLVM = [&](llvm::Intrinsic::ID id) { return b_.CreateUnaryIntrinsic(id, a[0]); };
+  auto binaryLLVM = [&](llvm::Intrinsic::ID id) { return b_.CreateBinaryIntrinsic(id, a[0], a[1]); };
+  switch (Intrinsic(e.sub)) {
+  case Intrinsic::Sqrt: return unaryLLVM(llvm::Intrinsic::sqrt);
+  case Intrinsic::Exp: return unaryLLVM(llvm::Intrinsic::exp);
+  case Intrinsic::Exp2: return unaryLLVM(llvm::Intrinsic::exp2);
+  case Intrinsic::Log: return unaryLLVM(llvm::Intrinsic::log);
+  case Intrinsic::Log2: return unaryLLVM(llvm::Intrinsic::log2);
+  case Intrinsic::Log10: return unaryLLVM(llvm::Intrinsic::log10);
+  case Intrinsic::Sin: return unaryLLVM(llvm::Intrinsic::sin);
+  case Intrinsic::Cos: return unaryLLVM(llvm::Intrinsic::cos);
+  case Intrinsic::Floor: return unaryLLVM(llvm::Intrinsic::floor);
+  case Intrinsic::Ceil: return unaryLLVM(llvm::Intrinsic::ceil);
+  case Intrinsic::Trunc: return unaryLLVM(llvm::Intrinsic::trunc);
+  case Intrinsic::Rint: return unaryLLVM(llvm::Intrinsic::roundeven);
+  case Intrinsic::Fabs: return unaryLLVM(llvm::Intrinsic::fabs);
+  case Intrinsic::Copysign: return binaryLLVM(llvm::Intrinsic::copysign);
+  case Intrinsic::Pow: return binaryLLVM(llvm::Intrinsic::pow);
+  case Intrinsic::Expm1: return mathCall("expm1", e.type, a);
+  case Intrinsic::Log1p: return mathCall("log1p", e.type, a);
+  case Intrinsic::Tan: return mathCall("tan", e.type, a);
+  case Intrinsic::Asin: return mathCall("asin", e.type, a);
+  case Intrinsic::Acos: return mathCall("acos", e.type, a);
+  case Intrinsic::Atan: return mathCall("atan", e.type, a);
+  case Intrinsic::Sinh: return mathCall("sinh", e.type, a);
+  case Intrinsic::Cosh: return mathCall("cosh", e.type, a);
+  case Intrinsic::Tanh: return mathCall("tanh", e.type, a);
+  case Intrinsic::Asinh: return mathCall("asinh", e.type, a);
+  case Intrinsic::Acosh: return mathCall("acosh", e.type, a);
+  case Intrinsic::Atanh: return mathCall("atanh", e.type, a);
+  case Intrinsic::Erf: return mathCall("erf", e.type, a);
+  case Intrinsic::Erfc: return mathCall("erfc", e.type, a);
+  case Intrinsic::Gamma: return mathCall("gamma", e.type, a);
+  case Intrinsic::Lgamma: return mathCall("lgamma", e.type, a);
+  case Intrinsic::Atan2: return mathCall("atan2", e.type, a);
+  case Intrinsic::Hypot: return mathCall("hypot", e.type, a);
+  case Intrinsic::Fmod: return mathCall("fmod", e.type, a);
+  case Intrinsic::IsNan: return b_.CreateFCmpUNO(a[0], a[0]);
+  case Intrinsic::IsInf:
+    return b_.CreateFCmpOEQ(unaryLLVM(llvm::Intrinsic::fabs), llvm::ConstantFP::getInfinity(a[0]->getType()));
+  case Intrinsic::IsFinite:
+    return b_.CreateFCmpOLT(unaryLLVM(llvm::Intrinsic::fabs), llvm::ConstantFP::getInfinity(a[0]->getType()));
+  case Intrinsic::IAbs: {
+    auto *zero = llvm::ConstantInt::get(a[0]->getType(), 0);
+    return b_.CreateSelect(b_.CreateICmpSLT(a[0], zero), b_.CreateNeg(a[0]), a[0]);
+  }
+  case Intrinsic::IPow: internalError("ipow is lowered as a binary operator");
+  case Intrinsic::Min:
+  case Intrinsic::Max: {
+    // Python's min/max: the first argument wins unless the second compares strictly less/greater.
+    bool isMin = Intrinsic(e.sub) == Intrinsic::Min;
+    llvm::Value *better = compare(isMin ? ir::CmpOp::Lt : ir::CmpOp::Gt, a[1], a[0], e.type);
+    return b_.CreateSelect(better, a[1], a[0]);
+  }
+  case Intrinsic::NpMin:
+  case Intrinsic::NpMax: {
+    bool isMin = Intrinsic(e.sub) == Intrinsic::NpMin;
+    if (e.type.isFloat()) return binaryLLVM(isMin ? llvm::Intrinsic::minimum : llvm::Intrinsic::maximum);
+    llvm::Value *better = compare(isMin ? ir::CmpOp::Lt : ir::CmpOp::Gt, a[1], a[0], e.type);
+    return b_.CreateSelect(better, a[1], a[0]);
+  }
+  case Intrinsic::CAbs: {
+    Type rt = Type::scalar(types::realOf(argT.dtype));
+    return mathCall("hypot", rt, {b_.CreateExtractValue(a[0], 0), b_.CreateExtractValue(a[0], 1)});
+  }
+  case Intrinsic::Real: return b_.CreateExtractValue(a[0], 0);
+  case Intrinsic::Imag: return b_.CreateExtractValue(a[0], 1);
+  case Intrinsic::Conj: return b_.CreateInsertValue(a[0], b_.CreateFNeg(b_.CreateExtractValue(a[0], 1)), 1);
+  case Intrinsic::MakeComplex: {
+    llvm::Value *agg = llvm::UndefValue::get(types_.ssa(e.type));
+    agg = b_.CreateInsertValue(agg, castScalar(a[0], e.args[0]->type, Type::scalar(types::realOf(e.type.dtype))), 0);
+    return b_.CreateInsertValue(agg, castScalar(a[1], e.args[1]->type, Type::scalar(types::realOf(e.type.dtype))), 1);
+  }
+  case Intrinsic::Sign: {
+    if (e.type.isInt()) {
+      auto *zero = llvm::ConstantInt::get(a[0]->getType(), 0);
+      llvm::Value *pos = b_.CreateZExt(b_.CreateICmpSGT(a[0], zero), a[0]->getType());
+      llvm::Value *neg = b_.CreateZExt(b_.CreateICmpSLT(a[0], zero), a[0]->getType());
+      if (!types::isSigned(e.type.dtype)) return pos;
+      return b_.CreateSub(pos, neg);
+    }
+    auto *t = a[0]->getType();
+    auto *zero = llvm::ConstantFP::get(t, 0.0);
+    llvm::Value *r = b_.CreateSelect(b_.CreateFCmpOGT(a[0], zero), llvm::ConstantFP::get(t, 1.0),
+                                     b_.CreateSelect(b_.CreateFCmpOLT(a[0], zero), llvm::ConstantFP::get(t, -1.0), a[0]));
+    return r;
+  }
+  }
+  internalError("unhandled intrinsic");
+}
+
+} // namespace mahou::codegen

@@ -1,0 +1,327 @@
+// Lowering of scalar expressions: constants, conversions, arithmetic with Python
+// semantics (floor division and modulo signs, division by zero), comparisons,
+// truth values and math intrinsics.
+#include "lowering.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include <cmath>
+
+namespace mahou::codegen {
+
+using ir::BinaryOp;
+using types::DType;
+
+Value FunctionLowering::expr(const ir::Expr &e) {
+  switch (e.op) {
+  case ir::ExprOp::Const: return {constant(e), false};
+  case ir::ExprOp::LoadVar: return {b_.CreateLoad(slots_[e.var]->getAllocatedType(), slots_[e.var]), false};
+  case ir::ExprOp::Cast: return cast(e);
+  case ir::ExprOp::Binary: return {binary(e), false};
+  case ir::ExprOp::Unary: return {unary(e), false};
+  case ir::ExprOp::Compare:
+    return {compare(ir::CmpOp(e.sub), scalarExpr(*e.args[0]), scalarExpr(*e.args[1]), e.args[0]->type), false};
+  case ir::ExprOp::Truth: return {truth(scalarExpr(*e.args[0]), e.args[0]->type), false};
+  case ir::ExprOp::Select: return select(e);
+  case ir::ExprOp::ShortCircuit: return shortCircuit(e);
+  case ir::ExprOp::Call: return call(e);
+  case ir::ExprOp::Intrinsic: return {intrinsic(e), false};
+  case ir::ExprOp::TupleMake: return tupleMake(e);
+  case ir::ExprOp::TupleGet: return tupleGet(e);
+  case ir::ExprOp::ArrayItem: return {arrayItem(e), false};
+  case ir::ExprOp::ArrayView: return arrayView(e);
+  case ir::ExprOp::ArrayShape:
+  case ir::ExprOp::ArrayStride: {
+    Value a = expr(*e.args[0]);
+    llvm::Value *v = e.op == ir::ExprOp::ArrayShape ? arrayShape(a.v, int(e.ival)) : arrayStride(a.v, int(e.ival));
+    release(a, e.args[0]->type);
+    return {v, false};
+  }
+  case ir::ExprOp::ArraySize: return {arraySize(e), false};
+  case ir::ExprOp::ArrayAlloc: return arrayAlloc(e);
+  case ir::ExprOp::ArrayArange: return arrayArange(e);
+  case ir::ExprOp::ArrayCopy: return arrayCopy(e);
+  case ir::ExprOp::Transpose: return transpose(e);
+  }
+  internalError("unhandled IR expression");
+}
+
+llvm::Value *FunctionLowering::constant(const ir::Expr &e) {
+  const Type &t = e.type;
+  switch (t.kind) {
+  case types::Kind::Scalar:
+    if (t.isBool()) return b_.getInt1(e.ival != 0);
+    if (t.isInt()) return llvm::ConstantInt::get(types_.scalar(t.dtype), uint64_t(e.ival), types::isSigned(t.dtype));
+    if (t.isFloat()) return llvm::ConstantFP::get(types_.scalar(t.dtype), e.fval);
+    {
+      auto *ft = t.dtype == DType::Complex64 ? b_.getFloatTy() : b_.getDoubleTy();
+      auto *st = llvm::cast<llvm::StructType>(types_.scalar(t.dtype));
+      return llvm::ConstantStruct::get(st, {llvm::ConstantFP::get(ft, e.fval), llvm::ConstantFP::get(ft, e.fval2)});
+    }
+  case types::Kind::None: return llvm::Constant::getNullValue(types_.ssa(t));
+  case types::Kind::Str: return stringConstant(e.symbol);
+  default: internalError("constant of type " + t.str() + " reached codegen");
+  }
+}
+
+llvm::Value *FunctionLowering::castScalar(llvm::Value *v, const Type &from, const Type &to) {
+  if (from == to) return v;
+  DType f = from.dtype, t = to.dtype;
+  llvm::Type *lt = types_.scalar(t);
+  if (to.isBool()) return truth(v, from);
+  if (from.isComplex()) {
+    if (!to.isComplex()) internalError("complex to real cast");
+    Type fr = Type::scalar(types::realOf(f)), tr = Type::scalar(types::realOf(t));
+    llvm::Value *agg = llvm::UndefValue::get(lt);
+    agg = b_.CreateInsertValue(agg, castScalar(b_.CreateExtractValue(v, 0), fr, tr), 0);
+    return b_.CreateInsertValue(agg, castScalar(b_.CreateExtractValue(v, 1), fr, tr), 1);
+  }
+  if (to.isComplex()) {
+    Type tr = Type::scalar(types::realOf(t));
+    llvm::Value *re = castScalar(v, from, tr);
+    llvm::Value *agg = llvm::UndefValue::get(lt);
+    agg = b_.CreateInsertValue(agg, re, 0);
+    return b_.CreateInsertValue(agg, llvm::ConstantFP::get(re->getType(), 0.0), 1);
+  }
+  bool fromInt = from.isInt() || from.isBool();
+  bool fromSigned = from.isInt() && types::isSigned(f);
+  if (fromInt && to.isInt()) return b_.CreateIntCast(v, lt, fromSigned);
+  if (fromInt && to.isFloat()) return fromSigned ? b_.CreateSIToFP(v, lt) : b_.CreateUIToFP(v, lt);
+  if (from.isFloat() && to.isFloat()) return b_.CreateFPCast(v, lt);
+  if (from.isFloat() && to.isInt()) {
+    // Saturating conversion: NaN → 0, out of range → the nearest bound (never poison).
+    auto id = types::isSigned(t) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+    return b_.CreateIntrinsic(id, {lt, v->getType()}, {v});
+  }
+  internalError("unsupported scalar cast " + from.str() + " -> " + to.str());
+}
+
+Value FunctionLowering::cast(const ir::Expr &e) {
+  const Type &from = e.args[0]->type, &to = e.type;
+  Value v = expr(*e.args[0]);
+  if (from.isNumber()) return {castScalar(v.v, from, to), false};
+  if (from.isArray()) return v; // layout relaxation: same representation
+  if (from.isTuple()) {
+    llvm::Value *agg = llvm::UndefValue::get(types_.mem(to));
+    for (unsigned i = 0; i < from.elems.size(); ++i) {
+      llvm::Value *x = fromMem(b_.CreateExtractValue(v.v, {i}), from.elems[i]);
+      if (from.elems[i].isNumber()) x = castScalar(x, from.elems[i], to.elems[i]);
+      agg = b_.CreateInsertValue(agg, toMem(x, to.elems[i]), {i});
+    }
+    return {agg, v.owned};
+  }
+  internalError("cast of " + from.str());
+}
+
+llvm::Value *FunctionLowering::intBinary(BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t) {
+  bool sgn = types::isSigned(t.dtype);
+  llvm::Type *lt = a->getType();
+  auto zero = llvm::ConstantInt::get(lt, 0);
+  switch (op) {
+  case BinaryOp::Add: return b_.CreateAdd(a, b);
+  case BinaryOp::Sub: return b_.CreateSub(a, b);
+  case BinaryOp::Mul: return b_.CreateMul(a, b);
+  case BinaryOp::BitAnd: return b_.CreateAnd(a, b);
+  case BinaryOp::BitOr: return b_.CreateOr(a, b);
+  case BinaryOp::BitXor: return b_.CreateXor(a, b);
+  case BinaryOp::FloorDiv:
+  case BinaryOp::Mod: {
+    raiseIf(b_.CreateICmpEQ(b, zero), types::ExcKind::ZeroDivisionError, "integer division or modulo by zero");
+    if (!sgn) return op == BinaryOp::FloorDiv ? b_.CreateUDiv(a, b) : b_.CreateURem(a, b);
+    // b == -1 would trap on INT_MIN / -1: use 1 as divisor then negate / zero.
+    auto *minusOne = b_.CreateICmpEQ(b, llvm::ConstantInt::get(lt, -1, true));
+    auto *safeB = b_.CreateSelect(minusOne, llvm::ConstantInt::get(lt, 1), b);
+    llvm::Value *q = b_.CreateSDiv(a, safeB);
+    llvm::Value *r = b_.CreateSRem(a, safeB);
+    // Python: the remainder takes the divisor's sign.
+    auto *adjust = b_.CreateAnd(b_.CreateICmpNE(r, zero), b_.CreateICmpSLT(b_.CreateXor(r, safeB), zero));
+    if (op == BinaryOp::FloorDiv) {
+      q = b_.CreateSelect(adjust, b_.CreateSub(q, llvm::ConstantInt::get(lt, 1)), q);
+      return b_.CreateSelect(minusOne, b_.CreateNeg(a), q);
+    }
+    r = b_.CreateSelect(adjust, b_.CreateAdd(r, safeB), r);
+    return b_.CreateSelect(minusOne, zero, r);
+  }
+  case BinaryOp::Shl:
+  case BinaryOp::Shr: {
+    unsigned bits = lt->getIntegerBitWidth();
+    if (sgn) raiseIf(b_.CreateICmpSLT(b, zero), types::ExcKind::ValueError, "negative shift count");
+    auto *big = b_.CreateICmpUGE(b, llvm::ConstantInt::get(lt, bits));
+    if (op == BinaryOp::Shl) return b_.CreateSelect(big, zero, b_.CreateShl(a, b));
+    if (sgn) return b_.CreateAShr(a, b_.CreateSelect(big, llvm::ConstantInt::get(lt, bits - 1), b));
+    return b_.CreateSelect(big, zero, b_.CreateLShr(a, b));
+  }
+  case BinaryOp::Pow: {
+    // Exponentiation by squaring; a negative exponent gives 0 unless |a| == 1 (as an
+    // integer result must).
+    auto *pre = b_.GetInsertBlock();
+    auto *loop = newBlock("ipow.loop");
+    auto *done = newBlock("ipow.done");
+    auto *one = llvm::ConstantInt::get(lt, 1);
+    llvm::Value *neg = sgn ? b_.CreateICmpSLT(b, zero) : b_.getFalse();
+    llvm::Value *e0 = b_.CreateSelect(neg, zero, b);
+    b_.CreateCondBr(b_.CreateICmpEQ(e0, zero), done, loop);
+    b_.SetInsertPoint(loop);
+    auto *res = b_.CreatePHI(lt, 2), *base = b_.CreatePHI(lt, 2), *ex = b_.CreatePHI(lt, 2);
+    res->addIncoming(one, pre);
+    base->addIncoming(a, pre);
+    ex->addIncoming(e0, pre);
+    auto *odd = b_.CreateICmpNE(b_.CreateAnd(ex, one), zero);
+    auto *res2 = b_.CreateSelect(odd, b_.CreateMul(res, base), res);
+    auto *ex2 = b_.CreateLShr(ex, one);
+    auto *base2 = b_.CreateMul(base, base);
+    res->addIncoming(res2, loop);
+    base->addIncoming(base2, loop);
+    ex->addIncoming(ex2, loop);
+    b_.CreateCondBr(b_.CreateICmpEQ(ex2, zero), done, loop);
+    b_.SetInsertPoint(done);
+    auto *out = b_.CreatePHI(lt, 2);
+    out->addIncoming(one, pre);
+    out->addIncoming(res2, loop);
+    if (!sgn) return out;
+    // negative exponent: 1 → 1, -1 → ±1, otherwise 0
+    auto *isOne = b_.CreateICmpEQ(a, one);
+    auto *isMinusOne = b_.CreateICmpEQ(a, llvm::ConstantInt::get(lt, -1, true));
+    auto *oddExp = b_.CreateICmpNE(b_.CreateAnd(b, one), zero);
+    llvm::Value *negResult = b_.CreateSelect(
+        isOne, one, b_.CreateSelect(isMinusOne, b_.CreateSelect(oddExp, llvm::ConstantInt::get(lt, -1, true), one), zero));
+    return b_.CreateSelect(neg, negResult, out);
+  }
+  case BinaryOp::TrueDiv: break;
+  }
+  internalError("integer true division reached codegen");
+}
+
+llvm::Value *FunctionLowering::floatBinary(BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t) {
+  llvm::Type *lt = a->getType();
+  auto zero = llvm::ConstantFP::get(lt, 0.0);
+  switch (op) {
+  case BinaryOp::Add: return b_.CreateFAdd(a, b);
+  case BinaryOp::Sub: return b_.CreateFSub(a, b);
+  case BinaryOp::Mul: return b_.CreateFMul(a, b);
+  case BinaryOp::TrueDiv:
+    raiseIf(b_.CreateFCmpOEQ(b, zero), types::ExcKind::ZeroDivisionError, "division by zero");
+    return b_.CreateFDiv(a, b);
+  case BinaryOp::Pow: return mathCall("pow", t, {a, b});
+  case BinaryOp::FloorDiv:
+  case BinaryOp::Mod: {
+    raiseIf(b_.CreateFCmpOEQ(b, zero), types::ExcKind::ZeroDivisionError,
+            op == BinaryOp::Mod ? "float modulo" : "float floor division by zero");
+    // CPython's float_divmod.
+    llvm::Value *mod = b_.CreateFRem(a, b);
+    llvm::Value *div = b_.CreateFDiv(b_.CreateFSub(a, mod), b);
+    auto *modNonZero = b_.CreateFCmpUNE(mod, zero);
+    auto *signsDiffer = b_.CreateICmpNE(b_.CreateFCmpOLT(b, zero), b_.CreateFCmpOLT(mod, zero));
+    auto *fix = b_.CreateAnd(modNonZero, signsDiffer);
+    llvm::Value *modFixed = b_.CreateSelect(fix, b_.CreateFAdd(mod, b), mod);
+    llvm::Value *divFixed = b_.CreateSelect(fix, b_.CreateFSub(div, llvm::ConstantFP::get(lt, 1.0)), div);
+    if (op == BinaryOp::Mod) {
+      // A zero remainder takes the divisor's sign.
+      llvm::Value *signedZero = b_.CreateIntrinsic(llvm::Intrinsic::copysign, {lt}, {zero, b});
+      return b_.CreateSelect(modNonZero, modFixed, signedZero);
+    }
+    llvm::Value *floorDiv = b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, divFixed);
+    auto *roundUp = b_.CreateFCmpOGT(b_.CreateFSub(divFixed, floorDiv), llvm::ConstantFP::get(lt, 0.5));
+    floorDiv = b_.CreateSelect(roundUp, b_.CreateFAdd(floorDiv, llvm::ConstantFP::get(lt, 1.0)), floorDiv);
+    llvm::Value *zeroDiv = b_.CreateIntrinsic(llvm::Intrinsic::copysign, {lt}, {zero, b_.CreateFDiv(a, b)});
+    return b_.CreateSelect(b_.CreateFCmpUNE(divFixed, zero), floorDiv, zeroDiv);
+  }
+  default: break;
+  }
+  internalError("bitwise operator on floats reached codegen");
+}
+
+llvm::Value *FunctionLowering::complexBinary(BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t) {
+  llvm::Value *ar = b_.CreateExtractValue(a, 0), *ai = b_.CreateExtractValue(a, 1);
+  llvm::Value *br = b_.CreateExtractValue(b, 0), *bi = b_.CreateExtractValue(b, 1);
+  llvm::Value *re = nullptr, *im = nullptr;
+  switch (op) {
+  case BinaryOp::Add: re = b_.CreateFAdd(ar, br); im = b_.CreateFAdd(ai, bi); break;
+  case BinaryOp::Sub: re = b_.CreateFSub(ar, br); im = b_.CreateFSub(ai, bi); break;
+  case BinaryOp::Mul:
+    re = b_.CreateFSub(b_.CreateFMul(ar, br), b_.CreateFMul(ai, bi));
+    im = b_.CreateFAdd(b_.CreateFMul(ar, bi), b_.CreateFMul(ai, br));
+    break;
+  case BinaryOp::TrueDiv: {
+    auto zero = llvm::ConstantFP::get(ar->getType(), 0.0);
+    raiseIf(b_.CreateAnd(b_.CreateFCmpOEQ(br, zero), b_.CreateFCmpOEQ(bi, zero)), types::ExcKind::ZeroDivisionError,
+            "complex division by zero");
+    llvm::Value *d = b_.CreateFAdd(b_.CreateFMul(br, br), b_.CreateFMul(bi, bi));
+    re = b_.CreateFDiv(b_.CreateFAdd(b_.CreateFMul(ar, br), b_.CreateFMul(ai, bi)), d);
+    im = b_.CreateFDiv(b_.CreateFSub(b_.CreateFMul(ai, br), b_.CreateFMul(ar, bi)), d);
+    break;
+  }
+  case BinaryOp::Pow: return mathCall("cpow", t, {a, b});
+  default: internalError("unsupported complex operator");
+  }
+  llvm::Value *agg = llvm::UndefValue::get(a->getType());
+  agg = b_.CreateInsertValue(agg, re, 0);
+  return b_.CreateInsertValue(agg, im, 1);
+}
+
+llvm::Value *FunctionLowering::binary(const ir::Expr &e) {
+  llvm::Value *a = scalarExpr(*e.args[0]);
+  llvm::Value *b = scalarExpr(*e.args[1]);
+  BinaryOp op = BinaryOp(e.sub);
+  const Type &t = e.type;
+  if (t.isComplex()) return complexBinary(op, a, b, t);
+  if (t.isFloat()) return floatBinary(op, a, b, t);
+  if (t.isBool()) {
+    switch (op) {
+    case BinaryOp::BitAnd: return b_.CreateAnd(a, b);
+    case BinaryOp::BitOr: return b_.CreateOr(a, b);
+    case BinaryOp::BitXor: return b_.CreateXor(a, b);
+    default: internalError("arithmetic on bool reached codegen");
+    }
+  }
+  return intBinary(op, a, b, t);
+}
+
+llvm::Value *FunctionLowering::unary(const ir::Expr &e) {
+  llvm::Value *v = scalarExpr(*e.args[0]);
+  const Type &t = e.type;
+  switch (ir::UnaryOp(e.sub)) {
+  case ir::UnaryOp::Not: return b_.CreateNot(v);
+  case ir::UnaryOp::Invert: return b_.CreateNot(v);
+  case ir::UnaryOp::Neg:
+    if (t.isInt()) return b_.CreateNeg(v);
+    if (t.isFloat()) return b_.CreateFNeg(v);
+    {
+      llvm::Value *agg = llvm::UndefValue::get(v->getType());
+      agg = b_.CreateInsertValue(agg, b_.CreateFNeg(b_.CreateExtractValue(v, 0)), 0);
+      return b_.CreateInsertValue(agg, b_.CreateFNeg(b_.CreateExtractValue(v, 1)), 1);
+    }
+  }
+  internalError("unhandled unary operator");
+}
+
+llvm::Value *FunctionLowering::compare(ir::CmpOp op, llvm::Value *a, llvm::Value *b, const Type &t) {
+  using P = llvm::CmpInst::Predicate;
+  if (t.isComplex()) {
+    llvm::Value *re = compare(op, b_.CreateExtractValue(a, 0), b_.CreateExtractValue(b, 0), Type::scalar(types::realOf(t.dtype)));
+    llvm::Value *im = compare(op, b_.CreateExtractValue(a, 1), b_.CreateExtractValue(b, 1), Type::scalar(types::realOf(t.dtype)));
+    return op == ir::CmpOp::Eq ? b_.CreateAnd(re, im) : b_.CreateOr(re, im);
+  }
+  if (t.isFloat()) {
+    static const P preds[] = {P::FCMP_OEQ, P::FCMP_UNE, P::FCMP_OLT, P::FCMP_OLE, P::FCMP_OGT, P::FCMP_OGE};
+    return b_.CreateFCmp(preds[int(op)], a, b);
+  }
+  bool sgn = t.isInt() && types::isSigned(t.dtype);
+  static const P spreds[] = {P::ICMP_EQ, P::ICMP_NE, P::ICMP_SLT, P::ICMP_SLE, P::ICMP_SGT, P::ICMP_SGE};
+  static const P upreds[] = {P::ICMP_EQ, P::ICMP_NE, P::ICMP_ULT, P::ICMP_ULE, P::ICMP_UGT, P::ICMP_UGE};
+  return b_.CreateICmp(sgn ? spreds[int(op)] : upreds[int(op)], a, b);
+}
+
+llvm::Value *FunctionLowering::truth(llvm::Value *v, const Type &t) {
+  if (t.isBool()) return v;
+  if (t.isInt()) return b_.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
+  if (t.isFloat()) return b_.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
+  if (t.isComplex()) {
+    auto *re = b_.CreateExtractValue(v, 0), *im = b_.CreateExtractValue(v, 1);
+    auto zero = llvm::ConstantFP::get(re->getType(), 0.0);
+    return b_.CreateOr(b_.CreateFCmpUNE(re, zero), b_.CreateFCmpUNE(im, zero));
+  }
+  internalError("truth of " + t.str());
+}
+
+} // namespace mahou::codegen

@@ -1,0 +1,115 @@
+// The pipeline, read as a script: parse → infer types → verify → lower to LLVM →
+// optimise → JIT. Each stage can be dumped (emitStage) for mahouc and inspect_*().
+#include "mahou/compiler.h"
+
+#include "mahou/codegen.h"
+#include "mahou/jit.h"
+#include "mahou/lexer.h"
+#include "mahou/parser.h"
+#include "mahou/sema.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <atomic>
+#include <chrono>
+
+namespace mahou {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// A process-unique LLVM symbol per compiled signature.
+std::string freshSymbol(const std::string &name) {
+  static std::atomic<uint64_t> counter{0};
+  return "mahou." + name + "." + std::to_string(counter.fetch_add(1));
+}
+
+struct Parsed {
+  ast::Module module;
+  const ast::FunctionDef *def = nullptr;
+};
+
+Parsed parse(const SourceFile &file, const std::string &name) {
+  Parsed p{frontend::parseModule(file)};
+  p.def = p.module.findFunction(name);
+  if (!p.def) unsupported(file, Loc{file.firstLine(), 1}, "no top-level function named '" + name + "' in this source");
+  return p;
+}
+
+void checkArity(const SourceFile &file, const ast::FunctionDef &def, const std::vector<types::Type> &args) {
+  if (args.size() != def.args.size())
+    typingError(file, def.loc, def.name + "() takes " + std::to_string(def.args.size()) + " arguments but " +
+                                   std::to_string(args.size()) + " were given");
+}
+
+std::string moduleText(const llvm::Module &m) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  m.print(os, nullptr);
+  return os.str();
+}
+
+} // namespace
+
+CompiledFunction compileFunction(const SourceFile &file, const std::string &name,
+                                 const std::vector<types::Type> &args, CompileEnvironment &env,
+                                 const CompileOptions &options) {
+  CompiledFunction out;
+  auto t0 = Clock::now();
+  Parsed parsed = parse(file, name);
+  checkArity(file, *parsed.def, args);
+  out.times.parseMs = msSince(t0);
+
+  t0 = Clock::now();
+  std::string symbol = freshSymbol(name);
+  ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, env, options, symbol);
+  if (options.verifyIR) ir::verify(fn);
+  out.times.semaMs = msSince(t0);
+
+  t0 = Clock::now();
+  auto ctx = std::make_unique<llvm::LLVMContext>();
+  codegen::CodegenOptions cg{options.boundscheck, options.fastmath};
+  auto module = codegen::lowerFunction(fn, *ctx, cg, /*withEntry=*/true);
+  out.times.codegenMs = msSince(t0);
+
+  t0 = Clock::now();
+  jit::Engine &engine = jit::Engine::instance();
+  engine.optimize(*module);
+  out.times.optimizeMs = msSince(t0);
+
+  t0 = Clock::now();
+  out.entry = reinterpret_cast<EntryFn>(engine.add(std::move(module), std::move(ctx), codegen::entrySymbol(symbol)));
+  out.times.jitMs = msSince(t0);
+
+  out.symbol = symbol;
+  out.ret = fn.ret;
+  out.args = args;
+  return out;
+}
+
+std::string emitStage(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
+                      CompileEnvironment &env, const CompileOptions &options, Stage stage) {
+  if (stage == Stage::Tokens) return frontend::dumpTokens(frontend::tokenize(file));
+  Parsed parsed = parse(file, name);
+  if (stage == Stage::Ast) return ast::dumpAst(*parsed.def);
+  checkArity(file, *parsed.def, args);
+  ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, env, options, freshSymbol(name));
+  if (options.verifyIR) ir::verify(fn);
+  if (stage == Stage::IR) return ir::print(fn);
+  llvm::LLVMContext ctx;
+  codegen::CodegenOptions cg{options.boundscheck, options.fastmath};
+  auto module = codegen::lowerFunction(fn, ctx, cg, /*withEntry=*/false);
+  if (stage == Stage::LLVM) return moduleText(*module);
+  jit::Engine &engine = jit::Engine::instance();
+  engine.optimize(*module);
+  if (stage == Stage::OptLLVM) return moduleText(*module);
+  return engine.emitAssembly(*module);
+}
+
+} // namespace mahou

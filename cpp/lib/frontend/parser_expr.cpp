@@ -1,0 +1,489 @@
+// Parser, expression half: Python's precedence ladder from lambda/if-else down to
+// atoms, calls, subscripts and slices.
+#include "parser_impl.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+
+namespace mahou::frontend::detail {
+
+using namespace ast;
+using K = TokenKind;
+
+namespace {
+
+constexpr int kMaxDepth = 200;
+constexpr int kBinaryLevels = 6; // | ^ & shifts +- */ (then unary factor)
+
+// The binary operator of `kind` at precedence `level` (0 = '|' ... 5 = '*').
+std::optional<BinOpKind> binaryOperator(K kind, int level) {
+  switch (level) {
+  case 0: if (kind == K::Pipe) return BinOpKind::BitOr; break;
+  case 1: if (kind == K::Caret) return BinOpKind::BitXor; break;
+  case 2: if (kind == K::Amp) return BinOpKind::BitAnd; break;
+  case 3:
+    if (kind == K::LShift) return BinOpKind::LShift;
+    if (kind == K::RShift) return BinOpKind::RShift;
+    break;
+  case 4:
+    if (kind == K::Plus) return BinOpKind::Add;
+    if (kind == K::Minus) return BinOpKind::Sub;
+    break;
+  case 5:
+    switch (kind) {
+    case K::Star: return BinOpKind::Mult;
+    case K::Slash: return BinOpKind::Div;
+    case K::DoubleSlash: return BinOpKind::FloorDiv;
+    case K::Percent: return BinOpKind::Mod;
+    case K::At: return BinOpKind::MatMult;
+    default: break;
+    }
+    break;
+  default: break;
+  }
+  return std::nullopt;
+}
+
+std::optional<CmpOpKind> simpleComparison(K kind) {
+  switch (kind) {
+  case K::Less: return CmpOpKind::Lt;
+  case K::Greater: return CmpOpKind::Gt;
+  case K::LessEqual: return CmpOpKind::LtE;
+  case K::GreaterEqual: return CmpOpKind::GtE;
+  case K::EqualEqual: return CmpOpKind::Eq;
+  case K::NotEqual: return CmpOpKind::NotEq;
+  case K::KwIn: return CmpOpKind::In;
+  default: return std::nullopt;
+  }
+}
+
+// Float literal text (digits, '.', exponent) → double; out of range gives inf or 0
+// as in Python (1e999 → inf, 1e-999 → 0.0).
+double parseDouble(const std::string &text) {
+  double value = 0;
+  auto res = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (res.ec == std::errc::result_out_of_range) {
+    size_t e = text.find_first_of("eE");
+    bool negativeExponent = e != std::string::npos && e + 1 < text.size() && text[e + 1] == '-';
+    return negativeExponent ? 0.0 : HUGE_VAL;
+  }
+  return value;
+}
+
+} // namespace
+
+void Parser::enter() {
+  if (++depth_ > kMaxDepth) {
+    depth_ = 0;
+    fail(cur().loc, "expression is too deeply nested");
+  }
+}
+
+bool Parser::startsExpr() const {
+  switch (cur().kind) {
+  case K::Name: case K::Int: case K::Float: case K::Imag: case K::String:
+  case K::KwTrue: case K::KwFalse: case K::KwNone: case K::Ellipsis:
+  case K::LParen: case K::LBracket: case K::LBrace:
+  case K::Minus: case K::Plus: case K::Tilde: case K::Star:
+  case K::KwNot: case K::KwLambda: case K::KwAwait: case K::KwYield:
+    return true;
+  default:
+    return false;
+  }
+}
+
+ExprPtr Parser::expr() {
+  DepthGuard guard(*this);
+  if (at(K::KwLambda))
+    return lambda();
+  ExprPtr body = orExpr();
+  if (accept(K::KwIf)) {
+    auto e = node<IfExp>(body->loc);
+    e->body = std::move(body);
+    e->test = orExpr();
+    expect(K::KwElse, "'else' in conditional expression");
+    e->orelse = expr();
+    return e;
+  }
+  if (at(K::Walrus))
+    fail(cur().loc, "assignment expressions (':=') are not supported");
+  return body;
+}
+
+// star_expressions (targets=false) or star_targets (targets=true: elements stop
+// before comparisons so that `for x in y` leaves `in` alone).
+ExprPtr Parser::exprList(bool targets) {
+  ExprPtr first = at(K::Star) ? starred() : targets ? bitOr() : expr();
+  if (!at(K::Comma))
+    return first;
+  auto t = node<Tuple>(first->loc);
+  t->elts.push_back(std::move(first));
+  while (accept(K::Comma) && startsExpr())
+    t->elts.push_back(at(K::Star) ? starred() : targets ? bitOr() : expr());
+  return t;
+}
+
+// '*x' as an element of a display; recorded so the statement can refuse it.
+ExprPtr Parser::starred() {
+  auto s = node<Starred>(advance().loc);
+  s->value = bitOr();
+  pendingStarred_.push_back(s->loc);
+  return s;
+}
+
+ExprPtr Parser::starOrExpr() { return at(K::Star) ? starred() : expr(); }
+
+ExprPtr Parser::orExpr() {
+  ExprPtr first = andExpr();
+  if (!at(K::KwOr))
+    return first;
+  auto b = node<BoolOp>(first->loc);
+  b->op = BoolOpKind::Or;
+  b->values.push_back(std::move(first));
+  while (accept(K::KwOr))
+    b->values.push_back(andExpr());
+  return b;
+}
+
+ExprPtr Parser::andExpr() {
+  ExprPtr first = notExpr();
+  if (!at(K::KwAnd))
+    return first;
+  auto b = node<BoolOp>(first->loc);
+  b->op = BoolOpKind::And;
+  b->values.push_back(std::move(first));
+  while (accept(K::KwAnd))
+    b->values.push_back(notExpr());
+  return b;
+}
+
+ExprPtr Parser::notExpr() {
+  if (!at(K::KwNot))
+    return comparison();
+  DepthGuard guard(*this);
+  auto u = node<UnaryOp>(advance().loc);
+  u->op = UnaryOpKind::Not;
+  u->operand = notExpr();
+  return u;
+}
+
+ExprPtr Parser::comparison() {
+  ExprPtr left = bitOr();
+  std::unique_ptr<Compare> cmp;
+  while (true) {
+    std::optional<CmpOpKind> op = simpleComparison(cur().kind);
+    if (op) {
+      advance();
+    } else if (at(K::KwNot) && peek(1).kind == K::KwIn) {
+      op = CmpOpKind::NotIn;
+      advance(), advance();
+    } else if (at(K::KwIs)) {
+      advance();
+      op = accept(K::KwNot) ? CmpOpKind::IsNot : CmpOpKind::Is;
+    } else {
+      break;
+    }
+    if (!cmp) {
+      cmp = node<Compare>(left->loc);
+      cmp->left = std::move(left);
+    }
+    cmp->ops.push_back(*op);
+    cmp->comparators.push_back(bitOr());
+  }
+  if (cmp)
+    return cmp;
+  return left;
+}
+
+ExprPtr Parser::binary(int level) {
+  if (level == kBinaryLevels)
+    return factor();
+  ExprPtr left = binary(level + 1);
+  while (std::optional<BinOpKind> op = binaryOperator(cur().kind, level)) {
+    advance();
+    auto b = node<BinOp>(left->loc);
+    b->op = *op;
+    b->left = std::move(left);
+    b->right = binary(level + 1);
+    left = std::move(b);
+  }
+  return left;
+}
+
+ExprPtr Parser::factor() {
+  UnaryOpKind op;
+  switch (cur().kind) {
+  case K::Plus: op = UnaryOpKind::UAdd; break;
+  case K::Minus: op = UnaryOpKind::USub; break;
+  case K::Tilde: op = UnaryOpKind::Invert; break;
+  default: return power();
+  }
+  DepthGuard guard(*this);
+  auto u = node<UnaryOp>(advance().loc);
+  u->op = op;
+  u->operand = factor();
+  return u;
+}
+
+// primary ['**' factor]: right-associative, and -2**2 is -(2**2).
+ExprPtr Parser::power() {
+  ExprPtr base = primary();
+  if (!at(K::DoubleStar))
+    return base;
+  advance();
+  DepthGuard guard(*this);
+  auto b = node<BinOp>(base->loc);
+  b->op = BinOpKind::Pow;
+  b->left = std::move(base);
+  b->right = factor();
+  return b;
+}
+
+ExprPtr Parser::primary() {
+  if (at(K::KwAwait))
+    fail(cur().loc, "'await' expressions are not supported");
+  ExprPtr e = atom();
+  while (true) {
+    if (at(K::LParen)) {
+      e = call(std::move(e));
+    } else if (at(K::LBracket)) {
+      e = subscript(std::move(e));
+    } else if (accept(K::Dot)) {
+      auto a = node<Attribute>(e->loc);
+      a->attr = expect(K::Name, "an attribute name after '.'").text;
+      a->value = std::move(e);
+      e = std::move(a);
+    } else {
+      return e;
+    }
+  }
+}
+
+ExprPtr Parser::call(ExprPtr func) {
+  auto c = node<Call>(func->loc);
+  c->func = std::move(func);
+  advance(); // (
+  bool sawKeyword = false, sawKwargs = false;
+  while (!at(K::RParen)) {
+    Loc loc = cur().loc;
+    if (accept(K::Star)) {
+      if (sawKwargs)
+        fail(loc, "iterable argument unpacking follows keyword argument unpacking");
+      auto s = node<Starred>(loc);
+      s->value = expr();
+      c->args.push_back(std::move(s));
+    } else if (accept(K::DoubleStar)) {
+      sawKwargs = true;
+      c->keywords.push_back(Keyword{"", expr(), loc});
+    } else if (at(K::Name) && peek(1).kind == K::Assign) {
+      std::string name = advance().text;
+      advance(); // =
+      for (const Keyword &k : c->keywords)
+        if (k.name == name)
+          fail(loc, "keyword argument repeated: " + name);
+      sawKeyword = true;
+      c->keywords.push_back(Keyword{std::move(name), expr(), loc});
+    } else {
+      ExprPtr arg = expr();
+      if (atComprehension())
+        fail(arg->loc, "generator expressions are not supported");
+      if (sawKwargs)
+        fail(loc, "positional argument follows keyword argument unpacking");
+      if (sawKeyword)
+        fail(loc, "positional argument follows keyword argument");
+      c->args.push_back(std::move(arg));
+    }
+    if (!accept(K::Comma))
+      break;
+  }
+  expect(K::RParen, "')'");
+  return c;
+}
+
+ExprPtr Parser::subscript(ExprPtr value) {
+  auto s = node<Subscript>(value->loc);
+  s->value = std::move(value);
+  advance(); // [
+  if (at(K::RBracket))
+    fail(cur().loc, "invalid syntax: expected an index");
+  ExprPtr index = sliceItem();
+  if (at(K::Comma)) {
+    auto t = node<Tuple>(index->loc);
+    t->elts.push_back(std::move(index));
+    while (accept(K::Comma) && !at(K::RBracket))
+      t->elts.push_back(sliceItem());
+    index = std::move(t);
+  }
+  s->index = std::move(index);
+  expect(K::RBracket, "']'");
+  return s;
+}
+
+ExprPtr Parser::sliceItem() {
+  if (at(K::Star))
+    fail(cur().loc, "starred expressions in subscripts are not supported");
+  Loc loc = cur().loc;
+  ExprPtr lower;
+  if (!at(K::Colon)) {
+    lower = expr();
+    if (!at(K::Colon))
+      return lower;
+  }
+  advance(); // :
+  auto s = node<Slice>(loc);
+  s->lower = std::move(lower);
+  auto endOfPart = [this] { return at(K::Colon) || at(K::Comma) || at(K::RBracket); };
+  if (!endOfPart())
+    s->upper = expr();
+  if (accept(K::Colon) && !endOfPart())
+    s->step = expr();
+  return s;
+}
+
+ExprPtr Parser::lambda() {
+  auto l = node<Lambda>(advance().loc);
+  bool sawDefault = false;
+  while (!at(K::Colon)) {
+    if (at(K::Star) || at(K::DoubleStar) || at(K::Slash))
+      fail(cur().loc, "only simple parameters are supported in lambda");
+    Arg a;
+    a.loc = cur().loc;
+    a.name = expect(K::Name, "a parameter name").text;
+    for (const Arg &other : l->args)
+      if (other.name == a.name)
+        fail(a.loc, "duplicate argument '" + a.name + "' in function definition");
+    if (accept(K::Assign))
+      a.defaultValue = expr();
+    else if (sawDefault)
+      fail(a.loc, "parameter without a default follows parameter with a default");
+    sawDefault |= a.defaultValue != nullptr;
+    l->args.push_back(std::move(a));
+    if (!accept(K::Comma))
+      break;
+  }
+  expect(K::Colon, "':'");
+  l->body = expr();
+  return l;
+}
+
+ExprPtr Parser::atom() {
+  const Token &t = cur();
+  switch (t.kind) {
+  case K::Name: {
+    auto n = node<Name>(t.loc);
+    n->id = advance().text;
+    if (at(K::Walrus))
+      fail(cur().loc, "assignment expressions (':=') are not supported");
+    return n;
+  }
+  case K::Int: return intLiteral();
+  case K::Float:
+  case K::Imag: return numberLiteral();
+  case K::String: return stringLiteral();
+  case K::KwTrue:
+  case K::KwFalse: {
+    auto b = node<BoolLit>(t.loc);
+    b->value = advance().kind == K::KwTrue;
+    return b;
+  }
+  case K::KwNone: return node<NoneLit>(advance().loc);
+  case K::Ellipsis: return node<EllipsisLit>(advance().loc);
+  case K::LParen: return parenthesized();
+  case K::LBracket: return listDisplay();
+  case K::LBrace: braceDisplay();
+  case K::KwYield: fail(t.loc, "'yield' expressions are not supported");
+  case K::Star: fail(t.loc, "starred expressions are not supported here");
+  case K::KwLambda: fail(t.loc, "invalid syntax: lambda must be parenthesized here");
+  default: fail(t.loc, "invalid syntax: expected an expression");
+  }
+}
+
+ExprPtr Parser::intLiteral() {
+  auto i = node<IntLit>(cur().loc);
+  const std::string &digits = advance().text;
+  uint64_t value = 0;
+  for (char c : digits) {
+    uint64_t d = static_cast<uint64_t>(c - '0');
+    if (value > (static_cast<uint64_t>(INT64_MAX) - d) / 10) {
+      i->overflow = true;
+      return i;
+    }
+    value = value * 10 + d;
+  }
+  i->value = static_cast<int64_t>(value);
+  return i;
+}
+
+ExprPtr Parser::numberLiteral() {
+  const Token &t = advance();
+  double value = parseDouble(t.text);
+  if (t.kind == K::Imag) {
+    auto i = node<ImagLit>(t.loc);
+    i->value = value;
+    return i;
+  }
+  auto f = node<FloatLit>(t.loc);
+  f->value = value;
+  return f;
+}
+
+ExprPtr Parser::stringLiteral() {
+  auto s = node<StrLit>(cur().loc);
+  while (at(K::String))
+    s->value += advance().text;
+  return s;
+}
+
+ExprPtr Parser::parenthesized() {
+  Loc loc = advance().loc; // (
+  if (accept(K::RParen))
+    return node<Tuple>(loc);
+  if (at(K::KwYield))
+    fail(cur().loc, "'yield' expressions are not supported");
+  ExprPtr first = starOrExpr();
+  if (atComprehension())
+    fail(loc, "generator expressions are not supported");
+  if (accept(K::RParen)) {
+    if (first->kind == ExprKind::Starred)
+      fail(first->loc, "starred expressions are not supported here");
+    return first;
+  }
+  auto t = node<Tuple>(loc);
+  t->elts.push_back(std::move(first));
+  while (accept(K::Comma) && !at(K::RParen))
+    t->elts.push_back(starOrExpr());
+  expect(K::RParen, "')'");
+  return t;
+}
+
+ExprPtr Parser::listDisplay() {
+  auto l = node<List>(advance().loc); // [
+  if (accept(K::RBracket))
+    return l;
+  l->elts.push_back(starOrExpr());
+  if (atComprehension())
+    fail(l->loc, "list comprehensions are not supported");
+  while (accept(K::Comma) && !at(K::RBracket))
+    l->elts.push_back(starOrExpr());
+  expect(K::RBracket, "']'");
+  return l;
+}
+
+// { ... } is always refused; the message says which construct it was.
+void Parser::braceDisplay() {
+  Loc loc = advance().loc; // {
+  if (at(K::RBrace) || at(K::DoubleStar))
+    fail(loc, "dict displays are not supported");
+  starOrExpr();
+  if (accept(K::Colon)) {
+    expr();
+    fail(loc, atComprehension() ? "dict comprehensions are not supported"
+                                : "dict displays are not supported");
+  }
+  fail(loc, atComprehension() ? "set comprehensions are not supported"
+                              : "set displays are not supported");
+}
+
+} // namespace mahou::frontend::detail

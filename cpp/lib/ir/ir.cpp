@@ -1,0 +1,68 @@
+// Typed IR: op names and the small constructors shared by sema and passes.
+#include "mahou/ir.h"
+
+namespace mahou::ir {
+
+namespace {
+constexpr const char *kExprOpNames[] = {
+#define MAHOU_EXPR_OP(name, text) text,
+#include "mahou/ir_ops.def"
+#undef MAHOU_EXPR_OP
+};
+constexpr const char *kStmtOpNames[] = {
+#define MAHOU_STMT_OP(name, text) text,
+#include "mahou/ir_ops.def"
+#undef MAHOU_STMT_OP
+};
+struct IntrinsicInfo {
+  const char *name;
+  int arity;
+};
+constexpr IntrinsicInfo kIntrinsics[] = {
+#define MAHOU_INTRINSIC(name, text, arity) {text, arity},
+#include "mahou/intrinsics.def"
+#undef MAHOU_INTRINSIC
+};
+} // namespace
+
+const char *exprOpName(ExprOp op) { return kExprOpNames[static_cast<int>(op)]; }
+const char *stmtOpName(StmtOp op) { return kStmtOpNames[static_cast<int>(op)]; }
+const char *intrinsicName(Intrinsic i) { return kIntrinsics[static_cast<int>(i)].name; }
+int intrinsicArity(Intrinsic i) { return kIntrinsics[static_cast<int>(i)].arity; }
+
+const char *binaryOpName(BinaryOp op) {
+  static const char *names[] = {"add", "sub", "mul", "truediv", "floordiv", "mod",
+                                "pow", "and", "or",  "xor",     "shl",      "shr"};
+  return names[static_cast<int>(op)];
+}
+const char *unaryOpName(UnaryOp op) {
+  static const char *names[] = {"neg", "invert", "not"};
+  return names[static_cast<int>(op)];
+}
+const char *cmpOpName(CmpOp op) {
+  static const char *names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+  return names[static_cast<int>(op)];
+}
+
+ExprPtr makeConst(const types::Type &t, Loc loc, int64_t i, double f, double f2) {
+  auto e = std::make_unique<Expr>(ExprOp::Const, t, loc);
+  e->ival = i;
+  e->fval = f;
+  e->fval2 = f2;
+  return e;
+}
+
+ExprPtr makeLoad(const Function &fn, int var, Loc loc) {
+  auto e = std::make_unique<Expr>(ExprOp::LoadVar, fn.vars[var].type, loc);
+  e->var = var;
+  return e;
+}
+
+ExprPtr makeCast(ExprPtr e, const types::Type &to) {
+  if (e->type == to) return e;
+  auto c = std::make_unique<Expr>(ExprOp::Cast, to, e->loc);
+  c->args.push_back(std::move(e));
+  return c;
+}
+
+} // namespace mahou::ir

@@ -1,0 +1,160 @@
+// IR verifier: the invariants codegen relies on, checked after every pass.
+#include "mahou/ir.h"
+
+namespace mahou::ir {
+
+namespace {
+
+using types::Kind;
+using types::Type;
+
+class Verifier {
+public:
+  explicit Verifier(const Function &fn) : fn_(fn) {}
+
+  void run() {
+    check(fn_.numParams <= int(fn_.vars.size()), "more parameters than variables");
+    for (auto &v : fn_.vars) check(!v.type.containsUnknown(), "variable '" + v.name + "' has unknown type");
+    check(!fn_.ret.containsUnknown(), "return type unknown");
+    block(fn_.body, 0);
+  }
+
+private:
+  void check(bool cond, const std::string &what) {
+    if (!cond) internalError("IR verifier: " + what + " in function " + fn_.name);
+  }
+
+  void expr(const Expr &e) {
+    check(!e.type.containsUnknown(), std::string("expression '") + exprOpName(e.op) + "' has unknown type");
+    for (auto &a : e.args) expr(*a);
+    for (auto &s : e.slots) {
+      for (auto *p : {&s.index, &s.start, &s.stop, &s.step})
+        if (*p) {
+          expr(**p);
+          check((*p)->type.isScalar(types::DType::Int64), "view index must be int64");
+        }
+    }
+    auto nargs = [&](size_t n) { check(e.args.size() == n, std::string(exprOpName(e.op)) + " arity"); };
+    switch (e.op) {
+    case ExprOp::LoadVar:
+      check(e.var >= 0 && e.var < int(fn_.vars.size()), "load of bad variable");
+      check(fn_.vars[e.var].type == e.type, "load type differs from variable type");
+      break;
+    case ExprOp::Cast:
+      nargs(1);
+      check(e.type.isNumber() || e.type.isArray() || e.type.isTuple(), "cast to non-number");
+      break;
+    case ExprOp::Binary:
+      nargs(2);
+      check(e.args[0]->type == e.type, "binary lhs type differs from result type");
+      if (BinaryOp(e.sub) != BinaryOp::Shl && BinaryOp(e.sub) != BinaryOp::Shr && BinaryOp(e.sub) != BinaryOp::Pow)
+        check(e.args[1]->type == e.type, "binary rhs type differs from result type");
+      break;
+    case ExprOp::Unary:
+      nargs(1);
+      check(e.args[0]->type == e.type || UnaryOp(e.sub) == UnaryOp::Not, "unary operand type");
+      break;
+    case ExprOp::Compare:
+      nargs(2);
+      check(e.type.isBool(), "compare must give bool");
+      check(e.args[0]->type == e.args[1]->type, "compare operands differ in type");
+      break;
+    case ExprOp::Truth: nargs(1); check(e.type.isBool(), "truth must give bool"); break;
+    case ExprOp::Select:
+      nargs(3);
+      check(e.args[0]->type.isBool(), "select condition must be bool");
+      check(e.args[1]->type == e.type && e.args[2]->type == e.type, "select arm types");
+      break;
+    case ExprOp::ShortCircuit:
+      nargs(2);
+      check(e.args[0]->type == e.type && e.args[1]->type == e.type, "and/or operand types");
+      break;
+    case ExprOp::Call: check(!e.symbol.empty(), "call without symbol"); break;
+    case ExprOp::TupleMake:
+      check(e.type.isTuple() && e.type.elems.size() == e.args.size(), "tuple arity");
+      for (size_t i = 0; i < e.args.size(); ++i) check(e.args[i]->type == e.type.elems[i], "tuple element type");
+      break;
+    case ExprOp::TupleGet:
+      nargs(1);
+      check(e.args[0]->type.isTuple() && e.ival >= 0 && e.ival < int64_t(e.args[0]->type.elems.size()),
+            "tupleget index");
+      check(e.args[0]->type.elems[e.ival] == e.type, "tupleget type");
+      break;
+    case ExprOp::ArrayItem:
+      check(!e.args.empty() && e.args[0]->type.isArray(), "getitem of non-array");
+      check(int(e.args.size()) == e.args[0]->type.ndim + 1, "getitem index count");
+      for (size_t i = 1; i < e.args.size(); ++i) check(e.args[i]->type.isScalar(types::DType::Int64), "index type");
+      check(e.type.isScalar(e.args[0]->type.dtype), "getitem type");
+      break;
+    case ExprOp::ArrayView:
+      nargs(1);
+      check(e.args[0]->type.isArray() && e.type.isArray(), "view of non-array");
+      check(int(e.slots.size()) == e.args[0]->type.ndim, "view slot count");
+      break;
+    case ExprOp::ArrayShape:
+    case ExprOp::ArrayStride:
+      nargs(1);
+      check(e.args[0]->type.isArray() && e.ival >= 0 && e.ival < e.args[0]->type.ndim, "shape dim");
+      break;
+    case ExprOp::ArrayAlloc:
+      check(e.type.isArray(), "alloc type");
+      check(int(e.args.size()) == e.type.ndim + (AllocKind(e.sub) == AllocKind::Full ? 1 : 0), "alloc extents");
+      break;
+    case ExprOp::ArrayCopy:
+    case ExprOp::Transpose:
+      nargs(1);
+      check(e.args[0]->type.isArray() && e.type.isArray() && e.type.ndim == e.args[0]->type.ndim, "array op types");
+      break;
+    default: break;
+    }
+  }
+
+  void block(const Block &b, int loopDepth) {
+    for (auto &s : b) stmt(*s, loopDepth);
+  }
+
+  void stmt(const Stmt &s, int loopDepth) {
+    for (auto &e : s.exprs) expr(*e);
+    switch (s.op) {
+    case StmtOp::Assign:
+      check(s.var >= 0 && s.var < int(fn_.vars.size()), "assign to bad variable");
+      check(s.exprs.size() == 1 && s.exprs[0]->type == fn_.vars[s.var].type,
+            "assign type differs from variable type ('" + fn_.vars[s.var].name + "')");
+      break;
+    case StmtOp::StoreItem: {
+      check(s.exprs.size() >= 2 && s.exprs[0]->type.isArray(), "setitem of non-array");
+      auto &arr = s.exprs[0]->type;
+      check(int(s.exprs.size()) == arr.ndim + 2, "setitem index count");
+      check(s.exprs.back()->type.isScalar(arr.dtype), "setitem value type");
+      break;
+    }
+    case StmtOp::If:
+    case StmtOp::While:
+      check(s.exprs.size() == 1 && s.exprs[0]->type.isBool(), "condition must be bool");
+      break;
+    case StmtOp::ForRange:
+      check(s.exprs.size() == 3, "for needs start, stop, step");
+      for (auto &e : s.exprs) check(e->type.isScalar(types::DType::Int64), "range bounds must be int64");
+      check(fn_.vars[s.var].type.isScalar(types::DType::Int64), "loop variable must be int64");
+      break;
+    case StmtOp::Break:
+    case StmtOp::Continue: check(loopDepth > 0, "break/continue outside a loop"); break;
+    case StmtOp::Return:
+      if (fn_.ret.isNone()) check(s.exprs.empty(), "return value in a none function");
+      else check(s.exprs.size() == 1 && s.exprs[0]->type == fn_.ret, "return type differs from function type");
+      break;
+    default: break;
+    }
+    bool loop = s.op == StmtOp::While || s.op == StmtOp::ForRange;
+    block(s.body, loopDepth + (loop ? 1 : 0));
+    block(s.orelse, loopDepth);
+  }
+
+  const Function &fn_;
+};
+
+} // namespace
+
+void verify(const Function &fn) { Verifier(fn).run(); }
+
+} // namespace mahou::ir

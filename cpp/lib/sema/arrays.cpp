@@ -1,0 +1,217 @@
+// Typing of subscripts (array elements, basic-slicing views, tuple items) and of
+// array attributes (shape, ndim, size, strides, T, dtype, itemsize).
+#include "typer.h"
+
+namespace mahou::sema {
+
+namespace {
+
+// The index expressions of a subscript: a[i, j] → {i, j}; a[i] → {i}.
+std::vector<const ast::Expr *> indexParts(const ast::Expr &index) {
+  std::vector<const ast::Expr *> parts;
+  if (auto *t = index.as<ast::Tuple>())
+    for (auto &e : t->elts) parts.push_back(e.get());
+  else
+    parts.push_back(&index);
+  return parts;
+}
+
+} // namespace
+
+ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
+  auto base = expr(*s.value);
+  if (isUnknown(base)) return unknown(s.loc);
+  if (base->type.isTuple()) {
+    auto idx = constInt(*s.index);
+    if (!idx) {
+      if (s.index->kind == ast::ExprKind::Slice) notSupported(s.loc, "slicing tuples is not supported yet");
+      notSupported(s.index->loc, "tuple index must be a constant integer (indexing with a variable is not supported yet)");
+    }
+    int64_t n = int64_t(base->type.elems.size());
+    int64_t i = *idx < 0 ? *idx + n : *idx;
+    if (i < 0 || i >= n) error(s.index->loc, "tuple index out of range");
+    auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, base->type.elems[i], s.loc);
+    g->ival = i;
+    g->args.push_back(std::move(base));
+    return g;
+  }
+  if (base->type.isArray()) return indexArray(std::move(base), *s.index, s.loc);
+  error(s.loc, "'" + base->type.str() + "' is not subscriptable");
+}
+
+ExprPtr FunctionTyper::indexArray(ExprPtr base, const ast::Expr &index, Loc loc) {
+  const Type at = base->type;
+  auto parts = indexParts(index);
+  // Expand an Ellipsis into full slices.
+  int ellipsis = -1;
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (parts[i]->kind == ast::ExprKind::EllipsisLit) {
+      if (ellipsis >= 0) error(parts[i]->loc, "an index can only have a single ellipsis ('...')");
+      ellipsis = int(i);
+    }
+  int given = int(parts.size()) - (ellipsis >= 0 ? 1 : 0);
+  if (given > at.ndim)
+    error(loc, "too many indices for array: array is " + std::to_string(at.ndim) + "-dimensional, but " +
+                   std::to_string(given) + " were indexed");
+  std::vector<ir::ViewSlot> slots;
+  bool anySlice = false;
+  bool unknownSeen = false;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const ast::Expr &p = *parts[i];
+    if (int(i) == ellipsis) {
+      for (int k = 0; k < at.ndim - given; ++k) {
+        ir::ViewSlot full;
+        full.isSlice = true;
+        slots.push_back(std::move(full));
+      }
+      anySlice = true;
+      continue;
+    }
+    if (auto *sl = p.as<ast::Slice>()) {
+      ir::ViewSlot slot;
+      slot.isSlice = true;
+      auto part = [&](const ast::ExprPtr &x) -> ExprPtr {
+        if (!x) return nullptr;
+        auto v = expr(*x);
+        if (isUnknown(v)) {
+          unknownSeen = true;
+          return v;
+        }
+        if (v->type.isNone()) return nullptr;
+        return toInt64Index(std::move(v), "slice bound");
+      };
+      slot.start = part(sl->lower);
+      slot.stop = part(sl->upper);
+      slot.step = part(sl->step);
+      slots.push_back(std::move(slot));
+      anySlice = true;
+      continue;
+    }
+    auto v = expr(p);
+    if (isUnknown(v)) {
+      unknownSeen = true;
+      continue;
+    }
+    if (v->type.isArray() || v->type.isTuple())
+      notSupported(p.loc, "advanced indexing (with an array or a list of indices) is not supported yet");
+    if (v->type.isNone()) notSupported(p.loc, "np.newaxis / None in an index is not supported yet");
+    ir::ViewSlot slot;
+    slot.index = toInt64Index(std::move(v), "array index");
+    slots.push_back(std::move(slot));
+  }
+  if (unknownSeen) return unknown(loc);
+  // Unindexed trailing dimensions are full slices.
+  while (int(slots.size()) < at.ndim) {
+    ir::ViewSlot full;
+    full.isSlice = true;
+    slots.push_back(std::move(full));
+    anySlice = true;
+  }
+  if (!anySlice) {
+    auto item = std::make_unique<ir::Expr>(ir::ExprOp::ArrayItem, Type::scalar(at.dtype), loc);
+    item->args.push_back(std::move(base));
+    for (auto &s : slots) item->args.push_back(std::move(s.index));
+    return item;
+  }
+  // Layout of the view: C is kept when leading integer indices are followed by at
+  // most one step-less slice and then full slices (a row, a block of rows).
+  int ndim = 0;
+  bool keepC = at.layout == types::Layout::C;
+  bool seenSlice = false;
+  for (auto &s : slots) {
+    if (!s.isSlice) {
+      if (seenSlice) keepC = false;
+      continue;
+    }
+    ++ndim;
+    bool full = !s.start && !s.stop && !s.step;
+    if (seenSlice && !full) keepC = false;
+    if (s.step) keepC = false;
+    seenSlice = true;
+  }
+  types::Layout layout = keepC ? types::Layout::C : types::Layout::A;
+  if (at.layout == types::Layout::F && ndim == at.ndim) {
+    bool allFull = true;
+    for (auto &s : slots) allFull &= s.isSlice && !s.start && !s.stop && !s.step;
+    if (allFull) layout = types::Layout::F;
+  }
+  if (ndim == 1 && at.ndim == 1 && keepC) layout = types::Layout::C;
+  auto view = std::make_unique<ir::Expr>(ir::ExprOp::ArrayView,
+                                         Type::array(at.dtype, ndim, layout, at.readonly), loc);
+  view->args.push_back(std::move(base));
+  view->slots = std::move(slots);
+  return view;
+}
+
+std::optional<std::vector<ExprPtr>> FunctionTyper::elementIndices(const Type &arrayType,
+                                                                  const ast::Expr &index) {
+  auto parts = indexParts(index);
+  if (int(parts.size()) != arrayType.ndim) return std::nullopt;
+  std::vector<ExprPtr> out;
+  for (auto *p : parts) {
+    if (p->kind == ast::ExprKind::Slice || p->kind == ast::ExprKind::EllipsisLit) return std::nullopt;
+    auto v = expr(*p);
+    if (!isUnknown(v)) {
+      if (v->type.isArray() || v->type.isTuple())
+        notSupported(p->loc, "advanced indexing (with an array or a list of indices) is not supported yet");
+      v = toInt64Index(std::move(v), "array index");
+    }
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+ExprPtr FunctionTyper::arrayAttribute(ExprPtr base, const std::string &attr, Loc loc) {
+  const Type at = base->type;
+  if (attr == "shape" || attr == "strides") {
+    std::vector<ExprPtr> dims;
+    for (int i = 0; i < at.ndim; ++i) {
+      auto d = std::make_unique<ir::Expr>(attr == "shape" ? ir::ExprOp::ArrayShape : ir::ExprOp::ArrayStride,
+                                          Type::int64(), loc);
+      d->ival = i;
+      dims.push_back(std::move(d));
+    }
+    bool pure = base->op == ir::ExprOp::LoadVar;
+    if (!pure && at.ndim > 1)
+      notSupported(loc, "'." + attr + "' of a computed array expression; assign the array to a variable first");
+    for (int i = 0; i < at.ndim; ++i) {
+      if (pure) dims[i]->args.push_back(load(base->var, loc));
+      else dims[i]->args.push_back(std::move(base));
+    }
+    std::vector<Type> ts(at.ndim, Type::int64());
+    auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(ts), loc);
+    t->args = std::move(dims);
+    return t;
+  }
+  if (attr == "ndim") return ir::makeConst(Type::int64(), loc, at.ndim);
+  if (attr == "size") {
+    auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArraySize, Type::int64(), loc);
+    s->args.push_back(std::move(base));
+    return s;
+  }
+  if (attr == "itemsize") return ir::makeConst(Type::int64(), loc, types::dtypeBytes(at.dtype));
+  if (attr == "nbytes") {
+    auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArraySize, Type::int64(), loc);
+    s->args.push_back(std::move(base));
+    auto e = std::make_unique<ir::Expr>(ir::ExprOp::Binary, Type::int64(), loc);
+    e->sub = int(ir::BinaryOp::Mul);
+    e->args.push_back(std::move(s));
+    e->args.push_back(ir::makeConst(Type::int64(), loc, types::dtypeBytes(at.dtype)));
+    return e;
+  }
+  if (attr == "dtype") return ir::makeConst(Type::dtypeObj(at.dtype), loc, 0);
+  if (attr == "T") {
+    if (at.ndim == 1) return base;
+    types::Layout l = at.layout == types::Layout::C   ? types::Layout::F
+                      : at.layout == types::Layout::F ? types::Layout::C
+                                                      : types::Layout::A;
+    auto t = std::make_unique<ir::Expr>(ir::ExprOp::Transpose, Type::array(at.dtype, at.ndim, l, at.readonly), loc);
+    t->args.push_back(std::move(base));
+    return t;
+  }
+  if (attr == "real" || attr == "imag" || attr == "flat" || attr == "flags")
+    notSupported(loc, "array attribute '" + attr + "' is not supported yet");
+  error(loc, at.str() + " has no attribute '" + attr + "'");
+}
+
+} // namespace mahou::sema

@@ -1,0 +1,333 @@
+// Typing of calls: resolving what is called, Python builtins, dtype constructors,
+// methods of arrays and numbers, and calls to other compiled functions.
+#include "typer.h"
+
+namespace mahou::sema {
+
+std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
+  using CK = CalleeRef::Kind;
+  if (auto *n = func.as<ast::Name>()) {
+    if (varIndex_.count(n->id)) {
+      auto v = load(varIndex_[n->id], n->loc);
+      if (v->type.isUnknown()) return CalleeRef{CK::Unknown};
+      error(n->loc, "'" + n->id + "' (" + v->type.str() + ") is not callable");
+    }
+    const GlobalValue &g = global(n->id);
+    using GK = GlobalValue::Kind;
+    switch (g.kind) {
+    case GK::Builtin: return CalleeRef{CK::Builtin, g.s};
+    case GK::ModuleAttr: {
+      CalleeRef r{CK::ModuleFn, g.s};
+      r.module = g.module;
+      return r;
+    }
+    case GK::Function: {
+      CalleeRef r{CK::Compiled, g.s};
+      r.handle = g.handle;
+      return r;
+    }
+    case GK::DType: {
+      CalleeRef r{CK::DTypeCtor, types::dtypeName(g.dtype)};
+      r.dtype = g.dtype;
+      return r;
+    }
+    case GK::ExcClass: {
+      CalleeRef r{CK::ExcCtor, types::excName(g.exc)};
+      r.exc = g.exc;
+      return r;
+    }
+    default: return std::nullopt;
+    }
+  }
+  if (auto *a = func.as<ast::Attribute>()) {
+    // module.function or value.method
+    auto base = expr(*a->value);
+    if (isUnknown(base)) return CalleeRef{CK::Unknown};
+    if (base->type.kind == Kind::Module) {
+      if (base->type.module == types::ModuleId::Numpy) {
+        std::string n = a->attr == "bool_" ? "bool" : a->attr == "float_" ? "float64" : a->attr;
+        if (auto d = types::dtypeFromName(n)) {
+          CalleeRef r{CK::DTypeCtor, n};
+          r.dtype = *d;
+          return r;
+        }
+      }
+      CalleeRef r{CK::ModuleFn, a->attr};
+      r.module = base->type.module;
+      return r;
+    }
+    CalleeRef r{CK::Method, a->attr};
+    r.self = a->value.get();
+    return r;
+  }
+  return std::nullopt;
+}
+
+const ast::Expr *FunctionTyper::keyword(const ast::Call &e, const std::string &name) {
+  for (auto &k : e.keywords)
+    if (k.name == name) return k.value.get();
+  return nullptr;
+}
+
+void FunctionTyper::checkKeywords(const ast::Call &e, std::initializer_list<const char *> allowed,
+                                  const std::string &fname) {
+  for (auto &k : e.keywords) {
+    bool ok = false;
+    for (auto *a : allowed) ok |= k.name == a;
+    if (k.name.empty()) notSupported(k.loc, "**kwargs in calls is not supported");
+    if (!ok) error(k.loc, fname + "() got an unexpected or unsupported keyword argument '" + k.name + "'");
+  }
+}
+
+std::vector<ExprPtr> FunctionTyper::positionalArgs(const ast::Call &e, size_t minArgs, size_t maxArgs,
+                                                   const std::string &fname) {
+  for (auto &a : e.args)
+    if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "*args in calls is not supported yet");
+  if (e.args.size() < minArgs || e.args.size() > maxArgs) {
+    std::string expect = minArgs == maxArgs ? std::to_string(minArgs)
+                                            : std::to_string(minArgs) + " to " + std::to_string(maxArgs);
+    error(e.loc, fname + "() takes " + expect + " positional argument" + (maxArgs == 1 ? "" : "s") + " but " +
+                     std::to_string(e.args.size()) + " were given");
+  }
+  std::vector<ExprPtr> out;
+  for (auto &a : e.args) out.push_back(expr(*a));
+  return out;
+}
+
+ExprPtr FunctionTyper::intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc) {
+  auto e = std::make_unique<ir::Expr>(ir::ExprOp::Intrinsic, std::move(resultType), loc);
+  e->sub = int(id);
+  e->args = std::move(args);
+  return e;
+}
+
+ExprPtr FunctionTyper::call(const ast::Call &e) {
+  auto callee = resolveCallee(*e.func);
+  if (!callee) {
+    auto v = expr(*e.func);
+    if (isUnknown(v)) return unknown(e.loc);
+    error(e.func->loc, "'" + v->type.str() + "' object is not callable");
+  }
+  switch (callee->kind) {
+  case CalleeRef::Kind::Unknown: {
+    for (auto &a : e.args) expr(*a);
+    return unknown(e.loc);
+  }
+  case CalleeRef::Kind::Builtin: return builtinCall(callee->name, e);
+  case CalleeRef::Kind::ModuleFn:
+    if (callee->module == types::ModuleId::Numpy) return numpyCall(callee->name, e);
+    if (callee->module == types::ModuleId::NumpyRandom)
+      notSupported(e.loc, "np.random." + callee->name + " is not supported yet");
+    if (callee->module == types::ModuleId::Mahou) {
+      if (callee->name == "prange") return builtinCall("range", e);
+      notSupported(e.loc, "mahou." + callee->name + " cannot be called in compiled code");
+    }
+    return mathCall(callee->module, callee->name, e);
+  case CalleeRef::Kind::Compiled: return compiledCall(callee->handle, callee->name, e);
+  case CalleeRef::Kind::DTypeCtor: {
+    checkKeywords(e, {}, callee->name);
+    auto args = positionalArgs(e, 1, 1, callee->name);
+    if (isUnknown(args[0])) return unknown(e.loc);
+    if (!args[0]->type.isNumber())
+      notSupported(e.loc, callee->name + "() of " + args[0]->type.str() + " is not supported");
+    Type to = Type::scalar(callee->dtype);
+    if (to.isBool()) return truth(std::move(args[0]));
+    return convert(std::move(args[0]), to, callee->name + "()");
+  }
+  case CalleeRef::Kind::ExcCtor:
+    error(e.loc, "exception classes can only be instantiated in a 'raise' statement");
+  case CalleeRef::Kind::Method: return methodCall(*callee->self, callee->name, e);
+  }
+  internalError("unhandled callee kind");
+}
+
+ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e) {
+  if (!e.keywords.empty()) notSupported(e.keywords[0].loc, "keyword arguments in calls to compiled functions are not supported yet");
+  std::vector<ExprPtr> args;
+  std::vector<Type> types;
+  bool unknownArg = false;
+  for (auto &a : e.args) {
+    if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "*args in calls is not supported yet");
+    args.push_back(expr(*a));
+    unknownArg |= isUnknown(args.back());
+    types.push_back(args.back()->type);
+  }
+  if (unknownArg) return unknown(e.loc);
+  for (auto &t : types)
+    if (t.kind == Kind::Module || t.kind == Kind::DTypeObj || t.kind == Kind::ExcClass || t.kind == Kind::Str)
+      notSupported(e.loc, "passing a " + t.str() + " to a compiled function is not supported");
+  // Self-recursion: same function, same argument types → our own symbol and the
+  // return type inferred so far (unknown until a base case has been seen).
+  std::string key;
+  for (auto &t : types) key += t.str() + ";";
+  Type ret;
+  std::string symbol;
+  bool self = false;
+  {
+    const GlobalValue &g = global(def_.name);
+    self = g.kind == GlobalValue::Kind::Function && g.handle == handle && types == argTypes_;
+  }
+  if (self) {
+    symbol = symbol_;
+    ret = ret_;
+  } else {
+    auto it = callees_.find({handle, key});
+    if (it == callees_.end()) {
+      CalleeSignature sig = env_.compileCallee(handle, types);
+      if (sig.symbol.empty())
+        notSupported(e.loc, "mutual recursion between '" + def_.name + "' and '" + fname +
+                                "' is not supported yet");
+      it = callees_.emplace(std::make_pair(handle, key), sig).first;
+    }
+    symbol = it->second.symbol;
+    ret = it->second.ret;
+  }
+  if (ret.containsUnknown()) {
+    if (strict_) error(e.loc, "cannot infer the return type of the recursive call to '" + fname + "'");
+    return unknown(e.loc);
+  }
+  auto c = std::make_unique<ir::Expr>(ir::ExprOp::Call, ret, e.loc);
+  c->symbol = symbol;
+  c->args = std::move(args);
+  return c;
+}
+
+ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) {
+  if (name == "range" || name == "prange")
+    notSupported(e.loc, "range() is only supported as the iterable of a for loop");
+  if (name == "print") notSupported(e.loc, "print() is only supported as a statement");
+  if (name == "len") {
+    checkKeywords(e, {}, name);
+    auto args = positionalArgs(e, 1, 1, name);
+    if (isUnknown(args[0])) return unknown(e.loc);
+    const Type &t = args[0]->type;
+    if (t.isTuple()) return ir::makeConst(Type::int64(), e.loc, int64_t(t.elems.size()));
+    if (t.kind == Kind::Str) return ir::makeConst(Type::int64(), e.loc, int64_t(t.text.size()));
+    if (!t.isArray()) error(e.loc, "object of type " + t.str() + " has no len()");
+    auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArrayShape, Type::int64(), e.loc);
+    s->ival = 0;
+    s->args.push_back(std::move(args[0]));
+    return s;
+  }
+  if (name == "abs") {
+    checkKeywords(e, {}, name);
+    auto args = positionalArgs(e, 1, 1, name);
+    if (isUnknown(args[0])) return unknown(e.loc);
+    Type t = args[0]->type;
+    if (!t.isNumber()) notSupported(e.loc, "abs() of " + t.str() + " is not supported yet");
+    if (t.isComplex()) return intrinsic(ir::Intrinsic::CAbs, Type::scalar(types::realOf(t.dtype)), std::move(args), e.loc);
+    if (t.isBool()) {
+      t = Type::int64();
+      args[0] = ir::makeCast(std::move(args[0]), t);
+    }
+    if (t.isInt() && !types::isSigned(t.dtype)) return std::move(args[0]);
+    return intrinsic(t.isInt() ? ir::Intrinsic::IAbs : ir::Intrinsic::Fabs, t, std::move(args), e.loc);
+  }
+  if (name == "min" || name == "max") {
+    checkKeywords(e, {}, name);
+    auto args = positionalArgs(e, 1, 64, name);
+    for (auto &a : args)
+      if (isUnknown(a)) return unknown(e.loc);
+    if (args.size() == 1) notSupported(e.loc, name + "() over an iterable is not supported yet");
+    Type t = Type::unknown();
+    for (auto &a : args) {
+      if (!a->type.isNumber() || a->type.isComplex())
+        error(a->loc, name + "() arguments must be real numbers, got " + a->type.str());
+      t = Type::scalar(t.isUnknown() ? a->type.dtype : types::promote(t.dtype, a->type.dtype));
+    }
+    ExprPtr acc = ir::makeCast(std::move(args[0]), t);
+    for (size_t i = 1; i < args.size(); ++i) {
+      std::vector<ExprPtr> pair;
+      pair.push_back(std::move(acc));
+      pair.push_back(ir::makeCast(std::move(args[i]), t));
+      acc = intrinsic(name == "min" ? ir::Intrinsic::Min : ir::Intrinsic::Max, t, std::move(pair), e.loc);
+    }
+    return acc;
+  }
+  if (name == "int" || name == "float" || name == "bool" || name == "complex") {
+    checkKeywords(e, {}, name);
+    auto args = positionalArgs(e, name == "complex" ? 1 : 0, name == "complex" ? 2 : 1, name);
+    for (auto &a : args)
+      if (isUnknown(a)) return unknown(e.loc);
+    if (args.empty()) {
+      if (name == "bool") return ir::makeConst(Type::boolean(), e.loc, 0);
+      return ir::makeConst(name == "int" ? Type::int64() : Type::float64(), e.loc, 0);
+    }
+    for (auto &a : args)
+      if (!a->type.isNumber()) notSupported(e.loc, name + "() of " + a->type.str() + " is not supported");
+    if (name == "bool") return truth(std::move(args[0]));
+    if (name == "int") {
+      if (args[0]->type.isComplex()) error(e.loc, "int() can't convert complex");
+      return ir::makeCast(std::move(args[0]), Type::int64());
+    }
+    if (name == "float") {
+      if (args[0]->type.isComplex()) error(e.loc, "float() can't convert complex");
+      return ir::makeCast(std::move(args[0]), Type::float64());
+    }
+    Type c = Type::scalar(DType::Complex128);
+    if (args.size() == 1) return ir::makeCast(std::move(args[0]), c);
+    for (auto &a : args)
+      if (a->type.isComplex()) notSupported(e.loc, "complex() with complex parts is not supported");
+    std::vector<ExprPtr> parts;
+    parts.push_back(ir::makeCast(std::move(args[0]), Type::float64()));
+    parts.push_back(ir::makeCast(std::move(args[1]), Type::float64()));
+    return intrinsic(ir::Intrinsic::MakeComplex, c, std::move(parts), e.loc);
+  }
+  if (name == "round") {
+    checkKeywords(e, {}, name);
+    auto args = positionalArgs(e, 1, 1, name);
+    if (isUnknown(args[0])) return unknown(e.loc);
+    const Type t = args[0]->type;
+    if (t.isInt() || t.isBool()) return ir::makeCast(std::move(args[0]), Type::int64());
+    if (!t.isFloat()) error(e.loc, "round() of " + t.str() + " is not supported");
+    auto r = intrinsic(ir::Intrinsic::Rint, t, std::move(args), e.loc);
+    return ir::makeCast(std::move(r), Type::int64());
+  }
+  if (name == "pow") {
+    checkKeywords(e, {}, name);
+    auto args = positionalArgs(e, 2, 2, name);
+    return binary(ast::BinOpKind::Pow, std::move(args[0]), std::move(args[1]), e.loc);
+  }
+  notSupported(e.loc, "the builtin '" + name + "' is not supported yet");
+}
+
+ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &name, const ast::Call &e) {
+  auto self = expr(selfExpr);
+  if (isUnknown(self)) return unknown(e.loc);
+  const Type t = self->type;
+  if (t.isArray()) {
+    if (name == "copy") {
+      checkKeywords(e, {}, name);
+      positionalArgs(e, 0, 0, "copy");
+      auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(t.dtype, t.ndim, types::Layout::C), e.loc);
+      c->args.push_back(std::move(self));
+      return c;
+    }
+    if (name == "astype") {
+      checkKeywords(e, {}, name);
+      if (e.args.size() != 1) error(e.loc, "astype() takes 1 argument");
+      auto d = dtypeArgument(*e.args[0]);
+      if (!d) return unknown(e.loc);
+      auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(*d, t.ndim, types::Layout::C), e.loc);
+      c->args.push_back(std::move(self));
+      return c;
+    }
+    if (name == "transpose" && e.args.empty()) {
+      return arrayAttribute(std::move(self), "T", e.loc);
+    }
+    notSupported(e.loc, "the array method '" + name + "' is not supported yet");
+  }
+  if (t.isNumber()) {
+    if (name == "conjugate") {
+      positionalArgs(e, 0, 0, name);
+      if (!t.isComplex()) return self;
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(self));
+      return intrinsic(ir::Intrinsic::Conj, t, std::move(args), e.loc);
+    }
+    notSupported(e.loc, "the method '" + name + "' of " + t.str() + " is not supported");
+  }
+  error(e.loc, t.str() + " has no method '" + name + "'");
+}
+
+} // namespace mahou::sema

@@ -1,0 +1,391 @@
+// Typing of expressions: names, constants, operators with NumPy promotion,
+// comparisons, and/or, conditional expressions, attributes and tuples.
+#include "typer.h"
+
+#include <cmath>
+
+namespace mahou::sema {
+
+namespace {
+
+bool isCompileTimeOnly(const Type &t) {
+  switch (t.kind) {
+  case Kind::Module:
+  case Kind::Function:
+  case Kind::DTypeObj:
+  case Kind::ExcClass:
+  case Kind::Range: return true;
+  default: return false;
+  }
+}
+
+ir::BinaryOp toIrOp(ast::BinOpKind op) {
+  switch (op) {
+  case ast::BinOpKind::Add: return ir::BinaryOp::Add;
+  case ast::BinOpKind::Sub: return ir::BinaryOp::Sub;
+  case ast::BinOpKind::Mult: return ir::BinaryOp::Mul;
+  case ast::BinOpKind::Div: return ir::BinaryOp::TrueDiv;
+  case ast::BinOpKind::FloorDiv: return ir::BinaryOp::FloorDiv;
+  case ast::BinOpKind::Mod: return ir::BinaryOp::Mod;
+  case ast::BinOpKind::Pow: return ir::BinaryOp::Pow;
+  case ast::BinOpKind::BitAnd: return ir::BinaryOp::BitAnd;
+  case ast::BinOpKind::BitOr: return ir::BinaryOp::BitOr;
+  case ast::BinOpKind::BitXor: return ir::BinaryOp::BitXor;
+  case ast::BinOpKind::LShift: return ir::BinaryOp::Shl;
+  case ast::BinOpKind::RShift: return ir::BinaryOp::Shr;
+  case ast::BinOpKind::MatMult: break;
+  }
+  return ir::BinaryOp::Add;
+}
+
+} // namespace
+
+ExprPtr FunctionTyper::expr(const ast::Expr &e) {
+  switch (e.kind) {
+  case ast::ExprKind::Name: return name(*e.as<ast::Name>());
+  case ast::ExprKind::IntLit: {
+    auto *i = e.as<ast::IntLit>();
+    if (i->overflow) error(e.loc, "integer literal does not fit in int64");
+    return ir::makeConst(Type::int64(), e.loc, i->value);
+  }
+  case ast::ExprKind::FloatLit: return ir::makeConst(Type::float64(), e.loc, 0, e.as<ast::FloatLit>()->value);
+  case ast::ExprKind::ImagLit:
+    return ir::makeConst(Type::scalar(DType::Complex128), e.loc, 0, 0, e.as<ast::ImagLit>()->value);
+  case ast::ExprKind::BoolLit: return ir::makeConst(Type::boolean(), e.loc, e.as<ast::BoolLit>()->value);
+  case ast::ExprKind::NoneLit: return ir::makeConst(Type::none(), e.loc, 0);
+  case ast::ExprKind::StrLit: {
+    auto c = ir::makeConst(Type::str_(e.as<ast::StrLit>()->value), e.loc, 0);
+    c->symbol = e.as<ast::StrLit>()->value;
+    return c;
+  }
+  case ast::ExprKind::BinOp: {
+    auto *b = e.as<ast::BinOp>();
+    auto lhs = expr(*b->left);
+    auto rhs = expr(*b->right);
+    return binary(b->op, std::move(lhs), std::move(rhs), e.loc);
+  }
+  case ast::ExprKind::UnaryOp: return unary(*e.as<ast::UnaryOp>());
+  case ast::ExprKind::BoolOp: return boolOp(*e.as<ast::BoolOp>());
+  case ast::ExprKind::Compare: return compare(*e.as<ast::Compare>());
+  case ast::ExprKind::IfExp: return ifExp(*e.as<ast::IfExp>());
+  case ast::ExprKind::Call: return call(*e.as<ast::Call>());
+  case ast::ExprKind::Attribute: return attribute(*e.as<ast::Attribute>());
+  case ast::ExprKind::Subscript: return subscript(*e.as<ast::Subscript>());
+  case ast::ExprKind::Tuple: return tupleExpr(*e.as<ast::Tuple>());
+  case ast::ExprKind::List: notSupported(e.loc, "list literals are not supported (use a tuple or np.array)");
+  case ast::ExprKind::Slice: error(e.loc, "a slice is only allowed inside []");
+  case ast::ExprKind::EllipsisLit: notSupported(e.loc, "'...' is not supported here");
+  case ast::ExprKind::Starred: notSupported(e.loc, "starred expressions are not supported here");
+  case ast::ExprKind::Lambda: notSupported(e.loc, "lambda is not supported yet");
+  }
+  internalError("unhandled expression kind");
+}
+
+ExprPtr FunctionTyper::name(const ast::Name &e) {
+  auto it = varIndex_.find(e.id);
+  if (it != varIndex_.end()) return load(it->second, e.loc);
+  const GlobalValue &g = global(e.id);
+  return constantFromGlobal(g, e.loc);
+}
+
+ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
+  using GK = GlobalValue::Kind;
+  switch (g.kind) {
+  case GK::Int: return ir::makeConst(Type::int64(), loc, g.i);
+  case GK::Float: return ir::makeConst(Type::float64(), loc, 0, g.f);
+  case GK::Complex: return ir::makeConst(Type::scalar(DType::Complex128), loc, 0, g.f, g.imag);
+  case GK::Bool: return ir::makeConst(Type::boolean(), loc, g.b);
+  case GK::None: return ir::makeConst(Type::none(), loc, 0);
+  case GK::Str: {
+    auto c = ir::makeConst(Type::str_(g.s), loc, 0);
+    c->symbol = g.s;
+    return c;
+  }
+  case GK::Tuple: {
+    std::vector<ExprPtr> elems;
+    std::vector<Type> ts;
+    for (auto &x : g.elems) {
+      elems.push_back(constantFromGlobal(x, loc));
+      ts.push_back(elems.back()->type);
+    }
+    auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(ts), loc);
+    t->args = std::move(elems);
+    return t;
+  }
+  case GK::Module: return ir::makeConst(Type::moduleRef(g.module), loc, 0);
+  case GK::Function: return ir::makeConst(Type::function(g.handle, g.s), loc, 0);
+  case GK::DType: return ir::makeConst(Type::dtypeObj(g.dtype), loc, 0);
+  case GK::ExcClass: return ir::makeConst(Type::excClass(g.exc), loc, 0);
+  case GK::ModuleAttr: {
+    // Constants imported by name: from math import pi
+    if (g.s == "pi") return ir::makeConst(Type::float64(), loc, 0, M_PI);
+    if (g.s == "e") return ir::makeConst(Type::float64(), loc, 0, M_E);
+    if (g.s == "inf") return ir::makeConst(Type::float64(), loc, 0, INFINITY);
+    if (g.s == "nan") return ir::makeConst(Type::float64(), loc, 0, NAN);
+    if (g.s == "tau") return ir::makeConst(Type::float64(), loc, 0, 2 * M_PI);
+    notSupported(loc, "the function '" + g.s + "' can only be called, not used as a value");
+  }
+  case GK::Builtin: notSupported(loc, "the builtin '" + g.s + "' can only be called, not used as a value");
+  case GK::Unsupported: notSupported(loc, "global value of unsupported type: " + g.s);
+  case GK::Missing: break;
+  }
+  error(loc, "name is not defined (not a local, a global of the module, or a builtin)");
+}
+
+ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) {
+  if (isUnknown(lhs) || isUnknown(rhs)) return unknown(loc);
+  const Type &a = lhs->type, &b = rhs->type;
+  const char *sym = ast::binOpSymbol(op);
+  if (op == ast::BinOpKind::MatMult) notSupported(loc, "the @ operator is not supported yet");
+  if (a.isArray() || b.isArray())
+    notSupported(loc, std::string("array expressions ('") + sym + "' on arrays) are not supported yet");
+  if (a.kind == Kind::Str && b.kind == Kind::Str && op == ast::BinOpKind::Add) {
+    auto c = ir::makeConst(Type::str_(a.text + b.text), loc, 0);
+    c->symbol = a.text + b.text;
+    return c;
+  }
+  if (a.isTuple() && b.isTuple()) notSupported(loc, "tuple operators are not supported yet");
+  if (!a.isNumber() || !b.isNumber())
+    error(loc, std::string("unsupported operand types for ") + sym + ": " + a.str() + " and " + b.str());
+  DType da = a.dtype, db = b.dtype;
+  DType common = types::promote(da, db);
+  DType result = common;
+  switch (op) {
+  case ast::BinOpKind::Add:
+  case ast::BinOpKind::Sub:
+  case ast::BinOpKind::Mult:
+    if (common == DType::Bool) result = DType::Int64;
+    break;
+  case ast::BinOpKind::Div:
+    if (types::isInteger(common) || common == DType::Bool) result = DType::Float64;
+    break;
+  case ast::BinOpKind::FloorDiv:
+  case ast::BinOpKind::Mod:
+    if (types::isComplex(common)) error(loc, std::string("can't take floor or mod of complex numbers"));
+    if (common == DType::Bool) result = DType::Int64;
+    break;
+  case ast::BinOpKind::Pow:
+    if (types::isComplex(common)) notSupported(loc, "complex ** is not supported yet");
+    if (common == DType::Bool) result = DType::Int64;
+    break;
+  case ast::BinOpKind::BitAnd:
+  case ast::BinOpKind::BitOr:
+  case ast::BinOpKind::BitXor:
+    if (!types::isInteger(common) && common != DType::Bool)
+      error(loc, std::string("unsupported operand types for ") + sym + ": " + a.str() + " and " + b.str());
+    break;
+  case ast::BinOpKind::LShift:
+  case ast::BinOpKind::RShift:
+    if (!types::isInteger(common) && common != DType::Bool)
+      error(loc, std::string("unsupported operand types for ") + sym + ": " + a.str() + " and " + b.str());
+    if (common == DType::Bool) result = DType::Int64;
+    break;
+  case ast::BinOpKind::MatMult: break;
+  }
+  Type rt = Type::scalar(result);
+  auto e = std::make_unique<ir::Expr>(ir::ExprOp::Binary, rt, loc);
+  e->sub = int(toIrOp(op));
+  e->args.push_back(ir::makeCast(std::move(lhs), rt));
+  e->args.push_back(ir::makeCast(std::move(rhs), rt));
+  return e;
+}
+
+ExprPtr FunctionTyper::unary(const ast::UnaryOp &u) {
+  auto v = expr(*u.operand);
+  if (isUnknown(v)) return unknown(u.loc);
+  if (u.op == ast::UnaryOpKind::Not) {
+    auto t = truth(std::move(v));
+    auto e = std::make_unique<ir::Expr>(ir::ExprOp::Unary, Type::boolean(), u.loc);
+    e->sub = int(ir::UnaryOp::Not);
+    e->args.push_back(std::move(t));
+    return e;
+  }
+  if (v->type.isArray()) notSupported(u.loc, "array expressions (unary operators on arrays) are not supported yet");
+  if (!v->type.isNumber())
+    error(u.loc, std::string("bad operand type for unary ") + ast::unaryOpSymbol(u.op) + ": " + v->type.str());
+  Type t = v->type.isBool() ? Type::int64() : v->type;
+  v = ir::makeCast(std::move(v), t);
+  if (u.op == ast::UnaryOpKind::UAdd) return v;
+  if (u.op == ast::UnaryOpKind::Invert && !t.isInt())
+    error(u.loc, "bad operand type for unary ~: " + t.str());
+  auto e = std::make_unique<ir::Expr>(ir::ExprOp::Unary, t, u.loc);
+  e->sub = int(u.op == ast::UnaryOpKind::USub ? ir::UnaryOp::Neg : ir::UnaryOp::Invert);
+  e->args.push_back(std::move(v));
+  return e;
+}
+
+ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) {
+  if (isUnknown(lhs) || isUnknown(rhs)) return unknown(loc);
+  const Type &a = lhs->type, &b = rhs->type;
+  if (op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot) {
+    bool same;
+    if (a.isNone() || b.isNone()) same = a.isNone() && b.isNone();
+    else if (!a.isNumber() && a == b && a.kind != Kind::Array && a.kind != Kind::Tuple) same = true;
+    else error(loc, "'is' is only supported for comparisons with None");
+    return ir::makeConst(Type::boolean(), loc, (op == ast::CmpOpKind::Is) == same);
+  }
+  if (op == ast::CmpOpKind::In || op == ast::CmpOpKind::NotIn)
+    notSupported(loc, "the 'in' operator is not supported yet");
+  if (a.isArray() || b.isArray()) notSupported(loc, "array comparisons are not supported yet");
+  if (a.kind == Kind::Str && b.kind == Kind::Str && (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq))
+    return ir::makeConst(Type::boolean(), loc, (a.text == b.text) == (op == ast::CmpOpKind::Eq));
+  if (a.isNone() || b.isNone()) {
+    if (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq)
+      return ir::makeConst(Type::boolean(), loc, (a.isNone() && b.isNone()) == (op == ast::CmpOpKind::Eq));
+  }
+  if (!a.isNumber() || !b.isNumber())
+    error(loc, std::string("cannot compare ") + a.str() + " and " + b.str() + " with " + ast::cmpOpSymbol(op));
+  Type common = Type::scalar(types::promote(a.dtype, b.dtype));
+  bool ordered = op != ast::CmpOpKind::Eq && op != ast::CmpOpKind::NotEq;
+  if (ordered && common.isComplex()) error(loc, "complex numbers cannot be ordered");
+  ir::CmpOp cop = ir::CmpOp::Eq;
+  switch (op) {
+  case ast::CmpOpKind::Eq: cop = ir::CmpOp::Eq; break;
+  case ast::CmpOpKind::NotEq: cop = ir::CmpOp::Ne; break;
+  case ast::CmpOpKind::Lt: cop = ir::CmpOp::Lt; break;
+  case ast::CmpOpKind::LtE: cop = ir::CmpOp::Le; break;
+  case ast::CmpOpKind::Gt: cop = ir::CmpOp::Gt; break;
+  case ast::CmpOpKind::GtE: cop = ir::CmpOp::Ge; break;
+  default: break;
+  }
+  auto e = std::make_unique<ir::Expr>(ir::ExprOp::Compare, Type::boolean(), loc);
+  e->sub = int(cop);
+  e->args.push_back(ir::makeCast(std::move(lhs), common));
+  e->args.push_back(ir::makeCast(std::move(rhs), common));
+  return e;
+}
+
+ExprPtr FunctionTyper::compare(const ast::Compare &c) {
+  if (c.ops.size() == 1) return compareOne(c.ops[0], expr(*c.left), expr(*c.comparators[0]), c.loc);
+  // a < b < c  →  (a < t) and (t < c) with t = b evaluated once, in a hidden variable.
+  ExprPtr result;
+  ExprPtr left = expr(*c.left);
+  for (size_t i = 0; i < c.ops.size(); ++i) {
+    ExprPtr right = expr(*c.comparators[i]);
+    ExprPtr cmp;
+    if (i + 1 < c.ops.size()) {
+      // The middle operand is compared twice; it is re-evaluated, so it must be pure.
+      const ast::Expr &mid = *c.comparators[i];
+      bool pure = mid.kind == ast::ExprKind::Name || mid.kind == ast::ExprKind::IntLit ||
+                  mid.kind == ast::ExprKind::FloatLit || mid.kind == ast::ExprKind::Attribute;
+      if (!pure)
+        notSupported(mid.loc, "chained comparison with a computed middle operand; assign it to a variable first");
+      cmp = compareOne(c.ops[i], std::move(left), std::move(right), c.loc);
+      left = expr(mid);
+    } else {
+      cmp = compareOne(c.ops[i], std::move(left), std::move(right), c.loc);
+    }
+    if (!result) {
+      result = std::move(cmp);
+      continue;
+    }
+    if (isUnknown(result) || isUnknown(cmp)) {
+      result = unknown(c.loc);
+      continue;
+    }
+    auto sc = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), c.loc);
+    sc->sub = 0;
+    sc->args.push_back(std::move(result));
+    sc->args.push_back(std::move(cmp));
+    result = std::move(sc);
+  }
+  return result;
+}
+
+ExprPtr FunctionTyper::boolOp(const ast::BoolOp &b) {
+  std::vector<ExprPtr> values;
+  Type t = Type::unknown();
+  for (auto &v : b.values) {
+    values.push_back(expr(*v));
+    if (isUnknown(values.back())) return unknown(b.loc);
+    auto u = types::unify(t, values.back()->type);
+    if (!u || !(u->isNumber()))
+      error(v->loc, "operands of 'and'/'or' must be numbers or bools of compatible types, got " +
+                        values.back()->type.str());
+    t = *u;
+  }
+  ExprPtr acc = ir::makeCast(std::move(values.back()), t);
+  for (int i = int(values.size()) - 2; i >= 0; --i) {
+    auto sc = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, t, b.loc);
+    sc->sub = b.op == ast::BoolOpKind::Or ? 1 : 0;
+    sc->args.push_back(ir::makeCast(std::move(values[i]), t));
+    sc->args.push_back(std::move(acc));
+    acc = std::move(sc);
+  }
+  return acc;
+}
+
+ExprPtr FunctionTyper::ifExp(const ast::IfExp &e) {
+  auto cond = truth(expr(*e.test));
+  auto a = expr(*e.body);
+  auto b = expr(*e.orelse);
+  if (isUnknown(cond) || isUnknown(a) || isUnknown(b)) return unknown(e.loc);
+  auto u = types::unify(a->type, b->type);
+  if (!u) error(e.loc, "the branches of the conditional expression have incompatible types " +
+                           a->type.str() + " and " + b->type.str());
+  auto s = std::make_unique<ir::Expr>(ir::ExprOp::Select, *u, e.loc);
+  s->args.push_back(std::move(cond));
+  s->args.push_back(convert(std::move(a), *u, "conditional expression"));
+  s->args.push_back(convert(std::move(b), *u, "conditional expression"));
+  return s;
+}
+
+ExprPtr FunctionTyper::tupleExpr(const ast::Tuple &t) {
+  std::vector<ExprPtr> elems;
+  std::vector<Type> ts;
+  for (auto &e : t.elts) {
+    if (e->kind == ast::ExprKind::Starred) notSupported(e->loc, "starred expressions in tuples are not supported");
+    elems.push_back(expr(*e));
+    if (isUnknown(elems.back())) return unknown(t.loc);
+    if (isCompileTimeOnly(elems.back()->type))
+      notSupported(e->loc, "a " + elems.back()->type.str() + " cannot be put in a tuple");
+    ts.push_back(elems.back()->type);
+  }
+  auto r = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(ts), t.loc);
+  r->args = std::move(elems);
+  return r;
+}
+
+ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
+  auto base = expr(*a.value);
+  if (isUnknown(base)) return unknown(a.loc);
+  const Type &t = base->type;
+  if (t.kind == Kind::Module) {
+    std::string m = t.module == types::ModuleId::Math ? "math" : "numpy";
+    if (a.attr == "pi") return ir::makeConst(Type::float64(), a.loc, 0, M_PI);
+    if (a.attr == "e") return ir::makeConst(Type::float64(), a.loc, 0, M_E);
+    if (a.attr == "inf" || (a.attr == "Inf" && t.module == types::ModuleId::Numpy))
+      return ir::makeConst(Type::float64(), a.loc, 0, INFINITY);
+    if (a.attr == "nan" || (a.attr == "NaN" && t.module == types::ModuleId::Numpy))
+      return ir::makeConst(Type::float64(), a.loc, 0, NAN);
+    if (a.attr == "tau" && t.module == types::ModuleId::Math)
+      return ir::makeConst(Type::float64(), a.loc, 0, 2 * M_PI);
+    if (t.module == types::ModuleId::Numpy) {
+      if (a.attr == "random") return ir::makeConst(Type::moduleRef(types::ModuleId::NumpyRandom), a.loc, 0);
+      std::string n = a.attr;
+      if (n == "bool_") n = "bool";
+      if (n == "float_" || n == "double") n = "float64";
+      if (n == "int_" || n == "intp") n = "int64";
+      if (auto d = types::dtypeFromName(n)) return ir::makeConst(Type::dtypeObj(*d), a.loc, 0);
+    }
+    notSupported(a.loc, "'" + a.attr + "' of module " + t.str() + " is not supported as a value");
+  }
+  if (t.isArray()) return arrayAttribute(std::move(base), a.attr, a.loc);
+  if (t.isNumber()) {
+    if (a.attr == "real" || a.attr == "imag") {
+      if (!t.isComplex()) {
+        if (a.attr == "real") return base;
+        return ir::makeConst(t, a.loc, 0);
+      }
+      Type rt = Type::scalar(types::realOf(t.dtype));
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(base));
+      return intrinsic(a.attr == "real" ? ir::Intrinsic::Real : ir::Intrinsic::Imag, rt, std::move(args), a.loc);
+    }
+  }
+  if (t.kind == Kind::DTypeObj && a.attr == "itemsize")
+    return ir::makeConst(Type::int64(), a.loc, types::dtypeBytes(t.dtype));
+  error(a.loc, t.str() + " has no attribute '" + a.attr + "'");
+}
+
+} // namespace mahou::sema

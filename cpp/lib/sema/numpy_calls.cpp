@@ -1,0 +1,313 @@
+// Typing of math-module functions and of the NumPy functions the core supports:
+// scalar ufuncs and array creation (empty/zeros/ones/full(_like), arange, copy).
+#include "typer.h"
+
+#include <cmath>
+
+namespace mahou::sema {
+
+namespace {
+
+struct MathFn {
+  const char *name;
+  ir::Intrinsic id;
+  enum Result { Float, IntRounding, Predicate } result;
+};
+
+// math-module functions (arguments converted to float64, as CPython does).
+constexpr MathFn kMathFns[] = {
+    {"sqrt", ir::Intrinsic::Sqrt, MathFn::Float},       {"exp", ir::Intrinsic::Exp, MathFn::Float},
+    {"expm1", ir::Intrinsic::Expm1, MathFn::Float},     {"log2", ir::Intrinsic::Log2, MathFn::Float},
+    {"log10", ir::Intrinsic::Log10, MathFn::Float},     {"log1p", ir::Intrinsic::Log1p, MathFn::Float},
+    {"sin", ir::Intrinsic::Sin, MathFn::Float},         {"cos", ir::Intrinsic::Cos, MathFn::Float},
+    {"tan", ir::Intrinsic::Tan, MathFn::Float},         {"asin", ir::Intrinsic::Asin, MathFn::Float},
+    {"acos", ir::Intrinsic::Acos, MathFn::Float},       {"atan", ir::Intrinsic::Atan, MathFn::Float},
+    {"sinh", ir::Intrinsic::Sinh, MathFn::Float},       {"cosh", ir::Intrinsic::Cosh, MathFn::Float},
+    {"tanh", ir::Intrinsic::Tanh, MathFn::Float},       {"asinh", ir::Intrinsic::Asinh, MathFn::Float},
+    {"acosh", ir::Intrinsic::Acosh, MathFn::Float},     {"atanh", ir::Intrinsic::Atanh, MathFn::Float},
+    {"erf", ir::Intrinsic::Erf, MathFn::Float},         {"erfc", ir::Intrinsic::Erfc, MathFn::Float},
+    {"gamma", ir::Intrinsic::Gamma, MathFn::Float},     {"lgamma", ir::Intrinsic::Lgamma, MathFn::Float},
+    {"fabs", ir::Intrinsic::Fabs, MathFn::Float},       {"floor", ir::Intrinsic::Floor, MathFn::IntRounding},
+    {"ceil", ir::Intrinsic::Ceil, MathFn::IntRounding}, {"trunc", ir::Intrinsic::Trunc, MathFn::IntRounding},
+    {"isnan", ir::Intrinsic::IsNan, MathFn::Predicate}, {"isinf", ir::Intrinsic::IsInf, MathFn::Predicate},
+    {"isfinite", ir::Intrinsic::IsFinite, MathFn::Predicate},
+    {"atan2", ir::Intrinsic::Atan2, MathFn::Float},     {"hypot", ir::Intrinsic::Hypot, MathFn::Float},
+    {"copysign", ir::Intrinsic::Copysign, MathFn::Float}, {"pow", ir::Intrinsic::Pow, MathFn::Float},
+    {"fmod", ir::Intrinsic::Fmod, MathFn::Float},
+};
+
+// NumPy scalar ufuncs: float32 stays float32, integers compute in float64.
+constexpr MathFn kNumpyFns[] = {
+    {"sqrt", ir::Intrinsic::Sqrt, MathFn::Float},      {"exp", ir::Intrinsic::Exp, MathFn::Float},
+    {"exp2", ir::Intrinsic::Exp2, MathFn::Float},      {"expm1", ir::Intrinsic::Expm1, MathFn::Float},
+    {"log", ir::Intrinsic::Log, MathFn::Float},        {"log2", ir::Intrinsic::Log2, MathFn::Float},
+    {"log10", ir::Intrinsic::Log10, MathFn::Float},    {"log1p", ir::Intrinsic::Log1p, MathFn::Float},
+    {"sin", ir::Intrinsic::Sin, MathFn::Float},        {"cos", ir::Intrinsic::Cos, MathFn::Float},
+    {"tan", ir::Intrinsic::Tan, MathFn::Float},        {"arcsin", ir::Intrinsic::Asin, MathFn::Float},
+    {"arccos", ir::Intrinsic::Acos, MathFn::Float},    {"arctan", ir::Intrinsic::Atan, MathFn::Float},
+    {"sinh", ir::Intrinsic::Sinh, MathFn::Float},      {"cosh", ir::Intrinsic::Cosh, MathFn::Float},
+    {"tanh", ir::Intrinsic::Tanh, MathFn::Float},      {"arcsinh", ir::Intrinsic::Asinh, MathFn::Float},
+    {"arccosh", ir::Intrinsic::Acosh, MathFn::Float},  {"arctanh", ir::Intrinsic::Atanh, MathFn::Float},
+    {"floor", ir::Intrinsic::Floor, MathFn::Float},    {"ceil", ir::Intrinsic::Ceil, MathFn::Float},
+    {"trunc", ir::Intrinsic::Trunc, MathFn::Float},    {"rint", ir::Intrinsic::Rint, MathFn::Float},
+    {"fabs", ir::Intrinsic::Fabs, MathFn::Float},      {"isnan", ir::Intrinsic::IsNan, MathFn::Predicate},
+    {"isinf", ir::Intrinsic::IsInf, MathFn::Predicate}, {"isfinite", ir::Intrinsic::IsFinite, MathFn::Predicate},
+    {"arctan2", ir::Intrinsic::Atan2, MathFn::Float},  {"hypot", ir::Intrinsic::Hypot, MathFn::Float},
+    {"copysign", ir::Intrinsic::Copysign, MathFn::Float}, {"power", ir::Intrinsic::Pow, MathFn::Float},
+    {"fmod", ir::Intrinsic::Fmod, MathFn::Float},
+};
+
+template <size_t N> const MathFn *findFn(const MathFn (&table)[N], const std::string &name) {
+  for (auto &f : table)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+} // namespace
+
+ExprPtr FunctionTyper::mathCall(types::ModuleId module, const std::string &name, const ast::Call &e) {
+  if (module == types::ModuleId::Cmath) notSupported(e.loc, "cmath." + name + " is not supported yet");
+  checkKeywords(e, {}, "math." + name);
+  if (name == "log") {
+    auto args = positionalArgs(e, 1, 2, "math.log");
+    for (auto &a : args) {
+      if (isUnknown(a)) return unknown(e.loc);
+      if (!a->type.isNumber() || a->type.isComplex()) error(a->loc, "math.log() needs a real number");
+    }
+    std::vector<ExprPtr> x;
+    x.push_back(ir::makeCast(std::move(args[0]), Type::float64()));
+    auto lx = intrinsic(ir::Intrinsic::Log, Type::float64(), std::move(x), e.loc);
+    if (args.size() == 1) return lx;
+    std::vector<ExprPtr> b;
+    b.push_back(ir::makeCast(std::move(args[1]), Type::float64()));
+    auto lb = intrinsic(ir::Intrinsic::Log, Type::float64(), std::move(b), e.loc);
+    return binary(ast::BinOpKind::Div, std::move(lx), std::move(lb), e.loc);
+  }
+  if (name == "degrees" || name == "radians") {
+    auto args = positionalArgs(e, 1, 1, "math." + name);
+    if (isUnknown(args[0])) return unknown(e.loc);
+    double k = name == "degrees" ? 180.0 / M_PI : M_PI / 180.0;
+    return binary(ast::BinOpKind::Mult, ir::makeCast(std::move(args[0]), Type::float64()),
+                  ir::makeConst(Type::float64(), e.loc, 0, k), e.loc);
+  }
+  const MathFn *fn = findFn(kMathFns, name);
+  if (!fn) notSupported(e.loc, "math." + name + " is not supported yet");
+  int arity = ir::intrinsicArity(fn->id);
+  auto args = positionalArgs(e, arity, arity, "math." + name);
+  for (auto &a : args) {
+    if (isUnknown(a)) return unknown(e.loc);
+    if (!a->type.isNumber() || a->type.isComplex())
+      error(a->loc, "math." + name + "() needs a real number, got " + a->type.str());
+  }
+  if (fn->result == MathFn::IntRounding && (args[0]->type.isInt() || args[0]->type.isBool()))
+    return ir::makeCast(std::move(args[0]), Type::int64());
+  if (fn->result == MathFn::Predicate && (args[0]->type.isInt() || args[0]->type.isBool()))
+    return ir::makeConst(Type::boolean(), e.loc, fn->id == ir::Intrinsic::IsFinite ? 1 : 0);
+  for (auto &a : args) a = ir::makeCast(std::move(a), Type::float64());
+  if (fn->result == MathFn::Predicate) return intrinsic(fn->id, Type::boolean(), std::move(args), e.loc);
+  auto r = intrinsic(fn->id, Type::float64(), std::move(args), e.loc);
+  if (fn->result == MathFn::IntRounding) return ir::makeCast(std::move(r), Type::int64());
+  return r;
+}
+
+std::optional<DType> FunctionTyper::dtypeArgument(const ast::Expr &e) {
+  if (auto *n = e.as<ast::Name>()) {
+    if (!varIndex_.count(n->id)) {
+      const GlobalValue &g = global(n->id);
+      if (g.kind == GlobalValue::Kind::Builtin) {
+        if (g.s == "float") return DType::Float64;
+        if (g.s == "int") return DType::Int64;
+        if (g.s == "bool") return DType::Bool;
+        if (g.s == "complex") return DType::Complex128;
+      }
+    }
+  }
+  if (auto *s = e.as<ast::StrLit>()) {
+    if (auto d = types::dtypeFromName(s->value)) return d;
+    std::string err;
+    if (auto t = types::parseType(s->value, &err); t && t->isScalar()) return t->dtype;
+    error(e.loc, "unknown dtype '" + s->value + "'");
+  }
+  auto v = expr(e);
+  if (isUnknown(v)) return std::nullopt;
+  if (v->type.kind == Kind::DTypeObj) return v->type.dtype;
+  if (v->type.isNone()) return DType::Float64;
+  error(e.loc, "expected a dtype (such as np.float32), got " + v->type.str());
+}
+
+std::vector<ExprPtr> FunctionTyper::shapeArgument(const ast::Expr &e) {
+  std::vector<ExprPtr> dims;
+  if (auto *t = e.as<ast::Tuple>()) {
+    for (auto &x : t->elts) dims.push_back(toInt64Index(expr(*x), "array dimension"));
+    return dims;
+  }
+  auto v = expr(e);
+  if (isUnknown(v)) {
+    dims.push_back(std::move(v));
+    return dims;
+  }
+  if (v->type.isInt() && !v->type.isBool()) {
+    dims.push_back(toInt64Index(std::move(v), "array dimension"));
+    return dims;
+  }
+  if (!v->type.isTuple()) error(e.loc, "shape must be an integer or a tuple of integers, not " + v->type.str());
+  if (v->op == ir::ExprOp::TupleMake) {
+    for (auto &x : v->args) dims.push_back(toInt64Index(std::move(x), "array dimension"));
+    return dims;
+  }
+  if (v->op != ir::ExprOp::LoadVar)
+    notSupported(e.loc, "a computed shape tuple; assign it to a variable first");
+  for (size_t i = 0; i < v->type.elems.size(); ++i) {
+    auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, v->type.elems[i], e.loc);
+    g->ival = int64_t(i);
+    g->args.push_back(load(v->var, e.loc));
+    dims.push_back(toInt64Index(std::move(g), "array dimension"));
+  }
+  return dims;
+}
+
+ExprPtr FunctionTyper::numpyCall(const std::string &name, const ast::Call &e) {
+  std::string fname = "np." + name;
+  if (name == "empty" || name == "zeros" || name == "ones" || name == "full") {
+    bool full = name == "full";
+    checkKeywords(e, {"dtype", "shape", "fill_value"}, fname);
+    size_t npos = full ? 2 : 1;
+    for (auto &a : e.args)
+      if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "*args in calls is not supported yet");
+    const ast::Expr *shapeE = e.args.size() > 0 ? e.args[0].get() : keyword(e, "shape");
+    const ast::Expr *fillE = full ? (e.args.size() > 1 ? e.args[1].get() : keyword(e, "fill_value")) : nullptr;
+    const ast::Expr *dtypeE = e.args.size() > npos ? e.args[npos].get() : keyword(e, "dtype");
+    if (e.args.size() > npos + 1) error(e.loc, fname + "() takes at most " + std::to_string(npos + 1) + " positional arguments");
+    if (!shapeE || (full && !fillE)) error(e.loc, fname + "() is missing required arguments");
+    auto dims = shapeArgument(*shapeE);
+    ExprPtr fill;
+    if (fillE) fill = expr(*fillE);
+    std::optional<DType> dt = DType::Float64;
+    if (dtypeE) dt = dtypeArgument(*dtypeE);
+    else if (fill && !isUnknown(fill)) {
+      if (!fill->type.isNumber()) error(fillE->loc, "fill value must be a number");
+      dt = fill->type.dtype;
+    }
+    for (auto &d : dims)
+      if (isUnknown(d)) return unknown(e.loc);
+    if (!dt || (fill && isUnknown(fill))) return unknown(e.loc);
+    auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::array(*dt, int(dims.size()), types::Layout::C), e.loc);
+    a->sub = int(name == "empty" ? ir::AllocKind::Empty : name == "zeros" ? ir::AllocKind::Zeros
+                 : name == "ones" ? ir::AllocKind::Ones : ir::AllocKind::Full);
+    a->args = std::move(dims);
+    if (fill) a->args.push_back(convert(std::move(fill), Type::scalar(*dt), fname + " fill value"));
+    return a;
+  }
+  if (name == "empty_like" || name == "zeros_like" || name == "ones_like" || name == "full_like") {
+    bool full = name == "full_like";
+    checkKeywords(e, {"dtype"}, fname);
+    auto args = positionalArgs(e, full ? 2 : 1, full ? 3 : 2, fname);
+    for (auto &a : args)
+      if (isUnknown(a)) return unknown(e.loc);
+    if (!args[0]->type.isArray()) notSupported(e.loc, fname + "() of " + args[0]->type.str() + " is not supported");
+    std::optional<DType> dt = args[0]->type.dtype;
+    size_t dpos = full ? 2 : 1;
+    if (args.size() > dpos) dt = dtypeArgument(*e.args[dpos]);
+    else if (auto *k = keyword(e, "dtype")) dt = dtypeArgument(*k);
+    if (!dt) return unknown(e.loc);
+    auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc,
+                                        Type::array(*dt, args[0]->type.ndim, types::Layout::C), e.loc);
+    a->sub = int(name == "empty_like" ? ir::AllocKind::Empty : name == "zeros_like" ? ir::AllocKind::Zeros
+                 : name == "ones_like" ? ir::AllocKind::Ones : ir::AllocKind::Full);
+    a->ival = 1; // args[0] is the prototype array
+    a->args.push_back(std::move(args[0]));
+    if (full) a->args.push_back(convert(std::move(args[1]), Type::scalar(*dt), fname + " fill value"));
+    return a;
+  }
+  if (name == "arange") {
+    checkKeywords(e, {"dtype"}, fname);
+    auto args = positionalArgs(e, 1, 3, fname);
+    std::optional<DType> dt;
+    if (auto *k = keyword(e, "dtype")) {
+      dt = dtypeArgument(*k);
+      if (!dt) return unknown(e.loc);
+    }
+    bool anyFloat = false;
+    for (auto &a : args) {
+      if (isUnknown(a)) return unknown(e.loc);
+      if (!a->type.isNumber() || a->type.isComplex()) error(a->loc, "np.arange() arguments must be real numbers");
+      anyFloat |= a->type.isFloat();
+    }
+    DType result = dt ? *dt : anyFloat ? DType::Float64 : DType::Int64;
+    Type compute = (anyFloat || types::isFloat(result)) ? Type::float64() : Type::int64();
+    ExprPtr start = args.size() >= 2 ? std::move(args[0]) : ir::makeConst(Type::int64(), e.loc, 0);
+    ExprPtr stop = args.size() >= 2 ? std::move(args[1]) : std::move(args[0]);
+    ExprPtr step = args.size() == 3 ? std::move(args[2]) : ir::makeConst(Type::int64(), e.loc, 1);
+    auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayArange, Type::array(result, 1, types::Layout::C), e.loc);
+    a->args.push_back(ir::makeCast(std::move(start), compute));
+    a->args.push_back(ir::makeCast(std::move(stop), compute));
+    a->args.push_back(ir::makeCast(std::move(step), compute));
+    return a;
+  }
+  if (name == "copy") {
+    checkKeywords(e, {}, fname);
+    auto args = positionalArgs(e, 1, 1, fname);
+    if (isUnknown(args[0])) return unknown(e.loc);
+    if (!args[0]->type.isArray()) notSupported(e.loc, "np.copy() of " + args[0]->type.str() + " is not supported");
+    const Type &t = args[0]->type;
+    auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(t.dtype, t.ndim, types::Layout::C), e.loc);
+    c->args.push_back(std::move(args[0]));
+    return c;
+  }
+  // Scalar ufuncs.
+  if (name == "abs" || name == "absolute") {
+    auto args = positionalArgs(e, 1, 1, fname);
+    if (isUnknown(args[0])) return unknown(e.loc);
+    if (args[0]->type.isArray()) notSupported(e.loc, fname + "() on arrays is not supported yet");
+    if (!args[0]->type.isNumber()) error(e.loc, fname + "() needs a number");
+    Type t = args[0]->type;
+    if (t.isComplex()) return intrinsic(ir::Intrinsic::CAbs, Type::scalar(types::realOf(t.dtype)), std::move(args), e.loc);
+    if (t.isBool()) return std::move(args[0]);
+    if (t.isInt() && !types::isSigned(t.dtype)) return std::move(args[0]);
+    return intrinsic(t.isInt() ? ir::Intrinsic::IAbs : ir::Intrinsic::Fabs, t, std::move(args), e.loc);
+  }
+  if (name == "minimum" || name == "maximum" || name == "fmin" || name == "fmax") {
+    auto args = positionalArgs(e, 2, 2, fname);
+    for (auto &a : args) {
+      if (isUnknown(a)) return unknown(e.loc);
+      if (a->type.isArray()) notSupported(e.loc, fname + "() on arrays is not supported yet");
+      if (!a->type.isNumber() || a->type.isComplex()) error(a->loc, fname + "() needs real numbers");
+    }
+    Type t = Type::scalar(types::promote(args[0]->type.dtype, args[1]->type.dtype));
+    for (auto &a : args) a = ir::makeCast(std::move(a), t);
+    bool isMin = name == "minimum" || name == "fmin";
+    bool nanPropagates = name == "minimum" || name == "maximum";
+    ir::Intrinsic id = isMin ? (nanPropagates ? ir::Intrinsic::NpMin : ir::Intrinsic::Min)
+                             : (nanPropagates ? ir::Intrinsic::NpMax : ir::Intrinsic::Max);
+    return intrinsic(id, t, std::move(args), e.loc);
+  }
+  if (name == "sign") {
+    auto args = positionalArgs(e, 1, 1, fname);
+    if (isUnknown(args[0])) return unknown(e.loc);
+    if (!args[0]->type.isNumber() || args[0]->type.isComplex()) notSupported(e.loc, "np.sign() of " + args[0]->type.str());
+    Type t = args[0]->type.isBool() ? Type::int64() : args[0]->type;
+    args[0] = ir::makeCast(std::move(args[0]), t);
+    return intrinsic(ir::Intrinsic::Sign, t, std::move(args), e.loc);
+  }
+  const MathFn *fn = findFn(kNumpyFns, name);
+  if (!fn) notSupported(e.loc, fname + " is not supported yet");
+  int arity = ir::intrinsicArity(fn->id);
+  checkKeywords(e, {}, fname);
+  auto args = positionalArgs(e, arity, arity, fname);
+  DType common = DType::Bool;
+  for (auto &a : args) {
+    if (isUnknown(a)) return unknown(e.loc);
+    if (a->type.isArray()) notSupported(e.loc, fname + "() on arrays is not supported yet");
+    if (!a->type.isNumber() || a->type.isComplex())
+      notSupported(a->loc, fname + "() of " + a->type.str() + " is not supported yet");
+    common = types::promote(common, a->type.dtype);
+  }
+  if (fn->result == MathFn::Predicate && !types::isFloat(common))
+    return ir::makeConst(Type::boolean(), e.loc, fn->id == ir::Intrinsic::IsFinite ? 1 : 0);
+  Type ft = Type::scalar(common == DType::Float32 ? DType::Float32 : DType::Float64);
+  for (auto &a : args) a = ir::makeCast(std::move(a), ft);
+  if (fn->result == MathFn::Predicate) return intrinsic(fn->id, Type::boolean(), std::move(args), e.loc);
+  return intrinsic(fn->id, ft, std::move(args), e.loc);
+}
+
+} // namespace mahou::sema

@@ -1,0 +1,379 @@
+// Typing of statements: assignment (chained, unpacking, item stores), augmented
+// assignment, if/while/for (range and arrays), return, raise, assert, print.
+#include "typer.h"
+
+#include <cstdio>
+
+namespace mahou::sema {
+
+namespace {
+
+ir::StmtPtr makeStmt(ir::StmtOp op, Loc loc) { return std::make_unique<ir::Stmt>(op, loc); }
+
+bool isConstBool(const ExprPtr &e, bool *value) {
+  if (e->op != ir::ExprOp::Const || !e->type.isBool()) return false;
+  *value = e->ival != 0;
+  return true;
+}
+
+std::string constMessage(const ir::Expr &e) {
+  if (e.type.kind == Kind::Str) return e.symbol;
+  if (e.op == ir::ExprOp::Const && e.type.isInt()) return std::to_string(e.ival);
+  if (e.op == ir::ExprOp::Const && e.type.isFloat()) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", e.fval);
+    return buf;
+  }
+  return {};
+}
+
+} // namespace
+
+void FunctionTyper::block(const ast::Body &body, ir::Block &out) {
+  for (auto &s : body) stmt(*s, out);
+}
+
+void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
+  switch (s.kind) {
+  case ast::StmtKind::Assign: {
+    auto *a = s.as<ast::Assign>();
+    auto value = expr(*a->value);
+    if (a->targets.size() == 1) {
+      assign(*a->targets[0], std::move(value), s.loc, out);
+      return;
+    }
+    int tmp = tempVar(value->type, s.loc);
+    out.push_back(assignVar(tmp, std::move(value), s.loc));
+    for (auto &t : a->targets) assign(*t, load(tmp, s.loc), s.loc, out);
+    return;
+  }
+  case ast::StmtKind::AnnAssign: {
+    auto *a = s.as<ast::AnnAssign>();
+    if (a->value) assign(*a->target, expr(*a->value), s.loc, out);
+    return;
+  }
+  case ast::StmtKind::AugAssign: augAssign(*s.as<ast::AugAssign>(), out); return;
+  case ast::StmtKind::If: {
+    auto *i = s.as<ast::If>();
+    auto cond = truth(expr(*i->test));
+    auto st = makeStmt(ir::StmtOp::If, s.loc);
+    bool value;
+    if (isConstBool(cond, &value)) {
+      // A condition known at compile time: only the live branch is typed (Numba's branch pruning).
+      block(value ? i->body : i->orelse, st->body);
+      cond = ir::makeConst(Type::boolean(), s.loc, 1);
+    } else {
+      block(i->body, st->body);
+      block(i->orelse, st->orelse);
+    }
+    st->exprs.push_back(std::move(cond));
+    out.push_back(std::move(st));
+    return;
+  }
+  case ast::StmtKind::While: {
+    auto *w = s.as<ast::While>();
+    auto st = makeStmt(ir::StmtOp::While, s.loc);
+    st->exprs.push_back(truth(expr(*w->test)));
+    ++loopDepth_;
+    block(w->body, st->body);
+    --loopDepth_;
+    block(w->orelse, st->orelse);
+    out.push_back(std::move(st));
+    return;
+  }
+  case ast::StmtKind::For: forStmt(*s.as<ast::For>(), out); return;
+  case ast::StmtKind::Break:
+  case ast::StmtKind::Continue:
+    if (loopDepth_ == 0) error(s.loc, "'break' or 'continue' outside a loop");
+    out.push_back(makeStmt(s.kind == ast::StmtKind::Break ? ir::StmtOp::Break : ir::StmtOp::Continue, s.loc));
+    return;
+  case ast::StmtKind::Pass: return;
+  case ast::StmtKind::Return: returnStmt(*s.as<ast::Return>(), out); return;
+  case ast::StmtKind::Raise: raiseStmt(*s.as<ast::Raise>(), out); return;
+  case ast::StmtKind::Assert: {
+    auto *a = s.as<ast::Assert>();
+    auto cond = truth(expr(*a->test));
+    auto st = makeStmt(ir::StmtOp::If, s.loc);
+    auto notCond = std::make_unique<ir::Expr>(ir::ExprOp::Unary, Type::boolean(), s.loc);
+    notCond->sub = int(ir::UnaryOp::Not);
+    notCond->args.push_back(std::move(cond));
+    if (isUnknown(notCond->args[0])) notCond = unknown(s.loc);
+    st->exprs.push_back(std::move(notCond));
+    auto r = makeStmt(ir::StmtOp::Raise, s.loc);
+    r->exc = types::ExcKind::AssertionError;
+    if (a->msg) {
+      auto m = expr(*a->msg);
+      if (!isUnknown(m)) {
+        r->text = constMessage(*m);
+        if (r->text.empty() && m->type.kind != Kind::Str)
+          notSupported(a->msg->loc, "assert messages must be constant strings");
+      }
+    }
+    st->body.push_back(std::move(r));
+    out.push_back(std::move(st));
+    return;
+  }
+  case ast::StmtKind::ExprStmt: exprStmt(*s.as<ast::ExprStmt>(), out); return;
+  case ast::StmtKind::Try: notSupported(s.loc, "try/except is not supported yet");
+  case ast::StmtKind::Import:
+  case ast::StmtKind::ImportFrom:
+    notSupported(s.loc, "import inside a compiled function is not supported; import at module level");
+  case ast::StmtKind::Global:
+  case ast::StmtKind::Nonlocal: notSupported(s.loc, "'global' and 'nonlocal' are not supported");
+  case ast::StmtKind::FunctionDef: notSupported(s.loc, "inner functions are not supported yet");
+  }
+}
+
+void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::Block &out) {
+  if (auto *n = target.as<ast::Name>()) {
+    out.push_back(assignVar(varIndex_.at(n->id), std::move(value), loc));
+    return;
+  }
+  const std::vector<ast::ExprPtr> *elts = nullptr;
+  if (auto *t = target.as<ast::Tuple>()) elts = &t->elts;
+  if (auto *l = target.as<ast::List>()) elts = &l->elts;
+  if (elts) {
+    if (!isUnknown(value)) {
+      if (!value->type.isTuple())
+        notSupported(loc, "unpacking a " + value->type.str() + " is not supported (only tuples)");
+      if (value->type.elems.size() != elts->size())
+        error(loc, "cannot unpack a tuple of " + std::to_string(value->type.elems.size()) + " values into " +
+                       std::to_string(elts->size()) + " targets");
+    }
+    int tmp = tempVar(value->type, loc);
+    bool unknownValue = isUnknown(value);
+    out.push_back(assignVar(tmp, std::move(value), loc));
+    for (size_t i = 0; i < elts->size(); ++i) {
+      ExprPtr item;
+      if (unknownValue || vars_[tmp].type.containsUnknown()) item = unknown(loc);
+      else {
+        item = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, vars_[tmp].type.elems[i], loc);
+        item->ival = int64_t(i);
+        item->args.push_back(load(tmp, loc));
+      }
+      assign(*(*elts)[i], std::move(item), loc, out);
+    }
+    return;
+  }
+  if (auto *sub = target.as<ast::Subscript>()) {
+    auto base = expr(*sub->value);
+    if (isUnknown(base)) return;
+    if (base->type.isTuple()) error(loc, "'tuple' object does not support item assignment");
+    if (!base->type.isArray()) error(loc, "'" + base->type.str() + "' does not support item assignment");
+    if (base->type.readonly) error(loc, "cannot assign to an item of a read-only array");
+    auto idx = elementIndices(base->type, *sub->index);
+    if (!idx) notSupported(loc, "assigning to a slice of an array is not supported yet");
+    for (auto &i : *idx)
+      if (isUnknown(i)) return;
+    if (isUnknown(value)) return;
+    Type elem = Type::scalar(base->type.dtype);
+    if (!value->type.isNumber())
+      error(loc, "cannot store " + value->type.str() + " into an array of " + types::dtypeName(base->type.dtype));
+    auto st = makeStmt(ir::StmtOp::StoreItem, loc);
+    st->exprs.push_back(std::move(base));
+    for (auto &i : *idx) st->exprs.push_back(std::move(i));
+    st->exprs.push_back(convert(std::move(value), elem, "array store"));
+    out.push_back(std::move(st));
+    return;
+  }
+  if (target.kind == ast::ExprKind::Attribute) notSupported(loc, "assigning to an attribute is not supported");
+  if (target.kind == ast::ExprKind::Starred) notSupported(loc, "starred assignment is not supported");
+  error(loc, "cannot assign to this expression");
+}
+
+void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
+  if (auto *n = s.target->as<ast::Name>()) {
+    int var = varIndex_.at(n->id);
+    auto cur = load(var, s.loc);
+    if (!isUnknown(cur) && cur->type.isArray())
+      notSupported(s.loc, "in-place array operators (a += ...) are not supported yet");
+    auto v = binary(s.op, std::move(cur), expr(*s.value), s.loc);
+    out.push_back(assignVar(var, std::move(v), s.loc));
+    return;
+  }
+  auto *sub = s.target->as<ast::Subscript>();
+  if (!sub) notSupported(s.loc, "augmented assignment to this target is not supported");
+  auto base = expr(*sub->value);
+  if (isUnknown(base)) return;
+  if (!base->type.isArray()) error(s.loc, "'" + base->type.str() + "' does not support item assignment");
+  auto idx = elementIndices(base->type, *sub->index);
+  if (!idx) notSupported(s.loc, "augmented assignment to a slice is not supported yet");
+  for (auto &i : *idx)
+    if (isUnknown(i)) return;
+  // Evaluate the array and each index once.
+  int arr = tempVar(base->type, s.loc);
+  out.push_back(assignVar(arr, std::move(base), s.loc));
+  std::vector<int> idxVars;
+  for (auto &i : *idx) {
+    int v = tempVar(Type::int64(), s.loc);
+    out.push_back(assignVar(v, std::move(i), s.loc));
+    idxVars.push_back(v);
+  }
+  const Type at = vars_[arr].type;
+  auto item = std::make_unique<ir::Expr>(ir::ExprOp::ArrayItem, Type::scalar(at.dtype), s.loc);
+  item->args.push_back(load(arr, s.loc));
+  for (int v : idxVars) item->args.push_back(load(v, s.loc));
+  auto value = binary(s.op, std::move(item), expr(*s.value), s.loc);
+  if (isUnknown(value)) return;
+  auto st = makeStmt(ir::StmtOp::StoreItem, s.loc);
+  st->exprs.push_back(load(arr, s.loc));
+  for (int v : idxVars) st->exprs.push_back(load(v, s.loc));
+  st->exprs.push_back(convert(std::move(value), Type::scalar(at.dtype), "array store"));
+  out.push_back(std::move(st));
+}
+
+void FunctionTyper::forStmt(const ast::For &s, ir::Block &out) {
+  auto st = makeStmt(ir::StmtOp::ForRange, s.loc);
+  int counter = tempVar(Type::int64(), s.loc);
+  st->var = counter;
+  ExprPtr element; // what the target gets each iteration (null: the counter itself)
+  int arrayVar = -1;
+  auto *call = s.iter->as<ast::Call>();
+  std::optional<CalleeRef> callee;
+  if (call) callee = resolveCallee(*call->func);
+  bool isRange = callee && ((callee->kind == CalleeRef::Kind::Builtin && (callee->name == "range" || callee->name == "prange")) ||
+                            (callee->kind == CalleeRef::Kind::ModuleFn && callee->module == types::ModuleId::Mahou &&
+                             callee->name == "prange"));
+  if (isRange) {
+    checkKeywords(*call, {}, "range");
+    auto args = positionalArgs(*call, 1, 3, "range");
+    for (auto &a : args) a = toInt64Index(std::move(a), "range() argument");
+    if (args.size() == 1) {
+      st->exprs.push_back(ir::makeConst(Type::int64(), s.loc, 0));
+      st->exprs.push_back(std::move(args[0]));
+      st->exprs.push_back(ir::makeConst(Type::int64(), s.loc, 1));
+    } else {
+      st->exprs.push_back(std::move(args[0]));
+      st->exprs.push_back(std::move(args[1]));
+      st->exprs.push_back(args.size() == 3 ? std::move(args[2]) : ir::makeConst(Type::int64(), s.loc, 1));
+    }
+  } else {
+    if (callee && callee->kind == CalleeRef::Kind::Builtin && (callee->name == "enumerate" || callee->name == "zip"))
+      notSupported(s.iter->loc, callee->name + "() in for loops is not supported yet");
+    auto it = expr(*s.iter);
+    if (!isUnknown(it) && !it->type.isArray())
+      notSupported(s.iter->loc, "iterating over " + it->type.str() + " is not supported yet");
+    arrayVar = tempVar(it->type, s.loc);
+    bool unknownIter = isUnknown(it);
+    out.push_back(assignVar(arrayVar, std::move(it), s.loc));
+    st->exprs.push_back(ir::makeConst(Type::int64(), s.loc, 0));
+    if (unknownIter) st->exprs.push_back(unknown(s.loc));
+    else {
+      auto len = std::make_unique<ir::Expr>(ir::ExprOp::ArrayShape, Type::int64(), s.loc);
+      len->args.push_back(load(arrayVar, s.loc));
+      st->exprs.push_back(std::move(len));
+    }
+    st->exprs.push_back(ir::makeConst(Type::int64(), s.loc, 1));
+  }
+  ++loopDepth_;
+  if (arrayVar >= 0) {
+    if (vars_[arrayVar].type.containsUnknown()) element = unknown(s.loc);
+    else {
+      // a[i] of an N-D array is the view a[i, :, ...].
+      const Type at = vars_[arrayVar].type;
+      if (at.ndim == 1) {
+        element = std::make_unique<ir::Expr>(ir::ExprOp::ArrayItem, Type::scalar(at.dtype), s.loc);
+        element->args.push_back(load(arrayVar, s.loc));
+        element->args.push_back(load(counter, s.loc));
+      } else {
+        auto v = std::make_unique<ir::Expr>(ir::ExprOp::ArrayView,
+                                            Type::array(at.dtype, at.ndim - 1,
+                                                        at.layout == types::Layout::C ? types::Layout::C : types::Layout::A,
+                                                        at.readonly),
+                                            s.loc);
+        v->args.push_back(load(arrayVar, s.loc));
+        ir::ViewSlot first;
+        first.index = load(counter, s.loc);
+        v->slots.push_back(std::move(first));
+        for (int k = 1; k < at.ndim; ++k) {
+          ir::ViewSlot full;
+          full.isSlice = true;
+          v->slots.push_back(std::move(full));
+        }
+        element = std::move(v);
+      }
+    }
+  } else {
+    element = load(counter, s.loc);
+  }
+  assign(*s.target, std::move(element), s.loc, st->body);
+  block(s.body, st->body);
+  --loopDepth_;
+  block(s.orelse, st->orelse);
+  out.push_back(std::move(st));
+}
+
+void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
+  auto st = makeStmt(ir::StmtOp::Return, s.loc);
+  ExprPtr v = s.value ? expr(*s.value) : ir::makeConst(Type::none(), s.loc, 0);
+  if (isUnknown(v)) {
+    out.push_back(std::move(st)); // discarded: another pass follows
+    return;
+  }
+  switch (v->type.kind) {
+  case Kind::Module:
+  case Kind::Function:
+  case Kind::DTypeObj:
+  case Kind::ExcClass:
+  case Kind::Range:
+  case Kind::Str: notSupported(s.loc, "returning a " + v->type.str() + " is not supported");
+  default: break;
+  }
+  unifyReturn(v->type, s.loc);
+  if (!ret_.isNone()) st->exprs.push_back(convert(std::move(v), ret_, "return value"));
+  out.push_back(std::move(st));
+}
+
+void FunctionTyper::raiseStmt(const ast::Raise &s, ir::Block &out) {
+  if (!s.exc) notSupported(s.loc, "a bare 'raise' is not supported (no try/except yet)");
+  if (s.cause) notSupported(s.loc, "'raise ... from ...' is not supported");
+  const ast::Expr *cls = s.exc.get();
+  const ast::Call *call = s.exc->as<ast::Call>();
+  if (call) cls = call->func.get();
+  auto c = resolveCallee(*cls);
+  if (!c || c->kind != CalleeRef::Kind::ExcCtor)
+    notSupported(s.loc, "only builtin exception classes (ValueError, IndexError, ...) can be raised");
+  auto st = makeStmt(ir::StmtOp::Raise, s.loc);
+  st->exc = c->exc;
+  if (call) {
+    if (!call->keywords.empty() || call->args.size() > 1)
+      notSupported(s.loc, "exceptions take at most one constant message argument");
+    if (call->args.size() == 1) {
+      auto m = expr(*call->args[0]);
+      if (!isUnknown(m)) {
+        st->text = constMessage(*m);
+        if (m->type.kind != Kind::Str && !(m->op == ir::ExprOp::Const && m->type.isNumber()))
+          notSupported(call->args[0]->loc, "exception messages must be constant strings");
+      }
+    }
+  }
+  out.push_back(std::move(st));
+}
+
+void FunctionTyper::exprStmt(const ast::ExprStmt &s, ir::Block &out) {
+  if (s.value->kind == ast::ExprKind::StrLit) return; // docstring
+  if (auto *call = s.value->as<ast::Call>()) {
+    auto c = resolveCallee(*call->func);
+    if (c && c->kind == CalleeRef::Kind::Builtin && c->name == "print") {
+      for (auto &k : call->keywords)
+        notSupported(k.loc, "print() keyword arguments are not supported yet");
+      auto st = makeStmt(ir::StmtOp::Print, s.loc);
+      for (auto &a : call->args) {
+        if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "print(*args) is not supported");
+        auto v = expr(*a);
+        if (!isUnknown(v) && !v->type.isNumber() && v->type.kind != Kind::Str && !v->type.isNone())
+          notSupported(a->loc, "printing a " + v->type.str() + " is not supported yet");
+        st->exprs.push_back(std::move(v));
+      }
+      out.push_back(std::move(st));
+      return;
+    }
+  }
+  auto v = expr(*s.value);
+  if (v->op == ir::ExprOp::Const || v->op == ir::ExprOp::LoadVar) return; // no effect
+  auto st = makeStmt(ir::StmtOp::Eval, s.loc);
+  st->exprs.push_back(std::move(v));
+  out.push_back(std::move(st));
+}
+
+} // namespace mahou::sema

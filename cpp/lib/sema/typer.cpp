@@ -1,0 +1,307 @@
+// The inference driver (fixpoint over passes), local-variable discovery and the
+// helpers every part of sema uses: conversions, temporaries, globals.
+#include "typer.h"
+
+#include <functional>
+
+namespace mahou::sema {
+
+namespace {
+
+void collectTargets(const ast::Expr &t, std::vector<std::string> &names) {
+  if (auto *n = t.as<ast::Name>()) names.push_back(n->id);
+  else if (auto *tu = t.as<ast::Tuple>())
+    for (auto &e : tu->elts) collectTargets(*e, names);
+  else if (auto *l = t.as<ast::List>())
+    for (auto &e : l->elts) collectTargets(*e, names);
+  else if (auto *s = t.as<ast::Starred>()) collectTargets(*s->value, names);
+}
+
+// Python scoping: a name assigned anywhere in the function is local everywhere.
+void collectLocals(const ast::Body &body, std::vector<std::string> &names) {
+  for (auto &s : body) {
+    switch (s->kind) {
+    case ast::StmtKind::Assign:
+      for (auto &t : s->as<ast::Assign>()->targets) collectTargets(*t, names);
+      break;
+    case ast::StmtKind::AugAssign: collectTargets(*s->as<ast::AugAssign>()->target, names); break;
+    case ast::StmtKind::AnnAssign: collectTargets(*s->as<ast::AnnAssign>()->target, names); break;
+    case ast::StmtKind::For: {
+      auto *f = s->as<ast::For>();
+      collectTargets(*f->target, names);
+      collectLocals(f->body, names);
+      collectLocals(f->orelse, names);
+      break;
+    }
+    case ast::StmtKind::While:
+      collectLocals(s->as<ast::While>()->body, names);
+      collectLocals(s->as<ast::While>()->orelse, names);
+      break;
+    case ast::StmtKind::If:
+      collectLocals(s->as<ast::If>()->body, names);
+      collectLocals(s->as<ast::If>()->orelse, names);
+      break;
+    case ast::StmtKind::Try: {
+      auto *t = s->as<ast::Try>();
+      collectLocals(t->body, names);
+      for (auto &h : t->handlers) {
+        if (!h.name.empty()) names.push_back(h.name);
+        collectLocals(h.body, names);
+      }
+      collectLocals(t->orelse, names);
+      collectLocals(t->finalbody, names);
+      break;
+    }
+    case ast::StmtKind::FunctionDef: names.push_back(s->as<ast::FunctionDef>()->name); break;
+    default: break;
+    }
+  }
+}
+
+} // namespace
+
+bool alwaysExits(const ast::Body &body) {
+  if (body.empty()) return false;
+  const ast::Stmt &last = *body.back();
+  switch (last.kind) {
+  case ast::StmtKind::Return:
+  case ast::StmtKind::Raise: return true;
+  case ast::StmtKind::If: {
+    auto *i = last.as<ast::If>();
+    return alwaysExits(i->body) && alwaysExits(i->orelse);
+  }
+  case ast::StmtKind::While: {
+    // `while True:` without break never falls through.
+    auto *w = last.as<ast::While>();
+    auto *b = w->test->as<ast::BoolLit>();
+    if (!b || !b->value) return false;
+    std::function<bool(const ast::Body &)> hasBreak = [&](const ast::Body &bb) {
+      for (auto &s : bb) {
+        if (s->kind == ast::StmtKind::Break) return true;
+        if (auto *i = s->as<ast::If>())
+          if (hasBreak(i->body) || hasBreak(i->orelse)) return true;
+      }
+      return false;
+    };
+    return !hasBreak(w->body);
+  }
+  default: return false;
+  }
+}
+
+FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def,
+                             const std::vector<Type> &argTypes, CompileEnvironment &env,
+                             const CompileOptions &options, std::string symbol)
+    : file_(file), def_(def), argTypes_(argTypes), env_(env), options_(options),
+      symbol_(std::move(symbol)) {
+  if (!def.vararg.empty() || !def.kwarg.empty() || !def.kwonlyargs.empty())
+    notSupported(def.loc, "*args, **kwargs and keyword-only parameters are not supported yet");
+  if (argTypes.size() != def.args.size())
+    internalError("argument count differs from the parameter count of " + def.name);
+  for (size_t i = 0; i < def.args.size(); ++i) {
+    if (varIndex_.count(def.args[i].name)) error(def.args[i].loc, "duplicate parameter name");
+    varIndex_[def.args[i].name] = int(vars_.size());
+    vars_.push_back({def.args[i].name, argTypes[i]});
+  }
+  std::vector<std::string> locals;
+  collectLocals(def.body, locals);
+  for (auto &n : locals) {
+    if (varIndex_.count(n)) continue;
+    varIndex_[n] = int(vars_.size());
+    vars_.push_back({n, Type::unknown()});
+  }
+}
+
+ir::Function FunctionTyper::run() {
+  constexpr int kMaxPasses = 64;
+  for (int pass = 0;; ++pass) {
+    if (pass == kMaxPasses) internalError("type inference did not converge for " + def_.name);
+    changed_ = false;
+    tempCounter_ = 0;
+    loopDepth_ = 0;
+    ir::Block body;
+    block(def_.body, body);
+    if (!alwaysExits(def_.body)) unifyReturn(Type::none(), def_.loc);
+    if (changed_) continue;
+    bool unknownLeft = ret_.containsUnknown();
+    for (auto &v : vars_) unknownLeft |= v.type.containsUnknown();
+    if (unknownLeft && !strict_) {
+      strict_ = true; // one more pass that reports the first unknown it meets
+      continue;
+    }
+    if (ret_.containsUnknown())
+      error(def_.loc, "cannot infer the return type of '" + def_.name +
+                          "' (a recursive function needs a base case that returns first)");
+    ir::Function fn;
+    fn.name = def_.name;
+    fn.symbol = symbol_;
+    fn.numParams = int(def_.args.size());
+    fn.argTypes = argTypes_;
+    fn.ret = ret_;
+    fn.body = std::move(body);
+    for (auto &v : vars_) {
+      // Locals that are never given a value (only in dead code) get a harmless type.
+      ir::Var copy = v;
+      if (copy.type.containsUnknown()) copy.type = Type::int64();
+      fn.vars.push_back(copy);
+    }
+    return fn;
+  }
+}
+
+ExprPtr FunctionTyper::unknown(Loc loc) const { return ir::makeConst(Type::unknown(), loc, 0); }
+
+ExprPtr FunctionTyper::load(int var, Loc loc) {
+  if (vars_[var].type.containsUnknown() && strict_)
+    error(loc, "cannot infer the type of variable '" + vars_[var].name +
+                   "' (is it used before it is assigned?)");
+  auto e = std::make_unique<ir::Expr>(ir::ExprOp::LoadVar, vars_[var].type, loc);
+  e->var = var;
+  return e;
+}
+
+ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
+  Type &vt = vars_[var].type;
+  const Type &t = value->type;
+  switch (t.kind) {
+  case Kind::Module:
+  case Kind::Function:
+  case Kind::DTypeObj:
+  case Kind::ExcClass:
+  case Kind::Range:
+    notSupported(loc, "cannot store a " + t.str() + " in variable '" + vars_[var].name + "'");
+  default: break;
+  }
+  if (!t.containsUnknown()) {
+    auto u = types::unify(vt, t);
+    if (!u)
+      error(loc, "variable '" + vars_[var].name + "' is " + vt.str() + " elsewhere but " + t.str() +
+                     " here; the types cannot be unified");
+    if (*u != vt) {
+      vt = *u;
+      changed_ = true;
+    }
+  }
+  auto s = std::make_unique<ir::Stmt>(ir::StmtOp::Assign, loc);
+  s->var = var;
+  if (!t.containsUnknown() && !vt.containsUnknown()) value = convert(std::move(value), vt, "assignment");
+  s->exprs.push_back(std::move(value));
+  return s;
+}
+
+int FunctionTyper::tempVar(const Type &t, Loc loc) {
+  std::string name = "$t" + std::to_string(tempCounter_++);
+  auto it = varIndex_.find(name);
+  int idx;
+  if (it == varIndex_.end()) {
+    idx = int(vars_.size());
+    varIndex_[name] = idx;
+    vars_.push_back({name, Type::unknown()});
+  } else {
+    idx = it->second;
+  }
+  (void)loc;
+  if (!t.containsUnknown()) {
+    auto u = types::unify(vars_[idx].type, t);
+    if (!u) { // a temporary gets a new type in a later pass: take the new one
+      vars_[idx].type = t;
+      changed_ = true;
+    } else if (*u != vars_[idx].type) {
+      vars_[idx].type = *u;
+      changed_ = true;
+    }
+  }
+  return idx;
+}
+
+ExprPtr FunctionTyper::convert(ExprPtr e, const Type &to, const std::string &what) {
+  if (isUnknown(e) || to.containsUnknown() || e->type == to) return e;
+  const Type &from = e->type;
+  bool ok = false;
+  if (from.isNumber() && to.isNumber()) {
+    ok = !(from.isComplex() && !to.isComplex());
+  } else if (from.isArray() && to.isArray()) {
+    ok = from.dtype == to.dtype && from.ndim == to.ndim &&
+         (to.layout == types::Layout::A || to.layout == from.layout) &&
+         (to.readonly || !from.readonly);
+  } else if (from.isTuple() && to.isTuple() && from.elems.size() == to.elems.size()) {
+    ok = true;
+    for (size_t i = 0; i < from.elems.size(); ++i) {
+      const Type &a = from.elems[i], &b = to.elems[i];
+      if (a == b) continue;
+      bool elemOk = (a.isNumber() && b.isNumber() && !(a.isComplex() && !b.isComplex())) ||
+                    (a.isArray() && b.isArray() && a.dtype == b.dtype && a.ndim == b.ndim);
+      ok &= elemOk;
+    }
+  }
+  if (!ok) error(e->loc, "cannot convert " + from.str() + " to " + to.str() + " in " + what);
+  return ir::makeCast(std::move(e), to);
+}
+
+ExprPtr FunctionTyper::toInt64Index(ExprPtr e, const std::string &what) {
+  if (isUnknown(e)) return e;
+  if (e->type.isBool() || !e->type.isInt())
+    error(e->loc, what + " must be an integer, not " + e->type.str());
+  return ir::makeCast(std::move(e), Type::int64());
+}
+
+ExprPtr FunctionTyper::truth(ExprPtr e) {
+  if (isUnknown(e)) return ir::makeConst(Type::unknown(), e->loc, 0);
+  if (e->type.isBool()) return e;
+  Loc loc = e->loc;
+  switch (e->type.kind) {
+  case Kind::Scalar: {
+    auto t = std::make_unique<ir::Expr>(ir::ExprOp::Truth, Type::boolean(), loc);
+    t->args.push_back(std::move(e));
+    return t;
+  }
+  case Kind::None: return ir::makeConst(Type::boolean(), loc, 0);
+  case Kind::Tuple: return ir::makeConst(Type::boolean(), loc, e->type.elems.empty() ? 0 : 1);
+  case Kind::Str: return ir::makeConst(Type::boolean(), loc, e->type.text.empty() ? 0 : 1);
+  default:
+    error(loc, "the truth value of " + e->type.str() +
+                   " is ambiguous; compare explicitly (for arrays use a.size or a.any())");
+  }
+}
+
+const GlobalValue &FunctionTyper::global(const std::string &name) {
+  auto it = globals_.find(name);
+  if (it != globals_.end()) return it->second;
+  return globals_.emplace(name, env_.resolveGlobal(name)).first->second;
+}
+
+std::optional<int64_t> FunctionTyper::constInt(const ast::Expr &e) {
+  if (auto *i = e.as<ast::IntLit>()) return i->overflow ? std::nullopt : std::optional<int64_t>(i->value);
+  if (auto *u = e.as<ast::UnaryOp>()) {
+    if (u->op == ast::UnaryOpKind::USub)
+      if (auto v = constInt(*u->operand)) return -*v;
+    if (u->op == ast::UnaryOpKind::UAdd) return constInt(*u->operand);
+  }
+  if (auto *n = e.as<ast::Name>()) {
+    if (varIndex_.count(n->id)) return std::nullopt;
+    auto &g = global(n->id);
+    if (g.kind == GlobalValue::Kind::Int) return g.i;
+  }
+  return std::nullopt;
+}
+
+void FunctionTyper::unifyReturn(const Type &t, Loc loc) {
+  if (t.containsUnknown()) return;
+  auto u = types::unify(ret_, t);
+  if (!u)
+    error(loc, "'" + def_.name + "' returns " + ret_.str() + " elsewhere but " + t.str() +
+                   " here; the return types cannot be unified");
+  if (*u != ret_) {
+    ret_ = *u;
+    changed_ = true;
+  }
+}
+
+ir::Function buildTypedIR(const SourceFile &file, const ast::FunctionDef &def,
+                          const std::vector<types::Type> &argTypes, CompileEnvironment &env,
+                          const CompileOptions &options, const std::string &symbol) {
+  FunctionTyper typer(file, def, argTypes, env, options, symbol);
+  return typer.run();
+}
+
+} // namespace mahou::sema

@@ -1,0 +1,126 @@
+// Private to sema: the FunctionTyper that walks the AST once per inference pass,
+// building typed IR under the current variable types until they stop changing.
+#pragma once
+
+#include "mahou/sema.h"
+
+#include <map>
+#include <optional>
+#include <unordered_map>
+
+namespace mahou::sema {
+
+using ir::ExprPtr;
+using types::DType;
+using types::Kind;
+using types::Type;
+
+// What a called expression refers to (resolved at compile time).
+struct CalleeRef {
+  enum class Kind { Builtin, ModuleFn, Compiled, DTypeCtor, ExcCtor, Method, Unknown } kind;
+  std::string name;             // builtin / module function / method name
+  types::ModuleId module{};     // ModuleFn
+  uint64_t handle = 0;          // Compiled
+  DType dtype{};                // DTypeCtor
+  types::ExcKind exc{};         // ExcCtor
+  const ast::Expr *self = nullptr; // Method: the receiver expression
+};
+
+class FunctionTyper {
+public:
+  FunctionTyper(const SourceFile &file, const ast::FunctionDef &def,
+                const std::vector<Type> &argTypes, CompileEnvironment &env,
+                const CompileOptions &options, std::string symbol);
+  ir::Function run();
+
+  // ---- shared helpers (typer.cpp)
+  [[noreturn]] void error(Loc loc, const std::string &msg) const { typingError(file_, loc, msg); }
+  [[noreturn]] void notSupported(Loc loc, const std::string &msg) const { unsupported(file_, loc, msg); }
+  ExprPtr unknown(Loc loc) const;
+  static bool isUnknown(const ExprPtr &e) { return e->type.containsUnknown(); }
+  // Converts a value to `to` (numbers between each other, arrays relaxing layout,
+  // tuples elementwise) or reports a TypingError that names `what`.
+  ExprPtr convert(ExprPtr e, const Type &to, const std::string &what);
+  ExprPtr toInt64Index(ExprPtr e, const std::string &what);
+  ExprPtr truth(ExprPtr e);
+  const GlobalValue &global(const std::string &name);
+  std::optional<int64_t> constInt(const ast::Expr &e);
+  int tempVar(const Type &t, Loc loc); // a fresh hidden variable (stable across passes)
+  ir::StmtPtr assignVar(int var, ExprPtr value, Loc loc);
+  ExprPtr load(int var, Loc loc);
+
+  // ---- expressions (exprs.cpp)
+  ExprPtr expr(const ast::Expr &e);
+  ExprPtr name(const ast::Name &e);
+  ExprPtr constantFromGlobal(const GlobalValue &g, Loc loc);
+  ExprPtr binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc);
+  ExprPtr unary(const ast::UnaryOp &e);
+  ExprPtr compare(const ast::Compare &e);
+  ExprPtr compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc);
+  ExprPtr boolOp(const ast::BoolOp &e);
+  ExprPtr ifExp(const ast::IfExp &e);
+  ExprPtr attribute(const ast::Attribute &e);
+  ExprPtr tupleExpr(const ast::Tuple &e);
+
+  // ---- subscripts and arrays (arrays.cpp)
+  ExprPtr subscript(const ast::Subscript &e);
+  // Builds the indexing of `base` by an AST index: an element (ArrayItem) or a view.
+  ExprPtr indexArray(ExprPtr base, const ast::Expr &index, Loc loc);
+  // For stores: the int64 indices of a full element index, or nullopt for slices.
+  std::optional<std::vector<ExprPtr>> elementIndices(const Type &arrayType, const ast::Expr &index);
+  ExprPtr arrayAttribute(ExprPtr base, const std::string &attr, Loc loc);
+
+  // ---- calls (calls.cpp, numpy_calls.cpp)
+  ExprPtr call(const ast::Call &e);
+  std::optional<CalleeRef> resolveCallee(const ast::Expr &func);
+  ExprPtr builtinCall(const std::string &name, const ast::Call &e);
+  ExprPtr mathCall(types::ModuleId module, const std::string &name, const ast::Call &e);
+  ExprPtr numpyCall(const std::string &name, const ast::Call &e);
+  ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
+  ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e);
+  ExprPtr intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc);
+  std::optional<DType> dtypeArgument(const ast::Expr &e);
+  std::vector<ExprPtr> shapeArgument(const ast::Expr &e);
+  std::vector<ExprPtr> positionalArgs(const ast::Call &e, size_t minArgs, size_t maxArgs,
+                                      const std::string &fname);
+  const ast::Expr *keyword(const ast::Call &e, const std::string &name);
+  void checkKeywords(const ast::Call &e, std::initializer_list<const char *> allowed,
+                     const std::string &fname);
+
+  // ---- statements (stmts.cpp)
+  void block(const ast::Body &body, ir::Block &out);
+  void stmt(const ast::Stmt &s, ir::Block &out);
+  void assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::Block &out);
+  void augAssign(const ast::AugAssign &s, ir::Block &out);
+  void forStmt(const ast::For &s, ir::Block &out);
+  void raiseStmt(const ast::Raise &s, ir::Block &out);
+  void exprStmt(const ast::ExprStmt &s, ir::Block &out);
+  void returnStmt(const ast::Return &s, ir::Block &out);
+  void unifyReturn(const Type &t, Loc loc);
+
+  const SourceFile &file_;
+  const ast::FunctionDef &def_;
+  std::vector<Type> argTypes_;
+  CompileEnvironment &env_;
+  CompileOptions options_;
+  std::string symbol_;
+
+  // State kept across passes.
+  std::vector<ir::Var> vars_;
+  std::unordered_map<std::string, int> varIndex_;
+  Type ret_ = Type::unknown();
+  bool sawReturnValue_ = false;
+  std::unordered_map<std::string, GlobalValue> globals_;
+  std::map<std::pair<uint64_t, std::string>, CalleeSignature> callees_;
+
+  // State of the current pass.
+  bool changed_ = false;
+  bool strict_ = false; // last pass: anything still unknown is an error
+  int tempCounter_ = 0;
+  int loopDepth_ = 0;
+};
+
+// True when control cannot fall off the end of `body` (return/raise on every path).
+bool alwaysExits(const ast::Body &body);
+
+} // namespace mahou::sema

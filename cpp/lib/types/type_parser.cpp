@@ -1,0 +1,215 @@
+// Parser for the type syntax of signatures: "float64(float64[:, ::1], int64)".
+#include "mahou/types.h"
+
+#include <cctype>
+
+namespace mahou::types {
+
+namespace {
+
+class TypeParser {
+public:
+  explicit TypeParser(const std::string &text) : s_(text) {}
+
+  std::optional<Type> parseWhole() {
+    auto t = parseType();
+    if (!t) return std::nullopt;
+    skipSpace();
+    if (pos_ != s_.size()) return fail("unexpected '" + s_.substr(pos_) + "'");
+    return t;
+  }
+
+  std::optional<Signature> parseSignature() {
+    Signature sig;
+    skipSpace();
+    if (peek() != '(') {
+      auto ret = parseType();
+      if (!ret) return std::nullopt;
+      sig.ret = *ret;
+    }
+    if (!eat('(')) return failSig("expected '(' after the return type");
+    if (!eat(')')) {
+      do {
+        auto t = parseType();
+        if (!t) return std::nullopt;
+        sig.args.push_back(*t);
+      } while (eat(','));
+      if (!eat(')')) return failSig("expected ')' or ','");
+    }
+    skipSpace();
+    if (pos_ != s_.size()) return failSig("unexpected '" + s_.substr(pos_) + "'");
+    return sig;
+  }
+
+  std::string error;
+
+private:
+  std::optional<Type> fail(const std::string &msg) {
+    if (error.empty()) error = "invalid type '" + s_ + "': " + msg;
+    return std::nullopt;
+  }
+  std::optional<Signature> failSig(const std::string &msg) {
+    fail(msg);
+    return std::nullopt;
+  }
+  void skipSpace() {
+    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+  }
+  char peek() {
+    skipSpace();
+    return pos_ < s_.size() ? s_[pos_] : '\0';
+  }
+  bool eat(char c) {
+    if (peek() != c) return false;
+    ++pos_;
+    return true;
+  }
+  bool eatWord(const char *w) {
+    skipSpace();
+    size_t n = std::char_traits<char>::length(w);
+    if (s_.compare(pos_, n, w) != 0) return false;
+    pos_ += n;
+    return true;
+  }
+  std::string ident() {
+    skipSpace();
+    size_t start = pos_;
+    while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_'))
+      ++pos_;
+    return s_.substr(start, pos_ - start);
+  }
+
+  static std::optional<Type> scalarByName(const std::string &n) {
+    static const std::pair<const char *, DType> aliases[] = {
+        {"bool_", DType::Bool},     {"boolean", DType::Bool},   {"b1", DType::Bool},
+        {"int_", DType::Int64},     {"intp", DType::Int64},     {"intc", DType::Int32},
+        {"i1", DType::Int8},        {"i2", DType::Int16},       {"i4", DType::Int32},
+        {"i8", DType::Int64},       {"u1", DType::UInt8},       {"u2", DType::UInt16},
+        {"u4", DType::UInt32},      {"u8", DType::UInt64},      {"uintp", DType::UInt64},
+        {"float_", DType::Float64}, {"double", DType::Float64}, {"f4", DType::Float32},
+        {"f8", DType::Float64},     {"float", DType::Float64},  {"int", DType::Int64},
+        {"c8", DType::Complex64},   {"c16", DType::Complex128}, {"complex", DType::Complex128},
+        {"byte", DType::Int8},      {"uint", DType::UInt64},    {"single", DType::Float32},
+    };
+    if (auto d = dtypeFromName(n)) return Type::scalar(*d);
+    for (auto &[name, d] : aliases)
+      if (n == name) return Type::scalar(d);
+    return std::nullopt;
+  }
+
+  // After a dtype: [:], [:, :], [::1], [:, ::1], [::1, :]
+  std::optional<Type> parseArraySuffix(DType d) {
+    int ndim = 0;
+    int contiguousAt = -1;
+    do {
+      if (!eat(':')) return fail("expected ':' in array dimensions");
+      if (eat(':')) {
+        skipSpace();
+        if (!eatWord("1")) return fail("only '::1' marks a contiguous dimension");
+        if (contiguousAt >= 0) return fail("more than one '::1'");
+        contiguousAt = ndim;
+      }
+      ++ndim;
+    } while (eat(','));
+    if (!eat(']')) return fail("expected ']'");
+    Layout layout = Layout::A;
+    if (contiguousAt == ndim - 1) layout = Layout::C;
+    else if (contiguousAt == 0) layout = Layout::F;
+    else if (contiguousAt > 0) return fail("'::1' must be on the first or last dimension");
+    return Type::array(d, ndim, layout);
+  }
+
+  std::optional<Type> parseType() {
+    if (eat('(')) { // (a, b) tuple
+      std::vector<Type> elems;
+      if (!eat(')')) {
+        do {
+          if (peek() == ')') break;
+          auto t = parseType();
+          if (!t) return std::nullopt;
+          elems.push_back(*t);
+        } while (eat(','));
+        if (!eat(')')) return fail("expected ')'");
+      }
+      return Type::tuple(std::move(elems));
+    }
+    std::string name = ident();
+    if (name.empty()) return fail("expected a type name");
+    if (name == "none" || name == "void" || name == "None") return Type::none();
+    if (name == "UniTuple") {
+      if (!eat('(')) return fail("expected '(' after UniTuple");
+      auto elem = parseType();
+      if (!elem) return std::nullopt;
+      if (!eat(',') && !eat('x')) return fail("expected ',' in UniTuple");
+      skipSpace();
+      size_t start = pos_;
+      while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+      if (start == pos_) return fail("expected a count in UniTuple");
+      int n = std::stoi(s_.substr(start, pos_ - start));
+      if (!eat(')')) return fail("expected ')'");
+      return Type::tuple(std::vector<Type>(n, *elem));
+    }
+    if (name == "Tuple") {
+      if (!eat('(')) return fail("expected '(' after Tuple");
+      std::vector<Type> elems;
+      if (!eat(')')) {
+        do {
+          auto t = parseType();
+          if (!t) return std::nullopt;
+          elems.push_back(*t);
+        } while (eat(','));
+        if (!eat(')')) return fail("expected ')'");
+      }
+      return Type::tuple(std::move(elems));
+    }
+    if (name == "array") { // array(float64, 2d, C)
+      if (!eat('(')) return fail("expected '(' after array");
+      auto d = scalarByName(ident());
+      if (!d) return fail("unknown dtype in array(...)");
+      if (!eat(',')) return fail("expected ','");
+      skipSpace();
+      size_t start = pos_;
+      while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+      if (start == pos_) return fail("expected ndim");
+      int nd = std::stoi(s_.substr(start, pos_ - start));
+      eatWord("d");
+      Layout layout = Layout::A;
+      bool readonly = false;
+      while (eat(',')) {
+        std::string w = ident();
+        if (w == "C") layout = Layout::C;
+        else if (w == "F") layout = Layout::F;
+        else if (w == "A") layout = Layout::A;
+        else if (w == "readonly") readonly = true;
+        else return fail("unknown array flag '" + w + "'");
+      }
+      if (!eat(')')) return fail("expected ')'");
+      return Type::array(d->dtype, nd, layout, readonly);
+    }
+    auto scalar = scalarByName(name);
+    if (!scalar) return fail("unknown type name '" + name + "'");
+    if (eat('[')) return parseArraySuffix(scalar->dtype);
+    return scalar;
+  }
+
+  const std::string &s_;
+  size_t pos_ = 0;
+};
+
+} // namespace
+
+std::optional<Type> parseType(const std::string &text, std::string *error) {
+  TypeParser p(text);
+  auto t = p.parseWhole();
+  if (!t && error) *error = p.error;
+  return t;
+}
+
+std::optional<Signature> parseSignature(const std::string &text, std::string *error) {
+  TypeParser p(text);
+  auto s = p.parseSignature();
+  if (!s && error) *error = p.error;
+  return s;
+}
+
+} // namespace mahou::types

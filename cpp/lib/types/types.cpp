@@ -1,0 +1,240 @@
+// Type constructors, predicates, printing and unification of the type lattice.
+#include "mahou/types.h"
+
+#include <cstring>
+
+namespace mahou::types {
+
+namespace {
+struct DTypeInfo {
+  const char *name;
+  int numpyNum;
+  int bytes;
+  DTypeClass cls;
+};
+constexpr DTypeInfo kDTypes[] = {
+#define MAHOU_DTYPE(Enum, name, numpyNum, bytes, cls) {name, numpyNum, bytes, DTypeClass::cls},
+#include "mahou/dtypes.def"
+#undef MAHOU_DTYPE
+};
+constexpr const char *kExcNames[] = {
+#define MAHOU_EXCEPTION(name) #name,
+#include "mahou/exceptions.def"
+#undef MAHOU_EXCEPTION
+};
+const DTypeInfo &info(DType d) { return kDTypes[static_cast<int>(d)]; }
+constexpr int kNumDTypes = sizeof(kDTypes) / sizeof(kDTypes[0]);
+
+const char *moduleName(ModuleId m) {
+  switch (m) {
+  case ModuleId::Math: return "math";
+  case ModuleId::Cmath: return "cmath";
+  case ModuleId::Numpy: return "numpy";
+  case ModuleId::NumpyRandom: return "numpy.random";
+  case ModuleId::Mahou: return "mahou";
+  }
+  return "?";
+}
+} // namespace
+
+const char *dtypeName(DType d) { return info(d).name; }
+int dtypeBytes(DType d) { return info(d).bytes; }
+int dtypeBits(DType d) { return d == DType::Bool ? 1 : info(d).bytes * 8; }
+DTypeClass dtypeClass(DType d) { return info(d).cls; }
+int dtypeNumpyNum(DType d) { return info(d).numpyNum; }
+bool isInteger(DType d) {
+  return info(d).cls == DTypeClass::SignedInt || info(d).cls == DTypeClass::UnsignedInt;
+}
+bool isSigned(DType d) { return info(d).cls == DTypeClass::SignedInt; }
+bool isFloat(DType d) { return info(d).cls == DTypeClass::Float; }
+bool isComplex(DType d) { return info(d).cls == DTypeClass::Complex; }
+const char *excName(ExcKind k) { return kExcNames[static_cast<int>(k)]; }
+
+std::optional<DType> dtypeFromNumpyNum(int num) {
+  if (num == 9) return DType::Int64;   // NPY_LONGLONG
+  if (num == 10) return DType::UInt64; // NPY_ULONGLONG
+  for (int i = 0; i < kNumDTypes; ++i)
+    if (kDTypes[i].numpyNum == num) return static_cast<DType>(i);
+  return std::nullopt;
+}
+
+std::optional<DType> dtypeFromName(const std::string &name) {
+  for (int i = 0; i < kNumDTypes; ++i)
+    if (name == kDTypes[i].name) return static_cast<DType>(i);
+  return std::nullopt;
+}
+
+DType complexOf(DType f) { return f == DType::Float32 ? DType::Complex64 : DType::Complex128; }
+DType realOf(DType c) { return c == DType::Complex64 ? DType::Float32 : DType::Float64; }
+
+namespace {
+DType signedOfBytes(int bytes) {
+  switch (bytes) {
+  case 1: return DType::Int8;
+  case 2: return DType::Int16;
+  case 4: return DType::Int32;
+  default: return DType::Int64;
+  }
+}
+DType floatOfBytes(int bytes) { return bytes <= 4 ? DType::Float32 : DType::Float64; }
+// Smallest float that holds every value of an integer of `bytes` bytes (NumPy's rule).
+DType floatForInt(int bytes) { return bytes <= 2 ? DType::Float32 : DType::Float64; }
+} // namespace
+
+DType promote(DType a, DType b) {
+  if (a == b) return a;
+  DTypeClass ca = dtypeClass(a), cb = dtypeClass(b);
+  if (ca == DTypeClass::Bool) return b;
+  if (cb == DTypeClass::Bool) return a;
+  int ba = dtypeBytes(a), bb = dtypeBytes(b);
+  auto rank = [](DTypeClass c) {
+    return c == DTypeClass::Complex ? 3 : c == DTypeClass::Float ? 2 : 1;
+  };
+  if (rank(ca) == 1 && rank(cb) == 1) {
+    if (ca == cb) return ba >= bb ? a : b;
+    // signed with unsigned
+    DType s = ca == DTypeClass::SignedInt ? a : b, u = ca == DTypeClass::SignedInt ? b : a;
+    int sb = dtypeBytes(s), ub = dtypeBytes(u);
+    if (sb > ub) return s;
+    if (ub >= 8) return DType::Float64;
+    return signedOfBytes(ub * 2);
+  }
+  // At least one float or complex. Width needed by the integer side.
+  auto needed = [&](DType d) {
+    DTypeClass c = dtypeClass(d);
+    if (c == DTypeClass::Float) return dtypeBytes(d);
+    if (c == DTypeClass::Complex) return dtypeBytes(d) / 2;
+    return dtypeBytes(floatForInt(dtypeBytes(d)));
+  };
+  int width = std::max(needed(a), needed(b));
+  DType f = floatOfBytes(width);
+  if (ca == DTypeClass::Complex || cb == DTypeClass::Complex) return complexOf(f);
+  return f;
+}
+
+Type Type::none() { Type t; t.kind = Kind::None; return t; }
+Type Type::scalar(DType d) { Type t; t.kind = Kind::Scalar; t.dtype = d; return t; }
+Type Type::array(DType d, int ndim, Layout layout, bool readonly) {
+  Type t;
+  t.kind = Kind::Array;
+  t.dtype = d;
+  t.ndim = ndim;
+  t.layout = layout;
+  t.readonly = readonly;
+  return t;
+}
+Type Type::tuple(std::vector<Type> elems) {
+  Type t;
+  t.kind = Kind::Tuple;
+  t.elems = std::move(elems);
+  return t;
+}
+Type Type::str_(std::string value) { Type t; t.kind = Kind::Str; t.text = std::move(value); return t; }
+Type Type::moduleRef(ModuleId m) { Type t; t.kind = Kind::Module; t.module = m; return t; }
+Type Type::function(uint64_t handle, std::string name) {
+  Type t;
+  t.kind = Kind::Function;
+  t.handle = handle;
+  t.text = std::move(name);
+  return t;
+}
+Type Type::dtypeObj(DType d) { Type t; t.kind = Kind::DTypeObj; t.dtype = d; return t; }
+Type Type::excClass(ExcKind e) { Type t; t.kind = Kind::ExcClass; t.exc = e; return t; }
+Type Type::range() { Type t; t.kind = Kind::Range; return t; }
+
+bool Type::hasArrays() const {
+  if (kind == Kind::Array) return true;
+  if (kind == Kind::Tuple)
+    for (auto &e : elems)
+      if (e.hasArrays()) return true;
+  return false;
+}
+
+bool Type::isHomogeneousTuple() const {
+  if (kind != Kind::Tuple) return false;
+  for (auto &e : elems)
+    if (e != elems[0]) return false;
+  return true;
+}
+
+bool Type::containsUnknown() const {
+  if (kind == Kind::Unknown) return true;
+  for (auto &e : elems)
+    if (e.containsUnknown()) return true;
+  return false;
+}
+
+bool Type::operator==(const Type &o) const {
+  if (kind != o.kind) return false;
+  switch (kind) {
+  case Kind::Scalar:
+  case Kind::DTypeObj: return dtype == o.dtype;
+  case Kind::Array:
+    return dtype == o.dtype && ndim == o.ndim && layout == o.layout && readonly == o.readonly;
+  case Kind::Tuple: return elems == o.elems;
+  case Kind::Str: return text == o.text;
+  case Kind::Module: return module == o.module;
+  case Kind::Function: return handle == o.handle;
+  case Kind::ExcClass: return exc == o.exc;
+  default: return true;
+  }
+}
+
+std::string Type::str() const {
+  switch (kind) {
+  case Kind::Unknown: return "unknown";
+  case Kind::None: return "none";
+  case Kind::Scalar: return dtypeName(dtype);
+  case Kind::Array: {
+    std::string s = std::string("array(") + dtypeName(dtype) + ", " + std::to_string(ndim) +
+                    "d, " + (layout == Layout::C ? "C" : layout == Layout::F ? "F" : "A");
+    if (readonly) s += ", readonly";
+    return s + ")";
+  }
+  case Kind::Tuple: {
+    if (!elems.empty() && isHomogeneousTuple())
+      return "UniTuple(" + elems[0].str() + " x " + std::to_string(elems.size()) + ")";
+    std::string s = "Tuple(";
+    for (size_t i = 0; i < elems.size(); ++i) s += (i ? ", " : "") + elems[i].str();
+    return s + ")";
+  }
+  case Kind::Str: return "str";
+  case Kind::Module: return std::string("module(") + moduleName(module) + ")";
+  case Kind::Function: return "function(" + text + ")";
+  case Kind::DTypeObj: return std::string("dtype(") + dtypeName(dtype) + ")";
+  case Kind::ExcClass: return std::string("class(") + excName(exc) + ")";
+  case Kind::Range: return "range";
+  }
+  return "?";
+}
+
+std::optional<Type> unify(const Type &a, const Type &b) {
+  if (a.isUnknown()) return b;
+  if (b.isUnknown()) return a;
+  if (a == b) return a;
+  if (a.kind != b.kind) return std::nullopt;
+  switch (a.kind) {
+  case Kind::Scalar: {
+    // Numba unifies numbers to the wider kind (int ∪ float = float).
+    if (a.isBool() != b.isBool()) return Type::scalar(promote(a.dtype, b.dtype));
+    return Type::scalar(promote(a.dtype, b.dtype));
+  }
+  case Kind::Array:
+    if (a.dtype != b.dtype || a.ndim != b.ndim) return std::nullopt;
+    return Type::array(a.dtype, a.ndim, a.layout == b.layout ? a.layout : Layout::A,
+                       a.readonly || b.readonly);
+  case Kind::Tuple: {
+    if (a.elems.size() != b.elems.size()) return std::nullopt;
+    std::vector<Type> elems;
+    for (size_t i = 0; i < a.elems.size(); ++i) {
+      auto u = unify(a.elems[i], b.elems[i]);
+      if (!u) return std::nullopt;
+      elems.push_back(*u);
+    }
+    return Type::tuple(std::move(elems));
+  }
+  default: return std::nullopt;
+  }
+}
+
+} // namespace mahou::types

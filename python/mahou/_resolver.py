@@ -1,0 +1,153 @@
+"""Resolver of a function's global names: closure cells, then globals, then
+builtins; each value is classified into the tuple the C++ compiler reads."""
+
+import builtins
+import cmath
+import math
+import sys
+import types as _pytypes
+
+import numpy as np
+
+from . import _core
+from ._prange import prange
+
+_INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+
+_BUILTIN_NAMES = (
+    "range", "len", "abs", "min", "max", "round", "int", "float", "bool", "complex", "sum",
+    "divmod", "pow", "isinstance", "print", "enumerate", "zip", "tuple",
+)
+_BUILTINS = {id(getattr(builtins, n)): n for n in _BUILTIN_NAMES}
+_BUILTINS[id(prange)] = "prange"
+
+_EXCEPTIONS = frozenset(_core.exception_names())
+_DTYPES = frozenset(_core.dtype_names())
+
+
+
+def _modules():
+    """Modules compiled code can use (numpy.random only once something imported it:
+    touching np.random at import time would cost ~20 ms)."""
+    mods = [("math", math), ("cmath", cmath)]
+    random = sys.modules.get("numpy.random")
+    if random is not None:
+        mods.append(("numpy.random", random))
+    mods.append(("numpy", np))
+    return mods
+
+
+def _mahou_module():
+    import mahou
+    return mahou
+
+
+def _module_name(obj):
+    for name, mod in _modules():
+        if obj is mod:
+            return name
+    if obj is _mahou_module():
+        return "mahou"
+    return None
+
+
+def _module_attr(obj):
+    name = getattr(obj, "__name__", None)
+    if not isinstance(name, str):
+        return None
+    for mod_name, mod in _modules():
+        if getattr(mod, name, None) is obj:
+            return ("modattr", mod_name, name)
+    return None
+
+
+def _dtype_name(obj):
+    try:
+        if isinstance(obj, np.dtype):
+            return obj.name
+        if isinstance(obj, type) and issubclass(obj, np.generic):
+            return np.dtype(obj).name
+    except TypeError:
+        return None
+    return None
+
+
+def _describe(obj):
+    if isinstance(obj, (_pytypes.FunctionType, _pytypes.BuiltinFunctionType)):
+        return f"a Python function '{getattr(obj, '__name__', '?')}' (decorate it with @njit)"
+    if isinstance(obj, _pytypes.ModuleType):
+        return f"module '{obj.__name__}'"
+    if isinstance(obj, type):
+        return f"class '{obj.__name__}'"
+    return f"a {type(obj).__name__} object"
+
+
+def _classify_constant(obj):
+    if isinstance(obj, (bool, np.bool_)):
+        return ("bool", bool(obj))
+    if isinstance(obj, (int, np.integer)):
+        v = int(obj)
+        if _INT64_MIN <= v <= _INT64_MAX:
+            return ("int", v)
+        return ("unsupported", "an int that does not fit in int64")
+    if isinstance(obj, (float, np.floating)):
+        return ("float", float(obj))
+    if isinstance(obj, (complex, np.complexfloating)):
+        c = complex(obj)
+        return ("complex", c.real, c.imag)
+    if isinstance(obj, str):
+        return ("str", obj)
+    if obj is None:
+        return ("none",)
+    if isinstance(obj, tuple):
+        return ("tuple", [classify(item) for item in obj])
+    return None
+
+
+def classify(obj):
+    """The classification tuple of one value (see cpp/include/mahou/compiler.h)."""
+    if isinstance(obj, _core.Dispatcher):
+        return ("function", obj, obj.__name__)
+    const = _classify_constant(obj)
+    if const is not None:
+        return const
+    builtin = _BUILTINS.get(id(obj))
+    if builtin is not None and (getattr(builtins, builtin, None) is obj or obj is prange):
+        return ("builtin", builtin)
+    module = _module_name(obj)
+    if module is not None:
+        return ("module", module)
+    dtype = _dtype_name(obj)
+    if dtype is not None:
+        return ("dtype", dtype) if dtype in _DTYPES else ("unsupported", f"dtype {dtype}")
+    if (isinstance(obj, type) and issubclass(obj, BaseException)
+            and obj.__name__ in _EXCEPTIONS and getattr(builtins, obj.__name__, None) is obj):
+        return ("exc", obj.__name__)
+    attr = _module_attr(obj)
+    if attr is not None:
+        return attr
+    return ("unsupported", _describe(obj))
+
+
+def make_resolver(func):
+    """resolver(name) → classification of what `name` means inside `func`."""
+    code = func.__code__
+    cells = dict(zip(code.co_freevars, func.__closure__ or ()))
+    func_globals = func.__globals__
+    func_builtins = func_globals.get("__builtins__", builtins)
+    if isinstance(func_builtins, _pytypes.ModuleType):
+        func_builtins = func_builtins.__dict__
+
+    def resolver(name):
+        if name in cells:
+            try:
+                return classify(cells[name].cell_contents)
+            except ValueError:  # empty cell: the variable is not bound yet
+                return ("missing",)
+        if name in func_globals:
+            return classify(func_globals[name])
+        if name in func_builtins:
+            return classify(func_builtins[name])
+        return ("missing",)
+
+    return resolver

@@ -1,0 +1,248 @@
+"""Shared helpers for mahou's differential tests.
+
+`check(fn, *args)` compiles `fn` with mahou.njit, runs the compiled function and the
+plain Python function on independent copies of the arguments, and compares the
+results and the in-place effects on array arguments.
+
+The helpers are imported by the test modules with `from conftest import ...`
+(pytest puts this directory on sys.path because tests/python has no __init__.py).
+"""
+
+import inspect
+import math
+import os
+import re
+import sys
+
+import numpy as np
+import pytest
+
+# ---------------------------------------------------------------------------
+# Import mahou: an installed/PYTHONPATH copy wins; otherwise the in-tree package.
+# ---------------------------------------------------------------------------
+try:
+    import mahou  # noqa: F401
+
+    mahou.njit  # an empty namespace package (python/mahou before the build) has no njit
+except (ImportError, AttributeError):
+    sys.modules.pop("mahou", None)
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+    import mahou  # noqa: F401
+
+from mahou import njit  # noqa: E402
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+
+INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+SIGNED_DTYPES = [np.int8, np.int16, np.int32, np.int64]
+FLOAT_DTYPES = [np.float32, np.float64]
+COMPLEX_DTYPES = [np.complex64, np.complex128]
+ALL_DTYPES = [np.bool_] + INT_DTYPES + FLOAT_DTYPES + COMPLEX_DTYPES
+
+
+def wrap64(v):
+    """Python int -> the int64 two's-complement value with the same low 64 bits."""
+    v &= (1 << 64) - 1
+    return v - (1 << 64) if v >= (1 << 63) else v
+
+
+# ---------------------------------------------------------------------------
+# Copies that keep the memory layout (C, Fortran, or arbitrary strides).
+# ---------------------------------------------------------------------------
+def clone_array(a):
+    """A copy of `a` with the same dtype, shape and *layout*: C and Fortran arrays stay
+    C/Fortran, a strided view (a[::2], a.T, a[::-1], a[:, 1]) stays a strided view of a
+    fresh buffer with the same strides, so the compiled code sees the same layout."""
+    if a.size == 0 or a.ndim == 0:
+        return a.copy()
+    if a.flags.c_contiguous:
+        return a.copy(order="C")
+    if a.flags.f_contiguous:
+        return a.copy(order="F")
+    item = a.itemsize
+    assert all(s % item == 0 for s in a.strides), "strides must be multiples of itemsize"
+    lo = sum(s * (n - 1) for s, n in zip(a.strides, a.shape) if s < 0)
+    hi = sum(s * (n - 1) for s, n in zip(a.strides, a.shape) if s > 0)
+    nelem = (hi - lo) // item + 1
+    buf = np.zeros(nelem, dtype=a.dtype)
+    start = buf[(-lo) // item:]
+    out = np.lib.stride_tricks.as_strided(start, shape=a.shape, strides=a.strides, writeable=True)
+    out[...] = a
+    assert out.strides == a.strides
+    return out
+
+
+def clone(x):
+    if isinstance(x, np.ndarray):
+        return clone_array(x)
+    if isinstance(x, tuple):
+        return tuple(clone(e) for e in x)
+    return x
+
+
+def _arrays_in(x):
+    if isinstance(x, np.ndarray):
+        yield x
+    elif isinstance(x, tuple):
+        for e in x:
+            yield from _arrays_in(e)
+
+
+# ---------------------------------------------------------------------------
+# Comparison of results
+# ---------------------------------------------------------------------------
+def _is_bool(x):
+    return isinstance(x, (bool, np.bool_))
+
+
+def _is_int(x):
+    return isinstance(x, (int, np.integer)) and not _is_bool(x)
+
+
+def _is_float(x):
+    return isinstance(x, (float, np.floating))
+
+
+def _is_complex(x):
+    return isinstance(x, (complex, np.complexfloating))
+
+
+def _float_eq(g, e, rtol):
+    g = float(g)
+    e = float(e)
+    if math.isnan(e):
+        return math.isnan(g)
+    if rtol is None or math.isinf(e):
+        return g == e
+    return math.isclose(g, e, rel_tol=rtol, abs_tol=0.0) or g == e
+
+
+def assert_same(got, expected, rtol=None, wrap=True, path="result"):
+    """Compare a compiled result with the Python result.
+
+    - ints: the compiled value must be an int (or np.integer), never bool/float;
+      a Python-int expected value is wrapped to int64 first (wrap=True).
+    - bools: must be bool or np.bool_.
+    - floats: float/np.floating; exact (rtol=None) or relative tolerance; NaN == NaN.
+    - complex: complex/np.complexfloating, real and imaginary parts as floats.
+    - tuples: same length, element by element.
+    - arrays: ndarray with the same dtype and shape, equal elements (NaN == NaN).
+    """
+    if isinstance(expected, np.ndarray):
+        assert isinstance(got, np.ndarray), f"{path}: expected ndarray, got {type(got)}"
+        assert got.dtype == expected.dtype, f"{path}: dtype {got.dtype} != {expected.dtype}"
+        assert got.shape == expected.shape, f"{path}: shape {got.shape} != {expected.shape}"
+        if rtol is None or expected.dtype.kind not in "fc":
+            np.testing.assert_array_equal(got, expected, err_msg=path, strict=True)
+        else:
+            np.testing.assert_allclose(got, expected, rtol=rtol, equal_nan=True, err_msg=path)
+        return
+    if isinstance(expected, tuple):
+        assert isinstance(got, tuple), f"{path}: expected tuple, got {type(got)}: {got!r}"
+        assert len(got) == len(expected), f"{path}: tuple length {len(got)} != {len(expected)}"
+        for i, (g, e) in enumerate(zip(got, expected)):
+            assert_same(g, e, rtol=rtol, wrap=wrap, path=f"{path}[{i}]")
+        return
+    if expected is None:
+        assert got is None, f"{path}: expected None, got {got!r}"
+        return
+    if _is_bool(expected):
+        assert _is_bool(got), f"{path}: expected a bool, got {type(got)}: {got!r}"
+        assert bool(got) == bool(expected), f"{path}: {got!r} != {expected!r}"
+        return
+    if _is_int(expected):
+        assert _is_int(got), f"{path}: expected an int, got {type(got)}: {got!r}"
+        e = int(expected)
+        if wrap and isinstance(expected, int):
+            e = wrap64(e)
+        assert int(got) == e, f"{path}: {got!r} != {e!r}"
+        return
+    if _is_float(expected):
+        assert _is_float(got), f"{path}: expected a float, got {type(got)}: {got!r}"
+        assert _float_eq(got, expected, rtol), f"{path}: {got!r} != {expected!r} (rtol={rtol})"
+        return
+    if _is_complex(expected):
+        assert _is_complex(got), f"{path}: expected a complex, got {type(got)}: {got!r}"
+        ok = _float_eq(got.real, expected.real, rtol) and _float_eq(got.imag, expected.imag, rtol)
+        assert ok, f"{path}: {got!r} != {expected!r} (rtol={rtol})"
+        return
+    raise AssertionError(f"{path}: unexpected result type {type(expected)}: {expected!r}")
+
+
+# ---------------------------------------------------------------------------
+# The differential driver
+# ---------------------------------------------------------------------------
+_jit_cache = {}
+
+
+def jitted(fn, **options):
+    """njit(fn) (or njit(**options)(fn)), one dispatcher per (function, options)."""
+    key = (fn, tuple(sorted(options.items())))
+    d = _jit_cache.get(key)
+    if d is None:
+        d = njit(**options)(fn) if options else njit(fn)
+        _jit_cache[key] = d
+    return d
+
+
+def check(fn, *args, rtol=None, wrap=True, jit_options=None):
+    """Compile `fn`, call the compiled and the Python version on copies of `args`, and
+    compare the results and the in-place effects on the array arguments. Returns the
+    compiled function's result."""
+    cfn = jitted(fn, **(jit_options or {}))
+    py_args = clone(args)
+    jit_args = clone(args)
+    with np.errstate(all="ignore"):
+        expected = fn(*py_args)
+    got = cfn(*jit_args)
+    assert_same(got, expected, rtol=rtol, wrap=wrap)
+    # In-place effects on array arguments (all of them, inside tuples too).
+    py_arrays = list(_arrays_in(py_args))
+    jit_arrays = list(_arrays_in(jit_args))
+    for i, (g, e) in enumerate(zip(jit_arrays, py_arrays)):
+        assert_same(g, e, rtol=rtol, path=f"array argument {i} after the call")
+    # A result that is (a view of) an argument must be one in both versions, and
+    # a fresh result must not alias an argument.
+    got_arrays = list(_arrays_in(got))
+    exp_arrays = list(_arrays_in(expected))
+    for k, (g, e) in enumerate(zip(got_arrays, exp_arrays)):
+        for i, (ja, pa) in enumerate(zip(jit_arrays, py_arrays)):
+            if e.size == 0:
+                continue
+            assert np.shares_memory(g, ja) == np.shares_memory(e, pa), (
+                f"result array {k} {'should' if np.shares_memory(e, pa) else 'should not'} "
+                f"share memory with array argument {i}"
+            )
+    return got
+
+
+# ---------------------------------------------------------------------------
+# Diagnostics helpers (test_errors.py)
+# ---------------------------------------------------------------------------
+def line_of(fn, marker):
+    """File line number of the line of `fn`'s source containing `marker`."""
+    lines, first = inspect.getsourcelines(fn)
+    hits = [first + i for i, text in enumerate(lines) if marker in text]
+    assert len(hits) == 1, f"marker {marker!r} found {len(hits)} times"
+    return hits[0]
+
+
+def source_line(fn, lineno):
+    lines, first = inspect.getsourcelines(fn)
+    return lines[lineno - first]
+
+
+CARET_RE = re.compile(r"^\s*\^[\^~]*\s*$", re.MULTILINE)
+
+
+def assert_diagnostic(message, filename, lineno, code_line):
+    """The message names `filename:lineno`, shows the source line and a caret line."""
+    assert f"{filename}:{lineno}" in message, f"{filename}:{lineno} not in:\n{message}"
+    code = code_line.split("#")[0].strip()
+    assert code in message, f"source line {code!r} not shown in:\n{message}"
+    assert CARET_RE.search(message), f"no caret line in:\n{message}"
+
+
+def arr(values, dtype):
+    return np.array(values, dtype=dtype)
