@@ -120,10 +120,36 @@ PyObject *invokeOverload(DispatcherState &st, const Overload &ov, PyObject *cons
 Overload *findOverload(DispatcherState &st, const std::vector<uint64_t> &key);
 // Finds or compiles the overload for these argument types; throws C++ errors.
 Overload &compileOverload(DispatcherObject *self, const std::vector<types::Type> &args);
-// The compile environment of one dispatcher (environment.cpp).
+// What a compile environment needs from the object it compiles for (a Dispatcher,
+// a CUDA kernel or device function): its resolver slot (cleared by tp_clear), its
+// name, the list holding the objects its compiled code refers to, and the target.
+struct EnvironmentOwner {
+  PyObject *const *resolver;
+  const std::string *name;
+  std::vector<PyObject *> *keepAlive;
+  bool gpu = false; // compiling for the CUDA target: callees come from calleeSource
+};
+// The compile environment of one dispatcher or kernel (environment.cpp).
+std::unique_ptr<CompileEnvironment> makeEnvironment(const EnvironmentOwner &owner);
 std::unique_ptr<CompileEnvironment> makeEnvironment(DispatcherObject *self);
-// Holds a reference to obj for the dispatcher's lifetime (once per object).
+// Holds a reference to obj for the owner's lifetime (once per object).
+void keepAliveIn(std::vector<PyObject *> &kept, PyObject *obj);
 void keepAlive(DispatcherState &st, PyObject *obj);
+
+// The source of a function the GPU target compiles from text: a CPU Dispatcher or
+// a CUDA device function (pointers into the object's state, valid while it lives).
+struct FunctionSource {
+  const std::string *source, *filename, *name;
+  int firstLine;
+  EnvironmentOwner owner;
+};
+std::optional<FunctionSource> functionSource(PyObject *obj);
+
+// ------------------------------------------------------------------ CUDA (cuda_*.cpp)
+bool isCudaKernel(PyObject *obj);         // a @cuda.jit kernel or device function
+bool isCudaDeviceFunction(PyObject *obj); // @cuda.jit(device=True)
+std::optional<FunctionSource> cudaDeviceFunctionSource(PyObject *obj);
+void registerCuda(nanobind::module_ &m);
 // The Python-call slow path: keywords, defaults, typing, compile, conversions.
 PyObject *slowCall(DispatcherObject *self, PyObject *const *args, size_t nargs, PyObject *kwnames);
 

@@ -1,8 +1,10 @@
-// The compile environment of a dispatcher: global names classified by the Python
-// resolver, and calls to other dispatchers compiled on demand (with cycle detection).
+// The compile environment of a dispatcher or CUDA kernel: global names classified by
+// the Python resolver, calls to other dispatchers compiled on demand (with cycle
+// detection) and, for the GPU target, the source of the device functions it calls.
 #include "binding.h"
 
 #include <algorithm>
+#include <map>
 
 namespace nb = nanobind;
 
@@ -23,6 +25,8 @@ std::optional<types::ModuleId> moduleFromName(const std::string &name) {
     return types::ModuleId::NumpyRandom;
   if (name == "mahou")
     return types::ModuleId::Mahou;
+  if (name == "mahou.cuda")
+    return types::ModuleId::Cuda;
   return std::nullopt;
 }
 
@@ -51,14 +55,14 @@ GlobalValue unsupported(std::string description) {
   return g;
 }
 
-class DispatcherEnvironment final : public CompileEnvironment {
+class ResolverEnvironment final : public CompileEnvironment {
 public:
-  explicit DispatcherEnvironment(DispatcherObject *self) : self_(self) {}
+  explicit ResolverEnvironment(const EnvironmentOwner &owner) : owner_(owner) {}
 
   GlobalValue resolveGlobal(const std::string &name) override {
-    PyObject *resolver = self_->state->resolver;
+    PyObject *resolver = *owner_.resolver;
     if (!resolver)
-      internalError("dispatcher of '" + self_->state->name + "' was cleared");
+      internalError("the compiled object of '" + *owner_.name + "' was cleared");
     nb::object result = nb::steal(PyObject_CallFunction(resolver, "s", name.c_str()));
     if (!result.is_valid())
       throwPendingPythonError();
@@ -81,6 +85,25 @@ public:
       return CalleeSignature{"", Type::unknown()}; // a cycle: the compiler reports it
     Overload &ov = compileOverload(callee, args);
     return CalleeSignature{ov.fn.symbol, ov.fn.ret};
+  }
+
+  // GPU target: CUDA device functions and @njit dispatchers (as Numba allows) are
+  // compiled from source into the kernel's module, each with its own globals.
+  std::optional<CalleeSource> calleeSource(uint64_t handle) override {
+    if (!owner_.gpu)
+      return std::nullopt;
+    auto *obj = reinterpret_cast<PyObject *>(uintptr_t(handle));
+    std::optional<FunctionSource> src = functionSource(obj);
+    if (!src)
+      return std::nullopt;
+    auto &env = callees_[handle];
+    if (!env) {
+      EnvironmentOwner owner = src->owner;
+      owner.gpu = true;
+      env = std::make_unique<ResolverEnvironment>(owner);
+    }
+    return CalleeSource{SourceFile(*src->filename, *src->source, src->firstLine), *src->name,
+                        env.get()};
   }
 
 private:
@@ -149,9 +172,17 @@ private:
   }
 
   GlobalValue function(nb::handle obj, std::string name) {
-    if (!isDispatcher(obj.ptr()))
+    if (isCudaKernel(obj.ptr())) {
+      if (!isCudaDeviceFunction(obj.ptr()))
+        return unsupported("the CUDA kernel '" + name +
+                           "' (kernels are launched from Python: " + name + "[grid, block](...))");
+      if (!owner_.gpu)
+        return unsupported("the CUDA device function '" + name +
+                           "' (callable only from @cuda.jit kernels and device functions)");
+    } else if (!isDispatcher(obj.ptr())) {
       return unsupported("a Python function '" + name + "' (decorate it with @njit)");
-    keepAlive(*self_->state, obj.ptr()); // the handle stays valid as long as we live
+    }
+    keepAliveIn(*owner_.keepAlive, obj.ptr()); // the handle stays valid as long as we live
     GlobalValue g;
     g.kind = GlobalValue::Kind::Function;
     g.handle = uint64_t(reinterpret_cast<uintptr_t>(obj.ptr()));
@@ -159,20 +190,37 @@ private:
     return g;
   }
 
-  DispatcherObject *self_;
+  EnvironmentOwner owner_;
+  std::map<uint64_t, std::unique_ptr<ResolverEnvironment>> callees_; // calleeSource environments
 };
 
 } // namespace
 
-std::unique_ptr<CompileEnvironment> makeEnvironment(DispatcherObject *self) {
-  return std::make_unique<DispatcherEnvironment>(self);
+std::unique_ptr<CompileEnvironment> makeEnvironment(const EnvironmentOwner &owner) {
+  return std::make_unique<ResolverEnvironment>(owner);
 }
 
-void keepAlive(DispatcherState &st, PyObject *obj) {
-  if (std::find(st.keepAlive.begin(), st.keepAlive.end(), obj) != st.keepAlive.end())
+std::unique_ptr<CompileEnvironment> makeEnvironment(DispatcherObject *self) {
+  DispatcherState &st = *self->state;
+  return makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, false});
+}
+
+std::optional<FunctionSource> functionSource(PyObject *obj) {
+  if (isDispatcher(obj)) {
+    DispatcherState &st = *reinterpret_cast<DispatcherObject *>(obj)->state;
+    return FunctionSource{&st.source, &st.filename, &st.name, st.firstLine,
+                          EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, false}};
+  }
+  return cudaDeviceFunctionSource(obj);
+}
+
+void keepAliveIn(std::vector<PyObject *> &kept, PyObject *obj) {
+  if (std::find(kept.begin(), kept.end(), obj) != kept.end())
     return;
   Py_INCREF(obj);
-  st.keepAlive.push_back(obj);
+  kept.push_back(obj);
 }
+
+void keepAlive(DispatcherState &st, PyObject *obj) { keepAliveIn(st.keepAlive, obj); }
 
 } // namespace mahou::binding

@@ -1,7 +1,8 @@
-// Error translation of the binding: compiler exceptions → mahou.errors classes,
-// runtime error state of compiled code → builtin Python exceptions.
+// Error translation of the binding: compiler and CUDA driver exceptions → mahou.errors
+// classes, runtime error state of compiled code → builtin Python exceptions.
 #include "binding.h"
 
+#include "mahou/cuda_driver.h"
 #include "mahou/diagnostics.h"
 #include "mahou/runtime.h"
 
@@ -68,6 +69,8 @@ void setPythonErrorFromCurrentException() {
     raiseMahouError(e.kind() == DiagKind::Typing ? "TypingError" : "UnsupportedError", e.what());
   } catch (const InternalError &e) {
     raiseMahouError("InternalCompilerError", e.what());
+  } catch (const cuda::CudaError &e) {
+    raiseMahouError("CudaError", e.what());
   } catch (const std::bad_alloc &) {
     PyErr_NoMemory();
   } catch (const std::exception &e) {

@@ -1,5 +1,5 @@
-// The mahou._core extension module: NumPy C API import, the Dispatcher type,
-// runtime counters, type-syntax helpers and the print flush hook.
+// The mahou._core extension module: NumPy C API import, the Dispatcher and CUDA
+// types, runtime counters, type-syntax helpers and the print flush hook.
 #include "binding.h"
 #define MAHOU_IMPORT_NUMPY
 #include "numpy_api.h"
@@ -89,6 +89,7 @@ NB_MODULE(_core, m) {
     throw nb::python_error();
   m.doc() = "mahou's compiler, runtime and Dispatcher (C++).";
   registerDispatcher(m);
+  registerCuda(m);
   runtime::setPrintFlushHook(flushPythonStdout);
 
   m.def("live_allocations", [] { return mahou_rt_live_allocations(); },

@@ -17,6 +17,15 @@ class InternalCompilerError(MahouError):
     """A bug in mahou: please report it with the function that triggered it."""
 
 
+class CudaError(MahouError):
+    """A CUDA driver call failed: the message names the call and the driver's error
+    (e.g. "cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE (invalid argument)")."""
+
+
+class CudaSupportError(CudaError):
+    """CUDA cannot be used here: no driver library, or no device."""
+
+
 class MahouWarning(Warning):
     """Base class of mahou's warnings."""
 
@@ -38,6 +47,7 @@ NumbaError = MahouError
 NumbaTypeError = TypingError
 NumbaValueError = TypingError
 LoweringError = InternalCompilerError
+CudaAPIError = CudaError
 NumbaWarning = MahouWarning
 NumbaPerformanceWarning = MahouPerformanceWarning
 NumbaDeprecationWarning = MahouDeprecationWarning

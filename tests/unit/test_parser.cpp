@@ -54,7 +54,8 @@ TEST(ParserPrecedence, MultiplicationBindsTighter) {
                                "  BinOp * @1:5\n"
                                "    Name b\n"
                                "    Name c\n");
-  EXPECT_EQ(expr("(a + b) * c"), "BinOp * @1:2\n"
+  // A node starts at its first token, '(' included, as in CPython.
+  EXPECT_EQ(expr("(a + b) * c"), "BinOp * @1:1\n"
                                  "  BinOp + @1:2\n"
                                  "    Name a\n"
                                  "    Name b\n"

@@ -12,9 +12,12 @@ class Module;
 
 namespace mahou::codegen {
 
+enum class Target { CPU, NVPTX };
+
 struct CodegenOptions {
   bool boundscheck = false;
   bool fastmath = false;
+  Target target = Target::CPU;
 };
 
 // Builds a module holding the function's internal definition
@@ -27,5 +30,11 @@ std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, llvm::LLVMCo
                                             const CodegenOptions &options, bool withEntry);
 
 std::string entrySymbol(const std::string &symbol);
+
+// GPU: one module holding the kernel `fn` (as `kernelName`, parameters flattened as
+// compiler.h's CompiledKernel documents) and the device functions it calls.
+std::unique_ptr<llvm::Module> lowerKernel(const ir::Function &fn, const std::vector<const ir::Function *> &deviceFns,
+                                          const std::string &kernelName, llvm::LLVMContext &ctx,
+                                          const CodegenOptions &options);
 
 } // namespace mahou::codegen

@@ -6,6 +6,7 @@
 #include "mahou/types.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,7 @@ struct GlobalValue {
   enum class Kind {
     Missing,     // not defined anywhere: a NameError at compile time (TypingError)
     Int, Float, Complex, Bool, Str, None, Tuple, // constants captured at compile time
-    Module,      // module: math, cmath, numpy, numpy.random
+    Module,      // module: math, cmath, numpy, numpy.random, mahou, mahou.cuda
     ModuleAttr,  // a function or constant of such a module: `from math import sqrt`
     Function,    // another compiled function (dispatcher): handle + name
     Builtin,     // a Python builtin: range, len, abs, min, max, print, ...
@@ -43,6 +44,15 @@ struct CalleeSignature {
   types::Type ret;
 };
 
+// The source of a function the GPU target compiles into the same module as its
+// caller (a @cuda.jit(device=True) function): its text and its own globals.
+class CompileEnvironment;
+struct CalleeSource {
+  SourceFile file;
+  std::string name;
+  CompileEnvironment *env; // resolves the callee's globals; owned by the caller's environment
+};
+
 // Everything outside the function that the compiler asks about.
 class CompileEnvironment {
 public:
@@ -51,6 +61,9 @@ public:
   // Compiles (or finds) the overload of compiled function `handle` for these
   // argument types. Errors in the callee propagate as UserError.
   virtual CalleeSignature compileCallee(uint64_t handle, const std::vector<types::Type> &args) = 0;
+  // GPU target: the source of device function `handle` (compiled into the kernel's
+  // module), or nullopt when `handle` is not a device function.
+  virtual std::optional<CalleeSource> calleeSource(uint64_t handle) { (void)handle; return std::nullopt; }
 };
 
 struct CompileOptions {
@@ -90,5 +103,36 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
 std::string emitStage(const SourceFile &file, const std::string &name,
                       const std::vector<types::Type> &args, CompileEnvironment &env,
                       const CompileOptions &options, Stage stage);
+
+// ------------------------------------------------------------------ GPU kernels
+
+struct KernelOptions {
+  int ccMajor = 9, ccMinor = 0; // compute capability: sm_90
+  bool fastmath = false;
+  bool lineinfo = false;
+  std::string libdevicePath;    // libdevice.10.bc; empty: looked up under CUDA_HOME and /usr/local/cuda
+};
+
+// A kernel compiled to PTX. Kernel parameters, in order, for each argument:
+//   array of ndim N: data pointer (8 bytes), then shape[N] and strides[N] (int64 each, strides in bytes)
+//   scalar: its native value (bool as one byte, complex as {re, im})
+//   tuple: its native layout (layout.h) as one parameter
+struct CompiledKernel {
+  std::string ptx;
+  std::string kernelName; // the .entry symbol
+  std::vector<types::Type> args;
+  StageTimes times;
+};
+
+// @cuda.jit kernels: same front end and typed IR, lowered through NVPTX. The
+// cuda module's names (cuda.grid, threadIdx, shared.array, atomic.add, ...) are
+// typed by sema; device functions come through CompileEnvironment::calleeSource.
+CompiledKernel compileKernel(const SourceFile &file, const std::string &name,
+                             const std::vector<types::Type> &args, CompileEnvironment &env,
+                             const KernelOptions &options);
+// LLVM IR (Stage::LLVM / OptLLVM) or PTX (Stage::Asm) of a kernel.
+std::string emitKernelStage(const SourceFile &file, const std::string &name,
+                            const std::vector<types::Type> &args, CompileEnvironment &env,
+                            const KernelOptions &options, Stage stage);
 
 } // namespace mahou

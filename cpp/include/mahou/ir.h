@@ -27,6 +27,12 @@ enum class Intrinsic {
 #include "mahou/intrinsics.def"
 #undef MAHOU_INTRINSIC
 };
+enum class GpuOpKind {
+#define MAHOU_GPU_OP(name, text) name,
+#include "mahou/gpu_ops.def"
+#undef MAHOU_GPU_OP
+};
+const char *gpuOpName(GpuOpKind k);
 const char *exprOpName(ExprOp op);
 const char *stmtOpName(StmtOp op);
 const char *intrinsicName(Intrinsic i);

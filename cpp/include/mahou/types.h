@@ -36,7 +36,7 @@ DType realOf(DType complexType);         // complex64 → float32
 enum class Layout : uint8_t { C, F, A }; // contiguous C, contiguous Fortran, any strides
 
 // Compile-time modules a global name can refer to.
-enum class ModuleId : uint8_t { Math, Cmath, Numpy, NumpyRandom, Mahou };
+enum class ModuleId : uint8_t { Math, Cmath, Numpy, NumpyRandom, Mahou, Cuda };
 
 // Builtin exception classes a compiled function can raise (from exceptions.def).
 enum class ExcKind : uint8_t {
@@ -58,6 +58,7 @@ enum class Kind : uint8_t {
   DTypeObj,  // a dtype as a value: np.float32, dtype=np.int64 (`dtype`)
   ExcClass,  // a builtin exception class: ValueError (`exc`)
   Range,     // range(start, stop, step) of int64
+  Namespace, // a compile-time object of the cuda module: threadIdx, shared, atomic, ... (`text`)
 };
 
 struct Type {
@@ -86,6 +87,7 @@ struct Type {
   static Type dtypeObj(DType d);
   static Type excClass(ExcKind e);
   static Type range();
+  static Type namespaceObj(std::string path);
 
   bool isUnknown() const { return kind == Kind::Unknown; }
   bool isScalar() const { return kind == Kind::Scalar; }

@@ -10,6 +10,7 @@ namespace mahou::codegen {
 // ------------------------------------------------------------------ references
 
 void FunctionLowering::incref(llvm::Value *v, const Type &t) {
+  if (gpu()) return; // device arrays are never reference counted
   if (t.isTuple()) {
     for (unsigned i = 0; i < t.elems.size(); ++i)
       if (t.elems[i].hasArrays()) incref(b_.CreateExtractValue(v, {i}), t.elems[i]);
@@ -27,6 +28,7 @@ void FunctionLowering::incref(llvm::Value *v, const Type &t) {
 }
 
 void FunctionLowering::decref(llvm::Value *v, const Type &t) {
+  if (gpu()) return;
   if (t.isTuple()) {
     for (unsigned i = 0; i < t.elems.size(); ++i)
       if (t.elems[i].hasArrays()) decref(b_.CreateExtractValue(v, {i}), t.elems[i]);

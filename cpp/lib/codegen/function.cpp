@@ -43,6 +43,11 @@ llvm::Value *FunctionLowering::stringConstant(const std::string &s) {
 void FunctionLowering::startDeadBlock() { b_.SetInsertPoint(newBlock("dead")); }
 
 void FunctionLowering::raise(types::ExcKind kind, const std::string &message) {
+  if (gpu()) { // kernels stop the thread's work; there is no host error state on the device
+    b_.CreateBr(errorBlock_);
+    startDeadBlock();
+    return;
+  }
   auto fn = runtimeFn("mahou_rt_set_error", b_.getVoidTy(), {b_.getInt32Ty(), b_.getPtrTy()});
   b_.CreateCall(fn, {b_.getInt32(uint32_t(kind)), stringConstant(message)});
   b_.CreateBr(errorBlock_);
@@ -54,8 +59,10 @@ void FunctionLowering::raiseIf(llvm::Value *cond, types::ExcKind kind, const std
   auto *ok = newBlock("ok");
   b_.CreateCondBr(cond, fail, ok, llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
   b_.SetInsertPoint(fail);
-  auto fn = runtimeFn("mahou_rt_set_error", b_.getVoidTy(), {b_.getInt32Ty(), b_.getPtrTy()});
-  b_.CreateCall(fn, {b_.getInt32(uint32_t(kind)), stringConstant(message)});
+  if (!gpu()) {
+    auto fn = runtimeFn("mahou_rt_set_error", b_.getVoidTy(), {b_.getInt32Ty(), b_.getPtrTy()});
+    b_.CreateCall(fn, {b_.getInt32(uint32_t(kind)), stringConstant(message)});
+  }
   b_.CreateBr(errorBlock_);
   b_.SetInsertPoint(ok);
 }

@@ -82,6 +82,8 @@ public:
   Value call(const ir::Expr &e);
   Value tupleMake(const ir::Expr &e);
   Value tupleGet(const ir::Expr &e);
+  Value gpuOp(const ir::Expr &e); // gpu.cpp
+  bool gpu() const { return options_.target == Target::NVPTX; }
 
   // ---- arrays (arrays.cpp)
   llvm::Value *arrayData(llvm::Value *arr);

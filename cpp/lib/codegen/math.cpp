@@ -10,8 +10,9 @@ using ir::Intrinsic;
 
 llvm::Value *FunctionLowering::mathCall(const char *name, const Type &t, llvm::ArrayRef<llvm::Value *> args) {
   bool f32 = t.isScalar(types::DType::Float32);
-  std::string sym = std::string(name) + (f32 ? "f" : "");
-  if (sym == "gamma" || sym == "gammaf") sym = f32 ? "tgammaf" : "tgamma";
+  std::string base = std::string(name) == "gamma" ? "tgamma" : name;
+  // CPU: libm; GPU: libdevice (__nv_sin, __nv_sinf, ...), linked only when used.
+  std::string sym = (gpu() ? "__nv_" : "") + base + (f32 ? "f" : "");
   llvm::Type *ft = f32 ? b_.getFloatTy() : b_.getDoubleTy();
   std::vector<llvm::Type *> params(args.size(), ft);
   auto callee = module_.getOrInsertFunction(sym, llvm::FunctionType::get(ft, params, false));
@@ -26,7 +27,22 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   std::vector<llvm::Value *> a;
   for (auto &x : e.args) a.push_back(scalarExpr(*x));
   const Type &argT = e.args[0]->type;
-  auto unaryLLVM = [&](llvm::Intrinsic::ID id) { return b_.CreateUnaryIntrinsic(id, a[0]); };
+  auto unaryLLVM = [&](llvm::Intrinsic::ID id) -> llvm::Value * {
+    // NVPTX has no instructions for the transcendental intrinsics: use libdevice.
+    if (gpu()) {
+      switch (id) {
+      case llvm::Intrinsic::exp: return mathCall("exp", e.type, a);
+      case llvm::Intrinsic::exp2: return mathCall("exp2", e.type, a);
+      case llvm::Intrinsic::log: return mathCall("log", e.type, a);
+      case llvm::Intrinsic::log2: return mathCall("log2", e.type, a);
+      case llvm::Intrinsic::log10: return mathCall("log10", e.type, a);
+      case llvm::Intrinsic::sin: return mathCall("sin", e.type, a);
+      case llvm::Intrinsic::cos: return mathCall("cos", e.type, a);
+      default: break;
+      }
+    }
+    return b_.CreateUnaryIntrinsic(id, a[0]);
+  };
   auto binaryLLVM = [&](llvm::Intrinsic::ID id) { return b_.CreateBinaryIntrinsic(id, a[0], a[1]); };
   switch (Intrinsic(e.sub)) {
   case Intrinsic::Sqrt: return unaryLLVM(llvm::Intrinsic::sqrt);
@@ -43,7 +59,7 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   case Intrinsic::Rint: return unaryLLVM(llvm::Intrinsic::roundeven);
   case Intrinsic::Fabs: return unaryLLVM(llvm::Intrinsic::fabs);
   case Intrinsic::Copysign: return binaryLLVM(llvm::Intrinsic::copysign);
-  case Intrinsic::Pow: return binaryLLVM(llvm::Intrinsic::pow);
+  case Intrinsic::Pow: return gpu() ? mathCall("pow", e.type, a) : binaryLLVM(llvm::Intrinsic::pow);
   case Intrinsic::Expm1: return mathCall("expm1", e.type, a);
   case Intrinsic::Log1p: return mathCall("log1p", e.type, a);
   case Intrinsic::Tan: return mathCall("tan", e.type, a);

@@ -42,6 +42,7 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::ArrayArange: return arrayArange(e);
   case ir::ExprOp::ArrayCopy: return arrayCopy(e);
   case ir::ExprOp::Transpose: return transpose(e);
+  case ir::ExprOp::GpuOp: return gpuOp(e);
   }
   internalError("unhandled IR expression");
 }
@@ -202,7 +203,9 @@ llvm::Value *FunctionLowering::floatBinary(BinaryOp op, llvm::Value *a, llvm::Va
   case BinaryOp::TrueDiv:
     raiseIf(b_.CreateFCmpOEQ(b, zero), types::ExcKind::ZeroDivisionError, "division by zero");
     return b_.CreateFDiv(a, b);
-  case BinaryOp::Pow: return mathCall("pow", t, {a, b});
+  case BinaryOp::Pow:
+    if (gpu()) return mathCall("pow", t, {a, b});
+    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, a, b);
   case BinaryOp::FloorDiv:
   case BinaryOp::Mod: {
     raiseIf(b_.CreateFCmpOEQ(b, zero), types::ExcKind::ZeroDivisionError,

@@ -15,35 +15,36 @@ using K = TokenKind;
 namespace {
 
 constexpr int kMaxDepth = 200;
-constexpr int kBinaryLevels = 6; // | ^ & shifts +- */ (then unary factor)
 
-// The binary operator of `kind` at precedence `level` (0 = '|' ... 5 = '*').
-std::optional<BinOpKind> binaryOperator(K kind, int level) {
-  switch (level) {
-  case 0: if (kind == K::Pipe) return BinOpKind::BitOr; break;
-  case 1: if (kind == K::Caret) return BinOpKind::BitXor; break;
-  case 2: if (kind == K::Amp) return BinOpKind::BitAnd; break;
-  case 3:
-    if (kind == K::LShift) return BinOpKind::LShift;
-    if (kind == K::RShift) return BinOpKind::RShift;
-    break;
-  case 4:
-    if (kind == K::Plus) return BinOpKind::Add;
-    if (kind == K::Minus) return BinOpKind::Sub;
-    break;
-  case 5:
-    switch (kind) {
-    case K::Star: return BinOpKind::Mult;
-    case K::Slash: return BinOpKind::Div;
-    case K::DoubleSlash: return BinOpKind::FloorDiv;
-    case K::Percent: return BinOpKind::Mod;
-    case K::At: return BinOpKind::MatMult;
-    default: break;
-    }
-    break;
-  default: break;
+// Precedence of a binary operator token, lowest first: | ^ & shifts +- */%@;
+// 0 when the token is not a binary operator.
+int binaryPrecedence(K kind) {
+  switch (kind) {
+  case K::Pipe: return 1;
+  case K::Caret: return 2;
+  case K::Amp: return 3;
+  case K::LShift: case K::RShift: return 4;
+  case K::Plus: case K::Minus: return 5;
+  case K::Star: case K::Slash: case K::DoubleSlash: case K::Percent: case K::At: return 6;
+  default: return 0;
   }
-  return std::nullopt;
+}
+
+BinOpKind binaryOperator(K kind) {
+  switch (kind) {
+  case K::Pipe: return BinOpKind::BitOr;
+  case K::Caret: return BinOpKind::BitXor;
+  case K::Amp: return BinOpKind::BitAnd;
+  case K::LShift: return BinOpKind::LShift;
+  case K::RShift: return BinOpKind::RShift;
+  case K::Plus: return BinOpKind::Add;
+  case K::Minus: return BinOpKind::Sub;
+  case K::Star: return BinOpKind::Mult;
+  case K::Slash: return BinOpKind::Div;
+  case K::DoubleSlash: return BinOpKind::FloorDiv;
+  case K::Percent: return BinOpKind::Mod;
+  default: return BinOpKind::MatMult;
+  }
 }
 
 std::optional<CmpOpKind> simpleComparison(K kind) {
@@ -98,9 +99,10 @@ ExprPtr Parser::expr() {
   DepthGuard guard(*this);
   if (at(K::KwLambda))
     return lambda();
+  Loc start = cur().loc;
   ExprPtr body = orExpr();
   if (accept(K::KwIf)) {
-    auto e = node<IfExp>(body->loc);
+    auto e = node<IfExp>(start);
     e->body = std::move(body);
     e->test = orExpr();
     expect(K::KwElse, "'else' in conditional expression");
@@ -115,10 +117,11 @@ ExprPtr Parser::expr() {
 // star_expressions (targets=false) or star_targets (targets=true: elements stop
 // before comparisons so that `for x in y` leaves `in` alone).
 ExprPtr Parser::exprList(bool targets) {
+  Loc start = cur().loc;
   ExprPtr first = at(K::Star) ? starred() : targets ? bitOr() : expr();
   if (!at(K::Comma))
     return first;
-  auto t = node<Tuple>(first->loc);
+  auto t = node<Tuple>(start);
   t->elts.push_back(std::move(first));
   while (accept(K::Comma) && startsExpr())
     t->elts.push_back(at(K::Star) ? starred() : targets ? bitOr() : expr());
@@ -136,10 +139,11 @@ ExprPtr Parser::starred() {
 ExprPtr Parser::starOrExpr() { return at(K::Star) ? starred() : expr(); }
 
 ExprPtr Parser::orExpr() {
+  Loc start = cur().loc;
   ExprPtr first = andExpr();
   if (!at(K::KwOr))
     return first;
-  auto b = node<BoolOp>(first->loc);
+  auto b = node<BoolOp>(start);
   b->op = BoolOpKind::Or;
   b->values.push_back(std::move(first));
   while (accept(K::KwOr))
@@ -148,10 +152,11 @@ ExprPtr Parser::orExpr() {
 }
 
 ExprPtr Parser::andExpr() {
+  Loc start = cur().loc;
   ExprPtr first = notExpr();
   if (!at(K::KwAnd))
     return first;
-  auto b = node<BoolOp>(first->loc);
+  auto b = node<BoolOp>(start);
   b->op = BoolOpKind::And;
   b->values.push_back(std::move(first));
   while (accept(K::KwAnd))
@@ -170,6 +175,7 @@ ExprPtr Parser::notExpr() {
 }
 
 ExprPtr Parser::comparison() {
+  Loc start = cur().loc;
   ExprPtr left = bitOr();
   std::unique_ptr<Compare> cmp;
   while (true) {
@@ -186,7 +192,7 @@ ExprPtr Parser::comparison() {
       break;
     }
     if (!cmp) {
-      cmp = node<Compare>(left->loc);
+      cmp = node<Compare>(start);
       cmp->left = std::move(left);
     }
     cmp->ops.push_back(*op);
@@ -197,19 +203,20 @@ ExprPtr Parser::comparison() {
   return left;
 }
 
-ExprPtr Parser::binary(int level) {
-  if (level == kBinaryLevels)
-    return factor();
-  ExprPtr left = binary(level + 1);
-  while (std::optional<BinOpKind> op = binaryOperator(cur().kind, level)) {
-    advance();
-    auto b = node<BinOp>(left->loc);
-    b->op = *op;
+// Precedence climbing over the binary operators; all are left-associative.
+ExprPtr Parser::binary(int minPrecedence) {
+  Loc start = cur().loc;
+  ExprPtr left = factor();
+  while (true) {
+    int precedence = binaryPrecedence(cur().kind);
+    if (precedence == 0 || precedence < minPrecedence)
+      return left;
+    auto b = node<BinOp>(start);
+    b->op = binaryOperator(advance().kind);
     b->left = std::move(left);
-    b->right = binary(level + 1);
+    b->right = binary(precedence + 1);
     left = std::move(b);
   }
-  return left;
 }
 
 ExprPtr Parser::factor() {
@@ -229,12 +236,13 @@ ExprPtr Parser::factor() {
 
 // primary ['**' factor]: right-associative, and -2**2 is -(2**2).
 ExprPtr Parser::power() {
+  Loc start = cur().loc;
   ExprPtr base = primary();
   if (!at(K::DoubleStar))
     return base;
   advance();
   DepthGuard guard(*this);
-  auto b = node<BinOp>(base->loc);
+  auto b = node<BinOp>(start);
   b->op = BinOpKind::Pow;
   b->left = std::move(base);
   b->right = factor();
@@ -244,14 +252,15 @@ ExprPtr Parser::power() {
 ExprPtr Parser::primary() {
   if (at(K::KwAwait))
     fail(cur().loc, "'await' expressions are not supported");
+  Loc start = cur().loc; // trailers start where the atom does, '(' included
   ExprPtr e = atom();
   while (true) {
     if (at(K::LParen)) {
-      e = call(std::move(e));
+      e = call(std::move(e), start);
     } else if (at(K::LBracket)) {
-      e = subscript(std::move(e));
+      e = subscript(std::move(e), start);
     } else if (accept(K::Dot)) {
-      auto a = node<Attribute>(e->loc);
+      auto a = node<Attribute>(start);
       a->attr = expect(K::Name, "an attribute name after '.'").text;
       a->value = std::move(e);
       e = std::move(a);
@@ -261,8 +270,8 @@ ExprPtr Parser::primary() {
   }
 }
 
-ExprPtr Parser::call(ExprPtr func) {
-  auto c = node<Call>(func->loc);
+ExprPtr Parser::call(ExprPtr func, Loc start) {
+  auto c = node<Call>(start);
   c->func = std::move(func);
   advance(); // (
   bool sawKeyword = false, sawKwargs = false;
@@ -302,15 +311,16 @@ ExprPtr Parser::call(ExprPtr func) {
   return c;
 }
 
-ExprPtr Parser::subscript(ExprPtr value) {
-  auto s = node<Subscript>(value->loc);
+ExprPtr Parser::subscript(ExprPtr value, Loc start) {
+  auto s = node<Subscript>(start);
   s->value = std::move(value);
   advance(); // [
   if (at(K::RBracket))
     fail(cur().loc, "invalid syntax: expected an index");
+  Loc indexStart = cur().loc;
   ExprPtr index = sliceItem();
   if (at(K::Comma)) {
-    auto t = node<Tuple>(index->loc);
+    auto t = node<Tuple>(indexStart);
     t->elts.push_back(std::move(index));
     while (accept(K::Comma) && !at(K::RBracket))
       t->elts.push_back(sliceItem());

@@ -72,11 +72,11 @@ private:
   ast::ExprPtr expr();                 // lambda / x if c else y / or-expression
   ast::ExprPtr exprList(bool targets); // a, b, *c → Tuple when a comma is present
   ast::ExprPtr orExpr();               // `or` level, without if-else
-  ast::ExprPtr bitOr() { return binary(0); }
+  ast::ExprPtr bitOr() { return binary(1); }
   ast::ExprPtr andExpr();
   ast::ExprPtr notExpr();
   ast::ExprPtr comparison();
-  ast::ExprPtr binary(int level);
+  ast::ExprPtr binary(int minPrecedence); // '|' .. '*' levels
   ast::ExprPtr factor();
   ast::ExprPtr power();
   ast::ExprPtr primary();
@@ -87,8 +87,8 @@ private:
   ast::ExprPtr parenthesized();
   ast::ExprPtr listDisplay();
   [[noreturn]] void braceDisplay();
-  ast::ExprPtr call(ast::ExprPtr func);
-  ast::ExprPtr subscript(ast::ExprPtr value);
+  ast::ExprPtr call(ast::ExprPtr func, Loc start);
+  ast::ExprPtr subscript(ast::ExprPtr value, Loc start);
   ast::ExprPtr sliceItem();
   ast::ExprPtr intLiteral();
   ast::ExprPtr numberLiteral();

@@ -25,6 +25,15 @@ constexpr IntrinsicInfo kIntrinsics[] = {
 };
 } // namespace
 
+const char *gpuOpName(GpuOpKind k) {
+  static const char *names[] = {
+#define MAHOU_GPU_OP(name, text) text,
+#include "mahou/gpu_ops.def"
+#undef MAHOU_GPU_OP
+  };
+  return names[static_cast<int>(k)];
+}
+
 const char *exprOpName(ExprOp op) { return kExprOpNames[static_cast<int>(op)]; }
 const char *stmtOpName(StmtOp op) { return kStmtOpNames[static_cast<int>(op)]; }
 const char *intrinsicName(Intrinsic i) { return kIntrinsics[static_cast<int>(i)].name; }

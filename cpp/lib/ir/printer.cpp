@@ -57,6 +57,7 @@ private:
     case ExprOp::Intrinsic: s += "." + std::string(intrinsicName(Intrinsic(e.sub))); break;
     case ExprOp::ShortCircuit: s += e.sub ? ".or" : ".and"; break;
     case ExprOp::Call: s += " @" + e.symbol; break;
+    case ExprOp::GpuOp: s += "." + std::string(gpuOpName(GpuOpKind(e.sub))); break;
     case ExprOp::TupleGet:
     case ExprOp::ArrayShape:
     case ExprOp::ArrayStride: s += "." + std::to_string(e.ival); break;

@@ -98,7 +98,9 @@ private:
       break;
     case ExprOp::ArrayAlloc:
       check(e.type.isArray(), "alloc type");
-      check(int(e.args.size()) == e.type.ndim + (AllocKind(e.sub) == AllocKind::Full ? 1 : 0), "alloc extents");
+      check(int(e.args.size()) == (e.ival == 1 ? 1 : e.type.ndim) + (AllocKind(e.sub) == AllocKind::Full ? 1 : 0),
+            "alloc extents");
+      if (e.ival == 1) check(e.args[0]->type.isArray() && e.args[0]->type.ndim == e.type.ndim, "alloc prototype");
       break;
     case ExprOp::ArrayCopy:
     case ExprOp::Transpose:

@@ -14,6 +14,7 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
     }
     const GlobalValue &g = global(n->id);
     using GK = GlobalValue::Kind;
+    if (g.kind == GK::Missing) error(n->loc, "name '" + n->id + "' is not defined");
     switch (g.kind) {
     case GK::Builtin: return CalleeRef{CK::Builtin, g.s};
     case GK::ModuleAttr: {
@@ -54,6 +55,11 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
       }
       CalleeRef r{CK::ModuleFn, a->attr};
       r.module = base->type.module;
+      return r;
+    }
+    if (base->type.kind == Kind::Namespace) { // cuda.shared.array, cuda.atomic.add, ...
+      CalleeRef r{CK::ModuleFn, base->type.text + "." + a->attr};
+      r.module = types::ModuleId::Cuda;
       return r;
     }
     CalleeRef r{CK::Method, a->attr};
@@ -116,6 +122,7 @@ ExprPtr FunctionTyper::call(const ast::Call &e) {
   case CalleeRef::Kind::Builtin: return builtinCall(callee->name, e);
   case CalleeRef::Kind::ModuleFn:
     if (callee->module == types::ModuleId::Numpy) return numpyCall(callee->name, e);
+    if (callee->module == types::ModuleId::Cuda) return cudaCall(callee->name, e);
     if (callee->module == types::ModuleId::NumpyRandom)
       notSupported(e.loc, "np.random." + callee->name + " is not supported yet");
     if (callee->module == types::ModuleId::Mahou) {
@@ -170,6 +177,12 @@ ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, c
   if (self) {
     symbol = symbol_;
     ret = ret_;
+  } else if (gpu_) {
+    auto src = env_.calleeSource(handle);
+    if (!src) notSupported(e.loc, "a CUDA kernel can only call @cuda.jit(device=True) functions, not '" + fname + "'");
+    CalleeSignature sig = gpu_->require(*src, types);
+    symbol = sig.symbol;
+    ret = sig.ret;
   } else {
     auto it = callees_.find({handle, key});
     if (it == callees_.end()) {
@@ -296,6 +309,7 @@ ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &
   if (isUnknown(self)) return unknown(e.loc);
   const Type t = self->type;
   if (t.isArray()) {
+    if (name == "copy" || name == "astype") requireHost(e.loc, "a." + name + "()");
     if (name == "copy") {
       checkKeywords(e, {}, name);
       positionalArgs(e, 0, 0, "copy");

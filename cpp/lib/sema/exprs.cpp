@@ -14,6 +14,7 @@ bool isCompileTimeOnly(const Type &t) {
   case Kind::Function:
   case Kind::DTypeObj:
   case Kind::ExcClass:
+  case Kind::Namespace:
   case Kind::Range: return true;
   default: return false;
   }
@@ -85,6 +86,7 @@ ExprPtr FunctionTyper::name(const ast::Name &e) {
   auto it = varIndex_.find(e.id);
   if (it != varIndex_.end()) return load(it->second, e.loc);
   const GlobalValue &g = global(e.id);
+  if (g.kind == GlobalValue::Kind::Missing) error(e.loc, "name '" + e.id + "' is not defined");
   return constantFromGlobal(g, e.loc);
 }
 
@@ -350,6 +352,8 @@ ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
   auto base = expr(*a.value);
   if (isUnknown(base)) return unknown(a.loc);
   const Type &t = base->type;
+  if ((t.kind == Kind::Module && t.module == types::ModuleId::Cuda) || t.kind == Kind::Namespace)
+    return cudaAttribute(t, a.attr, a.loc);
   if (t.kind == Kind::Module) {
     std::string m = t.module == types::ModuleId::Math ? "math" : "numpy";
     if (a.attr == "pi") return ir::makeConst(Type::float64(), a.loc, 0, M_PI);

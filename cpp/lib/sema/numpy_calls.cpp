@@ -168,6 +168,9 @@ std::vector<ExprPtr> FunctionTyper::shapeArgument(const ast::Expr &e) {
 
 ExprPtr FunctionTyper::numpyCall(const std::string &name, const ast::Call &e) {
   std::string fname = "np." + name;
+  if (name == "empty" || name == "zeros" || name == "ones" || name == "full" || name == "arange" || name == "copy" ||
+      name.size() > 5 && name.compare(name.size() - 5, 5, "_like") == 0)
+    requireHost(e.loc, fname + "()");
   if (name == "empty" || name == "zeros" || name == "ones" || name == "full") {
     bool full = name == "full";
     checkKeywords(e, {"dtype", "shape", "fill_value"}, fname);

@@ -355,6 +355,7 @@ void FunctionTyper::exprStmt(const ast::ExprStmt &s, ir::Block &out) {
   if (auto *call = s.value->as<ast::Call>()) {
     auto c = resolveCallee(*call->func);
     if (c && c->kind == CalleeRef::Kind::Builtin && c->name == "print") {
+      requireHost(s.loc, "print()");
       for (auto &k : call->keywords)
         notSupported(k.loc, "print() keyword arguments are not supported yet");
       auto st = makeStmt(ir::StmtOp::Print, s.loc);

@@ -91,9 +91,9 @@ bool alwaysExits(const ast::Body &body) {
 
 FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def,
                              const std::vector<Type> &argTypes, CompileEnvironment &env,
-                             const CompileOptions &options, std::string symbol)
+                             const CompileOptions &options, std::string symbol, DeviceFunctionSink *gpu)
     : file_(file), def_(def), argTypes_(argTypes), env_(env), options_(options),
-      symbol_(std::move(symbol)) {
+      symbol_(std::move(symbol)), gpu_(gpu) {
   if (!def.vararg.empty() || !def.kwarg.empty() || !def.kwonlyargs.empty())
     notSupported(def.loc, "*args, **kwargs and keyword-only parameters are not supported yet");
   if (argTypes.size() != def.args.size())
@@ -169,6 +169,7 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
   case Kind::DTypeObj:
   case Kind::ExcClass:
   case Kind::Range:
+  case Kind::Namespace:
     notSupported(loc, "cannot store a " + t.str() + " in variable '" + vars_[var].name + "'");
   default: break;
   }
@@ -299,8 +300,9 @@ void FunctionTyper::unifyReturn(const Type &t, Loc loc) {
 
 ir::Function buildTypedIR(const SourceFile &file, const ast::FunctionDef &def,
                           const std::vector<types::Type> &argTypes, CompileEnvironment &env,
-                          const CompileOptions &options, const std::string &symbol) {
-  FunctionTyper typer(file, def, argTypes, env, options, symbol);
+                          const CompileOptions &options, const std::string &symbol,
+                          DeviceFunctionSink *gpu) {
+  FunctionTyper typer(file, def, argTypes, env, options, symbol, gpu);
   return typer.run();
 }
 

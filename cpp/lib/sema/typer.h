@@ -30,7 +30,7 @@ class FunctionTyper {
 public:
   FunctionTyper(const SourceFile &file, const ast::FunctionDef &def,
                 const std::vector<Type> &argTypes, CompileEnvironment &env,
-                const CompileOptions &options, std::string symbol);
+                const CompileOptions &options, std::string symbol, DeviceFunctionSink *gpu);
   ir::Function run();
 
   // ---- shared helpers (typer.cpp)
@@ -87,6 +87,15 @@ public:
   void checkKeywords(const ast::Call &e, std::initializer_list<const char *> allowed,
                      const std::string &fname);
 
+  // ---- the cuda module in kernels (cuda.cpp)
+  ExprPtr cudaAttribute(const Type &base, const std::string &attr, Loc loc);
+  ExprPtr cudaCall(const std::string &name, const ast::Call &e);
+  std::vector<ExprPtr> constShape(const ast::Expr &e, const std::string &fname);
+  // Refuses what a GPU function cannot do (allocate arrays, print).
+  void requireHost(Loc loc, const std::string &what) const {
+    if (gpu_) notSupported(loc, what + " is not supported in CUDA kernels (use cuda.local.array or cuda.shared.array)");
+  }
+
   // ---- statements (stmts.cpp)
   void block(const ast::Body &body, ir::Block &out);
   void stmt(const ast::Stmt &s, ir::Block &out);
@@ -104,6 +113,7 @@ public:
   CompileEnvironment &env_;
   CompileOptions options_;
   std::string symbol_;
+  DeviceFunctionSink *gpu_ = nullptr; // non-null: typing for the GPU target
 
   // State kept across passes.
   std::vector<ir::Var> vars_;

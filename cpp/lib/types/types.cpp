@@ -32,6 +32,7 @@ const char *moduleName(ModuleId m) {
   case ModuleId::Numpy: return "numpy";
   case ModuleId::NumpyRandom: return "numpy.random";
   case ModuleId::Mahou: return "mahou";
+  case ModuleId::Cuda: return "mahou.cuda";
   }
   return "?";
 }
@@ -141,6 +142,12 @@ Type Type::function(uint64_t handle, std::string name) {
 Type Type::dtypeObj(DType d) { Type t; t.kind = Kind::DTypeObj; t.dtype = d; return t; }
 Type Type::excClass(ExcKind e) { Type t; t.kind = Kind::ExcClass; t.exc = e; return t; }
 Type Type::range() { Type t; t.kind = Kind::Range; return t; }
+Type Type::namespaceObj(std::string path) {
+  Type t;
+  t.kind = Kind::Namespace;
+  t.text = std::move(path);
+  return t;
+}
 
 bool Type::hasArrays() const {
   if (kind == Kind::Array) return true;
@@ -176,6 +183,7 @@ bool Type::operator==(const Type &o) const {
   case Kind::Module: return module == o.module;
   case Kind::Function: return handle == o.handle;
   case Kind::ExcClass: return exc == o.exc;
+  case Kind::Namespace: return text == o.text;
   default: return true;
   }
 }
@@ -204,6 +212,7 @@ std::string Type::str() const {
   case Kind::DTypeObj: return std::string("dtype(") + dtypeName(dtype) + ")";
   case Kind::ExcClass: return std::string("class(") + excName(exc) + ")";
   case Kind::Range: return "range";
+  case Kind::Namespace: return "cuda." + text;
   }
   return "?";
 }

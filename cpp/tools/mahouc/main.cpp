@@ -45,6 +45,10 @@ public:
     return g; // Missing
   }
 
+  std::optional<CalleeSource> calleeSource(uint64_t handle) override {
+    return CalleeSource{file_, functionNames_.at(handle - 1), this};
+  }
+
   CalleeSignature compileCallee(uint64_t handle, const std::vector<types::Type> &args) override {
     const std::string &name = functionNames_.at(handle - 1);
     std::string key = name + "(";
@@ -76,7 +80,11 @@ private:
         GlobalValue g;
         std::string local = a.asname.empty() ? a.name : a.asname;
         if (from->module == "mahou" || from->module == "numba") {
-          if (a.name == "prange") {
+          if (a.name == "cuda") {
+            g.kind = GlobalValue::Kind::Module;
+            g.module = types::ModuleId::Cuda;
+            globals_[local] = g;
+          } else if (a.name == "prange") {
             g.kind = GlobalValue::Kind::Builtin;
             g.s = "prange";
             globals_[local] = g;
@@ -137,14 +145,16 @@ private:
 
 int usage() {
   std::cerr << "usage: mahouc FILE.py --function=NAME [--args=\"float64[:], int64\"]\n"
-               "              [--emit=tokens|ast|ir|llvm|opt|asm] [--boundscheck] [--fastmath]\n";
+               "              [--emit=tokens|ast|ir|llvm|opt|asm|ptx] [--target=cpu|cuda] [--cc=9.0]\n"
+               "              [--boundscheck] [--fastmath]\n";
   return 2;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string path, function, argsText, emit = "ir";
+  std::string path, function, argsText, emit = "ir", target = "cpu";
+  KernelOptions kernelOptions;
   CompileOptions options;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -155,6 +165,12 @@ int main(int argc, char **argv) {
     if (auto v = value("--function=")) function = v;
     else if (auto v = value("--args=")) argsText = v;
     else if (auto v = value("--emit=")) emit = v;
+    else if (auto v = value("--target=")) target = v;
+    else if (auto v = value("--cc=")) {
+      std::string cc = v; // "9.0" or "90"
+      kernelOptions.ccMajor = cc[0] - '0';
+      kernelOptions.ccMinor = cc.back() - '0';
+    }
     else if (a == "--boundscheck") options.boundscheck = true;
     else if (a == "--fastmath") options.fastmath = true;
     else if (a.rfind("--", 0) == 0) return usage();
@@ -172,7 +188,8 @@ int main(int argc, char **argv) {
 
   static const std::map<std::string, Stage> stages = {{"tokens", Stage::Tokens}, {"ast", Stage::Ast},
                                                       {"ir", Stage::IR},         {"llvm", Stage::LLVM},
-                                                      {"opt", Stage::OptLLVM},   {"asm", Stage::Asm}};
+                                                      {"opt", Stage::OptLLVM},   {"asm", Stage::Asm},
+                                                      {"ptx", Stage::Asm}};
   auto st = stages.find(emit);
   if (st == stages.end()) return usage();
   try {
@@ -189,7 +206,12 @@ int main(int argc, char **argv) {
     if (st->second != Stage::Tokens && function.empty()) return usage();
     ast::Module module = frontend::parseModule(file);
     FileEnvironment env(file, module, options);
-    std::cout << emitStage(file, function, args, env, options, st->second);
+    if (target == "cuda" && st->second != Stage::Tokens && st->second != Stage::Ast)
+      std::cout << emitKernelStage(file, function, args, env, kernelOptions, st->second);
+    else if (target == "cpu" || target == "cuda")
+      std::cout << emitStage(file, function, args, env, options, st->second);
+    else
+      return usage();
     return 0;
   } catch (const UserError &e) {
     std::cerr << (e.kind() == DiagKind::Typing ? "TypingError: " : "UnsupportedError: ") << e.what() << "\n";

@@ -1,0 +1,145 @@
+// The CUDA driver API as mahou uses it: libcuda.so.1 loaded lazily with dlopen,
+// every call checked (CudaError), primary contexts, memory, streams, modules, launch.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace mahou::cuda {
+
+// ------------------------------------------------------------------ driver types
+// The few cuda.h types the table needs (no CUDA headers at build time).
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+using CUevent = struct CUevent_st *;
+using CUdevice_attribute = int;
+using CUfunction_attribute = int;
+using CUpointer_attribute = int;
+using CUjit_option = int;
+
+// cuda.h's values of the enumerators mahou uses (the one place they are written).
+namespace attr {
+constexpr CUdevice_attribute MaxThreadsPerBlock = 1;
+constexpr CUdevice_attribute MaxBlockDimX = 2, MaxBlockDimY = 3, MaxBlockDimZ = 4;
+constexpr CUdevice_attribute MaxGridDimX = 5, MaxGridDimY = 6, MaxGridDimZ = 7;
+constexpr CUdevice_attribute MaxSharedMemoryPerBlock = 8;
+constexpr CUdevice_attribute WarpSize = 10;
+constexpr CUdevice_attribute MultiprocessorCount = 16;
+constexpr CUdevice_attribute PciBusId = 33, PciDeviceId = 34;
+constexpr CUdevice_attribute ComputeCapabilityMajor = 75, ComputeCapabilityMinor = 76;
+constexpr CUdevice_attribute MaxSharedMemoryPerBlockOptin = 97;
+} // namespace attr
+constexpr CUfunction_attribute kFuncMaxDynamicSharedBytes = 8;
+constexpr CUfunction_attribute kFuncNumRegs = 4;
+constexpr CUpointer_attribute kPointerMemoryType = 2, kPointerDeviceOrdinal = 9;
+constexpr int kMemoryTypeHost = 1, kMemoryTypeDevice = 2, kMemoryTypeUnified = 4;
+constexpr CUresult kSuccess = 0, kErrorNotReady = 600;
+
+// A failed driver call: what() = "cuMemAlloc_v2 failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
+class CudaError : public std::runtime_error {
+public:
+  CudaError(std::string function, CUresult code, std::string errorName, const std::string &what)
+      : std::runtime_error(what), function_(std::move(function)), code_(code),
+        errorName_(std::move(errorName)) {}
+  const std::string &function() const { return function_; }
+  CUresult code() const { return code_; }
+  const std::string &errorName() const { return errorName_; } // "CUDA_ERROR_..."
+
+private:
+  std::string function_;
+  CUresult code_;
+  std::string errorName_;
+};
+
+// ------------------------------------------------------------------ driver and devices
+// Loads libcuda.so.1 and runs cuInit once; false (with the reason) when there is
+// no driver or no device. Never throws.
+bool available(std::string *why = nullptr);
+int driverVersion();     // 13000 for CUDA 13.0
+int deviceCount();       // 0 when the driver is missing
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name;
+  int ccMajor = 0, ccMinor = 0;
+  int multiprocessors = 0, warpSize = 32, maxThreadsPerBlock = 0;
+  int pciBus = 0, pciDevice = 0;
+  size_t totalMemory = 0;
+};
+DeviceInfo deviceInfo(int device);
+int deviceAttribute(int device, CUdevice_attribute attribute);
+std::pair<int, int> computeCapability(int device); // cached per device
+
+// The calling thread's device (thread-local, 0 by default), as cuda.select_device sets.
+int currentDevice();
+void selectDevice(int device);
+// Retains the device's primary context once and makes it current on this thread.
+void makeCurrent(int device);
+void synchronize(int device); // cuCtxSynchronize
+std::pair<size_t, size_t> memoryInfo(int device); // (free, total) bytes
+
+// ------------------------------------------------------------------ memory
+CUdeviceptr allocate(int device, size_t bytes); // 0 for 0 bytes
+void release(int device, CUdeviceptr pointer) noexcept; // errors ignored (teardown)
+void *allocateHost(int device, size_t bytes, bool mapped); // page-locked
+void releaseHost(int device, void *pointer) noexcept;
+CUdeviceptr mappedDevicePointer(int device, void *host);
+// stream == nullptr: synchronous copy (legacy default stream); else asynchronous on it.
+void copyToDevice(int device, CUdeviceptr dst, const void *src, size_t bytes, CUstream stream);
+void copyToHost(int device, void *dst, CUdeviceptr src, size_t bytes, CUstream stream);
+void copyDeviceToDevice(int device, CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                        CUstream stream);
+void memset8(int device, CUdeviceptr dst, unsigned char value, size_t bytes);
+// Device ordinal owning `pointer`, or -1 when the driver does not know it (host memory).
+int pointerDevice(CUdeviceptr pointer);
+
+// ------------------------------------------------------------------ streams and events
+CUstream createStream(int device, bool nonBlocking);
+void destroyStream(int device, CUstream stream) noexcept;
+void synchronizeStream(int device, CUstream stream);
+bool streamIdle(int device, CUstream stream); // cuStreamQuery: true when all work is done
+CUevent createEvent(int device, bool timing);
+void destroyEvent(int device, CUevent event) noexcept;
+void recordEvent(int device, CUevent event, CUstream stream);
+void synchronizeEvent(int device, CUevent event);
+bool eventDone(int device, CUevent event);
+void streamWaitEvent(int device, CUstream stream, CUevent event);
+float elapsedMs(int device, CUevent start, CUevent end);
+
+// ------------------------------------------------------------------ modules and launch
+struct LoadOptions {
+  bool lineinfo = false;
+  int maxRegisters = 0; // 0: the driver's choice
+};
+// A kernel loaded into one device's primary context. Owned by the module cache.
+struct LoadedKernel {
+  CUmodule module = nullptr;
+  CUfunction function = nullptr;
+  int device = 0;
+  int dynamicSharedLimit = 48 * 1024; // dynamic shared bytes allowed without an attribute call
+};
+// The kernel `entry` of `ptx`, loaded once per (owner, signature, device): later
+// calls return the cached entry (ptx is not looked at again). The pointer stays
+// valid until unloadKernels(owner). A JIT failure throws CudaError with the log.
+LoadedKernel *loadKernel(const void *owner, const std::string &signature, int device,
+                         const std::string &ptx, const std::string &entry,
+                         const LoadOptions &options);
+// Unloads every module loaded for `owner` (its kernel object is going away).
+void unloadKernels(const void *owner) noexcept;
+
+struct Dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+// cuLaunchKernel with the context of kernel.device current; raises the dynamic
+// shared memory limit (cuFuncSetAttribute) first when sharedBytes needs it.
+void launch(LoadedKernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, CUstream stream,
+            void **params);
+
+} // namespace mahou::cuda

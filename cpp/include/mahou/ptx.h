@@ -1,0 +1,26 @@
+// The NVPTX back end: target machines per compute capability, libdevice linking,
+// the optimisation pipeline and PTX emission. Works on machines without a GPU.
+#pragma once
+
+#include <string>
+
+namespace llvm {
+class Module;
+}
+
+namespace mahou::ptx {
+
+struct Target {
+  int ccMajor = 9, ccMinor = 0;
+  std::string libdevicePath; // empty: CUDA_HOME, /usr/local/cuda, the pip nvidia-cuda-nvcc package
+};
+
+// Links the libdevice functions the module calls (if any), internalises all but
+// the kernels, sets the data layout, and runs the O3 pipeline for sm_XY.
+// Throws a UserError-free InternalError when libdevice is needed but not found.
+void optimize(llvm::Module &module, const Target &target);
+std::string emitPtx(llvm::Module &module, const Target &target);
+// "sm_90"
+std::string smName(const Target &target);
+
+} // namespace mahou::ptx

@@ -1,0 +1,85 @@
+// GPU modules: the kernel entry (flattened parameters, global-memory data
+// pointers, the NVVM kernel annotation) around the lowered kernel body and the
+// device functions it calls.
+#include "lowering.h"
+
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace mahou::codegen {
+
+namespace {
+
+// Kernel parameters of one argument (compiler.h documents the order).
+void appendParams(TypeMapper &types, const Type &t, std::vector<llvm::Type *> &params) {
+  auto &ctx = types.ctx();
+  if (t.isArray()) {
+    params.push_back(llvm::PointerType::get(ctx, 0));
+    for (int k = 0; k < 2 * t.ndim; ++k) params.push_back(llvm::Type::getInt64Ty(ctx));
+    return;
+  }
+  params.push_back(types.mem(t));
+}
+
+} // namespace
+
+std::unique_ptr<llvm::Module> lowerKernel(const ir::Function &fn, const std::vector<const ir::Function *> &deviceFns,
+                                          const std::string &kernelName, llvm::LLVMContext &ctx,
+                                          const CodegenOptions &options) {
+  auto module = std::make_unique<llvm::Module>(kernelName, ctx);
+  module->setTargetTriple("nvptx64-nvidia-cuda");
+  CodegenOptions gpuOptions = options;
+  gpuOptions.target = Target::NVPTX;
+  std::vector<llvm::Function *> bodies;
+  bodies.push_back(FunctionLowering(fn, *module, gpuOptions).run());
+  for (auto *d : deviceFns) bodies.push_back(FunctionLowering(*d, *module, gpuOptions).run());
+  for (auto *f : bodies) {
+    f->setLinkage(llvm::GlobalValue::InternalLinkage);
+    f->addFnAttr(llvm::Attribute::AlwaysInline);
+  }
+
+  TypeMapper types(ctx);
+  std::vector<llvm::Type *> params;
+  for (auto &t : fn.argTypes) appendParams(types, t, params);
+  auto *fty = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), params, false);
+  auto *kernel = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, kernelName, *module);
+  kernel->setCallingConv(llvm::CallingConv::PTX_Kernel);
+  kernel->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", kernel));
+  std::vector<llvm::Value *> args;
+  auto *ret = b.CreateAlloca(types.mem(Type::none()));
+  args.push_back(ret);
+  unsigned p = 0;
+  auto *ptr = llvm::PointerType::get(ctx, 0);
+  for (auto &t : fn.argTypes) {
+    if (t.isArray()) {
+      // Device arrays live in global memory: say so, so loads become ld.global.
+      llvm::Value *data = kernel->getArg(p++);
+      data = b.CreateAddrSpaceCast(b.CreateAddrSpaceCast(data, llvm::PointerType::get(ctx, 1)), ptr);
+      llvm::Value *arr = llvm::UndefValue::get(types.array(t.ndim));
+      arr = b.CreateInsertValue(arr, llvm::ConstantPointerNull::get(ptr), {0u});
+      arr = b.CreateInsertValue(arr, llvm::ConstantPointerNull::get(ptr), {1u});
+      arr = b.CreateInsertValue(arr, data, {2u});
+      for (int k = 0; k < t.ndim; ++k) arr = b.CreateInsertValue(arr, kernel->getArg(p++), {3u, unsigned(k)});
+      for (int k = 0; k < t.ndim; ++k) arr = b.CreateInsertValue(arr, kernel->getArg(p++), {4u, unsigned(k)});
+      args.push_back(arr);
+      continue;
+    }
+    llvm::Value *v = kernel->getArg(p++);
+    if (t.isBool()) v = b.CreateICmpNE(v, b.getInt8(0));
+    args.push_back(v);
+  }
+  b.CreateCall(bodies[0], args); // a raised exception ends the thread's work
+  b.CreateRetVoid();
+
+  llvm::Metadata *md[] = {llvm::ValueAsMetadata::get(kernel), llvm::MDString::get(ctx, "kernel"),
+                          llvm::ConstantAsMetadata::get(b.getInt32(1))};
+  module->getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(ctx, md));
+
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  if (llvm::verifyModule(*module, &os)) internalError("LLVM verifier failed for kernel " + fn.name + ": " + os.str());
+  return module;
+}
+
+} // namespace mahou::codegen

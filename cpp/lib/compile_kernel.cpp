@@ -1,0 +1,168 @@
+// The GPU pipeline, read as a script: parse → infer types (cuda module, device
+// functions typed into the same module) → verify → lower the kernel → link
+// libdevice and optimise for sm_XX → PTX.
+#include "mahou/codegen.h"
+#include "mahou/compiler.h"
+#include "mahou/parser.h"
+#include "mahou/ptx.h"
+#include "mahou/sema.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <memory>
+
+namespace mahou {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+std::string uniqueSuffix() {
+  static std::atomic<uint64_t> counter{0};
+  return std::to_string(counter.fetch_add(1));
+}
+
+// A PTX-safe name: letters, digits and underscores.
+std::string ptxName(const std::string &name) {
+  std::string s;
+  for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  return s;
+}
+
+// Types each device function a kernel calls, once per argument types, keeping its
+// parsed source alive and its typed IR for lowering into the kernel's module.
+class DeviceFunctions : public sema::DeviceFunctionSink {
+public:
+  explicit DeviceFunctions(const CompileOptions &options) : options_(options) {}
+
+  CalleeSignature require(const CalleeSource &callee, const std::vector<types::Type> &args) override {
+    std::string key = callee.file.path() + ":" + std::to_string(callee.file.firstLine()) + ":" + callee.name + "(";
+    for (auto &a : args) key += a.str() + ",";
+    auto it = done_.find(key);
+    if (it != done_.end()) return it->second;
+    if (inProgress_.count(key)) return {inProgress_[key], types::Type::unknown()};
+    std::string symbol = "mahou_dev_" + ptxName(callee.name) + "_" + uniqueSuffix();
+    inProgress_[key] = symbol;
+    auto source = std::make_unique<SourceFile>(callee.file);
+    auto module = std::make_unique<ast::Module>(frontend::parseModule(*source));
+    const ast::FunctionDef *def = module->findFunction(callee.name);
+    if (!def) unsupported(*source, Loc{source->firstLine(), 1}, "no function named '" + callee.name + "' in this source");
+    if (args.size() != def->args.size())
+      typingError(*source, def->loc, callee.name + "() takes " + std::to_string(def->args.size()) +
+                                         " arguments but " + std::to_string(args.size()) + " were given");
+    auto fn = std::make_unique<ir::Function>(sema::buildTypedIR(*source, *def, args, *callee.env, options_, symbol, this));
+    if (options_.verifyIR) ir::verify(*fn);
+    inProgress_.erase(key);
+    CalleeSignature sig{symbol, fn->ret};
+    sources_.push_back(std::move(source));
+    modules_.push_back(std::move(module));
+    functions_.push_back(std::move(fn));
+    return done_[key] = sig;
+  }
+
+  std::vector<const ir::Function *> functions() const {
+    std::vector<const ir::Function *> out;
+    for (auto &f : functions_) out.push_back(f.get());
+    return out;
+  }
+
+private:
+  CompileOptions options_;
+  std::map<std::string, CalleeSignature> done_;
+  std::map<std::string, std::string> inProgress_;
+  std::vector<std::unique_ptr<SourceFile>> sources_;
+  std::vector<std::unique_ptr<ast::Module>> modules_;
+  std::vector<std::unique_ptr<ir::Function>> functions_;
+};
+
+struct LoweredKernel {
+  std::unique_ptr<llvm::LLVMContext> ctx;
+  std::unique_ptr<llvm::Module> module;
+  std::string kernelName;
+  std::string irText; // the kernel's typed IR
+  StageTimes times;
+};
+
+LoweredKernel lower(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
+                    CompileEnvironment &env, const KernelOptions &options) {
+  LoweredKernel out;
+  auto t0 = Clock::now();
+  ast::Module module = frontend::parseModule(file);
+  const ast::FunctionDef *def = module.findFunction(name);
+  if (!def) unsupported(file, Loc{file.firstLine(), 1}, "no top-level function named '" + name + "' in this source");
+  if (args.size() != def->args.size())
+    typingError(file, def->loc, name + "() takes " + std::to_string(def->args.size()) + " arguments but " +
+                                    std::to_string(args.size()) + " were given");
+  out.times.parseMs = msSince(t0);
+
+  t0 = Clock::now();
+  CompileOptions copts;
+  copts.fastmath = options.fastmath;
+  DeviceFunctions devices(copts);
+  out.kernelName = ptxName(name) + "_" + uniqueSuffix();
+  ir::Function fn = sema::buildTypedIR(file, *def, args, env, copts, "mahou_kernel_body_" + out.kernelName, &devices);
+  if (!fn.ret.isNone()) typingError(file, def->loc, "a CUDA kernel must not return a value (it returns " + fn.ret.str() + ")");
+  ir::verify(fn);
+  out.irText = ir::print(fn);
+  out.times.semaMs = msSince(t0);
+
+  t0 = Clock::now();
+  out.ctx = std::make_unique<llvm::LLVMContext>();
+  codegen::CodegenOptions cg;
+  cg.fastmath = options.fastmath;
+  cg.target = codegen::Target::NVPTX;
+  out.module = codegen::lowerKernel(fn, devices.functions(), out.kernelName, *out.ctx, cg);
+  out.times.codegenMs = msSince(t0);
+  return out;
+}
+
+ptx::Target ptxTarget(const KernelOptions &options) {
+  ptx::Target t;
+  t.ccMajor = options.ccMajor;
+  t.ccMinor = options.ccMinor;
+  t.libdevicePath = options.libdevicePath;
+  return t;
+}
+
+std::string moduleText(const llvm::Module &m) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  m.print(os, nullptr);
+  return os.str();
+}
+
+} // namespace
+
+CompiledKernel compileKernel(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
+                             CompileEnvironment &env, const KernelOptions &options) {
+  LoweredKernel k = lower(file, name, args, env, options);
+  CompiledKernel out;
+  out.times = k.times;
+  auto t0 = Clock::now();
+  ptx::optimize(*k.module, ptxTarget(options));
+  out.times.optimizeMs = msSince(t0);
+  t0 = Clock::now();
+  out.ptx = ptx::emitPtx(*k.module, ptxTarget(options));
+  out.times.jitMs = msSince(t0);
+  out.kernelName = k.kernelName;
+  out.args = args;
+  return out;
+}
+
+std::string emitKernelStage(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
+                            CompileEnvironment &env, const KernelOptions &options, Stage stage) {
+  LoweredKernel k = lower(file, name, args, env, options);
+  if (stage == Stage::IR) return k.irText;
+  if (stage == Stage::LLVM) return moduleText(*k.module);
+  ptx::optimize(*k.module, ptxTarget(options));
+  if (stage == Stage::OptLLVM) return moduleText(*k.module);
+  return ptx::emitPtx(*k.module, ptxTarget(options));
+}
+
+} // namespace mahou

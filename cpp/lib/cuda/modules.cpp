@@ -1,0 +1,125 @@
+// Loaded kernels: PTX → CUmodule/CUfunction once per (owner, signature, device),
+// kept in a process-wide cache until the owner unloads them; and the launch call.
+#include "driver_table.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+namespace mahou::cuda {
+
+namespace {
+
+struct ModuleKey {
+  const void *owner;
+  std::string signature;
+  int device;
+  bool operator<(const ModuleKey &o) const {
+    return std::tie(owner, signature, device) < std::tie(o.owner, o.signature, o.device);
+  }
+};
+
+struct ModuleCache {
+  std::mutex mutex;
+  std::map<ModuleKey, std::unique_ptr<LoadedKernel>> kernels;
+};
+
+ModuleCache &moduleCache() {
+  static auto *cache = new ModuleCache(); // never freed: modules die with the process
+  return *cache;
+}
+
+constexpr size_t kJitLogBytes = 16 * 1024;
+constexpr CUjit_option kJitMaxRegisters = 0, kJitErrorLogBuffer = 5,
+                       kJitErrorLogBufferBytes = 6, kJitGenerateLineInfo = 13;
+
+CUmodule loadModule(const std::string &ptx, const LoadOptions &options) {
+  std::string errorLog(kJitLogBytes, '\0');
+  CUjit_option keys[4];
+  void *values[4];
+  unsigned n = 0;
+  keys[n] = kJitErrorLogBuffer;
+  values[n++] = errorLog.data();
+  keys[n] = kJitErrorLogBufferBytes;
+  values[n++] = reinterpret_cast<void *>(uintptr_t(kJitLogBytes));
+  if (options.lineinfo) {
+    keys[n] = kJitGenerateLineInfo;
+    values[n++] = reinterpret_cast<void *>(uintptr_t(1));
+  }
+  if (options.maxRegisters > 0) {
+    keys[n] = kJitMaxRegisters;
+    values[n++] = reinterpret_cast<void *>(uintptr_t(options.maxRegisters));
+  }
+  CUmodule module = nullptr;
+  CUresult r = detail::driver().cuModuleLoadDataEx(&module, ptx.c_str(), n, keys, values);
+  if (r != kSuccess) {
+    errorLog.resize(errorLog.find('\0'));
+    detail::fail("cuModuleLoadDataEx", r,
+                 errorLog.empty() ? std::string() : "PTX JIT log:\n" + errorLog);
+  }
+  return module;
+}
+
+} // namespace
+
+LoadedKernel *loadKernel(const void *owner, const std::string &signature, int device,
+                         const std::string &ptx, const std::string &entry,
+                         const LoadOptions &options) {
+  ModuleCache &cache = moduleCache();
+  ModuleKey key{owner, signature, device};
+  {
+    std::lock_guard lock(cache.mutex);
+    if (auto it = cache.kernels.find(key); it != cache.kernels.end())
+      return it->second.get();
+  }
+  makeCurrent(device);
+  auto loaded = std::make_unique<LoadedKernel>();
+  loaded->device = device;
+  loaded->module = loadModule(ptx, options);
+  CUresult r = detail::driver().cuModuleGetFunction(&loaded->function, loaded->module,
+                                                     entry.c_str());
+  if (r != kSuccess) {
+    detail::driver().cuModuleUnload(loaded->module);
+    detail::fail("cuModuleGetFunction", r, "kernel entry '" + entry + "' not in the PTX");
+  }
+  std::lock_guard lock(cache.mutex);
+  auto [it, inserted] = cache.kernels.try_emplace(std::move(key), std::move(loaded));
+  if (!inserted) // another thread loaded it meanwhile
+    detail::driver().cuModuleUnload(loaded->module);
+  return it->second.get();
+}
+
+void unloadKernels(const void *owner) noexcept {
+  ModuleCache &cache = moduleCache();
+  std::vector<std::unique_ptr<LoadedKernel>> dropped;
+  {
+    std::lock_guard lock(cache.mutex);
+    auto it = cache.kernels.lower_bound(ModuleKey{owner, std::string(), -1});
+    while (it != cache.kernels.end() && it->first.owner == owner) {
+      dropped.push_back(std::move(it->second));
+      it = cache.kernels.erase(it);
+    }
+  }
+  for (auto &k : dropped) {
+    try {
+      makeCurrent(k->device);
+      detail::driver().cuModuleUnload(k->module); // fails only at teardown
+    } catch (...) {
+    }
+  }
+}
+
+void launch(LoadedKernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, CUstream stream,
+            void **params) {
+  makeCurrent(kernel.device);
+  if (int(sharedBytes) > kernel.dynamicSharedLimit) {
+    MAHOU_CU(cuFuncSetAttribute, kernel.function, kFuncMaxDynamicSharedBytes, int(sharedBytes));
+    kernel.dynamicSharedLimit = int(sharedBytes);
+  }
+  MAHOU_CU(cuLaunchKernel, kernel.function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+           sharedBytes, stream, params, nullptr);
+}
+
+} // namespace mahou::cuda
