@@ -42,6 +42,8 @@ enum class BinaryOp { Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, BitAnd, BitOr,
 enum class UnaryOp { Neg, Invert, Not };
 enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge };
 enum class AllocKind { Empty, Zeros, Ones, Full };
+enum class ReduceKind { Sum, Prod, Min, Max, ArgMin, ArgMax, Any, All, Mean, Var, Std, CumSum, CumProd };
+const char *reduceKindName(ReduceKind k);
 const char *binaryOpName(BinaryOp op);
 const char *unaryOpName(UnaryOp op);
 const char *cmpOpName(CmpOp op);

@@ -105,6 +105,37 @@ public:
   void loopNest(const std::vector<llvm::Value *> &extents,
                 const std::function<void(const std::vector<llvm::Value *> &)> &body);
 
+  // ---- whole-array computation (array_exprs.cpp, array_reduce.cpp)
+  struct Input {
+    Value value;
+    Type type;
+  };
+  using ElementFn = std::function<llvm::Value *(const std::vector<llvm::Value *> &elements)>;
+  // linear: flat C-order index when the loop runs flat (all operands C-contiguous with the
+  // same shape), else null and `index` holds one index per dimension.
+  using SinkFn = std::function<void(llvm::Value *linear, const std::vector<llvm::Value *> &index, llvm::Value *value)>;
+  std::vector<Input> evaluateInputs(const ir::Expr &map);
+  void releaseInputs(const std::vector<Input> &inputs);
+  std::vector<llvm::Value *> broadcastShape(const std::vector<Input> &inputs, int ndim);
+  void elementLoop(const std::vector<Input> &inputs, const std::vector<llvm::Value *> &extents, bool sinkIsC,
+                   const ElementFn &element, const SinkFn &sink);
+  ElementFn mapBody(const ir::Expr &map);
+  Value arrayMap(const ir::Expr &e);
+  void storeView(const ir::Stmt &s);
+  Value arrayReduce(const ir::Expr &e);
+  Value arrayReshape(const ir::Expr &e);
+  Value arrayDot(const ir::Expr &e);
+  Value arrayLinspace(const ir::Expr &e);
+  Value arrayEye(const ir::Expr &e);
+  llvm::Value *arith(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t);
+  std::vector<std::vector<llvm::Value *>> mapFrames_; // current elements of enclosing maps
+
+  // ---- tuples, try/except, complex cmath (language.cpp)
+  Value languageExpr(const ir::Expr &e);    // TupleIndex, TupleSlice, TupleConcat, ExcMatch
+  void languageStmt(const ir::Stmt &s);     // TryExcept, ClearError, Reraise
+  void tryExcept(const ir::Stmt &s);
+  llvm::Value *complexRuntime(const char *name, llvm::Value *z, const Type &t); // mahou_rt_csqrt, ...
+
   // ---- statements (function.cpp)
   void block(const ir::Block &b);
   void stmt(const ir::Stmt &s);

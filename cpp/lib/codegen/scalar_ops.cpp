@@ -43,6 +43,14 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::ArrayCopy: return arrayCopy(e);
   case ir::ExprOp::Transpose: return transpose(e);
   case ir::ExprOp::GpuOp: return gpuOp(e);
+  case ir::ExprOp::TupleIndex: case ir::ExprOp::TupleSlice: case ir::ExprOp::TupleConcat: case ir::ExprOp::ExcMatch: return languageExpr(e);
+  case ir::ExprOp::ArrayMap: return arrayMap(e);
+  case ir::ExprOp::MapInput: return {mapFrames_.back()[e.ival], false};
+  case ir::ExprOp::ArrayReduce: return arrayReduce(e);
+  case ir::ExprOp::ArrayReshape: return arrayReshape(e);
+  case ir::ExprOp::ArrayDot: return arrayDot(e);
+  case ir::ExprOp::ArrayLinspace: return arrayLinspace(e);
+  case ir::ExprOp::ArrayEye: return arrayEye(e);
   }
   internalError("unhandled IR expression");
 }

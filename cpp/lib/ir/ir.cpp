@@ -44,6 +44,12 @@ const char *binaryOpName(BinaryOp op) {
                                 "pow", "and", "or",  "xor",     "shl",      "shr"};
   return names[static_cast<int>(op)];
 }
+const char *reduceKindName(ReduceKind k) {
+  static const char *names[] = {"sum", "prod", "min",  "max", "argmin", "argmax", "any",
+                                "all", "mean", "var", "std", "cumsum", "cumprod"};
+  return names[static_cast<int>(k)];
+}
+
 const char *unaryOpName(UnaryOp op) {
   static const char *names[] = {"neg", "invert", "not"};
   return names[static_cast<int>(op)];

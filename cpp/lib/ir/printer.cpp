@@ -58,6 +58,13 @@ private:
     case ExprOp::ShortCircuit: s += e.sub ? ".or" : ".and"; break;
     case ExprOp::Call: s += " @" + e.symbol; break;
     case ExprOp::GpuOp: s += "." + std::string(gpuOpName(GpuOpKind(e.sub))); break;
+    case ExprOp::ArrayReduce:
+      s += "." + std::string(reduceKindName(ReduceKind(e.sub)));
+      if (e.ival >= 0) s += "[axis=" + std::to_string(e.ival) + "]";
+      break;
+    case ExprOp::TupleSlice: s += "." + std::to_string(e.ival) + ":" + std::to_string(e.sub); break;
+    case ExprOp::ExcMatch: s += "." + std::string(types::excName(types::ExcKind(e.ival))); break;
+    case ExprOp::MapInput: return "in" + std::to_string(e.ival) + ":" + e.type.str();
     case ExprOp::TupleGet:
     case ExprOp::ArrayShape:
     case ExprOp::ArrayStride: s += "." + std::to_string(e.ival); break;
@@ -107,7 +114,7 @@ private:
       for (size_t i = 0; i < s.exprs.size(); ++i) out_ << (i ? ", " : " ") << expr(*s.exprs[i]);
     }
     out_ << "   ; line " << s.loc.line << "\n";
-    if (!s.body.empty() || s.op == StmtOp::If || s.op == StmtOp::While || s.op == StmtOp::ForRange) {
+    if (!s.body.empty() || s.op == StmtOp::TryExcept || s.op == StmtOp::If || s.op == StmtOp::While || s.op == StmtOp::ForRange) {
       block(s.body, depth + 1);
       if (!s.orelse.empty()) {
         indent(depth);

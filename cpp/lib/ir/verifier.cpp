@@ -70,10 +70,44 @@ private:
       check(e.args[0]->type == e.type && e.args[1]->type == e.type, "and/or operand types");
       break;
     case ExprOp::Call: check(!e.symbol.empty(), "call without symbol"); break;
+    case ExprOp::ArrayMap:
+      check(e.type.isArray() && int(e.args.size()) == e.ival + 1, "map inputs");
+      check(e.args.back()->type.isScalar(e.type.dtype), "map body type differs from the element type");
+      for (int64_t i = 0; i < e.ival; ++i)
+        check(e.args[i]->type.isNumber() || (e.args[i]->type.isArray() && e.args[i]->type.ndim <= e.type.ndim),
+              "map input must be a number or an array of at most the result's ndim");
+      break;
+    case ExprOp::MapInput: check(e.type.isNumber(), "map input element must be a number"); break;
+    case ExprOp::ArrayReduce: nargs(1); check(e.args[0]->type.isArray(), "reduce of non-array"); break;
     case ExprOp::TupleMake:
       check(e.type.isTuple() && e.type.elems.size() == e.args.size(), "tuple arity");
       for (size_t i = 0; i < e.args.size(); ++i) check(e.args[i]->type == e.type.elems[i], "tuple element type");
       break;
+    case ExprOp::TupleIndex:
+      nargs(2);
+      check(e.args[0]->type.isHomogeneousTuple() && !e.args[0]->type.elems.empty() &&
+                e.args[0]->type.elems[0] == e.type && e.args[1]->type.isScalar(types::DType::Int64),
+            "tupleindex needs a non-empty homogeneous tuple and an int64 index");
+      break;
+    case ExprOp::TupleSlice:
+      nargs(1);
+      check(e.args[0]->type.isTuple() && e.type.isTuple(), "tupleslice of non-tuple");
+      for (size_t k = 0; k < e.type.elems.size(); ++k) {
+        int64_t src = e.ival + int64_t(k) * e.sub;
+        check(src >= 0 && src < int64_t(e.args[0]->type.elems.size()) && e.args[0]->type.elems[src] == e.type.elems[k],
+              "tupleslice element");
+      }
+      break;
+    case ExprOp::TupleConcat: {
+      size_t n = 0;
+      for (auto &a : e.args) {
+        check(a->type.isTuple(), "tupleconcat of non-tuple");
+        for (auto &t : a->type.elems) check(n < e.type.elems.size() && e.type.elems[n++] == t, "tupleconcat element");
+      }
+      check(e.type.isTuple() && n == e.type.elems.size(), "tupleconcat arity");
+      break;
+    }
+    case ExprOp::ExcMatch: nargs(0); check(e.type.isBool(), "excmatch gives bool"); break;
     case ExprOp::TupleGet:
       nargs(1);
       check(e.args[0]->type.isTuple() && e.ival >= 0 && e.ival < int64_t(e.args[0]->type.elems.size()),
@@ -130,6 +164,11 @@ private:
       check(s.exprs.back()->type.isScalar(arr.dtype), "setitem value type");
       break;
     }
+    case StmtOp::StoreView:
+      check(s.exprs.size() == 2 && s.exprs[0]->type.isArray() && s.exprs[1]->op == ExprOp::ArrayMap &&
+                s.exprs[1]->type.ndim <= s.exprs[0]->type.ndim,
+            "setview needs a destination array and a map");
+      break;
     case StmtOp::If:
     case StmtOp::While:
       check(s.exprs.size() == 1 && s.exprs[0]->type.isBool(), "condition must be bool");

@@ -23,10 +23,7 @@ ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
   if (isUnknown(base)) return unknown(s.loc);
   if (base->type.isTuple()) {
     auto idx = constInt(*s.index);
-    if (!idx) {
-      if (s.index->kind == ast::ExprKind::Slice) notSupported(s.loc, "slicing tuples is not supported yet");
-      notSupported(s.index->loc, "tuple index must be a constant integer (indexing with a variable is not supported yet)");
-    }
+    if (!idx) return tupleSubscript(std::move(base), *s.index, s.loc);
     int64_t n = int64_t(base->type.elems.size());
     int64_t i = *idx < 0 ? *idx + n : *idx;
     if (i < 0 || i >= n) error(s.index->loc, "tuple index out of range");

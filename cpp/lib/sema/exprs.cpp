@@ -138,14 +138,24 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   if (isUnknown(lhs) || isUnknown(rhs)) return unknown(loc);
   const Type &a = lhs->type, &b = rhs->type;
   const char *sym = ast::binOpSymbol(op);
-  if (op == ast::BinOpKind::MatMult) notSupported(loc, "the @ operator is not supported yet");
-  if (a.isArray() || b.isArray())
-    notSupported(loc, std::string("array expressions ('") + sym + "' on arrays) are not supported yet");
+  if (op == ast::BinOpKind::MatMult) {
+    if (!a.isArray() || !b.isArray()) error(loc, "the @ operator needs two arrays");
+    return matmul(std::move(lhs), std::move(rhs), loc);
+  }
+  if (a.isArray() || b.isArray()) {
+    std::vector<ExprPtr> ops;
+    ops.push_back(std::move(lhs));
+    ops.push_back(std::move(rhs));
+    return elementwise(std::move(ops), [this, op, loc](std::vector<ExprPtr> v) {
+      return binary(op, std::move(v[0]), std::move(v[1]), loc);
+    }, loc);
+  }
   if (a.kind == Kind::Str && b.kind == Kind::Str && op == ast::BinOpKind::Add) {
     auto c = ir::makeConst(Type::str_(a.text + b.text), loc, 0);
     c->symbol = a.text + b.text;
     return c;
   }
+  if (a.isTuple() && b.isTuple() && op == ast::BinOpKind::Add) return tupleConcat(std::move(lhs), std::move(rhs), loc);
   if (a.isTuple() && b.isTuple()) notSupported(loc, "tuple operators are not supported yet");
   if (!a.isNumber() || !b.isNumber())
     error(loc, std::string("unsupported operand types for ") + sym + ": " + a.str() + " and " + b.str());
@@ -202,16 +212,33 @@ ExprPtr FunctionTyper::unary(const ast::UnaryOp &u) {
     e->args.push_back(std::move(t));
     return e;
   }
-  if (v->type.isArray()) notSupported(u.loc, "array expressions (unary operators on arrays) are not supported yet");
+  if (v->type.isArray()) {
+    std::vector<ExprPtr> ops;
+    ops.push_back(std::move(v));
+    ast::UnaryOpKind op = u.op;
+    Loc loc = u.loc;
+    return elementwise(std::move(ops), [this, op, loc](std::vector<ExprPtr> x) {
+      if (op == ast::UnaryOpKind::Invert && x[0]->type.isBool()) { // NumPy: ~ of bools is logical not
+        auto n = std::make_unique<ir::Expr>(ir::ExprOp::Unary, Type::boolean(), loc);
+        n->sub = int(ir::UnaryOp::Not);
+        n->args.push_back(std::move(x[0]));
+        return ExprPtr(std::move(n));
+      }
+      return unaryValue(op, std::move(x[0]), loc);
+    }, loc);
+  }
+  return unaryValue(u.op, std::move(v), u.loc);
+}
+
+ExprPtr FunctionTyper::unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc) {
   if (!v->type.isNumber())
-    error(u.loc, std::string("bad operand type for unary ") + ast::unaryOpSymbol(u.op) + ": " + v->type.str());
+    error(loc, std::string("bad operand type for unary ") + ast::unaryOpSymbol(op) + ": " + v->type.str());
   Type t = v->type.isBool() ? Type::int64() : v->type;
   v = ir::makeCast(std::move(v), t);
-  if (u.op == ast::UnaryOpKind::UAdd) return v;
-  if (u.op == ast::UnaryOpKind::Invert && !t.isInt())
-    error(u.loc, "bad operand type for unary ~: " + t.str());
-  auto e = std::make_unique<ir::Expr>(ir::ExprOp::Unary, t, u.loc);
-  e->sub = int(u.op == ast::UnaryOpKind::USub ? ir::UnaryOp::Neg : ir::UnaryOp::Invert);
+  if (op == ast::UnaryOpKind::UAdd) return v;
+  if (op == ast::UnaryOpKind::Invert && !t.isInt()) error(loc, "bad operand type for unary ~: " + t.str());
+  auto e = std::make_unique<ir::Expr>(ir::ExprOp::Unary, t, loc);
+  e->sub = int(op == ast::UnaryOpKind::USub ? ir::UnaryOp::Neg : ir::UnaryOp::Invert);
   e->args.push_back(std::move(v));
   return e;
 }
@@ -227,8 +254,15 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     return ir::makeConst(Type::boolean(), loc, (op == ast::CmpOpKind::Is) == same);
   }
   if (op == ast::CmpOpKind::In || op == ast::CmpOpKind::NotIn)
-    notSupported(loc, "the 'in' operator is not supported yet");
-  if (a.isArray() || b.isArray()) notSupported(loc, "array comparisons are not supported yet");
+    return tupleContains(op == ast::CmpOpKind::NotIn, std::move(lhs), std::move(rhs), loc);
+  if (a.isArray() || b.isArray()) {
+    std::vector<ExprPtr> ops;
+    ops.push_back(std::move(lhs));
+    ops.push_back(std::move(rhs));
+    return elementwise(std::move(ops), [this, op, loc](std::vector<ExprPtr> v) {
+      return compareOne(op, std::move(v[0]), std::move(v[1]), loc);
+    }, loc);
+  }
   if (a.kind == Kind::Str && b.kind == Kind::Str && (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq))
     return ir::makeConst(Type::boolean(), loc, (a.text == b.text) == (op == ast::CmpOpKind::Eq));
   if (a.isNone() || b.isNone()) {

@@ -66,7 +66,7 @@ template <size_t N> const MathFn *findFn(const MathFn (&table)[N], const std::st
 } // namespace
 
 ExprPtr FunctionTyper::mathCall(types::ModuleId module, const std::string &name, const ast::Call &e) {
-  if (module == types::ModuleId::Cmath) notSupported(e.loc, "cmath." + name + " is not supported yet");
+  if (module == types::ModuleId::Cmath) return cmathCall(name, e);
   checkKeywords(e, {}, "math." + name);
   if (name == "log") {
     auto args = positionalArgs(e, 1, 2, "math.log");
@@ -257,60 +257,63 @@ ExprPtr FunctionTyper::numpyCall(const std::string &name, const ast::Call &e) {
     c->args.push_back(std::move(args[0]));
     return c;
   }
-  // Scalar ufuncs.
+  if (auto r = numpyArrayFunction(name, e)) return r;
+  // Ufuncs: elementwise over arrays (fused with their array operands), plain on scalars.
+  int arity = 1;
+  if (name == "minimum" || name == "maximum" || name == "fmin" || name == "fmax") arity = 2;
+  else if (name != "abs" && name != "absolute" && name != "sign") {
+    const MathFn *fn = findFn(kNumpyFns, name);
+    if (!fn) notSupported(e.loc, fname + " is not supported yet");
+    arity = ir::intrinsicArity(fn->id);
+  }
+  checkKeywords(e, {}, fname);
+  auto args = positionalArgs(e, arity, arity, fname);
+  Loc loc = e.loc;
+  return elementwise(std::move(args), [this, name, loc](std::vector<ExprPtr> v) { return scalarUfunc(name, std::move(v), loc); }, loc);
+}
+
+ExprPtr FunctionTyper::scalarUfunc(const std::string &name, std::vector<ExprPtr> args, Loc loc) {
+  std::string fname = "np." + name;
+  for (auto &a : args) {
+    if (isUnknown(a)) return unknown(loc);
+    if (!a->type.isNumber()) error(a->loc, fname + "() needs numbers, got " + a->type.str());
+  }
   if (name == "abs" || name == "absolute") {
-    auto args = positionalArgs(e, 1, 1, fname);
-    if (isUnknown(args[0])) return unknown(e.loc);
-    if (args[0]->type.isArray()) notSupported(e.loc, fname + "() on arrays is not supported yet");
-    if (!args[0]->type.isNumber()) error(e.loc, fname + "() needs a number");
     Type t = args[0]->type;
-    if (t.isComplex()) return intrinsic(ir::Intrinsic::CAbs, Type::scalar(types::realOf(t.dtype)), std::move(args), e.loc);
+    if (t.isComplex()) return intrinsic(ir::Intrinsic::CAbs, Type::scalar(types::realOf(t.dtype)), std::move(args), loc);
     if (t.isBool()) return std::move(args[0]);
     if (t.isInt() && !types::isSigned(t.dtype)) return std::move(args[0]);
-    return intrinsic(t.isInt() ? ir::Intrinsic::IAbs : ir::Intrinsic::Fabs, t, std::move(args), e.loc);
+    return intrinsic(t.isInt() ? ir::Intrinsic::IAbs : ir::Intrinsic::Fabs, t, std::move(args), loc);
   }
   if (name == "minimum" || name == "maximum" || name == "fmin" || name == "fmax") {
-    auto args = positionalArgs(e, 2, 2, fname);
-    for (auto &a : args) {
-      if (isUnknown(a)) return unknown(e.loc);
-      if (a->type.isArray()) notSupported(e.loc, fname + "() on arrays is not supported yet");
-      if (!a->type.isNumber() || a->type.isComplex()) error(a->loc, fname + "() needs real numbers");
-    }
+    for (auto &a : args)
+      if (a->type.isComplex()) error(a->loc, fname + "() needs real numbers");
     Type t = Type::scalar(types::promote(args[0]->type.dtype, args[1]->type.dtype));
     for (auto &a : args) a = ir::makeCast(std::move(a), t);
     bool isMin = name == "minimum" || name == "fmin";
     bool nanPropagates = name == "minimum" || name == "maximum";
     ir::Intrinsic id = isMin ? (nanPropagates ? ir::Intrinsic::NpMin : ir::Intrinsic::Min)
                              : (nanPropagates ? ir::Intrinsic::NpMax : ir::Intrinsic::Max);
-    return intrinsic(id, t, std::move(args), e.loc);
+    return intrinsic(id, t, std::move(args), loc);
   }
   if (name == "sign") {
-    auto args = positionalArgs(e, 1, 1, fname);
-    if (isUnknown(args[0])) return unknown(e.loc);
-    if (!args[0]->type.isNumber() || args[0]->type.isComplex()) notSupported(e.loc, "np.sign() of " + args[0]->type.str());
+    if (args[0]->type.isComplex()) notSupported(loc, "np.sign() of " + args[0]->type.str());
     Type t = args[0]->type.isBool() ? Type::int64() : args[0]->type;
     args[0] = ir::makeCast(std::move(args[0]), t);
-    return intrinsic(ir::Intrinsic::Sign, t, std::move(args), e.loc);
+    return intrinsic(ir::Intrinsic::Sign, t, std::move(args), loc);
   }
   const MathFn *fn = findFn(kNumpyFns, name);
-  if (!fn) notSupported(e.loc, fname + " is not supported yet");
-  int arity = ir::intrinsicArity(fn->id);
-  checkKeywords(e, {}, fname);
-  auto args = positionalArgs(e, arity, arity, fname);
   DType common = DType::Bool;
   for (auto &a : args) {
-    if (isUnknown(a)) return unknown(e.loc);
-    if (a->type.isArray()) notSupported(e.loc, fname + "() on arrays is not supported yet");
-    if (!a->type.isNumber() || a->type.isComplex())
-      notSupported(a->loc, fname + "() of " + a->type.str() + " is not supported yet");
+    if (a->type.isComplex()) notSupported(a->loc, fname + "() of " + a->type.str() + " is not supported yet");
     common = types::promote(common, a->type.dtype);
   }
   if (fn->result == MathFn::Predicate && !types::isFloat(common))
-    return ir::makeConst(Type::boolean(), e.loc, fn->id == ir::Intrinsic::IsFinite ? 1 : 0);
+    return ir::makeConst(Type::boolean(), loc, fn->id == ir::Intrinsic::IsFinite ? 1 : 0);
   Type ft = Type::scalar(common == DType::Float32 ? DType::Float32 : DType::Float64);
   for (auto &a : args) a = ir::makeCast(std::move(a), ft);
-  if (fn->result == MathFn::Predicate) return intrinsic(fn->id, Type::boolean(), std::move(args), e.loc);
-  return intrinsic(fn->id, ft, std::move(args), e.loc);
+  if (fn->result == MathFn::Predicate) return intrinsic(fn->id, Type::boolean(), std::move(args), loc);
+  return intrinsic(fn->id, ft, std::move(args), loc);
 }
 
 } // namespace mahou::sema

@@ -4,6 +4,7 @@
 
 #include "mahou/sema.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -55,6 +56,8 @@ public:
   ExprPtr constantFromGlobal(const GlobalValue &g, Loc loc);
   ExprPtr binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc);
   ExprPtr unary(const ast::UnaryOp &e);
+  ExprPtr unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc);
+  ExprPtr matmul(ExprPtr a, ExprPtr b, Loc loc);
   ExprPtr compare(const ast::Compare &e);
   ExprPtr compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc);
   ExprPtr boolOp(const ast::BoolOp &e);
@@ -76,6 +79,7 @@ public:
   ExprPtr builtinCall(const std::string &name, const ast::Call &e);
   ExprPtr mathCall(types::ModuleId module, const std::string &name, const ast::Call &e);
   ExprPtr numpyCall(const std::string &name, const ast::Call &e);
+  ExprPtr scalarUfunc(const std::string &name, std::vector<ExprPtr> args, Loc loc);
   ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
   ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e);
   ExprPtr intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc);
@@ -86,6 +90,21 @@ public:
   const ast::Expr *keyword(const ast::Call &e, const std::string &name);
   void checkKeywords(const ast::Call &e, std::initializer_list<const char *> allowed,
                      const std::string &fname);
+
+  // ---- whole-array computation (array_exprs.cpp, array_functions.cpp)
+  using ElementBody = std::function<ExprPtr(std::vector<ExprPtr>)>;
+  static bool anyArray(const std::vector<ExprPtr> &operands);
+  // Applies `body` (typed on scalar elements) to operands with broadcasting, fusing
+  // operands that are themselves elementwise maps; scalars only: body itself.
+  ExprPtr elementwise(std::vector<ExprPtr> operands, const ElementBody &body, Loc loc);
+  ExprPtr broadcastTo(ExprPtr value, int ndim, Loc loc);
+  ir::StmtPtr storeView(ExprPtr dest, ExprPtr value, Loc loc);
+  ExprPtr reduction(ir::ReduceKind kind, ExprPtr arr, std::optional<int64_t> axis, Loc loc);
+  // np.sum/np.dot/np.where/... and array methods a.sum()/a.reshape()/...; nullptr: not handled here.
+  ExprPtr numpyArrayFunction(const std::string &name, const ast::Call &e);
+  static bool isArrayMethod(const std::string &name);
+  ExprPtr arrayMethod(ExprPtr self, const std::string &name, const ast::Call &e);
+  std::optional<int64_t> axisArgument(const ast::Call &e, size_t position);
 
   // ---- the cuda module in kernels (cuda.cpp)
   ExprPtr cudaAttribute(const Type &base, const std::string &attr, Loc loc);
@@ -106,6 +125,16 @@ public:
   void exprStmt(const ast::ExprStmt &s, ir::Block &out);
   void returnStmt(const ast::Return &s, ir::Block &out);
   void unifyReturn(const Type &t, Loc loc);
+
+  // ---- language features (stmts.cpp, try_except.cpp, tuples.cpp, cmath_calls.cpp)
+  void tryStmt(const ast::Try &s, ir::Block &out);
+  // `needle in tuple` (negate: not in), compared elementwise with ==.
+  ExprPtr tupleContains(bool negate, ExprPtr needle, ExprPtr tuple, Loc loc);
+  ExprPtr tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc);
+  // t[i] with a variable index (homogeneous tuples) or t[a:b:c] with constant bounds.
+  ExprPtr tupleSubscript(ExprPtr base, const ast::Expr &index, Loc loc);
+  ExprPtr cmathCall(const std::string &name, const ast::Call &e);
+  int handlerDepth_ = 0; // nesting of except handlers being typed (a bare 'raise' re-raises)
 
   const SourceFile &file_;
   const ast::FunctionDef &def_;
@@ -129,6 +158,11 @@ public:
   int tempCounter_ = 0;
   int loopDepth_ = 0;
 };
+
+// A deep copy of an IR expression (tuples.cpp); `duplicate` refuses, naming `what`,
+// an expression whose second evaluation could differ (calls, allocations).
+ExprPtr cloneExpr(const ir::Expr &e);
+ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &what);
 
 // True when control cannot fall off the end of `body` (return/raise on every path).
 bool alwaysExits(const ast::Body &body);

@@ -1,0 +1,183 @@
+// Lowering of reductions: sum, prod, min, max, argmin, argmax, any, all, mean,
+// var, std over the whole array (fused with an elementwise operand, no temporary)
+// or along one axis, and the cumulative sum and product.
+#include "lowering.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include <limits>
+
+namespace mahou::codegen {
+
+namespace {
+using R = ir::ReduceKind;
+}
+
+Value FunctionLowering::arrayReduce(const ir::Expr &e) {
+  R kind = R(e.sub);
+  const ir::Expr &src = *e.args[0];
+  bool fused = src.op == ir::ExprOp::ArrayMap && e.ival < 0;
+  // Operands: the map's inputs (fused) or the array itself.
+  std::vector<Input> inputs;
+  Type elemT;
+  ElementFn element;
+  std::vector<llvm::Value *> extents;
+  if (fused) {
+    inputs = evaluateInputs(src);
+    extents = broadcastShape(inputs, src.type.ndim);
+    element = mapBody(src);
+    elemT = src.args.back()->type;
+  } else {
+    inputs.push_back({expr(src), src.type});
+    for (int d = 0; d < src.type.ndim; ++d) extents.push_back(arrayShape(inputs[0].value.v, d));
+    element = [](const std::vector<llvm::Value *> &el) { return el[0]; };
+    elemT = Type::scalar(src.type.dtype);
+  }
+  Type rt = e.type.isArray() ? Type::scalar(e.type.dtype) : e.type;
+  Type accT = rt; // the accumulator has the result's type (mean/var/std: float64 for integers)
+  llvm::Type *accTy = types_.ssa(accT);
+  auto constOf = [&](const Type &t, double v) {
+    ir::Expr c(ir::ExprOp::Const, t, e.loc);
+    c.ival = int64_t(v);
+    c.fval = v;
+    return constant(c);
+  };
+
+  // One reduction over `count` elements given by `at(j)`, returning the result.
+  auto reduceRange = [&](llvm::Value *count, const std::function<void(const std::function<void(llvm::Value *, llvm::Value *)> &)> &forEach) -> llvm::Value * {
+    llvm::Value *acc = entryAlloca(accTy, "red.acc");
+    llvm::Value *bestIdx = entryAlloca(i64(), "red.idx");
+    b_.CreateStore(c64(-1), bestIdx);
+    switch (kind) {
+    case R::Sum:
+    case R::Mean:
+    case R::Var:
+    case R::Std: b_.CreateStore(constOf(accT, 0), acc); break;
+    case R::Prod: b_.CreateStore(constOf(accT, 1), acc); break;
+    case R::Any: b_.CreateStore(b_.getFalse(), acc); break;
+    case R::All: b_.CreateStore(b_.getTrue(), acc); break;
+    default: b_.CreateStore(llvm::UndefValue::get(accTy), acc); break;
+    }
+    if (kind == R::Min || kind == R::Max || kind == R::ArgMin || kind == R::ArgMax) {
+      const char *msg = kind == R::ArgMin || kind == R::ArgMax ? "attempt to get argmin/argmax of an empty sequence"
+                                                               : "zero-size array to reduction operation which has no identity";
+      raiseIf(b_.CreateICmpEQ(count, c64(0)), types::ExcKind::ValueError, msg);
+    }
+    bool isMin = kind == R::Min || kind == R::ArgMin;
+    forEach([&](llvm::Value *j, llvm::Value *x) {
+      switch (kind) {
+      case R::Sum:
+      case R::Mean:
+      case R::Var:
+      case R::Std:
+        b_.CreateStore(arith(ir::BinaryOp::Add, b_.CreateLoad(accTy, acc), castScalar(x, elemT, accT), accT), acc);
+        break;
+      case R::Prod: b_.CreateStore(arith(ir::BinaryOp::Mul, b_.CreateLoad(accTy, acc), castScalar(x, elemT, accT), accT), acc); break;
+      case R::Any: b_.CreateStore(b_.CreateOr(b_.CreateLoad(accTy, acc), truth(x, elemT)), acc); break;
+      case R::All: b_.CreateStore(b_.CreateAnd(b_.CreateLoad(accTy, acc), truth(x, elemT)), acc); break;
+      case R::Min:
+      case R::Max:
+      case R::ArgMin:
+      case R::ArgMax: {
+        llvm::Value *v = castScalar(x, elemT, accT);
+        llvm::Value *best = b_.CreateLoad(accTy, acc);
+        llvm::Value *first = b_.CreateICmpEQ(b_.CreateLoad(i64(), bestIdx), c64(-1));
+        llvm::Value *better = compare(isMin ? ir::CmpOp::Lt : ir::CmpOp::Gt, v, best, accT);
+        if (accT.isFloat()) { // NaN wins and stays (NumPy propagates it; argmax returns its index)
+          llvm::Value *vNan = b_.CreateFCmpUNO(v, v), *bestNan = b_.CreateFCmpUNO(best, best);
+          better = b_.CreateAnd(b_.CreateOr(better, vNan), b_.CreateNot(bestNan));
+        }
+        llvm::Value *take = b_.CreateOr(first, better);
+        b_.CreateStore(b_.CreateSelect(take, v, best), acc);
+        b_.CreateStore(b_.CreateSelect(take, j, b_.CreateLoad(i64(), bestIdx)), bestIdx);
+        break;
+      }
+      default: break;
+      }
+    });
+    if (kind == R::ArgMin || kind == R::ArgMax) return b_.CreateLoad(i64(), bestIdx);
+    llvm::Value *r = b_.CreateLoad(accTy, acc);
+    if (kind == R::Mean || kind == R::Var || kind == R::Std) {
+      Type ft = Type::scalar(accT.isComplex() ? types::realOf(accT.dtype) : accT.dtype);
+      llvm::Value *n = castScalar(count, Type::int64(), accT);
+      llvm::Value *mean;
+      if (accT.isComplex()) {
+        llvm::Value *re = b_.CreateFDiv(b_.CreateExtractValue(r, 0), castScalar(count, Type::int64(), ft));
+        llvm::Value *im = b_.CreateFDiv(b_.CreateExtractValue(r, 1), castScalar(count, Type::int64(), ft));
+        mean = b_.CreateInsertValue(b_.CreateInsertValue(r, re, 0), im, 1);
+      } else {
+        mean = b_.CreateFDiv(r, n);
+      }
+      if (kind == R::Mean) return mean;
+      // Second pass: mean of squared deviations.
+      llvm::Value *ss = entryAlloca(types_.ssa(ft), "red.ss");
+      b_.CreateStore(constOf(ft, 0), ss);
+      forEach([&](llvm::Value *, llvm::Value *x) {
+        llvm::Value *dv = b_.CreateFSub(castScalar(x, elemT, accT), mean);
+        b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(types_.ssa(ft), ss), b_.CreateFMul(dv, dv)), ss);
+      });
+      llvm::Value *var = b_.CreateFDiv(b_.CreateLoad(types_.ssa(ft), ss), castScalar(count, Type::int64(), ft));
+      return kind == R::Std ? b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, var) : var;
+    }
+    return r;
+  };
+
+  Value result;
+  if (kind == R::CumSum || kind == R::CumProd) {
+    llvm::Value *total = c64(1);
+    for (auto *x : extents) total = b_.CreateMul(total, x);
+    llvm::Value *out = allocateArray(e.type, {total});
+    llvm::Value *acc = entryAlloca(accTy, "scan.acc");
+    b_.CreateStore(constOf(accT, kind == R::CumSum ? 0 : 1), acc);
+    llvm::Value *pos = entryAlloca(i64(), "scan.pos");
+    b_.CreateStore(c64(0), pos);
+    elementLoop(inputs, extents, false, element, [&](llvm::Value *, const std::vector<llvm::Value *> &, llvm::Value *x) {
+      llvm::Value *v = arith(kind == R::CumSum ? ir::BinaryOp::Add : ir::BinaryOp::Mul, b_.CreateLoad(accTy, acc),
+                             castScalar(x, elemT, accT), accT);
+      b_.CreateStore(v, acc);
+      llvm::Value *p = b_.CreateLoad(i64(), pos);
+      b_.CreateStore(toMem(v, accT), b_.CreateInBoundsGEP(types_.mem(accT), arrayData(out), p));
+      b_.CreateStore(b_.CreateAdd(p, c64(1)), pos);
+    });
+    result = {out, true};
+  } else if (e.ival < 0) {
+    llvm::Value *total = c64(1);
+    for (auto *x : extents) total = b_.CreateMul(total, x);
+    llvm::Value *r = reduceRange(total, [&](const std::function<void(llvm::Value *, llvm::Value *)> &visit) {
+      llvm::Value *pos = entryAlloca(i64(), "red.pos");
+      b_.CreateStore(c64(0), pos);
+      elementLoop(inputs, extents, false, element, [&](llvm::Value *, const std::vector<llvm::Value *> &, llvm::Value *x) {
+        llvm::Value *p = b_.CreateLoad(i64(), pos);
+        visit(p, x);
+        b_.CreateStore(b_.CreateAdd(p, c64(1)), pos);
+      });
+    });
+    result = {r, false};
+  } else {
+    // Along one axis: loop over the other dimensions, reduce each line.
+    int axis = int(e.ival);
+    const Value &arr = inputs[0].value;
+    const Type &at = inputs[0].type;
+    std::vector<llvm::Value *> outExtents;
+    for (int d = 0; d < at.ndim; ++d)
+      if (d != axis) outExtents.push_back(extents[d]);
+    llvm::Value *out = allocateArray(e.type, outExtents);
+    loopNest(outExtents, [&](const std::vector<llvm::Value *> &oi) {
+      llvm::Value *r = reduceRange(extents[axis], [&](const std::function<void(llvm::Value *, llvm::Value *)> &visit) {
+        loopNest({extents[axis]}, [&](const std::vector<llvm::Value *> &j) {
+          std::vector<llvm::Value *> idx;
+          size_t o = 0;
+          for (int d = 0; d < at.ndim; ++d) idx.push_back(d == axis ? j[0] : oi[o++]);
+          Type et = Type::scalar(at.dtype);
+          visit(j[0], fromMem(b_.CreateLoad(types_.mem(et), elementPointer(arr.v, at, idx)), et));
+        });
+      });
+      b_.CreateStore(toMem(r, rt), elementPointer(out, e.type, oi));
+    });
+    result = {out, true};
+  }
+  releaseInputs(inputs);
+  return result;
+}
+
+} // namespace mahou::codegen
