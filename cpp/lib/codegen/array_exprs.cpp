@@ -267,6 +267,7 @@ Value FunctionLowering::arrayLinspace(const ir::Expr &e) {
   llvm::Type *d = b_.getDoubleTy();
   llvm::Value *div = b_.CreateSIToFP(b_.CreateSub(num, c64(1)), d);
   llvm::Value *step = b_.CreateFDiv(b_.CreateFSub(stop, start), div);
+  step = b_.CreateSelect(b_.CreateICmpSGT(num, c64(1)), step, llvm::ConstantFP::get(d, 0.0)); // num == 1: [start]
   loopNest({num}, [&](const std::vector<llvm::Value *> &i) {
     llvm::Value *v = b_.CreateFAdd(b_.CreateFMul(b_.CreateSIToFP(i[0], d), step), start);
     b_.CreateStore(v, b_.CreateInBoundsGEP(d, data, i[0]));

@@ -34,7 +34,9 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
     elemT = Type::scalar(src.type.dtype);
   }
   Type rt = e.type.isArray() ? Type::scalar(e.type.dtype) : e.type;
-  Type accT = rt; // the accumulator has the result's type (mean/var/std: float64 for integers)
+  // The accumulator has the result's type (mean/var/std: float64 for integers); argmin/argmax
+  // track the best element itself.
+  Type accT = kind == R::ArgMin || kind == R::ArgMax ? elemT : rt;
   llvm::Type *accTy = types_.ssa(accT);
   auto constOf = [&](const Type &t, double v) {
     ir::Expr c(ir::ExprOp::Const, t, e.loc);
