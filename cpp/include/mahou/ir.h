@@ -42,6 +42,7 @@ enum class BinaryOp { Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, BitAnd, BitOr,
 enum class UnaryOp { Neg, Invert, Not };
 enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge };
 enum class AllocKind { Empty, Zeros, Ones, Full };
+enum class RandomKind { Seed, Uniform01, Normal, Integer };
 enum class ReduceKind { Sum, Prod, Min, Max, ArgMin, ArgMax, Any, All, Mean, Var, Std, CumSum, CumProd };
 const char *reduceKindName(ReduceKind k);
 const char *binaryOpName(BinaryOp op);
@@ -117,5 +118,6 @@ void verify(const Function &fn);
 ExprPtr makeConst(const types::Type &t, Loc loc, int64_t i, double f = 0, double f2 = 0);
 ExprPtr makeLoad(const Function &fn, int var, Loc loc);
 ExprPtr makeCast(ExprPtr e, const types::Type &to); // returns e unchanged if types match
+ExprPtr clone(const Expr &e);                       // deep copy (of a pure expression)
 
 } // namespace mahou::ir

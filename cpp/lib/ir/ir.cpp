@@ -73,6 +73,27 @@ ExprPtr makeLoad(const Function &fn, int var, Loc loc) {
   return e;
 }
 
+ExprPtr clone(const Expr &e) {
+  auto c = std::make_unique<Expr>(e.op, e.type, e.loc);
+  c->ival = e.ival;
+  c->fval = e.fval;
+  c->fval2 = e.fval2;
+  c->var = e.var;
+  c->sub = e.sub;
+  c->symbol = e.symbol;
+  for (auto &a : e.args) c->args.push_back(clone(*a));
+  for (auto &s : e.slots) {
+    ViewSlot n;
+    n.isSlice = s.isSlice;
+    if (s.index) n.index = clone(*s.index);
+    if (s.start) n.start = clone(*s.start);
+    if (s.stop) n.stop = clone(*s.stop);
+    if (s.step) n.step = clone(*s.step);
+    c->slots.push_back(std::move(n));
+  }
+  return c;
+}
+
 ExprPtr makeCast(ExprPtr e, const types::Type &to) {
   if (e->type == to) return e;
   auto c = std::make_unique<Expr>(ExprOp::Cast, to, e->loc);
