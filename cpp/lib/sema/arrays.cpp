@@ -89,8 +89,9 @@ ExprPtr FunctionTyper::indexArray(ExprPtr base, const ast::Expr &index, Loc loc)
       unknownSeen = true;
       continue;
     }
+    if (v->type.isArray() && parts.size() == 1) return gather(std::move(base), std::move(v), loc);
     if (v->type.isArray() || v->type.isTuple())
-      notSupported(p.loc, "advanced indexing (with an array or a list of indices) is not supported yet");
+      notSupported(p.loc, "advanced indexing with several index arrays or tuples is not supported yet");
     if (v->type.isNone()) notSupported(p.loc, "np.newaxis / None in an index is not supported yet");
     ir::ViewSlot slot;
     slot.index = toInt64Index(std::move(v), "array index");
