@@ -156,11 +156,12 @@ ExprPtr FunctionTyper::numpyArrayFunction(const std::string &name, const ast::Ca
     for (auto &d : dims) r->args.push_back(std::move(d));
     return r;
   }
-  return nullptr;
+  return numpyLibraryFunction(name, e);
 }
 
 bool FunctionTyper::isArrayMethod(const std::string &name) {
-  return reduceKindByName(name) || name == "reshape" || name == "ravel" || name == "flatten" || name == "dot";
+  return reduceKindByName(name) || name == "reshape" || name == "ravel" || name == "flatten" || name == "dot" ||
+         name == "sort" || name == "argsort";
 }
 
 ExprPtr FunctionTyper::arrayMethod(ExprPtr self, const std::string &name, const ast::Call &e) {
@@ -203,6 +204,11 @@ ExprPtr FunctionTyper::arrayMethod(ExprPtr self, const std::string &name, const 
     r->args.push_back(std::move(self));
     r->args.push_back(ir::makeConst(Type::int64(), loc, -1));
     return r;
+  }
+  if (name == "sort" || name == "argsort") {
+    checkKeywords(e, {}, "a." + name);
+    if (!e.args.empty()) notSupported(loc, "a." + name + "() arguments are not supported");
+    return sortLike(name == "sort" ? 2 : 1, std::move(self), loc, "a." + name);
   }
   if (name == "dot") {
     if (e.args.size() != 1) error(loc, "a.dot(b) takes one argument");

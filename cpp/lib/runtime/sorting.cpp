@@ -1,0 +1,77 @@
+// Sorting for compiled code: in-place sort, stable argsort and unique of contiguous
+// 1-D data of any NumPy dtype, with NaNs ordered last as NumPy does.
+#include "mahou/runtime.h"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <numeric>
+
+namespace {
+
+template <class T> bool lessNanLast(const T &a, const T &b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a)) return false;
+    if (std::isnan(b)) return true;
+  }
+  return a < b;
+}
+
+template <class T> bool equalNan(const T &a, const T &b) {
+  if constexpr (std::is_floating_point_v<T>)
+    if (std::isnan(a) && std::isnan(b)) return true;
+  return a == b;
+}
+
+// Calls f(T*) with the data typed by the NumPy type number (complex types: unsupported).
+template <class F> bool withType(int32_t dtype, void *data, F &&f) {
+  switch (dtype) {
+  case 0: f(static_cast<bool *>(data)); return true;
+  case 1: f(static_cast<int8_t *>(data)); return true;
+  case 2: f(static_cast<uint8_t *>(data)); return true;
+  case 3: f(static_cast<int16_t *>(data)); return true;
+  case 4: f(static_cast<uint16_t *>(data)); return true;
+  case 5: f(static_cast<int32_t *>(data)); return true;
+  case 6: f(static_cast<uint32_t *>(data)); return true;
+  case 7:
+  case 9: f(static_cast<int64_t *>(data)); return true;
+  case 8:
+  case 10: f(static_cast<uint64_t *>(data)); return true;
+  case 11: f(static_cast<float *>(data)); return true;
+  case 12: f(static_cast<double *>(data)); return true;
+  default: return false;
+  }
+}
+
+} // namespace
+
+extern "C" {
+
+void mahou_rt_sort(void *data, int64_t n, int32_t dtype) {
+  withType(dtype, data, [&](auto *p) {
+    using T = std::remove_pointer_t<decltype(p)>;
+    std::sort(p, p + n, lessNanLast<T>);
+  });
+}
+
+void mahou_rt_argsort(const void *data, int64_t n, int64_t stride, int32_t dtype, int64_t *out) {
+  std::iota(out, out + n, int64_t(0));
+  withType(dtype, const_cast<void *>(data), [&](auto *p) {
+    using T = std::remove_pointer_t<decltype(p)>;
+    const char *base = reinterpret_cast<const char *>(p);
+    auto at = [&](int64_t i) { return *reinterpret_cast<const T *>(base + i * stride); };
+    std::stable_sort(out, out + n, [&](int64_t a, int64_t b) { return lessNanLast<T>(at(a), at(b)); });
+  });
+}
+
+int64_t mahou_rt_unique_sorted(void *data, int64_t n, int32_t dtype) {
+  int64_t count = n;
+  withType(dtype, data, [&](auto *p) {
+    using T = std::remove_pointer_t<decltype(p)>;
+    count = std::unique(p, p + n, equalNan<T>) - p;
+  });
+  return count;
+}
+
+} // extern "C"

@@ -1,0 +1,128 @@
+// Typing of the NumPy library functions built on loops and the runtime: sort,
+// argsort, unique, searchsorted, bincount, histogram, concatenate, stack.
+#include "typer.h"
+
+namespace mahou::sema {
+
+namespace {
+
+ExprPtr op(ir::ExprOp o, Type t, Loc loc, int sub = 0) {
+  auto e = std::make_unique<ir::Expr>(o, std::move(t), loc);
+  e->sub = sub;
+  return e;
+}
+
+} // namespace
+
+ExprPtr FunctionTyper::sortLike(int kind, ExprPtr arr, Loc loc, const std::string &fname) {
+  if (isUnknown(arr)) return unknown(loc);
+  if (!arr->type.isArray()) error(loc, fname + "() needs an array");
+  const Type at = arr->type;
+  if (types::isComplex(at.dtype)) notSupported(loc, fname + "() of complex arrays is not supported");
+  if (at.ndim != 1) notSupported(loc, fname + "() is supported for 1-D arrays only");
+  requireHost(loc, fname + "()");
+  if (kind == 2 && at.layout != types::Layout::C) notSupported(loc, "a.sort() needs a contiguous array");
+  if (kind == 2 && at.readonly) error(loc, "cannot sort a read-only array in place");
+  Type rt = kind == 1 ? Type::array(DType::Int64, 1, types::Layout::C)
+            : kind == 2 ? Type::none()
+                        : Type::array(at.dtype, 1, types::Layout::C);
+  auto e = op(ir::ExprOp::ArraySort, rt, loc, kind);
+  e->args.push_back(std::move(arr));
+  return e;
+}
+
+ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::Call &e) {
+  std::string fname = "np." + name;
+  Loc loc = e.loc;
+  if (name == "sort" || name == "argsort" || name == "unique") {
+    checkKeywords(e, {}, fname);
+    auto args = positionalArgs(e, 1, 1, fname);
+    return sortLike(name == "sort" ? 0 : name == "argsort" ? 1 : 3, std::move(args[0]), loc, fname);
+  }
+  if (name == "searchsorted") {
+    checkKeywords(e, {"side"}, fname);
+    auto args = positionalArgs(e, 2, 3, fname);
+    const ast::Expr *sideE = e.args.size() > 2 ? e.args[2].get() : keyword(e, "side");
+    int64_t side = 0;
+    if (sideE) {
+      auto *s = sideE->as<ast::StrLit>();
+      if (!s || (s->value != "left" && s->value != "right")) error(sideE->loc, "side must be 'left' or 'right'");
+      side = s->value == "right";
+    }
+    for (auto &a : args)
+      if (isUnknown(a)) return unknown(loc);
+    if (!args[0]->type.isArray() || args[0]->type.ndim != 1) error(loc, "np.searchsorted() needs a 1-D sorted array");
+    if (args[0]->op != ir::ExprOp::LoadVar) notSupported(loc, "np.searchsorted() of a computed array; assign it to a variable first");
+    std::shared_ptr<ir::Expr> sorted(std::move(args[0])); // cloned into each element's search
+    std::vector<ExprPtr> values;
+    values.push_back(std::move(args[1]));
+    return elementwise(std::move(values), [this, sorted, side, loc](std::vector<ExprPtr> v) -> ExprPtr {
+      auto s = op(ir::ExprOp::ArraySearch, Type::int64(), loc);
+      s->ival = side;
+      s->args.push_back(ir::clone(*sorted));
+      s->args.push_back(convert(std::move(v[0]), Type::scalar(sorted->type.dtype), "np.searchsorted value"));
+      return s;
+    }, loc);
+  }
+  if (name == "bincount") {
+    checkKeywords(e, {}, fname);
+    auto args = positionalArgs(e, 1, 1, fname);
+    if (isUnknown(args[0])) return unknown(loc);
+    const Type t = args[0]->type;
+    if (!t.isArray() || t.ndim != 1 || !types::isInteger(t.dtype)) error(loc, "np.bincount() needs a 1-D array of non-negative integers");
+    requireHost(loc, fname + "()");
+    auto b = op(ir::ExprOp::ArrayBincount, Type::array(DType::Int64, 1, types::Layout::C), loc);
+    b->args.push_back(std::move(args[0]));
+    return b;
+  }
+  if (name == "histogram") {
+    checkKeywords(e, {"bins"}, fname);
+    auto args = positionalArgs(e, 1, 2, fname);
+    ExprPtr bins;
+    if (args.size() == 2) bins = std::move(args[1]);
+    else if (auto *k = keyword(e, "bins")) bins = expr(*k);
+    else bins = ir::makeConst(Type::int64(), loc, 10);
+    if (isUnknown(args[0]) || isUnknown(bins)) return unknown(loc);
+    if (!args[0]->type.isArray() || types::isComplex(args[0]->type.dtype)) error(loc, "np.histogram() needs a real array");
+    if (bins->type.isArray()) notSupported(loc, "np.histogram() with explicit bin edges is not supported yet");
+    requireHost(loc, fname + "()");
+    auto h = op(ir::ExprOp::ArrayHistogram,
+                Type::tuple({Type::array(DType::Int64, 1, types::Layout::C), Type::array(DType::Float64, 1, types::Layout::C)}), loc);
+    h->args.push_back(std::move(args[0]));
+    h->args.push_back(toInt64Index(std::move(bins), "bins"));
+    return h;
+  }
+  if (name == "concatenate" || name == "stack" || name == "vstack" || name == "hstack") {
+    checkKeywords(e, {"axis"}, fname);
+    if (e.args.size() < 1 || e.args.size() > 2) error(loc, fname + "() takes a tuple of arrays and an optional axis");
+    auto *tup = e.args[0]->as<ast::Tuple>();
+    if (!tup) notSupported(loc, fname + "() needs a literal tuple of arrays: " + fname + "((a, b))");
+    std::vector<ExprPtr> arrays;
+    for (auto &x : tup->elts) {
+      arrays.push_back(expr(*x));
+      if (isUnknown(arrays.back())) return unknown(loc);
+      if (!arrays.back()->type.isArray()) error(x->loc, fname + "() needs arrays");
+    }
+    if (arrays.empty()) error(loc, "need at least one array to concatenate");
+    int ndim = arrays[0]->type.ndim;
+    DType d = arrays[0]->type.dtype;
+    for (auto &a : arrays) {
+      if (a->type.ndim != ndim) error(loc, "all the input arrays must have the same number of dimensions");
+      d = types::promote(d, a->type.dtype);
+    }
+    auto axis = axisArgument(e, 1);
+    bool stack = name == "stack" || (name == "vstack" && ndim == 1);
+    int64_t ax = axis.value_or(0);
+    if (name == "hstack") ax = ndim == 1 ? 0 : 1;
+    if (ax < 0) ax += stack ? ndim + 1 : ndim;
+    if (ax != 0 && !(name == "hstack" && ndim > 1)) notSupported(loc, fname + "() along an axis other than 0 is not supported yet");
+    if (name == "hstack" && ndim > 1) notSupported(loc, "np.hstack() of N-D arrays is not supported yet");
+    requireHost(loc, fname + "()");
+    auto j = op(ir::ExprOp::ArrayJoin, Type::array(d, stack ? ndim + 1 : ndim, types::Layout::C), loc, stack ? 1 : 0);
+    for (auto &a : arrays) j->args.push_back(std::move(a));
+    return j;
+  }
+  return nullptr;
+}
+
+} // namespace mahou::sema

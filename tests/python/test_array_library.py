@@ -1,0 +1,70 @@
+"""NumPy library functions compiled vs NumPy: sort, argsort, a.sort(), unique,
+searchsorted, bincount, histogram, concatenate, stack."""
+
+import numpy as np
+import pytest
+
+from conftest import check
+from mahou import njit
+
+
+def sorting(a):
+    b = a.copy()
+    b.sort()
+    return np.sort(a), np.argsort(a), b, np.unique(a)
+
+
+@pytest.mark.parametrize("a", [np.array([3.0, -1.0, 2.5, 3.0, 0.0]), np.arange(0.0), np.array([5, 1, 4, 1, 5, 9, 2, 6]),
+                               np.array([2.0, np.nan, 1.0]), np.linspace(3, -3, 7)[::2]])
+def test_sort_argsort_unique(a):
+    check(sorting, a)
+
+
+def search(a, v):
+    return np.searchsorted(a, v), np.searchsorted(a, v, side="right")
+
+
+def test_searchsorted():
+    a = np.array([1.0, 2.0, 2.0, 3.0, 5.0])
+    for v in [0.0, 2.0, 2.5, 5.0, 9.0]:
+        check(search, a, v)
+    check(search, a, np.array([0.0, 2.0, 4.0, 6.0]))
+
+
+def counts(x):
+    return np.bincount(x)
+
+
+def test_bincount():
+    check(counts, np.array([0, 1, 1, 3, 2, 1, 7]))
+    check(counts, np.zeros(0, dtype=np.int64))
+    with pytest.raises(ValueError):
+        njit(counts)(np.array([1, -1]))
+
+
+def hist(a):
+    return np.histogram(a), np.histogram(a, bins=3)
+
+
+@pytest.mark.parametrize("a", [np.linspace(0, 1, 17) ** 2, np.array([2.0, 2.0]), np.arange(10).reshape(2, 5)])
+def test_histogram(a):
+    check(hist, a, rtol=1e-12)
+
+
+def joins(a, b, m):
+    return np.concatenate((a, b)), np.stack((a, b)), np.concatenate((m, m)), np.vstack((a, b)), np.hstack((a, b))
+
+
+def test_concatenate_stack():
+    a = np.arange(3.0)
+    b = np.arange(3, dtype=np.int32)
+    check(joins, a, b, np.arange(6.0).reshape(2, 3))
+
+
+def bad_join(a, b):
+    return np.stack((a, b))
+
+
+def test_join_mismatch():
+    with pytest.raises(ValueError):
+        njit(bad_join)(np.zeros(2), np.zeros(3))
