@@ -50,9 +50,28 @@ struct MahouError {
 };
 // Returns the pending error of this thread and clears it.
 MahouError mahou_rt_take_error();
+// try/except (exceptions.cpp): whether a pending error is an instance of class
+// `cls` (an ExcKind, following the builtin hierarchy), and dropping it once handled.
+bool mahou_rt_error_matches(int32_t cls);
+void mahou_rt_clear_error();
+// cmath on complex128 (complex_math.cpp): out[0] = real part, out[1] = imaginary part.
+void mahou_rt_csqrt(double re, double im, double *out);
+void mahou_rt_cexp(double re, double im, double *out);
+void mahou_rt_clog(double re, double im, double *out);
 
 // print() support: writes to stdout (flushes Python's sys.stdout first via a hook the
 // binding installs; without it, plain stdio).
+// Sorting (sorting.cpp): dtype is the NumPy type number; complex data is not handled.
+void mahou_rt_sort(void *data, int64_t n, int32_t dtype);
+void mahou_rt_argsort(const void *data, int64_t n, int64_t stride, int32_t dtype, int64_t *out);
+int64_t mahou_rt_unique_sorted(void *data, int64_t n, int32_t dtype); // returns the new length
+
+// np.random in compiled code (random.cpp): a per-thread generator of its own.
+void mahou_rt_random_seed(int64_t seed);
+double mahou_rt_random_double();                       // [0, 1)
+double mahou_rt_random_normal();                       // N(0, 1)
+int64_t mahou_rt_random_int(int64_t low, int64_t high); // [low, high), high > low
+
 void mahou_rt_print_i64(int64_t v);
 void mahou_rt_print_u64(uint64_t v);
 void mahou_rt_print_f64(double v);

@@ -162,6 +162,11 @@ void FunctionLowering::stmt(const ir::Stmt &s) {
   case ir::StmtOp::Return: returnStmt(s); return;
   case ir::StmtOp::Raise: raise(s.exc, s.text); return;
   case ir::StmtOp::Print: print(s); return;
+  case ir::StmtOp::TryExcept:
+  case ir::StmtOp::ClearError:
+  case ir::StmtOp::Reraise: languageStmt(s); return;
+  case ir::StmtOp::StoreView: storeView(s); return;
+  case ir::StmtOp::Scatter: scatter(s); return;
   }
 }
 

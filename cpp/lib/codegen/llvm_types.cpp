@@ -40,7 +40,8 @@ llvm::Type *TypeMapper::ssa(const Type &t) {
   case types::Kind::Scalar: return scalar(t.dtype);
   case types::Kind::Array: return array(t.ndim);
   case types::Kind::Tuple: return mem(t);
-  case types::Kind::None: return llvm::StructType::get(ctx_);
+  case types::Kind::None:
+  case types::Kind::Function: return llvm::StructType::get(ctx_); // functions are static: no data
   case types::Kind::Str: return llvm::PointerType::get(ctx_, 0);
   default: internalError("type " + t.str() + " has no runtime representation");
   }

@@ -127,6 +127,14 @@ public:
   Value arrayDot(const ir::Expr &e);
   Value arrayLinspace(const ir::Expr &e);
   Value arrayEye(const ir::Expr &e);
+  llvm::Value *randomDraw(const ir::Expr &e); // random.cpp
+  Value arrayGather(const ir::Expr &e);       // fancy_index.cpp
+  Value arraySort(const ir::Expr &e);         // array_library.cpp
+  llvm::Value *arraySearch(const ir::Expr &e);
+  Value arrayBincount(const ir::Expr &e);
+  Value arrayHistogram(const ir::Expr &e);
+  Value arrayJoin(const ir::Expr &e);
+  void scatter(const ir::Stmt &s);
   llvm::Value *arith(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t);
   std::vector<std::vector<llvm::Value *>> mapFrames_; // current elements of enclosing maps
 

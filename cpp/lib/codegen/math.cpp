@@ -110,6 +110,9 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   case Intrinsic::Real: return b_.CreateExtractValue(a[0], 0);
   case Intrinsic::Imag: return b_.CreateExtractValue(a[0], 1);
   case Intrinsic::Conj: return b_.CreateInsertValue(a[0], b_.CreateFNeg(b_.CreateExtractValue(a[0], 1)), 1);
+  case Intrinsic::CSqrt: return complexRuntime("mahou_rt_csqrt", a[0], e.type);
+  case Intrinsic::CExp: return complexRuntime("mahou_rt_cexp", a[0], e.type);
+  case Intrinsic::CLog: return complexRuntime("mahou_rt_clog", a[0], e.type);
   case Intrinsic::MakeComplex: {
     llvm::Value *agg = llvm::UndefValue::get(types_.ssa(e.type));
     agg = b_.CreateInsertValue(agg, castScalar(a[0], e.args[0]->type, Type::scalar(types::realOf(e.type.dtype))), 0);

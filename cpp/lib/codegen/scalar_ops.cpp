@@ -51,6 +51,13 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::ArrayDot: return arrayDot(e);
   case ir::ExprOp::ArrayLinspace: return arrayLinspace(e);
   case ir::ExprOp::ArrayEye: return arrayEye(e);
+  case ir::ExprOp::Random: return {randomDraw(e), false};
+  case ir::ExprOp::ArrayGather: return arrayGather(e);
+  case ir::ExprOp::ArraySort: return arraySort(e);
+  case ir::ExprOp::ArraySearch: return {arraySearch(e), false};
+  case ir::ExprOp::ArrayBincount: return arrayBincount(e);
+  case ir::ExprOp::ArrayHistogram: return arrayHistogram(e);
+  case ir::ExprOp::ArrayJoin: return arrayJoin(e);
   }
   internalError("unhandled IR expression");
 }
@@ -67,7 +74,7 @@ llvm::Value *FunctionLowering::constant(const ir::Expr &e) {
       auto *st = llvm::cast<llvm::StructType>(types_.scalar(t.dtype));
       return llvm::ConstantStruct::get(st, {llvm::ConstantFP::get(ft, e.fval), llvm::ConstantFP::get(ft, e.fval2)});
     }
-  case types::Kind::None: return llvm::Constant::getNullValue(types_.ssa(t));
+  case types::Kind::None: case types::Kind::Function: return llvm::Constant::getNullValue(types_.ssa(t));
   case types::Kind::Str: return stringConstant(e.symbol);
   default: internalError("constant of type " + t.str() + " reached codegen");
   }

@@ -10,6 +10,11 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
     if (varIndex_.count(n->id)) {
       auto v = load(varIndex_[n->id], n->loc);
       if (v->type.isUnknown()) return CalleeRef{CK::Unknown};
+      if (v->type.kind == Kind::Function) { // a compiled function passed as an argument
+        CalleeRef r{CK::Compiled, v->type.text};
+        r.handle = v->type.handle;
+        return r;
+      }
       error(n->loc, "'" + n->id + "' (" + v->type.str() + ") is not callable");
     }
     const GlobalValue &g = global(n->id);
@@ -123,8 +128,7 @@ ExprPtr FunctionTyper::call(const ast::Call &e) {
   case CalleeRef::Kind::ModuleFn:
     if (callee->module == types::ModuleId::Numpy) return numpyCall(callee->name, e);
     if (callee->module == types::ModuleId::Cuda) return cudaCall(callee->name, e);
-    if (callee->module == types::ModuleId::NumpyRandom)
-      notSupported(e.loc, "np.random." + callee->name + " is not supported yet");
+    if (callee->module == types::ModuleId::NumpyRandom) return randomCall(callee->name, e);
     if (callee->module == types::ModuleId::Mahou) {
       if (callee->name == "prange") return builtinCall("range", e);
       notSupported(e.loc, "mahou." + callee->name + " cannot be called in compiled code");
@@ -149,15 +153,61 @@ ExprPtr FunctionTyper::call(const ast::Call &e) {
 }
 
 ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e) {
-  if (!e.keywords.empty()) notSupported(e.keywords[0].loc, "keyword arguments in calls to compiled functions are not supported yet");
   std::vector<ExprPtr> args;
   std::vector<Type> types;
   bool unknownArg = false;
-  for (auto &a : e.args) {
+  for (auto &a : e.args)
     if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "*args in calls is not supported yet");
-    args.push_back(expr(*a));
-    unknownArg |= isUnknown(args.back());
-    types.push_back(args.back()->type);
+  std::optional<CalleeParams> params = env_.calleeParams(handle);
+  if (!params) {
+    if (!e.keywords.empty())
+      notSupported(e.keywords[0].loc, "keyword arguments in calls to '" + fname + "' are not supported");
+    for (auto &a : e.args) args.push_back(expr(*a));
+  } else {
+    // Bind positional and keyword arguments to the parameters; fill in defaults.
+    size_t np = params->names.size();
+    std::vector<ExprPtr> slots(np);
+    std::vector<ExprPtr> extra;
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      if (i < np) slots[i] = expr(*e.args[i]);
+      else if (params->varargs) extra.push_back(expr(*e.args[i]));
+      else
+        error(e.loc, fname + "() takes " + std::to_string(np) + " positional argument" + (np == 1 ? "" : "s") +
+                         " but " + std::to_string(e.args.size()) + " were given");
+    }
+    for (auto &k : e.keywords) {
+      if (k.name.empty()) notSupported(k.loc, "**kwargs in calls is not supported");
+      size_t j = 0;
+      while (j < np && params->names[j] != k.name) ++j;
+      if (j == np) error(k.loc, fname + "() got an unexpected keyword argument '" + k.name + "'");
+      if (slots[j]) error(k.loc, fname + "() got multiple values for argument '" + k.name + "'");
+      slots[j] = expr(*k.value);
+    }
+    for (size_t j = 0; j < np; ++j) {
+      if (slots[j]) continue;
+      if (!params->defaults[j])
+        error(e.loc, fname + "() missing required argument '" + params->names[j] + "'");
+      slots[j] = constantFromGlobal(*params->defaults[j], e.loc);
+    }
+    args = std::move(slots);
+    if (params->varargs) {
+      std::vector<Type> ts;
+      bool unk = false;
+      for (auto &x : extra) {
+        unk |= isUnknown(x);
+        ts.push_back(x->type);
+      }
+      if (unk) args.push_back(unknown(e.loc));
+      else {
+        auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(ts), e.loc);
+        t->args = std::move(extra);
+        args.push_back(std::move(t));
+      }
+    }
+  }
+  for (auto &a : args) {
+    unknownArg |= isUnknown(a);
+    types.push_back(a->type);
   }
   if (unknownArg) return unknown(e.loc);
   for (auto &t : types)
@@ -166,7 +216,7 @@ ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, c
   // Self-recursion: same function, same argument types → our own symbol and the
   // return type inferred so far (unknown until a base case has been seen).
   std::string key;
-  for (auto &t : types) key += t.str() + ";";
+  for (auto &t : types) key += t.str() + (t.kind == Kind::Function ? "#" + std::to_string(t.handle) : "") + ";";
   Type ret;
   std::string symbol;
   bool self = false;
@@ -205,6 +255,101 @@ ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, c
   return c;
 }
 
+namespace {
+
+// round(x, ndigits) with a constant ndigits: floats round half to even at that
+// decimal (x * 10**n, rint, / 10**n, as Numba does); ints are unchanged for n >= 0.
+ExprPtr roundDigits(FunctionTyper &t, const ast::Expr *xe, const ast::Expr *ne, const ast::Call &e) {
+  auto x = t.expr(*xe);
+  auto nd = t.constInt(*ne);
+  if (!nd) {
+    auto v = t.expr(*ne);
+    if (FunctionTyper::isUnknown(v)) return t.unknown(e.loc);
+    if (v->type.isNone()) {
+      if (FunctionTyper::isUnknown(x)) return t.unknown(e.loc);
+      if (!x->type.isFloat() && !x->type.isInt() && !x->type.isBool()) t.error(e.loc, "round() of " + x->type.str() + " is not supported");
+      if (!x->type.isFloat()) return ir::makeCast(std::move(x), Type::int64());
+      std::vector<ExprPtr> a;
+      a.push_back(std::move(x));
+      return ir::makeCast(t.intrinsic(ir::Intrinsic::Rint, a[0]->type, std::move(a), e.loc), Type::int64());
+    }
+    t.notSupported(ne->loc, "round() with a non-constant number of digits is not supported");
+  }
+  if (FunctionTyper::isUnknown(x)) return t.unknown(e.loc);
+  const Type xt = x->type;
+  if (xt.isInt() || xt.isBool()) {
+    if (*nd < 0) t.notSupported(e.loc, "round() of an integer to negative digits is not supported");
+    return ir::makeCast(std::move(x), xt.isBool() ? Type::int64() : xt);
+  }
+  if (!xt.isFloat()) t.error(e.loc, "round() of " + xt.str() + " is not supported");
+  if (*nd > 308 || *nd < -308) t.notSupported(e.loc, "round() to more than 308 digits is not supported");
+  double p = 1;
+  for (int64_t i = 0; i < (*nd < 0 ? -*nd : *nd); ++i) p *= 10;
+  auto pc = [&]() { return ir::makeConst(xt, e.loc, 0, p); };
+  bool neg = *nd < 0;
+  auto y = t.binary(neg ? ast::BinOpKind::Div : ast::BinOpKind::Mult, std::move(x), pc(), e.loc);
+  std::vector<ExprPtr> a;
+  a.push_back(std::move(y));
+  auto r = t.intrinsic(ir::Intrinsic::Rint, xt, std::move(a), e.loc);
+  return t.binary(neg ? ast::BinOpKind::Mult : ast::BinOpKind::Div, std::move(r), pc(), e.loc);
+}
+
+// isinstance(x, cls): decided at compile time from x's type.
+ExprPtr isinstanceCall(FunctionTyper &t, const ast::Call &e) {
+  t.checkKeywords(e, {}, "isinstance");
+  if (e.args.size() != 2) t.error(e.loc, "isinstance expected 2 arguments");
+  auto x = t.expr(*e.args[0]);
+  if (FunctionTyper::isUnknown(x)) return t.unknown(e.loc);
+  const Type xt = x->type;
+  std::vector<const ast::Expr *> classes;
+  if (auto *tu = e.args[1]->as<ast::Tuple>())
+    for (auto &c : tu->elts) classes.push_back(c.get());
+  else classes.push_back(e.args[1].get());
+  bool result = false;
+  for (auto *c : classes) {
+    bool match = false;
+    bool knownClass = false;
+    if (auto *n = c->as<ast::Name>(); n && !t.varIndex_.count(n->id)) {
+      const GlobalValue &g = t.global(n->id);
+      if (g.kind == GlobalValue::Kind::Builtin) {
+        knownClass = true;
+        if (g.s == "int") match = xt.isInt() || xt.isBool();
+        else if (g.s == "float") match = xt.isFloat();
+        else if (g.s == "complex") match = xt.isComplex();
+        else if (g.s == "bool") match = xt.isBool();
+        else if (g.s == "tuple") match = xt.isTuple();
+        else if (g.s == "str") match = xt.kind == Kind::Str;
+        else knownClass = false;
+      }
+    }
+    if (!knownClass) {
+      if (auto *a = c->as<ast::Attribute>(); a && a->attr == "ndarray") {
+        auto base = t.expr(*a->value);
+        if (base->type.kind == Kind::Module && base->type.module == types::ModuleId::Numpy) {
+          knownClass = true;
+          match = xt.isArray();
+        }
+      }
+    }
+    if (!knownClass) {
+      auto v = t.expr(*c);
+      if (v->type.kind == Kind::DTypeObj) {
+        knownClass = true;
+        match = xt.isScalar(v->type.dtype);
+      } else if (v->type.kind == Kind::ExcClass) {
+        knownClass = true;
+      }
+    }
+    if (!knownClass)
+      t.notSupported(c->loc, "isinstance() is only supported with int, float, complex, bool, tuple, str, np.ndarray "
+                             "and NumPy scalar types");
+    result |= match;
+  }
+  return ir::makeConst(Type::boolean(), e.loc, result);
+}
+
+} // namespace
+
 ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) {
   if (name == "range" || name == "prange")
     notSupported(e.loc, "range() is only supported as the iterable of a for loop");
@@ -227,6 +372,10 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     auto args = positionalArgs(e, 1, 1, name);
     if (isUnknown(args[0])) return unknown(e.loc);
     Type t = args[0]->type;
+    if (t.isArray()) { // elementwise, as np.abs
+      Loc loc = e.loc;
+      return elementwise(std::move(args), [this, loc](std::vector<ExprPtr> v) { return scalarUfunc("absolute", std::move(v), loc); }, loc);
+    }
     if (!t.isNumber()) notSupported(e.loc, "abs() of " + t.str() + " is not supported yet");
     if (t.isComplex()) return intrinsic(ir::Intrinsic::CAbs, Type::scalar(types::realOf(t.dtype)), std::move(args), e.loc);
     if (t.isBool()) {
@@ -241,7 +390,22 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     auto args = positionalArgs(e, 1, 64, name);
     for (auto &a : args)
       if (isUnknown(a)) return unknown(e.loc);
-    if (args.size() == 1) notSupported(e.loc, name + "() over an iterable is not supported yet");
+    if (args.size() == 1) {
+      if (args[0]->type.isArray()) {
+        if (args[0]->type.ndim != 1) notSupported(e.loc, name + "() over a " + std::to_string(args[0]->type.ndim) + "-D array is not supported");
+        return numpyCall(name, e);
+      }
+      if (!args[0]->type.isTuple()) error(e.loc, "'" + args[0]->type.str() + "' object is not iterable");
+      if (args[0]->type.elems.empty()) error(e.loc, name + "() arg is an empty sequence");
+      std::vector<ExprPtr> items;
+      for (size_t i = 0; i < args[0]->type.elems.size(); ++i) {
+        auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, args[0]->type.elems[i], e.loc);
+        g->ival = int64_t(i);
+        g->args.push_back(duplicate(*this, *args[0], name + "()"));
+        items.push_back(std::move(g));
+      }
+      args = std::move(items);
+    }
     Type t = Type::unknown();
     for (auto &a : args) {
       if (!a->type.isNumber() || a->type.isComplex())
@@ -287,8 +451,10 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     return intrinsic(ir::Intrinsic::MakeComplex, c, std::move(parts), e.loc);
   }
   if (name == "round") {
-    checkKeywords(e, {}, name);
-    auto args = positionalArgs(e, 1, 1, name);
+    checkKeywords(e, {"ndigits"}, name);
+    if (e.args.size() == 1 && keyword(e, "ndigits")) return roundDigits(*this, e.args[0].get(), keyword(e, "ndigits"), e);
+    auto args = positionalArgs(e, 1, 2, name);
+    if (args.size() == 2) return roundDigits(*this, e.args[0].get(), e.args[1].get(), e);
     if (isUnknown(args[0])) return unknown(e.loc);
     const Type t = args[0]->type;
     if (t.isInt() || t.isBool()) return ir::makeCast(std::move(args[0]), Type::int64());
@@ -298,8 +464,44 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
   }
   if (name == "pow") {
     checkKeywords(e, {}, name);
+    if (e.args.size() == 3) notSupported(e.loc, "pow() with a modulus (3 arguments) is not supported");
     auto args = positionalArgs(e, 2, 2, name);
     return binary(ast::BinOpKind::Pow, std::move(args[0]), std::move(args[1]), e.loc);
+  }
+  if (name == "divmod") {
+    checkKeywords(e, {}, name);
+    auto args = positionalArgs(e, 2, 2, name);
+    if (isUnknown(args[0]) || isUnknown(args[1])) return unknown(e.loc);
+    for (auto &a : args)
+      if (!a->type.isNumber() || a->type.isComplex())
+        error(a->loc, "divmod() arguments must be real numbers, not " + a->type.str());
+    auto a2 = duplicate(*this, *args[0], "divmod()"), b2 = duplicate(*this, *args[1], "divmod()");
+    auto q = binary(ast::BinOpKind::FloorDiv, std::move(args[0]), std::move(args[1]), e.loc);
+    auto r = binary(ast::BinOpKind::Mod, std::move(a2), std::move(b2), e.loc);
+    auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple({q->type, r->type}), e.loc);
+    t->args.push_back(std::move(q));
+    t->args.push_back(std::move(r));
+    return t;
+  }
+  if (name == "isinstance") return isinstanceCall(*this, e);
+  if (name == "sum") {
+    checkKeywords(e, {}, name);
+    auto args = positionalArgs(e, 1, 1, name);
+    if (isUnknown(args[0])) return unknown(e.loc);
+    const Type t = args[0]->type;
+    if (t.isArray()) {
+      if (t.ndim != 1) notSupported(e.loc, "sum() over a " + std::to_string(t.ndim) + "-D array is not supported (use np.sum)");
+      return numpyCall("sum", e);
+    }
+    if (!t.isTuple()) error(e.loc, "'" + t.str() + "' object is not iterable");
+    ExprPtr acc = ir::makeConst(Type::int64(), e.loc, 0);
+    for (size_t i = 0; i < t.elems.size(); ++i) {
+      auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, t.elems[i], e.loc);
+      g->ival = int64_t(i);
+      g->args.push_back(duplicate(*this, *args[0], "sum()"));
+      acc = binary(ast::BinOpKind::Add, std::move(acc), std::move(g), e.loc);
+    }
+    return acc;
   }
   notSupported(e.loc, "the builtin '" + name + "' is not supported yet");
 }
@@ -309,6 +511,7 @@ ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &
   if (isUnknown(self)) return unknown(e.loc);
   const Type t = self->type;
   if (t.isArray()) {
+    if (isArrayMethod(name)) return arrayMethod(std::move(self), name, e);
     if (name == "copy" || name == "astype") requireHost(e.loc, "a." + name + "()");
     if (name == "copy") {
       checkKeywords(e, {}, name);

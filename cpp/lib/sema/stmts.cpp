@@ -114,7 +114,7 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
     return;
   }
   case ast::StmtKind::ExprStmt: exprStmt(*s.as<ast::ExprStmt>(), out); return;
-  case ast::StmtKind::Try: notSupported(s.loc, "try/except is not supported yet");
+  case ast::StmtKind::Try: tryStmt(*s.as<ast::Try>(), out); return;
   case ast::StmtKind::Import:
   case ast::StmtKind::ImportFrom:
     notSupported(s.loc, "import inside a compiled function is not supported; import at module level");
@@ -161,8 +161,18 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     if (base->type.isTuple()) error(loc, "'tuple' object does not support item assignment");
     if (!base->type.isArray()) error(loc, "'" + base->type.str() + "' does not support item assignment");
     if (base->type.readonly) error(loc, "cannot assign to an item of a read-only array");
+    if (auto fancy = arrayIndex(*sub->index)) { // a[mask] = v, a[indices] = v
+      if (isUnknown(value)) return;
+      out.push_back(scatter(std::move(base), std::move(*fancy), std::move(value), loc));
+      return;
+    }
     auto idx = elementIndices(base->type, *sub->index);
-    if (!idx) notSupported(loc, "assigning to a slice of an array is not supported yet");
+    if (!idx) { // a[1:3] = x, a[i] = row: store into the view, broadcasting
+      auto view = indexArray(std::move(base), *sub->index, loc);
+      if (isUnknown(view) || isUnknown(value)) return;
+      out.push_back(storeView(std::move(view), std::move(value), loc));
+      return;
+    }
     for (auto &i : *idx)
       if (isUnknown(i)) return;
     if (isUnknown(value)) return;
@@ -185,8 +195,12 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   if (auto *n = s.target->as<ast::Name>()) {
     int var = varIndex_.at(n->id);
     auto cur = load(var, s.loc);
-    if (!isUnknown(cur) && cur->type.isArray())
-      notSupported(s.loc, "in-place array operators (a += ...) are not supported yet");
+    if (!isUnknown(cur) && cur->type.isArray()) { // in place: a += b writes into a's memory
+      auto v = binary(s.op, load(var, s.loc), expr(*s.value), s.loc);
+      if (isUnknown(v)) return;
+      out.push_back(storeView(std::move(cur), std::move(v), s.loc));
+      return;
+    }
     auto v = binary(s.op, std::move(cur), expr(*s.value), s.loc);
     out.push_back(assignVar(var, std::move(v), s.loc));
     return;
@@ -197,7 +211,16 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   if (isUnknown(base)) return;
   if (!base->type.isArray()) error(s.loc, "'" + base->type.str() + "' does not support item assignment");
   auto idx = elementIndices(base->type, *sub->index);
-  if (!idx) notSupported(s.loc, "augmented assignment to a slice is not supported yet");
+  if (!idx) { // a[1:3] += x: the view is evaluated once
+    auto view = indexArray(std::move(base), *sub->index, s.loc);
+    if (isUnknown(view)) return;
+    int tmp = tempVar(view->type, s.loc);
+    out.push_back(assignVar(tmp, std::move(view), s.loc));
+    auto v = binary(s.op, load(tmp, s.loc), expr(*s.value), s.loc);
+    if (isUnknown(v) || vars_[tmp].type.containsUnknown()) return;
+    out.push_back(storeView(load(tmp, s.loc), std::move(v), s.loc));
+    return;
+  }
   for (auto &i : *idx)
     if (isUnknown(i)) return;
   // Evaluate the array and each index once.
@@ -222,19 +245,207 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   out.push_back(std::move(st));
 }
 
+namespace {
+
+// What a for loop iterates over, evaluated once into hidden variables before the
+// loop: its length and its element at a given counter value (zip and enumerate
+// nest). A loop over anything but a plain range counts i = 0 .. len-1.
+struct IterSource {
+  enum class K { Range, Array, Tuple, Enumerate, Zip } kind = K::Array;
+  int var = -1;                       // Array, Tuple: the iterable
+  int start = -1, stop = -1, step = -1; // Range: int64 bounds
+  int enumStart = -1;                 // Enumerate: int64 start value
+  std::vector<IterSource> subs;       // Enumerate (1), Zip (n)
+};
+
+bool isBuiltinCall(FunctionTyper &t, const ast::Expr &e, const char *name, const ast::Call **call) {
+  auto *c = e.as<ast::Call>();
+  if (!c) return false;
+  auto callee = t.resolveCallee(*c->func);
+  if (!callee) return false;
+  std::string n = name;
+  bool match = (callee->kind == CalleeRef::Kind::Builtin && (callee->name == n || (n == "range" && callee->name == "prange"))) ||
+               (n == "range" && callee->kind == CalleeRef::Kind::ModuleFn && callee->module == types::ModuleId::Mahou &&
+                callee->name == "prange");
+  if (match) *call = c;
+  return match;
+}
+
+// Evaluates the iterable into hidden variables; false when a type is still unknown.
+bool iterSource(FunctionTyper &t, const ast::Expr &e, IterSource &src, ir::Block &out, bool topLevel = false) {
+  const ast::Call *call = nullptr;
+  Loc loc = e.loc;
+  if (isBuiltinCall(t, e, "range", &call)) {
+    t.checkKeywords(*call, {}, "range");
+    auto args = t.positionalArgs(*call, 1, 3, "range");
+    bool ok = true;
+    for (auto &a : args) {
+      a = t.toInt64Index(std::move(a), "range() argument");
+      ok &= !FunctionTyper::isUnknown(a);
+    }
+    if (args.size() == 1) args.insert(args.begin(), ir::makeConst(Type::int64(), loc, 0));
+    if (args.size() == 2) args.push_back(ir::makeConst(Type::int64(), loc, 1));
+    src.kind = IterSource::K::Range;
+    int *slots[3] = {&src.start, &src.stop, &src.step};
+    for (int i = 0; i < 3; ++i) {
+      *slots[i] = t.tempVar(Type::int64(), loc);
+      out.push_back(t.assignVar(*slots[i], std::move(args[i]), loc));
+    }
+    // range() arg 3 must not be zero
+    auto zero = t.compareOne(ast::CmpOpKind::Eq, t.load(src.step, loc), ir::makeConst(Type::int64(), loc, 0), loc);
+    auto chk = std::make_unique<ir::Stmt>(ir::StmtOp::If, loc);
+    chk->exprs.push_back(std::move(zero));
+    auto r = std::make_unique<ir::Stmt>(ir::StmtOp::Raise, loc);
+    r->exc = types::ExcKind::ValueError;
+    r->text = "range() arg 3 must not be zero";
+    chk->body.push_back(std::move(r));
+    out.push_back(std::move(chk));
+    return ok;
+  }
+  if (isBuiltinCall(t, e, "enumerate", &call)) {
+    t.checkKeywords(*call, {"start"}, "enumerate");
+    if (call->args.size() < 1 || call->args.size() > 2 || (call->args.size() == 2 && !call->keywords.empty()))
+      t.error(loc, "enumerate() takes an iterable and an optional start");
+    src.kind = IterSource::K::Enumerate;
+    src.subs.emplace_back();
+    bool ok = iterSource(t, *call->args[0], src.subs[0], out);
+    const ast::Expr *startE = call->args.size() == 2 ? call->args[1].get() : t.keyword(*call, "start");
+    ExprPtr st = startE ? t.toInt64Index(t.expr(*startE), "enumerate() start") : ir::makeConst(Type::int64(), loc, 0);
+    ok &= !FunctionTyper::isUnknown(st);
+    src.enumStart = t.tempVar(Type::int64(), loc);
+    out.push_back(t.assignVar(src.enumStart, std::move(st), loc));
+    return ok;
+  }
+  if (isBuiltinCall(t, e, "zip", &call)) {
+    t.checkKeywords(*call, {}, "zip");
+    if (call->args.empty()) t.notSupported(loc, "zip() without arguments is not supported");
+    src.kind = IterSource::K::Zip;
+    bool ok = true;
+    src.subs.resize(call->args.size());
+    for (size_t i = 0; i < call->args.size(); ++i) {
+      if (call->args[i]->kind == ast::ExprKind::Starred) t.notSupported(call->args[i]->loc, "zip(*args) is not supported");
+      ok &= iterSource(t, *call->args[i], src.subs[i], out);
+    }
+    return ok;
+  }
+  auto it = t.expr(e);
+  if (FunctionTyper::isUnknown(it)) return false;
+  if (it->type.isArray()) {
+    if (it->type.ndim == 0) t.error(loc, "iteration over a 0-d array");
+    src.kind = IterSource::K::Array;
+  } else if (it->type.isTuple()) {
+    if (it->type.elems.empty() && !topLevel)
+      t.notSupported(loc, "zip() or enumerate() over an empty tuple is not supported");
+    if (!it->type.isHomogeneousTuple())
+      t.notSupported(loc, "iterating over the heterogeneous tuple " + it->type.str() +
+                              " is not supported (its elements have different types)");
+    src.kind = IterSource::K::Tuple;
+  } else {
+    t.notSupported(loc, "iterating over " + it->type.str() + " is not supported");
+  }
+  src.var = t.tempVar(it->type, loc);
+  out.push_back(t.assignVar(src.var, std::move(it), loc));
+  return true;
+}
+
+ExprPtr intrinsic2(FunctionTyper &t, ir::Intrinsic id, ExprPtr a, ExprPtr b, Loc loc) {
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(a));
+  args.push_back(std::move(b));
+  return t.intrinsic(id, Type::int64(), std::move(args), loc);
+}
+
+ExprPtr iterLength(FunctionTyper &t, const IterSource &src, Loc loc) {
+  switch (src.kind) {
+  case IterSource::K::Range: {
+    // max(0, -((start - stop) // step)): ceil((stop - start) / step) for either sign of step
+    auto diff = t.binary(ast::BinOpKind::Sub, t.load(src.start, loc), t.load(src.stop, loc), loc);
+    auto q = t.binary(ast::BinOpKind::FloorDiv, std::move(diff), t.load(src.step, loc), loc);
+    auto neg = t.binary(ast::BinOpKind::Sub, ir::makeConst(Type::int64(), loc, 0), std::move(q), loc);
+    return intrinsic2(t, ir::Intrinsic::Max, ir::makeConst(Type::int64(), loc, 0), std::move(neg), loc);
+  }
+  case IterSource::K::Array: {
+    auto len = std::make_unique<ir::Expr>(ir::ExprOp::ArrayShape, Type::int64(), loc);
+    len->args.push_back(t.load(src.var, loc));
+    return len;
+  }
+  case IterSource::K::Tuple: return ir::makeConst(Type::int64(), loc, int64_t(t.vars_[src.var].type.elems.size()));
+  case IterSource::K::Enumerate: return iterLength(t, src.subs[0], loc);
+  case IterSource::K::Zip: {
+    ExprPtr n = iterLength(t, src.subs[0], loc);
+    for (size_t i = 1; i < src.subs.size(); ++i)
+      n = intrinsic2(t, ir::Intrinsic::Min, std::move(n), iterLength(t, src.subs[i], loc), loc);
+    return n;
+  }
+  }
+  return nullptr;
+}
+
+ExprPtr arrayElement(FunctionTyper &t, int arrayVar, ExprPtr index, Loc loc) {
+  // a[i] of an N-D array is the view a[i, :, ...].
+  const Type at = t.vars_[arrayVar].type;
+  if (at.ndim == 1) {
+    auto element = std::make_unique<ir::Expr>(ir::ExprOp::ArrayItem, Type::scalar(at.dtype), loc);
+    element->args.push_back(t.load(arrayVar, loc));
+    element->args.push_back(std::move(index));
+    return element;
+  }
+  auto v = std::make_unique<ir::Expr>(
+      ir::ExprOp::ArrayView,
+      Type::array(at.dtype, at.ndim - 1, at.layout == types::Layout::C ? types::Layout::C : types::Layout::A, at.readonly),
+      loc);
+  v->args.push_back(t.load(arrayVar, loc));
+  ir::ViewSlot first;
+  first.index = std::move(index);
+  v->slots.push_back(std::move(first));
+  for (int k = 1; k < at.ndim; ++k) {
+    ir::ViewSlot full;
+    full.isSlice = true;
+    v->slots.push_back(std::move(full));
+  }
+  return v;
+}
+
+ExprPtr iterElement(FunctionTyper &t, const IterSource &src, int counter, Loc loc) {
+  switch (src.kind) {
+  case IterSource::K::Range: {
+    auto off = t.binary(ast::BinOpKind::Mult, t.load(counter, loc), t.load(src.step, loc), loc);
+    return t.binary(ast::BinOpKind::Add, t.load(src.start, loc), std::move(off), loc);
+  }
+  case IterSource::K::Array: return arrayElement(t, src.var, t.load(counter, loc), loc);
+  case IterSource::K::Tuple: {
+    const Type &tt = t.vars_[src.var].type;
+    auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleIndex, tt.elems[0], loc);
+    g->args.push_back(t.load(src.var, loc));
+    g->args.push_back(t.load(counter, loc));
+    return g;
+  }
+  case IterSource::K::Enumerate:
+  case IterSource::K::Zip: {
+    std::vector<ExprPtr> elems;
+    if (src.kind == IterSource::K::Enumerate)
+      elems.push_back(t.binary(ast::BinOpKind::Add, t.load(counter, loc), t.load(src.enumStart, loc), loc));
+    for (auto &sub : src.subs) elems.push_back(iterElement(t, sub, counter, loc));
+    std::vector<Type> ts;
+    for (auto &e : elems) ts.push_back(e->type);
+    auto m = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(ts), loc);
+    m->args = std::move(elems);
+    return m;
+  }
+  }
+  return nullptr;
+}
+
+} // namespace
+
 void FunctionTyper::forStmt(const ast::For &s, ir::Block &out) {
   auto st = makeStmt(ir::StmtOp::ForRange, s.loc);
   int counter = tempVar(Type::int64(), s.loc);
   st->var = counter;
   ExprPtr element; // what the target gets each iteration (null: the counter itself)
-  int arrayVar = -1;
-  auto *call = s.iter->as<ast::Call>();
-  std::optional<CalleeRef> callee;
-  if (call) callee = resolveCallee(*call->func);
-  bool isRange = callee && ((callee->kind == CalleeRef::Kind::Builtin && (callee->name == "range" || callee->name == "prange")) ||
-                            (callee->kind == CalleeRef::Kind::ModuleFn && callee->module == types::ModuleId::Mahou &&
-                             callee->name == "prange"));
-  if (isRange) {
+  const ast::Call *call = nullptr;
+  if (isBuiltinCall(*this, *s.iter, "range", &call)) {
+    // A plain range: the counter runs over the range itself.
     checkKeywords(*call, {}, "range");
     auto args = positionalArgs(*call, 1, 3, "range");
     for (auto &a : args) a = toInt64Index(std::move(a), "range() argument");
@@ -247,55 +458,20 @@ void FunctionTyper::forStmt(const ast::For &s, ir::Block &out) {
       st->exprs.push_back(std::move(args[1]));
       st->exprs.push_back(args.size() == 3 ? std::move(args[2]) : ir::makeConst(Type::int64(), s.loc, 1));
     }
+    element = load(counter, s.loc);
   } else {
-    if (callee && callee->kind == CalleeRef::Kind::Builtin && (callee->name == "enumerate" || callee->name == "zip"))
-      notSupported(s.iter->loc, callee->name + "() in for loops is not supported yet");
-    auto it = expr(*s.iter);
-    if (!isUnknown(it) && !it->type.isArray())
-      notSupported(s.iter->loc, "iterating over " + it->type.str() + " is not supported yet");
-    arrayVar = tempVar(it->type, s.loc);
-    bool unknownIter = isUnknown(it);
-    out.push_back(assignVar(arrayVar, std::move(it), s.loc));
-    st->exprs.push_back(ir::makeConst(Type::int64(), s.loc, 0));
-    if (unknownIter) st->exprs.push_back(unknown(s.loc));
-    else {
-      auto len = std::make_unique<ir::Expr>(ir::ExprOp::ArrayShape, Type::int64(), s.loc);
-      len->args.push_back(load(arrayVar, s.loc));
-      st->exprs.push_back(std::move(len));
+    IterSource src;
+    bool known = iterSource(*this, *s.iter, src, out, true);
+    if (known && src.kind == IterSource::K::Tuple && vars_[src.var].type.elems.empty()) {
+      block(s.orelse, out); // an empty tuple: the body never runs
+      return;
     }
+    st->exprs.push_back(ir::makeConst(Type::int64(), s.loc, 0));
+    st->exprs.push_back(known ? iterLength(*this, src, s.loc) : unknown(s.loc));
     st->exprs.push_back(ir::makeConst(Type::int64(), s.loc, 1));
+    element = known ? iterElement(*this, src, counter, s.loc) : unknown(s.loc);
   }
   ++loopDepth_;
-  if (arrayVar >= 0) {
-    if (vars_[arrayVar].type.containsUnknown()) element = unknown(s.loc);
-    else {
-      // a[i] of an N-D array is the view a[i, :, ...].
-      const Type at = vars_[arrayVar].type;
-      if (at.ndim == 1) {
-        element = std::make_unique<ir::Expr>(ir::ExprOp::ArrayItem, Type::scalar(at.dtype), s.loc);
-        element->args.push_back(load(arrayVar, s.loc));
-        element->args.push_back(load(counter, s.loc));
-      } else {
-        auto v = std::make_unique<ir::Expr>(ir::ExprOp::ArrayView,
-                                            Type::array(at.dtype, at.ndim - 1,
-                                                        at.layout == types::Layout::C ? types::Layout::C : types::Layout::A,
-                                                        at.readonly),
-                                            s.loc);
-        v->args.push_back(load(arrayVar, s.loc));
-        ir::ViewSlot first;
-        first.index = load(counter, s.loc);
-        v->slots.push_back(std::move(first));
-        for (int k = 1; k < at.ndim; ++k) {
-          ir::ViewSlot full;
-          full.isSlice = true;
-          v->slots.push_back(std::move(full));
-        }
-        element = std::move(v);
-      }
-    }
-  } else {
-    element = load(counter, s.loc);
-  }
   assign(*s.target, std::move(element), s.loc, st->body);
   block(s.body, st->body);
   --loopDepth_;
@@ -325,7 +501,11 @@ void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
 }
 
 void FunctionTyper::raiseStmt(const ast::Raise &s, ir::Block &out) {
-  if (!s.exc) notSupported(s.loc, "a bare 'raise' is not supported (no try/except yet)");
+  if (!s.exc) {
+    if (handlerDepth_ == 0) notSupported(s.loc, "a bare 'raise' is only supported inside an except clause");
+    out.push_back(makeStmt(ir::StmtOp::Reraise, s.loc));
+    return;
+  }
   if (s.cause) notSupported(s.loc, "'raise ... from ...' is not supported");
   const ast::Expr *cls = s.exc.get();
   const ast::Call *call = s.exc->as<ast::Call>();

@@ -70,6 +70,13 @@ bool alwaysExits(const ast::Body &body) {
     auto *i = last.as<ast::If>();
     return alwaysExits(i->body) && alwaysExits(i->orelse);
   }
+  case ast::StmtKind::Try: {
+    auto *t = last.as<ast::Try>();
+    if (alwaysExits(t->finalbody)) return true;
+    bool exits = alwaysExits(t->body) || alwaysExits(t->orelse);
+    for (auto &h : t->handlers) exits = exits && alwaysExits(h.body);
+    return exits;
+  }
   case ast::StmtKind::While: {
     // `while True:` without break never falls through.
     auto *w = last.as<ast::While>();
@@ -94,14 +101,19 @@ FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def
                              const CompileOptions &options, std::string symbol, DeviceFunctionSink *gpu)
     : file_(file), def_(def), argTypes_(argTypes), env_(env), options_(options),
       symbol_(std::move(symbol)), gpu_(gpu) {
-  if (!def.vararg.empty() || !def.kwarg.empty() || !def.kwonlyargs.empty())
-    notSupported(def.loc, "*args, **kwargs and keyword-only parameters are not supported yet");
-  if (argTypes.size() != def.args.size())
+  if (!def.kwarg.empty() || !def.kwonlyargs.empty())
+    notSupported(def.loc, "**kwargs and keyword-only parameters are not supported yet");
+  // *args: the extra positional arguments arrive packed in one tuple after the named ones.
+  size_t nparams = def.args.size() + (def.vararg.empty() ? 0 : 1);
+  if (!def.vararg.empty() && (argTypes.size() != nparams || !argTypes.back().isTuple()))
+    notSupported(def.loc, "'*" + def.vararg + "' parameters are only supported in calls from other compiled functions");
+  if (argTypes.size() != nparams)
     internalError("argument count differs from the parameter count of " + def.name);
-  for (size_t i = 0; i < def.args.size(); ++i) {
-    if (varIndex_.count(def.args[i].name)) error(def.args[i].loc, "duplicate parameter name");
-    varIndex_[def.args[i].name] = int(vars_.size());
-    vars_.push_back({def.args[i].name, argTypes[i]});
+  for (size_t i = 0; i < nparams; ++i) {
+    const std::string &pname = i < def.args.size() ? def.args[i].name : def.vararg;
+    if (varIndex_.count(pname)) error(i < def.args.size() ? def.args[i].loc : def.loc, "duplicate parameter name");
+    varIndex_[pname] = int(vars_.size());
+    vars_.push_back({pname, argTypes[i]});
   }
   std::vector<std::string> locals;
   collectLocals(def.body, locals);
@@ -135,7 +147,7 @@ ir::Function FunctionTyper::run() {
     ir::Function fn;
     fn.name = def_.name;
     fn.symbol = symbol_;
-    fn.numParams = int(def_.args.size());
+    fn.numParams = int(argTypes_.size());
     fn.argTypes = argTypes_;
     fn.ret = ret_;
     fn.body = std::move(body);

@@ -72,6 +72,10 @@ public:
   // For stores: the int64 indices of a full element index, or nullopt for slices.
   std::optional<std::vector<ExprPtr>> elementIndices(const Type &arrayType, const ast::Expr &index);
   ExprPtr arrayAttribute(ExprPtr base, const std::string &attr, Loc loc);
+  // Advanced indexing with one boolean mask or integer array (fancy_index.cpp).
+  ExprPtr gather(ExprPtr base, ExprPtr index, Loc loc);
+  std::optional<ExprPtr> arrayIndex(const ast::Expr &index); // the index if it is an array
+  ir::StmtPtr scatter(ExprPtr base, ExprPtr index, ExprPtr value, Loc loc);
 
   // ---- calls (calls.cpp, numpy_calls.cpp)
   ExprPtr call(const ast::Call &e);
@@ -80,6 +84,7 @@ public:
   ExprPtr mathCall(types::ModuleId module, const std::string &name, const ast::Call &e);
   ExprPtr numpyCall(const std::string &name, const ast::Call &e);
   ExprPtr scalarUfunc(const std::string &name, std::vector<ExprPtr> args, Loc loc);
+  ExprPtr randomCall(const std::string &name, const ast::Call &e); // random.cpp
   ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
   ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e);
   ExprPtr intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc);
@@ -103,6 +108,8 @@ public:
   // np.sum/np.dot/np.where/... and array methods a.sum()/a.reshape()/...; nullptr: not handled here.
   ExprPtr numpyArrayFunction(const std::string &name, const ast::Call &e);
   static bool isArrayMethod(const std::string &name);
+  ExprPtr numpyLibraryFunction(const std::string &name, const ast::Call &e); // array_library.cpp
+  ExprPtr sortLike(int kind, ExprPtr arr, Loc loc, const std::string &fname);
   ExprPtr arrayMethod(ExprPtr self, const std::string &name, const ast::Call &e);
   std::optional<int64_t> axisArgument(const ast::Call &e, size_t position);
 

@@ -1,0 +1,41 @@
+// try/except support for compiled code: matching the pending error against an
+// exception class (with the builtin class hierarchy) and clearing it once handled.
+#include "mahou/runtime.h"
+
+namespace {
+
+enum ExcIndex : int32_t {
+#define MAHOU_EXCEPTION(name) Exc##name,
+#include "mahou/exceptions.def"
+#undef MAHOU_EXCEPTION
+};
+
+// The direct base class of each builtin exception (Exception is the root).
+int32_t baseOf(int32_t kind) {
+  switch (kind) {
+  case ExcZeroDivisionError:
+  case ExcOverflowError: return ExcArithmeticError;
+  case ExcIndexError:
+  case ExcKeyError: return ExcLookupError;
+  case ExcNotImplementedError: return ExcRuntimeError;
+  case ExcException: return -1;
+  default: return ExcException;
+  }
+}
+
+} // namespace
+
+extern "C" {
+
+bool mahou_rt_error_matches(int32_t cls) {
+  MahouError e = mahou_rt_take_error();
+  if (!e.set) return false;
+  mahou_rt_set_error(e.kind, e.message); // put it back: matching does not handle it
+  for (int32_t k = e.kind; k >= 0; k = baseOf(k))
+    if (k == cls) return true;
+  return false;
+}
+
+void mahou_rt_clear_error() { (void)mahou_rt_take_error(); }
+
+} // extern "C"

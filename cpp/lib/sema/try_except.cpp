@@ -1,0 +1,181 @@
+// Typing of try/except/else/finally. The protected body becomes a TryExcept whose
+// handler tests the pending exception against each except clause in order
+// (ExcMatch), clears it and runs the clause, or re-raises it; `else` runs under a
+// hidden flag set at the end of the body; `finally` runs after a TryExcept that
+// records whether an exception is in flight, then re-raises it.
+#include "typer.h"
+
+namespace mahou::sema {
+
+namespace {
+
+ir::StmtPtr makeStmt(ir::StmtOp op, Loc loc) { return std::make_unique<ir::Stmt>(op, loc); }
+
+bool containsBareRaise(const ast::Body &body) {
+  for (auto &s : body) {
+    switch (s->kind) {
+    case ast::StmtKind::Raise:
+      if (!s->as<ast::Raise>()->exc) return true;
+      break;
+    case ast::StmtKind::If:
+      if (containsBareRaise(s->as<ast::If>()->body) || containsBareRaise(s->as<ast::If>()->orelse)) return true;
+      break;
+    case ast::StmtKind::For:
+      if (containsBareRaise(s->as<ast::For>()->body) || containsBareRaise(s->as<ast::For>()->orelse)) return true;
+      break;
+    case ast::StmtKind::While:
+      if (containsBareRaise(s->as<ast::While>()->body) || containsBareRaise(s->as<ast::While>()->orelse)) return true;
+      break;
+    case ast::StmtKind::Try: {
+      auto *t = s->as<ast::Try>();
+      if (containsBareRaise(t->body) || containsBareRaise(t->orelse) || containsBareRaise(t->finalbody)) return true;
+      for (auto &h : t->handlers)
+        if (containsBareRaise(h.body)) return true;
+      break;
+    }
+    default: break;
+    }
+  }
+  return false;
+}
+
+// A return, or a break/continue leaving the region, inside a try with `finally`
+// would have to run the finally block on the way out: refused.
+void checkFinallyExits(const FunctionTyper &t, const ast::Body &body, bool inLoop) {
+  for (auto &s : body) {
+    switch (s->kind) {
+    case ast::StmtKind::Return:
+      t.notSupported(s->loc, "'return' inside a try statement with 'finally' is not supported");
+    case ast::StmtKind::Break:
+    case ast::StmtKind::Continue:
+      if (!inLoop)
+        t.notSupported(s->loc, "'break' or 'continue' leaving a try statement with 'finally' is not supported");
+      break;
+    case ast::StmtKind::If:
+      checkFinallyExits(t, s->as<ast::If>()->body, inLoop);
+      checkFinallyExits(t, s->as<ast::If>()->orelse, inLoop);
+      break;
+    case ast::StmtKind::For:
+      checkFinallyExits(t, s->as<ast::For>()->body, true);
+      checkFinallyExits(t, s->as<ast::For>()->orelse, inLoop);
+      break;
+    case ast::StmtKind::While:
+      checkFinallyExits(t, s->as<ast::While>()->body, true);
+      checkFinallyExits(t, s->as<ast::While>()->orelse, inLoop);
+      break;
+    case ast::StmtKind::Try: {
+      auto *tr = s->as<ast::Try>();
+      checkFinallyExits(t, tr->body, inLoop);
+      checkFinallyExits(t, tr->orelse, inLoop);
+      checkFinallyExits(t, tr->finalbody, inLoop);
+      for (auto &h : tr->handlers) checkFinallyExits(t, h.body, inLoop);
+      break;
+    }
+    default: break;
+    }
+  }
+}
+
+} // namespace
+
+void FunctionTyper::tryStmt(const ast::Try &s, ir::Block &out) {
+  if (gpu_) notSupported(s.loc, "try/except is not supported in CUDA kernels");
+  if (!s.finalbody.empty()) {
+    checkFinallyExits(*this, s.body, false);
+    checkFinallyExits(*this, s.orelse, false);
+    for (auto &h : s.handlers) checkFinallyExits(*this, h.body, false);
+  }
+  ir::Block inner; // try / except / else
+  if (s.handlers.empty()) {
+    block(s.body, inner);
+  } else {
+    int okVar = -1;
+    if (!s.orelse.empty()) {
+      okVar = tempVar(Type::boolean(), s.loc);
+      inner.push_back(assignVar(okVar, ir::makeConst(Type::boolean(), s.loc, 0), s.loc));
+    }
+    auto tr = makeStmt(ir::StmtOp::TryExcept, s.loc);
+    block(s.body, tr->body);
+    if (okVar >= 0) tr->body.push_back(assignVar(okVar, ir::makeConst(Type::boolean(), s.loc, 1), s.loc));
+    ++handlerDepth_;
+    ir::Block *chain = &tr->orelse;
+    bool caughtAll = false;
+    for (auto &h : s.handlers) {
+      if (!h.name.empty())
+        notSupported(h.loc, "'except ... as " + h.name +
+                                "' is not supported (exception objects are not available in compiled code)");
+      // The classes this clause catches; none: all of them.
+      std::vector<types::ExcKind> kinds;
+      bool all = !h.type;
+      if (h.type) {
+        std::vector<const ast::Expr *> items;
+        if (auto *tu = h.type->as<ast::Tuple>())
+          for (auto &e : tu->elts) items.push_back(e.get());
+        else items.push_back(h.type.get());
+        for (auto *item : items) {
+          auto c = expr(*item);
+          if (c->type.kind != Kind::ExcClass)
+            notSupported(item->loc, "except clauses must name builtin exception classes (ValueError, ...), not " +
+                                        c->type.str());
+          if (c->type.exc == types::ExcKind::Exception) all = true;
+          kinds.push_back(c->type.exc);
+        }
+      }
+      ir::Block body;
+      bool bare = containsBareRaise(h.body);
+      if (!bare) body.push_back(makeStmt(ir::StmtOp::ClearError, h.loc));
+      block(h.body, body);
+      if (bare) body.push_back(makeStmt(ir::StmtOp::ClearError, h.loc));
+      if (all) {
+        for (auto &st : body) chain->push_back(std::move(st));
+        caughtAll = true;
+        break;
+      }
+      ExprPtr cond;
+      for (auto k : kinds) {
+        auto m = std::make_unique<ir::Expr>(ir::ExprOp::ExcMatch, Type::boolean(), h.loc);
+        m->ival = int64_t(k);
+        if (!cond) {
+          cond = std::move(m);
+          continue;
+        }
+        auto sc = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), h.loc);
+        sc->sub = 1;
+        sc->args.push_back(std::move(cond));
+        sc->args.push_back(std::move(m));
+        cond = std::move(sc);
+      }
+      auto ifs = makeStmt(ir::StmtOp::If, h.loc);
+      ifs->exprs.push_back(std::move(cond));
+      ifs->body = std::move(body);
+      chain->push_back(std::move(ifs));
+      chain = &chain->back()->orelse;
+    }
+    if (!caughtAll) chain->push_back(makeStmt(ir::StmtOp::Reraise, s.loc));
+    --handlerDepth_;
+    inner.push_back(std::move(tr));
+    if (okVar >= 0) {
+      auto ifs = makeStmt(ir::StmtOp::If, s.loc);
+      ifs->exprs.push_back(load(okVar, s.loc));
+      block(s.orelse, ifs->body);
+      inner.push_back(std::move(ifs));
+    }
+  }
+  if (s.finalbody.empty()) {
+    for (auto &st : inner) out.push_back(std::move(st));
+    return;
+  }
+  int raised = tempVar(Type::boolean(), s.loc);
+  out.push_back(assignVar(raised, ir::makeConst(Type::boolean(), s.loc, 0), s.loc));
+  auto tr = makeStmt(ir::StmtOp::TryExcept, s.loc);
+  tr->body = std::move(inner);
+  tr->orelse.push_back(assignVar(raised, ir::makeConst(Type::boolean(), s.loc, 1), s.loc));
+  out.push_back(std::move(tr));
+  block(s.finalbody, out);
+  auto ifs = makeStmt(ir::StmtOp::If, s.loc);
+  ifs->exprs.push_back(load(raised, s.loc));
+  ifs->body.push_back(makeStmt(ir::StmtOp::Reraise, s.loc));
+  out.push_back(std::move(ifs));
+}
+
+} // namespace mahou::sema

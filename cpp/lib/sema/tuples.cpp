@@ -1,0 +1,165 @@
+// Typing of tuple operations beyond construction and constant indexing: `in`,
+// concatenation, indexing with a variable (homogeneous tuples), constant slices.
+#include "typer.h"
+
+namespace mahou::sema {
+
+namespace {
+
+// Expressions that can be evaluated twice with the same result and no effect.
+bool isPure(const ir::Expr &e) {
+  switch (e.op) {
+  case ir::ExprOp::Const:
+  case ir::ExprOp::LoadVar:
+  case ir::ExprOp::Cast:
+  case ir::ExprOp::Binary:
+  case ir::ExprOp::Unary:
+  case ir::ExprOp::Compare:
+  case ir::ExprOp::Truth:
+  case ir::ExprOp::Select:
+  case ir::ExprOp::ShortCircuit:
+  case ir::ExprOp::Intrinsic:
+  case ir::ExprOp::TupleMake:
+  case ir::ExprOp::TupleGet:
+  case ir::ExprOp::TupleIndex:
+  case ir::ExprOp::TupleSlice:
+  case ir::ExprOp::TupleConcat:
+  case ir::ExprOp::ArrayItem:
+  case ir::ExprOp::ArrayShape:
+  case ir::ExprOp::ArrayStride:
+  case ir::ExprOp::ArraySize:
+    break;
+  default: return false;
+  }
+  for (auto &a : e.args)
+    if (!isPure(*a)) return false;
+  return true;
+}
+
+} // namespace
+
+ExprPtr cloneExpr(const ir::Expr &e) {
+  auto c = std::make_unique<ir::Expr>(e.op, e.type, e.loc);
+  c->ival = e.ival;
+  c->fval = e.fval;
+  c->fval2 = e.fval2;
+  c->var = e.var;
+  c->sub = e.sub;
+  c->symbol = e.symbol;
+  for (auto &a : e.args) c->args.push_back(cloneExpr(*a));
+  for (auto &s : e.slots) {
+    ir::ViewSlot n;
+    n.isSlice = s.isSlice;
+    if (s.index) n.index = cloneExpr(*s.index);
+    if (s.start) n.start = cloneExpr(*s.start);
+    if (s.stop) n.stop = cloneExpr(*s.stop);
+    if (s.step) n.step = cloneExpr(*s.step);
+    c->slots.push_back(std::move(n));
+  }
+  return c;
+}
+
+// A copy of `e` for a second evaluation; refuses expressions with effects.
+ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &what) {
+  if (!isPure(e)) t.notSupported(e.loc, what + " with an operand that has side effects or allocates; assign it to a variable first");
+  return cloneExpr(e);
+}
+
+ExprPtr FunctionTyper::tupleContains(bool negate, ExprPtr needle, ExprPtr tuple, Loc loc) {
+  if (isUnknown(needle) || isUnknown(tuple)) return unknown(loc);
+  if (!tuple->type.isTuple())
+    notSupported(loc, "the 'in' operator is only supported on tuples, not " + tuple->type.str());
+  const Type tt = tuple->type;
+  const Type nt = needle->type;
+  ExprPtr acc;
+  for (size_t i = 0; i < tt.elems.size(); ++i) {
+    const Type &et = tt.elems[i];
+    ExprPtr eq;
+    bool comparable = (nt.isNumber() && et.isNumber()) || (nt.kind == Kind::Str && et.kind == Kind::Str) ||
+                      nt.isNone() || et.isNone();
+    if (!comparable) {
+      if ((nt.isArray() || et.isArray()) || (nt.isTuple() && et.isTuple()))
+        notSupported(loc, "'in' on a tuple of " + et.str() + " is not supported");
+      eq = ir::makeConst(Type::boolean(), loc, 0);
+    } else {
+      auto item = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, et, loc);
+      item->ival = int64_t(i);
+      item->args.push_back(duplicate(*this, *tuple, "'in'"));
+      eq = compareOne(ast::CmpOpKind::Eq, duplicate(*this, *needle, "'in'"), std::move(item), loc);
+    }
+    if (!acc) {
+      acc = std::move(eq);
+      continue;
+    }
+    auto sc = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), loc);
+    sc->sub = 1;
+    sc->args.push_back(std::move(acc));
+    sc->args.push_back(std::move(eq));
+    acc = std::move(sc);
+  }
+  if (!acc) acc = ir::makeConst(Type::boolean(), loc, 0);
+  if (!negate) return acc;
+  auto n = std::make_unique<ir::Expr>(ir::ExprOp::Unary, Type::boolean(), loc);
+  n->sub = int(ir::UnaryOp::Not);
+  n->args.push_back(std::move(acc));
+  return n;
+}
+
+ExprPtr FunctionTyper::tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc) {
+  if (isUnknown(lhs) || isUnknown(rhs)) return unknown(loc);
+  std::vector<Type> ts = lhs->type.elems;
+  for (auto &t : rhs->type.elems) ts.push_back(t);
+  auto c = std::make_unique<ir::Expr>(ir::ExprOp::TupleConcat, Type::tuple(ts), loc);
+  c->args.push_back(std::move(lhs));
+  c->args.push_back(std::move(rhs));
+  return c;
+}
+
+ExprPtr FunctionTyper::tupleSubscript(ExprPtr base, const ast::Expr &index, Loc loc) {
+  if (isUnknown(base)) return unknown(loc);
+  const Type tt = base->type;
+  int64_t n = int64_t(tt.elems.size());
+  if (auto *sl = index.as<ast::Slice>()) {
+    auto bound = [&](const ast::ExprPtr &x, const char *what) -> std::optional<int64_t> {
+      if (!x) return std::nullopt;
+      auto v = constInt(*x);
+      if (!v) notSupported(x->loc, std::string("tuple slices need constant bounds (the ") + what + " is not a constant)");
+      return v;
+    };
+    auto lo = bound(sl->lower, "start"), hi = bound(sl->upper, "stop"), st = bound(sl->step, "step");
+    int64_t step = st ? *st : 1;
+    if (step == 0) error(loc, "slice step cannot be zero");
+    auto clamp = [&](std::optional<int64_t> v, int64_t dflt) {
+      if (!v) return dflt;
+      int64_t x = *v;
+      if (x < 0) x += n;
+      if (step > 0) return x < 0 ? int64_t(0) : (x > n ? n : x);
+      return x < 0 ? int64_t(-1) : (x >= n ? n - 1 : x);
+    };
+    int64_t start = clamp(lo, step > 0 ? 0 : n - 1), stop = clamp(hi, step > 0 ? n : -1);
+    std::vector<Type> ts;
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) ts.push_back(tt.elems[size_t(i)]);
+    if (ts.empty()) {
+      auto m = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple({}), loc);
+      return m;
+    }
+    auto r = std::make_unique<ir::Expr>(ir::ExprOp::TupleSlice, Type::tuple(ts), loc);
+    r->ival = start;
+    r->sub = int(step);
+    r->args.push_back(std::move(base));
+    return r;
+  }
+  auto idx = expr(index);
+  if (isUnknown(idx)) return unknown(loc);
+  if (!idx->type.isInt() && !idx->type.isBool()) error(index.loc, "tuple indices must be integers, not " + idx->type.str());
+  if (n == 0) error(loc, "tuple index out of range");
+  if (!tt.isHomogeneousTuple())
+    notSupported(index.loc, "indexing the heterogeneous tuple " + tt.str() +
+                                " with a variable is not supported (the element type would depend on the value)");
+  auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleIndex, tt.elems[0], loc);
+  g->args.push_back(std::move(base));
+  g->args.push_back(ir::makeCast(std::move(idx), Type::int64()));
+  return g;
+}
+
+} // namespace mahou::sema
