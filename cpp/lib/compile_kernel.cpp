@@ -3,6 +3,7 @@
 // libdevice and optimise for sm_XX → PTX.
 #include "mahou/codegen.h"
 #include "mahou/compiler.h"
+#include "mahou/jit.h"
 #include "mahou/parser.h"
 #include "mahou/ptx.h"
 #include "mahou/sema.h"
@@ -122,6 +123,27 @@ LoweredKernel lower(const SourceFile &file, const std::string &name, const std::
   return out;
 }
 
+// Whether any function uses a barrier or a warp operation (the emulator then runs
+// the block's threads as fibers).
+bool synchronizes(const ir::Expr &e) {
+  using G = ir::GpuOpKind;
+  if (e.op == ir::ExprOp::GpuOp) {
+    G k = G(e.sub);
+    if ((k >= G::SyncThreads && k <= G::SyncThreadsOr) || (k >= G::SyncWarp && k <= G::ActiveMask)) return true;
+  }
+  for (auto &a : e.args)
+    if (synchronizes(*a)) return true;
+  return false;
+}
+bool synchronizes(const ir::Block &b) {
+  for (auto &s : b) {
+    for (auto &e : s->exprs)
+      if (synchronizes(*e)) return true;
+    if (synchronizes(s->body) || synchronizes(s->orelse)) return true;
+  }
+  return false;
+}
+
 ptx::Target ptxTarget(const KernelOptions &options) {
   ptx::Target t;
   t.ccMajor = options.ccMajor;
@@ -138,6 +160,45 @@ std::string moduleText(const llvm::Module &m) {
 }
 
 } // namespace
+
+SimKernel compileSimKernel(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
+                           CompileEnvironment &env, bool boundscheck) {
+  SimKernel out;
+  auto t0 = Clock::now();
+  ast::Module module = frontend::parseModule(file);
+  const ast::FunctionDef *def = module.findFunction(name);
+  if (!def) unsupported(file, Loc{file.firstLine(), 1}, "no top-level function named '" + name + "' in this source");
+  if (args.size() != def->args.size())
+    typingError(file, def->loc, name + "() takes " + std::to_string(def->args.size()) + " arguments but " +
+                                    std::to_string(args.size()) + " were given");
+  out.times.parseMs = msSince(t0);
+  t0 = Clock::now();
+  CompileOptions copts;
+  copts.boundscheck = boundscheck;
+  DeviceFunctions devices(copts);
+  std::string symbol = "mahou_sim_" + ptxName(name) + "_" + uniqueSuffix();
+  ir::Function fn = sema::buildTypedIR(file, *def, args, env, copts, symbol, &devices);
+  if (!fn.ret.isNone()) typingError(file, def->loc, "a CUDA kernel must not return a value (it returns " + fn.ret.str() + ")");
+  ir::verify(fn);
+  out.synchronizes = synchronizes(fn.body);
+  for (auto *d : devices.functions()) out.synchronizes |= synchronizes(d->body);
+  out.times.semaMs = msSince(t0);
+  t0 = Clock::now();
+  auto ctx = std::make_unique<llvm::LLVMContext>();
+  codegen::CodegenOptions cg;
+  cg.boundscheck = boundscheck;
+  auto llmod = codegen::lowerSimKernel(fn, devices.functions(), *ctx, cg);
+  out.times.codegenMs = msSince(t0);
+  t0 = Clock::now();
+  jit::Engine &engine = jit::Engine::instance();
+  engine.optimize(*llmod);
+  out.times.optimizeMs = msSince(t0);
+  t0 = Clock::now();
+  out.entry = reinterpret_cast<EntryFn>(engine.add(std::move(llmod), std::move(ctx), codegen::entrySymbol(symbol)));
+  out.times.jitMs = msSince(t0);
+  out.args = args;
+  return out;
+}
 
 CompiledKernel compileKernel(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
                              CompileEnvironment &env, const KernelOptions &options) {

@@ -18,6 +18,7 @@ struct CodegenOptions {
   bool boundscheck = false;
   bool fastmath = false;
   Target target = Target::CPU;
+  bool simulateGpu = false; // CPU target running a CUDA kernel in the emulator
 };
 
 // Builds a module holding the function's internal definition
@@ -30,6 +31,11 @@ std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, llvm::LLVMCo
                                             const CodegenOptions &options, bool withEntry);
 
 std::string entrySymbol(const std::string &symbol);
+
+// The CUDA emulator: the kernel and its device functions lowered for the CPU, GPU
+// operations calling the emulator's runtime, with the uniform entry point.
+std::unique_ptr<llvm::Module> lowerSimKernel(const ir::Function &fn, const std::vector<const ir::Function *> &deviceFns,
+                                             llvm::LLVMContext &ctx, const CodegenOptions &options);
 
 // GPU: one module holding the kernel `fn` (as `kernelName`, parameters flattened as
 // compiler.h's CompiledKernel documents) and the device functions it calls.

@@ -38,6 +38,16 @@ struct GlobalValue {
   types::ExcKind exc{};           // ExcClass
 };
 
+// The parameters of a compiled function, for calls with keyword arguments and
+// defaults: positional-or-keyword names in order, each one's default value (a
+// constant, nullopt when it has none) and whether it takes *args (passed packed
+// into one tuple after the named parameters).
+struct CalleeParams {
+  std::vector<std::string> names;
+  std::vector<std::optional<GlobalValue>> defaults;
+  bool varargs = false;
+};
+
 // A compiled overload of another function, as seen by its callers.
 struct CalleeSignature {
   std::string symbol; // LLVM name of its internal function
@@ -64,6 +74,9 @@ public:
   // GPU target: the source of device function `handle` (compiled into the kernel's
   // module), or nullopt when `handle` is not a device function.
   virtual std::optional<CalleeSource> calleeSource(uint64_t handle) { (void)handle; return std::nullopt; }
+  // The parameter names and default values of compiled function `handle`, or
+  // nullopt when unknown (calls then pass positional arguments only).
+  virtual std::optional<CalleeParams> calleeParams(uint64_t handle) { (void)handle; return std::nullopt; }
 };
 
 struct CompileOptions {
@@ -76,6 +89,8 @@ enum class Stage { Tokens, Ast, IR, LLVM, OptLLVM, Asm };
 
 struct StageTimes {
   double parseMs = 0, semaMs = 0, codegenMs = 0, optimizeMs = 0, jitMs = 0;
+  double initMs = 0;  // creating the JIT (LLVM target, LLJIT): the first compile of a process only
+  double cacheMs = 0; // on-disk cache: reading, checking and validating an entry, or writing one
 };
 
 // Calling convention of `entry`: int32 entry(void *ret, void **args).
@@ -90,6 +105,15 @@ struct CompiledFunction {
   types::Type ret;
   std::vector<types::Type> args;
   StageTimes times;
+  // For the on-disk cache (cache.h): the machine code (an ELF relocatable object;
+  // empty when an identical function was already compiled in this process), what
+  // the code depends on besides its source and signature (globals and callees, as
+  // text), whether every dependency can be found again in another process, and
+  // whether this function was loaded from the cache.
+  std::string object;
+  std::string dependencies;
+  bool cacheable = false;
+  bool fromCache = false;
 };
 
 // `name` is the function to compile: the single def in `file` (JIT) or a
@@ -130,6 +154,19 @@ struct CompiledKernel {
 CompiledKernel compileKernel(const SourceFile &file, const std::string &name,
                              const std::vector<types::Type> &args, CompileEnvironment &env,
                              const KernelOptions &options);
+// The CUDA emulator (MAHOU_ENABLE_CUDASIM=1): the same kernel compiled for the host
+// CPU. `entry` (compiler.h's EntryFn convention, arguments as for @njit) runs one
+// thread; mahou_rt_sim_launch runs it over a grid. `synchronizes`: the kernel uses
+// barriers or warp operations, so its threads must run as fibers.
+struct SimKernel {
+  EntryFn entry = nullptr;
+  std::vector<types::Type> args;
+  bool synchronizes = false;
+  StageTimes times;
+};
+SimKernel compileSimKernel(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
+                           CompileEnvironment &env, bool boundscheck);
+
 // LLVM IR (Stage::LLVM / OptLLVM) or PTX (Stage::Asm) of a kernel.
 std::string emitKernelStage(const SourceFile &file, const std::string &name,
                             const std::vector<types::Type> &args, CompileEnvironment &env,

@@ -61,6 +61,21 @@ void mahou_rt_clog(double re, double im, double *out);
 
 // print() support: writes to stdout (flushes Python's sys.stdout first via a hook the
 // binding installs; without it, plain stdio).
+// The CUDA emulator (cudasim.cpp): a kernel compiled for the CPU runs once per
+// simulated thread; its GPU operations call these. Threads of a block are fibers when
+// `fibers` (the kernel synchronises), else they run one after another.
+typedef int32_t (*MahouSimEntry)(void *ret, void **argv);
+int32_t mahou_rt_sim_launch(MahouSimEntry entry, void **argv, const int64_t *grid, const int64_t *block,
+                            int64_t dynamicSharedBytes, bool fibers);
+int32_t mahou_rt_sim_sreg(int32_t which); // gpu_ops.def order: tid.xyz, ntid, ctaid, nctaid, laneid, warpsize
+void *mahou_rt_sim_shared(const void *id, int64_t bytes);
+void *mahou_rt_sim_dynamic_shared(int64_t *bytes);
+int32_t mahou_rt_sim_syncthreads(int32_t kind, bool pred); // 0 plain, 1 count, 2 and, 3 or
+void mahou_rt_sim_syncwarp(uint32_t mask);
+int64_t mahou_rt_sim_shfl(int32_t kind, uint32_t mask, int64_t value, int32_t lane); // 0 idx 1 up 2 down 3 xor
+int32_t mahou_rt_sim_vote(int32_t kind, uint32_t mask, bool pred);                  // 0 ballot 1 all 2 any
+uint32_t mahou_rt_sim_activemask();
+
 // Sorting (sorting.cpp): dtype is the NumPy type number; complex data is not handled.
 void mahou_rt_sort(void *data, int64_t n, int32_t dtype);
 void mahou_rt_argsort(const void *data, int64_t n, int64_t stride, int32_t dtype, int64_t *out);

@@ -385,8 +385,6 @@ Value FunctionLowering::shortCircuit(const ir::Expr &e) {
 
 // ------------------------------------------------------------------ module
 
-namespace {
-
 // i32 @sym.entry(ptr %ret, ptr %argv): loads each argument from argv[i] and calls @sym.
 void emitEntry(llvm::Module &module, TypeMapper &types, const ir::Function &fn, llvm::Function *inner) {
   auto &ctx = module.getContext();
@@ -405,8 +403,6 @@ void emitEntry(llvm::Module &module, TypeMapper &types, const ir::Function &fn, 
   }
   b.CreateRet(b.CreateCall(inner, args));
 }
-
-} // namespace
 
 std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, llvm::LLVMContext &ctx,
                                             const CodegenOptions &options, bool withEntry) {

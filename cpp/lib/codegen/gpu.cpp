@@ -24,7 +24,9 @@ I::ID specialRegister(G k) {
 } // namespace
 
 Value FunctionLowering::gpuOp(const ir::Expr &e) {
-  if (!gpu()) internalError("GPU operation in a CPU function");
+  if (!gpu() && !options_.simulateGpu) internalError("GPU operation in a CPU function");
+  if (options_.simulateGpu)
+    if (auto v = simGpuOp(e)) return *v;
   G kind = G(e.sub);
   auto none = [&]() -> Value { return {llvm::Constant::getNullValue(types_.ssa(Type::none())), false}; };
   auto i32 = b_.getInt32Ty();

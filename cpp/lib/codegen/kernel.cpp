@@ -82,4 +82,20 @@ std::unique_ptr<llvm::Module> lowerKernel(const ir::Function &fn, const std::vec
   return module;
 }
 
+std::unique_ptr<llvm::Module> lowerSimKernel(const ir::Function &fn, const std::vector<const ir::Function *> &deviceFns,
+                                             llvm::LLVMContext &ctx, const CodegenOptions &options) {
+  auto module = std::make_unique<llvm::Module>(fn.symbol, ctx);
+  CodegenOptions sim = options;
+  sim.target = Target::CPU;
+  sim.simulateGpu = true;
+  llvm::Function *inner = FunctionLowering(fn, *module, sim).run();
+  for (auto *d : deviceFns) FunctionLowering(*d, *module, sim).run()->setLinkage(llvm::GlobalValue::InternalLinkage);
+  TypeMapper types(ctx);
+  emitEntry(*module, types, fn, inner);
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  if (llvm::verifyModule(*module, &os)) internalError("LLVM verifier failed for simulated kernel " + fn.name + ": " + os.str());
+  return module;
+}
+
 } // namespace mahou::codegen

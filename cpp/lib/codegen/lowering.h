@@ -10,6 +10,7 @@
 #include <llvm/IR/Module.h>
 
 #include <functional>
+#include <optional>
 
 namespace mahou::codegen {
 
@@ -83,6 +84,7 @@ public:
   Value tupleMake(const ir::Expr &e);
   Value tupleGet(const ir::Expr &e);
   Value gpuOp(const ir::Expr &e); // gpu.cpp
+  std::optional<Value> simGpuOp(const ir::Expr &e); // gpu_sim.cpp: the emulator's lowering, or nullopt if shared
   bool gpu() const { return options_.target == Target::NVPTX; }
 
   // ---- arrays (arrays.cpp)
@@ -171,6 +173,9 @@ public:
   };
   std::vector<LoopTargets> loops_;
 };
+
+// Defines `i32 @symbol.entry(ptr %ret, ptr %argv)` calling `inner` (function.cpp).
+void emitEntry(llvm::Module &module, TypeMapper &types, const ir::Function &fn, llvm::Function *inner);
 
 // Declares (or finds) `i32 @symbol(ptr, args...)` of a compiled function in `module`.
 llvm::Function *declareCompiled(llvm::Module &module, TypeMapper &types, const std::string &symbol,

@@ -1,0 +1,375 @@
+// The CUDA emulator's runtime: runs a kernel compiled for the CPU over a grid.
+// Threads of a block are fibers (ucontext) switched at barriers and warp operations,
+// so syncthreads works for any block size; blocks are spread over the CPU cores.
+// A barrier reached by only part of a block is reported instead of hanging.
+#include "mahou/runtime.h"
+
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace {
+
+enum SimExc : int32_t {
+#define MAHOU_EXCEPTION(name) SimExc##name,
+#include "mahou/exceptions.def"
+#undef MAHOU_EXCEPTION
+};
+
+constexpr size_t kStackBytes = 256 * 1024;
+constexpr int kWarp = 32;
+
+struct SimThread {
+  ucontext_t ctx;
+  int tid[3] = {0, 0, 0};
+  int linear = 0;
+  bool done = false;
+  bool waitBlock = false; // at syncthreads
+  bool waitWarp = false;  // at a warp operation
+  char *stack = nullptr;
+};
+
+struct SimBlock;
+
+struct Launch {
+  MahouSimEntry entry;
+  void **argv;
+  int64_t grid[3], block[3];
+  int64_t dynamicBytes;
+  bool fibers;
+  std::atomic<int64_t> nextBlock{0};
+  std::atomic<bool> failed{false};
+  std::mutex errorMutex;
+  MahouError error{0, false, {0}};
+};
+
+struct SimBlock {
+  Launch *launch = nullptr;
+  int ctaid[3] = {0, 0, 0};
+  std::vector<SimThread> threads;
+  ucontext_t scheduler;
+  std::map<const void *, std::vector<char>> shared;
+  std::vector<char> dynamicShared;
+  // Barrier: per-generation results (count of true predicates) and lane exchange slots.
+  int64_t barrierCount[2] = {0, 0};
+  int barrierGen = 0;
+  int64_t barrierAccum = 0;
+  int64_t barrierAll = 1, barrierAny = 0;
+  int64_t barrierResultAll[2] = {1, 1}, barrierResultAny[2] = {0, 0};
+  std::vector<int64_t> warpSlots[2]; // per lane values, double-buffered by warp generation
+  std::vector<int> warpGen;          // per warp
+  std::vector<int64_t> warpBallot[2];
+  SimThread *current = nullptr;
+  bool stop = false;
+};
+
+thread_local SimBlock *tlsBlock = nullptr;
+thread_local SimThread *tlsThread = nullptr;
+thread_local int tlsPlain[3] = {0, 0, 0}; // thread index when running without fibers
+thread_local int tlsPlainLinear = 0;
+
+void fail(Launch &launch, int32_t kind, const std::string &message) {
+  std::lock_guard<std::mutex> lock(launch.errorMutex);
+  if (launch.error.set) return;
+  launch.error.set = true;
+  launch.error.kind = kind;
+  std::snprintf(launch.error.message, sizeof launch.error.message, "%s", message.c_str());
+  launch.failed = true;
+}
+
+std::string where(const SimBlock &b, const int *tid) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, " (thread (%d, %d, %d) of block (%d, %d, %d))", tid[0], tid[1], tid[2], b.ctaid[0],
+                b.ctaid[1], b.ctaid[2]);
+  return buf;
+}
+
+// Runs one thread's kernel body; records a raised exception with its thread and block.
+void runThread(SimBlock &b, const int *tid) {
+  int32_t status = b.launch->entry(nullptr, b.launch->argv);
+  if (status != 0) {
+    MahouError e = mahou_rt_take_error();
+    fail(*b.launch, e.set ? e.kind : 0, std::string(e.message) + where(b, tid));
+    b.stop = true;
+  }
+}
+
+void fiberMain(unsigned lo, unsigned hi) {
+  auto *t = reinterpret_cast<SimThread *>((uintptr_t(hi) << 32) | uintptr_t(lo));
+  runThread(*tlsBlock, t->tid);
+  t->done = true;
+  swapcontext(&t->ctx, &tlsBlock->scheduler);
+}
+
+// Yields from the current fiber to the block's scheduler.
+void yieldToScheduler() {
+  SimThread *t = tlsThread;
+  swapcontext(&t->ctx, &tlsBlock->scheduler);
+  tlsThread = t;
+}
+
+int warpOf(const SimThread &t) { return t.linear / kWarp; }
+
+void runBlockFibers(SimBlock &b) {
+  size_t n = b.threads.size();
+  for (auto &t : b.threads) {
+    if (!t.stack)
+      t.stack = static_cast<char *>(mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    t.done = t.waitBlock = t.waitWarp = false;
+    getcontext(&t.ctx);
+    t.ctx.uc_stack.ss_sp = t.stack;
+    t.ctx.uc_stack.ss_size = kStackBytes;
+    t.ctx.uc_link = nullptr;
+    uintptr_t p = reinterpret_cast<uintptr_t>(&t);
+    makecontext(&t.ctx, reinterpret_cast<void (*)()>(fiberMain), 2, unsigned(p & 0xffffffffu), unsigned(p >> 32));
+  }
+  while (!b.stop) {
+    bool ranAny = false;
+    for (auto &t : b.threads) {
+      if (t.done || t.waitBlock || t.waitWarp) continue;
+      tlsThread = &t;
+      swapcontext(&b.scheduler, &t.ctx);
+      ranAny = true;
+      if (b.stop) break;
+    }
+    if (b.stop) break;
+    size_t done = 0, atBlock = 0;
+    for (auto &t : b.threads) {
+      done += t.done;
+      atBlock += t.waitBlock;
+    }
+    if (done == n) break;
+    // Release warps whose live lanes all wait at a warp operation.
+    bool released = false;
+    for (size_t w = 0; w * kWarp < n; ++w) {
+      size_t lo = w * kWarp, hi = std::min(n, lo + kWarp);
+      bool all = true, any = false;
+      for (size_t i = lo; i < hi; ++i) {
+        if (b.threads[i].done) continue;
+        all &= b.threads[i].waitWarp;
+        any |= b.threads[i].waitWarp;
+      }
+      if (any && all) {
+        for (size_t i = lo; i < hi; ++i) b.threads[i].waitWarp = false;
+        b.warpGen[w] ^= 1;
+        released = true;
+      }
+    }
+    if (released) continue;
+    if (atBlock > 0 && atBlock + done == n) {
+      if (done > 0) {
+        fail(*b.launch, SimExcRuntimeError,
+             "cuda.syncthreads() was reached by only part of the block (" + std::to_string(atBlock) + " of " +
+                 std::to_string(n) + " threads; the others returned)" + where(b, b.threads[0].tid));
+        break;
+      }
+      int g = b.barrierGen;
+      b.barrierCount[g] = b.barrierAccum;
+      b.barrierResultAll[g] = b.barrierAll;
+      b.barrierResultAny[g] = b.barrierAny;
+      b.barrierAccum = 0;
+      b.barrierAll = 1;
+      b.barrierAny = 0;
+      b.barrierGen ^= 1;
+      for (auto &t : b.threads) t.waitBlock = false;
+      continue;
+    }
+    if (!ranAny) {
+      fail(*b.launch, SimExcRuntimeError,
+           "the threads of a warp diverged at a warp operation (some lanes never reached it)" + where(b, b.threads[0].tid));
+      break;
+    }
+  }
+}
+
+void runBlock(Launch &launch, SimBlock &b, int64_t blockIndex) {
+  b.launch = &launch;
+  b.ctaid[0] = int(blockIndex % launch.grid[0]);
+  b.ctaid[1] = int(blockIndex / launch.grid[0] % launch.grid[1]);
+  b.ctaid[2] = int(blockIndex / (launch.grid[0] * launch.grid[1]));
+  b.shared.clear();
+  b.dynamicShared.assign(size_t(launch.dynamicBytes), 0);
+  b.stop = false;
+  b.barrierGen = 0;
+  b.barrierAccum = 0;
+  b.barrierAll = 1;
+  b.barrierAny = 0;
+  size_t n = size_t(launch.block[0] * launch.block[1] * launch.block[2]);
+  if (b.threads.size() != n) b.threads.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    SimThread &t = b.threads[i];
+    t.linear = int(i);
+    t.tid[0] = int(i % launch.block[0]);
+    t.tid[1] = int(i / launch.block[0] % launch.block[1]);
+    t.tid[2] = int(i / (launch.block[0] * launch.block[1]));
+  }
+  size_t warps = (n + kWarp - 1) / kWarp;
+  b.warpGen.assign(warps, 0);
+  for (int g = 0; g < 2; ++g) {
+    b.warpSlots[g].assign(warps * kWarp, 0);
+    b.warpBallot[g].assign(warps, 0);
+  }
+  tlsBlock = &b;
+  if (launch.fibers) {
+    runBlockFibers(b);
+  } else {
+    for (size_t i = 0; i < n && !b.stop; ++i) {
+      tlsThread = &b.threads[i];
+      runThread(b, b.threads[i].tid);
+    }
+  }
+  tlsBlock = nullptr;
+  tlsThread = nullptr;
+}
+
+void freeStacks(SimBlock &b) {
+  for (auto &t : b.threads)
+    if (t.stack) munmap(t.stack, kStackBytes);
+}
+
+void worker(Launch &launch) {
+  SimBlock block;
+  int64_t total = launch.grid[0] * launch.grid[1] * launch.grid[2];
+  for (int64_t i; !launch.failed && (i = launch.nextBlock.fetch_add(1)) < total;) runBlock(launch, block, i);
+  freeStacks(block);
+}
+
+} // namespace
+
+
+extern "C" {
+
+int32_t mahou_rt_sim_launch(MahouSimEntry entry, void **argv, const int64_t *grid, const int64_t *block,
+                            int64_t dynamicSharedBytes, bool fibers) {
+  Launch launch;
+  launch.entry = entry;
+  launch.argv = argv;
+  for (int i = 0; i < 3; ++i) {
+    launch.grid[i] = std::max<int64_t>(1, grid[i]);
+    launch.block[i] = std::max<int64_t>(1, block[i]);
+  }
+  launch.dynamicBytes = dynamicSharedBytes;
+  launch.fibers = fibers;
+  int64_t blocks = launch.grid[0] * launch.grid[1] * launch.grid[2];
+  unsigned workers = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(std::min<int64_t>(blocks, 64))));
+  if (workers == 1) {
+    worker(launch);
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned w = 0; w < workers; ++w) pool.emplace_back([&] { worker(launch); });
+    for (auto &t : pool) t.join();
+  }
+  if (!launch.error.set) return 0;
+  mahou_rt_set_error(launch.error.kind, launch.error.message);
+  return 1;
+}
+
+int32_t mahou_rt_sim_sreg(int32_t which) {
+  SimBlock *b = tlsBlock;
+  SimThread *t = tlsThread;
+  Launch &l = *b->launch;
+  switch (which) {
+  case 0: case 1: case 2: return t->tid[which];
+  case 3: case 4: case 5: return int32_t(l.block[which - 3]);
+  case 6: case 7: case 8: return b->ctaid[which - 6];
+  case 9: case 10: case 11: return int32_t(l.grid[which - 9]);
+  case 12: return t->linear % kWarp;
+  default: return kWarp;
+  }
+}
+
+void *mahou_rt_sim_shared(const void *id, int64_t bytes) {
+  SimBlock *b = tlsBlock;
+  auto &buf = b->shared[id];
+  if (buf.empty()) buf.assign(size_t(std::max<int64_t>(bytes, 1)), 0);
+  return buf.data();
+}
+
+void *mahou_rt_sim_dynamic_shared(int64_t *bytes) {
+  SimBlock *b = tlsBlock;
+  *bytes = int64_t(b->dynamicShared.size());
+  return b->dynamicShared.data();
+}
+
+// kind: 0 plain, 1 count, 2 and, 3 or
+int32_t mahou_rt_sim_syncthreads(int32_t kind, bool pred) {
+  SimBlock *b = tlsBlock;
+  if (!b->launch->fibers) return 0; // compiled without barriers: never called
+  b->barrierAccum += pred;
+  b->barrierAll &= pred;
+  b->barrierAny |= pred;
+  int g = b->barrierGen;
+  tlsThread->waitBlock = true;
+  yieldToScheduler();
+  switch (kind) {
+  case 1: return int32_t(b->barrierCount[g]);
+  case 2: return int32_t(b->barrierResultAll[g]);
+  case 3: return int32_t(b->barrierResultAny[g]);
+  default: return 0;
+  }
+}
+
+// Warp exchange: every live lane publishes a value, waits for the others, returns the slot base.
+static int64_t *warpExchange(int64_t value) {
+  SimBlock *b = tlsBlock;
+  SimThread *t = tlsThread;
+  int w = warpOf(*t);
+  int g = b->warpGen[w];
+  b->warpSlots[g][size_t(t->linear)] = value;
+  t->waitWarp = true;
+  yieldToScheduler();
+  return &b->warpSlots[g][size_t(w) * kWarp];
+}
+
+void mahou_rt_sim_syncwarp(uint32_t) { (void)warpExchange(0); }
+
+// kind: 0 idx, 1 up, 2 down, 3 xor
+int64_t mahou_rt_sim_shfl(int32_t kind, uint32_t, int64_t value, int32_t lane) {
+  SimThread *t = tlsThread;
+  int me = t->linear % kWarp;
+  int64_t *slots = warpExchange(value);
+  int src = me;
+  switch (kind) {
+  case 0: src = lane & (kWarp - 1); break;
+  case 1: src = me - lane >= 0 ? me - lane : me; break;
+  case 2: src = me + lane < kWarp ? me + lane : me; break;
+  default: src = (me ^ lane) & (kWarp - 1); break;
+  }
+  int base = t->linear - me;
+  if (base + src >= int(tlsBlock->threads.size())) src = me;
+  return slots[src];
+}
+
+// kind: 0 ballot, 1 all, 2 any
+int32_t mahou_rt_sim_vote(int32_t kind, uint32_t mask, bool pred) {
+  SimThread *t = tlsThread;
+  int me = t->linear % kWarp;
+  int64_t *slots = warpExchange(pred ? 1 : 0);
+  int lanes = std::min<int>(kWarp, int(tlsBlock->threads.size()) - (t->linear - me));
+  uint32_t ballot = 0;
+  for (int i = 0; i < lanes; ++i)
+    if (slots[i] && (mask >> i & 1u)) ballot |= 1u << i;
+  if (kind == 0) return int32_t(ballot);
+  uint32_t live = 0;
+  for (int i = 0; i < lanes; ++i)
+    if (mask >> i & 1u) live |= 1u << i;
+  return kind == 1 ? int32_t(ballot == live) : int32_t(ballot != 0);
+}
+
+uint32_t mahou_rt_sim_activemask() {
+  SimThread *t = tlsThread;
+  int me = t->linear % kWarp;
+  int lanes = std::min<int>(kWarp, int(tlsBlock->threads.size()) - (t->linear - me));
+  return lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+}
+
+} // extern "C"
