@@ -91,6 +91,7 @@ struct DispatcherState {
   int firstLine = 1;
   CompileOptions options;
   bool nogil = false;
+  bool cache = false; // cache=True: overloads are loaded from / stored to the on-disk cache
   bool canCompile = true;
   int nparams = 0;
   std::vector<std::string> paramNames;
@@ -107,6 +108,9 @@ struct DispatcherObject {
   PyObject *weakrefs;
   DispatcherState *state;
 };
+
+// Imports NumPy's C API on first use (module.cpp). False with a Python error set.
+bool ensureNumpyApi();
 
 PyTypeObject *dispatcherType(); // null until registerDispatcher ran
 bool isDispatcher(PyObject *obj);
@@ -150,6 +154,7 @@ bool isCudaKernel(PyObject *obj);         // a @cuda.jit kernel or device functi
 bool isCudaDeviceFunction(PyObject *obj); // @cuda.jit(device=True)
 std::optional<FunctionSource> cudaDeviceFunctionSource(PyObject *obj);
 void registerCuda(nanobind::module_ &m);
+void registerCudaSim(nanobind::module_ &m); // cudasim.cpp: the CPU emulator's kernels
 // The Python-call slow path: keywords, defaults, typing, compile, conversions.
 PyObject *slowCall(DispatcherObject *self, PyObject *const *args, size_t nargs, PyObject *kwnames);
 

@@ -56,6 +56,8 @@ nb::tuple parseSignatureText(const std::string &text) {
 }
 
 nb::object typeofObject(nb::handle obj) {
+  if (!ensureNumpyApi())
+    throw nb::python_error();
   std::string why;
   auto t = typeOfObject(obj.ptr(), &why);
   if (!t)
@@ -84,14 +86,32 @@ std::vector<std::string> dtypeNames() {
 
 } // namespace
 
+namespace mahou::binding {
+bool ensureNumpyApi() {
+  static bool imported = false;
+  if (!imported && _import_array() < 0)
+    return false;
+  imported = true;
+  return true;
+}
+} // namespace mahou::binding
+
 NB_MODULE(_core, m) {
-  if (_import_array() < 0)
-    throw nb::python_error();
+  // NumPy's C API is imported by the first Dispatcher (or typeof), not here: `import
+  // mahou` does not import NumPy.
   m.doc() = "mahou's compiler, runtime and Dispatcher (C++).";
   registerDispatcher(m);
   registerCuda(m);
+  registerCudaSim(m);
   runtime::setPrintFlushHook(flushPythonStdout);
 
+  m.def(
+      "_import_numpy",
+      [] {
+        if (!ensureNumpyApi())
+          throw nb::python_error();
+      },
+      "Imports NumPy and its C API (done by the first Dispatcher; import mahou does not).");
   m.def("live_allocations", [] { return mahou_rt_live_allocations(); },
         "Number of arrays allocated by compiled code that are still alive.");
   m.def("parse_type", &parseTypeText, nb::arg("text"),

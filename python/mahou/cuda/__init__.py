@@ -1,0 +1,47 @@
+"""mahou.cuda: CUDA kernels with Numba's API (`from mahou import cuda`).
+
+    @cuda.jit
+    def add(x, y, out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = x[i] + y[i]
+
+    add[blocks, threads](x, y, out)
+
+Importing needs no GPU: the driver (libcuda.so.1) is loaded on first use.
+"""
+
+from ..errors import CudaAPIError, CudaError, CudaSupportError
+from ._decorators import compile_ptx, compile_ptx_for_current_device, jit
+from ._devicearray import (
+    DeviceNDArray, MappedNDArray, as_cuda_array, device_array, device_array_like,
+    is_cuda_array, is_cuda_ndarray, mapped_array, pinned, pinned_array, to_device,
+)
+from ._device_side import *  # noqa: F401,F403  (threadIdx, grid, shared, atomic, ...)
+from ._device_side import __all__ as _device_side_names
+from ._runtime import (
+    Context, Device, Event, Stream, close, current_context, default_stream, detect, event,
+    event_elapsed_time, external_stream, get_current_device, gpus, is_available,
+    legacy_default_stream, list_devices, per_thread_default_stream, select_device, stream,
+    synchronize,
+)
+
+__all__ = [
+    "jit", "compile_ptx", "compile_ptx_for_current_device", "CudaError", "CudaAPIError",
+    "CudaSupportError", "DeviceNDArray", "MappedNDArray", "to_device", "device_array",
+    "device_array_like", "pinned_array", "mapped_array", "pinned", "as_cuda_array",
+    "is_cuda_array", "is_cuda_ndarray", "is_available", "detect", "synchronize", "stream",
+    "default_stream", "legacy_default_stream", "per_thread_default_stream", "external_stream",
+    "event", "event_elapsed_time", "Event", "Stream", "Device", "Context", "gpus",
+    "get_current_device", "current_context", "select_device", "list_devices", "close",
+] + list(_device_side_names)
+
+# The CPU emulator (MAHOU_ENABLE_CUDASIM=1, read at import): kernels, memory, streams
+# and events from mahou.cuda.simulator; device-side names and compile_ptx are shared.
+import os as _os
+
+if _os.environ.get("MAHOU_ENABLE_CUDASIM") == "1":
+    from .simulator import *  # noqa: F401,F403,E402
+    from .simulator import __all__ as _sim_names  # noqa: E402
+
+    __all__ = sorted(set(__all__) | set(_sim_names))
