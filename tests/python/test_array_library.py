@@ -68,3 +68,15 @@ def bad_join(a, b):
 def test_join_mismatch():
     with pytest.raises(ValueError):
         njit(bad_join)(np.zeros(2), np.zeros(3))
+
+
+def fill_and_view(a):
+    b = a.copy()
+    b.fill(2.5)
+    bits = a.view(np.int64)
+    return b, bits, bits.view(np.float64)
+
+
+def test_fill_and_view():
+    check(fill_and_view, np.array([1.0, -0.0, np.inf, 3.25]))
+    check(fill_and_view, np.arange(6.0).reshape(2, 3))

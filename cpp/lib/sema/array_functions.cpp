@@ -161,7 +161,7 @@ ExprPtr FunctionTyper::numpyArrayFunction(const std::string &name, const ast::Ca
 
 bool FunctionTyper::isArrayMethod(const std::string &name) {
   return reduceKindByName(name) || name == "reshape" || name == "ravel" || name == "flatten" || name == "dot" ||
-         name == "sort" || name == "argsort";
+         name == "sort" || name == "argsort" || name == "view" || name == "fill";
 }
 
 ExprPtr FunctionTyper::arrayMethod(ExprPtr self, const std::string &name, const ast::Call &e) {
@@ -210,6 +210,19 @@ ExprPtr FunctionTyper::arrayMethod(ExprPtr self, const std::string &name, const 
     if (!e.args.empty()) notSupported(loc, "a." + name + "() arguments are not supported");
     return sortLike(name == "sort" ? 2 : 1, std::move(self), loc, "a." + name);
   }
+  if (name == "view") { // the same memory read as another dtype of the same size
+    checkKeywords(e, {"dtype"}, "a.view");
+    const ast::Expr *d = e.args.size() == 1 ? e.args[0].get() : keyword(e, "dtype");
+    if (!d) error(loc, "a.view() needs a dtype");
+    auto dt = dtypeArgument(*d);
+    if (!dt) return unknown(loc);
+    if (types::dtypeBytes(*dt) != types::dtypeBytes(at.dtype))
+      notSupported(loc, "a.view() to a dtype of another size is not supported (only the same itemsize)");
+    auto c = std::make_unique<ir::Expr>(ir::ExprOp::Cast, Type::array(*dt, at.ndim, at.layout, at.readonly), loc);
+    c->args.push_back(std::move(self));
+    return c;
+  }
+  if (name == "fill") notSupported(loc, "a.fill() is a statement: write it on its own line");
   if (name == "dot") {
     if (e.args.size() != 1) error(loc, "a.dot(b) takes one argument");
     return matmul(std::move(self), expr(*e.args[0]), loc);
