@@ -30,6 +30,7 @@ public:
     if (!eat('(')) return failSig("expected '(' after the return type");
     if (!eat(')')) {
       do {
+        if (peek() == ')') break; // trailing comma
         auto t = parseType();
         if (!t) return std::nullopt;
         sig.args.push_back(*t);
