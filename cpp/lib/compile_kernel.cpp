@@ -82,6 +82,17 @@ private:
   std::vector<std::unique_ptr<ir::Function>> functions_;
 };
 
+// The kernel's definition in the parsed source, checked against the argument count.
+const ast::FunctionDef &kernelDef(const SourceFile &file, const ast::Module &module, const std::string &name,
+                                  const std::vector<types::Type> &args) {
+  const ast::FunctionDef *def = module.findFunction(name);
+  if (!def) unsupported(file, Loc{file.firstLine(), 1}, "no top-level function named '" + name + "' in this source");
+  if (args.size() != def->args.size())
+    typingError(file, def->loc, name + "() takes " + std::to_string(def->args.size()) + " arguments but " +
+                                    std::to_string(args.size()) + " were given");
+  return *def;
+}
+
 struct LoweredKernel {
   std::unique_ptr<llvm::LLVMContext> ctx;
   std::unique_ptr<llvm::Module> module;
@@ -95,11 +106,7 @@ LoweredKernel lower(const SourceFile &file, const std::string &name, const std::
   LoweredKernel out;
   auto t0 = Clock::now();
   ast::Module module = frontend::parseModule(file);
-  const ast::FunctionDef *def = module.findFunction(name);
-  if (!def) unsupported(file, Loc{file.firstLine(), 1}, "no top-level function named '" + name + "' in this source");
-  if (args.size() != def->args.size())
-    typingError(file, def->loc, name + "() takes " + std::to_string(def->args.size()) + " arguments but " +
-                                    std::to_string(args.size()) + " were given");
+  const ast::FunctionDef *def = &kernelDef(file, module, name, args);
   out.times.parseMs = msSince(t0);
 
   t0 = Clock::now();
@@ -166,11 +173,7 @@ SimKernel compileSimKernel(const SourceFile &file, const std::string &name, cons
   SimKernel out;
   auto t0 = Clock::now();
   ast::Module module = frontend::parseModule(file);
-  const ast::FunctionDef *def = module.findFunction(name);
-  if (!def) unsupported(file, Loc{file.firstLine(), 1}, "no top-level function named '" + name + "' in this source");
-  if (args.size() != def->args.size())
-    typingError(file, def->loc, name + "() takes " + std::to_string(def->args.size()) + " arguments but " +
-                                    std::to_string(args.size()) + " were given");
+  const ast::FunctionDef *def = &kernelDef(file, module, name, args);
   out.times.parseMs = msSince(t0);
   t0 = Clock::now();
   CompileOptions copts;

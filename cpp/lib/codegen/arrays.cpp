@@ -242,12 +242,17 @@ llvm::Value *FunctionLowering::allocateArray(const Type &t, const std::vector<ll
   b_.SetInsertPoint(ok);
   // MahouMemInfo { i64 refcount; ptr data; i64 nbytes }
   llvm::Value *data = b_.CreateLoad(b_.getPtrTy(), b_.CreateConstGEP1_64(b_.getInt8Ty(), mi, 8));
-  llvm::Value *arr = llvm::UndefValue::get(types_.array(t.ndim));
-  arr = b_.CreateInsertValue(arr, mi, {0u});
+  return contiguousArray(mi, data, extents, itemsize);
+}
+
+llvm::Value *FunctionLowering::contiguousArray(llvm::Value *meminfo, llvm::Value *data,
+                                               const std::vector<llvm::Value *> &extents, int64_t itemsize) {
+  llvm::Value *arr = llvm::UndefValue::get(types_.array(int(extents.size())));
+  arr = b_.CreateInsertValue(arr, meminfo, {0u});
   arr = b_.CreateInsertValue(arr, llvm::ConstantPointerNull::get(b_.getPtrTy()), {1u});
   arr = b_.CreateInsertValue(arr, data, {2u});
   llvm::Value *stride = c64(itemsize);
-  for (int k = t.ndim - 1; k >= 0; --k) {
+  for (int k = int(extents.size()) - 1; k >= 0; --k) {
     arr = b_.CreateInsertValue(arr, extents[k], {3u, unsigned(k)});
     arr = b_.CreateInsertValue(arr, stride, {4u, unsigned(k)});
     stride = b_.CreateMul(stride, extents[k]);

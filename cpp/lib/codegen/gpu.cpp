@@ -68,17 +68,7 @@ Value FunctionLowering::gpuOp(const ir::Expr &e) {
       gv->setAlignment(llvm::Align(16));
       data = b_.CreateAddrSpaceCast(gv, b_.getPtrTy());
     }
-    llvm::Value *arr = llvm::UndefValue::get(types_.array(t.ndim));
-    arr = b_.CreateInsertValue(arr, llvm::ConstantPointerNull::get(b_.getPtrTy()), {0u});
-    arr = b_.CreateInsertValue(arr, llvm::ConstantPointerNull::get(b_.getPtrTy()), {1u});
-    arr = b_.CreateInsertValue(arr, data, {2u});
-    llvm::Value *stride = c64(itemsize);
-    for (int k = t.ndim - 1; k >= 0; --k) {
-      arr = b_.CreateInsertValue(arr, extents[k], {3u, unsigned(k)});
-      arr = b_.CreateInsertValue(arr, stride, {4u, unsigned(k)});
-      stride = b_.CreateMul(stride, extents[k]);
-    }
-    return {arr, false};
+    return {contiguousArray(llvm::ConstantPointerNull::get(b_.getPtrTy()), data, extents, itemsize), false};
   }
   case G::SyncThreads: b_.CreateIntrinsic(I::nvvm_barrier0, {}, {}); return none();
   case G::SyncThreadsCount:

@@ -35,17 +35,7 @@ std::optional<Value> FunctionLowering::simGpuOp(const ir::Expr &e) {
                                           "mahou.sim.shared");
       data = b_.CreateCall(runtimeFn("mahou_rt_sim_shared", b_.getPtrTy(), {b_.getPtrTy(), i64()}), {id, c64(count * itemsize)});
     }
-    llvm::Value *arr = llvm::UndefValue::get(types_.array(t.ndim));
-    arr = b_.CreateInsertValue(arr, llvm::ConstantPointerNull::get(b_.getPtrTy()), {0u});
-    arr = b_.CreateInsertValue(arr, llvm::ConstantPointerNull::get(b_.getPtrTy()), {1u});
-    arr = b_.CreateInsertValue(arr, data, {2u});
-    llvm::Value *stride = c64(itemsize);
-    for (int k = t.ndim - 1; k >= 0; --k) {
-      arr = b_.CreateInsertValue(arr, extents[k], {3u, unsigned(k)});
-      arr = b_.CreateInsertValue(arr, stride, {4u, unsigned(k)});
-      stride = b_.CreateMul(stride, extents[k]);
-    }
-    return Value{arr, false};
+    return Value{contiguousArray(llvm::ConstantPointerNull::get(b_.getPtrTy()), data, extents, itemsize), false};
   }
   case G::SyncThreads:
   case G::SyncThreadsCount:

@@ -103,6 +103,9 @@ public:
   Value arrayCopy(const ir::Expr &e);
   // A fresh C-contiguous array of `t` with these extents (checked non-negative).
   llvm::Value *allocateArray(const Type &t, const std::vector<llvm::Value *> &extents);
+  // The array struct of C-contiguous memory at `data` (meminfo may be null).
+  llvm::Value *contiguousArray(llvm::Value *meminfo, llvm::Value *data, const std::vector<llvm::Value *> &extents,
+                               int64_t itemsize);
   // Emits nested loops over `extents`, calling body with the index of each dimension.
   void loopNest(const std::vector<llvm::Value *> &extents,
                 const std::function<void(const std::vector<llvm::Value *> &)> &body);
