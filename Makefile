@@ -96,9 +96,10 @@ test: setup
 	exit $$status
 
 # pip resolves numba together with a numpy it supports (it may change the venv's numpy).
+# BENCH_ARGS=--quick for a smoke run (fewer repetitions), --no-write to leave BENCHMARKS.md.
 bench: setup
 	$(VPIP) install numba || echo "bench: could not install numba; its columns will be skipped"
-	$(VPY) bench/run.py
+	$(VPY) bench/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf build

@@ -34,6 +34,9 @@ extern const uint64_t kInt64Key, kFloat64Key;
 // object needs the slow path (unknown type, subclass, key too long).
 bool appendObjectKey(PyObject *obj, KeyBuffer &key);
 void appendTypeKey(const types::Type &t, std::vector<uint64_t> &key);
+// The key word of an exact ndarray (what appendObjectKey pushes), or 0 when it needs
+// the slow path (unsupported dtype, byte-swapped).
+uint64_t arrayKeyWord(PyObject *obj);
 
 // The full type of a Python argument, or nullopt with *why describing the
 // object ("list", "array(float16)") when it cannot be typed.
@@ -74,7 +77,18 @@ struct Overload {
   size_t argBytes = 0;
   size_t retBytes = 0;
   RetOp retOp = RetOp::Generic;
+  // Nonzero when every argument is an int64, a float64 or an array of at most 4
+  // dimensions (2 bits each: 1 int64, 2 float64, 3 array; at most kMaxScalarArgs),
+  // and the result is int64, float64, bool or None: such overloads are also found by
+  // the fast path of the call, which compares this code and the arrays' key words.
+  uint32_t scalarCode = 0;
+  uint64_t arrayWords[8] = {}; // key word of each array argument (0 for scalars)
 };
+
+constexpr int kMaxScalarArgs = 8;
+constexpr uint32_t kIntCode = 1, kFloatCode = 2, kArrayCode = 3;
+// Code of argument i (scalarCode's layout).
+constexpr uint32_t scalarArgCode(int i, uint32_t kind) { return kind << (2 * i); }
 
 // A key that selects an overload: its own key, or (for dispatchers with compiling
 // disabled) the key of argument types that convert to it.
@@ -97,6 +111,7 @@ struct DispatcherState {
   std::vector<std::string> paramNames;
   std::vector<std::unique_ptr<Overload>> overloads; // in compilation order
   std::vector<OverloadEntry> entries;
+  std::vector<std::pair<uint32_t, Overload *>> scalarEntries; // overloads with a scalarCode
   std::vector<std::vector<types::Type>> compiling; // signatures being compiled now
   std::vector<PyObject *> keepAlive;               // owned: callees and function arguments
 };

@@ -2,6 +2,7 @@
 // arguments, compilation of a new overload, conversions for explicit signatures.
 #include "binding.h"
 
+#include "mahou/cache.h"
 #include "mahou/layout.h"
 
 #include <algorithm>
@@ -44,6 +45,24 @@ std::unique_ptr<Overload> makeOverload(std::vector<uint64_t> key, CompiledFuncti
   ov->argBytes = offset;
   ov->retBytes = slotOf(ov->fn.ret).size;
   ov->retOp = retOpFor(ov->fn.ret);
+  uint32_t code = 0;
+  bool fast = ov->fn.args.size() <= size_t(kMaxScalarArgs) && ov->retOp != RetOp::Generic &&
+              ov->argBytes <= 1024;
+  for (size_t i = 0; fast && i < ov->fn.args.size(); ++i) {
+    const Type &t = ov->fn.args[i];
+    ArgOp op = ov->argOps[i];
+    if (op == ArgOp::Int64 || op == ArgOp::Float64) {
+      code |= scalarArgCode(int(i), op == ArgOp::Float64 ? kFloatCode : kIntCode);
+    } else if (op == ArgOp::Array && t.ndim <= 4) {
+      code |= scalarArgCode(int(i), kArrayCode);
+      std::vector<uint64_t> word;
+      appendTypeKey(t, word);
+      ov->arrayWords[i] = word.at(0);
+    } else {
+      fast = false;
+    }
+  }
+  ov->scalarCode = fast ? code : 0;
   return ov;
 }
 
@@ -228,7 +247,17 @@ Overload &compileOverload(DispatcherObject *self, const std::vector<Type> &args)
     CompilingMark mark(st, args);
     std::unique_ptr<CompileEnvironment> env = makeEnvironment(self);
     SourceFile file(st.filename, st.source, st.firstLine);
-    fn = compileFunction(file, st.name, args, *env, st.options);
+    std::optional<CompiledFunction> cached;
+    if (st.cache)
+      cached = cache::load(file, st.name, args, *env, st.options);
+    if (cached) {
+      fn = std::move(*cached);
+    } else {
+      fn = compileFunction(file, st.name, args, *env, st.options);
+      if (st.cache)
+        cache::store(file, st.name, fn, st.options);
+    }
+    fn.object.clear(); // the JIT keeps its own copy
   }
   // A recursive compilation may have added the same signature meanwhile.
   if (Overload *ov = findOverload(st, key))
@@ -236,6 +265,8 @@ Overload &compileOverload(DispatcherObject *self, const std::vector<Type> &args)
   st.overloads.push_back(makeOverload(key, std::move(fn)));
   Overload &ov = *st.overloads.back();
   st.entries.push_back(OverloadEntry{std::move(key), &ov});
+  if (ov.scalarCode)
+    st.scalarEntries.emplace_back(ov.scalarCode, &ov);
   return ov;
 }
 

@@ -3,9 +3,13 @@
 #include "binding.h"
 #include "numpy_api.h"
 
+#include "mahou/runtime.h"
+
 #include <structmember.h>
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace nb = nanobind;
 
@@ -18,16 +22,36 @@ PyTypeObject *theDispatcherType = nullptr; // set once in registerDispatcher
 constexpr size_t kStackArgBytes = 1024;
 constexpr size_t kStackRetBytes = 256;
 
-bool unboxFast(PyObject *obj, ArgOp op, const types::Type &t, char *dst) {
+// An exact int as int64: the value of a one-digit int read from the object
+// (no call into the interpreter), else PyLong_AsLongLong (OverflowError past int64).
+inline bool unboxInt64(PyObject *obj, char *dst) {
+  long long v;
+#if PY_VERSION_HEX >= 0x030C0000
+  if (PyUnstable_Long_IsCompact(reinterpret_cast<PyLongObject *>(obj))) {
+    v = static_cast<long long>(PyUnstable_Long_CompactValue(reinterpret_cast<PyLongObject *>(obj)));
+    std::memcpy(dst, &v, sizeof v);
+    return true;
+  }
+#else
+  Py_ssize_t size = Py_SIZE(obj);
+  if (size >= -1 && size <= 1) {
+    v = static_cast<long long>(size) * static_cast<long long>(reinterpret_cast<PyLongObject *>(obj)->ob_digit[0]);
+    std::memcpy(dst, &v, sizeof v);
+    return true;
+  }
+#endif
+  v = PyLong_AsLongLong(obj);
+  if (v == -1 && PyErr_Occurred())
+    return false;
+  std::memcpy(dst, &v, sizeof v);
+  return true;
+}
+
+inline bool unboxFast(PyObject *obj, ArgOp op, const types::Type &t, char *dst) {
   switch (op) {
   case ArgOp::Int64:
-    if (PyLong_CheckExact(obj)) {
-      long long v = PyLong_AsLongLong(obj);
-      if (v == -1 && PyErr_Occurred())
-        return false;
-      std::memcpy(dst, &v, sizeof v);
-      return true;
-    }
+    if (PyLong_CheckExact(obj))
+      return unboxInt64(obj, dst);
     break;
   case ArgOp::Float64:
     if (PyFloat_CheckExact(obj)) {
@@ -132,11 +156,133 @@ inline bool sameKey(const std::vector<uint64_t> &entry, const KeyBuffer &key) {
   return true;
 }
 
+// boxResult with the int64 and float64 results inlined.
+inline PyObject *boxScalarResult(const Overload &ov, uint64_t *ret) {
+  if (!ov.declaredRet) {
+    if (ov.retOp == RetOp::Int64) {
+      long long v;
+      std::memcpy(&v, ret, sizeof v);
+      return PyLong_FromLongLong(v);
+    }
+    if (ov.retOp == RetOp::Float64) {
+      double v;
+      std::memcpy(&v, ret, sizeof v);
+      return PyFloat_FromDouble(v);
+    }
+  }
+  return boxResult(ov, reinterpret_cast<char *>(ret));
+}
+
+// All arguments exact ints and floats: 8-byte slots.
+inline PyObject *callScalars(DispatcherState &st, const Overload &ov, PyObject *const *args, size_t n,
+                             uint32_t code) {
+  alignas(16) uint64_t slots[kMaxScalarArgs];
+  void *argv[kMaxScalarArgs];
+  for (size_t i = 0; i < n; ++i) {
+    argv[i] = &slots[i];
+    if ((code >> (2 * i) & 3) == kFloatCode) {
+      double v = PyFloat_AS_DOUBLE(args[i]);
+      std::memcpy(&slots[i], &v, sizeof v);
+    } else if (!unboxInt64(args[i], reinterpret_cast<char *>(&slots[i]))) {
+      return nullptr;
+    }
+  }
+  alignas(16) uint64_t ret[2];
+  int32_t status;
+  if (__builtin_expect(st.nogil, 0)) {
+    Py_BEGIN_ALLOW_THREADS status = ov.fn.entry(ret, argv);
+    Py_END_ALLOW_THREADS
+  } else {
+    status = ov.fn.entry(ret, argv);
+  }
+  if (__builtin_expect(status != 0, 0)) {
+    raiseRuntimeError();
+    return nullptr;
+  }
+  return boxScalarResult(ov, ret);
+}
+
+// The fast path: every argument an exact int, float or ndarray, an overload whose
+// arguments are int64, float64 or arrays (of the same key) and whose result is a
+// scalar or None. No key buffer, no vectors: codes compared as one word.
+inline PyObject *callFast(DispatcherState &st, const Overload &ov, PyObject *const *args, size_t n,
+                          uint32_t code) {
+  alignas(16) char buf[1024];
+  void *argv[kMaxScalarArgs];
+  const size_t *offsets = ov.argOffsets.data();
+  for (size_t i = 0; i < n; ++i) {
+    char *dst = buf + offsets[i];
+    argv[i] = dst;
+    uint32_t kind = code >> (2 * i) & 3;
+    if (kind == kFloatCode) {
+      double v = PyFloat_AS_DOUBLE(args[i]);
+      std::memcpy(dst, &v, sizeof v);
+    } else if (kind == kIntCode) {
+      if (!unboxInt64(args[i], dst))
+        return nullptr;
+    } else {
+      auto *a = reinterpret_cast<PyArrayObject *>(args[i]);
+      auto *head = reinterpret_cast<MahouArrayHead *>(dst);
+      int ndim = PyArray_NDIM(a);
+      head->meminfo = nullptr;
+      head->parent = args[i];
+      head->data = PyArray_BYTES(a);
+      std::memcpy(head->dims, PyArray_DIMS(a), sizeof(int64_t) * size_t(ndim));
+      std::memcpy(head->dims + ndim, PyArray_STRIDES(a), sizeof(int64_t) * size_t(ndim));
+    }
+  }
+  alignas(16) uint64_t ret[2];
+  int32_t status;
+  if (__builtin_expect(st.nogil, 0)) {
+    Py_BEGIN_ALLOW_THREADS status = ov.fn.entry(ret, argv);
+    Py_END_ALLOW_THREADS
+  } else {
+    status = ov.fn.entry(ret, argv);
+  }
+  if (__builtin_expect(status != 0, 0)) {
+    raiseRuntimeError();
+    return nullptr;
+  }
+  return boxScalarResult(ov, ret);
+}
+
 PyObject *dispatcherVectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
                                PyObject *kwnames) {
   auto *self = reinterpret_cast<DispatcherObject *>(callable);
   DispatcherState &st = *self->state;
   size_t n = size_t(PyVectorcall_NARGS(nargsf));
+  if (!kwnames && n == size_t(st.nparams) && !st.scalarEntries.empty() && n <= size_t(kMaxScalarArgs)) {
+    uint32_t code = 0;
+    uint64_t words[kMaxScalarArgs];
+    size_t i = 0;
+    for (; i < n; ++i) {
+      PyTypeObject *t = Py_TYPE(args[i]);
+      words[i] = 0;
+      if (t == &PyLong_Type) {
+        code |= scalarArgCode(int(i), kIntCode);
+      } else if (t == &PyFloat_Type) {
+        code |= scalarArgCode(int(i), kFloatCode);
+      } else if (t == &PyArray_Type && (words[i] = arrayKeyWord(args[i])) != 0) {
+        code |= scalarArgCode(int(i), kArrayCode);
+      } else {
+        break;
+      }
+    }
+    if (i == n) {
+      bool arrays = (code & code >> 1 & 0x5555u) != 0;
+      for (const auto &[c, ov] : st.scalarEntries) {
+        if (c != code)
+          continue;
+        if (!arrays)
+          return callScalars(st, *ov, args, n, code);
+        bool same = true;
+        for (size_t j = 0; j < n; ++j) // a plain loop: std::equal became a memcmp call
+          same &= words[j] == ov->arrayWords[j];
+        if (same)
+          return callFast(st, *ov, args, n, code);
+      }
+    }
+  }
   if (!kwnames && n == size_t(st.nparams)) {
     KeyBuffer key;
     size_t i = 0;
@@ -167,6 +313,7 @@ bool readOptions(DispatcherState &st, PyObject *options) {
   st.options.fastmath = flag("fastmath", false);
   st.options.verifyIR = flag("verify_ir", true);
   st.nogil = flag("nogil", false);
+  st.cache = flag("cache", false);
   return true;
 }
 
@@ -219,6 +366,8 @@ PyObject *dispatcherNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OssisO|O:Dispatcher",
                                    const_cast<char **>(keywords), &pyFunc, &source, &filename,
                                    &firstLine, &name, &resolver, &options))
+    return nullptr;
+  if (!ensureNumpyApi())
     return nullptr;
   if (!PyCallable_Check(resolver)) {
     PyErr_SetString(PyExc_TypeError, "Dispatcher resolver must be callable");
@@ -357,45 +506,52 @@ Overload *findOverload(DispatcherState &st, const std::vector<uint64_t> &key) {
   return nullptr;
 }
 
-PyObject *invokeOverload(DispatcherState &st, const Overload &ov, PyObject *const *args) {
-  alignas(16) char argStack[kStackArgBytes];
-  alignas(16) char retStack[kStackRetBytes];
-  void *argvStack[kMaxFastArgs];
-  std::vector<char> argHeap, retHeap; // used only by overloads too big for the stack
-  std::vector<void *> argvHeap;
+namespace {
+
+// Unboxes the arguments into argBuf (pointers in argv), calls the entry, boxes the result.
+inline PyObject *callEntry(DispatcherState &st, const Overload &ov, PyObject *const *args, char *argBuf,
+                           char *retBuf, void **argv) {
   size_t n = ov.argOps.size();
-  char *argBuf = argStack, *retBuf = retStack;
-  void **argv = argvStack;
-  if (ov.argBytes > kStackArgBytes) {
-    argHeap.resize(ov.argBytes);
-    argBuf = argHeap.data();
-  }
-  if (ov.retBytes > kStackRetBytes) {
-    retHeap.resize(ov.retBytes);
-    retBuf = retHeap.data();
-  }
-  if (n > size_t(kMaxFastArgs)) {
-    argvHeap.resize(n);
-    argv = argvHeap.data();
-  }
+  const ArgOp *ops = ov.argOps.data();
+  const size_t *offsets = ov.argOffsets.data();
   for (size_t i = 0; i < n; ++i) {
-    char *dst = argBuf + ov.argOffsets[i];
+    char *dst = argBuf + offsets[i];
     argv[i] = dst;
-    if (!unboxFast(args[i], ov.argOps[i], ov.fn.args[i], dst))
+    if (!unboxFast(args[i], ops[i], ov.fn.args[i], dst))
       return nullptr;
   }
+  EntryFn entry = ov.fn.entry;
   int32_t status;
-  if (st.nogil) {
-    Py_BEGIN_ALLOW_THREADS status = ov.fn.entry(retBuf, argv);
+  if (__builtin_expect(st.nogil, 0)) {
+    Py_BEGIN_ALLOW_THREADS status = entry(retBuf, argv);
     Py_END_ALLOW_THREADS
   } else {
-    status = ov.fn.entry(retBuf, argv);
+    status = entry(retBuf, argv);
   }
-  if (status != 0) {
+  if (__builtin_expect(status != 0, 0)) {
     raiseRuntimeError();
     return nullptr;
   }
   return boxResult(ov, retBuf);
+}
+
+// Overloads whose arguments or result do not fit the stack buffers.
+PyObject *invokeOnHeap(DispatcherState &st, const Overload &ov, PyObject *const *args) {
+  std::vector<char> argBuf(std::max<size_t>(ov.argBytes, 1)), retBuf(std::max<size_t>(ov.retBytes, 1));
+  std::vector<void *> argv(std::max<size_t>(ov.argOps.size(), 1));
+  return callEntry(st, ov, args, argBuf.data(), retBuf.data(), argv.data());
+}
+
+} // namespace
+
+PyObject *invokeOverload(DispatcherState &st, const Overload &ov, PyObject *const *args) {
+  // The hit path: buffers on the stack, no allocation.
+  if (ov.argBytes > kStackArgBytes || ov.retBytes > kStackRetBytes || ov.argOps.size() > size_t(kMaxFastArgs))
+    return invokeOnHeap(st, ov, args);
+  alignas(16) char argStack[kStackArgBytes];
+  alignas(16) char retStack[kStackRetBytes];
+  void *argvStack[kMaxFastArgs];
+  return callEntry(st, ov, args, argStack, retStack, argvStack);
 }
 
 } // namespace mahou::binding

@@ -210,7 +210,10 @@ PyObject *getStats(PyObject *self, void *) {
     times["codegen_ms"] = t.codegenMs;
     times["optimize_ms"] = t.optimizeMs;
     times["jit_ms"] = t.jitMs;
-    times["total_ms"] = t.parseMs + t.semaMs + t.codegenMs + t.optimizeMs + t.jitMs;
+    times["init_ms"] = t.initMs;
+    times["cache_ms"] = t.cacheMs;
+    times["total_ms"] = t.parseMs + t.semaMs + t.codegenMs + t.optimizeMs + t.jitMs + t.initMs + t.cacheMs;
+    times["cached"] = ov->fn.fromCache;
     out[key] = times;
   }
   return out.release().ptr();
@@ -226,6 +229,7 @@ PyObject *getTargetOptions(PyObject *self, void *) {
   out["boundscheck"] = st.options.boundscheck;
   out["fastmath"] = st.options.fastmath;
   out["nogil"] = st.nogil;
+  out["cache"] = st.cache;
   out["nopython"] = true;
   return out.release().ptr();
 }

@@ -106,7 +106,76 @@ public:
                         env.get()};
   }
 
+  std::optional<CalleeParams> calleeParams(uint64_t handle) override {
+    auto *obj = reinterpret_cast<PyObject *>(uintptr_t(handle));
+    if (!isDispatcher(obj))
+      return std::nullopt;
+    const DispatcherState &st = *reinterpret_cast<DispatcherObject *>(obj)->state;
+    CalleeParams p;
+    p.names = st.paramNames;
+    p.defaults.resize(p.names.size());
+    size_t ndef = st.defaults ? size_t(PyTuple_GET_SIZE(st.defaults)) : 0;
+    size_t first = p.names.size() - std::min(ndef, p.names.size());
+    for (size_t j = first; j < p.names.size(); ++j)
+      p.defaults[j] = constantValue(PyTuple_GET_ITEM(st.defaults, Py_ssize_t(j - first)));
+    if (st.pyFunc) {
+      PyObject *code = PyObject_GetAttrString(st.pyFunc, "__code__");
+      if (code) {
+        PyObject *flags = PyObject_GetAttrString(code, "co_flags");
+        if (flags) {
+          p.varargs = (PyLong_AsLong(flags) & 0x04) != 0; // CO_VARARGS
+          Py_DECREF(flags);
+        }
+        Py_DECREF(code);
+      }
+      PyErr_Clear();
+    }
+    return p;
+  }
+
 private:
+  // A default argument value as a compile-time constant.
+  static GlobalValue constantValue(PyObject *v) {
+    GlobalValue g;
+    using K = GlobalValue::Kind;
+    if (v == Py_None) {
+      g.kind = K::None;
+    } else if (PyBool_Check(v)) {
+      g.kind = K::Bool;
+      g.b = v == Py_True;
+    } else if (PyLong_CheckExact(v)) {
+      int overflow = 0;
+      long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+      if (overflow)
+        return unsupported("an integer default value that does not fit in int64");
+      g.kind = K::Int;
+      g.i = x;
+    } else if (PyFloat_CheckExact(v)) {
+      g.kind = K::Float;
+      g.f = PyFloat_AS_DOUBLE(v);
+    } else if (PyComplex_CheckExact(v)) {
+      g.kind = K::Complex;
+      g.f = PyComplex_RealAsDouble(v);
+      g.imag = PyComplex_ImagAsDouble(v);
+    } else if (PyUnicode_Check(v)) {
+      g.kind = K::Str;
+      Py_ssize_t n = 0;
+      const char *text = PyUnicode_AsUTF8AndSize(v, &n);
+      if (!text) {
+        PyErr_Clear();
+        return unsupported("a default string that is not valid UTF-8");
+      }
+      g.s.assign(text, size_t(n));
+    } else if (PyTuple_CheckExact(v)) {
+      g.kind = K::Tuple;
+      for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(v); ++i)
+        g.elems.push_back(constantValue(PyTuple_GET_ITEM(v, i)));
+    } else {
+      return unsupported(std::string("a default value of type ") + Py_TYPE(v)->tp_name);
+    }
+    return g;
+  }
+
   GlobalValue classify(nb::handle item) {
     nb::tuple t = nb::cast<nb::tuple>(item);
     std::string tag = nb::cast<std::string>(t[0]);

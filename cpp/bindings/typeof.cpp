@@ -148,6 +148,15 @@ const char *layoutName(Layout l) { return l == Layout::C ? "C" : l == Layout::F 
 
 } // namespace
 
+uint64_t arrayKeyWord(PyObject *obj) {
+  auto *a = reinterpret_cast<PyArrayObject *>(obj);
+  int d = arrayDType(a);
+  if (d < 0)
+    return 0;
+  bool readonly = !(PyArray_FLAGS(a) & NPY_ARRAY_WRITEABLE);
+  return arrayWord(DType(d), PyArray_NDIM(a), layoutOf(a), readonly);
+}
+
 const uint64_t kInt64Key = scalarWord(DType::Int64);
 const uint64_t kFloat64Key = scalarWord(DType::Float64);
 

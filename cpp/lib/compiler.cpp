@@ -2,6 +2,7 @@
 // optimise → JIT. Each stage can be dumped (emitStage) for mahouc and inspect_*().
 #include "mahou/compiler.h"
 
+#include "mahou/cache.h"
 #include "mahou/codegen.h"
 #include "mahou/jit.h"
 #include "mahou/lexer.h"
@@ -24,7 +25,8 @@ double msSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-// A process-unique LLVM symbol per compiled signature.
+// A process-unique LLVM symbol per compiled signature: the provisional name of a
+// function until compileFunction renames it to its content symbol (cache.h).
 std::string freshSymbol(const std::string &name) {
   static std::atomic<uint64_t> counter{0};
   return "mahou." + name + "." + std::to_string(counter.fetch_add(1));
@@ -43,7 +45,9 @@ Parsed parse(const SourceFile &file, const std::string &name) {
 }
 
 void checkArity(const SourceFile &file, const ast::FunctionDef &def, const std::vector<types::Type> &args) {
-  if (args.size() != def.args.size())
+  if (!def.vararg.empty() && args.size() == def.args.size())
+    unsupported(file, def.loc, "'*" + def.vararg + "' parameters are only supported in calls from other compiled functions");
+  if (args.size() != def.args.size() + (def.vararg.empty() ? 0 : 1)) // *args: one packed tuple
     typingError(file, def.loc, def.name + "() takes " + std::to_string(def.args.size()) + " arguments but " +
                                    std::to_string(args.size()) + " were given");
 }
@@ -68,28 +72,43 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
 
   t0 = Clock::now();
   std::string symbol = freshSymbol(name);
-  ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, env, options, symbol);
+  cache::RecordingEnvironment recorder(env); // what the code depends on: globals, callees
+  ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, recorder, options, symbol);
   if (options.verifyIR) ir::verify(fn);
+  out.symbol = cache::contentSymbol(file, name, args, options, out.dependencies = recorder.dependencies());
+  out.cacheable = recorder.cacheable();
+  out.ret = fn.ret;
+  out.args = args;
   out.times.semaMs = msSince(t0);
+
+  t0 = Clock::now();
+  bool firstCompile = !jit::Engine::created();
+  jit::Engine &engine = jit::Engine::instance();
+  if (firstCompile) out.times.initMs = msSince(t0);
+  // Same symbol, same code: an identical function compiled earlier in this process.
+  if (void *entry = engine.find(codegen::entrySymbol(out.symbol), &out.object)) {
+    out.entry = reinterpret_cast<EntryFn>(entry);
+    return out;
+  }
 
   t0 = Clock::now();
   auto ctx = std::make_unique<llvm::LLVMContext>();
   codegen::CodegenOptions cg{options.boundscheck, options.fastmath};
   auto module = codegen::lowerFunction(fn, *ctx, cg, /*withEntry=*/true);
+  llvm::Function *internal = module->getFunction(symbol), *entry = module->getFunction(codegen::entrySymbol(symbol));
+  MAHOU_INTERNAL_ASSERT(internal && entry, "the lowered module defines the function and its entry");
+  internal->setName(out.symbol);
+  entry->setName(codegen::entrySymbol(out.symbol));
   out.times.codegenMs = msSince(t0);
 
   t0 = Clock::now();
-  jit::Engine &engine = jit::Engine::instance();
-  engine.optimize(*module);
+  engine.optimize(*module, options.fastmath);
   out.times.optimizeMs = msSince(t0);
 
   t0 = Clock::now();
-  out.entry = reinterpret_cast<EntryFn>(engine.add(std::move(module), std::move(ctx), codegen::entrySymbol(symbol)));
+  out.object = engine.emitObject(*module);
+  out.entry = reinterpret_cast<EntryFn>(engine.addObject(out.object, codegen::entrySymbol(out.symbol)));
   out.times.jitMs = msSince(t0);
-
-  out.symbol = symbol;
-  out.ret = fn.ret;
-  out.args = args;
   return out;
 }
 
@@ -107,7 +126,7 @@ std::string emitStage(const SourceFile &file, const std::string &name, const std
   auto module = codegen::lowerFunction(fn, ctx, cg, /*withEntry=*/false);
   if (stage == Stage::LLVM) return moduleText(*module);
   jit::Engine &engine = jit::Engine::instance();
-  engine.optimize(*module);
+  engine.optimize(*module, options.fastmath);
   if (stage == Stage::OptLLVM) return moduleText(*module);
   return engine.emitAssembly(*module);
 }

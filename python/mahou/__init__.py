@@ -16,4 +16,15 @@ from .types import (  # noqa: F401  Numba exports its type names at the top leve
     u1, u2, u4, u8, uint8, uint16, uint32, uint64, uintc, uintp, void,
 )
 
+
+
+def __getattr__(name):
+    """`mahou.cuda` is imported on first use (as `from mahou import cuda` does)."""
+    if name == "cuda":
+        import importlib
+        _core._import_numpy()  # the CUDA bindings use NumPy's C API
+        return importlib.import_module(".cuda", __name__)
+    raise AttributeError(f"module 'mahou' has no attribute {name!r}")
+
+
 __all__ = ["jit", "njit", "prange", "types", "errors", "typeof", "__version__"]

@@ -10,13 +10,14 @@ import types as _pytypes
 import numpy as np
 
 from . import _core
+from . import types as _types
 from ._prange import prange
 
 _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 
 _BUILTIN_NAMES = (
     "range", "len", "abs", "min", "max", "round", "int", "float", "bool", "complex", "sum",
-    "divmod", "pow", "isinstance", "print", "enumerate", "zip", "tuple",
+    "divmod", "pow", "isinstance", "print", "enumerate", "zip", "tuple", "str",
 )
 _BUILTINS = {id(getattr(builtins, n)): n for n in _BUILTIN_NAMES}
 _BUILTINS[id(prange)] = "prange"
@@ -27,13 +28,16 @@ _DTYPES = frozenset(_core.dtype_names())
 
 
 def _modules():
-    """Modules compiled code can use (numpy.random only once something imported it:
-    touching np.random at import time would cost ~20 ms)."""
+    """Modules compiled code can use (numpy.random and mahou.cuda only once something
+    imported them: touching np.random at import time would cost ~20 ms)."""
     mods = [("math", math), ("cmath", cmath)]
     random = sys.modules.get("numpy.random")
     if random is not None:
         mods.append(("numpy.random", random))
     mods.append(("numpy", np))
+    cuda = sys.modules.get("mahou.cuda")
+    if cuda is not None:
+        mods.append(("mahou.cuda", cuda))
     return mods
 
 
@@ -62,6 +66,8 @@ def _module_attr(obj):
 
 
 def _dtype_name(obj):
+    if isinstance(obj, _types.Scalar):  # mahou.float32 (numba.float32) used as a dtype
+        return obj.name
     try:
         if isinstance(obj, np.dtype):
             return obj.name
@@ -106,7 +112,7 @@ def _classify_constant(obj):
 
 def classify(obj):
     """The classification tuple of one value (see cpp/include/mahou/compiler.h)."""
-    if isinstance(obj, _core.Dispatcher):
+    if isinstance(obj, (_core.Dispatcher, _core.CUDAKernel)):
         return ("function", obj, obj.__name__)
     const = _classify_constant(obj)
     if const is not None:

@@ -6,7 +6,6 @@ import types as _pytypes
 
 from . import _core
 from . import types as _types
-from ._resolver import make_resolver
 from .errors import UnsupportedError
 
 _ERROR_MODELS = ("python", "numpy")
@@ -51,6 +50,7 @@ def _make_dispatcher(func, signatures, options):
     if not isinstance(func, _pytypes.FunctionType):
         raise TypeError(f"jit() expects a Python function, not {type(func).__name__}")
     source, filename, firstlineno = _source_of(func)
+    from ._resolver import make_resolver  # imports NumPy: at the first decoration, not at import
     disp = _core.Dispatcher(func, source, filename, firstlineno, func.__name__,
                             make_resolver(func), options)
     functools.update_wrapper(disp, func)

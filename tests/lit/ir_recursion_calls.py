@@ -21,4 +21,4 @@ def caller(x):
 
 # Each signature of the callee is its own compiled function.
 # CALL: func @caller(%x: float64) -> float64
-# CALL: binary.add(call @mahou.helper.{{[0-9]+}}(%x) : float64, cast(call @mahou.helper.{{[0-9]+}}(1:int64) : int64) : float64) : float64
+# CALL: binary.add(call @mahou.helper.{{[0-9a-f]+}}(%x) : float64, cast(call @mahou.helper.{{[0-9a-f]+}}(1:int64) : int64) : float64) : float64

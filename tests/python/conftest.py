@@ -244,5 +244,28 @@ def assert_diagnostic(message, filename, lineno, code_line):
     assert CARET_RE.search(message), f"no caret line in:\n{message}"
 
 
+# ---------------------------------------------------------------------------
+# GPU tests (@pytest.mark.gpu) run only where a CUDA device is usable
+# ---------------------------------------------------------------------------
+def pytest_collection_modifyitems(config, items):
+    """Skips the tests marked gpu when mahou.cuda.is_available() is false (no driver,
+    no device). The driver is probed only when such tests were collected."""
+    gpu_items = [item for item in items if "gpu" in item.keywords]
+    if not gpu_items:
+        return
+    try:
+        from mahou import cuda
+
+        available = cuda.is_available()
+        reason = "no usable CUDA GPU (mahou.cuda.is_available() is False)"
+    except Exception as exc:  # a broken build must not hide the CPU tests
+        available, reason = False, f"mahou.cuda cannot be imported: {exc}"
+    if available:
+        return
+    skip = pytest.mark.skip(reason=reason)
+    for item in gpu_items:
+        item.add_marker(skip)
+
+
 def arr(values, dtype):
     return np.array(values, dtype=dtype)

@@ -1,5 +1,5 @@
-// The process's JIT: host target machine, the LLVM optimisation pipeline, and ORC
-// LLJIT with one resource tracker per compiled function.
+// The process's JIT: host target machine, the LLVM optimisation pipeline, object
+// emission, and ORC LLJIT linking one object file per compiled function.
 #pragma once
 
 #include <memory>
@@ -17,11 +17,28 @@ public:
   // The engine is created (and LLVM's native target initialised) on first use,
   // so that importing mahou costs nothing.
   static Engine &instance();
+  // Whether instance() has run (the stage timings count its creation once).
+  static bool created();
 
-  // Sets the host triple and data layout, then runs the O3 pipeline for the host CPU.
-  void optimize(llvm::Module &module);
+  // "triple|cpu|features" of the host: what cached machine code must match.
+  const std::string &targetId() const;
+
+  // Sets the host triple and data layout, then runs the optimisation pipeline for
+  // the host CPU: O3 for modules with loops, a cheaper O1 pipeline for modules
+  // without (nothing for the vectorisers to do there). With `fastmath`, every
+  // floating-point instruction and call gets LLVM's fast-math flags first.
+  void optimize(llvm::Module &module, bool fastmath = false);
   // Host assembly of an optimised module.
   std::string emitAssembly(llvm::Module &module);
+  // Machine code of an optimised module: an ELF relocatable object file.
+  std::string emitObject(llvm::Module &module);
+  // Links an object file (from emitObject, in this process or an earlier one) under
+  // a resource tracker of its own and returns the address of `symbol`. External
+  // references resolve by name: runtime, libm, and earlier objects' symbols.
+  void *addObject(const std::string &object, const std::string &symbol);
+  // The address of `symbol` if an object added earlier defines it (and that
+  // object's code in *object, when given), else nullptr.
+  void *find(const std::string &symbol, std::string *object = nullptr);
   // Adds the module (with its context) to the JIT under a resource tracker of its
   // own and returns the address of `symbol` (materialising the module).
   void *add(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> ctx,

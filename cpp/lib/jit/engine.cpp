@@ -1,23 +1,32 @@
 // ORC LLJIT engine for the host CPU: runtime symbols by address, libm from the
-// process, the new-pass-manager O3 pipeline, and assembly emission.
+// process, the new-pass-manager pipeline (O3, or O1 for loop-free modules),
+// object emission and linking, and assembly emission.
 #include "mahou/jit.h"
 
 #include "mahou/diagnostics.h"
 #include "mahou/runtime.h"
 
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/CFG.h>
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
 
+#include <atomic>
 #include <mutex>
+#include <unordered_map>
 
 namespace mahou::jit {
 
@@ -31,12 +40,39 @@ template <class T> T unwrap(llvm::Expected<T> v, const char *what) {
   if (!v) internalError(std::string(what) + ": " + errorText(v.takeError()));
   return std::move(*v);
 }
+
+std::atomic<bool> engineCreated{false};
+
+// True when some function of the module has a CFG cycle (a loop).
+bool hasLoops(llvm::Module &module) {
+  llvm::SmallVector<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, 8> edges;
+  for (llvm::Function &f : module) {
+    if (f.isDeclaration()) continue;
+    llvm::FindFunctionBackedges(f, edges);
+    if (!edges.empty()) return true;
+  }
+  return false;
+}
+
+// fastmath=True: LLVM's `fast` flags (reassoc, contract, nnan, ninf, nsz, arcp, afn)
+// on every floating-point operation and call, so that reductions vectorise.
+void setFastMathFlags(llvm::Module &module) {
+  for (llvm::Function &f : module)
+    for (llvm::Instruction &inst : llvm::instructions(f))
+      if (llvm::isa<llvm::FPMathOperator>(inst)) inst.setFast(true);
+}
 } // namespace
 
 struct Engine::Impl {
   std::mutex mutex;
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<llvm::TargetMachine> tm;
+  std::string targetId;
+  struct Defined {
+    void *address;
+    std::string object;
+  };
+  std::unordered_map<std::string, Defined> defined; // entry symbols of the objects added so far
 };
 
 Engine &Engine::instance() {
@@ -44,13 +80,26 @@ Engine &Engine::instance() {
   return engine;
 }
 
+bool Engine::created() { return engineCreated.load(std::memory_order_relaxed); }
+
 Engine::Engine() : impl_(std::make_unique<Impl>()) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::InitializeNativeTargetAsmParser();
   auto jtmb = unwrap(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host CPU");
-  jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  // Default rather than Aggressive: 10-20% less instruction-selection time, same
+  // kernel times (measured on the bench kernels; docs/performance.md).
+  jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  // Small code model, PIC: direct rip-relative calls and constant loads. JITLink
+  // allocates each object's sections together and adds GOT/PLT stubs for external
+  // symbols (libm, runtime), so 32-bit displacements always reach. (The default here
+  // would be the large model: movabs + indirect call for every external call and
+  // every constant-pool load, also inside loops.)
+  jtmb.setCodeModel(llvm::CodeModel::Small);
+  jtmb.setRelocationModel(llvm::Reloc::PIC_);
   impl_->tm = unwrap(jtmb.createTargetMachine(), "creating the target machine");
+  impl_->targetId = impl_->tm->getTargetTriple().str() + "|" + impl_->tm->getTargetCPU().str() + "|" +
+                    impl_->tm->getTargetFeatureString().str();
   impl_->jit = unwrap(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(), "creating the JIT");
   auto &jd = impl_->jit->getMainJITDylib();
   // libm and libc from the process.
@@ -66,13 +115,17 @@ Engine::Engine() : impl_(std::make_unique<Impl>()) {
                                                          llvm::JITSymbolFlags::Exported};
   if (auto err = jd.define(llvm::orc::absoluteSymbols(std::move(symbols))))
     internalError("defining runtime symbols: " + errorText(std::move(err)));
+  engineCreated.store(true, std::memory_order_relaxed);
 }
 
 Engine::~Engine() = default;
 
-void Engine::optimize(llvm::Module &module) {
+const std::string &Engine::targetId() const { return impl_->targetId; }
+
+void Engine::optimize(llvm::Module &module, bool fastmath) {
   module.setTargetTriple(impl_->tm->getTargetTriple().str());
   module.setDataLayout(impl_->tm->createDataLayout());
+  if (fastmath) setFastMathFlags(module);
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -86,7 +139,11 @@ void Engine::optimize(llvm::Module &module) {
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  // Loops get O3: O2 leaves the matmul kernel's inner loop scalar (6-9x slower).
+  // Loop-free code gains nothing from the loop and vector passes; O1 still inlines,
+  // folds and promotes to registers, for a few ms less (docs/performance.md).
+  llvm::OptimizationLevel level = hasLoops(module) ? llvm::OptimizationLevel::O3 : llvm::OptimizationLevel::O1;
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
   mpm.run(module, mam);
 }
 
@@ -99,6 +156,45 @@ std::string Engine::emitAssembly(llvm::Module &module) {
     internalError("the target cannot emit assembly");
   pm.run(module);
   return std::string(buf.str());
+}
+
+std::string Engine::emitObject(llvm::Module &module) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  llvm::SmallString<16384> buf;
+  llvm::raw_svector_ostream os(buf);
+  llvm::legacy::PassManager pm;
+  if (impl_->tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+    internalError("the target cannot emit object files");
+  pm.run(module);
+  return std::string(buf.str());
+}
+
+void *Engine::addObject(const std::string &object, const std::string &symbol) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  if (auto it = impl_->defined.find(symbol); it != impl_->defined.end()) return it->second.address;
+  auto &jd = impl_->jit->getMainJITDylib();
+  auto tracker = jd.createResourceTracker();
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, symbol);
+  if (auto err = impl_->jit->addObjectFile(tracker, std::move(buffer)))
+    internalError("adding an object file to the JIT: " + errorText(std::move(err)));
+  auto addr = impl_->jit->lookup(symbol);
+  if (!addr) {
+    std::string why = errorText(addr.takeError());
+    // Drop the half-linked object, so that a recompilation can define the symbol again.
+    if (auto err = tracker->remove()) llvm::consumeError(std::move(err));
+    internalError("looking up " + symbol + ": " + why);
+  }
+  void *p = addr->toPtr<void *>();
+  impl_->defined.emplace(symbol, Impl::Defined{p, object});
+  return p;
+}
+
+void *Engine::find(const std::string &symbol, std::string *object) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  auto it = impl_->defined.find(symbol);
+  if (it == impl_->defined.end()) return nullptr;
+  if (object) *object = it->second.object;
+  return it->second.address;
 }
 
 void *Engine::add(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> ctx,

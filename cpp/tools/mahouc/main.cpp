@@ -62,7 +62,53 @@ public:
     return compiled_[key] = CalleeSignature{f.symbol, f.ret};
   }
 
+  std::optional<CalleeParams> calleeParams(uint64_t handle) override {
+    const ast::FunctionDef *def = module_.findFunction(functionNames_.at(handle - 1));
+    if (!def) return std::nullopt;
+    CalleeParams p;
+    p.varargs = !def->vararg.empty();
+    for (auto &a : def->args) {
+      p.names.push_back(a.name);
+      p.defaults.push_back(a.defaultValue ? std::optional<GlobalValue>(literal(*a.defaultValue)) : std::nullopt);
+    }
+    return p;
+  }
+
 private:
+  // A default value written as a literal (numbers, bools, None, strings, tuples of them).
+  static GlobalValue literal(const ast::Expr &e) {
+    GlobalValue g;
+    using K = GlobalValue::Kind;
+    const ast::Expr *v = &e;
+    bool negate = false;
+    if (auto *u = v->as<ast::UnaryOp>(); u && u->op == ast::UnaryOpKind::USub) {
+      negate = true;
+      v = u->operand.get();
+    }
+    if (auto *i = v->as<ast::IntLit>()) {
+      g.kind = K::Int;
+      g.i = negate ? -i->value : i->value;
+    } else if (auto *f = v->as<ast::FloatLit>()) {
+      g.kind = K::Float;
+      g.f = negate ? -f->value : f->value;
+    } else if (auto *b = v->as<ast::BoolLit>(); b && !negate) {
+      g.kind = K::Bool;
+      g.b = b->value;
+    } else if (v->as<ast::NoneLit>() && !negate) {
+      g.kind = K::None;
+    } else if (auto *s = v->as<ast::StrLit>(); s && !negate) {
+      g.kind = K::Str;
+      g.s = s->value;
+    } else if (auto *t = v->as<ast::Tuple>(); t && !negate) {
+      g.kind = K::Tuple;
+      for (auto &x : t->elts) g.elems.push_back(literal(*x));
+    } else {
+      g.kind = K::Unsupported;
+      g.s = "a default value that is not a literal";
+    }
+    return g;
+  }
+
   void scan(const ast::Stmt &s) {
     if (auto *imp = s.as<ast::Import>()) {
       for (auto &a : imp->names) {

@@ -1,0 +1,118 @@
+// Shared declarations of the CUDA part of the _core binding: the DeviceArray base
+// type, kernel objects with their compiled overloads, and launch configurations.
+#pragma once
+
+#include "binding.h"
+
+#include "mahou/cuda_driver.h"
+
+namespace mahou::binding {
+
+constexpr int kMaxDeviceArrayDims = 32;
+
+// ------------------------------------------------------------------ device arrays
+// mahou._core.DeviceArray: the fields the launch path reads; mahou.cuda.DeviceNDArray
+// (Python) subclasses it with the methods.
+struct DeviceArrayObject {
+  PyObject_HEAD
+  PyObject *owner;  // keeps the memory alive: a DeviceMemory, a parent array, a CAI object
+  PyObject *dtype;  // numpy.dtype
+  PyObject *stream; // the stream the array was created on (0 or a Stream)
+  cuda::CUdeviceptr data;
+  int ndim;
+  int device;
+  int dtypeCode; // types::DType, or -1 when kernels cannot take this dtype
+  types::Layout layout;
+  int64_t itemsize;
+  int64_t shape[kMaxDeviceArrayDims];
+  int64_t strides[kMaxDeviceArrayDims];
+};
+bool isDeviceArray(PyObject *obj);
+void registerDeviceArray(nanobind::module_ &m);
+// C, F or A from shape and byte strides (dimensions of extent 1 do not count).
+types::Layout layoutOfStrides(int ndim, const int64_t *shape, const int64_t *strides,
+                              int64_t itemsize);
+// DType of a NumPy type number (LONGLONG/ULONGLONG included), or -1.
+int dtypeCodeOfTypeNum(int typeNum);
+
+// ------------------------------------------------------------------ kernels
+struct KernelOverload {
+  std::vector<uint64_t> key; // launch key of its argument types
+  std::vector<types::Type> args;
+  std::string signature;     // text of the argument types: the module cache key
+  CompiledKernel compiled;   // PTX for (ccMajor, ccMinor)
+  int ccMajor = 0, ccMinor = 0;
+  std::vector<size_t> argFirstParam; // index of each argument's first kernel parameter
+  std::vector<size_t> paramOffsets;  // byte offset of each kernel parameter in the buffer
+  size_t paramBytes = 0;
+  std::vector<cuda::LoadedKernel *> loaded; // by device ordinal; null until loaded
+};
+
+struct KernelEntry {
+  std::vector<uint64_t> key;
+  KernelOverload *overload;
+};
+
+struct KernelState {
+  PyObject *pyFunc = nullptr;   // owned
+  PyObject *resolver = nullptr; // owned
+  PyObject *configs = nullptr;  // owned dict: launch configuration tuple → LaunchConfig
+  std::string source, filename, name;
+  int firstLine = 1;
+  bool isDevice = false; // @cuda.jit(device=True): called from kernels only
+  bool fastmath = false, lineinfo = false, debug = false;
+  int maxRegisters = 0;
+  bool canCompile = true;
+  int nparams = 0;
+  std::vector<std::string> paramNames;
+  std::vector<std::unique_ptr<KernelOverload>> overloads;
+  std::vector<KernelEntry> entries;
+  std::vector<PyObject *> keepAlive; // owned: callees referenced by the compiled code
+};
+
+struct KernelObject {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  PyObject *dict;
+  PyObject *weakrefs;
+  KernelState *state;
+};
+
+// One kernel[grid, block, stream, shared] configuration: calling it launches.
+struct LaunchConfigObject {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  KernelObject *kernel; // owned
+  PyObject *streamObj;  // owned: what the stream argument was (kept alive)
+  cuda::CUstream stream;
+  cuda::Dim3 grid, block;
+  unsigned sharedBytes;
+};
+
+KernelObject *asKernel(PyObject *obj); // null when obj is not a kernel object
+void registerKernelType(nanobind::module_ &m);
+void registerLaunchConfigType(nanobind::module_ &m);
+// kernel[config]: the (cached) LaunchConfig object.
+PyObject *kernelSubscript(PyObject *self, PyObject *config);
+extern PyMethodDef kernelMethods[];
+extern PyGetSetDef kernelGetSets[];
+
+// Compiles (or finds) the overload for these argument types; C++ errors propagate.
+KernelOverload &compileKernelOverload(KernelObject *self, const std::vector<types::Type> &args,
+                                      std::vector<uint64_t> key);
+// The overload's kernel loaded on `device` (compiled again first when the
+// device's compute capability differs from the PTX's).
+cuda::LoadedKernel &loadedKernel(KernelObject *self, KernelOverload &ov, int device);
+// Launch key of argument types (the same words the launch path builds from objects).
+std::vector<uint64_t> kernelKeyOf(const std::vector<types::Type> &args);
+uint64_t deviceArrayKeyWord(types::DType dtype, int ndim, types::Layout layout, bool readonly);
+// Compiler options of a kernel for compute capability (major, minor).
+KernelOptions kernelOptions(const KernelState &st, int ccMajor, int ccMinor);
+// A signature object (text, mahou.types.Signature, tuple) → types; false with an error.
+bool parseKernelSignature(PyObject *sig, types::Signature &out);
+
+// The launch itself (cuda_launch.cpp).
+PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t nargs,
+                       PyObject *kwnames);
+
+} // namespace mahou::binding

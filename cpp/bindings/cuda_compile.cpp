@@ -1,0 +1,414 @@
+// Compilation side of CUDA kernel objects: overloads compiled to PTX through
+// mahou::compileKernel, loaded per device, and the Python methods over them
+// (compile, inspect_llvm/inspect_asm, _compile_ptx, signatures, ...).
+#include "cuda_binding.h"
+
+#include "mahou/layout.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+namespace nb = nanobind;
+
+namespace mahou::binding {
+
+using types::Type;
+
+namespace {
+
+KernelObject *kernelOf(PyObject *obj) { return reinterpret_cast<KernelObject *>(obj); }
+
+// libdevice.10.bc under $CUDA_HOME, $CUDA_PATH or /usr/local/cuda; empty lets the
+// compiler search its own list.
+std::string libdevicePath() {
+  static const std::string path = [] {
+    std::vector<std::string> roots;
+    for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+      if (const char *v = std::getenv(var); v && *v)
+        roots.push_back(v);
+    roots.push_back("/usr/local/cuda");
+    for (const auto &root : roots) {
+      std::string candidate = root + "/nvvm/libdevice/libdevice.10.bc";
+      std::error_code ec;
+      if (std::filesystem::exists(candidate, ec))
+        return candidate;
+    }
+    return std::string();
+  }();
+  return path;
+}
+
+// Why kernels cannot take an argument of type t, or "" when they can.
+std::string unsupportedArgument(const Type &t) {
+  switch (t.kind) {
+  case types::Kind::Scalar:
+  case types::Kind::Array:
+    return "";
+  case types::Kind::Tuple:
+    for (const Type &e : t.elems)
+      if (!e.isScalar())
+        return "a tuple containing " + e.str() + " (kernels take tuples of numbers only)";
+    return "";
+  default:
+    return t.str();
+  }
+}
+
+void layOutParameters(KernelOverload &ov) {
+  size_t offset = 0, count = 0;
+  auto place = [&](size_t size, size_t align) {
+    offset = (offset + align - 1) / align * align;
+    ov.paramOffsets.push_back(offset);
+    offset += size;
+    ++count;
+  };
+  for (const Type &t : ov.args) {
+    ov.argFirstParam.push_back(count);
+    if (t.isArray()) {
+      for (int i = 0; i < 1 + 2 * t.ndim; ++i) // data pointer, shape[N], strides[N]
+        place(8, 8);
+    } else {
+      place(std::max<size_t>(1, types::nativeSize(t)), std::max<size_t>(1, types::nativeAlign(t)));
+    }
+  }
+  ov.argFirstParam.push_back(count);
+  ov.paramBytes = offset;
+}
+
+std::string signatureText(const std::vector<Type> &args) {
+  std::string s = "(";
+  for (size_t i = 0; i < args.size(); ++i)
+    s += (i ? ", " : "") + args[i].str();
+  return s + ")";
+}
+
+std::pair<int, int> compileTarget() {
+  if (cuda::available())
+    return cuda::computeCapability(cuda::currentDevice());
+  return {9, 0}; // no GPU here: PTX for sm_90, compiled again if a device differs
+}
+
+CompiledKernel compileFor(KernelObject *self, const std::vector<Type> &args, int major,
+                          int minor) {
+  KernelState &st = *self->state;
+  nb::object hold = nb::borrow(reinterpret_cast<PyObject *>(self)); // alive while compiling
+  std::unique_ptr<CompileEnvironment> env =
+      makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true});
+  SourceFile file(st.filename, st.source, st.firstLine);
+  return compileKernel(file, st.name, args, *env, kernelOptions(st, major, minor));
+}
+
+std::string textOf(PyObject *obj) {
+  nb::str s = nb::str(nb::handle(obj));
+  return s.c_str();
+}
+
+bool requireKernel(const KernelState &st, const char *what) {
+  if (!st.isDevice)
+    return true;
+  PyErr_Format(PyExc_TypeError,
+               "%s: '%s' is a device function; it is compiled into the kernels that call it",
+               what, st.name.c_str());
+  return false;
+}
+
+} // namespace
+
+uint64_t deviceArrayKeyWord(types::DType dtype, int ndim, types::Layout layout, bool readonly) {
+  constexpr uint64_t kDeviceArrayTag = 0x21;
+  return kDeviceArrayTag << 56 | uint64_t(dtype) << 40 | uint64_t(ndim) << 8 |
+         uint64_t(layout) << 1 | uint64_t(readonly);
+}
+
+std::vector<uint64_t> kernelKeyOf(const std::vector<Type> &args) {
+  std::vector<uint64_t> key;
+  for (const Type &t : args) {
+    if (t.isArray())
+      key.push_back(deviceArrayKeyWord(t.dtype, t.ndim, t.layout, t.readonly));
+    else
+      appendTypeKey(t, key);
+  }
+  return key;
+}
+
+KernelOptions kernelOptions(const KernelState &st, int ccMajor, int ccMinor) {
+  KernelOptions o;
+  o.ccMajor = ccMajor;
+  o.ccMinor = ccMinor;
+  o.fastmath = st.fastmath;
+  o.lineinfo = st.lineinfo || st.debug;
+  o.libdevicePath = libdevicePath();
+  return o;
+}
+
+KernelOverload &compileKernelOverload(KernelObject *self, const std::vector<Type> &args,
+                                      std::vector<uint64_t> key) {
+  KernelState &st = *self->state;
+  for (const auto &e : st.entries)
+    if (e.key == key)
+      return *e.overload;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (std::string why = unsupportedArgument(args[i]); !why.empty()) {
+      std::string param = i < st.paramNames.size() ? st.paramNames[i] : "?";
+      PyErr_Format(PyExc_TypeError, "%s(): argument %zu ('%s') of type %s cannot be passed to a "
+                   "CUDA kernel", st.name.c_str(), i + 1, param.c_str(), why.c_str());
+      throw nb::python_error();
+    }
+  auto [major, minor] = compileTarget();
+  CompiledKernel compiled = compileFor(self, args, major, minor);
+  auto ov = std::make_unique<KernelOverload>();
+  ov->key = std::move(key);
+  ov->args = args;
+  ov->signature = signatureText(args);
+  ov->compiled = std::move(compiled);
+  ov->ccMajor = major;
+  ov->ccMinor = minor;
+  layOutParameters(*ov);
+  st.overloads.push_back(std::move(ov));
+  KernelOverload &ref = *st.overloads.back();
+  st.entries.push_back(KernelEntry{ref.key, &ref});
+  return ref;
+}
+
+cuda::LoadedKernel &loadedKernel(KernelObject *self, KernelOverload &ov, int device) {
+  if (size_t(device) < ov.loaded.size() && ov.loaded[size_t(device)])
+    return *ov.loaded[size_t(device)];
+  KernelState &st = *self->state;
+  auto [major, minor] = cuda::computeCapability(device);
+  if (major != ov.ccMajor || minor != ov.ccMinor) {
+    ov.compiled = compileFor(self, ov.args, major, minor);
+    ov.ccMajor = major;
+    ov.ccMinor = minor;
+  }
+  cuda::LoadOptions options;
+  options.lineinfo = st.lineinfo || st.debug;
+  options.maxRegisters = st.maxRegisters;
+  cuda::LoadedKernel *k = cuda::loadKernel(&st, ov.signature, device, ov.compiled.ptx,
+                                           ov.compiled.kernelName, options);
+  if (ov.loaded.size() <= size_t(device))
+    ov.loaded.resize(size_t(device) + 1, nullptr);
+  ov.loaded[size_t(device)] = k;
+  return *k;
+}
+
+bool parseKernelSignature(PyObject *sig, types::Signature &out) {
+  std::string error;
+  if (PyTuple_Check(sig) || PyList_Check(sig)) {
+    nb::object items = nb::steal(PySequence_Tuple(sig));
+    if (!items.is_valid())
+      return false;
+    out.ret.reset();
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(items.ptr()); ++i) {
+      auto t = types::parseType(textOf(PyTuple_GET_ITEM(items.ptr(), i)), &error);
+      if (!t) {
+        raiseMahouError("TypingError", error);
+        return false;
+      }
+      out.args.push_back(std::move(*t));
+    }
+    return true;
+  }
+  auto parsed = types::parseSignature(textOf(sig), &error);
+  if (!parsed) {
+    raiseMahouError("TypingError", error);
+    return false;
+  }
+  out = std::move(*parsed);
+  return true;
+}
+
+namespace {
+
+bool parseVoidSignature(const KernelState &st, PyObject *sig, types::Signature &parsed) {
+  if (!parseKernelSignature(sig, parsed))
+    return false;
+  if (parsed.ret && !parsed.ret->isNone()) {
+    PyErr_Format(PyExc_TypeError, "CUDA kernel '%s' must have a void return type, not %s",
+                 st.name.c_str(), parsed.ret->str().c_str());
+    return false;
+  }
+  return true;
+}
+
+PyObject *kernelCompile(PyObject *self, PyObject *sig) {
+  KernelObject *k = kernelOf(self);
+  if (k->state->isDevice)
+    Py_RETURN_NONE; // device functions are compiled from source into their callers
+  types::Signature parsed;
+  if (!parseVoidSignature(*k->state, sig, parsed))
+    return nullptr;
+  if (!translateErrors([&] { compileKernelOverload(k, parsed.args, kernelKeyOf(parsed.args)); }))
+    return nullptr;
+  Py_RETURN_NONE;
+}
+
+PyObject *kernelDisableCompile(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  int disable = 1;
+  if (nargs > 0 && (disable = PyObject_IsTrue(args[0])) < 0)
+    return nullptr;
+  kernelOf(self)->state->canCompile = !disable;
+  Py_RETURN_NONE;
+}
+
+bool emitKernel(KernelObject *self, const std::vector<Type> &args, Stage stage,
+                std::string &text) {
+  KernelState &st = *self->state;
+  return translateErrors([&] {
+    if (stage == Stage::Asm)
+      for (const auto &ov : st.overloads)
+        if (ov->args == args) {
+          text = ov->compiled.ptx;
+          return;
+        }
+    auto [major, minor] = compileTarget();
+    std::unique_ptr<CompileEnvironment> env =
+        makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true});
+    SourceFile file(st.filename, st.source, st.firstLine);
+    text = emitKernelStage(file, st.name, args, *env, kernelOptions(st, major, minor), stage);
+  });
+}
+
+// inspect_*(signature=None): one signature's text, or {signature: text} over the overloads.
+PyObject *inspectKernel(PyObject *self, PyObject *args, PyObject *kwargs, Stage stage) {
+  PyObject *sig = Py_None;
+  static const char *keywords[] = {"signature", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", const_cast<char **>(keywords), &sig))
+    return nullptr;
+  KernelObject *k = kernelOf(self);
+  if (!requireKernel(*k->state, "inspect"))
+    return nullptr;
+  std::string text;
+  if (sig != Py_None) {
+    types::Signature parsed;
+    if (!parseKernelSignature(sig, parsed) || !emitKernel(k, parsed.args, stage, text))
+      return nullptr;
+    return PyUnicode_FromStringAndSize(text.data(), Py_ssize_t(text.size()));
+  }
+  nb::dict out;
+  std::vector<std::vector<Type>> sigs;
+  for (const auto &ov : k->state->overloads)
+    sigs.push_back(ov->args);
+  for (const auto &argTypes : sigs) {
+    nb::object key = nb::steal(toPySignature(argTypes));
+    if (!key.is_valid() || !emitKernel(k, argTypes, stage, text))
+      return nullptr;
+    out[key] = nb::str(text.c_str(), text.size());
+  }
+  return out.release().ptr();
+}
+
+PyObject *kernelInspectLLVM(PyObject *self, PyObject *args, PyObject *kwargs) {
+  return inspectKernel(self, args, kwargs, Stage::OptLLVM);
+}
+
+PyObject *kernelInspectAsm(PyObject *self, PyObject *args, PyObject *kwargs) {
+  return inspectKernel(self, args, kwargs, Stage::Asm);
+}
+
+// _compile_ptx(signature, cc_major, cc_minor) → (ptx, entry name): no device needed.
+PyObject *kernelCompilePtx(PyObject *self, PyObject *args) {
+  PyObject *sig;
+  int major, minor;
+  if (!PyArg_ParseTuple(args, "Oii:_compile_ptx", &sig, &major, &minor))
+    return nullptr;
+  KernelObject *k = kernelOf(self);
+  if (!requireKernel(*k->state, "compile_ptx"))
+    return nullptr;
+  types::Signature parsed;
+  if (!parseVoidSignature(*k->state, sig, parsed))
+    return nullptr;
+  CompiledKernel compiled;
+  if (!translateErrors([&] { compiled = compileFor(k, parsed.args, major, minor); }))
+    return nullptr;
+  return nb::make_tuple(nb::str(compiled.ptx.c_str(), compiled.ptx.size()),
+                        nb::str(compiled.kernelName.c_str()))
+      .release()
+      .ptr();
+}
+
+PyObject *getKernelPyFunc(PyObject *self, void *) {
+  PyObject *f = kernelOf(self)->state->pyFunc;
+  return Py_NewRef(f ? f : Py_None);
+}
+
+PyObject *getKernelSignatures(PyObject *self, void *) {
+  nb::list out;
+  for (const auto &ov : kernelOf(self)->state->overloads) {
+    PyObject *sig = toPySignature(ov->args);
+    if (!sig)
+      return nullptr;
+    out.append(nb::steal(sig));
+  }
+  return out.release().ptr();
+}
+
+PyObject *getKernelIsDevice(PyObject *self, void *) {
+  return PyBool_FromLong(kernelOf(self)->state->isDevice);
+}
+
+PyObject *getKernelTargetOptions(PyObject *self, void *) {
+  const KernelState &st = *kernelOf(self)->state;
+  nb::dict out;
+  out["device"] = st.isDevice;
+  out["fastmath"] = st.fastmath;
+  out["lineinfo"] = st.lineinfo;
+  out["debug"] = st.debug;
+  out["max_registers"] = st.maxRegisters;
+  return out.release().ptr();
+}
+
+PyObject *getKernelStats(PyObject *self, void *) {
+  nb::dict out;
+  for (const auto &ov : kernelOf(self)->state->overloads) {
+    nb::object key = nb::steal(toPySignature(ov->args));
+    if (!key.is_valid())
+      return nullptr;
+    const StageTimes &t = ov->compiled.times;
+    nb::dict times;
+    times["parse_ms"] = t.parseMs;
+    times["sema_ms"] = t.semaMs;
+    times["codegen_ms"] = t.codegenMs;
+    times["optimize_ms"] = t.optimizeMs;
+    times["jit_ms"] = t.jitMs;
+    out[key] = times;
+  }
+  return out.release().ptr();
+}
+
+PyObject *getKernelCanCompile(PyObject *self, void *) {
+  return PyBool_FromLong(kernelOf(self)->state->canCompile);
+}
+
+} // namespace
+
+PyMethodDef kernelMethods[] = {
+    {"compile", reinterpret_cast<PyCFunction>(kernelCompile), METH_O,
+     "compile(signature): compile the kernel for these argument types now."},
+    {"disable_compile",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kernelDisableCompile)),
+     METH_FASTCALL, "disable_compile(val=True): launch only the overloads compiled so far."},
+    {"inspect_llvm", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kernelInspectLLVM)),
+     METH_VARARGS | METH_KEYWORDS, "Optimised LLVM IR: one signature's text, or {signature: text}."},
+    {"inspect_asm", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kernelInspectAsm)),
+     METH_VARARGS | METH_KEYWORDS, "PTX: one signature's text, or {signature: text}."},
+    {"_compile_ptx", reinterpret_cast<PyCFunction>(kernelCompilePtx), METH_VARARGS,
+     "_compile_ptx(signature, cc_major, cc_minor) → (ptx, entry name); needs no GPU."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+PyGetSetDef kernelGetSets[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, nullptr, nullptr},
+    {"py_func", getKernelPyFunc, nullptr, "The original Python function.", nullptr},
+    {"signatures", getKernelSignatures, nullptr, "Argument types of each compiled overload.",
+     nullptr},
+    {"targetoptions", getKernelTargetOptions, nullptr, "Options the kernel is compiled with.",
+     nullptr},
+    {"stats", getKernelStats, nullptr, "Compile times (ms) per stage of each overload.", nullptr},
+    {"_is_device", getKernelIsDevice, nullptr, "True for @cuda.jit(device=True).", nullptr},
+    {"_can_compile", getKernelCanCompile, nullptr, "False once disable_compile() was called.",
+     nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+} // namespace mahou::binding

@@ -1,0 +1,242 @@
+// mahou._core.CUDAKernel: the object @cuda.jit returns (a kernel, or a device
+// function with device=True). Construction, lifetime, kernel[config] and the
+// hooks the compile environment uses (isCudaKernel, cudaDeviceFunctionSource).
+#include "cuda_binding.h"
+
+#include <structmember.h>
+
+namespace nb = nanobind;
+
+namespace mahou::binding {
+
+namespace {
+
+PyTypeObject *theKernelType = nullptr; // set once in registerKernelType
+
+KernelObject *kernelOf(PyObject *obj) { return reinterpret_cast<KernelObject *>(obj); }
+
+PyObject *kernelVectorcall(PyObject *callable, PyObject *const *, size_t, PyObject *) {
+  const KernelState &st = *kernelOf(callable)->state;
+  if (st.isDevice)
+    PyErr_Format(PyExc_TypeError,
+                 "the CUDA device function '%s' can only be called from a @cuda.jit kernel "
+                 "or device function",
+                 st.name.c_str());
+  else
+    PyErr_Format(PyExc_ValueError,
+                 "Kernel launch configuration was not specified. Use the syntax:\n\n"
+                 "%s[blockspergrid, threadsperblock](arg0, arg1, ..., argn)",
+                 st.name.c_str());
+  return nullptr;
+}
+
+bool readKernelOptions(KernelState &st, PyObject *options) {
+  if (options == Py_None)
+    return true;
+  if (!PyDict_Check(options)) {
+    PyErr_SetString(PyExc_TypeError, "CUDAKernel options must be a dict");
+    return false;
+  }
+  auto flag = [&](const char *key) {
+    PyObject *v = PyDict_GetItemString(options, key); // borrowed
+    return v && PyObject_IsTrue(v) == 1;
+  };
+  st.isDevice = flag("device");
+  st.fastmath = flag("fastmath");
+  st.lineinfo = flag("lineinfo");
+  st.debug = flag("debug");
+  if (PyObject *v = PyDict_GetItemString(options, "max_registers"); v && v != Py_None) {
+    st.maxRegisters = int(PyLong_AsLong(v));
+    if (st.maxRegisters == -1 && PyErr_Occurred())
+      return false;
+  }
+  return true;
+}
+
+bool readKernelParameters(KernelState &st) {
+  try {
+    nb::handle func(st.pyFunc);
+    nb::object code = func.attr("__code__");
+    st.nparams = nb::cast<int>(code.attr("co_argcount"));
+    nb::object names = code.attr("co_varnames");
+    for (int i = 0; i < st.nparams; ++i)
+      st.paramNames.push_back(nb::cast<std::string>(names[i]));
+  } catch (nb::python_error &e) {
+    e.restore();
+    return false;
+  } catch (const std::exception &e) {
+    PyErr_Format(PyExc_TypeError, "cuda.jit needs a Python function (%s)", e.what());
+    return false;
+  }
+  return true;
+}
+
+bool copyKernelAttributes(KernelObject *self) {
+  self->dict = PyDict_New();
+  if (!self->dict)
+    return false;
+  for (const char *attr : {"__name__", "__qualname__", "__module__", "__doc__"}) {
+    PyObject *v = PyObject_GetAttrString(self->state->pyFunc, attr);
+    if (!v) {
+      PyErr_Clear();
+      continue;
+    }
+    int rc = PyDict_SetItemString(self->dict, attr, v);
+    Py_DECREF(v);
+    if (rc < 0)
+      return false;
+  }
+  return PyDict_SetItemString(self->dict, "__wrapped__", self->state->pyFunc) == 0;
+}
+
+PyObject *kernelNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  PyObject *pyFunc, *resolver, *options = Py_None;
+  const char *source, *filename, *name;
+  int firstLine;
+  static const char *keywords[] = {"py_func", "source_text", "filename", "firstlineno",
+                                   "name",    "resolver",    "options",  nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OssisO|O:CUDAKernel",
+                                   const_cast<char **>(keywords), &pyFunc, &source, &filename,
+                                   &firstLine, &name, &resolver, &options))
+    return nullptr;
+  if (!PyCallable_Check(resolver)) {
+    PyErr_SetString(PyExc_TypeError, "CUDAKernel resolver must be callable");
+    return nullptr;
+  }
+  if (!ensureNumpyApi()) // the launch path reads NumPy arrays
+    return nullptr;
+  auto *self = reinterpret_cast<KernelObject *>(type->tp_alloc(type, 0));
+  if (!self)
+    return nullptr;
+  self->vectorcall = kernelVectorcall;
+  self->state = new KernelState();
+  KernelState &st = *self->state;
+  st.pyFunc = Py_NewRef(pyFunc);
+  st.resolver = Py_NewRef(resolver);
+  st.configs = PyDict_New();
+  st.source = source;
+  st.filename = filename;
+  st.firstLine = firstLine;
+  st.name = name;
+  if (!st.configs || !readKernelOptions(st, options) || !readKernelParameters(st) ||
+      !copyKernelAttributes(self)) {
+    Py_DECREF(self);
+    return nullptr;
+  }
+  return reinterpret_cast<PyObject *>(self);
+}
+
+int kernelTraverse(PyObject *obj, visitproc visit, void *arg) {
+  KernelObject *self = kernelOf(obj);
+  Py_VISIT(Py_TYPE(obj));
+  Py_VISIT(self->dict);
+  if (KernelState *st = self->state) {
+    Py_VISIT(st->pyFunc);
+    Py_VISIT(st->resolver);
+    Py_VISIT(st->configs);
+    for (PyObject *o : st->keepAlive)
+      Py_VISIT(o);
+  }
+  return 0;
+}
+
+int kernelClear(PyObject *obj) {
+  KernelObject *self = kernelOf(obj);
+  Py_CLEAR(self->dict);
+  if (KernelState *st = self->state) {
+    Py_CLEAR(st->resolver);
+    Py_CLEAR(st->configs);
+    std::vector<PyObject *> kept;
+    kept.swap(st->keepAlive);
+    for (PyObject *o : kept)
+      Py_DECREF(o);
+  }
+  return 0;
+}
+
+void kernelDealloc(PyObject *obj) {
+  KernelObject *self = kernelOf(obj);
+  PyTypeObject *type = Py_TYPE(obj);
+  PyObject_GC_UnTrack(obj);
+  if (self->weakrefs)
+    PyObject_ClearWeakRefs(obj);
+  kernelClear(obj);
+  if (KernelState *st = self->state) {
+    if (!st->overloads.empty())
+      cuda::unloadKernels(st);
+    Py_CLEAR(st->pyFunc);
+    delete st;
+    self->state = nullptr;
+  }
+  type->tp_free(obj);
+  Py_DECREF(type);
+}
+
+PyObject *kernelRepr(PyObject *obj) {
+  KernelState *st = kernelOf(obj)->state;
+  const char *kind = st && st->isDevice ? "CUDADeviceFunction" : "CUDAKernel";
+  if (!st || !st->pyFunc)
+    return PyUnicode_FromFormat("%s(<cleared>)", kind);
+  return PyUnicode_FromFormat("%s(%R)", kind, st->pyFunc);
+}
+
+PyMemberDef kernelMembers[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(KernelObject, vectorcall), READONLY, nullptr},
+    {"__dictoffset__", T_PYSSIZET, offsetof(KernelObject, dict), READONLY, nullptr},
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(KernelObject, weakrefs), READONLY, nullptr},
+    {nullptr, 0, 0, 0, nullptr},
+};
+
+PyType_Slot kernelSlots[] = {
+    {Py_tp_new, reinterpret_cast<void *>(kernelNew)},
+    {Py_tp_dealloc, reinterpret_cast<void *>(kernelDealloc)},
+    {Py_tp_traverse, reinterpret_cast<void *>(kernelTraverse)},
+    {Py_tp_clear, reinterpret_cast<void *>(kernelClear)},
+    {Py_tp_call, reinterpret_cast<void *>(PyVectorcall_Call)},
+    {Py_tp_repr, reinterpret_cast<void *>(kernelRepr)},
+    {Py_mp_subscript, reinterpret_cast<void *>(kernelSubscript)},
+    {Py_tp_members, kernelMembers},
+    {Py_tp_methods, kernelMethods},
+    {Py_tp_getset, kernelGetSets},
+    {Py_tp_doc, const_cast<char *>("A CUDA kernel compiled by mahou: kernel[grid, block](args).")},
+    {0, nullptr},
+};
+
+PyType_Spec kernelSpec = {
+    "mahou._core.CUDAKernel",
+    sizeof(KernelObject),
+    0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    kernelSlots,
+};
+
+} // namespace
+
+KernelObject *asKernel(PyObject *obj) {
+  return theKernelType && Py_TYPE(obj) == theKernelType ? kernelOf(obj) : nullptr;
+}
+
+bool isCudaKernel(PyObject *obj) { return asKernel(obj) != nullptr; }
+
+bool isCudaDeviceFunction(PyObject *obj) {
+  KernelObject *k = asKernel(obj);
+  return k && k->state && k->state->isDevice;
+}
+
+std::optional<FunctionSource> cudaDeviceFunctionSource(PyObject *obj) {
+  if (!isCudaDeviceFunction(obj))
+    return std::nullopt;
+  KernelState &st = *asKernel(obj)->state;
+  return FunctionSource{&st.source, &st.filename, &st.name, st.firstLine,
+                        EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true}};
+}
+
+void registerKernelType(nb::module_ &m) {
+  PyObject *type = PyType_FromSpec(&kernelSpec);
+  if (!type)
+    throw nb::python_error();
+  theKernelType = reinterpret_cast<PyTypeObject *>(type);
+  m.attr("CUDAKernel") = nb::borrow(type);
+}
+
+} // namespace mahou::binding

@@ -1,0 +1,618 @@
+// The launch path: kernel[grid, block, stream, shared] makes a (cached) LaunchConfig;
+// calling it keys the arguments in C++, finds or compiles the overload, packs the
+// kernel parameters, copies NumPy arrays to the device and back, and launches.
+#include "cuda_binding.h"
+#include "numpy_api.h"
+
+#include <structmember.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace nb = nanobind;
+
+namespace mahou::binding {
+
+using types::Type;
+
+namespace {
+
+PyTypeObject *theLaunchConfigType = nullptr; // set once in registerLaunchConfigType
+constexpr Py_ssize_t kMaxCachedConfigs = 1024;
+constexpr size_t kStackParamBytes = 2048;
+constexpr size_t kStackParams = 256;
+
+// ------------------------------------------------------------------ configuration
+
+bool readDim(PyObject *obj, const char *what, cuda::Dim3 &out) {
+  unsigned v[3] = {1, 1, 1};
+  auto one = [&](PyObject *item, unsigned &dst) {
+    long long x = PyLong_AsLongLong(item);
+    if (x == -1 && PyErr_Occurred()) {
+      PyErr_Format(PyExc_TypeError, "%s must be an int or a tuple of 1 to 3 ints", what);
+      return false;
+    }
+    if (x < 0 || x > 0xffffffffLL) {
+      PyErr_Format(PyExc_ValueError, "%s value %lld is out of range", what, x);
+      return false;
+    }
+    dst = unsigned(x);
+    return true;
+  };
+  if (PyTuple_Check(obj) || PyList_Check(obj)) {
+    nb::object items = nb::steal(PySequence_Tuple(obj));
+    if (!items.is_valid())
+      return false;
+    Py_ssize_t n = PyTuple_GET_SIZE(items.ptr());
+    if (n < 1 || n > 3) {
+      PyErr_Format(PyExc_ValueError, "%s must have 1 to 3 dimensions, not %zd", what, n);
+      return false;
+    }
+    for (Py_ssize_t i = 0; i < n; ++i)
+      if (!one(PyTuple_GET_ITEM(items.ptr(), i), v[i]))
+        return false;
+  } else if (!one(obj, v[0])) {
+    return false;
+  }
+  out = {v[0], v[1], v[2]};
+  return true;
+}
+
+// A stream argument: 0/None (the legacy default stream), a raw handle int, a
+// mahou.cuda Stream (_handle), or a foreign stream with `handle` or `ptr`.
+bool readStream(PyObject *obj, cuda::CUstream &out) {
+  out = nullptr;
+  if (obj == Py_None)
+    return true;
+  nb::object value = nb::borrow(obj);
+  for (const char *attr : {"_handle", "handle", "ptr"}) {
+    if (PyLong_Check(value.ptr()))
+      break;
+    if (PyObject_HasAttrString(obj, attr)) {
+      value = nb::steal(PyObject_GetAttrString(obj, attr));
+      if (!value.is_valid())
+        return false;
+      if (!PyLong_Check(value.ptr()) && PyObject_HasAttrString(value.ptr(), "value")) // ctypes
+        value = nb::steal(PyObject_GetAttrString(value.ptr(), "value"));
+      if (!value.is_valid())
+        return false;
+      if (value.is_none())
+        return true;
+      break;
+    }
+  }
+  if (!PyLong_Check(value.ptr())) {
+    PyErr_Format(PyExc_TypeError, "invalid CUDA stream: %R", obj);
+    return false;
+  }
+  unsigned long long h = PyLong_AsUnsignedLongLong(value.ptr());
+  if (h == (unsigned long long)-1 && PyErr_Occurred())
+    return false;
+  out = reinterpret_cast<cuda::CUstream>(uintptr_t(h));
+  return true;
+}
+
+PyObject *makeConfig(KernelObject *kernel, PyObject *config) {
+  Py_ssize_t n = PyTuple_Check(config) ? PyTuple_GET_SIZE(config) : 0;
+  if (n < 2 || n > 4) {
+    PyErr_SetString(PyExc_ValueError,
+                    "a kernel launch configuration is kernel[griddim, blockdim] or "
+                    "kernel[griddim, blockdim, stream] or kernel[griddim, blockdim, stream, "
+                    "sharedmem]");
+    return nullptr;
+  }
+  auto *self = PyObject_GC_New(LaunchConfigObject, theLaunchConfigType);
+  if (!self)
+    return nullptr;
+  self->vectorcall = reinterpret_cast<vectorcallfunc>(
+      +[](PyObject *c, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+        return launchKernel(reinterpret_cast<LaunchConfigObject *>(c), args,
+                            size_t(PyVectorcall_NARGS(nargsf)), kwnames);
+      });
+  self->kernel = reinterpret_cast<KernelObject *>(Py_NewRef(reinterpret_cast<PyObject *>(kernel)));
+  self->streamObj = Py_NewRef(n > 2 ? PyTuple_GET_ITEM(config, 2) : Py_None);
+  self->stream = nullptr;
+  self->sharedBytes = 0;
+  PyObject_GC_Track(self);
+  nb::object hold = nb::steal(reinterpret_cast<PyObject *>(self));
+  if (!readDim(PyTuple_GET_ITEM(config, 0), "griddim", self->grid) ||
+      !readDim(PyTuple_GET_ITEM(config, 1), "blockdim", self->block) ||
+      !readStream(self->streamObj, self->stream))
+    return nullptr;
+  if (n > 3) {
+    long long shared = PyLong_AsLongLong(PyTuple_GET_ITEM(config, 3));
+    if (shared == -1 && PyErr_Occurred())
+      return nullptr;
+    if (shared < 0 || shared > 0x7fffffffLL) {
+      PyErr_Format(PyExc_ValueError, "dynamic shared memory size %lld is out of range", shared);
+      return nullptr;
+    }
+    self->sharedBytes = unsigned(shared);
+  }
+  return hold.release().ptr();
+}
+
+int configTraverse(PyObject *obj, visitproc visit, void *arg) {
+  auto *self = reinterpret_cast<LaunchConfigObject *>(obj);
+  Py_VISIT(Py_TYPE(obj));
+  Py_VISIT(reinterpret_cast<PyObject *>(self->kernel));
+  Py_VISIT(self->streamObj);
+  return 0;
+}
+
+int configClear(PyObject *obj) {
+  auto *self = reinterpret_cast<LaunchConfigObject *>(obj);
+  Py_CLEAR(self->kernel);
+  Py_CLEAR(self->streamObj);
+  return 0;
+}
+
+void configDealloc(PyObject *obj) {
+  PyTypeObject *type = Py_TYPE(obj);
+  PyObject_GC_UnTrack(obj);
+  configClear(obj);
+  PyObject_GC_Del(obj);
+  Py_DECREF(type);
+}
+
+PyObject *configRepr(PyObject *obj) {
+  auto *self = reinterpret_cast<LaunchConfigObject *>(obj);
+  return PyUnicode_FromFormat("<launch configuration of %R: grid (%u, %u, %u), block (%u, %u, "
+                              "%u), %u shared bytes>",
+                              reinterpret_cast<PyObject *>(self->kernel), self->grid.x,
+                              self->grid.y, self->grid.z, self->block.x, self->block.y,
+                              self->block.z, self->sharedBytes);
+}
+
+PyMemberDef configMembers[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(LaunchConfigObject, vectorcall), READONLY,
+     nullptr},
+    {nullptr, 0, 0, 0, nullptr},
+};
+
+PyType_Slot configSlots[] = {
+    {Py_tp_dealloc, reinterpret_cast<void *>(configDealloc)},
+    {Py_tp_traverse, reinterpret_cast<void *>(configTraverse)},
+    {Py_tp_clear, reinterpret_cast<void *>(configClear)},
+    {Py_tp_call, reinterpret_cast<void *>(PyVectorcall_Call)},
+    {Py_tp_repr, reinterpret_cast<void *>(configRepr)},
+    {Py_tp_members, configMembers},
+    {0, nullptr},
+};
+
+PyType_Spec configSpec = {
+    "mahou._core.LaunchConfig",
+    sizeof(LaunchConfigObject),
+    0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    configSlots,
+};
+
+// ------------------------------------------------------------------ arguments
+
+// One argument as the launch sees it.
+struct ArgSlot {
+  enum class Kind : uint8_t { Array, HostArray, Scalar } kind = Kind::Scalar;
+  int ndim = 0;
+  int dtype = -1;
+  types::Layout layout = types::Layout::A;
+  bool readonly = false;
+  cuda::CUdeviceptr data = 0;
+  const int64_t *shape = nullptr, *strides = nullptr;
+  PyArrayObject *host = nullptr; // HostArray
+  int64_t spanLo = 0, spanBytes = 0; // HostArray: its memory [data + spanLo, + spanBytes)
+};
+
+// Shape and strides of a __cuda_array_interface__ argument (the slot points here).
+struct ForeignDims {
+  int64_t shape[kMaxDeviceArrayDims], strides[kMaxDeviceArrayDims];
+};
+
+bool raiseArgument(const KernelState &st, size_t i, PyObject *obj, const char *why) {
+  std::string param = i < st.paramNames.size() ? st.paramNames[i] : "?";
+  PyErr_Format(PyExc_TypeError, "%s(): argument %zu ('%s') of type %s cannot be passed to a "
+               "CUDA kernel%s", st.name.c_str(), i + 1, param.c_str(), Py_TYPE(obj)->tp_name, why);
+  return false;
+}
+
+bool readHostArray(PyObject *obj, ArgSlot &slot) {
+  auto *a = reinterpret_cast<PyArrayObject *>(obj);
+  PyArray_Descr *descr = PyArray_DESCR(a);
+  slot.kind = ArgSlot::Kind::HostArray;
+  slot.host = a;
+  slot.ndim = PyArray_NDIM(a);
+  slot.dtype = PyArray_ISBYTESWAPPED(a) ? -1 : dtypeCodeOfTypeNum(descr->type_num);
+  static_assert(sizeof(npy_intp) == sizeof(int64_t));
+  slot.shape = reinterpret_cast<const int64_t *>(PyArray_DIMS(a));
+  slot.strides = reinterpret_cast<const int64_t *>(PyArray_STRIDES(a));
+  int flags = PyArray_FLAGS(a);
+  slot.layout = flags & NPY_ARRAY_C_CONTIGUOUS   ? types::Layout::C
+                : flags & NPY_ARRAY_F_CONTIGUOUS ? types::Layout::F
+                                                 : types::Layout::A;
+  slot.readonly = !(flags & NPY_ARRAY_WRITEABLE);
+  int64_t lo = 0, hi = PyArray_ITEMSIZE(a);
+  bool empty = false;
+  for (int i = 0; i < slot.ndim; ++i) {
+    empty |= slot.shape[i] == 0;
+    int64_t extent = (slot.shape[i] - 1) * slot.strides[i];
+    (extent < 0 ? lo : hi) += extent;
+  }
+  slot.spanLo = empty ? 0 : lo;
+  slot.spanBytes = empty ? 0 : hi - lo;
+  return true;
+}
+
+// __cuda_array_interface__ (CuPy, PyTorch, ...): false with an error set, or with no
+// error when the object has no interface.
+bool readForeignArray(PyObject *obj, ArgSlot &slot, ForeignDims &dims) {
+  nb::object cai = nb::steal(PyObject_GetAttrString(obj, "__cuda_array_interface__"));
+  if (!cai.is_valid()) {
+    if (PyErr_ExceptionMatches(PyExc_AttributeError))
+      PyErr_Clear();
+    return false;
+  }
+  try {
+    nb::dict d = nb::cast<nb::dict>(cai);
+    if (d.contains("mask") && !d["mask"].is_none())
+      throw nb::value_error("masked __cuda_array_interface__ arrays are not supported");
+    nb::tuple shape = nb::cast<nb::tuple>(d["shape"]);
+    nb::tuple data = nb::cast<nb::tuple>(d["data"]);
+    PyArray_Descr *descr = nullptr;
+    if (!PyArray_DescrConverter(nb::object(d["typestr"]).ptr(), &descr))
+      throw nb::python_error();
+    nb::object hold = nb::steal(reinterpret_cast<PyObject *>(descr));
+    int64_t itemsize = int64_t(PyDataType_ELSIZE(descr));
+    slot.kind = ArgSlot::Kind::Array;
+    slot.ndim = int(shape.size());
+    if (slot.ndim > kMaxDeviceArrayDims)
+      throw nb::value_error("too many dimensions");
+    slot.dtype = PyDataType_ISNOTSWAPPED(descr) ? dtypeCodeOfTypeNum(descr->type_num) : -1;
+    for (int i = 0; i < slot.ndim; ++i)
+      dims.shape[i] = nb::cast<int64_t>(shape[size_t(i)]);
+    nb::object strides = d.contains("strides") ? nb::object(d["strides"]) : nb::none();
+    if (strides.is_none()) {
+      int64_t step = itemsize;
+      for (int i = slot.ndim - 1; i >= 0; --i) {
+        dims.strides[i] = step;
+        step *= std::max<int64_t>(dims.shape[i], 1);
+      }
+    } else {
+      nb::tuple st = nb::cast<nb::tuple>(strides);
+      for (int i = 0; i < slot.ndim; ++i)
+        dims.strides[i] = nb::cast<int64_t>(st[size_t(i)]);
+    }
+    slot.data = nb::cast<uint64_t>(data[0]);
+    slot.readonly = nb::cast<bool>(data[1]);
+    slot.shape = dims.shape;
+    slot.strides = dims.strides;
+    slot.layout = layoutOfStrides(slot.ndim, dims.shape, dims.strides, itemsize);
+  } catch (nb::python_error &e) {
+    e.restore();
+    return false;
+  } catch (const std::exception &e) {
+    PyErr_Format(PyExc_TypeError, "invalid __cuda_array_interface__: %s", e.what());
+    return false;
+  }
+  if (slot.data && cuda::pointerDevice(slot.data) < 0) {
+    PyErr_SetString(PyExc_TypeError,
+                    "__cuda_array_interface__ pointer is not CUDA device memory");
+    return false;
+  }
+  return true;
+}
+
+// Classifies one argument and appends its key word(s). False with an error set.
+bool readArgument(const KernelState &st, size_t i, PyObject *obj, ArgSlot &slot, KeyBuffer &key,
+                  std::vector<ForeignDims> &foreign) {
+  PyTypeObject *t = Py_TYPE(obj);
+  uint64_t word;
+  if (t == &PyLong_Type || t == &PyFloat_Type) {
+    slot.kind = ArgSlot::Kind::Scalar;
+    word = t == &PyLong_Type ? kInt64Key : kFloat64Key;
+  } else if (isDeviceArray(obj)) {
+    auto *a = reinterpret_cast<DeviceArrayObject *>(obj);
+    slot.kind = ArgSlot::Kind::Array;
+    slot.ndim = a->ndim;
+    slot.dtype = a->dtypeCode;
+    slot.layout = a->layout;
+    slot.data = a->data;
+    slot.shape = a->shape;
+    slot.strides = a->strides;
+    if (slot.dtype < 0)
+      return raiseArgument(st, i, obj, " (its dtype is not supported)");
+    word = deviceArrayKeyWord(types::DType(slot.dtype), slot.ndim, slot.layout, false);
+  } else if (PyArray_CheckExact(obj) ||
+             (PyArray_Check(obj) && !PyObject_HasAttrString(obj, "__cuda_array_interface__"))) {
+    readHostArray(obj, slot); // a mapped_array (ndarray with the interface) is used in place
+    if (slot.dtype < 0)
+      return raiseArgument(st, i, obj, " (its dtype is not supported)");
+    word = deviceArrayKeyWord(types::DType(slot.dtype), slot.ndim, slot.layout, slot.readonly);
+  } else {
+    slot.kind = ArgSlot::Kind::Scalar;
+    int mark = key.size;
+    if (appendObjectKey(obj, key))
+      return true;
+    key.size = mark; // a tuple may have added words before failing
+    if (foreign.capacity() == 0)
+      foreign.reserve(size_t(st.nparams)); // pointers into it must stay valid
+    foreign.emplace_back();
+    if (!readForeignArray(obj, slot, foreign.back()))
+      return PyErr_Occurred() ? false : raiseArgument(st, i, obj, "");
+    if (slot.dtype < 0)
+      return raiseArgument(st, i, obj, " (its dtype is not supported)");
+    word = deviceArrayKeyWord(types::DType(slot.dtype), slot.ndim, slot.layout, slot.readonly);
+  }
+  if (key.size >= kMaxKeyWords)
+    return raiseArgument(st, i, obj, " (too many arguments)");
+  key.words[key.size++] = word;
+  return true;
+}
+
+// ------------------------------------------------------------------ overload choice
+
+int conversionCost(const Type &from, const Type &to) {
+  if (from == to)
+    return 0;
+  if (from.isScalar() && to.isScalar()) {
+    if (from.isComplex() && !to.isComplex())
+      return -1;
+    return types::promote(from.dtype, to.dtype) == to.dtype ? 1 : 2;
+  }
+  if (from.isArray() && to.isArray())
+    return from.dtype == to.dtype && from.ndim == to.ndim &&
+                   (to.layout == types::Layout::A || to.layout == from.layout) &&
+                   (to.readonly || !from.readonly)
+               ? 1
+               : -1;
+  if (from.isTuple() && to.isTuple() && from.elems.size() == to.elems.size()) {
+    int total = 0;
+    for (size_t i = 0; i < from.elems.size(); ++i) {
+      int c = conversionCost(from.elems[i], to.elems[i]);
+      if (c < 0)
+        return -1;
+      total += c;
+    }
+    return total;
+  }
+  return -1;
+}
+
+KernelOverload *findConvertible(KernelState &st, const std::vector<Type> &args) {
+  KernelOverload *best = nullptr;
+  int bestCost = -1;
+  for (const auto &ov : st.overloads) {
+    int total = 0;
+    for (size_t i = 0; i < args.size() && total >= 0; ++i) {
+      int c = conversionCost(args[i], ov->args[i]);
+      total = c < 0 ? -1 : total + c;
+    }
+    if (total >= 0 && (!best || total < bestCost)) {
+      best = ov.get();
+      bestCost = total;
+    }
+  }
+  return best;
+}
+
+// The overload for arguments whose key has no entry yet: compiled, or (compiling
+// disabled) the cheapest one the arguments convert to. Null with an error set.
+KernelOverload *resolveOverload(KernelObject *k, PyObject *const *args, const ArgSlot *slots,
+                                const KeyBuffer &key) {
+  KernelState &st = *k->state;
+  std::vector<Type> types;
+  for (int i = 0; i < st.nparams; ++i) {
+    const ArgSlot &s = slots[i];
+    if (s.kind == ArgSlot::Kind::Scalar) {
+      std::string why;
+      auto t = typeOfObject(args[i], &why);
+      if (!t) {
+        raiseArgument(st, size_t(i), args[i], "");
+        return nullptr;
+      }
+      types.push_back(std::move(*t));
+    } else {
+      types.push_back(Type::array(types::DType(s.dtype), s.ndim, s.layout, s.readonly));
+    }
+  }
+  std::vector<uint64_t> keyWords(key.words, key.words + key.size);
+  KernelOverload *ov = nullptr;
+  if (st.canCompile) {
+    if (!translateErrors([&] { ov = &compileKernelOverload(k, types, keyWords); }))
+      return nullptr;
+    return ov;
+  }
+  ov = findConvertible(st, types);
+  if (!ov) {
+    std::string text;
+    for (size_t i = 0; i < types.size(); ++i)
+      text += (i ? ", " : "") + types[i].str();
+    PyErr_Format(PyExc_TypeError, "No matching definition for argument type(s) %s of %s()",
+                 text.c_str(), st.name.c_str());
+    return nullptr;
+  }
+  st.entries.push_back(KernelEntry{std::move(keyWords), ov});
+  return ov;
+}
+
+// Device copies of the NumPy arrays of one launch, freed when it ends.
+struct HostCopies {
+  int device = 0;
+  std::vector<cuda::CUdeviceptr> blocks;
+  ~HostCopies() {
+    for (cuda::CUdeviceptr p : blocks)
+      cuda::release(device, p);
+  }
+};
+
+template <class T> void put(char *dst, T v) { std::memcpy(dst, &v, sizeof(T)); }
+
+bool packScalar(PyObject *obj, const Type &t, char *dst) {
+  if (t.isScalar(types::DType::Int64) && Py_TYPE(obj) == &PyLong_Type) {
+    long long v = PyLong_AsLongLong(obj);
+    if (v == -1 && PyErr_Occurred())
+      return false;
+    put<int64_t>(dst, v);
+    return true;
+  }
+  if (t.isScalar(types::DType::Float64) && Py_TYPE(obj) == &PyFloat_Type) {
+    put<double>(dst, PyFloat_AS_DOUBLE(obj));
+    return true;
+  }
+  return unboxValue(obj, t, dst);
+}
+
+} // namespace
+
+// ------------------------------------------------------------------ entry points
+
+PyObject *kernelSubscript(PyObject *self, PyObject *config) {
+  KernelObject *k = asKernel(self);
+  KernelState &st = *k->state;
+  if (st.isDevice) {
+    PyErr_Format(PyExc_TypeError, "the CUDA device function '%s' cannot be launched; only "
+                 "@cuda.jit kernels can", st.name.c_str());
+    return nullptr;
+  }
+  if (st.configs) {
+    if (PyObject *cached = PyDict_GetItemWithError(st.configs, config)) // borrowed
+      return Py_NewRef(cached);
+    if (PyErr_Occurred()) { // unhashable (a list): build one without caching
+      PyErr_Clear();
+      return makeConfig(k, config);
+    }
+  }
+  PyObject *made = makeConfig(k, config);
+  if (made && st.configs) {
+    if (PyDict_GET_SIZE(st.configs) >= kMaxCachedConfigs)
+      PyDict_Clear(st.configs);
+    if (PyDict_SetItem(st.configs, config, made) < 0)
+      PyErr_Clear();
+  }
+  return made;
+}
+
+PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t nargs,
+                       PyObject *kwnames) {
+  KernelObject *k = config->kernel;
+  KernelState &st = *k->state;
+  if (kwnames && PyTuple_GET_SIZE(kwnames)) {
+    PyErr_Format(PyExc_TypeError, "%s(): CUDA kernels take no keyword arguments",
+                 st.name.c_str());
+    return nullptr;
+  }
+  if (nargs != size_t(st.nparams)) {
+    PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zu %s given",
+                 st.name.c_str(), st.nparams, st.nparams == 1 ? "" : "s", nargs,
+                 nargs == 1 ? "was" : "were");
+    return nullptr;
+  }
+  ArgSlot slotStack[kMaxFastArgs];
+  std::vector<ArgSlot> slotHeap;
+  ArgSlot *slots = slotStack;
+  if (nargs > size_t(kMaxFastArgs)) {
+    slotHeap.resize(nargs);
+    slots = slotHeap.data();
+  }
+  std::vector<ForeignDims> foreign;
+  KeyBuffer key;
+  bool hasHostArrays = false;
+  for (size_t i = 0; i < nargs; ++i) {
+    if (!readArgument(st, i, args[i], slots[i], key, foreign))
+      return nullptr;
+    hasHostArrays |= slots[i].kind == ArgSlot::Kind::HostArray;
+  }
+  KernelOverload *ov = nullptr;
+  for (const KernelEntry &e : st.entries)
+    if (e.key.size() == size_t(key.size) &&
+        std::memcmp(e.key.data(), key.words, sizeof(uint64_t) * size_t(key.size)) == 0) {
+      ov = e.overload;
+      break;
+    }
+  if (!ov && !(ov = resolveOverload(k, args, slots, key)))
+    return nullptr;
+
+  HostCopies copies;
+  cuda::CUstream stream = config->stream;
+  cuda::LoadedKernel *loaded = nullptr;
+  bool ok = translateErrors([&] {
+    int device = cuda::currentDevice();
+    copies.device = device;
+    loaded = &loadedKernel(k, *ov, device);
+    if (hasHostArrays)
+      for (size_t i = 0; i < nargs; ++i) {
+        ArgSlot &s = slots[i];
+        if (s.kind != ArgSlot::Kind::HostArray || !s.spanBytes)
+          continue;
+        cuda::CUdeviceptr block = cuda::allocate(device, size_t(s.spanBytes));
+        copies.blocks.push_back(block);
+        char *hostData = PyArray_BYTES(s.host);
+        cuda::copyToDevice(device, block, hostData + s.spanLo, size_t(s.spanBytes), stream);
+        s.data = block - cuda::CUdeviceptr(s.spanLo);
+      }
+  });
+  if (!ok)
+    return nullptr;
+
+  // Kernel parameters (compiler.h): array → data, shape[N], strides[N]; scalar → its bytes.
+  size_t nparams = ov->paramOffsets.size();
+  alignas(16) char bufStack[kStackParamBytes];
+  void *paramStack[kStackParams];
+  std::vector<char> bufHeap;
+  std::vector<void *> paramHeap;
+  char *buf = bufStack;
+  void **params = paramStack;
+  if (ov->paramBytes > kStackParamBytes) {
+    bufHeap.resize(ov->paramBytes + 16);
+    buf = bufHeap.data();
+  }
+  if (nparams > kStackParams) {
+    paramHeap.resize(nparams);
+    params = paramHeap.data();
+  }
+  for (size_t p = 0; p < nparams; ++p)
+    params[p] = buf + ov->paramOffsets[p];
+  for (size_t i = 0; i < nargs; ++i) {
+    const ArgSlot &s = slots[i];
+    size_t first = ov->argFirstParam[i];
+    if (s.kind == ArgSlot::Kind::Scalar) {
+      if (!packScalar(args[i], ov->args[i], static_cast<char *>(params[first])))
+        return nullptr;
+      continue;
+    }
+    put<uint64_t>(static_cast<char *>(params[first]), s.data);
+    for (int d = 0; d < s.ndim; ++d) {
+      put<int64_t>(static_cast<char *>(params[first + 1 + size_t(d)]), s.shape[d]);
+      put<int64_t>(static_cast<char *>(params[first + 1 + size_t(s.ndim + d)]), s.strides[d]);
+    }
+  }
+
+  ok = translateErrors([&] {
+    cuda::launch(*loaded, config->grid, config->block, config->sharedBytes, stream, params);
+    if (!hasHostArrays)
+      return;
+    size_t block = 0;
+    for (size_t i = 0; i < nargs; ++i) {
+      const ArgSlot &s = slots[i];
+      if (s.kind != ArgSlot::Kind::HostArray || !s.spanBytes)
+        continue;
+      cuda::CUdeviceptr dev = copies.blocks[block++];
+      if (!s.readonly)
+        cuda::copyToHost(copies.device, PyArray_BYTES(s.host) + s.spanLo, dev,
+                         size_t(s.spanBytes), stream);
+    }
+    cuda::synchronizeStream(copies.device, stream); // before the device copies are freed
+  });
+  if (!ok)
+    return nullptr;
+  Py_RETURN_NONE;
+}
+
+void registerLaunchConfigType(nb::module_ &m) {
+  PyObject *type = PyType_FromSpec(&configSpec);
+  if (!type)
+    throw nb::python_error();
+  theLaunchConfigType = reinterpret_cast<PyTypeObject *>(type);
+  m.attr("LaunchConfig") = nb::borrow(type);
+}
+
+} // namespace mahou::binding

@@ -1,0 +1,93 @@
+// Deterministic symbols and the on-disk cache of compiled functions (cache=True):
+// what a function's code depends on, the keys, the file format and its checks.
+#pragma once
+
+#include "mahou/compiler.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mahou::cache {
+
+// Wraps the caller's environment during one compilation and records every global
+// the compiler resolved and every callee overload it asked for. The record (text)
+// is part of the function's identity: its symbol is a hash of the source, the
+// signature, the options and this record, and a cache entry is valid only while
+// the same globals resolve to the same values and the callees to the same symbols.
+class RecordingEnvironment final : public CompileEnvironment {
+public:
+  explicit RecordingEnvironment(CompileEnvironment &inner) : inner_(inner) {}
+  GlobalValue resolveGlobal(const std::string &name) override;
+  CalleeSignature compileCallee(uint64_t handle, const std::vector<types::Type> &args) override;
+  std::optional<CalleeSource> calleeSource(uint64_t handle) override { return inner_.calleeSource(handle); }
+  // Recorded too: a callee's default argument values are compiled into the caller.
+  std::optional<CalleeParams> calleeParams(uint64_t handle) override;
+
+  // Deterministic text of the record (sorted; no addresses).
+  std::string dependencies() const;
+  // False when a callee cannot be found again by a global name in another process
+  // (a function passed as an argument or held in a tuple).
+  bool cacheable() const;
+
+private:
+  struct Callee {
+    uint64_t handle;
+    std::vector<types::Type> args;
+    CalleeSignature sig;
+  };
+  CompileEnvironment &inner_;
+  std::map<std::string, GlobalValue> globals_;
+  std::vector<Callee> callees_;
+  std::map<uint64_t, std::string> params_; // handle → serialised CalleeParams
+};
+
+// The symbol of a compiled overload: "mahou.<name>.<16 hex digits>", a hash of
+// everything its machine code is made from. Equal symbols mean identical code, so
+// the JIT shares one copy, and a cached object's references to callees resolve by
+// name in any later process that compiled (or loaded) the same callees.
+std::string contentSymbol(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
+                          const CompileOptions &options, const std::string &dependencies);
+
+// The on-disk key of an overload, known before compiling: mahou's version and build,
+// LLVM's version, the host target (triple, CPU, features), the options, the source
+// file's path, the function's name, first line and source text, and the signature.
+std::string overloadKey(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
+                        const CompileOptions &options);
+
+// Where the entry for `key` lives: __pycache__ beside the source file, or
+// $MAHOU_CACHE_DIR, or ~/.cache/mahou when __pycache__ cannot be written. Empty
+// when the source is not a file.
+std::string entryPath(const std::string &sourcePath, const std::string &name, const std::string &key);
+
+// A cached overload as stored: the internal symbol, the return type, the
+// dependency record and the object code.
+struct Entry {
+  std::string symbol;
+  types::Type ret;
+  std::string dependencies;
+  std::string object;
+};
+
+// Reads and checks an entry: magic, format version, size, SHA-256 checksum, and the
+// key stored inside it. nullopt for a missing, truncated, corrupted or foreign file.
+std::optional<Entry> readEntry(const std::string &path, const std::string &key);
+// Writes atomically (a temporary file in the same directory, then rename), so that
+// readers and concurrent writers only ever see complete files. False on failure
+// (the cache is an optimisation: a failed write is not an error).
+bool writeEntry(const std::string &path, const std::string &key, const Entry &entry);
+// True when the globals recorded in `dependencies` resolve to the same values now
+// and the callees (compiled or loaded on the way) have the same symbols.
+bool dependenciesHold(const std::string &dependencies, CompileEnvironment &env);
+
+// Finds, checks, validates and links the cached overload; nullopt on a miss.
+std::optional<CompiledFunction> load(const SourceFile &file, const std::string &name,
+                                     const std::vector<types::Type> &args, CompileEnvironment &env,
+                                     const CompileOptions &options);
+// Stores a freshly compiled overload (when fn.cacheable and it has object code);
+// adds the time taken to fn.times.cacheMs.
+void store(const SourceFile &file, const std::string &name, CompiledFunction &fn, const CompileOptions &options);
+
+} // namespace mahou::cache

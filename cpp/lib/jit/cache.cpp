@@ -1,0 +1,497 @@
+// Deterministic symbols and the on-disk object cache (cache=True): the dependency
+// record of a compilation, keys, entry files (checksummed, written atomically).
+#include "mahou/cache.h"
+
+#include "mahou/codegen.h"
+#include "mahou/jit.h"
+
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/Support/SHA256.h>
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace mahou::cache {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+constexpr char kMagic[8] = {'M', 'A', 'H', 'O', 'U', 'O', 'B', 'J'};
+constexpr uint32_t kFormatVersion = 1;
+constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8;
+constexpr size_t kChecksumBytes = 32;
+constexpr const char *kVersion = "mahou 0.1.0";
+
+// ------------------------------------------------------------------ text encoding
+// Length-prefixed strings: "<len>:<bytes>", so any byte may appear in a field.
+void putField(std::string &out, const std::string &s) {
+  out += std::to_string(s.size());
+  out += ':';
+  out += s;
+}
+
+// Reads the fields of one record line written with putField, separated by spaces.
+bool readFields(const std::string &text, size_t &pos, std::vector<std::string> &fields) {
+  fields.clear();
+  while (pos < text.size() && text[pos] != '\n') {
+    if (text[pos] == ' ') { ++pos; continue; }
+    size_t colon = text.find(':', pos);
+    if (colon == std::string::npos || colon == pos || colon - pos > 12) return false;
+    size_t len = 0;
+    for (size_t i = pos; i < colon; ++i) {
+      if (text[i] < '0' || text[i] > '9') return false;
+      len = len * 10 + size_t(text[i] - '0');
+    }
+    if (colon + 1 + len > text.size()) return false;
+    fields.push_back(text.substr(colon + 1, len));
+    pos = colon + 1 + len;
+  }
+  if (pos < text.size()) ++pos; // the newline
+  return true;
+}
+
+std::string hexBits(double d) {
+  char buf[17];
+  snprintf(buf, sizeof buf, "%016llx", (unsigned long long)std::bit_cast<uint64_t>(d));
+  return buf;
+}
+
+// A global's value as text, without addresses (a compiled function is its name;
+// its code is covered by the callee records).
+std::string serialize(const GlobalValue &g) {
+  using K = GlobalValue::Kind;
+  std::string out = std::to_string(int(g.kind)) + "/";
+  switch (g.kind) {
+  case K::Int: out += std::to_string(g.i); break;
+  case K::Float: out += hexBits(g.f); break;
+  case K::Complex: out += hexBits(g.f) + "," + hexBits(g.imag); break;
+  case K::Bool: out += g.b ? "1" : "0"; break;
+  case K::Tuple:
+    out += std::to_string(g.elems.size()) + "(";
+    for (const GlobalValue &e : g.elems) putField(out, serialize(e));
+    out += ")";
+    break;
+  case K::Module: out += std::to_string(int(g.module)); break;
+  case K::ModuleAttr: out += std::to_string(int(g.module)) + "."; putField(out, g.s); break;
+  case K::DType: out += std::to_string(int(g.dtype)); break;
+  case K::ExcClass: out += std::to_string(int(g.exc)); break;
+  case K::Str: case K::Function: case K::Builtin: case K::Unsupported: putField(out, g.s); break;
+  case K::Missing: case K::None: break;
+  }
+  return out;
+}
+
+std::string serialize(const std::optional<CalleeParams> &p) {
+  if (!p) return "none";
+  std::string out = p->varargs ? "v" : "-";
+  for (size_t i = 0; i < p->names.size(); ++i) {
+    putField(out, p->names[i]);
+    putField(out, i < p->defaults.size() && p->defaults[i] ? serialize(*p->defaults[i]) : std::string("nodefault"));
+  }
+  return out;
+}
+
+std::string hex(const std::array<uint8_t, 32> &digest, size_t nbytes) {
+  static const char *digits = "0123456789abcdef";
+  std::string s;
+  for (size_t i = 0; i < nbytes; ++i) {
+    s += digits[digest[i] >> 4];
+    s += digits[digest[i] & 15];
+  }
+  return s;
+}
+
+void hashField(llvm::SHA256 &h, const std::string &s) {
+  std::string prefix = std::to_string(s.size()) + ":";
+  h.update(llvm::StringRef(prefix));
+  h.update(llvm::StringRef(s));
+}
+
+void hashCommon(llvm::SHA256 &h, const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
+                const CompileOptions &options) {
+  hashField(h, file.path());
+  hashField(h, std::to_string(file.firstLine()));
+  hashField(h, name);
+  hashField(h, file.text());
+  for (const types::Type &t : args) hashField(h, t.str());
+  hashField(h, std::string("boundscheck=") + (options.boundscheck ? "1" : "0") + " fastmath=" +
+                   (options.fastmath ? "1" : "0"));
+}
+
+// The build of mahou that runs: path, size and modification time of the shared
+// object (or executable) holding this code, so that a rebuilt compiler never
+// loads objects compiled by another build of the same version.
+const std::string &buildId() {
+  static const std::string id = [] {
+    Dl_info info{};
+    std::string s = kVersion;
+    if (dladdr(reinterpret_cast<void *>(&buildId), &info) && info.dli_fname) {
+      struct stat st{};
+      if (stat(info.dli_fname, &st) == 0)
+        s += std::string("|") + info.dli_fname + "|" + std::to_string(st.st_size) + "|" +
+             std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+    }
+    return s;
+  }();
+  return id;
+}
+
+std::string sanitize(const std::string &s) {
+  std::string out;
+  for (char c : s) out += (isalnum((unsigned char)c) || c == '_' || c == '-') ? c : '_';
+  return out.substr(0, 64);
+}
+
+bool writableDir(const std::filesystem::path &dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  return std::filesystem::is_directory(dir, ec) && access(dir.c_str(), W_OK | X_OK) == 0;
+}
+
+// ------------------------------------------------------------------ entry file
+void putU32(std::string &out, uint32_t v) { out.append(reinterpret_cast<const char *>(&v), 4); }
+void putU64(std::string &out, uint64_t v) { out.append(reinterpret_cast<const char *>(&v), 8); }
+uint64_t getU64(const char *p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+uint32_t getU32(const char *p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+std::array<uint8_t, 32> sha256(const char *data, size_t n) {
+  llvm::SHA256 h;
+  h.update(llvm::StringRef(data, n));
+  return h.final();
+}
+
+bool readBinaryField(const std::string &buf, size_t &pos, size_t end, std::string &out) {
+  if (end - pos < 8) return false;
+  uint64_t len = getU64(buf.data() + pos);
+  pos += 8;
+  if (len > end - pos) return false;
+  out.assign(buf, pos, len);
+  pos += len;
+  return true;
+}
+
+} // namespace
+
+// ------------------------------------------------------------------ recording
+
+GlobalValue RecordingEnvironment::resolveGlobal(const std::string &name) {
+  GlobalValue g = inner_.resolveGlobal(name);
+  globals_[name] = g;
+  return g;
+}
+
+CalleeSignature RecordingEnvironment::compileCallee(uint64_t handle, const std::vector<types::Type> &args) {
+  CalleeSignature sig = inner_.compileCallee(handle, args);
+  if (!sig.symbol.empty()) {
+    bool seen = std::any_of(callees_.begin(), callees_.end(),
+                            [&](const Callee &c) { return c.handle == handle && c.args == args; });
+    if (!seen) callees_.push_back(Callee{handle, args, sig});
+  }
+  return sig;
+}
+
+std::optional<CalleeParams> RecordingEnvironment::calleeParams(uint64_t handle) {
+  std::optional<CalleeParams> p = inner_.calleeParams(handle);
+  params_[handle] = serialize(p);
+  return p;
+}
+
+namespace {
+// The global name a callee handle was found under (top-level globals only), or "".
+std::string globalNameOf(const std::map<std::string, GlobalValue> &globals, uint64_t handle) {
+  for (const auto &[name, g] : globals)
+    if (g.kind == GlobalValue::Kind::Function && g.handle == handle) return name;
+  return "";
+}
+
+bool roundTrips(const types::Type &t) {
+  std::string error;
+  auto parsed = types::parseType(t.str(), &error);
+  return parsed && *parsed == t;
+}
+} // namespace
+
+std::string RecordingEnvironment::dependencies() const {
+  std::string out;
+  for (const auto &[name, g] : globals_) {
+    out += "g ";
+    putField(out, name);
+    out += ' ';
+    putField(out, serialize(g));
+    out += '\n';
+  }
+  std::vector<std::string> lines;
+  for (const Callee &c : callees_) {
+    std::string line = "c ";
+    putField(line, globalNameOf(globals_, c.handle));
+    line += ' ';
+    putField(line, std::to_string(c.args.size()));
+    for (const types::Type &t : c.args) {
+      line += ' ';
+      putField(line, t.str());
+    }
+    line += ' ';
+    putField(line, c.sig.symbol);
+    line += ' ';
+    putField(line, c.sig.ret.str());
+    lines.push_back(line + "\n");
+  }
+  for (const auto &[handle, params] : params_) {
+    std::string line = "p ";
+    putField(line, globalNameOf(globals_, handle));
+    line += ' ';
+    putField(line, params);
+    lines.push_back(line + "\n");
+  }
+  std::sort(lines.begin(), lines.end());
+  for (const std::string &l : lines) out += l;
+  return out;
+}
+
+bool RecordingEnvironment::cacheable() const {
+  for (const auto &[handle, params] : params_)
+    if (globalNameOf(globals_, handle).empty()) return false;
+  for (const Callee &c : callees_) {
+    if (globalNameOf(globals_, c.handle).empty()) return false;
+    for (const types::Type &t : c.args)
+      if (t.kind == types::Kind::Function || !roundTrips(t)) return false;
+    if (!roundTrips(c.sig.ret)) return false;
+  }
+  return true;
+}
+
+// ------------------------------------------------------------------ keys
+
+std::string contentSymbol(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
+                          const CompileOptions &options, const std::string &dependencies) {
+  llvm::SHA256 h;
+  hashField(h, "mahou-symbol-1");
+  hashCommon(h, file, name, args, options);
+  hashField(h, dependencies);
+  return "mahou." + name + "." + hex(h.final(), 8);
+}
+
+std::string overloadKey(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
+                        const CompileOptions &options) {
+  llvm::SHA256 h;
+  hashField(h, "mahou-cache-key-1");
+  hashField(h, buildId());
+  hashField(h, LLVM_VERSION_STRING);
+  hashField(h, jit::Engine::instance().targetId());
+  hashCommon(h, file, name, args, options);
+  return hex(h.final(), 16);
+}
+
+std::string entryPath(const std::string &sourcePath, const std::string &name, const std::string &key) {
+  namespace fs = std::filesystem;
+  if (sourcePath.empty() || sourcePath[0] == '<') return "";
+  std::error_code ec;
+  fs::path src = fs::absolute(fs::path(sourcePath), ec);
+  if (ec || !fs::is_regular_file(src, ec)) return "";
+  fs::path srcDir = src.parent_path();
+  std::string file = sanitize(src.stem().string()) + "." + sanitize(name) + "." + key.substr(0, 24) + ".mahou";
+  // Outside __pycache__, one directory per source directory: its name and a hash of its path.
+  llvm::SHA256 h;
+  h.update(llvm::StringRef(srcDir.string()));
+  std::string dirKey = sanitize(srcDir.filename().string()) + "-" + hex(h.final(), 6);
+  if (const char *env = std::getenv("MAHOU_CACHE_DIR"); env && *env) {
+    fs::path dir = fs::path(env) / dirKey;
+    return writableDir(dir) ? (dir / file).string() : "";
+  }
+  fs::path pycache = srcDir / "__pycache__";
+  if (writableDir(pycache)) return (pycache / file).string();
+  fs::path base;
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) base = xdg;
+  else if (const char *home = std::getenv("HOME"); home && *home) base = fs::path(home) / ".cache";
+  else return "";
+  fs::path dir = base / "mahou" / dirKey;
+  return writableDir(dir) ? (dir / file).string() : "";
+}
+
+// ------------------------------------------------------------------ entry files
+// Layout: "MAHOUOBJ", u32 format version, u32 0, u64 payload size, the payload
+// (u64-length-prefixed key, symbol, return type, dependencies, object code), then
+// the SHA-256 of everything before it.
+
+std::optional<Entry> readEntry(const std::string &path, const std::string &key) {
+  if (path.empty()) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string buf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (buf.size() < kHeaderBytes + kChecksumBytes || std::memcmp(buf.data(), kMagic, 8) != 0) return std::nullopt;
+  if (getU32(buf.data() + 8) != kFormatVersion) return std::nullopt;
+  uint64_t payload = getU64(buf.data() + 16);
+  if (payload != buf.size() - kHeaderBytes - kChecksumBytes) return std::nullopt;
+  size_t end = kHeaderBytes + payload;
+  if (sha256(buf.data(), end) != *reinterpret_cast<const std::array<uint8_t, 32> *>(buf.data() + end))
+    return std::nullopt;
+  size_t pos = kHeaderBytes;
+  std::string storedKey, ret;
+  Entry e;
+  if (!readBinaryField(buf, pos, end, storedKey) || storedKey != key || !readBinaryField(buf, pos, end, e.symbol) ||
+      !readBinaryField(buf, pos, end, ret) || !readBinaryField(buf, pos, end, e.dependencies) ||
+      !readBinaryField(buf, pos, end, e.object) || pos != end)
+    return std::nullopt;
+  std::string error;
+  auto t = types::parseType(ret, &error);
+  if (!t) return std::nullopt;
+  e.ret = *t;
+  return e;
+}
+
+bool writeEntry(const std::string &path, const std::string &key, const Entry &entry) {
+  if (path.empty()) return false;
+  std::string payload;
+  std::string ret = entry.ret.str();
+  for (const std::string *field : std::initializer_list<const std::string *>{&key, &entry.symbol, &ret, &entry.dependencies, &entry.object}) {
+    putU64(payload, field->size());
+    payload += *field;
+  }
+  std::string buf(kMagic, 8);
+  putU32(buf, kFormatVersion);
+  putU32(buf, 0);
+  putU64(buf, payload.size());
+  buf += payload;
+  auto digest = sha256(buf.data(), buf.size());
+  buf.append(reinterpret_cast<const char *>(digest.data()), digest.size());
+
+  static std::atomic<uint64_t> counter{0};
+  std::string tmp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter.fetch_add(1)) + "." +
+                    std::to_string(Clock::now().time_since_epoch().count() & 0xffffff);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  size_t done = 0;
+  while (done < buf.size()) {
+    ssize_t n = ::write(fd, buf.data() + done, buf.size() - done);
+    if (n <= 0) {
+      if (n < 0 && errno == EINTR) continue;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return false;
+    }
+    done += size_t(n);
+  }
+  if (::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+bool dependenciesHold(const std::string &dependencies, CompileEnvironment &env) {
+  std::map<std::string, GlobalValue> now;
+  std::vector<std::string> f;
+  size_t pos = 0;
+  while (pos < dependencies.size()) {
+    char tag = dependencies[pos];
+    pos += 2;
+    if (!readFields(dependencies, pos, f)) return false;
+    if (tag == 'g') {
+      if (f.size() != 2) return false;
+      GlobalValue g = env.resolveGlobal(f[0]);
+      if (serialize(g) != f[1]) return false;
+      now[f[0]] = g;
+    } else if (tag == 'c') {
+      if (f.size() < 4) return false;
+      auto it = now.find(f[0]);
+      if (it == now.end() || it->second.kind != GlobalValue::Kind::Function) return false;
+      size_t nargs = std::strtoul(f[1].c_str(), nullptr, 10);
+      if (f.size() != 4 + nargs) return false;
+      std::vector<types::Type> args;
+      for (size_t i = 0; i < nargs; ++i) {
+        std::string error;
+        auto t = types::parseType(f[2 + i], &error);
+        if (!t) return false;
+        args.push_back(*t);
+      }
+      CalleeSignature sig = env.compileCallee(it->second.handle, args);
+      if (sig.symbol != f[2 + nargs] || sig.ret.str() != f[3 + nargs]) return false;
+    } else if (tag == 'p') {
+      if (f.size() != 2) return false;
+      auto it = now.find(f[0]);
+      if (it == now.end() || it->second.kind != GlobalValue::Kind::Function) return false;
+      if (serialize(env.calleeParams(it->second.handle)) != f[1]) return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+// ------------------------------------------------------------------ load / store
+
+std::optional<CompiledFunction> load(const SourceFile &file, const std::string &name,
+                                     const std::vector<types::Type> &args, CompileEnvironment &env,
+                                     const CompileOptions &options) {
+  for (const types::Type &t : args)
+    if (t.kind == types::Kind::Function || !roundTrips(t)) return std::nullopt;
+  CompiledFunction out;
+  auto t0 = Clock::now();
+  bool fresh = !jit::Engine::created();
+  jit::Engine &engine = jit::Engine::instance();
+  if (fresh) out.times.initMs = msSince(t0);
+  t0 = Clock::now();
+  std::string key = overloadKey(file, name, args, options);
+  std::optional<Entry> e = readEntry(entryPath(file.path(), name, key), key);
+  if (!e) return std::nullopt;
+  // The object must be the code of exactly this source, signature and dependencies.
+  if (e->symbol != contentSymbol(file, name, args, options, e->dependencies)) return std::nullopt;
+  try {
+    if (!dependenciesHold(e->dependencies, env)) return std::nullopt;
+  } catch (const InternalError &) {
+    throw;
+  } catch (...) {
+    return std::nullopt; // a callee no longer compiles: recompiling reports it properly
+  }
+  out.times.cacheMs = msSince(t0);
+  t0 = Clock::now();
+  std::string entrySym = codegen::entrySymbol(e->symbol);
+  try {
+    void *entry = engine.find(entrySym);
+    out.entry = reinterpret_cast<EntryFn>(entry ? entry : engine.addObject(e->object, entrySym));
+  } catch (const InternalError &) {
+    return std::nullopt; // an object that does not link is ignored and recompiled
+  }
+  out.times.jitMs = msSince(t0);
+  out.symbol = e->symbol;
+  out.ret = e->ret;
+  out.args = args;
+  out.dependencies = std::move(e->dependencies);
+  out.cacheable = true;
+  out.fromCache = true;
+  return out;
+}
+
+void store(const SourceFile &file, const std::string &name, CompiledFunction &fn, const CompileOptions &options) {
+  if (!fn.cacheable || fn.fromCache || fn.object.empty() || !roundTrips(fn.ret)) return;
+  for (const types::Type &t : fn.args)
+    if (t.kind == types::Kind::Function || !roundTrips(t)) return;
+  auto t0 = Clock::now();
+  std::string key = overloadKey(file, name, fn.args, options);
+  writeEntry(entryPath(file.path(), name, key), key, Entry{fn.symbol, fn.ret, fn.dependencies, fn.object});
+  fn.times.cacheMs += msSince(t0);
+}
+
+} // namespace mahou::cache

@@ -1,0 +1,97 @@
+"""@cuda.jit (kernels and device functions) and cuda.compile_ptx: wrap a Python
+function in a mahou._core.CUDAKernel, the C++ object that compiles and launches."""
+
+import functools
+import types as _pytypes
+
+from .. import _core
+from .. import types as _types
+from .._resolver import make_resolver
+from ..decorators import _source_of
+from ..errors import UnsupportedError
+
+
+def _is_signature(obj):
+    return isinstance(obj, (str, _types.Signature, tuple))
+
+
+def _make_kernel(func, signatures, options):
+    if isinstance(func, _core.CUDAKernel):
+        func = func.py_func
+    if not isinstance(func, _pytypes.FunctionType):
+        raise TypeError(f"cuda.jit() expects a Python function, not {type(func).__name__}")
+    source, filename, firstlineno = _source_of(func)
+    kernel = _core.CUDAKernel(func, source, filename, firstlineno, func.__name__,
+                              make_resolver(func), options)
+    functools.update_wrapper(kernel, func)
+    if signatures and not options["device"]:
+        for sig in signatures:
+            kernel.compile(_types.signature_text(sig))
+        kernel.disable_compile()
+    return kernel
+
+
+def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=True,
+        lineinfo=False, cache=False, fastmath=False, max_registers=None, boundscheck=None,
+        **unknown):
+    """Compile a CUDA kernel (launched as kernel[grid, block](args)) or, with
+    device=True, a device function called from kernels. Forms: @cuda.jit,
+    @cuda.jit(options...), @cuda.jit("void(float32[:])"), @cuda.jit([sig, ...])."""
+    if unknown:
+        raise TypeError(f"cuda.jit() got an unexpected keyword argument '{sorted(unknown)[0]}'")
+    if link:
+        raise UnsupportedError("cuda.jit(link=...) is not supported by mahou")
+    options = {
+        "device": bool(device),
+        "debug": bool(debug),
+        "lineinfo": bool(lineinfo),
+        "fastmath": bool(fastmath),
+        "max_registers": max_registers,
+    }
+    target = func_or_sig
+    if target is None:
+        signatures = None
+    elif _is_signature(target):
+        signatures = [target]
+    elif isinstance(target, list):
+        if not all(_is_signature(s) for s in target):
+            raise TypeError("cuda.jit() signatures must be strings, Signatures or tuples")
+        signatures = target
+    elif callable(target) and not isinstance(target, _types.Type):
+        return _make_kernel(target, None, options)
+    else:
+        raise TypeError(f"cuda.jit() got an invalid signature or function: {target!r}")
+
+    def decorate(func):
+        return _make_kernel(func, signatures, options)
+
+    return decorate
+
+
+def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
+                opt=True, abi="numba", abi_info=None, output="ptx"):
+    """(PTX text, return type) of a kernel for one signature; needs no GPU.
+    cc is the compute capability, (9, 0) when not given."""
+    if device:
+        raise UnsupportedError("compile_ptx(device=True) is not supported by mahou yet: "
+                               "device functions are compiled into the kernels that call them")
+    if output != "ptx":
+        raise UnsupportedError(f"compile_ptx(output={output!r}) is not supported")
+    major, minor = cc if cc is not None else (9, 0)
+    options = {"device": False, "debug": bool(debug), "lineinfo": bool(lineinfo),
+               "fastmath": bool(fastmath), "max_registers": None}
+    if isinstance(pyfunc, _core.CUDAKernel):
+        pyfunc = pyfunc.py_func
+    source, filename, firstlineno = _source_of(pyfunc)
+    kernel = _core.CUDAKernel(pyfunc, source, filename, firstlineno, pyfunc.__name__,
+                              make_resolver(pyfunc), options)
+    ptx, _entry = kernel._compile_ptx(_types.signature_text(sig), int(major), int(minor))
+    return ptx, _types.void
+
+
+def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, device=False,
+                                   fastmath=False, opt=True, abi="numba", abi_info=None):
+    from ._runtime import get_current_device
+    cc = get_current_device().compute_capability
+    return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
+                       fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info)
