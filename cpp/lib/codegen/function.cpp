@@ -215,6 +215,16 @@ void FunctionLowering::forRange(const ir::Stmt &s) {
     return;
   }
   if (!constStep) raiseIf(b_.CreateICmpEQ(step, c64(0)), types::ExcKind::ValueError, "range() arg 3 must not be zero");
+  // A step known only at run time: count the trips first (as range() does), so the loop
+  // is a canonical counted loop instead of testing the step's sign every iteration.
+  llvm::Value *trips = nullptr;
+  if (!constStep) {
+    llvm::Value *pos = b_.CreateICmpSGT(step, c64(0));
+    llvm::Value *span = b_.CreateSelect(pos, b_.CreateSub(stop, start), b_.CreateSub(start, stop));
+    llvm::Value *mag = b_.CreateSelect(pos, step, b_.CreateNeg(step));
+    llvm::Value *count = b_.CreateUDiv(b_.CreateAdd(span, b_.CreateSub(mag, c64(1))), mag);
+    trips = b_.CreateSelect(b_.CreateICmpSGT(span, c64(0)), count, c64(0));
+  }
   auto *pre = b_.GetInsertBlock();
   auto *header = newBlock("for.cond");
   auto *body = newBlock("for.body");
@@ -224,20 +234,20 @@ void FunctionLowering::forRange(const ir::Stmt &s) {
   b_.CreateBr(header);
   b_.SetInsertPoint(header);
   auto *iv = b_.CreatePHI(i64(), 2, "i");
-  iv->addIncoming(start, pre);
+  iv->addIncoming(constStep ? start : c64(0), pre); // the value, or the trip number
   llvm::Value *cond;
   if (constStep) cond = stepE.ival > 0 ? b_.CreateICmpSLT(iv, stop) : b_.CreateICmpSGT(iv, stop);
-  else
-    cond = b_.CreateSelect(b_.CreateICmpSGT(step, c64(0)), b_.CreateICmpSLT(iv, stop), b_.CreateICmpSGT(iv, stop));
+  else cond = b_.CreateICmpSLT(iv, trips);
   b_.CreateCondBr(cond, body, orelse);
   b_.SetInsertPoint(body);
-  b_.CreateStore(iv, slots_[s.var]);
+  b_.CreateStore(constStep ? iv : b_.CreateAdd(start, b_.CreateMul(iv, step, "", false, true), "", false, true),
+                 slots_[s.var]);
   loops_.push_back({end, latch});
   block(s.body);
   loops_.pop_back();
   b_.CreateBr(latch);
   b_.SetInsertPoint(latch);
-  auto *next = b_.CreateAdd(iv, step, "i.next", /*HasNUW=*/false, /*HasNSW=*/true);
+  auto *next = b_.CreateAdd(iv, constStep ? step : c64(1), "i.next", /*HasNUW=*/false, /*HasNSW=*/true);
   b_.CreateBr(header);
   iv->addIncoming(next, latch);
   b_.SetInsertPoint(orelse);
