@@ -102,7 +102,7 @@ struct LoweredKernel {
 };
 
 LoweredKernel lower(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
-                    CompileEnvironment &env, const KernelOptions &options) {
+                    CompileEnvironment &env, const KernelOptions &options, bool wantIRText = false) {
   LoweredKernel out;
   auto t0 = Clock::now();
   ast::Module module = frontend::parseModule(file);
@@ -117,7 +117,7 @@ LoweredKernel lower(const SourceFile &file, const std::string &name, const std::
   ir::Function fn = sema::buildTypedIR(file, *def, args, env, copts, "mahou_kernel_body_" + out.kernelName, &devices);
   if (!fn.ret.isNone()) typingError(file, def->loc, "a CUDA kernel must not return a value (it returns " + fn.ret.str() + ")");
   ir::verify(fn);
-  out.irText = ir::print(fn);
+  if (wantIRText) out.irText = ir::print(fn); // only for inspection: not on the launch path
   out.times.semaMs = msSince(t0);
 
   t0 = Clock::now();
@@ -221,7 +221,7 @@ CompiledKernel compileKernel(const SourceFile &file, const std::string &name, co
 
 std::string emitKernelStage(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
                             CompileEnvironment &env, const KernelOptions &options, Stage stage) {
-  LoweredKernel k = lower(file, name, args, env, options);
+  LoweredKernel k = lower(file, name, args, env, options, stage == Stage::IR);
   if (stage == Stage::IR) return k.irText;
   if (stage == Stage::LLVM) return moduleText(*k.module);
   ptx::optimize(*k.module, ptxTarget(options));

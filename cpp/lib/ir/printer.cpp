@@ -113,7 +113,9 @@ private:
       out_ << stmtOpName(s.op);
       for (size_t i = 0; i < s.exprs.size(); ++i) out_ << (i ? ", " : " ") << expr(*s.exprs[i]);
     }
-    out_ << "   ; line " << s.loc.line << "\n";
+    // std::to_string, not operator<<(int): in the GPU machine's Python process iostream
+    // number formatting (the num_put facet) crashed.
+    out_ << "   ; line " << std::to_string(s.loc.line) << "\n";
     if (!s.body.empty() || s.op == StmtOp::TryExcept || s.op == StmtOp::If || s.op == StmtOp::While || s.op == StmtOp::ForRange) {
       block(s.body, depth + 1);
       if (!s.orelse.empty()) {
