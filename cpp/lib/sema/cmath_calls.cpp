@@ -80,7 +80,7 @@ ExprPtr FunctionTyper::cmathCall(const std::string &name, const ast::Call &e) {
                   call1(*this, ir::Intrinsic::IsFinite, Type::boolean(), std::move(im), loc), loc);
   if (name == "phase") return call2(*this, ir::Intrinsic::Atan2, Type::float64(), std::move(im), std::move(re), loc);
   // polar: (abs(z), phase(z))
-  auto re2 = cloneExpr(*re), im2 = cloneExpr(*im);
+  auto re2 = ir::clone(*re), im2 = ir::clone(*im);
   auto r = call2(*this, ir::Intrinsic::Hypot, Type::float64(), std::move(re), std::move(im), loc);
   auto ph = call2(*this, ir::Intrinsic::Atan2, Type::float64(), std::move(im2), std::move(re2), loc);
   std::vector<ExprPtr> elems;

@@ -38,31 +38,10 @@ bool isPure(const ir::Expr &e) {
 
 } // namespace
 
-ExprPtr cloneExpr(const ir::Expr &e) {
-  auto c = std::make_unique<ir::Expr>(e.op, e.type, e.loc);
-  c->ival = e.ival;
-  c->fval = e.fval;
-  c->fval2 = e.fval2;
-  c->var = e.var;
-  c->sub = e.sub;
-  c->symbol = e.symbol;
-  for (auto &a : e.args) c->args.push_back(cloneExpr(*a));
-  for (auto &s : e.slots) {
-    ir::ViewSlot n;
-    n.isSlice = s.isSlice;
-    if (s.index) n.index = cloneExpr(*s.index);
-    if (s.start) n.start = cloneExpr(*s.start);
-    if (s.stop) n.stop = cloneExpr(*s.stop);
-    if (s.step) n.step = cloneExpr(*s.step);
-    c->slots.push_back(std::move(n));
-  }
-  return c;
-}
-
 // A copy of `e` for a second evaluation; refuses expressions with effects.
 ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &what) {
   if (!isPure(e)) t.notSupported(e.loc, what + " with an operand that has side effects or allocates; assign it to a variable first");
-  return cloneExpr(e);
+  return ir::clone(e);
 }
 
 ExprPtr FunctionTyper::tupleContains(bool negate, ExprPtr needle, ExprPtr tuple, Loc loc) {

@@ -166,9 +166,8 @@ public:
   int loopDepth_ = 0;
 };
 
-// A deep copy of an IR expression (tuples.cpp); `duplicate` refuses, naming `what`,
-// an expression whose second evaluation could differ (calls, allocations).
-ExprPtr cloneExpr(const ir::Expr &e);
+// A deep copy (ir::clone) of an expression whose second evaluation cannot differ;
+// refuses (naming `what`) calls and allocations (tuples.cpp).
 ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &what);
 
 // True when control cannot fall off the end of `body` (return/raise on every path).
