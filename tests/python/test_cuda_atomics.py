@@ -166,11 +166,12 @@ def votes(a, out):
     ballot = cuda.ballot_sync(0xFFFFFFFF, pred)
     every = cuda.all_sync(0xFFFFFFFF, pred)
     some = cuda.any_sync(0xFFFFFFFF, pred)
+    mask = cuda.activemask()  # before the branch: inside it only lane 0 is active
     if cuda.laneid == 0:
         out[0] = ballot
         out[1] = every
         out[2] = some
-        out[3] = cuda.activemask()
+        out[3] = mask
     cuda.syncwarp()
 
 

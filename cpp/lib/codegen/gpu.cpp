@@ -48,10 +48,10 @@ Value FunctionLowering::gpuOp(const ir::Expr &e) {
     if (kind == G::LocalArray) {
       data = entryAlloca(llvm::ArrayType::get(elem, uint64_t(count)), "local.array");
     } else if (count == 0) { // dynamic shared memory: the launch's dynamic size
-      auto *gv = module_.getGlobalVariable("mahou.dynamic.shared");
+      auto *gv = module_.getGlobalVariable("mahou_dynamic_shared");
       if (!gv) {
         gv = new llvm::GlobalVariable(module_, llvm::ArrayType::get(b_.getInt8Ty(), 0), false,
-                                      llvm::GlobalValue::ExternalLinkage, nullptr, "mahou.dynamic.shared", nullptr,
+                                      llvm::GlobalValue::ExternalLinkage, nullptr, "mahou_dynamic_shared", nullptr,
                                       llvm::GlobalValue::NotThreadLocal, 3);
         gv->setAlignment(llvm::Align(16));
       }
@@ -64,7 +64,7 @@ Value FunctionLowering::gpuOp(const ir::Expr &e) {
       auto *gv = new llvm::GlobalVariable(module_, llvm::ArrayType::get(elem, uint64_t(count)), false,
                                           llvm::GlobalValue::InternalLinkage,
                                           llvm::UndefValue::get(llvm::ArrayType::get(elem, uint64_t(count))),
-                                          "mahou.shared", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+                                          "mahou_shared", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
       gv->setAlignment(llvm::Align(16));
       data = b_.CreateAddrSpaceCast(gv, b_.getPtrTy());
     }
