@@ -160,7 +160,7 @@ class DeviceNDArray(_core.DeviceArray):
             view.copy_to_device(value)
             return
         host = np.broadcast_to(np.asarray(value, dtype=self.dtype), view.shape)
-        view.copy_to_device(np.ascontiguousarray(host))
+        view.copy_to_device(np.array(host, order="C"))  # (ascontiguousarray makes 0-d 1-d)
 
     @property
     def T(self):
