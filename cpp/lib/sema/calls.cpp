@@ -229,7 +229,7 @@ ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, c
     ret = ret_;
   } else if (gpu_) {
     auto src = env_.calleeSource(handle);
-    if (!src) notSupported(e.loc, "a CUDA kernel can only call @cuda.jit(device=True) functions, not '" + fname + "'");
+    if (!src) notSupported(e.loc, "a CUDA kernel can only call @cuda.jit(device=True) and @njit functions, not '" + fname + "'");
     CalleeSignature sig = gpu_->require(*src, types);
     symbol = sig.symbol;
     ret = sig.ret;
