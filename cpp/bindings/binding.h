@@ -137,6 +137,9 @@ extern PyGetSetDef dispatcherGetSets[];
 // Calls an overload with positional arguments already matched to its types.
 PyObject *invokeOverload(DispatcherState &st, const Overload &ov, PyObject *const *args);
 Overload *findOverload(DispatcherState &st, const std::vector<uint64_t> &key);
+// Cost of passing a value of type `from` to a parameter of type `to` (-1: impossible);
+// eager signatures of @njit functions and CUDA kernels pick the cheapest (compile.cpp).
+int conversionCost(const types::Type &from, const types::Type &to);
 // Finds or compiles the overload for these argument types; throws C++ errors.
 Overload &compileOverload(DispatcherObject *self, const std::vector<types::Type> &args);
 // What a compile environment needs from the object it compiles for (a Dispatcher,

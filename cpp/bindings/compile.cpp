@@ -175,33 +175,6 @@ bool typeArguments(const DispatcherState &st, const std::vector<PyObject *> &obj
   return true;
 }
 
-// Cost of passing a value of type `from` to a parameter of type `to` (-1: impossible).
-int conversionCost(const Type &from, const Type &to) {
-  if (from == to)
-    return 0;
-  if (from.isScalar() && to.isScalar()) {
-    if (from.isComplex() && !to.isComplex())
-      return -1;
-    return types::promote(from.dtype, to.dtype) == to.dtype ? 1 : 2;
-  }
-  if (from.isArray() && to.isArray()) {
-    bool ok = from.dtype == to.dtype && from.ndim == to.ndim &&
-              (to.layout == types::Layout::A || to.layout == from.layout) &&
-              (to.readonly || !from.readonly);
-    return ok ? 1 : -1;
-  }
-  if (from.isTuple() && to.isTuple() && from.elems.size() == to.elems.size()) {
-    int total = 0;
-    for (size_t i = 0; i < from.elems.size(); ++i) {
-      int c = conversionCost(from.elems[i], to.elems[i]);
-      if (c < 0)
-        return -1;
-      total += c;
-    }
-    return total;
-  }
-  return -1;
-}
 
 Overload *findConvertible(DispatcherState &st, const std::vector<Type> &args) {
   Overload *best = nullptr;
@@ -231,6 +204,34 @@ void raiseNoMatch(const DispatcherState &st, const std::vector<Type> &args) {
 }
 
 } // namespace
+
+// Cost of passing a value of type `from` to a parameter of type `to` (-1: impossible).
+int conversionCost(const Type &from, const Type &to) {
+  if (from == to)
+    return 0;
+  if (from.isScalar() && to.isScalar()) {
+    if (from.isComplex() && !to.isComplex())
+      return -1;
+    return types::promote(from.dtype, to.dtype) == to.dtype ? 1 : 2;
+  }
+  if (from.isArray() && to.isArray()) {
+    bool ok = from.dtype == to.dtype && from.ndim == to.ndim &&
+              (to.layout == types::Layout::A || to.layout == from.layout) &&
+              (to.readonly || !from.readonly);
+    return ok ? 1 : -1;
+  }
+  if (from.isTuple() && to.isTuple() && from.elems.size() == to.elems.size()) {
+    int total = 0;
+    for (size_t i = 0; i < from.elems.size(); ++i) {
+      int c = conversionCost(from.elems[i], to.elems[i]);
+      if (c < 0)
+        return -1;
+      total += c;
+    }
+    return total;
+  }
+  return -1;
+}
 
 Overload &compileOverload(DispatcherObject *self, const std::vector<Type> &args) {
   DispatcherState &st = *self->state;

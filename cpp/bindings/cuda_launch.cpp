@@ -350,33 +350,6 @@ bool readArgument(const KernelState &st, size_t i, PyObject *obj, ArgSlot &slot,
 
 // ------------------------------------------------------------------ overload choice
 
-int conversionCost(const Type &from, const Type &to) {
-  if (from == to)
-    return 0;
-  if (from.isScalar() && to.isScalar()) {
-    if (from.isComplex() && !to.isComplex())
-      return -1;
-    return types::promote(from.dtype, to.dtype) == to.dtype ? 1 : 2;
-  }
-  if (from.isArray() && to.isArray())
-    return from.dtype == to.dtype && from.ndim == to.ndim &&
-                   (to.layout == types::Layout::A || to.layout == from.layout) &&
-                   (to.readonly || !from.readonly)
-               ? 1
-               : -1;
-  if (from.isTuple() && to.isTuple() && from.elems.size() == to.elems.size()) {
-    int total = 0;
-    for (size_t i = 0; i < from.elems.size(); ++i) {
-      int c = conversionCost(from.elems[i], to.elems[i]);
-      if (c < 0)
-        return -1;
-      total += c;
-    }
-    return total;
-  }
-  return -1;
-}
-
 KernelOverload *findConvertible(KernelState &st, const std::vector<Type> &args) {
   KernelOverload *best = nullptr;
   int bestCost = -1;
