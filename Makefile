@@ -12,6 +12,8 @@ BUILD_DIR    := build/py
 LLVM_BIN     := /usr/lib/llvm-19/bin
 APT_PACKAGES := llvm-19-dev llvm-19-tools clang-19 ccache libgtest-dev ninja-build
 PIP_PACKAGES := numpy nanobind scikit-build-core pytest hypothesis lit ninja cmake
+# ptxas and libdevice without a CUDA toolkit: the tests assemble every test kernel's PTX.
+PIP_PACKAGES += nvidia-cuda-nvcc-cu12
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build settings seen by pip/scikit-build-core/CMake.
@@ -36,7 +38,7 @@ BUILD_STAMP := $(BUILD_DIR)/.mahou-installed
 help:
 	@echo "make setup   install system packages, create .venv, build mahou (editable) into it"
 	@echo "make demo    run every examples/*.py"
-	@echo "make test    unit tests (ctest), FileCheck tests (lit), Python tests (pytest)"
+	@echo "make test    unit tests (ctest), FileCheck tests (lit), Python tests (pytest), CUDA tests on the emulator"
 	@echo "make bench   mahou vs Numba vs C benchmarks; rewrites the tables in BENCHMARKS.md"
 	@echo "make clean   remove build outputs (keeps .venv)"
 
@@ -60,7 +62,7 @@ system-packages:
 $(VPY):
 	$(PYTHON) -m venv $(VENV)
 
-$(DEPS_STAMP): | $(VPY)
+$(DEPS_STAMP): Makefile | $(VPY)
 	$(VPIP) install --upgrade pip
 	$(VPIP) install $(PIP_PACKAGES)
 	touch $@
@@ -92,6 +94,9 @@ test: setup
 	if [ -n "$$(find tests/python -name 'test_*.py' | head -1)" ]; then \
 	  $(VPY) -m pytest tests/python -q || status=1; \
 	else echo "no Python tests yet"; fi; \
+	echo "=== CUDA tests through the CPU emulator, with every kernel's PTX checked by ptxas"; \
+	MAHOU_ENABLE_CUDASIM=1 MAHOU_CUDASIM_CHECKS=1 MAHOU_PTXAS_CHECK=1 \
+	  $(VPY) -m pytest tests/python/test_cuda_*.py -q || status=1; \
 	if [ $$status -ne 0 ]; then echo "make test: FAILED"; else echo "make test: all passed"; fi; \
 	exit $$status
 

@@ -172,7 +172,6 @@ bool isCudaKernel(PyObject *obj);         // a @cuda.jit kernel or device functi
 bool isCudaDeviceFunction(PyObject *obj); // @cuda.jit(device=True)
 std::optional<FunctionSource> cudaDeviceFunctionSource(PyObject *obj);
 void registerCuda(nanobind::module_ &m);
-void registerCudaSim(nanobind::module_ &m); // cudasim.cpp: the CPU emulator's kernels
 // The Python-call slow path: keywords, defaults, typing, compile, conversions.
 PyObject *slowCall(DispatcherObject *self, PyObject *const *args, size_t nargs, PyObject *kwnames);
 

@@ -203,9 +203,13 @@ PyObject *boxOwnedArray(const Type &t, MahouArrayHead *head) {
 
 PyObject *boxViewOfArgument(const Type &t, MahouArrayHead *head) {
   auto *parent = static_cast<PyObject *>(head->parent);
-  if (!parent) {
-    PyErr_SetString(PyExc_SystemError, "compiled function returned an array with no owner");
-    return nullptr;
+  if (!parent) { // a global array frozen into the code: the caller gets a copy of it
+    PyObject *view = newArrayOver(t, head, false);
+    if (!view)
+      return nullptr;
+    PyObject *copy = PyArray_NewCopy(reinterpret_cast<PyArrayObject *>(view), NPY_KEEPORDER);
+    Py_DECREF(view);
+    return copy;
   }
   if (PyObject *same = parentIfIdentical(t, head))
     return same;

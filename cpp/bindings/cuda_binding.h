@@ -40,7 +40,8 @@ struct KernelOverload {
   std::vector<uint64_t> key; // launch key of its argument types
   std::vector<types::Type> args;
   std::string signature;     // text of the argument types: the module cache key
-  CompiledKernel compiled;   // PTX for (ccMajor, ccMinor)
+  CompiledKernel compiled;   // PTX for (ccMajor, ccMinor); empty under the emulator
+  cuda::EmulatorProgram program; // under the emulator: the kernel compiled for the CPU
   int ccMajor = 0, ccMinor = 0;
   std::vector<size_t> argFirstParam; // index of each argument's first kernel parameter
   std::vector<size_t> paramOffsets;  // byte offset of each kernel parameter in the buffer

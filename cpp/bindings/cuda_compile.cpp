@@ -28,6 +28,12 @@ std::string libdevicePath() {
       if (const char *v = std::getenv(var); v && *v)
         roots.push_back(v);
     roots.push_back("/usr/local/cuda");
+    try { // PyPI's nvidia-cuda-nvcc wheel carries libdevice too
+      nb::object wheel = nb::module_::import_("nvidia.cuda_nvcc");
+      for (nb::handle dir : wheel.attr("__path__"))
+        roots.push_back(nb::cast<std::string>(nb::str(dir)));
+    } catch (nb::python_error &) { // not installed
+    }
     for (const auto &root : roots) {
       std::string candidate = root + "/nvvm/libdevice/libdevice.10.bc";
       std::error_code ec;
@@ -99,6 +105,23 @@ CompiledKernel compileFor(KernelObject *self, const std::vector<Type> &args, int
   return compileKernel(file, st.name, args, *env, kernelOptions(st, major, minor));
 }
 
+// The CUDA emulator's form of a kernel: compiled for the host CPU, bounds checked
+// when the emulator runs with checks.
+cuda::EmulatorProgram compileForEmulator(KernelObject *self, const std::vector<Type> &args) {
+  KernelState &st = *self->state;
+  nb::object hold = nb::borrow(reinterpret_cast<PyObject *>(self)); // alive while compiling
+  std::unique_ptr<CompileEnvironment> env =
+      makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true});
+  SourceFile file(st.filename, st.source, st.firstLine);
+  SimKernel sim = compileSimKernel(file, st.name, args, *env, cuda::emulatorChecks());
+  cuda::EmulatorProgram program;
+  program.entry = sim.entry;
+  program.synchronizes = sim.synchronizes;
+  for (const Type &t : args)
+    program.arrayDims.push_back(t.isArray() ? t.ndim : -1);
+  return program;
+}
+
 std::string textOf(PyObject *obj) {
   nb::str s = nb::str(nb::handle(obj));
   return s.c_str();
@@ -156,12 +179,14 @@ KernelOverload &compileKernelOverload(KernelObject *self, const std::vector<Type
       throw nb::python_error();
     }
   auto [major, minor] = compileTarget();
-  CompiledKernel compiled = compileFor(self, args, major, minor);
   auto ov = std::make_unique<KernelOverload>();
+  if (cuda::emulated())
+    ov->program = compileForEmulator(self, args);
+  else
+    ov->compiled = compileFor(self, args, major, minor);
   ov->key = std::move(key);
   ov->args = args;
   ov->signature = signatureText(args);
-  ov->compiled = std::move(compiled);
   ov->ccMajor = major;
   ov->ccMinor = minor;
   layOutParameters(*ov);
@@ -176,7 +201,7 @@ cuda::LoadedKernel &loadedKernel(KernelObject *self, KernelOverload &ov, int dev
     return *ov.loaded[size_t(device)];
   KernelState &st = *self->state;
   auto [major, minor] = cuda::computeCapability(device);
-  if (major != ov.ccMajor || minor != ov.ccMinor) {
+  if (!cuda::emulated() && (major != ov.ccMajor || minor != ov.ccMinor)) {
     ov.compiled = compileFor(self, ov.args, major, minor);
     ov.ccMajor = major;
     ov.ccMinor = minor;
@@ -184,8 +209,10 @@ cuda::LoadedKernel &loadedKernel(KernelObject *self, KernelOverload &ov, int dev
   cuda::LoadOptions options;
   options.lineinfo = st.lineinfo || st.debug;
   options.maxRegisters = st.maxRegisters;
-  cuda::LoadedKernel *k = cuda::loadKernel(&st, ov.signature, device, ov.compiled.ptx,
-                                           ov.compiled.kernelName, options);
+  const void *image = cuda::emulated() ? static_cast<const void *>(&ov.program)
+                                       : static_cast<const void *>(ov.compiled.ptx.c_str());
+  cuda::LoadedKernel *k =
+      cuda::loadKernel(&st, ov.signature, device, image, ov.compiled.kernelName, options);
   if (ov.loaded.size() <= size_t(device))
     ov.loaded.resize(size_t(device) + 1, nullptr);
   ov.loaded[size_t(device)] = k;
@@ -257,7 +284,7 @@ bool emitKernel(KernelObject *self, const std::vector<Type> &args, Stage stage,
   return translateErrors([&] {
     if (stage == Stage::Asm)
       for (const auto &ov : st.overloads)
-        if (ov->args == args) {
+        if (ov->args == args && !ov->compiled.ptx.empty()) {
           text = ov->compiled.ptx;
           return;
         }

@@ -560,7 +560,18 @@ PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t
   }
 
   ok = translateErrors([&] {
-    cuda::launch(*loaded, config->grid, config->block, config->sharedBytes, stream, params);
+    if (cuda::emulated()) { // the kernel runs now, on worker threads: let them print
+      PyThreadState *saved = PyEval_SaveThread();
+      try {
+        cuda::launch(*loaded, config->grid, config->block, config->sharedBytes, stream, params);
+      } catch (...) {
+        PyEval_RestoreThread(saved);
+        throw;
+      }
+      PyEval_RestoreThread(saved);
+    } else {
+      cuda::launch(*loaded, config->grid, config->block, config->sharedBytes, stream, params);
+    }
     if (!hasHostArrays)
       return;
     size_t block = 0;

@@ -157,6 +157,9 @@ void registerCuda(nb::module_ &top) {
       .def_prop_ro("device", &DeviceMemory::device)
       .def("free", &DeviceMemory::free, "Release the memory now.");
 
+  m.def("use_emulator", &cuda::useEmulator, nb::arg("checks"),
+        "Run everything on the CPU emulator (before the driver's first use); False when too late.");
+  m.def("emulated", &cuda::emulated, "True when the CPU emulator stands in for the driver.");
   m.def("available", &availability, "(usable, reason): loads the driver on first use.");
   m.def("driver_version", &cuda::driverVersion);
   m.def("device_count", &cuda::deviceCount);

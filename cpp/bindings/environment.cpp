@@ -205,6 +205,17 @@ private:
       g.kind = K::Tuple;
       for (nb::handle elem : t[1])
         g.elems.push_back(classify(elem));
+    } else if (tag == "array") { // ("array", dtype name, shape, C-order bytes)
+      std::string name = nb::cast<std::string>(t[1]);
+      auto d = dtypeFromPyName(name);
+      if (!d)
+        return unsupported("an array of dtype " + name);
+      g.kind = K::Array;
+      g.dtype = *d;
+      for (nb::handle extent : t[2])
+        g.shape.push_back(nb::cast<int64_t>(extent));
+      nb::bytes data = nb::cast<nb::bytes>(t[3]);
+      g.bytes.assign(data.c_str(), data.size());
     } else if (tag == "module" || tag == "modattr") {
       auto m = moduleFromName(nb::cast<std::string>(t[1]));
       if (!m)

@@ -69,6 +69,8 @@ void setPythonErrorFromCurrentException() {
     raiseMahouError(e.kind() == DiagKind::Typing ? "TypingError" : "UnsupportedError", e.what());
   } catch (const InternalError &e) {
     raiseMahouError("InternalCompilerError", e.what());
+  } catch (const cuda::KernelFault &) {
+    raiseRuntimeError(); // the exception the emulated kernel raised
   } catch (const cuda::CudaError &e) {
     raiseMahouError("CudaError", e.what());
   } catch (const std::bad_alloc &) {

@@ -102,7 +102,6 @@ NB_MODULE(_core, m) {
   m.doc() = "mahou's compiler, runtime and Dispatcher (C++).";
   registerDispatcher(m);
   registerCuda(m);
-  registerCudaSim(m);
   runtime::setPrintFlushHook(flushPythonStdout);
 
   m.def(

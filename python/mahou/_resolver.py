@@ -107,6 +107,13 @@ def _classify_constant(obj):
         return ("none",)
     if isinstance(obj, tuple):
         return ("tuple", [classify(item) for item in obj])
+    if isinstance(obj, np.ndarray):
+        # Frozen into the compiled code as a read-only constant (Numba's rule): later
+        # changes to the global array are not seen by code already compiled.
+        if obj.dtype.name not in _DTYPES or not obj.dtype.isnative:
+            return ("unsupported", f"a global array of dtype {obj.dtype}")
+        return ("array", obj.dtype.name, tuple(int(d) for d in obj.shape),
+                np.ascontiguousarray(obj).tobytes())
     return None
 
 

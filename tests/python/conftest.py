@@ -269,3 +269,93 @@ def pytest_collection_modifyitems(config, items):
 
 def arr(values, dtype):
     return np.array(values, dtype=dtype)
+
+
+# ---------------------------------------------------------------------------
+# PTX check (MAHOU_PTXAS_CHECK=1): every kernel overload the session compiled is
+# compiled again to PTX for sm_90 and assembled with ptxas. `make test` runs the CUDA
+# tests through the emulator this way, so a machine without a GPU still proves that
+# the test kernels' PTX is valid.
+# ---------------------------------------------------------------------------
+_KERNELS = []
+
+
+def _record_kernels():
+    from mahou.cuda import _decorators
+
+    make = _decorators._make_kernel
+
+    def recording(func, signatures, options):
+        kernel = make(func, signatures, options)
+        _KERNELS.append(kernel)  # kept alive: kernels defined inside tests too
+        return kernel
+
+    _decorators._make_kernel = recording
+
+
+def find_ptxas():
+    """ptxas from PATH, $CUDA_HOME/bin, or PyPI's nvidia-cuda-nvcc wheel; None if absent."""
+    import shutil
+
+    found = shutil.which("ptxas")
+    if found:
+        return found
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        root = os.environ.get(var)
+        if root and os.path.exists(os.path.join(root, "bin", "ptxas")):
+            return os.path.join(root, "bin", "ptxas")
+    try:
+        import nvidia.cuda_nvcc as wheel
+        candidate = os.path.join(list(wheel.__path__)[0], "bin", "ptxas")
+        if os.path.exists(candidate):
+            return candidate
+    except ImportError:
+        pass
+    return "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None
+
+
+def pytest_configure(config):
+    if os.environ.get("MAHOU_PTXAS_CHECK") == "1":
+        _record_kernels()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if os.environ.get("MAHOU_PTXAS_CHECK") != "1":
+        return
+    import subprocess
+    import tempfile
+
+    from mahou import cuda
+
+    ptxas = find_ptxas()
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    say = reporter.write_line if reporter else print
+    if ptxas is None:
+        say("ptxas check: skipped (no ptxas: install nvidia-cuda-nvcc-cu12 or the CUDA toolkit)")
+        return
+    checked, failures = 0, []
+    with tempfile.TemporaryDirectory() as tmp:
+        for kernel in _KERNELS:
+            if kernel._is_device:
+                continue
+            for sig in kernel.signatures:
+                name = f"{kernel.py_func.__module__}.{kernel.__name__}{sig}"
+                try:
+                    ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0))
+                except Exception as exc:  # noqa: BLE001 - reported below
+                    failures.append(f"{name}: compile_ptx failed: {exc}")
+                    continue
+                path = os.path.join(tmp, f"k{checked}.ptx")
+                with open(path, "w") as f:
+                    f.write(ptx)
+                run = subprocess.run([ptxas, "-arch=sm_90", path, "-o", os.devnull],
+                                     capture_output=True, text=True)
+                checked += 1
+                if run.returncode != 0:
+                    failures.append(f"{name}: ptxas failed:\n{run.stderr.strip()}")
+    say(f"ptxas check: {checked} kernel overloads assembled for sm_90 with {ptxas}, "
+        f"{len(failures)} failed")
+    for failure in failures:
+        say("  " + failure)
+    if failures or (checked == 0 and exitstatus == 0):
+        session.exitstatus = 1

@@ -18,6 +18,7 @@ struct GlobalValue {
   enum class Kind {
     Missing,     // not defined anywhere: a NameError at compile time (TypingError)
     Int, Float, Complex, Bool, Str, None, Tuple, // constants captured at compile time
+    Array,       // a NumPy array, frozen at compile time (read-only, as Numba does)
     Module,      // module: math, cmath, numpy, numpy.random, mahou, mahou.cuda
     ModuleAttr,  // a function or constant of such a module: `from math import sqrt`
     Function,    // another compiled function (dispatcher): handle + name
@@ -34,7 +35,9 @@ struct GlobalValue {
   std::vector<GlobalValue> elems; // Tuple
   types::ModuleId module{};       // Module, ModuleAttr
   uint64_t handle = 0;            // Function
-  types::DType dtype{};           // DType
+  types::DType dtype{};           // DType, Array
+  std::vector<int64_t> shape;     // Array: its extents
+  std::string bytes;              // Array: its elements in C order
   types::ExcKind exc{};           // ExcClass
 };
 

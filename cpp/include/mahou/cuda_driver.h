@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace mahou::cuda {
 
@@ -41,7 +42,7 @@ constexpr CUfunction_attribute kFuncMaxDynamicSharedBytes = 8;
 constexpr CUfunction_attribute kFuncNumRegs = 4;
 constexpr CUpointer_attribute kPointerMemoryType = 2, kPointerDeviceOrdinal = 9;
 constexpr int kMemoryTypeHost = 1, kMemoryTypeDevice = 2, kMemoryTypeUnified = 4;
-constexpr CUresult kSuccess = 0, kErrorNotReady = 600;
+constexpr CUresult kSuccess = 0, kErrorNotReady = 600, kErrorLaunchFailed = 719;
 
 // A failed driver call: what() = "cuMemAlloc_v2 failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
 class CudaError : public std::runtime_error {
@@ -57,6 +58,31 @@ private:
   std::string function_;
   CUresult code_;
   std::string errorName_;
+};
+
+// A kernel run by the CPU emulator raised a Python exception (IndexError from a bounds
+// check, ZeroDivisionError, a failed syncthreads): the runtime error state of the
+// calling thread (runtime.h) holds it.
+class KernelFault : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// ------------------------------------------------------------------ the CPU emulator
+// useEmulator() before the driver's first use makes every call in this header run on
+// the host instead of libcuda (emulated_driver.cpp): one device, host memory,
+// synchronous streams, events that time the host, and kernels that are programs
+// compiled for the CPU (EmulatorProgram) instead of PTX. `checks`: kernels are
+// compiled with bounds checks. Returns false when the driver was already loaded.
+bool useEmulator(bool checks);
+bool emulated();
+bool emulatorChecks();
+// The emulator's module image (what cuModuleLoadDataEx takes instead of PTX): the
+// kernel compiled for the CPU, run once per thread by mahou_rt_sim_launch.
+struct EmulatorProgram {
+  int32_t (*entry)(void *ret, void **argv) = nullptr; // compiler.h's EntryFn
+  std::vector<int> arrayDims; // per kernel argument: ndim of an array, -1 for a scalar or tuple
+  bool synchronizes = false;  // uses barriers or warp operations: threads run as fibers
 };
 
 // ------------------------------------------------------------------ driver and devices
@@ -125,11 +151,12 @@ struct LoadedKernel {
   int device = 0;
   int dynamicSharedLimit = 48 * 1024; // dynamic shared bytes allowed without an attribute call
 };
-// The kernel `entry` of `ptx`, loaded once per (owner, signature, device): later
-// calls return the cached entry (ptx is not looked at again). The pointer stays
-// valid until unloadKernels(owner). A JIT failure throws CudaError with the log.
+// The kernel `entry` of `image` (NUL-terminated PTX text; an EmulatorProgram under the
+// emulator), loaded once per (owner, signature, device): later calls return the cached
+// entry (image is not looked at again). The pointer stays valid until
+// unloadKernels(owner). A JIT failure throws CudaError with the log.
 LoadedKernel *loadKernel(const void *owner, const std::string &signature, int device,
-                         const std::string &ptx, const std::string &entry,
+                         const void *image, const std::string &entry,
                          const LoadOptions &options);
 // Unloads every module loaded for `owner` (its kernel object is going away).
 void unloadKernels(const void *owner) noexcept;
@@ -138,7 +165,8 @@ struct Dim3 {
   unsigned x = 1, y = 1, z = 1;
 };
 // cuLaunchKernel with the context of kernel.device current; raises the dynamic
-// shared memory limit (cuFuncSetAttribute) first when sharedBytes needs it.
+// shared memory limit (cuFuncSetAttribute) first when sharedBytes needs it. Under the
+// emulator the kernel has run when this returns; KernelFault when it raised.
 void launch(LoadedKernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, CUstream stream,
             void **params);
 

@@ -74,6 +74,7 @@ llvm::Value *FunctionLowering::elementPointer(llvm::Value *arr, const Type &t, l
   llvm::Type *elem = types_.mem(Type::scalar(t.dtype));
   llvm::Value *data = arrayData(arr);
   int n = t.ndim;
+  if (n == 0) return data; // a 0-d array: its one element
   if (t.layout == types::Layout::C) {
     llvm::Value *linear = idx[0];
     for (int k = 1; k < n; ++k) linear = b_.CreateAdd(b_.CreateMul(linear, arrayShape(arr, k), "", false, true), idx[k], "", false, true);
@@ -258,6 +259,23 @@ llvm::Value *FunctionLowering::contiguousArray(llvm::Value *meminfo, llvm::Value
     stride = b_.CreateMul(stride, extents[k]);
   }
   return arr;
+}
+
+llvm::Value *FunctionLowering::arrayConst(const ir::Expr &e) {
+  constexpr unsigned kNvptxConstantSpace = 4; // .const: cached, read-only for kernels
+  unsigned space = gpu() ? kNvptxConstantSpace : 0;
+  // The elements' bytes as an i8 array (any dtype, bool included); one zero byte when empty.
+  llvm::Constant *init = llvm::ConstantDataArray::getString(ctx(), e.symbol.empty() ? std::string(1, '\0') : e.symbol,
+                                                            /*AddNull=*/false);
+  auto *global = new llvm::GlobalVariable(module_, init->getType(), /*isConstant=*/true,
+                                          llvm::GlobalValue::PrivateLinkage, init, "constarray", nullptr,
+                                          llvm::GlobalValue::NotThreadLocal, space);
+  global->setAlignment(llvm::Align(64));
+  global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  llvm::Value *data = space ? b_.CreateAddrSpaceCast(global, b_.getPtrTy()) : static_cast<llvm::Value *>(global);
+  std::vector<llvm::Value *> extents;
+  for (const auto &d : e.args) extents.push_back(c64(d->ival));
+  return contiguousArray(llvm::ConstantPointerNull::get(b_.getPtrTy()), data, extents, types::dtypeBytes(e.type.dtype));
 }
 
 Value FunctionLowering::arrayAlloc(const ir::Expr &e) {

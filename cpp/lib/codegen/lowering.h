@@ -101,6 +101,8 @@ public:
   Value arrayAlloc(const ir::Expr &e);
   Value arrayArange(const ir::Expr &e);
   Value arrayCopy(const ir::Expr &e);
+  // A global NumPy array frozen into the module (read-only; constant memory on the GPU).
+  llvm::Value *arrayConst(const ir::Expr &e);
   // A fresh C-contiguous array of `t` with these extents (checked non-negative).
   llvm::Value *allocateArray(const Type &t, const std::vector<llvm::Value *> &extents);
   // The array struct of C-contiguous memory at `data` (meminfo may be null).

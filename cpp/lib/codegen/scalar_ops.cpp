@@ -51,6 +51,7 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::ArrayDot: return arrayDot(e);
   case ir::ExprOp::ArrayLinspace: return arrayLinspace(e);
   case ir::ExprOp::ArrayEye: return arrayEye(e);
+  case ir::ExprOp::ArrayConst: return {arrayConst(e), false};
   case ir::ExprOp::Random: return {randomDraw(e), false};
   case ir::ExprOp::ArrayGather: return arrayGather(e);
   case ir::ExprOp::ArraySort: return arraySort(e);

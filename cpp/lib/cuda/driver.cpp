@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 
 #include <array>
+#include <atomic>
 #include <mutex>
 #include <vector>
 
@@ -24,8 +25,19 @@ struct DriverState {
 
 const char *const kLibraryNames[] = {"libcuda.so.1", "libcuda.so"};
 
+// Which driver the process uses, fixed when the table is first loaded.
+enum EmulatorMode : int { kRealDriver = 0, kEmulator = 1, kEmulatorWithChecks = 2 };
+std::atomic<int> emulatorMode{kRealDriver};
+std::atomic<bool> driverLoading{false};
+
 DriverState *loadDriver() {
   auto *state = new DriverState(); // never freed: modules may be released at exit
+  driverLoading = true;
+  if (emulatorMode != kRealDriver) {
+    fillEmulatedTable(state->table);
+    state->ok = true;
+    return state;
+  }
   void *lib = nullptr;
   std::string errors;
   for (const char *name : kLibraryNames) {
@@ -96,6 +108,18 @@ void check(const char *function, CUresult result) {
 } // namespace detail
 
 using detail::driver;
+
+bool useEmulator(bool checks) {
+  int mode = checks ? detail::kEmulatorWithChecks : detail::kEmulator;
+  if (detail::driverLoading)
+    return detail::emulatorMode == mode;
+  detail::emulatorMode = mode;
+  return true;
+}
+
+bool emulated() { return detail::emulatorMode != detail::kRealDriver; }
+
+bool emulatorChecks() { return detail::emulatorMode == detail::kEmulatorWithChecks; }
 
 namespace {
 

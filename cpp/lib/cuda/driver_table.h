@@ -12,6 +12,9 @@ struct DriverTable {
 #undef MAHOU_CUDA_FN
 };
 
+// The CPU emulator's implementations of the table's functions (emulated_driver.cpp).
+void fillEmulatedTable(DriverTable &table);
+
 // The table, loaded on first use; throws CudaError when the driver is unusable.
 const DriverTable &driver();
 // Throws CudaError naming `function` unless result is CUDA_SUCCESS.

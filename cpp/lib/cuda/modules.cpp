@@ -35,7 +35,7 @@ constexpr size_t kJitLogBytes = 16 * 1024;
 constexpr CUjit_option kJitMaxRegisters = 0, kJitErrorLogBuffer = 5,
                        kJitErrorLogBufferBytes = 6, kJitGenerateLineInfo = 13;
 
-CUmodule loadModule(const std::string &ptx, const LoadOptions &options) {
+CUmodule loadModule(const void *image, const LoadOptions &options) {
   std::string errorLog(kJitLogBytes, '\0');
   CUjit_option keys[4];
   void *values[4];
@@ -53,7 +53,7 @@ CUmodule loadModule(const std::string &ptx, const LoadOptions &options) {
     values[n++] = reinterpret_cast<void *>(uintptr_t(options.maxRegisters));
   }
   CUmodule module = nullptr;
-  CUresult r = detail::driver().cuModuleLoadDataEx(&module, ptx.c_str(), n, keys, values);
+  CUresult r = detail::driver().cuModuleLoadDataEx(&module, image, n, keys, values);
   if (r != kSuccess) {
     errorLog.resize(errorLog.find('\0'));
     detail::fail("cuModuleLoadDataEx", r,
@@ -65,7 +65,7 @@ CUmodule loadModule(const std::string &ptx, const LoadOptions &options) {
 } // namespace
 
 LoadedKernel *loadKernel(const void *owner, const std::string &signature, int device,
-                         const std::string &ptx, const std::string &entry,
+                         const void *image, const std::string &entry,
                          const LoadOptions &options) {
   ModuleCache &cache = moduleCache();
   ModuleKey key{owner, signature, device};
@@ -77,7 +77,7 @@ LoadedKernel *loadKernel(const void *owner, const std::string &signature, int de
   makeCurrent(device);
   auto loaded = std::make_unique<LoadedKernel>();
   loaded->device = device;
-  loaded->module = loadModule(ptx, options);
+  loaded->module = loadModule(image, options);
   CUresult r = detail::driver().cuModuleGetFunction(&loaded->function, loaded->module,
                                                      entry.c_str());
   if (r != kSuccess) {
@@ -118,8 +118,12 @@ void launch(LoadedKernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, C
     MAHOU_CU(cuFuncSetAttribute, kernel.function, kFuncMaxDynamicSharedBytes, int(sharedBytes));
     kernel.dynamicSharedLimit = int(sharedBytes);
   }
-  MAHOU_CU(cuLaunchKernel, kernel.function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-           sharedBytes, stream, params, nullptr);
+  CUresult r = detail::driver().cuLaunchKernel(kernel.function, grid.x, grid.y, grid.z, block.x,
+                                               block.y, block.z, sharedBytes, stream, params,
+                                               nullptr);
+  if (r == kErrorLaunchFailed && emulated())
+    throw KernelFault("a kernel raised an exception in the CUDA emulator");
+  detail::check("cuLaunchKernel", r);
 }
 
 } // namespace mahou::cuda

@@ -88,6 +88,12 @@ std::string serialize(const GlobalValue &g) {
   case K::Module: out += std::to_string(int(g.module)); break;
   case K::ModuleAttr: out += std::to_string(int(g.module)) + "."; putField(out, g.s); break;
   case K::DType: out += std::to_string(int(g.dtype)); break;
+  case K::Array:
+    out += std::to_string(int(g.dtype)) + "[";
+    for (int64_t d : g.shape) out += std::to_string(d) + ",";
+    out += "]";
+    putField(out, g.bytes);
+    break;
   case K::ExcClass: out += std::to_string(int(g.exc)); break;
   case K::Str: case K::Function: case K::Builtin: case K::Unsupported: putField(out, g.s); break;
   case K::Missing: case K::None: break;

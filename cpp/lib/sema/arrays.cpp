@@ -161,6 +161,19 @@ std::optional<std::vector<ExprPtr>> FunctionTyper::elementIndices(const Type &ar
 
 ExprPtr FunctionTyper::arrayAttribute(ExprPtr base, const std::string &attr, Loc loc) {
   const Type at = base->type;
+  if ((attr == "shape" || attr == "strides") && base->op == ir::ExprOp::ArrayConst) {
+    // A frozen global array: its shape and (C-order) strides are constants.
+    std::vector<ExprPtr> dims(size_t(at.ndim));
+    int64_t stride = types::dtypeBytes(at.dtype);
+    for (int i = at.ndim - 1; i >= 0; --i) {
+      int64_t extent = base->args[size_t(i)]->ival;
+      dims[size_t(i)] = ir::makeConst(Type::int64(), loc, attr == "shape" ? extent : stride);
+      stride *= std::max<int64_t>(extent, 1);
+    }
+    auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(std::vector<Type>(size_t(at.ndim), Type::int64())), loc);
+    t->args = std::move(dims);
+    return t;
+  }
   if (attr == "shape" || attr == "strides") {
     std::vector<ExprPtr> dims;
     for (int i = 0; i < at.ndim; ++i) {

@@ -114,6 +114,13 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
     t->args = std::move(elems);
     return t;
   }
+  case GK::Array: {
+    auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayConst,
+                                        Type::array(g.dtype, int(g.shape.size()), types::Layout::C, /*readonly=*/true), loc);
+    for (int64_t d : g.shape) a->args.push_back(ir::makeConst(Type::int64(), loc, d));
+    a->symbol = g.bytes;
+    return a;
+  }
   case GK::Module: return ir::makeConst(Type::moduleRef(g.module), loc, 0);
   case GK::Function: return ir::makeConst(Type::function(g.handle, g.s), loc, 0);
   case GK::DType: return ir::makeConst(Type::dtypeObj(g.dtype), loc, 0);

@@ -36,12 +36,15 @@ __all__ = [
     "get_current_device", "current_context", "select_device", "list_devices", "close",
 ] + list(_device_side_names)
 
-# The CPU emulator (MAHOU_ENABLE_CUDASIM=1, read at import): kernels, memory, streams
-# and events from mahou.cuda.simulator; device-side names and compile_ptx are shared.
+# The CPU emulator (MAHOU_ENABLE_CUDASIM=1, read at import): the driver layer itself is
+# emulated in C++ (host memory, synchronous streams, kernels compiled for the CPU), so
+# every name above works unchanged. MAHOU_CUDASIM_CHECKS=1 bounds-checks kernels.
 import os as _os
 
-if _os.environ.get("MAHOU_ENABLE_CUDASIM") == "1":
-    from .simulator import *  # noqa: F401,F403,E402
-    from .simulator import __all__ as _sim_names  # noqa: E402
+if _os.environ.get("MAHOU_ENABLE_CUDASIM", "0") not in ("", "0"):
+    from .. import _core as _core_module
 
-    __all__ = sorted(set(__all__) | set(_sim_names))
+    _checks = _os.environ.get("MAHOU_CUDASIM_CHECKS", "0") not in ("", "0")
+    if not _core_module.cuda.use_emulator(_checks):
+        raise CudaSupportError("MAHOU_ENABLE_CUDASIM=1 was set after the CUDA driver was "
+                               "loaded; set it before importing mahou.cuda")

@@ -1,0 +1,501 @@
+// The CPU emulator's driver: every function of cuda_driver.def implemented on the host,
+// so that device arrays, copies, streams, events, kernel objects and the launch path
+// above the table run unchanged without a GPU (MAHOU_ENABLE_CUDASIM=1). One device;
+// "device" memory is host memory; streams are synchronous; events time the host;
+// a module is an EmulatorProgram (a kernel compiled for the CPU) that cuLaunchKernel
+// runs over the grid through mahou_rt_sim_launch.
+#include "driver_table.h"
+
+#include "mahou/runtime.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace mahou::cuda::detail {
+
+namespace {
+
+// cuda.h's error codes the emulator returns, with the driver's names and texts.
+constexpr CUresult kInvalidValue = 1, kOutOfMemory = 2, kInvalidDevice = 101,
+                   kInvalidImage = 200, kInvalidContext = 201, kInvalidHandle = 400,
+                   kNotFound = 500;
+
+struct ErrorText {
+  CUresult code;
+  const char *name, *text;
+};
+constexpr ErrorText kErrors[] = {
+    {kSuccess, "CUDA_SUCCESS", "no error"},
+    {kInvalidValue, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {kOutOfMemory, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {kInvalidDevice, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {kInvalidImage, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
+    {kInvalidContext, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
+    {kInvalidHandle, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
+    {kNotFound, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {kErrorNotReady, "CUDA_ERROR_NOT_READY", "device not ready"},
+    {kErrorLaunchFailed, "CUDA_ERROR_LAUNCH_FAILED",
+     "unspecified launch failure (the kernel raised an exception in the CUDA emulator)"},
+};
+
+// What the emulated device reports (an sm_90 part; the host's cores as multiprocessors).
+constexpr int kMaxThreadsPerBlock = 1024;
+constexpr int kMaxBlockDim[3] = {1024, 1024, 64};
+constexpr int kMaxGridDim[3] = {0x7fffffff, 65535, 65535};
+constexpr int kSharedPerBlock = 48 * 1024, kSharedPerBlockOptin = 227 * 1024;
+constexpr int kComputeMajor = 9, kComputeMinor = 0;
+constexpr size_t kAlignment = 256; // cudaMalloc's alignment
+constexpr int kDriverVersion = 12040;
+
+struct Context {
+  int device = 0;
+};
+Context theContext;
+thread_local CUcontext currentContext = nullptr;
+
+// Live allocations (device and page-locked host): start → bytes, for cuPointerGetAttribute
+// and cuMemGetInfo.
+struct Allocations {
+  std::mutex mutex;
+  std::map<uintptr_t, size_t> device, host;
+  size_t deviceBytes = 0;
+};
+Allocations &allocations() {
+  static auto *a = new Allocations(); // never freed: arrays may be released at exit
+  return *a;
+}
+
+size_t physicalMemory() {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? size_t(pages) * size_t(page) : size_t(16) << 30;
+}
+
+void *alignedAllocate(size_t bytes) {
+  size_t rounded = (std::max<size_t>(bytes, 1) + kAlignment - 1) / kAlignment * kAlignment;
+  return std::aligned_alloc(kAlignment, rounded);
+}
+
+// The allocation map holding `p` ([start, start + bytes)), or nullptr.
+const std::map<uintptr_t, size_t> *owningMap(Allocations &a, uintptr_t p) {
+  for (const auto *m : {&a.device, &a.host}) {
+    auto it = m->upper_bound(p);
+    if (it == m->begin())
+      continue;
+    --it;
+    if (p < it->first + std::max<size_t>(it->second, 1))
+      return m;
+  }
+  return nullptr;
+}
+
+struct Module {
+  EmulatorProgram program;
+  int dynamicSharedLimit = kSharedPerBlock;
+};
+
+struct Stream {};
+
+struct Event {
+  bool timing = true, recorded = false;
+  std::chrono::steady_clock::time_point time;
+};
+
+// ------------------------------------------------------------------ driver and devices
+
+CUresult emuInit(unsigned) { return kSuccess; }
+
+CUresult emuDriverGetVersion(int *version) {
+  *version = kDriverVersion;
+  return kSuccess;
+}
+
+CUresult errorText(CUresult error, const char **out, bool name) {
+  for (const ErrorText &e : kErrors)
+    if (e.code == error) {
+      *out = name ? e.name : e.text;
+      return kSuccess;
+    }
+  *out = nullptr;
+  return kInvalidValue;
+}
+CUresult emuGetErrorName(CUresult error, const char **name) { return errorText(error, name, true); }
+CUresult emuGetErrorString(CUresult error, const char **text) {
+  return errorText(error, text, false);
+}
+
+CUresult emuDeviceGet(CUdevice *device, int ordinal) {
+  if (ordinal != 0)
+    return kInvalidDevice;
+  *device = 0;
+  return kSuccess;
+}
+
+CUresult emuDeviceGetCount(int *count) {
+  *count = 1;
+  return kSuccess;
+}
+
+CUresult emuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevice device) {
+  if (device != 0)
+    return kInvalidDevice;
+  switch (attribute) {
+  case attr::MaxThreadsPerBlock: *value = kMaxThreadsPerBlock; break;
+  case attr::MaxBlockDimX: *value = kMaxBlockDim[0]; break;
+  case attr::MaxBlockDimY: *value = kMaxBlockDim[1]; break;
+  case attr::MaxBlockDimZ: *value = kMaxBlockDim[2]; break;
+  case attr::MaxGridDimX: *value = kMaxGridDim[0]; break;
+  case attr::MaxGridDimY: *value = kMaxGridDim[1]; break;
+  case attr::MaxGridDimZ: *value = kMaxGridDim[2]; break;
+  case attr::MaxSharedMemoryPerBlock: *value = kSharedPerBlock; break;
+  case attr::WarpSize: *value = 32; break;
+  case attr::MultiprocessorCount:
+    *value = int(std::max(1u, std::thread::hardware_concurrency()));
+    break;
+  case attr::ComputeCapabilityMajor: *value = kComputeMajor; break;
+  case attr::ComputeCapabilityMinor: *value = kComputeMinor; break;
+  case attr::MaxSharedMemoryPerBlockOptin: *value = kSharedPerBlockOptin; break;
+  default: *value = 0; break; // PCI ids, constant memory, ...: nothing to report
+  }
+  return kSuccess;
+}
+
+CUresult emuDeviceGetName(char *name, int length, CUdevice device) {
+  if (device != 0)
+    return kInvalidDevice;
+  std::snprintf(name, size_t(length), "%s", "mahou CUDA emulator (CPU)");
+  return kSuccess;
+}
+
+CUresult emuDeviceTotalMem(size_t *bytes, CUdevice device) {
+  if (device != 0)
+    return kInvalidDevice;
+  *bytes = physicalMemory();
+  return kSuccess;
+}
+
+CUresult emuPrimaryCtxRetain(CUcontext *context, CUdevice device) {
+  if (device != 0)
+    return kInvalidDevice;
+  *context = reinterpret_cast<CUcontext>(&theContext);
+  return kSuccess;
+}
+
+CUresult emuCtxGetCurrent(CUcontext *context) {
+  *context = currentContext;
+  return kSuccess;
+}
+
+CUresult emuCtxSetCurrent(CUcontext context) {
+  currentContext = context;
+  return kSuccess;
+}
+
+CUresult emuCtxSynchronize() { return kSuccess; } // kernels finish before their launch returns
+
+CUresult emuMemGetInfo(size_t *freeBytes, size_t *total) {
+  Allocations &a = allocations();
+  std::lock_guard lock(a.mutex);
+  *total = physicalMemory();
+  *freeBytes = *total > a.deviceBytes ? *total - a.deviceBytes : 0;
+  return kSuccess;
+}
+
+// ------------------------------------------------------------------ modules and launch
+
+CUresult emuModuleLoadDataEx(CUmodule *module, const void *image, unsigned, CUjit_option *,
+                             void **) {
+  const auto *program = static_cast<const EmulatorProgram *>(image);
+  if (!program || !program->entry)
+    return kInvalidImage;
+  *module = reinterpret_cast<CUmodule>(new Module{*program});
+  return kSuccess;
+}
+
+CUresult emuModuleGetFunction(CUfunction *function, CUmodule module, const char *) {
+  if (!module)
+    return kInvalidHandle;
+  *function = reinterpret_cast<CUfunction>(module); // one kernel per module
+  return kSuccess;
+}
+
+CUresult emuModuleUnload(CUmodule module) {
+  delete reinterpret_cast<Module *>(module);
+  return kSuccess;
+}
+
+CUresult emuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute, int value) {
+  auto *m = reinterpret_cast<Module *>(function);
+  if (!m)
+    return kInvalidHandle;
+  if (attribute == kFuncMaxDynamicSharedBytes) {
+    if (value < 0 || value > kSharedPerBlockOptin)
+      return kInvalidValue;
+    m->dynamicSharedLimit = value;
+  }
+  return kSuccess;
+}
+
+CUresult emuFuncGetAttribute(int *value, CUfunction_attribute attribute, CUfunction function) {
+  auto *m = reinterpret_cast<Module *>(function);
+  if (!m)
+    return kInvalidHandle;
+  *value = attribute == kFuncMaxDynamicSharedBytes ? m->dynamicSharedLimit : 0;
+  return kSuccess;
+}
+
+// The launch limits a GPU enforces, checked the same way.
+bool validLaunch(const unsigned grid[3], const unsigned block[3], unsigned sharedBytes,
+                 const Module &m) {
+  uint64_t threads = uint64_t(block[0]) * block[1] * block[2];
+  for (int i = 0; i < 3; ++i)
+    if (grid[i] == 0 || block[i] == 0 || grid[i] > unsigned(kMaxGridDim[i]) ||
+        block[i] > unsigned(kMaxBlockDim[i]))
+      return false;
+  return threads <= kMaxThreadsPerBlock && int64_t(sharedBytes) <= m.dynamicSharedLimit;
+}
+
+CUresult emuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
+                         unsigned blockX, unsigned blockY, unsigned blockZ,
+                         unsigned sharedMemBytes, CUstream, void **kernelParams, void **) {
+  auto *m = reinterpret_cast<Module *>(function);
+  if (!m)
+    return kInvalidHandle;
+  const unsigned grid[3] = {gridX, gridY, gridZ}, block[3] = {blockX, blockY, blockZ};
+  if (!validLaunch(grid, block, sharedMemBytes, *m))
+    return kInvalidValue;
+  // Kernel parameters (compiler.h's CompiledKernel) → the CPU entry's arguments:
+  // an array's data, shape[N], strides[N] become its native struct (runtime.h).
+  const EmulatorProgram &p = m->program;
+  std::vector<std::unique_ptr<char[]>> arrays;
+  std::vector<void *> argv;
+  size_t param = 0;
+  for (int ndim : p.arrayDims) {
+    if (ndim < 0) {
+      argv.push_back(kernelParams[param++]);
+      continue;
+    }
+    arrays.emplace_back(new char[mahouArrayBytes(ndim)]());
+    auto *head = reinterpret_cast<MahouArrayHead *>(arrays.back().get());
+    std::memcpy(&head->data, kernelParams[param++], sizeof(char *));
+    for (int d = 0; d < 2 * ndim; ++d)
+      std::memcpy(&head->dims[d], kernelParams[param++], sizeof(int64_t));
+    argv.push_back(head);
+  }
+  const int64_t g[3] = {gridX, gridY, gridZ}, b[3] = {blockX, blockY, blockZ};
+  int32_t status = mahou_rt_sim_launch(p.entry, argv.data(), g, b, int64_t(sharedMemBytes),
+                                       p.synchronizes);
+  return status == 0 ? kSuccess : kErrorLaunchFailed; // the error stays pending (KernelFault)
+}
+
+// ------------------------------------------------------------------ memory
+
+CUresult recordAllocation(std::map<uintptr_t, size_t> Allocations::*which, void *p,
+                          size_t bytes) {
+  if (!p)
+    return kOutOfMemory;
+  Allocations &a = allocations();
+  std::lock_guard lock(a.mutex);
+  (a.*which)[uintptr_t(p)] = bytes;
+  if (which == &Allocations::device)
+    a.deviceBytes += bytes;
+  return kSuccess;
+}
+
+CUresult dropAllocation(std::map<uintptr_t, size_t> Allocations::*which, uintptr_t p) {
+  Allocations &a = allocations();
+  {
+    std::lock_guard lock(a.mutex);
+    auto it = (a.*which).find(p);
+    if (it == (a.*which).end())
+      return kInvalidValue;
+    if (which == &Allocations::device)
+      a.deviceBytes -= it->second;
+    (a.*which).erase(it);
+  }
+  std::free(reinterpret_cast<void *>(p));
+  return kSuccess;
+}
+
+CUresult emuMemAlloc(CUdeviceptr *pointer, size_t bytes) {
+  if (bytes == 0)
+    return kInvalidValue;
+  void *p = alignedAllocate(bytes);
+  *pointer = CUdeviceptr(uintptr_t(p));
+  return recordAllocation(&Allocations::device, p, bytes);
+}
+
+CUresult emuMemFree(CUdeviceptr pointer) {
+  return dropAllocation(&Allocations::device, uintptr_t(pointer));
+}
+
+CUresult emuMemAllocHost(void **pointer, size_t bytes) {
+  *pointer = alignedAllocate(bytes);
+  return recordAllocation(&Allocations::host, *pointer, bytes);
+}
+
+CUresult emuMemHostAlloc(void **pointer, size_t bytes, unsigned) {
+  return emuMemAllocHost(pointer, bytes);
+}
+
+CUresult emuMemHostGetDevicePointer(CUdeviceptr *device, void *host, unsigned) {
+  Allocations &a = allocations();
+  std::lock_guard lock(a.mutex);
+  if (owningMap(a, uintptr_t(host)) != &a.host)
+    return kInvalidValue;
+  *device = CUdeviceptr(uintptr_t(host)); // mapped memory: the same address on both sides
+  return kSuccess;
+}
+
+CUresult emuMemFreeHost(void *pointer) { return dropAllocation(&Allocations::host, uintptr_t(pointer)); }
+
+void *hostAddress(CUdeviceptr p) { return reinterpret_cast<void *>(uintptr_t(p)); }
+
+CUresult emuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) {
+  std::memmove(hostAddress(dst), src, bytes);
+  return kSuccess;
+}
+CUresult emuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes) {
+  std::memmove(dst, hostAddress(src), bytes);
+  return kSuccess;
+}
+CUresult emuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  std::memmove(hostAddress(dst), hostAddress(src), bytes);
+  return kSuccess;
+}
+CUresult emuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t bytes, CUstream) {
+  return emuMemcpyHtoD(dst, src, bytes);
+}
+CUresult emuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t bytes, CUstream) {
+  return emuMemcpyDtoH(dst, src, bytes);
+}
+CUresult emuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream) {
+  return emuMemcpyDtoD(dst, src, bytes);
+}
+
+CUresult emuMemsetD8(CUdeviceptr dst, unsigned char value, size_t count) {
+  std::memset(hostAddress(dst), value, count);
+  return kSuccess;
+}
+
+CUresult emuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr pointer) {
+  Allocations &a = allocations();
+  std::lock_guard lock(a.mutex);
+  const auto *map = owningMap(a, uintptr_t(pointer));
+  if (!map)
+    return kInvalidValue; // memory the emulated driver did not allocate
+  if (attribute == kPointerDeviceOrdinal)
+    *static_cast<int *>(data) = 0;
+  else if (attribute == kPointerMemoryType)
+    *static_cast<unsigned *>(data) = map == &a.device ? kMemoryTypeDevice : kMemoryTypeHost;
+  else
+    return kInvalidValue;
+  return kSuccess;
+}
+
+// ------------------------------------------------------------------ streams and events
+
+CUresult emuStreamCreate(CUstream *stream, unsigned) {
+  *stream = reinterpret_cast<CUstream>(new Stream());
+  return kSuccess;
+}
+CUresult emuStreamDestroy(CUstream stream) {
+  delete reinterpret_cast<Stream *>(stream);
+  return kSuccess;
+}
+CUresult emuStreamSynchronize(CUstream) { return kSuccess; }
+CUresult emuStreamQuery(CUstream) { return kSuccess; }
+CUresult emuStreamWaitEvent(CUstream, CUevent, unsigned) { return kSuccess; }
+
+CUresult emuEventCreate(CUevent *event, unsigned flags) {
+  constexpr unsigned kDisableTiming = 0x2;
+  auto *e = new Event();
+  e->timing = !(flags & kDisableTiming);
+  *event = reinterpret_cast<CUevent>(e);
+  return kSuccess;
+}
+CUresult emuEventRecord(CUevent event, CUstream) {
+  auto *e = reinterpret_cast<Event *>(event);
+  if (!e)
+    return kInvalidHandle;
+  e->recorded = true;
+  e->time = std::chrono::steady_clock::now();
+  return kSuccess;
+}
+CUresult emuEventQuery(CUevent) { return kSuccess; }
+CUresult emuEventSynchronize(CUevent) { return kSuccess; }
+CUresult emuEventElapsedTime(float *milliseconds, CUevent start, CUevent end) {
+  auto *s = reinterpret_cast<Event *>(start), *e = reinterpret_cast<Event *>(end);
+  if (!s || !e || !s->timing || !e->timing || !s->recorded || !e->recorded)
+    return kInvalidHandle;
+  *milliseconds = std::chrono::duration<float, std::milli>(e->time - s->time).count();
+  return kSuccess;
+}
+CUresult emuEventDestroy(CUevent event) {
+  delete reinterpret_cast<Event *>(event);
+  return kSuccess;
+}
+
+} // namespace
+
+void fillEmulatedTable(DriverTable &t) {
+  t.cuInit = emuInit;
+  t.cuDriverGetVersion = emuDriverGetVersion;
+  t.cuGetErrorName = emuGetErrorName;
+  t.cuGetErrorString = emuGetErrorString;
+  t.cuDeviceGet = emuDeviceGet;
+  t.cuDeviceGetCount = emuDeviceGetCount;
+  t.cuDeviceGetAttribute = emuDeviceGetAttribute;
+  t.cuDeviceGetName = emuDeviceGetName;
+  t.cuDeviceTotalMem_v2 = emuDeviceTotalMem;
+  t.cuDevicePrimaryCtxRetain = emuPrimaryCtxRetain;
+  t.cuCtxGetCurrent = emuCtxGetCurrent;
+  t.cuCtxSetCurrent = emuCtxSetCurrent;
+  t.cuCtxSynchronize = emuCtxSynchronize;
+  t.cuMemGetInfo_v2 = emuMemGetInfo;
+  t.cuModuleLoadDataEx = emuModuleLoadDataEx;
+  t.cuModuleGetFunction = emuModuleGetFunction;
+  t.cuModuleUnload = emuModuleUnload;
+  t.cuFuncSetAttribute = emuFuncSetAttribute;
+  t.cuFuncGetAttribute = emuFuncGetAttribute;
+  t.cuLaunchKernel = emuLaunchKernel;
+  t.cuMemAlloc_v2 = emuMemAlloc;
+  t.cuMemFree_v2 = emuMemFree;
+  t.cuMemAllocHost_v2 = emuMemAllocHost;
+  t.cuMemHostAlloc = emuMemHostAlloc;
+  t.cuMemHostGetDevicePointer_v2 = emuMemHostGetDevicePointer;
+  t.cuMemFreeHost = emuMemFreeHost;
+  t.cuMemcpyHtoD_v2 = emuMemcpyHtoD;
+  t.cuMemcpyDtoH_v2 = emuMemcpyDtoH;
+  t.cuMemcpyDtoD_v2 = emuMemcpyDtoD;
+  t.cuMemcpyHtoDAsync_v2 = emuMemcpyHtoDAsync;
+  t.cuMemcpyDtoHAsync_v2 = emuMemcpyDtoHAsync;
+  t.cuMemcpyDtoDAsync_v2 = emuMemcpyDtoDAsync;
+  t.cuMemsetD8_v2 = emuMemsetD8;
+  t.cuPointerGetAttribute = emuPointerGetAttribute;
+  t.cuStreamCreate = emuStreamCreate;
+  t.cuStreamDestroy_v2 = emuStreamDestroy;
+  t.cuStreamSynchronize = emuStreamSynchronize;
+  t.cuStreamQuery = emuStreamQuery;
+  t.cuStreamWaitEvent = emuStreamWaitEvent;
+  t.cuEventCreate = emuEventCreate;
+  t.cuEventRecord = emuEventRecord;
+  t.cuEventQuery = emuEventQuery;
+  t.cuEventSynchronize = emuEventSynchronize;
+  t.cuEventElapsedTime = emuEventElapsedTime;
+  t.cuEventDestroy_v2 = emuEventDestroy;
+  // Every entry of cuda_driver.def must be set: a missing one is a build-time bug.
+#define MAHOU_CUDA_FN(name, ret, params)                                                     \
+  if (!t.name)                                                                               \
+    std::abort();
+#include "cuda_driver.def"
+#undef MAHOU_CUDA_FN
+}
+
+} // namespace mahou::cuda::detail
