@@ -7,6 +7,7 @@
 #include "mahou/parser.h"
 #include "mahou/ptx.h"
 #include "mahou/sema.h"
+#include "module_functions.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -35,52 +36,6 @@ std::string ptxName(const std::string &name) {
   for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
   return s;
 }
-
-// Types each device function a kernel calls, once per argument types, keeping its
-// parsed source alive and its typed IR for lowering into the kernel's module.
-class DeviceFunctions : public sema::DeviceFunctionSink {
-public:
-  explicit DeviceFunctions(const CompileOptions &options) : options_(options) {}
-
-  CalleeSignature require(const CalleeSource &callee, const std::vector<types::Type> &args) override {
-    std::string key = callee.file.path() + ":" + std::to_string(callee.file.firstLine()) + ":" + callee.name + "(";
-    for (auto &a : args) key += a.str() + ",";
-    auto it = done_.find(key);
-    if (it != done_.end()) return it->second;
-    if (inProgress_.count(key)) return {inProgress_[key], types::Type::unknown()};
-    std::string symbol = "mahou_dev_" + ptxName(callee.name) + "_" + uniqueSuffix();
-    inProgress_[key] = symbol;
-    auto source = std::make_unique<SourceFile>(callee.file);
-    auto module = std::make_unique<ast::Module>(frontend::parseModule(*source));
-    const ast::FunctionDef *def = module->findFunction(callee.name);
-    if (!def) unsupported(*source, Loc{source->firstLine(), 1}, "no function named '" + callee.name + "' in this source");
-    if (args.size() != def->args.size())
-      typingError(*source, def->loc, callee.name + "() takes " + std::to_string(def->args.size()) +
-                                         " arguments but " + std::to_string(args.size()) + " were given");
-    auto fn = std::make_unique<ir::Function>(sema::buildTypedIR(*source, *def, args, *callee.env, options_, symbol, this));
-    if (options_.verifyIR) ir::verify(*fn);
-    inProgress_.erase(key);
-    CalleeSignature sig{symbol, fn->ret};
-    sources_.push_back(std::move(source));
-    modules_.push_back(std::move(module));
-    functions_.push_back(std::move(fn));
-    return done_[key] = sig;
-  }
-
-  std::vector<const ir::Function *> functions() const {
-    std::vector<const ir::Function *> out;
-    for (auto &f : functions_) out.push_back(f.get());
-    return out;
-  }
-
-private:
-  CompileOptions options_;
-  std::map<std::string, CalleeSignature> done_;
-  std::map<std::string, std::string> inProgress_;
-  std::vector<std::unique_ptr<SourceFile>> sources_;
-  std::vector<std::unique_ptr<ast::Module>> modules_;
-  std::vector<std::unique_ptr<ir::Function>> functions_;
-};
 
 // The kernel's definition in the parsed source, checked against the argument count.
 const ast::FunctionDef &kernelDef(const SourceFile &file, const ast::Module &module, const std::string &name,
@@ -112,9 +67,10 @@ LoweredKernel lower(const SourceFile &file, const std::string &name, const std::
   t0 = Clock::now();
   CompileOptions copts;
   copts.fastmath = options.fastmath;
-  DeviceFunctions devices(copts);
   out.kernelName = ptxName(name) + "_" + uniqueSuffix();
-  ir::Function fn = sema::buildTypedIR(file, *def, args, env, copts, "mahou_kernel_body_" + out.kernelName, &devices);
+  ModuleFunctions devices(copts, /*gpu=*/true, "mahou_dev_" + out.kernelName);
+  ir::Function fn = sema::buildTypedIR(file, *def, args, env, copts, "mahou_kernel_body_" + out.kernelName,
+                                       sema::TypingContext{true, &devices, nullptr});
   if (!fn.ret.isNone()) typingError(file, def->loc, "a CUDA kernel must not return a value (it returns " + fn.ret.str() + ")");
   ir::verify(fn);
   if (wantIRText) out.irText = ir::print(fn); // only for inspection: not on the launch path
@@ -178,9 +134,9 @@ SimKernel compileSimKernel(const SourceFile &file, const std::string &name, cons
   t0 = Clock::now();
   CompileOptions copts;
   copts.boundscheck = boundscheck;
-  DeviceFunctions devices(copts);
   std::string symbol = "mahou_sim_" + ptxName(name) + "_" + uniqueSuffix();
-  ir::Function fn = sema::buildTypedIR(file, *def, args, env, copts, symbol, &devices);
+  ModuleFunctions devices(copts, /*gpu=*/true, symbol + "_dev");
+  ir::Function fn = sema::buildTypedIR(file, *def, args, env, copts, symbol, sema::TypingContext{true, &devices, nullptr});
   if (!fn.ret.isNone()) typingError(file, def->loc, "a CUDA kernel must not return a value (it returns " + fn.ret.str() + ")");
   ir::verify(fn);
   out.synchronizes = synchronizes(fn.body);

@@ -8,6 +8,7 @@
 #include "mahou/lexer.h"
 #include "mahou/parser.h"
 #include "mahou/sema.h"
+#include "module_functions.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -73,7 +74,9 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   t0 = Clock::now();
   std::string symbol = freshSymbol(name);
   cache::RecordingEnvironment recorder(env); // what the code depends on: globals, callees
-  ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, recorder, options, symbol);
+  ModuleFunctions inner(options, /*gpu=*/false, symbol); // nested defs and lambdas
+  ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, recorder, options, symbol,
+                                       sema::TypingContext{false, &inner, nullptr});
   if (options.verifyIR) ir::verify(fn);
   out.symbol = cache::contentSymbol(file, name, args, options, out.dependencies = recorder.dependencies());
   out.cacheable = recorder.cacheable();
@@ -94,7 +97,7 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   t0 = Clock::now();
   auto ctx = std::make_unique<llvm::LLVMContext>();
   codegen::CodegenOptions cg{options.boundscheck, options.fastmath};
-  auto module = codegen::lowerFunction(fn, *ctx, cg, /*withEntry=*/true);
+  auto module = codegen::lowerFunction(fn, inner.functions(), *ctx, cg, /*withEntry=*/true);
   llvm::Function *internal = module->getFunction(symbol), *entry = module->getFunction(codegen::entrySymbol(symbol));
   MAHOU_INTERNAL_ASSERT(internal && entry, "the lowered module defines the function and its entry");
   internal->setName(out.symbol);
@@ -118,12 +121,19 @@ std::string emitStage(const SourceFile &file, const std::string &name, const std
   Parsed parsed = parse(file, name);
   if (stage == Stage::Ast) return ast::dumpAst(*parsed.def);
   checkArity(file, *parsed.def, args);
-  ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, env, options, freshSymbol(name));
+  std::string symbol = freshSymbol(name);
+  ModuleFunctions inner(options, /*gpu=*/false, symbol);
+  ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, env, options, symbol,
+                                       sema::TypingContext{false, &inner, nullptr});
   if (options.verifyIR) ir::verify(fn);
-  if (stage == Stage::IR) return ir::print(fn);
+  if (stage == Stage::IR) {
+    std::string text = ir::print(fn);
+    for (const ir::Function *f : inner.functions()) text += ir::print(*f);
+    return text;
+  }
   llvm::LLVMContext ctx;
   codegen::CodegenOptions cg{options.boundscheck, options.fastmath};
-  auto module = codegen::lowerFunction(fn, ctx, cg, /*withEntry=*/false);
+  auto module = codegen::lowerFunction(fn, inner.functions(), ctx, cg, /*withEntry=*/false);
   if (stage == Stage::LLVM) return moduleText(*module);
   jit::Engine &engine = jit::Engine::instance();
   engine.optimize(*module, options.fastmath);

@@ -166,3 +166,21 @@ def test_integer_semantics_match_python():
     integer_math[1, 128](a, out)
     expected = [v // 3 + v % 5 - min(v, 7) + max(v, -2) for v in a.tolist()]
     np.testing.assert_array_equal(out, expected)
+
+
+@cuda.jit
+def inner_function_kernel(a, out, k):
+    def shifted(v, by=1.0):
+        return v * k + by
+
+    poly = lambda v: shifted(v) * shifted(v, by=-1.0)  # noqa: E731
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = poly(a[i])
+
+
+def test_inner_functions_and_lambdas_in_kernels():
+    a = np.linspace(-2.0, 2.0, 37)
+    out = np.zeros_like(a)
+    inner_function_kernel[2, 32](a, out, 3.0)
+    np.testing.assert_allclose(out, (a * 3.0 + 1.0) * (a * 3.0 - 1.0))

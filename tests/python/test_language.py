@@ -325,17 +325,6 @@ def test_keyword_errors():
         njit(twice)(1)
 
 
-def test_inner_function_refused():
-    def f(x):
-        def g(y):
-            return y + x
-
-        return g(1)
-
-    with pytest.raises(UnsupportedError, match="inner functions"):
-        njit(f)(1)
-
-
 # --------------------------------------------------------------------------- builtins
 
 

@@ -77,7 +77,9 @@ struct List : Expr { MAHOU_AST_EXPR(List) std::vector<ExprPtr> elts; };
 struct IfExp : Expr { MAHOU_AST_EXPR(IfExp) ExprPtr test, body, orelse; };
 struct Starred : Expr { MAHOU_AST_EXPR(Starred) ExprPtr value; };
 struct Arg { std::string name; ExprPtr defaultValue; Loc loc; }; // defaultValue may be null
-struct Lambda : Expr { MAHOU_AST_EXPR(Lambda) std::vector<Arg> args; ExprPtr body; };
+struct FunctionDef;
+// lambda args: body, held as the function it defines: `def <lambda>(args): return body`.
+struct Lambda : Expr { MAHOU_AST_EXPR(Lambda) std::shared_ptr<FunctionDef> def; };
 #undef MAHOU_AST_EXPR
 
 // ---------------------------------------------------------------- statements

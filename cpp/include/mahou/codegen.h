@@ -4,6 +4,7 @@
 #include "mahou/ir.h"
 
 #include <memory>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -25,10 +26,11 @@ struct CodegenOptions {
 //   i32 @symbol(ptr %ret, <args as SSA values>)
 // and, when `withEntry`, the uniform entry point
 //   i32 @symbol.entry(ptr %ret, ptr %argv)
-// the dispatcher calls (compiler.h EntryFn). Calls to other compiled functions
-// are external declarations resolved by the JIT.
-std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, llvm::LLVMContext &ctx,
-                                            const CodegenOptions &options, bool withEntry);
+// the dispatcher calls (compiler.h EntryFn). `helpers` (inner functions) are
+// lowered into the same module with internal linkage. Calls to other compiled
+// functions are external declarations resolved by the JIT.
+std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, const std::vector<const ir::Function *> &helpers,
+                                            llvm::LLVMContext &ctx, const CodegenOptions &options, bool withEntry);
 
 std::string entrySymbol(const std::string &symbol);
 

@@ -414,11 +414,12 @@ void emitEntry(llvm::Module &module, TypeMapper &types, const ir::Function &fn, 
   b.CreateRet(b.CreateCall(inner, args));
 }
 
-std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, llvm::LLVMContext &ctx,
-                                            const CodegenOptions &options, bool withEntry) {
+std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, const std::vector<const ir::Function *> &helpers,
+                                            llvm::LLVMContext &ctx, const CodegenOptions &options, bool withEntry) {
   auto module = std::make_unique<llvm::Module>(fn.symbol, ctx);
   FunctionLowering lowering(fn, *module, options);
   llvm::Function *inner = lowering.run();
+  for (const ir::Function *h : helpers) FunctionLowering(*h, *module, options).run()->setLinkage(llvm::GlobalValue::InternalLinkage);
   if (withEntry) {
     TypeMapper types(ctx);
     emitEntry(*module, types, fn, inner);

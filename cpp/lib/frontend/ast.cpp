@@ -310,9 +310,9 @@ void Dumper::expr(const Expr &e, int n) {
     return expr(*e.as<Starred>()->value, n + 1);
   case ExprKind::Lambda: {
     const auto *l = e.as<Lambda>();
-    line(n, "Lambda (" + paramList(l->args, "", {}, "") + ")" + at(e.loc));
-    defaults(l->args, n + 1);
-    return expr(*l->body, n + 1);
+    line(n, "Lambda (" + paramList(l->def->args, "", {}, "") + ")" + at(e.loc));
+    defaults(l->def->args, n + 1);
+    return expr(*l->def->body.front()->as<Return>()->value, n + 1);
   }
   }
 }

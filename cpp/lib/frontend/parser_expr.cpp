@@ -354,6 +354,8 @@ ExprPtr Parser::sliceItem() {
 
 ExprPtr Parser::lambda() {
   auto l = node<Lambda>(advance().loc);
+  auto def = std::make_shared<FunctionDef>(l->loc);
+  def->name = "<lambda>";
   bool sawDefault = false;
   while (!at(K::Colon)) {
     if (at(K::Star) || at(K::DoubleStar) || at(K::Slash))
@@ -361,7 +363,7 @@ ExprPtr Parser::lambda() {
     Arg a;
     a.loc = cur().loc;
     a.name = expect(K::Name, "a parameter name").text;
-    for (const Arg &other : l->args)
+    for (const Arg &other : def->args)
       if (other.name == a.name)
         fail(a.loc, "duplicate argument '" + a.name + "' in function definition");
     if (accept(K::Assign))
@@ -369,12 +371,15 @@ ExprPtr Parser::lambda() {
     else if (sawDefault)
       fail(a.loc, "parameter without a default follows parameter with a default");
     sawDefault |= a.defaultValue != nullptr;
-    l->args.push_back(std::move(a));
+    def->args.push_back(std::move(a));
     if (!accept(K::Comma))
       break;
   }
   expect(K::Colon, "':'");
-  l->body = expr();
+  auto ret = std::make_unique<Return>(cur().loc);
+  ret->value = expr();
+  def->body.push_back(std::move(ret));
+  l->def = std::move(def);
   return l;
 }
 

@@ -17,6 +17,7 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
       }
       error(n->loc, "'" + n->id + "' (" + v->type.str() + ") is not callable");
     }
+    if (innerFunction(n->id)) return CalleeRef{CK::Inner, n->id};
     const GlobalValue &g = global(n->id);
     using GK = GlobalValue::Kind;
     if (g.kind == GK::Missing) error(n->loc, "name '" + n->id + "' is not defined");
@@ -135,6 +136,7 @@ ExprPtr FunctionTyper::call(const ast::Call &e) {
     }
     return mathCall(callee->module, callee->name, e);
   case CalleeRef::Kind::Compiled: return compiledCall(callee->handle, callee->name, e);
+  case CalleeRef::Kind::Inner: return innerCall(*innerFunction(callee->name), e);
   case CalleeRef::Kind::DTypeCtor: {
     checkKeywords(e, {}, callee->name);
     auto args = positionalArgs(e, 1, 1, callee->name);
@@ -230,7 +232,8 @@ ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, c
   } else if (gpu_) {
     auto src = env_.calleeSource(handle);
     if (!src) notSupported(e.loc, "a CUDA kernel can only call @cuda.jit(device=True) and @njit functions, not '" + fname + "'");
-    CalleeSignature sig = gpu_->require(*src, types);
+    if (!sink_) internalError("GPU typing without a function sink");
+    CalleeSignature sig = sink_->require(*src, types);
     symbol = sig.symbol;
     ret = sig.ret;
   } else {

@@ -37,6 +37,8 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
   switch (s.kind) {
   case ast::StmtKind::Assign: {
     auto *a = s.as<ast::Assign>();
+    if (a->value->kind == ast::ExprKind::Lambda && a->targets.size() == 1)
+      if (auto *n = a->targets[0]->as<ast::Name>(); n && innerFunction(n->id)) return; // f = lambda ...
     auto value = expr(*a->value);
     if (a->targets.size() == 1) {
       assign(*a->targets[0], std::move(value), s.loc, out);
@@ -120,7 +122,7 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
     notSupported(s.loc, "import inside a compiled function is not supported; import at module level");
   case ast::StmtKind::Global:
   case ast::StmtKind::Nonlocal: notSupported(s.loc, "'global' and 'nonlocal' are not supported");
-  case ast::StmtKind::FunctionDef: notSupported(s.loc, "inner functions are not supported yet");
+  case ast::StmtKind::FunctionDef: return; // an inner function: typed at its calls (inner_functions.cpp)
   }
 }
 

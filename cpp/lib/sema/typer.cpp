@@ -17,6 +17,8 @@ void collectTargets(const ast::Expr &t, std::vector<std::string> &names) {
   else if (auto *s = t.as<ast::Starred>()) collectTargets(*s->value, names);
 }
 
+} // namespace
+
 // Python scoping: a name assigned anywhere in the function is local everywhere.
 void collectLocals(const ast::Body &body, std::vector<std::string> &names) {
   for (auto &s : body) {
@@ -58,7 +60,7 @@ void collectLocals(const ast::Body &body, std::vector<std::string> &names) {
   }
 }
 
-} // namespace
+
 
 bool alwaysExits(const ast::Body &body) {
   if (body.empty()) return false;
@@ -98,19 +100,23 @@ bool alwaysExits(const ast::Body &body) {
 
 FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def,
                              const std::vector<Type> &argTypes, CompileEnvironment &env,
-                             const CompileOptions &options, std::string symbol, DeviceFunctionSink *gpu)
+                             const CompileOptions &options, std::string symbol, const TypingContext &context)
     : file_(file), def_(def), argTypes_(argTypes), env_(env), options_(options),
-      symbol_(std::move(symbol)), gpu_(gpu) {
+      symbol_(std::move(symbol)), gpu_(context.gpu), sink_(context.sink), innerSelf_(context.inner) {
   if (!def.kwarg.empty() || !def.kwonlyargs.empty())
     notSupported(def.loc, "**kwargs and keyword-only parameters are not supported yet");
   // *args: the extra positional arguments arrive packed in one tuple after the named ones.
   size_t nparams = def.args.size() + (def.vararg.empty() ? 0 : 1);
   if (!def.vararg.empty() && (argTypes.size() != nparams || !argTypes.back().isTuple()))
     notSupported(def.loc, "'*" + def.vararg + "' parameters are only supported in calls from other compiled functions");
-  if (argTypes.size() != nparams)
+  // An inner function also receives the enclosing variables it reads, after its own.
+  const std::vector<std::string> noCaptures;
+  const std::vector<std::string> &captured = innerSelf_ ? innerSelf_->captured : noCaptures;
+  if (argTypes.size() != nparams + captured.size())
     internalError("argument count differs from the parameter count of " + def.name);
-  for (size_t i = 0; i < nparams; ++i) {
-    const std::string &pname = i < def.args.size() ? def.args[i].name : def.vararg;
+  collectInnerFunctions();
+  for (size_t i = 0; i < argTypes.size(); ++i) {
+    const std::string &pname = i < def.args.size() ? def.args[i].name : i < nparams ? def.vararg : captured[i - nparams];
     if (varIndex_.count(pname)) error(i < def.args.size() ? def.args[i].loc : def.loc, "duplicate parameter name");
     varIndex_[pname] = int(vars_.size());
     vars_.push_back({pname, argTypes[i]});
@@ -118,7 +124,7 @@ FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def
   std::vector<std::string> locals;
   collectLocals(def.body, locals);
   for (auto &n : locals) {
-    if (varIndex_.count(n)) continue;
+    if (varIndex_.count(n) || inner_.count(n)) continue;
     varIndex_[n] = int(vars_.size());
     vars_.push_back({n, Type::unknown()});
   }
@@ -313,8 +319,8 @@ void FunctionTyper::unifyReturn(const Type &t, Loc loc) {
 ir::Function buildTypedIR(const SourceFile &file, const ast::FunctionDef &def,
                           const std::vector<types::Type> &argTypes, CompileEnvironment &env,
                           const CompileOptions &options, const std::string &symbol,
-                          DeviceFunctionSink *gpu) {
-  FunctionTyper typer(file, def, argTypes, env, options, symbol, gpu);
+                          const TypingContext &context) {
+  FunctionTyper typer(file, def, argTypes, env, options, symbol, context);
   return typer.run();
 }
 

@@ -16,10 +16,14 @@ using types::DType;
 using types::Kind;
 using types::Type;
 
+// Python scoping: every name bound anywhere in `body` (assignments, loop targets,
+// except handlers, nested def names), without looking into nested functions.
+void collectLocals(const ast::Body &body, std::vector<std::string> &names);
+
 // What a called expression refers to (resolved at compile time).
 struct CalleeRef {
-  enum class Kind { Builtin, ModuleFn, Compiled, DTypeCtor, ExcCtor, Method, Unknown } kind;
-  std::string name;             // builtin / module function / method name
+  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, Unknown } kind;
+  std::string name;             // builtin / module function / method / inner function name
   types::ModuleId module{};     // ModuleFn
   uint64_t handle = 0;          // Compiled
   DType dtype{};                // DTypeCtor
@@ -31,7 +35,7 @@ class FunctionTyper {
 public:
   FunctionTyper(const SourceFile &file, const ast::FunctionDef &def,
                 const std::vector<Type> &argTypes, CompileEnvironment &env,
-                const CompileOptions &options, std::string symbol, DeviceFunctionSink *gpu);
+                const CompileOptions &options, std::string symbol, const TypingContext &context);
   ir::Function run();
 
   // ---- shared helpers (typer.cpp)
@@ -87,6 +91,10 @@ public:
   ExprPtr randomCall(const std::string &name, const ast::Call &e); // random.cpp
   ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
   ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e);
+  // ---- inner functions (inner_functions.cpp)
+  void collectInnerFunctions(); // before the variables are made: finds defs and named lambdas
+  const InnerFunction *innerFunction(const std::string &name) const; // null unless `name` is one here
+  ExprPtr innerCall(const InnerFunction &inner, const ast::Call &e);
   ExprPtr intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc);
   std::optional<DType> dtypeArgument(const ast::Expr &e);
   std::vector<ExprPtr> shapeArgument(const ast::Expr &e);
@@ -149,7 +157,12 @@ public:
   CompileEnvironment &env_;
   CompileOptions options_;
   std::string symbol_;
-  DeviceFunctionSink *gpu_ = nullptr; // non-null: typing for the GPU target
+  bool gpu_ = false;                      // typing for the GPU target
+  ModuleFunctionSink *sink_ = nullptr;     // device and inner functions compiled alongside
+  const InnerFunction *innerSelf_ = nullptr; // non-null: this is an inner function
+  // Inner functions (nested defs, `f = lambda ...`) callable here by name: this
+  // function's own and those visible from an enclosing one (inner_functions.cpp).
+  std::map<std::string, InnerFunction> inner_;
 
   // State kept across passes.
   std::vector<ir::Var> vars_;

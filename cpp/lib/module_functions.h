@@ -1,0 +1,42 @@
+// Functions compiled into the module of the function being compiled: device
+// functions a kernel calls and inner functions (nested defs, lambdas). Each is
+// typed once per argument types; their typed IR is lowered next to the caller's.
+#pragma once
+
+#include "mahou/sema.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mahou {
+
+class ModuleFunctions : public sema::ModuleFunctionSink {
+public:
+  ModuleFunctions(const CompileOptions &options, bool gpu, std::string symbolPrefix)
+      : options_(options), gpu_(gpu), prefix_(std::move(symbolPrefix)) {}
+
+  CalleeSignature require(const CalleeSource &callee, const std::vector<types::Type> &args) override;
+  CalleeSignature requireInner(const sema::InnerFunction &inner, const std::vector<types::Type> &args) override;
+
+  // The typed functions, in the order they were finished.
+  std::vector<const ir::Function *> functions() const;
+
+private:
+  // The memoised signature for `key`, or the symbol being typed (recursion), or null.
+  const CalleeSignature *lookup(const std::string &key, CalleeSignature &inProgress) const;
+  std::string newSymbol(const std::string &name);
+
+  CompileOptions options_;
+  bool gpu_;
+  std::string prefix_;
+  int counter_ = 0;
+  std::map<std::string, CalleeSignature> done_;
+  std::map<std::string, std::string> inProgress_;
+  std::vector<std::unique_ptr<SourceFile>> sources_;
+  std::vector<std::unique_ptr<ast::Module>> modules_;
+  std::vector<std::unique_ptr<ir::Function>> functions_;
+};
+
+} // namespace mahou

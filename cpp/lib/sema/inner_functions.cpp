@@ -1,0 +1,283 @@
+// Inner functions: nested `def`s and lambdas assigned to a name. Each is typed per
+// argument types as a function of its own, compiled into the same module and called
+// directly (LLVM inlines it, as Numba inlines closures). The enclosing variables it
+// reads are passed as extra arguments at each call, so it sees their current values.
+#include "typer.h"
+
+#include <set>
+
+namespace mahou::sema {
+
+namespace {
+
+// Every name read in an expression or a body, looking into nested functions too
+// (an over-approximation: callers intersect it with the enclosing variables).
+void namesIn(const ast::Body &body, std::set<std::string> &out);
+
+void namesIn(const ast::Expr *e, std::set<std::string> &out) {
+  if (!e) return;
+  using K = ast::ExprKind;
+  switch (e->kind) {
+  case K::Name: out.insert(e->as<ast::Name>()->id); return;
+  case K::IntLit: case K::FloatLit: case K::ImagLit: case K::StrLit: case K::BoolLit: case K::NoneLit:
+  case K::EllipsisLit: return;
+  case K::BinOp: namesIn(e->as<ast::BinOp>()->left.get(), out); namesIn(e->as<ast::BinOp>()->right.get(), out); return;
+  case K::UnaryOp: namesIn(e->as<ast::UnaryOp>()->operand.get(), out); return;
+  case K::BoolOp:
+    for (auto &v : e->as<ast::BoolOp>()->values) namesIn(v.get(), out);
+    return;
+  case K::Compare:
+    namesIn(e->as<ast::Compare>()->left.get(), out);
+    for (auto &c : e->as<ast::Compare>()->comparators) namesIn(c.get(), out);
+    return;
+  case K::Call: {
+    auto *c = e->as<ast::Call>();
+    namesIn(c->func.get(), out);
+    for (auto &a : c->args) namesIn(a.get(), out);
+    for (auto &k : c->keywords) namesIn(k.value.get(), out);
+    return;
+  }
+  case K::Attribute: namesIn(e->as<ast::Attribute>()->value.get(), out); return;
+  case K::Subscript: namesIn(e->as<ast::Subscript>()->value.get(), out); namesIn(e->as<ast::Subscript>()->index.get(), out); return;
+  case K::Slice: {
+    auto *s = e->as<ast::Slice>();
+    namesIn(s->lower.get(), out);
+    namesIn(s->upper.get(), out);
+    namesIn(s->step.get(), out);
+    return;
+  }
+  case K::Tuple:
+    for (auto &x : e->as<ast::Tuple>()->elts) namesIn(x.get(), out);
+    return;
+  case K::List:
+    for (auto &x : e->as<ast::List>()->elts) namesIn(x.get(), out);
+    return;
+  case K::IfExp: {
+    auto *i = e->as<ast::IfExp>();
+    namesIn(i->test.get(), out);
+    namesIn(i->body.get(), out);
+    namesIn(i->orelse.get(), out);
+    return;
+  }
+  case K::Starred: namesIn(e->as<ast::Starred>()->value.get(), out); return;
+  case K::Lambda: {
+    const ast::FunctionDef &d = *e->as<ast::Lambda>()->def;
+    for (auto &a : d.args) namesIn(a.defaultValue.get(), out);
+    namesIn(d.body, out);
+    return;
+  }
+  }
+}
+
+void namesIn(const ast::Body &body, std::set<std::string> &out) {
+  for (auto &s : body) {
+    using K = ast::StmtKind;
+    switch (s->kind) {
+    case K::FunctionDef: {
+      auto *d = s->as<ast::FunctionDef>();
+      for (auto &a : d->args) namesIn(a.defaultValue.get(), out);
+      namesIn(d->body, out);
+      break;
+    }
+    case K::Return: namesIn(s->as<ast::Return>()->value.get(), out); break;
+    case K::Assign:
+      for (auto &t : s->as<ast::Assign>()->targets) namesIn(t.get(), out);
+      namesIn(s->as<ast::Assign>()->value.get(), out);
+      break;
+    case K::AugAssign: namesIn(s->as<ast::AugAssign>()->target.get(), out); namesIn(s->as<ast::AugAssign>()->value.get(), out); break;
+    case K::AnnAssign: namesIn(s->as<ast::AnnAssign>()->target.get(), out); namesIn(s->as<ast::AnnAssign>()->value.get(), out); break;
+    case K::If: namesIn(s->as<ast::If>()->test.get(), out); namesIn(s->as<ast::If>()->body, out); namesIn(s->as<ast::If>()->orelse, out); break;
+    case K::For: {
+      auto *f = s->as<ast::For>();
+      namesIn(f->iter.get(), out);
+      namesIn(f->body, out);
+      namesIn(f->orelse, out);
+      break;
+    }
+    case K::While: namesIn(s->as<ast::While>()->test.get(), out); namesIn(s->as<ast::While>()->body, out); namesIn(s->as<ast::While>()->orelse, out); break;
+    case K::ExprStmt: namesIn(s->as<ast::ExprStmt>()->value.get(), out); break;
+    case K::Assert: namesIn(s->as<ast::Assert>()->test.get(), out); namesIn(s->as<ast::Assert>()->msg.get(), out); break;
+    case K::Raise: namesIn(s->as<ast::Raise>()->exc.get(), out); namesIn(s->as<ast::Raise>()->cause.get(), out); break;
+    case K::Try: {
+      auto *t = s->as<ast::Try>();
+      namesIn(t->body, out);
+      for (auto &h : t->handlers) {
+        namesIn(h.type.get(), out);
+        namesIn(h.body, out);
+      }
+      namesIn(t->orelse, out);
+      namesIn(t->finalbody, out);
+      break;
+    }
+    default: break;
+    }
+  }
+}
+
+// The inner functions a body defines (in nested blocks too, not inside other defs).
+using Definitions = std::vector<std::pair<std::string, const ast::FunctionDef *>>;
+
+void findDefinitions(const ast::Body &body, Definitions &out) {
+  for (auto &s : body) {
+    if (auto *d = s->as<ast::FunctionDef>()) {
+      out.emplace_back(d->name, d);
+    } else if (auto *a = s->as<ast::Assign>()) {
+      if (a->targets.size() == 1)
+        if (auto *n = a->targets[0]->as<ast::Name>())
+          if (auto *l = a->value->as<ast::Lambda>()) out.emplace_back(n->id, l->def.get());
+    } else if (auto *i = s->as<ast::If>()) {
+      findDefinitions(i->body, out);
+      findDefinitions(i->orelse, out);
+    } else if (auto *f = s->as<ast::For>()) {
+      findDefinitions(f->body, out);
+      findDefinitions(f->orelse, out);
+    } else if (auto *w = s->as<ast::While>()) {
+      findDefinitions(w->body, out);
+      findDefinitions(w->orelse, out);
+    } else if (auto *t = s->as<ast::Try>()) {
+      findDefinitions(t->body, out);
+      for (auto &h : t->handlers) findDefinitions(h.body, out);
+      findDefinitions(t->orelse, out);
+      findDefinitions(t->finalbody, out);
+    }
+  }
+}
+
+} // namespace
+
+void FunctionTyper::collectInnerFunctions() {
+  if (innerSelf_ && innerSelf_->visible) inner_ = *innerSelf_->visible; // the enclosing scopes' ones
+  Definitions found;
+  findDefinitions(def_.body, found);
+  if (found.empty()) return;
+  // Names bound in this function: each counted once per binding (defs included).
+  std::vector<std::string> bound;
+  collectLocals(def_.body, bound);
+  std::map<std::string, int> bindings;
+  for (auto &n : bound) ++bindings[n];
+  std::set<std::string> own;
+  for (auto &[name, d] : found)
+    if (!own.insert(name).second)
+      notSupported(d->loc, "the inner function '" + name + "' is defined more than once; give each its own name");
+  for (auto &[name, d] : found) {
+    if (bindings[name] > 1)
+      notSupported(d->loc, "'" + name + "' is both an inner function and a variable; give them different names");
+    for (auto &p : def_.args)
+      if (p.name == name) notSupported(d->loc, "the inner function '" + name + "' has the name of a parameter");
+    if (!d->decorators.empty()) notSupported(d->decorators[0]->loc, "decorators on inner functions are not supported");
+    if (!d->vararg.empty() || !d->kwarg.empty() || !d->kwonlyargs.empty())
+      notSupported(d->loc, "inner functions take positional-or-keyword parameters only (no *args, **kwargs)");
+  }
+  // The variables of this function an inner function could capture.
+  std::set<std::string> scopeVars;
+  for (auto &p : def_.args) scopeVars.insert(p.name);
+  if (innerSelf_) scopeVars.insert(innerSelf_->captured.begin(), innerSelf_->captured.end());
+  for (auto &n : bound)
+    if (!own.count(n)) scopeVars.insert(n);
+  // Inner functions of enclosing scopes shadowed by a variable here are not visible.
+  for (auto &v : scopeVars) inner_.erase(v);
+  // Each inner function reads: names in its body that are not its own parameters or locals.
+  std::map<std::string, std::set<std::string>> reads;
+  for (auto &[name, d] : found) {
+    std::set<std::string> names;
+    for (auto &a : d->args) namesIn(a.defaultValue.get(), names);
+    namesIn(d->body, names);
+    std::vector<std::string> locals;
+    collectLocals(d->body, locals);
+    for (auto &a : d->args) names.erase(a.name);
+    for (auto &l : locals) names.erase(l);
+    reads[name] = std::move(names);
+    InnerFunction f;
+    f.file = &file_;
+    f.def = d;
+    f.env = &env_;
+    f.visible = &inner_;
+    inner_[name] = std::move(f);
+  }
+  // Captured = enclosing variables read, plus those of the inner functions it calls
+  // (transitively: a call passes them on).
+  std::map<std::string, std::set<std::string>> captured;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto &[name, names] : reads) {
+      std::set<std::string> &cap = captured[name];
+      size_t before = cap.size();
+      for (auto &r : names) {
+        if (scopeVars.count(r)) cap.insert(r);
+        if (auto it = inner_.find(r); it != inner_.end() && r != name) {
+          if (auto ct = captured.find(r); ct != captured.end()) cap.insert(ct->second.begin(), ct->second.end());
+          for (auto &c : it->second.captured) cap.insert(c);
+        }
+      }
+      changed |= cap.size() != before;
+    }
+  }
+  for (auto &[name, cap] : captured) inner_[name].captured.assign(cap.begin(), cap.end());
+}
+
+const InnerFunction *FunctionTyper::innerFunction(const std::string &name) const {
+  if (varIndex_.count(name)) return nullptr;
+  auto it = inner_.find(name);
+  return it == inner_.end() ? nullptr : &it->second;
+}
+
+ExprPtr FunctionTyper::innerCall(const InnerFunction &inner, const ast::Call &e) {
+  const ast::FunctionDef &d = *inner.def;
+  std::string fname = d.name == "<lambda>" ? "the lambda" : d.name + "()";
+  for (auto &a : e.args)
+    if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "*args in calls is not supported yet");
+  // Bind positional and keyword arguments to the parameters; defaults are evaluated here.
+  size_t np = d.args.size();
+  std::vector<ExprPtr> args(np);
+  if (e.args.size() > np)
+    error(e.loc, fname + " takes " + std::to_string(np) + " positional argument" + (np == 1 ? "" : "s") + " but " +
+                     std::to_string(e.args.size()) + " were given");
+  for (size_t i = 0; i < e.args.size(); ++i) args[i] = expr(*e.args[i]);
+  for (auto &k : e.keywords) {
+    if (k.name.empty()) notSupported(k.loc, "**kwargs in calls is not supported");
+    size_t j = 0;
+    while (j < np && d.args[j].name != k.name) ++j;
+    if (j == np) error(k.loc, fname + " got an unexpected keyword argument '" + k.name + "'");
+    if (args[j]) error(k.loc, fname + " got multiple values for argument '" + k.name + "'");
+    args[j] = expr(*k.value);
+  }
+  for (size_t j = 0; j < np; ++j) {
+    if (args[j]) continue;
+    if (!d.args[j].defaultValue) error(e.loc, fname + " missing required argument '" + d.args[j].name + "'");
+    args[j] = expr(*d.args[j].defaultValue);
+  }
+  for (const std::string &c : inner.captured) {
+    auto it = varIndex_.find(c);
+    if (it == varIndex_.end())
+      notSupported(e.loc, fname + " reads '" + c + "', a variable of an enclosing function that is not visible here");
+    args.push_back(load(it->second, e.loc));
+  }
+  std::vector<Type> types;
+  for (auto &a : args) {
+    if (isUnknown(a)) return unknown(e.loc);
+    if (a->type.kind == Kind::Module || a->type.kind == Kind::DTypeObj || a->type.kind == Kind::ExcClass)
+      notSupported(a->loc, "passing a " + a->type.str() + " to an inner function is not supported");
+    types.push_back(a->type);
+  }
+  Type ret;
+  std::string symbol;
+  if (innerSelf_ && innerSelf_->def == &d && types == argTypes_) { // recursion with the same types
+    symbol = symbol_;
+    ret = ret_;
+  } else {
+    if (!sink_) internalError("inner function typed without a function sink");
+    CalleeSignature sig = sink_->requireInner(inner, types);
+    symbol = sig.symbol;
+    ret = sig.ret;
+  }
+  if (ret.containsUnknown()) {
+    if (strict_) error(e.loc, "cannot infer the return type of the recursive call to " + fname);
+    return unknown(e.loc);
+  }
+  auto c = std::make_unique<ir::Expr>(ir::ExprOp::Call, ret, e.loc);
+  c->symbol = symbol;
+  c->args = std::move(args);
+  return c;
+}
+
+} // namespace mahou::sema
