@@ -393,12 +393,35 @@ def test_sum_min_max_tuples(t):
     check(tuple_sum_min_max, t)
 
 
-def test_pow_with_modulus_refused():
-    def f(a):
-        return pow(a, 2, 5)
+def pow_mod(a, b, m):
+    return pow(a, b, m)
 
-    with pytest.raises(UnsupportedError, match="modulus"):
-        njit(f)(3)
+
+POW_MOD_VALUES = [0, 1, 2, 7, -1, -7, 10**9 + 7, -(2**62), 2**63 - 1, -(2**63)]
+
+
+@pytest.mark.parametrize("m", [1, -1, 7, -7, 13, 10**9 + 7, 2**63 - 1, 2**61 - 1])
+def test_pow_with_modulus(m):
+    """Python's rules: the result takes the modulus' sign; a negative exponent uses the
+    modular inverse (ValueError when there is none)."""
+    for a in POW_MOD_VALUES:
+        for b in (0, 1, 2, 5, 2**63 - 1, -1, -2, -(2**63)):
+            try:
+                expected = pow(a, b, m)
+            except ValueError:
+                with pytest.raises(ValueError, match="not invertible"):
+                    jitted(pow_mod)(a, b, m)
+                continue
+            assert jitted(pow_mod)(a, b, m) == expected, (a, b, m)
+
+
+def test_pow_with_modulus_errors():
+    with pytest.raises(ValueError, match="cannot be 0"):
+        jitted(pow_mod)(2, 3, 0)
+    with pytest.raises(TypingError, match="not allowed unless all arguments are integers"):
+        jitted(pow_mod)(2.0, 3, 5)
+    check(pow_mod, True, 3, 5)
+    assert jitted(pow_mod)(np.int32(-3), np.uint8(3), np.int16(11)) == pow(-3, 3, 11)
 
 
 def test_print_array_refused():

@@ -54,6 +54,10 @@ MahouError mahou_rt_take_error();
 // `cls` (an ExcKind, following the builtin hierarchy), and dropping it once handled.
 bool mahou_rt_error_matches(int32_t cls);
 void mahou_rt_clear_error();
+// pow(a, b, m) with Python's rules (int_math.cpp): the result has m's sign; a negative
+// b uses the modular inverse of a. Returns 1 with a ValueError set (m == 0, or a not
+// invertible), else 0 with the result in *out.
+int32_t mahou_rt_powmod(int64_t a, int64_t b, int64_t m, int64_t *out);
 // cmath on complex128 (complex_math.cpp): out[0] = real part, out[1] = imaginary part.
 void mahou_rt_csqrt(double re, double im, double *out);
 void mahou_rt_cexp(double re, double im, double *out);

@@ -89,6 +89,17 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
     return b_.CreateSelect(b_.CreateICmpSLT(a[0], zero), b_.CreateNeg(a[0]), a[0]);
   }
   case Intrinsic::IPow: internalError("ipow is lowered as a binary operator");
+  case Intrinsic::PowMod: {
+    auto *i64 = b_.getInt64Ty();
+    auto fn = runtimeFn("mahou_rt_powmod", b_.getInt32Ty(), {i64, i64, i64, b_.getPtrTy()});
+    llvm::Value *out = entryAlloca(i64, "powmod.out");
+    llvm::Value *status = b_.CreateCall(fn, {a[0], a[1], a[2], out});
+    auto *ok = newBlock("powmod.ok");
+    b_.CreateCondBr(b_.CreateICmpNE(status, b_.getInt32(0)), errorBlock_, ok,
+                    llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
+    b_.SetInsertPoint(ok);
+    return b_.CreateLoad(i64, out);
+  }
   case Intrinsic::Min:
   case Intrinsic::Max: {
     // Python's min/max: the first argument wins unless the second compares strictly less/greater.

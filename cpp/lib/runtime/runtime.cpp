@@ -138,6 +138,7 @@ const RuntimeSymbol *runtimeSymbols(size_t *count) {
       MAHOU_RT_SYMBOL(mahou_rt_take_error),
       MAHOU_RT_SYMBOL(mahou_rt_error_matches),
       MAHOU_RT_SYMBOL(mahou_rt_clear_error),
+      MAHOU_RT_SYMBOL(mahou_rt_powmod),
       MAHOU_RT_SYMBOL(mahou_rt_csqrt),
       MAHOU_RT_SYMBOL(mahou_rt_cexp),
       MAHOU_RT_SYMBOL(mahou_rt_clog),

@@ -467,7 +467,17 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
   }
   if (name == "pow") {
     checkKeywords(e, {}, name);
-    if (e.args.size() == 3) notSupported(e.loc, "pow() with a modulus (3 arguments) is not supported");
+    if (e.args.size() == 3) {
+      requireHost(e.loc, "pow() with a modulus");
+      auto args = positionalArgs(e, 3, 3, name);
+      for (auto &a : args)
+        if (isUnknown(a)) return unknown(e.loc);
+      for (auto &a : args)
+        if (!a->type.isInt() && !a->type.isBool())
+          error(a->loc, "pow() 3rd argument not allowed unless all arguments are integers (got " + a->type.str() + ")");
+      for (auto &a : args) a = ir::makeCast(std::move(a), Type::int64());
+      return intrinsic(ir::Intrinsic::PowMod, Type::int64(), std::move(args), e.loc);
+    }
     auto args = positionalArgs(e, 2, 2, name);
     return binary(ast::BinOpKind::Pow, std::move(args[0]), std::move(args[1]), e.loc);
   }
