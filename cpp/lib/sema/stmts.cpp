@@ -225,24 +225,27 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   }
   for (auto &i : *idx)
     if (isUnknown(i)) return;
-  // Evaluate the array and each index once.
-  int arr = tempVar(base->type, s.loc);
-  out.push_back(assignVar(arr, std::move(base), s.loc));
-  std::vector<int> idxVars;
-  for (auto &i : *idx) {
-    int v = tempVar(Type::int64(), s.loc);
-    out.push_back(assignVar(v, std::move(i), s.loc));
-    idxVars.push_back(v);
-  }
-  const Type at = vars_[arr].type;
+  // Evaluate the array and each index once: a variable or a constant is simply read
+  // twice (a temporary holding an array would be reference-counted every iteration).
+  auto once = [&](ExprPtr e) -> ExprPtr {
+    if (e->op == ir::ExprOp::LoadVar || e->op == ir::ExprOp::Const) return e;
+    int v = tempVar(e->type, s.loc);
+    out.push_back(assignVar(v, std::move(e), s.loc));
+    return load(v, s.loc);
+  };
+  ExprPtr arr = once(std::move(base));
+  if (arr->type.containsUnknown()) return;
+  std::vector<ExprPtr> indices;
+  for (auto &i : *idx) indices.push_back(once(std::move(i)));
+  const Type at = arr->type;
   auto item = std::make_unique<ir::Expr>(ir::ExprOp::ArrayItem, Type::scalar(at.dtype), s.loc);
-  item->args.push_back(load(arr, s.loc));
-  for (int v : idxVars) item->args.push_back(load(v, s.loc));
+  item->args.push_back(ir::clone(*arr));
+  for (auto &i : indices) item->args.push_back(ir::clone(*i));
   auto value = binary(s.op, std::move(item), expr(*s.value), s.loc);
   if (isUnknown(value)) return;
   auto st = makeStmt(ir::StmtOp::StoreItem, s.loc);
-  st->exprs.push_back(load(arr, s.loc));
-  for (int v : idxVars) st->exprs.push_back(load(v, s.loc));
+  st->exprs.push_back(std::move(arr));
+  for (auto &i : indices) st->exprs.push_back(std::move(i));
   st->exprs.push_back(convert(std::move(value), Type::scalar(at.dtype), "array store"));
   out.push_back(std::move(st));
 }
