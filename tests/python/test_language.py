@@ -412,9 +412,9 @@ def test_pow_with_modulus_refused():
         njit(f)(3)
 
 
-def test_print_array_refused():
+def test_print_tuple_refused():
     def f(a):
-        print(a)
+        print((a, a))
 
     with pytest.raises(UnsupportedError, match="printing"):
         njit(f)(np.arange(3))
