@@ -90,6 +90,32 @@ def test_concatenate_axis_none():
     check(cat_none, a[:, ::2], np.arange(4).reshape(2, 2, 1))
 
 
+def cat_sequences(a, b, t):
+    pair = (a, b)
+    return (np.concatenate([a, b], axis=1), np.concatenate(pair, axis=-1), np.stack(t, axis=1),
+            np.concatenate(t), np.vstack(pair), np.hstack([a, b, a]))
+
+
+def test_concatenate_lists_and_tuple_variables():
+    a = np.arange(6.0).reshape(2, 3)
+    b = np.arange(6).reshape(2, 3)
+    check(cat_sequences, a, b, (a.T, b.T))
+    check(cat_sequences, a[:, ::-1], b, (a, a))
+
+
+def cat_computed_tuple(a):
+    return np.concatenate(make_pair(a), axis=0)  # MARK
+
+
+@njit
+def make_pair(a):
+    return a, a
+
+
+def test_concatenate_computed_tuple_refused():
+    assert_refused(UnsupportedError, cat_computed_tuple, "# MARK", np.zeros(2), match="assign it to a variable")
+
+
 def test_concatenate_empty():
     check(cat_mixed, np.zeros((3, 0)), np.ones((3, 2)))
     check(cat_mixed, np.zeros((0, 2)), np.ones((0, 5)))
@@ -488,6 +514,22 @@ def test_multi_index_errors():
         jitted(take2)(a, np.array([0]), np.array([-6]))
 
 
+def take_mixed(a, i, k):
+    return a[i, k], a[k, i], a[i, -1], a[0, i]
+
+
+def test_multi_index_with_integers():
+    a = np.arange(20.0).reshape(4, 5)
+    for x in views(a):
+        check(take_mixed, x, np.array([0, 3, -1]), 2)
+        check(take_mixed, x, np.array([1], np.int16), -4)
+        check(take_mixed, x, np.zeros(0, np.int64), 1)
+    with pytest.raises(IndexError):  # checked although nothing is selected, as NumPy does
+        jitted(take_mixed)(a, np.zeros(0, np.int64), 7)
+    with pytest.raises(IndexError):
+        take_mixed(a, np.zeros(0, np.int64), 7)
+
+
 def take_partial(a, i, j):
     return a[i, j]  # MARK
 
@@ -495,4 +537,7 @@ def take_partial(a, i, j):
 def test_multi_index_refusals():
     assert_refused(UnsupportedError, take_partial, "# MARK", np.zeros((2, 2, 2)), np.arange(2), np.arange(2),
                    match="every axis")
-    assert_refused(UnsupportedError, take_partial, "# MARK", np.zeros((2, 2)), np.arange(2), 1, match="integer")
+    assert_refused(UnsupportedError, take_partial, "# MARK", np.zeros((2, 2)), np.arange(2), np.ones(2, np.bool_),
+                   match="boolean")
+    assert_refused(UnsupportedError, take_partial, "# MARK", np.zeros((2, 2)), np.arange(2), np.ones((2, 1), np.int64),
+                   match="1-D")

@@ -82,11 +82,16 @@ Value FunctionLowering::arrayGatherMulti(const ir::Expr &e) {
   const Type &bt = e.args[0]->type;
   Value base = expr(*e.args[0]);
   std::vector<Value> idx;
-  for (size_t k = 1; k < e.args.size(); ++k) idx.push_back(expr(*e.args[k]));
+  for (size_t k = 1; k < e.args.size(); ++k) {
+    idx.push_back(expr(*e.args[k]));
+    if (!e.args[k]->type.isArray()) // an integer index is checked once, also when nothing is selected
+      idx.back().v = wrapIndex(idx.back().v, arrayShape(base.v, int(k - 1)), true);
+  }
   // The common length: arrays of length 1 broadcast, the others must agree.
   llvm::Value *n = c64(1), *bad = b_.getFalse();
-  for (auto &i : idx) {
-    llvm::Value *len = arrayShape(i.v, 0);
+  for (size_t k = 0; k < idx.size(); ++k) {
+    if (!e.args[k + 1]->type.isArray()) continue; // an integer: every position uses it
+    llvm::Value *len = arrayShape(idx[k].v, 0);
     llvm::Value *notOne = b_.CreateICmpNE(len, c64(1));
     bad = b_.CreateOr(bad, b_.CreateAnd(notOne, b_.CreateAnd(b_.CreateICmpNE(n, c64(1)), b_.CreateICmpNE(len, n))));
     n = b_.CreateSelect(notOne, len, n);
@@ -99,6 +104,10 @@ Value FunctionLowering::arrayGatherMulti(const ir::Expr &e) {
     std::vector<llvm::Value *> at;
     for (size_t k = 0; k < idx.size(); ++k) {
       const Type &it = e.args[k + 1]->type;
+      if (!it.isArray()) {
+        at.push_back(idx[k].v);
+        continue;
+      }
       Type et = Type::scalar(it.dtype);
       llvm::Value *pos = b_.CreateSelect(b_.CreateICmpEQ(arrayShape(idx[k].v, 0), c64(1)), c64(0), j[0]);
       llvm::Value *i = castScalar(fromMem(b_.CreateLoad(types_.mem(et), elementPointer(idx[k].v, it, {pos})), et), et, Type::int64());

@@ -137,8 +137,9 @@ private:
       if (e.args.size() > 2) {
         check(int(e.args.size()) == e.args[0]->type.ndim + 1 && e.type.ndim == 1, "gather index array count");
         for (size_t i = 1; i < e.args.size(); ++i)
-          check(e.args[i]->type.isArray() && e.args[i]->type.ndim == 1 && types::isInteger(e.args[i]->type.dtype),
-                "gather index arrays must be 1-D integer arrays");
+          check(e.args[i]->type.isScalar(types::DType::Int64) ||
+                    (e.args[i]->type.isArray() && e.args[i]->type.ndim == 1 && types::isInteger(e.args[i]->type.dtype)),
+                "gather indices must be 1-D integer arrays or int64");
       }
       break;
     case ExprOp::ArrayView:

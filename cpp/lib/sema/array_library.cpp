@@ -98,19 +98,39 @@ ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::
     if (e.args.size() < 1 || e.args.size() > (takesAxis ? 2 : 1))
       error(loc, fname + (takesAxis ? "() takes a tuple of arrays and an optional axis" : "() takes a tuple of arrays"));
     if (!takesAxis && keyword(e, "axis")) error(loc, fname + "() got an unexpected keyword argument 'axis'");
-    auto *tup = e.args[0]->as<ast::Tuple>();
-    if (!tup) notSupported(loc, fname + "() needs a literal tuple of arrays: " + fname + "((a, b))");
     const ast::Expr *axisE = e.args.size() > 1 ? e.args[1].get() : keyword(e, "axis");
     bool flatten = name == "concatenate" && axisE && axisE->kind == ast::ExprKind::NoneLit; // axis=None
     if (name == "stack" && axisE && axisE->kind == ast::ExprKind::NoneLit) error(axisE->loc, "np.stack() needs an integer axis");
+    // The arrays: a literal tuple or list (a, b), or a tuple of arrays held in a variable.
     std::vector<ExprPtr> arrays;
-    for (auto &x : tup->elts) {
-      arrays.push_back(expr(*x));
-      if (isUnknown(arrays.back())) return unknown(loc);
-      if (!arrays.back()->type.isArray()) error(x->loc, fname + "() needs arrays");
+    std::vector<Loc> locs;
+    const std::vector<ast::ExprPtr> *elts = nullptr;
+    if (auto *t = e.args[0]->as<ast::Tuple>()) elts = &t->elts;
+    if (auto *l = e.args[0]->as<ast::List>()) elts = &l->elts;
+    if (elts) {
+      for (auto &x : *elts) {
+        if (x->kind == ast::ExprKind::Starred) notSupported(x->loc, fname + "() of a starred sequence is not supported");
+        arrays.push_back(expr(*x));
+        locs.push_back(x->loc);
+      }
+    } else {
+      auto seq = expr(*e.args[0]);
+      if (isUnknown(seq)) return unknown(loc);
+      if (!seq->type.isTuple()) error(e.args[0]->loc, fname + "() needs a tuple of arrays, not " + seq->type.str());
+      for (size_t i = 0; i < seq->type.elems.size(); ++i) {
+        auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, seq->type.elems[i], loc);
+        g->ival = int64_t(i);
+        g->args.push_back(duplicate(*this, *seq, fname + "() of a computed tuple"));
+        arrays.push_back(std::move(g));
+        locs.push_back(e.args[0]->loc);
+      }
+    }
+    for (size_t i = 0; i < arrays.size(); ++i) {
+      if (isUnknown(arrays[i])) return unknown(loc);
+      if (!arrays[i]->type.isArray()) error(locs[i], fname + "() needs arrays, not " + arrays[i]->type.str());
       if (flatten) {
-        ast::Call none(x->loc);
-        arrays.back() = arrayMethod(std::move(arrays.back()), "ravel", none);
+        ast::Call none(locs[i]);
+        arrays[i] = arrayMethod(std::move(arrays[i]), "ravel", none);
       }
     }
     if (arrays.empty()) error(loc, "need at least one array to " + std::string(name == "stack" ? "stack" : "concatenate"));

@@ -91,7 +91,7 @@ ExprPtr FunctionTyper::indexArray(ExprPtr base, const ast::Expr &index, Loc loc)
       continue;
     }
     if (v->type.isArray() && parts.size() == 1) return gather(std::move(base), std::move(v), loc);
-    if (v->type.isArray() && ellipsis < 0) { // a[i0, i1]: every part typed again, together
+    if (v->type.isArray() && ellipsis < 0) { // a[i0, i1], a[i0, 2]: every part typed again, together
       std::vector<ExprPtr> indices;
       for (auto *q : parts) {
         if (q->kind == ast::ExprKind::Slice)

@@ -41,9 +41,14 @@ ExprPtr FunctionTyper::gather(ExprPtr base, ExprPtr index, Loc loc) {
 ExprPtr FunctionTyper::gatherMulti(ExprPtr base, std::vector<ExprPtr> indices, Loc loc) {
   const Type at = base->type;
   for (auto &i : indices) {
-    if (!i->type.isArray()) notSupported(i->loc, "mixing index arrays with integer indices is not supported yet");
+    if (!i->type.isArray()) { // an integer takes part as a length-1 index array would
+      i = toInt64Index(std::move(i), "array index");
+      continue;
+    }
+    if (i->type.dtype == DType::Bool)
+      notSupported(i->loc, "a boolean index array together with other indices is not supported yet");
     if (!types::isInteger(i->type.dtype))
-      error(i->loc, "arrays used as indices must be of integer type when several are given");
+      error(i->loc, "arrays used as indices must be of integer or boolean type, not " + std::string(types::dtypeName(i->type.dtype)));
     if (i->type.ndim != 1) notSupported(i->loc, "several index arrays are supported when they are 1-D only");
   }
   if (int(indices.size()) != at.ndim)
