@@ -541,3 +541,12 @@ def test_multi_index_refusals():
                    match="boolean")
     assert_refused(UnsupportedError, take_partial, "# MARK", np.zeros((2, 2)), np.arange(2), np.ones((2, 1), np.int64),
                    match="1-D")
+
+
+def store_multi(a, i, j):
+    a[i, j] = 1  # MARK
+
+
+def test_multi_index_store_refused():
+    assert_refused(UnsupportedError, store_multi, "# MARK", np.zeros((2, 2)), np.arange(2), np.arange(2),
+                   match="storing through an index array")

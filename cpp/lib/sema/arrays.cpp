@@ -161,8 +161,10 @@ std::optional<std::vector<ExprPtr>> FunctionTyper::elementIndices(const Type &ar
     if (p->kind == ast::ExprKind::Slice || p->kind == ast::ExprKind::EllipsisLit) return std::nullopt;
     auto v = expr(*p);
     if (!isUnknown(v)) {
-      if (v->type.isArray() || v->type.isTuple())
-        notSupported(p->loc, "advanced indexing (with an array or a list of indices) is not supported yet");
+      if (v->type.isTuple()) notSupported(p->loc, "a tuple inside an index is not supported");
+      if (v->type.isArray())
+        notSupported(p->loc, "storing through an index array together with other indices is not supported yet "
+                             "(a[idx] = v and a[mask] = v are)");
       v = toInt64Index(std::move(v), "array index");
     }
     out.push_back(std::move(v));
