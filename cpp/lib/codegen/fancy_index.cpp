@@ -110,7 +110,8 @@ Value FunctionLowering::arrayGatherMulti(const ir::Expr &e) {
       }
       Type et = Type::scalar(it.dtype);
       llvm::Value *pos = b_.CreateSelect(b_.CreateICmpEQ(arrayShape(idx[k].v, 0), c64(1)), c64(0), j[0]);
-      llvm::Value *i = castScalar(fromMem(b_.CreateLoad(types_.mem(et), elementPointer(idx[k].v, it, {pos})), et), et, Type::int64());
+      llvm::Value *raw = fromMem(b_.CreateLoad(types_.mem(et), elementPointer(idx[k].v, it, {pos})), et);
+      llvm::Value *i = castScalar(raw, et, Type::int64());
       at.push_back(wrapIndex(i, arrayShape(base.v, int(k)), true));
     }
     b_.CreateStore(b_.CreateLoad(mt, elementPointer(base.v, bt, at)), b_.CreateInBoundsGEP(mt, arrayData(out), j[0]));

@@ -12,10 +12,9 @@ llvm::Value *FunctionLowering::flatElementPointer(llvm::Value *arr, const Type &
     index = wrapIndex(index, size, true);
   }
   if (t.ndim == 0) return arrayData(arr);
-  if (t.layout == types::Layout::C || t.ndim == 1) {
-    if (t.layout == types::Layout::C) return b_.CreateInBoundsGEP(types_.mem(Type::scalar(t.dtype)), arrayData(arr), index);
-    return b_.CreateInBoundsGEP(b_.getInt8Ty(), arrayData(arr), b_.CreateMul(index, arrayStride(arr, 0)));
-  }
+  llvm::Value *data = arrayData(arr);
+  if (t.layout == types::Layout::C) return b_.CreateInBoundsGEP(types_.mem(Type::scalar(t.dtype)), data, index);
+  if (t.ndim == 1) return b_.CreateInBoundsGEP(b_.getInt8Ty(), data, b_.CreateMul(index, arrayStride(arr, 0)));
   // 0 <= index < size, so every extent divided by here is positive.
   std::vector<llvm::Value *> idx(size_t(t.ndim));
   llvm::Value *rest = index;

@@ -62,7 +62,9 @@ private:
       s += "." + std::string(reduceKindName(ReduceKind(e.sub)));
       if (e.ival >= 0) s += "[axis=" + std::to_string(e.ival) + "]";
       break;
-    case ExprOp::ArrayJoin: s += std::string(e.sub ? ".stack" : ".concatenate") + "[axis=" + std::to_string(e.ival) + "]"; break;
+    case ExprOp::ArrayJoin:
+      s += std::string(e.sub ? ".stack" : ".concatenate") + "[axis=" + std::to_string(e.ival) + "]";
+      break;
     case ExprOp::ArrayFlatItem:
       if (e.ival == 1) s += ".inrange";
       break;

@@ -122,7 +122,8 @@ private:
       break;
     case ExprOp::ArrayFlatItem:
       nargs(2);
-      check(e.args[0]->type.isArray() && e.args[1]->type.isScalar(types::DType::Int64), "flatitem needs an array and an int64");
+      check(e.args[0]->type.isArray() && e.args[1]->type.isScalar(types::DType::Int64),
+            "flatitem needs an array and an int64");
       check(e.type.isScalar(e.args[0]->type.dtype), "flatitem type");
       break;
     case ExprOp::ArrayJoin: {

@@ -96,7 +96,7 @@ ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::
     checkKeywords(e, {"axis"}, fname);
     bool takesAxis = name == "concatenate" || name == "stack";
     if (e.args.size() < 1 || e.args.size() > (takesAxis ? 2 : 1))
-      error(loc, fname + (takesAxis ? "() takes a tuple of arrays and an optional axis" : "() takes a tuple of arrays"));
+      error(loc, fname + "() takes a sequence of arrays" + (takesAxis ? " and an optional axis" : ""));
     if (!takesAxis && keyword(e, "axis")) error(loc, fname + "() got an unexpected keyword argument 'axis'");
     const ast::Expr *axisE = e.args.size() > 1 ? e.args[1].get() : keyword(e, "axis");
     bool flatten = name == "concatenate" && axisE && axisE->kind == ast::ExprKind::NoneLit; // axis=None
