@@ -126,6 +126,10 @@ struct DispatcherObject {
 
 // Imports NumPy's C API on first use (module.cpp). False with a Python error set.
 bool ensureNumpyApi();
+// print(a) in compiled code (array_print.cpp): NumPy's str() of the memory, wrapped as
+// a read-only ndarray without a copy. The runtime's ArrayFormatter; takes the GIL.
+bool formatArrayWithNumpy(const void *data, int ndim, const int64_t *shape, const int64_t *strides, int dtype,
+                          std::string *out);
 
 PyTypeObject *dispatcherType(); // null until registerDispatcher ran
 bool isDispatcher(PyObject *obj);

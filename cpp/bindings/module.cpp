@@ -103,6 +103,7 @@ NB_MODULE(_core, m) {
   registerDispatcher(m);
   registerCuda(m);
   runtime::setPrintFlushHook(flushPythonStdout);
+  runtime::setArrayFormatHook(formatArrayWithNumpy);
 
   m.def(
       "_import_numpy",

@@ -424,9 +424,9 @@ def test_pow_with_modulus_errors():
     assert jitted(pow_mod)(np.int32(-3), np.uint8(3), np.int16(11)) == pow(-3, 3, 11)
 
 
-def test_print_array_refused():
+def test_print_tuple_refused():
     def f(a):
-        print(a)
+        print((a, a))
 
     with pytest.raises(UnsupportedError, match="printing"):
         njit(f)(np.arange(3))

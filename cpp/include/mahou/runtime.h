@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 extern "C" {
 
@@ -98,6 +99,11 @@ void mahou_rt_print_bool(bool v);
 void mahou_rt_print_str(const char *s);
 void mahou_rt_print_sep();     // " "
 void mahou_rt_print_newline(); // "\n"
+// print(a) of an array: `arr` points at the array struct of `ndim` dimensions (layout
+// above), dtype is the NumPy type number. The text is NumPy's str(a) through a
+// formatter the binding installs (it wraps the memory as an ndarray, no copy); without
+// one, a plain nested-bracket form.
+void mahou_rt_print_array(const MahouArrayHead *arr, int32_t ndim, int32_t dtype);
 
 } // extern "C"
 
@@ -110,4 +116,9 @@ struct RuntimeSymbol {
 const RuntimeSymbol *runtimeSymbols(size_t *count);
 // The binding installs a hook that flushes sys.stdout before compiled code prints.
 void setPrintFlushHook(void (*hook)());
+// And one that formats an array as NumPy's str() does: true and the text in *out, or
+// false (then the runtime's plain form is printed). Strides are in bytes.
+using ArrayFormatter = bool (*)(const void *data, int ndim, const int64_t *shape, const int64_t *strides,
+                                int dtype, std::string *out);
+void setArrayFormatHook(ArrayFormatter hook);
 } // namespace mahou::runtime

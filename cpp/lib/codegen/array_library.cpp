@@ -157,25 +157,27 @@ Value FunctionLowering::arrayHistogram(const ir::Expr &e) {
 
 Value FunctionLowering::arrayJoin(const ir::Expr &e) {
   bool stack = e.sub == 1;
+  int axis = int(e.ival); // concatenate: an input axis; stack: the new axis of the result
   std::vector<Value> ins;
   for (auto &a : e.args) ins.push_back(expr(*a));
   const Type &t0 = e.args[0]->type;
   int nd = t0.ndim;
-  // All inputs agree on the dimensions that are not joined.
+  // All inputs agree on the dimensions that are not joined (stack: on every dimension).
   llvm::Value *bad = b_.getFalse();
   for (size_t k = 1; k < ins.size(); ++k)
-    for (int d = stack ? 0 : 1; d < nd; ++d)
-      bad = b_.CreateOr(bad, b_.CreateICmpNE(arrayShape(ins[k].v, d), arrayShape(ins[0].v, d)));
-  raiseIf(bad, types::ExcKind::ValueError, "all the input array dimensions except for the concatenation axis must match exactly");
+    for (int d = 0; d < nd; ++d)
+      if (stack || d != axis) bad = b_.CreateOr(bad, b_.CreateICmpNE(arrayShape(ins[k].v, d), arrayShape(ins[0].v, d)));
+  raiseIf(bad, types::ExcKind::ValueError,
+          stack ? "all input arrays must have the same shape"
+                : "all the input array dimensions except for the concatenation axis must match exactly");
   std::vector<llvm::Value *> extents;
+  for (int d = 0; d < nd; ++d) extents.push_back(arrayShape(ins[0].v, d));
   if (stack) {
-    extents.push_back(c64(int64_t(ins.size())));
-    for (int d = 0; d < nd; ++d) extents.push_back(arrayShape(ins[0].v, d));
+    extents.insert(extents.begin() + axis, c64(int64_t(ins.size())));
   } else {
     llvm::Value *total = c64(0);
-    for (auto &in : ins) total = b_.CreateAdd(total, arrayShape(in.v, 0));
-    extents.push_back(total);
-    for (int d = 1; d < nd; ++d) extents.push_back(arrayShape(ins[0].v, d));
+    for (auto &in : ins) total = b_.CreateAdd(total, arrayShape(in.v, axis));
+    extents[axis] = total;
   }
   llvm::Value *out = allocateArray(e.type, extents);
   Type outElem = Type::scalar(e.type.dtype);
@@ -188,12 +190,12 @@ Value FunctionLowering::arrayJoin(const ir::Expr &e) {
     llvm::Value *off = offset;
     loopNest(shape, [&](const std::vector<llvm::Value *> &idx) {
       llvm::Value *v = castScalar(fromMem(b_.CreateLoad(types_.mem(ek), elementPointer(ins[k].v, tk, idx)), ek), ek, outElem);
-      std::vector<llvm::Value *> dst;
-      if (stack) dst.push_back(c64(int64_t(k)));
-      for (int d = 0; d < nd; ++d) dst.push_back(d == 0 && !stack ? b_.CreateAdd(idx[0], off) : idx[d]);
+      std::vector<llvm::Value *> dst(idx.begin(), idx.end());
+      if (stack) dst.insert(dst.begin() + axis, c64(int64_t(k)));
+      else dst[axis] = b_.CreateAdd(idx[axis], off);
       b_.CreateStore(toMem(v, outElem), elementPointer(out, e.type, dst));
     });
-    if (!stack) offset = b_.CreateAdd(offset, shape[0]);
+    if (!stack) offset = b_.CreateAdd(offset, shape[axis]);
   }
   for (size_t k = 0; k < ins.size(); ++k) release(ins[k], e.args[k]->type);
   return {out, true};

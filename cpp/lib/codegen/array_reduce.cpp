@@ -61,8 +61,9 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
     default: b_.CreateStore(llvm::UndefValue::get(accTy), acc); break;
     }
     if (kind == R::Min || kind == R::Max || kind == R::ArgMin || kind == R::ArgMax) {
-      const char *msg = kind == R::ArgMin || kind == R::ArgMax ? "attempt to get argmin/argmax of an empty sequence"
-                                                               : "zero-size array to reduction operation which has no identity";
+      const char *msg = kind == R::ArgMin   ? "attempt to get argmin of an empty sequence"
+                        : kind == R::ArgMax ? "attempt to get argmax of an empty sequence"
+                                            : "zero-size array to reduction operation which has no identity";
       raiseIf(b_.CreateICmpEQ(count, c64(0)), types::ExcKind::ValueError, msg);
     }
     bool isMin = kind == R::Min || kind == R::ArgMin;
@@ -84,11 +85,22 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
         llvm::Value *v = castScalar(x, elemT, accT);
         llvm::Value *best = b_.CreateLoad(accTy, acc);
         llvm::Value *first = b_.CreateICmpEQ(b_.CreateLoad(i64(), bestIdx), c64(-1));
-        llvm::Value *better = compare(isMin ? ir::CmpOp::Lt : ir::CmpOp::Gt, v, best, accT);
-        if (accT.isFloat()) { // NaN wins and stays (NumPy propagates it; argmax returns its index)
-          llvm::Value *vNan = b_.CreateFCmpUNO(v, v), *bestNan = b_.CreateFCmpUNO(best, best);
-          better = b_.CreateAnd(b_.CreateOr(better, vNan), b_.CreateNot(bestNan));
+        ir::CmpOp order = isMin ? ir::CmpOp::Lt : ir::CmpOp::Gt;
+        llvm::Value *better, *vNan = nullptr, *bestNan = nullptr;
+        if (accT.isComplex()) { // NumPy orders complex numbers lexicographically; NaN in a part is NaN
+          Type part = Type::scalar(types::realOf(accT.dtype));
+          llvm::Value *vr = b_.CreateExtractValue(v, 0), *vi = b_.CreateExtractValue(v, 1);
+          llvm::Value *br = b_.CreateExtractValue(best, 0), *bi = b_.CreateExtractValue(best, 1);
+          better = b_.CreateOr(compare(order, vr, br, part),
+                               b_.CreateAnd(b_.CreateFCmpOEQ(vr, br), compare(order, vi, bi, part)));
+          vNan = b_.CreateOr(b_.CreateFCmpUNO(vr, vr), b_.CreateFCmpUNO(vi, vi));
+          bestNan = b_.CreateOr(b_.CreateFCmpUNO(br, br), b_.CreateFCmpUNO(bi, bi));
+        } else {
+          better = compare(order, v, best, accT);
+          if (accT.isFloat()) vNan = b_.CreateFCmpUNO(v, v), bestNan = b_.CreateFCmpUNO(best, best);
         }
+        if (vNan) // NaN wins and stays (NumPy propagates it; argmax returns its index)
+          better = b_.CreateAnd(b_.CreateOr(better, vNan), b_.CreateNot(bestNan));
         llvm::Value *take = b_.CreateOr(first, better);
         b_.CreateStore(b_.CreateSelect(take, v, best), acc);
         b_.CreateStore(b_.CreateSelect(take, j, b_.CreateLoad(i64(), bestIdx)), bestIdx);
@@ -163,6 +175,11 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
     std::vector<llvm::Value *> outExtents;
     for (int d = 0; d < at.ndim; ++d)
       if (d != axis) outExtents.push_back(extents[d]);
+    if (kind == R::Min || kind == R::Max || kind == R::ArgMin || kind == R::ArgMax) // also when no line is reduced
+      raiseIf(b_.CreateICmpEQ(extents[axis], c64(0)), types::ExcKind::ValueError,
+              kind == R::ArgMin   ? "attempt to get argmin of an empty sequence"
+              : kind == R::ArgMax ? "attempt to get argmax of an empty sequence"
+                                  : "zero-size array to reduction operation which has no identity");
     llvm::Value *out = allocateArray(e.type, outExtents);
     loopNest(outExtents, [&](const std::vector<llvm::Value *> &oi) {
       llvm::Value *r = reduceRange(extents[axis], [&](const std::function<void(llvm::Value *, llvm::Value *)> &visit) {

@@ -167,6 +167,7 @@ void FunctionLowering::stmt(const ir::Stmt &s) {
   case ir::StmtOp::Reraise: languageStmt(s); return;
   case ir::StmtOp::StoreView: storeView(s); return;
   case ir::StmtOp::Scatter: scatter(s); return;
+  case ir::StmtOp::StoreFlatItem: storeFlatItem(s); return;
   }
 }
 
@@ -271,6 +272,12 @@ void FunctionLowering::print(const ir::Stmt &s) {
   for (size_t i = 0; i < s.exprs.size(); ++i) {
     if (i) b_.CreateCall(runtimeFn("mahou_rt_print_sep", voidT, {}));
     const Type &t = s.exprs[i]->type;
+    if (t.isArray()) {
+      Value a = expr(*s.exprs[i]);
+      printArray(a.v, t);
+      release(a, t);
+      continue;
+    }
     llvm::Value *v = scalarExpr(*s.exprs[i]);
     if (t.kind == types::Kind::Str) {
       b_.CreateCall(runtimeFn("mahou_rt_print_str", voidT, {b_.getPtrTy()}), {v});
@@ -298,6 +305,13 @@ void FunctionLowering::print(const ir::Stmt &s) {
     }
   }
   b_.CreateCall(runtimeFn("mahou_rt_print_newline", voidT, {}));
+}
+
+void FunctionLowering::printArray(llvm::Value *arr, const Type &t) {
+  llvm::Value *slot = entryAlloca(types_.array(t.ndim), "print.array");
+  b_.CreateStore(arr, slot);
+  b_.CreateCall(runtimeFn("mahou_rt_print_array", b_.getVoidTy(), {b_.getPtrTy(), b_.getInt32Ty(), b_.getInt32Ty()}),
+                {slot, b_.getInt32(t.ndim), b_.getInt32(types::dtypeNumpyNum(t.dtype))});
 }
 
 // ------------------------------------------------------------------ calls and tuples

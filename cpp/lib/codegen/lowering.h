@@ -136,6 +136,12 @@ public:
   Value arrayEye(const ir::Expr &e);
   llvm::Value *randomDraw(const ir::Expr &e); // random.cpp
   Value arrayGather(const ir::Expr &e);       // fancy_index.cpp
+  Value arrayGatherMulti(const ir::Expr &e);
+  // a.flat (flat_index.cpp): the element at C-order position `index` (checked and
+  // wrapped unless `inRange`).
+  llvm::Value *flatElementPointer(llvm::Value *arr, const Type &t, llvm::Value *index, bool inRange);
+  llvm::Value *arrayFlatItem(const ir::Expr &e);
+  void storeFlatItem(const ir::Stmt &s);
   Value arraySort(const ir::Expr &e);         // array_library.cpp
   llvm::Value *arraySearch(const ir::Expr &e);
   Value arrayBincount(const ir::Expr &e);
@@ -160,6 +166,7 @@ public:
   void ifStmt(const ir::Stmt &s);
   void returnStmt(const ir::Stmt &s);
   void print(const ir::Stmt &s);
+  void printArray(llvm::Value *arr, const Type &t); // mahou_rt_print_array on a stack copy of the struct
   void startDeadBlock(); // after a terminator: continue emitting into an unreachable block
 
   const ir::Function &fn_;

@@ -62,6 +62,12 @@ private:
       s += "." + std::string(reduceKindName(ReduceKind(e.sub)));
       if (e.ival >= 0) s += "[axis=" + std::to_string(e.ival) + "]";
       break;
+    case ExprOp::ArrayJoin:
+      s += std::string(e.sub ? ".stack" : ".concatenate") + "[axis=" + std::to_string(e.ival) + "]";
+      break;
+    case ExprOp::ArrayFlatItem:
+      if (e.ival == 1) s += ".inrange";
+      break;
     case ExprOp::TupleSlice: s += "." + std::to_string(e.ival) + ":" + std::to_string(e.sub); break;
     case ExprOp::ExcMatch: s += "." + std::string(types::excName(types::ExcKind(e.ival))); break;
     case ExprOp::MapInput: return "in" + std::to_string(e.ival) + ":" + e.type.str();

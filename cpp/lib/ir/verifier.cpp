@@ -120,6 +120,29 @@ private:
       for (size_t i = 1; i < e.args.size(); ++i) check(e.args[i]->type.isScalar(types::DType::Int64), "index type");
       check(e.type.isScalar(e.args[0]->type.dtype), "getitem type");
       break;
+    case ExprOp::ArrayFlatItem:
+      nargs(2);
+      check(e.args[0]->type.isArray() && e.args[1]->type.isScalar(types::DType::Int64),
+            "flatitem needs an array and an int64");
+      check(e.type.isScalar(e.args[0]->type.dtype), "flatitem type");
+      break;
+    case ExprOp::ArrayJoin: {
+      check(!e.args.empty() && e.type.isArray(), "join needs arrays");
+      int nd = e.args[0]->type.ndim;
+      for (auto &a : e.args) check(a->type.isArray() && a->type.ndim == nd, "join inputs differ in ndim");
+      check(e.type.ndim == nd + e.sub && e.ival >= 0 && e.ival < e.type.ndim, "join axis");
+      break;
+    }
+    case ExprOp::ArrayGather:
+      check(e.args.size() >= 2 && e.args[0]->type.isArray() && e.type.isArray(), "gather needs arrays");
+      if (e.args.size() > 2) {
+        check(int(e.args.size()) == e.args[0]->type.ndim + 1 && e.type.ndim == 1, "gather index array count");
+        for (size_t i = 1; i < e.args.size(); ++i)
+          check(e.args[i]->type.isScalar(types::DType::Int64) ||
+                    (e.args[i]->type.isArray() && e.args[i]->type.ndim == 1 && types::isInteger(e.args[i]->type.dtype)),
+                "gather indices must be 1-D integer arrays or int64");
+      }
+      break;
     case ExprOp::ArrayView:
       nargs(1);
       check(e.args[0]->type.isArray() && e.type.isArray(), "view of non-array");
@@ -164,6 +187,11 @@ private:
       check(s.exprs.back()->type.isScalar(arr.dtype), "setitem value type");
       break;
     }
+    case StmtOp::StoreFlatItem:
+      check(s.exprs.size() == 3 && s.exprs[0]->type.isArray() && s.exprs[1]->type.isScalar(types::DType::Int64) &&
+                s.exprs[2]->type.isScalar(s.exprs[0]->type.dtype),
+            "setflatitem needs an array, an int64 index and a value of its dtype");
+      break;
     case StmtOp::StoreView:
       check(s.exprs.size() == 2 && s.exprs[0]->type.isArray() && s.exprs[1]->op == ExprOp::ArrayMap &&
                 s.exprs[1]->type.ndim <= s.exprs[0]->type.ndim,

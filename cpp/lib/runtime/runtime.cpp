@@ -165,6 +165,7 @@ const RuntimeSymbol *runtimeSymbols(size_t *count) {
       MAHOU_RT_SYMBOL(mahou_rt_print_str),
       MAHOU_RT_SYMBOL(mahou_rt_print_sep),
       MAHOU_RT_SYMBOL(mahou_rt_print_newline),
+      MAHOU_RT_SYMBOL(mahou_rt_print_array),
   };
 #undef MAHOU_RT_SYMBOL
   if (count)

@@ -167,10 +167,6 @@ ExprPtr FunctionTyper::reduction(ir::ReduceKind kind, ExprPtr arr, std::optional
     ax = *axis < 0 ? *axis + at.ndim : *axis;
     if (ax < 0 || ax >= at.ndim) error(loc, "axis " + std::to_string(*axis) + " is out of bounds for an array of dimension " + std::to_string(at.ndim));
     if (scan) notSupported(loc, "cumsum/cumprod with an axis are not supported yet");
-    if (kind == R::ArgMin || kind == R::ArgMax) {
-      if (at.ndim != 1) notSupported(loc, "argmin/argmax with an axis are only supported for 1-D arrays");
-      ax = -1;
-    }
     if (at.ndim == 1) ax = -1; // the whole array: a scalar, as NumPy gives
     else rt = Type::array(result, at.ndim - 1, types::Layout::C);
   }

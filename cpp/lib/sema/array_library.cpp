@@ -94,31 +94,66 @@ ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::
   }
   if (name == "concatenate" || name == "stack" || name == "vstack" || name == "hstack") {
     checkKeywords(e, {"axis"}, fname);
-    if (e.args.size() < 1 || e.args.size() > 2) error(loc, fname + "() takes a tuple of arrays and an optional axis");
-    auto *tup = e.args[0]->as<ast::Tuple>();
-    if (!tup) notSupported(loc, fname + "() needs a literal tuple of arrays: " + fname + "((a, b))");
+    bool takesAxis = name == "concatenate" || name == "stack";
+    if (e.args.size() < 1 || e.args.size() > (takesAxis ? 2 : 1))
+      error(loc, fname + "() takes a sequence of arrays" + (takesAxis ? " and an optional axis" : ""));
+    if (!takesAxis && keyword(e, "axis")) error(loc, fname + "() got an unexpected keyword argument 'axis'");
+    const ast::Expr *axisE = e.args.size() > 1 ? e.args[1].get() : keyword(e, "axis");
+    bool flatten = name == "concatenate" && axisE && axisE->kind == ast::ExprKind::NoneLit; // axis=None
+    if (name == "stack" && axisE && axisE->kind == ast::ExprKind::NoneLit) error(axisE->loc, "np.stack() needs an integer axis");
+    // The arrays: a literal tuple or list (a, b), or a tuple of arrays held in a variable.
     std::vector<ExprPtr> arrays;
-    for (auto &x : tup->elts) {
-      arrays.push_back(expr(*x));
-      if (isUnknown(arrays.back())) return unknown(loc);
-      if (!arrays.back()->type.isArray()) error(x->loc, fname + "() needs arrays");
+    std::vector<Loc> locs;
+    const std::vector<ast::ExprPtr> *elts = nullptr;
+    if (auto *t = e.args[0]->as<ast::Tuple>()) elts = &t->elts;
+    if (auto *l = e.args[0]->as<ast::List>()) elts = &l->elts;
+    if (elts) {
+      for (auto &x : *elts) {
+        if (x->kind == ast::ExprKind::Starred) notSupported(x->loc, fname + "() of a starred sequence is not supported");
+        arrays.push_back(expr(*x));
+        locs.push_back(x->loc);
+      }
+    } else {
+      auto seq = expr(*e.args[0]);
+      if (isUnknown(seq)) return unknown(loc);
+      if (!seq->type.isTuple()) error(e.args[0]->loc, fname + "() needs a tuple of arrays, not " + seq->type.str());
+      for (size_t i = 0; i < seq->type.elems.size(); ++i) {
+        auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, seq->type.elems[i], loc);
+        g->ival = int64_t(i);
+        g->args.push_back(duplicate(*this, *seq, fname + "() of a computed tuple"));
+        arrays.push_back(std::move(g));
+        locs.push_back(e.args[0]->loc);
+      }
     }
-    if (arrays.empty()) error(loc, "need at least one array to concatenate");
+    for (size_t i = 0; i < arrays.size(); ++i) {
+      if (isUnknown(arrays[i])) return unknown(loc);
+      if (!arrays[i]->type.isArray()) error(locs[i], fname + "() needs arrays, not " + arrays[i]->type.str());
+      if (flatten) {
+        ast::Call none(locs[i]);
+        arrays[i] = arrayMethod(std::move(arrays[i]), "ravel", none);
+      }
+    }
+    if (arrays.empty()) error(loc, "need at least one array to " + std::string(name == "stack" ? "stack" : "concatenate"));
     int ndim = arrays[0]->type.ndim;
     DType d = arrays[0]->type.dtype;
     for (auto &a : arrays) {
       if (a->type.ndim != ndim) error(loc, "all the input arrays must have the same number of dimensions");
       d = types::promote(d, a->type.dtype);
     }
-    auto axis = axisArgument(e, 1);
+    // vstack of 1-D arrays stacks them as rows; hstack of 1-D arrays concatenates them.
     bool stack = name == "stack" || (name == "vstack" && ndim == 1);
-    int64_t ax = axis.value_or(0);
+    int64_t ax = 0;
+    if (takesAxis && !flatten) ax = axisArgument(e, 1).value_or(0);
     if (name == "hstack") ax = ndim == 1 ? 0 : 1;
-    if (ax < 0) ax += stack ? ndim + 1 : ndim;
-    if (ax != 0 && !(name == "hstack" && ndim > 1)) notSupported(loc, fname + "() along an axis other than 0 is not supported yet");
-    if (name == "hstack" && ndim > 1) notSupported(loc, "np.hstack() of N-D arrays is not supported yet");
+    int outNdim = stack ? ndim + 1 : ndim;
+    if (!stack && ndim == 0) error(loc, "zero-dimensional arrays cannot be concatenated");
+    int64_t given = ax;
+    if (ax < 0) ax += outNdim;
+    if (ax < 0 || ax >= outNdim)
+      error(axisE ? axisE->loc : loc, "axis " + std::to_string(given) + " is out of bounds for array of dimension " + std::to_string(outNdim));
     requireHost(loc, fname + "()");
-    auto j = op(ir::ExprOp::ArrayJoin, Type::array(d, stack ? ndim + 1 : ndim, types::Layout::C), loc, stack ? 1 : 0);
+    auto j = op(ir::ExprOp::ArrayJoin, Type::array(d, outNdim, types::Layout::C), loc, stack ? 1 : 0);
+    j->ival = ax;
     for (auto &a : arrays) j->args.push_back(std::move(a));
     return j;
   }

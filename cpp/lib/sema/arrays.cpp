@@ -19,6 +19,7 @@ std::vector<const ast::Expr *> indexParts(const ast::Expr &index) {
 } // namespace
 
 ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
+  if (auto flat = flatBase(*s.value)) return flatItem(std::move(flat), *s.index, s.loc);
   auto base = expr(*s.value);
   if (isUnknown(base)) return unknown(s.loc);
   if (base->type.isTuple()) {
@@ -90,6 +91,16 @@ ExprPtr FunctionTyper::indexArray(ExprPtr base, const ast::Expr &index, Loc loc)
       continue;
     }
     if (v->type.isArray() && parts.size() == 1) return gather(std::move(base), std::move(v), loc);
+    if (v->type.isArray() && ellipsis < 0) { // a[i0, i1], a[i0, 2]: every part typed again, together
+      std::vector<ExprPtr> indices;
+      for (auto *q : parts) {
+        if (q->kind == ast::ExprKind::Slice)
+          notSupported(q->loc, "mixing index arrays with slices is not supported yet");
+        indices.push_back(expr(*q));
+        if (isUnknown(indices.back())) return unknown(loc);
+      }
+      return gatherMulti(std::move(base), std::move(indices), loc);
+    }
     if (v->type.isArray() || v->type.isTuple())
       notSupported(p.loc, "advanced indexing with several index arrays or tuples is not supported yet");
     if (v->type.isNone()) notSupported(p.loc, "np.newaxis / None in an index is not supported yet");
@@ -150,8 +161,10 @@ std::optional<std::vector<ExprPtr>> FunctionTyper::elementIndices(const Type &ar
     if (p->kind == ast::ExprKind::Slice || p->kind == ast::ExprKind::EllipsisLit) return std::nullopt;
     auto v = expr(*p);
     if (!isUnknown(v)) {
-      if (v->type.isArray() || v->type.isTuple())
-        notSupported(p->loc, "advanced indexing (with an array or a list of indices) is not supported yet");
+      if (v->type.isTuple()) notSupported(p->loc, "a tuple inside an index is not supported");
+      if (v->type.isArray())
+        notSupported(p->loc, "storing through an index array together with other indices is not supported yet "
+                             "(a[idx] = v and a[mask] = v are)");
       v = toInt64Index(std::move(v), "array index");
     }
     out.push_back(std::move(v));
@@ -220,7 +233,9 @@ ExprPtr FunctionTyper::arrayAttribute(ExprPtr base, const std::string &attr, Loc
     t->args.push_back(std::move(base));
     return t;
   }
-  if (attr == "real" || attr == "imag" || attr == "flat" || attr == "flags")
+  if (attr == "flat")
+    notSupported(loc, "a.flat is supported only in 'for x in a.flat', 'a.flat[i]' and 'a.flat[i] = v'");
+  if (attr == "real" || attr == "imag" || attr == "flags")
     notSupported(loc, "array attribute '" + attr + "' is not supported yet");
   error(loc, at.str() + " has no attribute '" + attr + "'");
 }

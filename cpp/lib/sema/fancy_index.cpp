@@ -1,5 +1,6 @@
-// Typing of advanced indexing with one index array: a[mask] and a[indices] give new
-// arrays; a[mask] = v and a[indices] = v store through them.
+// Typing of advanced indexing: a[mask] and a[indices] give new arrays; a[mask] = v
+// and a[indices] = v store through them; a[i0, i1, ...] with one integer index array
+// per axis reads the elements at those coordinates.
 #include "typer.h"
 
 namespace mahou::sema {
@@ -34,6 +35,28 @@ ExprPtr FunctionTyper::gather(ExprPtr base, ExprPtr index, Loc loc) {
   auto g = std::make_unique<ir::Expr>(ir::ExprOp::ArrayGather, rt, loc);
   g->args.push_back(std::move(base));
   g->args.push_back(std::move(index));
+  return g;
+}
+
+ExprPtr FunctionTyper::gatherMulti(ExprPtr base, std::vector<ExprPtr> indices, Loc loc) {
+  const Type at = base->type;
+  for (auto &i : indices) {
+    if (!i->type.isArray()) { // an integer takes part as a length-1 index array would
+      i = toInt64Index(std::move(i), "array index");
+      continue;
+    }
+    if (i->type.dtype == DType::Bool)
+      notSupported(i->loc, "a boolean index array together with other indices is not supported yet");
+    if (!types::isInteger(i->type.dtype))
+      error(i->loc, "arrays used as indices must be of integer or boolean type, not " + std::string(types::dtypeName(i->type.dtype)));
+    if (i->type.ndim != 1) notSupported(i->loc, "several index arrays are supported when they are 1-D only");
+  }
+  if (int(indices.size()) != at.ndim)
+    notSupported(loc, "several index arrays must index every axis of the array (one per dimension)");
+  requireHost(loc, "advanced indexing");
+  auto g = std::make_unique<ir::Expr>(ir::ExprOp::ArrayGather, Type::array(at.dtype, 1, types::Layout::C), loc);
+  g->args.push_back(std::move(base));
+  for (auto &i : indices) g->args.push_back(std::move(i));
   return g;
 }
 

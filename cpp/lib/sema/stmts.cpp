@@ -158,6 +158,10 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     return;
   }
   if (auto *sub = target.as<ast::Subscript>()) {
+    if (auto flat = flatBase(*sub->value)) {
+      storeFlatItem(std::move(flat), *sub->index, std::move(value), loc, out);
+      return;
+    }
     auto base = expr(*sub->value);
     if (isUnknown(base)) return;
     if (base->type.isTuple()) error(loc, "'tuple' object does not support item assignment");
@@ -209,6 +213,10 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   }
   auto *sub = s.target->as<ast::Subscript>();
   if (!sub) notSupported(s.loc, "augmented assignment to this target is not supported");
+  if (auto flat = flatBase(*sub->value)) {
+    augAssignFlat(std::move(flat), s, out);
+    return;
+  }
   auto base = expr(*sub->value);
   if (isUnknown(base)) return;
   if (!base->type.isArray()) error(s.loc, "'" + base->type.str() + "' does not support item assignment");
@@ -256,8 +264,8 @@ namespace {
 // loop: its length and its element at a given counter value (zip and enumerate
 // nest). A loop over anything but a plain range counts i = 0 .. len-1.
 struct IterSource {
-  enum class K { Range, Array, Tuple, Enumerate, Zip } kind = K::Array;
-  int var = -1;                       // Array, Tuple: the iterable
+  enum class K { Range, Array, Flat, Tuple, Enumerate, Zip } kind = K::Array;
+  int var = -1;                       // Array, Tuple: the iterable; Flat: the array of a.flat
   int start = -1, stop = -1, step = -1; // Range: int64 bounds
   int enumStart = -1;                 // Enumerate: int64 start value
   std::vector<IterSource> subs;       // Enumerate (1), Zip (n)
@@ -333,6 +341,13 @@ bool iterSource(FunctionTyper &t, const ast::Expr &e, IterSource &src, ir::Block
     }
     return ok;
   }
+  if (auto flat = t.flatBase(e)) { // a.flat: every element in C order
+    if (FunctionTyper::isUnknown(flat)) return false;
+    src.kind = IterSource::K::Flat;
+    src.var = t.tempVar(flat->type, loc);
+    out.push_back(t.assignVar(src.var, std::move(flat), loc));
+    return true;
+  }
   auto it = t.expr(e);
   if (FunctionTyper::isUnknown(it)) return false;
   if (it->type.isArray()) {
@@ -373,6 +388,11 @@ ExprPtr iterLength(FunctionTyper &t, const IterSource &src, Loc loc) {
     auto len = std::make_unique<ir::Expr>(ir::ExprOp::ArrayShape, Type::int64(), loc);
     len->args.push_back(t.load(src.var, loc));
     return len;
+  }
+  case IterSource::K::Flat: {
+    auto size = std::make_unique<ir::Expr>(ir::ExprOp::ArraySize, Type::int64(), loc);
+    size->args.push_back(t.load(src.var, loc));
+    return size;
   }
   case IterSource::K::Tuple: return ir::makeConst(Type::int64(), loc, int64_t(t.vars_[src.var].type.elems.size()));
   case IterSource::K::Enumerate: return iterLength(t, src.subs[0], loc);
@@ -418,6 +438,13 @@ ExprPtr iterElement(FunctionTyper &t, const IterSource &src, int counter, Loc lo
     return t.binary(ast::BinOpKind::Add, t.load(src.start, loc), std::move(off), loc);
   }
   case IterSource::K::Array: return arrayElement(t, src.var, t.load(counter, loc), loc);
+  case IterSource::K::Flat: {
+    auto item = std::make_unique<ir::Expr>(ir::ExprOp::ArrayFlatItem, Type::scalar(t.vars_[src.var].type.dtype), loc);
+    item->ival = 1; // the counter stays below a.size
+    item->args.push_back(t.load(src.var, loc));
+    item->args.push_back(t.load(counter, loc));
+    return item;
+  }
   case IterSource::K::Tuple: {
     const Type &tt = t.vars_[src.var].type;
     auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleIndex, tt.elems[0], loc);
@@ -558,7 +585,7 @@ void FunctionTyper::exprStmt(const ast::ExprStmt &s, ir::Block &out) {
       for (auto &a : call->args) {
         if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "print(*args) is not supported");
         auto v = expr(*a);
-        if (!isUnknown(v) && !v->type.isNumber() && v->type.kind != Kind::Str && !v->type.isNone())
+        if (!isUnknown(v) && !v->type.isNumber() && !v->type.isArray() && v->type.kind != Kind::Str && !v->type.isNone())
           notSupported(a->loc, "printing a " + v->type.str() + " is not supported yet");
         st->exprs.push_back(std::move(v));
       }

@@ -25,6 +25,7 @@ bool isPure(const ir::Expr &e) {
   case ir::ExprOp::TupleSlice:
   case ir::ExprOp::TupleConcat:
   case ir::ExprOp::ArrayItem:
+  case ir::ExprOp::ArrayFlatItem:
   case ir::ExprOp::ArrayShape:
   case ir::ExprOp::ArrayStride:
   case ir::ExprOp::ArraySize:

@@ -80,6 +80,15 @@ public:
   ExprPtr gather(ExprPtr base, ExprPtr index, Loc loc);
   std::optional<ExprPtr> arrayIndex(const ast::Expr &index); // the index if it is an array
   ir::StmtPtr scatter(ExprPtr base, ExprPtr index, ExprPtr value, Loc loc);
+  // a[i0, i1, ...] with one 1-D integer index array per axis (reads): a 1-D result.
+  ExprPtr gatherMulti(ExprPtr base, std::vector<ExprPtr> indices, Loc loc);
+
+  // ---- a.flat (flat_index.cpp): iteration, a.flat[i], a.flat[i] = v, a.flat[i] += v
+  // The array x of the expression `x.flat`; nullptr when `e` is not a .flat attribute.
+  ExprPtr flatBase(const ast::Expr &e);
+  ExprPtr flatItem(ExprPtr base, const ast::Expr &index, Loc loc);
+  void storeFlatItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
+  void augAssignFlat(ExprPtr base, const ast::AugAssign &s, ir::Block &out);
 
   // ---- calls (calls.cpp, numpy_calls.cpp)
   ExprPtr call(const ast::Call &e);
