@@ -333,23 +333,48 @@ PyObject *kernelInspectAsm(PyObject *self, PyObject *args, PyObject *kwargs) {
   return inspectKernel(self, args, kwargs, Stage::Asm);
 }
 
-// _compile_ptx(signature, cc_major, cc_minor) → (ptx, entry name): no device needed.
+// _compile_ptx(signature, cc_major, cc_minor) → (ptx, entry name, return type): no
+// device needed. A kernel's return type is None (void); a device function's is the one
+// it returns (a declared one must match).
 PyObject *kernelCompilePtx(PyObject *self, PyObject *args) {
   PyObject *sig;
   int major, minor;
   if (!PyArg_ParseTuple(args, "Oii:_compile_ptx", &sig, &major, &minor))
     return nullptr;
   KernelObject *k = kernelOf(self);
-  if (!requireKernel(*k->state, "compile_ptx"))
-    return nullptr;
+  KernelState &st = *k->state;
   types::Signature parsed;
-  if (!parseVoidSignature(*k->state, sig, parsed))
+  if (st.isDevice) {
+    if (!parseKernelSignature(sig, parsed))
+      return nullptr;
+    CompiledDeviceFunction compiled;
+    if (!translateErrors([&] {
+          nb::object hold = nb::borrow(self);
+          std::unique_ptr<CompileEnvironment> env =
+              makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true});
+          SourceFile file(st.filename, st.source, st.firstLine);
+          compiled = compileDeviceFunction(file, st.name, parsed.args, *env, kernelOptions(st, major, minor));
+        }))
+      return nullptr;
+    if (parsed.ret && !parsed.ret->isNone() && *parsed.ret != compiled.ret) {
+      raiseMahouError("TypingError", "device function '" + st.name + "' returns " + compiled.ret.str() +
+                                         ", not the declared " + parsed.ret->str());
+      return nullptr;
+    }
+    nb::object ret = nb::steal(toPyType(compiled.ret));
+    if (!ret.is_valid())
+      return nullptr;
+    return nb::make_tuple(nb::str(compiled.ptx.c_str(), compiled.ptx.size()), nb::str(compiled.symbol.c_str()), ret)
+        .release()
+        .ptr();
+  }
+  if (!parseVoidSignature(st, sig, parsed))
     return nullptr;
   CompiledKernel compiled;
   if (!translateErrors([&] { compiled = compileFor(k, parsed.args, major, minor); }))
     return nullptr;
   return nb::make_tuple(nb::str(compiled.ptx.c_str(), compiled.ptx.size()),
-                        nb::str(compiled.kernelName.c_str()))
+                        nb::str(compiled.kernelName.c_str()), nb::none())
       .release()
       .ptr();
 }
@@ -420,7 +445,7 @@ PyMethodDef kernelMethods[] = {
     {"inspect_asm", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kernelInspectAsm)),
      METH_VARARGS | METH_KEYWORDS, "PTX: one signature's text, or {signature: text}."},
     {"_compile_ptx", reinterpret_cast<PyCFunction>(kernelCompilePtx), METH_VARARGS,
-     "_compile_ptx(signature, cc_major, cc_minor) → (ptx, entry name); needs no GPU."},
+     "_compile_ptx(signature, cc_major, cc_minor) → (ptx, entry name, return type); needs no GPU."},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -175,6 +175,28 @@ CompiledKernel compileKernel(const SourceFile &file, const std::string &name, co
   return out;
 }
 
+CompiledDeviceFunction compileDeviceFunction(const SourceFile &file, const std::string &name,
+                                             const std::vector<types::Type> &args, CompileEnvironment &env,
+                                             const KernelOptions &options) {
+  ast::Module module = frontend::parseModule(file);
+  const ast::FunctionDef *def = &kernelDef(file, module, name, args);
+  CompileOptions copts;
+  copts.fastmath = options.fastmath;
+  CompiledDeviceFunction out;
+  out.symbol = ptxName(name);
+  ModuleFunctions callees(copts, /*gpu=*/true, "mahou_dev_" + out.symbol + "_" + uniqueSuffix());
+  ir::Function fn = sema::buildTypedIR(file, *def, args, env, copts, out.symbol, sema::TypingContext{true, &callees, nullptr});
+  ir::verify(fn);
+  out.ret = fn.ret;
+  llvm::LLVMContext ctx;
+  codegen::CodegenOptions cg;
+  cg.fastmath = options.fastmath;
+  auto llmod = codegen::lowerDeviceFunction(fn, callees.functions(), ctx, cg);
+  ptx::optimize(*llmod, ptxTarget(options), out.symbol);
+  out.ptx = ptx::emitPtx(*llmod, ptxTarget(options));
+  return out;
+}
+
 std::string emitKernelStage(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
                             CompileEnvironment &env, const KernelOptions &options, Stage stage) {
   LoweredKernel k = lower(file, name, args, env, options, stage == Stage::IR);

@@ -1,6 +1,7 @@
 """mahou.cuda without a GPU: import, compile_ptx, inspect_asm, the device-side
 names, resolver classification and the errors raised before any launch."""
 
+import math
 import subprocess
 import sys
 
@@ -11,6 +12,8 @@ import mahou
 from mahou import cuda, float32, int64
 from mahou._resolver import classify
 from mahou.errors import MahouError
+
+from conftest import find_ptxas
 
 
 @cuda.jit
@@ -77,6 +80,46 @@ def test_compile_ptx_device_function_call_and_shared():
 def test_compile_ptx_rejects_non_void_kernel():
     with pytest.raises(TypeError, match="void"):
         cuda.compile_ptx(gpu_add, "float32(float32[:], float32[:], float32[:])")
+
+
+@cuda.jit(device=True)
+def clamp_sqrt(x, y):
+    def unit(v):
+        return min(max(v, 0.0), 1.0)
+    return unit(x + y) + math.sqrt(abs(x))
+
+
+def test_compile_ptx_of_a_device_function():
+    """device=True: a visible .func (mahou's calling convention), its return type, the
+    functions it calls compiled in; the PTX assembles when ptxas is present."""
+    ptx, restype = cuda.compile_ptx(clamp_sqrt, "float64(float64, float64)", device=True)
+    assert restype == mahou.types.float64
+    assert ".visible .func" in ptx and "clamp_sqrt(" in ptx
+    assert ".entry" not in ptx
+    assert "sqrt.rn.f64" in ptx
+
+    def element(a, i):
+        return a[i] + twice(a[i])
+
+    ptx, restype = cuda.compile_ptx(element, (float32[:], "int64"), device=True)
+    assert restype == mahou.types.float64  # 2 * float32 is float64 (scalar promotion, as in Numba)
+    assert ".visible .func" in ptx
+    ptxas = find_ptxas()
+    if ptxas:
+        import os
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
+            f.write(ptx)
+        try:
+            run = subprocess.run([ptxas, "-arch=sm_90", f.name, "-o", os.devnull], capture_output=True, text=True)
+            assert run.returncode == 0, run.stderr
+        finally:
+            os.unlink(f.name)
+
+
+def test_compile_ptx_of_a_device_function_checks_a_declared_return_type():
+    with pytest.raises(mahou.errors.TypingError, match="returns float64, not the declared float32"):
+        cuda.compile_ptx(clamp_sqrt, "float32(float64, float64)", device=True)
 
 
 def test_inspect_asm_without_launch():

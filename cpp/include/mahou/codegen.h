@@ -39,6 +39,12 @@ std::string entrySymbol(const std::string &symbol);
 std::unique_ptr<llvm::Module> lowerSimKernel(const ir::Function &fn, const std::vector<const ir::Function *> &deviceFns,
                                              llvm::LLVMContext &ctx, const CodegenOptions &options);
 
+// GPU, cuda.compile_ptx(device=True): the device function `fn` alone, visible under
+// its symbol with mahou's calling convention (i32 status, result pointer, arguments),
+// and the functions it calls (internal).
+std::unique_ptr<llvm::Module> lowerDeviceFunction(const ir::Function &fn, const std::vector<const ir::Function *> &callees,
+                                                  llvm::LLVMContext &ctx, const CodegenOptions &options);
+
 // GPU: one module holding the kernel `fn` (as `kernelName`, parameters flattened as
 // compiler.h's CompiledKernel documents) and the device functions it calls.
 std::unique_ptr<llvm::Module> lowerKernel(const ir::Function &fn, const std::vector<const ir::Function *> &deviceFns,

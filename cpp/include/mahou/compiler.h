@@ -170,6 +170,19 @@ struct SimKernel {
 SimKernel compileSimKernel(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
                            CompileEnvironment &env, bool boundscheck);
 
+// cuda.compile_ptx(device=True): a device function alone, as a visible PTX .func named
+// `symbol` (the function's name made PTX-safe) with mahou's calling convention: an i32
+// status, a pointer to the result, then the arguments (an array as its native struct,
+// layout.h). `ret` is the inferred return type.
+struct CompiledDeviceFunction {
+  std::string ptx;
+  std::string symbol;
+  types::Type ret;
+};
+CompiledDeviceFunction compileDeviceFunction(const SourceFile &file, const std::string &name,
+                                             const std::vector<types::Type> &args, CompileEnvironment &env,
+                                             const KernelOptions &options);
+
 // LLVM IR (Stage::LLVM / OptLLVM) or PTX (Stage::Asm) of a kernel.
 std::string emitKernelStage(const SourceFile &file, const std::string &name,
                             const std::vector<types::Type> &args, CompileEnvironment &env,

@@ -18,7 +18,7 @@ struct Target {
 // Links the libdevice functions the module calls (if any), internalises all but
 // the kernels, sets the data layout, and runs the O3 pipeline for sm_XY.
 // Throws a UserError-free InternalError when libdevice is needed but not found.
-void optimize(llvm::Module &module, const Target &target);
+void optimize(llvm::Module &module, const Target &target, const std::string &exported = {});
 std::string emitPtx(llvm::Module &module, const Target &target);
 // "sm_90"
 std::string smName(const Target &target);

@@ -82,6 +82,20 @@ std::unique_ptr<llvm::Module> lowerKernel(const ir::Function &fn, const std::vec
   return module;
 }
 
+std::unique_ptr<llvm::Module> lowerDeviceFunction(const ir::Function &fn, const std::vector<const ir::Function *> &callees,
+                                                  llvm::LLVMContext &ctx, const CodegenOptions &options) {
+  auto module = std::make_unique<llvm::Module>(fn.symbol, ctx);
+  module->setTargetTriple("nvptx64-nvidia-cuda");
+  CodegenOptions gpuOptions = options;
+  gpuOptions.target = Target::NVPTX;
+  FunctionLowering(fn, *module, gpuOptions).run(); // external: the PTX's visible .func
+  for (auto *d : callees) FunctionLowering(*d, *module, gpuOptions).run()->setLinkage(llvm::GlobalValue::InternalLinkage);
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  if (llvm::verifyModule(*module, &os)) internalError("LLVM verifier failed for device function " + fn.name + ": " + os.str());
+  return module;
+}
+
 std::unique_ptr<llvm::Module> lowerSimKernel(const ir::Function &fn, const std::vector<const ir::Function *> &deviceFns,
                                              llvm::LLVMContext &ctx, const CodegenOptions &options) {
   auto module = std::make_unique<llvm::Module>(fn.symbol, ctx);

@@ -70,23 +70,22 @@ def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=T
 
 def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
                 opt=True, abi="numba", abi_info=None, output="ptx"):
-    """(PTX text, return type) of a kernel for one signature; needs no GPU.
-    cc is the compute capability, (9, 0) when not given."""
-    if device:
-        raise UnsupportedError("compile_ptx(device=True) is not supported by mahou yet: "
-                               "device functions are compiled into the kernels that call them")
+    """(PTX text, return type) of a kernel, or with device=True of a device function (a
+    visible .func with mahou's calling convention: i32 status, result pointer,
+    arguments), for one signature; needs no GPU. cc is the compute capability, (9, 0)
+    when not given."""
     if output != "ptx":
         raise UnsupportedError(f"compile_ptx(output={output!r}) is not supported")
     major, minor = cc if cc is not None else (9, 0)
-    options = {"device": False, "debug": bool(debug), "lineinfo": bool(lineinfo),
+    options = {"device": bool(device), "debug": bool(debug), "lineinfo": bool(lineinfo),
                "fastmath": bool(fastmath), "max_registers": None}
     if isinstance(pyfunc, _core.CUDAKernel):
         pyfunc = pyfunc.py_func
     source, filename, firstlineno = _source_of(pyfunc)
     kernel = _core.CUDAKernel(pyfunc, source, filename, firstlineno, pyfunc.__name__,
                               make_resolver(pyfunc), options)
-    ptx, _entry = kernel._compile_ptx(_types.signature_text(sig), int(major), int(minor))
-    return ptx, _types.void
+    ptx, _entry, restype = kernel._compile_ptx(_types.signature_text(sig), int(major), int(minor))
+    return ptx, (_types.void if restype is None else restype)
 
 
 def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, device=False,

@@ -113,7 +113,7 @@ std::string smName(const Target &target) {
   return "sm_" + std::to_string(target.ccMajor) + std::to_string(target.ccMinor);
 }
 
-void optimize(llvm::Module &module, const Target &target) {
+void optimize(llvm::Module &module, const Target &target, const std::string &exported) {
   llvm::TargetMachine &tm = TargetMachines::instance().get(target);
   module.setTargetTriple(kTriple);
   module.setDataLayout(tm.createDataLayout());
@@ -121,7 +121,7 @@ void optimize(llvm::Module &module, const Target &target) {
   module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
   if (usesLibdevice(module)) linkLibdevice(module, target);
   for (auto &f : module.functions())
-    if (!f.isDeclaration() && f.getCallingConv() != llvm::CallingConv::PTX_Kernel)
+    if (!f.isDeclaration() && f.getCallingConv() != llvm::CallingConv::PTX_Kernel && f.getName() != exported)
       f.setLinkage(llvm::GlobalValue::InternalLinkage);
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
