@@ -5,6 +5,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
+#include "mahou/backend.h"
 #include "mahou/compiler.h"
 #include "mahou/types.h"
 
@@ -15,6 +16,14 @@
 #include <vector>
 
 namespace mahou::binding {
+
+// The compiler back end (mahou._backend, imported on the first call: it loads libLLVM).
+// Throws nb::python_error when it cannot be imported. Needs the GIL.
+const backend::Table &backendTable();
+// Starts loading the back end's shared library (libLLVM with it) on a background
+// thread, so that the first compile does not wait for it.
+void preloadBackend(const std::string &path);
+
 
 // ------------------------------------------------------------------ argument keys
 // A type is encoded as a short sequence of 64-bit words (tag in the top byte);

@@ -250,13 +250,13 @@ Overload &compileOverload(DispatcherObject *self, const std::vector<Type> &args)
     SourceFile file(st.filename, st.source, st.firstLine);
     std::optional<CompiledFunction> cached;
     if (st.cache)
-      cached = cache::load(file, st.name, args, *env, st.options);
+      cached = backendTable().cacheLoad(file, st.name, args, *env, st.options);
     if (cached) {
       fn = std::move(*cached);
     } else {
-      fn = compileFunction(file, st.name, args, *env, st.options);
+      fn = backendTable().compileFunction(file, st.name, args, *env, st.options);
       if (st.cache)
-        cache::store(file, st.name, fn, st.options);
+        backendTable().cacheStore(file, st.name, fn, st.options);
     }
     fn.object.clear(); // the JIT keeps its own copy
   }

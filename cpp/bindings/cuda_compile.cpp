@@ -102,7 +102,7 @@ CompiledKernel compileFor(KernelObject *self, const std::vector<Type> &args, int
   std::unique_ptr<CompileEnvironment> env =
       makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true});
   SourceFile file(st.filename, st.source, st.firstLine);
-  return compileKernel(file, st.name, args, *env, kernelOptions(st, major, minor));
+  return backendTable().compileKernel(file, st.name, args, *env, kernelOptions(st, major, minor));
 }
 
 // The CUDA emulator's form of a kernel: compiled for the host CPU, bounds checked
@@ -113,7 +113,7 @@ cuda::EmulatorProgram compileForEmulator(KernelObject *self, const std::vector<T
   std::unique_ptr<CompileEnvironment> env =
       makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true});
   SourceFile file(st.filename, st.source, st.firstLine);
-  SimKernel sim = compileSimKernel(file, st.name, args, *env, cuda::emulatorChecks());
+  SimKernel sim = backendTable().compileSimKernel(file, st.name, args, *env, cuda::emulatorChecks());
   cuda::EmulatorProgram program;
   program.entry = sim.entry;
   program.synchronizes = sim.synchronizes;
@@ -292,7 +292,7 @@ bool emitKernel(KernelObject *self, const std::vector<Type> &args, Stage stage,
     std::unique_ptr<CompileEnvironment> env =
         makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true});
     SourceFile file(st.filename, st.source, st.firstLine);
-    text = emitKernelStage(file, st.name, args, *env, kernelOptions(st, major, minor), stage);
+    text = backendTable().emitKernelStage(file, st.name, args, *env, kernelOptions(st, major, minor), stage);
   });
 }
 
@@ -353,7 +353,7 @@ PyObject *kernelCompilePtx(PyObject *self, PyObject *args) {
           std::unique_ptr<CompileEnvironment> env =
               makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true});
           SourceFile file(st.filename, st.source, st.firstLine);
-          compiled = compileDeviceFunction(file, st.name, parsed.args, *env, kernelOptions(st, major, minor));
+          compiled = backendTable().compileDeviceFunction(file, st.name, parsed.args, *env, kernelOptions(st, major, minor));
         }))
       return nullptr;
     if (parsed.ret && !parsed.ret->isNone() && *parsed.ret != compiled.ret) {

@@ -87,7 +87,7 @@ bool emit(DispatcherObject *self, const std::vector<Type> &args, Stage stage, st
   return translateErrors([&] {
     std::unique_ptr<CompileEnvironment> env = makeEnvironment(self);
     SourceFile file(st.filename, st.source, st.firstLine);
-    text = emitStage(file, st.name, args, *env, st.options, stage);
+    text = backendTable().emitStage(file, st.name, args, *env, st.options, stage);
   });
 }
 

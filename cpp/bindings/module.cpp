@@ -123,4 +123,6 @@ NB_MODULE(_core, m) {
   m.def("exception_names", &exceptionNames,
         "Builtin exception classes compiled code can raise (exceptions.def).");
   m.def("dtype_names", &dtypeNames, "Scalar dtypes mahou compiles for (dtypes.def).");
+  m.def("_preload_backend", &preloadBackend, nb::arg("path"),
+        "Loads mahou._backend's shared library (and libLLVM) on a background thread.");
 }

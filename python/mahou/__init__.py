@@ -18,6 +18,24 @@ from .types import (  # noqa: F401  Numba exports its type names at the top leve
 
 
 
+def _preload_backend():
+    """LLVM lives in mahou._backend (imported by the first compile): start loading its
+    library now, on another thread without the GIL, so that `import mahou` stays cheap
+    and the first compile rarely waits. MAHOU_PRELOAD_BACKEND=0 turns this off."""
+    import os
+
+    if os.environ.get("MAHOU_PRELOAD_BACKEND", "1") == "0":
+        return
+    core = os.path.realpath(_core.__file__)
+    name = os.path.basename(core)
+    backend = os.path.join(os.path.dirname(core), "_backend" + name[len("_core"):])
+    if os.path.exists(backend):
+        _core._preload_backend(backend)
+
+
+_preload_backend()
+
+
 def __getattr__(name):
     """`mahou.cuda` is imported on first use (as `from mahou import cuda` does)."""
     if name == "cuda":

@@ -2,6 +2,7 @@
 // emission, and ORC LLJIT linking one object file per compiled function.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -10,7 +11,16 @@ class LLVMContext;
 class Module;
 } // namespace llvm
 
+namespace mahou::runtime {
+struct RuntimeSymbol;
+} // namespace mahou::runtime
+
 namespace mahou::jit {
+
+// The runtime's functions by name and address (runtime.h's runtimeSymbols()): compiled
+// code calls them. Given once, before the engine is first used, by whoever holds the
+// runtime: mahou._core (through the back-end table), mahouc, the unit tests.
+void useRuntimeSymbols(const runtime::RuntimeSymbol *symbols, size_t count);
 
 class Engine {
 public:

@@ -43,6 +43,12 @@ template <class T> T unwrap(llvm::Expected<T> v, const char *what) {
 
 std::atomic<bool> engineCreated{false};
 
+// The runtime's symbol table, given by the process that holds the runtime.
+struct RegisteredRuntime {
+  const runtime::RuntimeSymbol *symbols = nullptr;
+  size_t count = 0;
+} registeredRuntime;
+
 // True when some function of the module has a CFG cycle (a loop).
 bool hasLoops(llvm::Module &module) {
   llvm::SmallVector<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, 8> edges;
@@ -80,6 +86,10 @@ Engine &Engine::instance() {
   return engine;
 }
 
+void useRuntimeSymbols(const runtime::RuntimeSymbol *symbols, size_t count) {
+  registeredRuntime = {symbols, count};
+}
+
 bool Engine::created() { return engineCreated.load(std::memory_order_relaxed); }
 
 Engine::Engine() : impl_(std::make_unique<Impl>()) {
@@ -108,8 +118,9 @@ Engine::Engine() : impl_(std::make_unique<Impl>()) {
                          "process symbols"));
   // The runtime by address (the extension module hides its symbols).
   llvm::orc::SymbolMap symbols;
-  size_t n = 0;
-  const runtime::RuntimeSymbol *rs = runtime::runtimeSymbols(&n);
+  size_t n = registeredRuntime.count;
+  const runtime::RuntimeSymbol *rs = registeredRuntime.symbols;
+  if (!rs) internalError("the runtime's symbols were not given to the JIT (jit::useRuntimeSymbols)");
   for (size_t i = 0; i < n; ++i)
     symbols[impl_->jit->mangleAndIntern(rs[i].name)] = {llvm::orc::ExecutorAddr::fromPtr(rs[i].address),
                                                          llvm::JITSymbolFlags::Exported};

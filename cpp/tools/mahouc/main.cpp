@@ -2,7 +2,9 @@
 // stage (--emit=tokens|ast|ir|llvm|opt|asm). Globals come from the file itself:
 // its imports, top-level functions and numeric constants.
 #include "mahou/compiler.h"
+#include "mahou/jit.h"
 #include "mahou/parser.h"
+#include "mahou/runtime.h"
 
 #include <cstring>
 #include <fstream>
@@ -199,6 +201,9 @@ int usage() {
 } // namespace
 
 int main(int argc, char **argv) {
+  size_t runtimeCount = 0;
+  const mahou::runtime::RuntimeSymbol *runtime = mahou::runtime::runtimeSymbols(&runtimeCount);
+  mahou::jit::useRuntimeSymbols(runtime, runtimeCount);
   std::string path, function, argsText, emit = "ir", target = "cpu";
   KernelOptions kernelOptions;
   CompileOptions options;

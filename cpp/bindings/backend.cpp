@@ -1,0 +1,40 @@
+// mahou._core's way to the compiler back end: mahou._backend (which loads libLLVM) is
+// imported on the first compile and its entry-point table checked and kept.
+#include "binding.h"
+
+#include "mahou/runtime.h"
+
+#include <dlfcn.h>
+
+#include <thread>
+
+namespace nb = nanobind;
+
+namespace mahou::binding {
+
+void preloadBackend(const std::string &path) {
+  // dlopen without the GIL, on another core: mahou._backend's later import finds the
+  // library loaded. The handle is kept (never closed); a failure is left to the import
+  // to report. At exit, glibc's _dl_fini waits for a dlopen in progress.
+  std::thread([path] { (void)dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL); }).detach();
+}
+
+const backend::Table &backendTable() {
+  static const backend::Table *table = nullptr; // set once, under the GIL
+  if (table)
+    return *table;
+  nb::object module = nb::module_::import_("mahou._backend"); // python_error if it cannot load
+  nb::object capsule = module.attr("_table");
+  auto *t = static_cast<const backend::Table *>(PyCapsule_GetPointer(capsule.ptr(), "mahou._backend.table"));
+  if (!t)
+    throw nb::python_error();
+  if (t->abiVersion != backend::kAbiVersion || t->size != sizeof(backend::Table))
+    throw std::runtime_error("mahou._backend does not match mahou._core (rebuild mahou)");
+  size_t count = 0;
+  const runtime::RuntimeSymbol *symbols = runtime::runtimeSymbols(&count);
+  t->useRuntimeSymbols(symbols, count);
+  table = t;
+  return *t;
+}
+
+} // namespace mahou::binding
