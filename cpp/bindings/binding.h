@@ -10,6 +10,7 @@
 #include "mahou/types.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +21,20 @@ namespace mahou::binding {
 // The compiler back end (mahou._backend, imported on the first call: it loads libLLVM).
 // Throws nb::python_error when it cannot be imported. Needs the GIL.
 const backend::Table &backendTable();
+// Wrapping a Python function (function_objects.cpp): its positional parameters (and,
+// when `defaults` is given, a new reference to __defaults__ or null); a new dict with
+// __name__, __qualname__, __module__, __doc__ and __wrapped__ as functools.update_wrapper.
+bool readFunctionParameters(PyObject *func, const char *owner, int &count, std::vector<std::string> &names,
+                            PyObject **defaults = nullptr);
+bool copyWrappedAttributes(PyObject *func, PyObject **dict);
+// Compile times (ms) per stage as the `stats` attributes show them.
+nanobind::dict stageTimes(const StageTimes &t);
+// inspect_*(signature=None): the text of one signature (parsed with `parse`), or a dict
+// {signature: text} over the overloads' argument types.
+using OverloadText = std::function<bool(const std::vector<types::Type> &args, std::string &out)>;
+PyObject *inspectOverloads(PyObject *sig, const std::vector<std::vector<types::Type>> &overloads,
+                           bool (*parse)(PyObject *, types::Signature &), const OverloadText &text);
+
 // Starts loading the back end's shared library (libLLVM with it) on a background
 // thread, so that the first compile does not wait for it.
 void preloadBackend(const std::string &path);

@@ -305,24 +305,11 @@ PyObject *inspectKernel(PyObject *self, PyObject *args, PyObject *kwargs, Stage 
   KernelObject *k = kernelOf(self);
   if (!requireKernel(*k->state, "inspect"))
     return nullptr;
-  std::string text;
-  if (sig != Py_None) {
-    types::Signature parsed;
-    if (!parseKernelSignature(sig, parsed) || !emitKernel(k, parsed.args, stage, text))
-      return nullptr;
-    return PyUnicode_FromStringAndSize(text.data(), Py_ssize_t(text.size()));
-  }
-  nb::dict out;
   std::vector<std::vector<Type>> sigs;
   for (const auto &ov : k->state->overloads)
     sigs.push_back(ov->args);
-  for (const auto &argTypes : sigs) {
-    nb::object key = nb::steal(toPySignature(argTypes));
-    if (!key.is_valid() || !emitKernel(k, argTypes, stage, text))
-      return nullptr;
-    out[key] = nb::str(text.c_str(), text.size());
-  }
-  return out.release().ptr();
+  return inspectOverloads(sig, sigs, parseKernelSignature,
+                          [&](const std::vector<Type> &args, std::string &text) { return emitKernel(k, args, stage, text); });
 }
 
 PyObject *kernelInspectLLVM(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -416,13 +403,7 @@ PyObject *getKernelStats(PyObject *self, void *) {
     nb::object key = nb::steal(toPySignature(ov->args));
     if (!key.is_valid())
       return nullptr;
-    const StageTimes &t = ov->compiled.times;
-    nb::dict times;
-    times["parse_ms"] = t.parseMs;
-    times["sema_ms"] = t.semaMs;
-    times["codegen_ms"] = t.codegenMs;
-    times["optimize_ms"] = t.optimizeMs;
-    times["jit_ms"] = t.jitMs;
+    nb::dict times = stageTimes(ov->compiled.times);
     out[key] = times;
   }
   return out.release().ptr();

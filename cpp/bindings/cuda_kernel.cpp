@@ -53,42 +53,6 @@ bool readKernelOptions(KernelState &st, PyObject *options) {
   return true;
 }
 
-bool readKernelParameters(KernelState &st) {
-  try {
-    nb::handle func(st.pyFunc);
-    nb::object code = func.attr("__code__");
-    st.nparams = nb::cast<int>(code.attr("co_argcount"));
-    nb::object names = code.attr("co_varnames");
-    for (int i = 0; i < st.nparams; ++i)
-      st.paramNames.push_back(nb::cast<std::string>(names[i]));
-  } catch (nb::python_error &e) {
-    e.restore();
-    return false;
-  } catch (const std::exception &e) {
-    PyErr_Format(PyExc_TypeError, "cuda.jit needs a Python function (%s)", e.what());
-    return false;
-  }
-  return true;
-}
-
-bool copyKernelAttributes(KernelObject *self) {
-  self->dict = PyDict_New();
-  if (!self->dict)
-    return false;
-  for (const char *attr : {"__name__", "__qualname__", "__module__", "__doc__"}) {
-    PyObject *v = PyObject_GetAttrString(self->state->pyFunc, attr);
-    if (!v) {
-      PyErr_Clear();
-      continue;
-    }
-    int rc = PyDict_SetItemString(self->dict, attr, v);
-    Py_DECREF(v);
-    if (rc < 0)
-      return false;
-  }
-  return PyDict_SetItemString(self->dict, "__wrapped__", self->state->pyFunc) == 0;
-}
-
 PyObject *kernelNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   PyObject *pyFunc, *resolver, *options = Py_None;
   const char *source, *filename, *name;
@@ -118,8 +82,9 @@ PyObject *kernelNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   st.filename = filename;
   st.firstLine = firstLine;
   st.name = name;
-  if (!st.configs || !readKernelOptions(st, options) || !readKernelParameters(st) ||
-      !copyKernelAttributes(self)) {
+  if (!st.configs || !readKernelOptions(st, options) ||
+      !readFunctionParameters(pyFunc, "cuda.jit", st.nparams, st.paramNames) ||
+      !copyWrappedAttributes(pyFunc, &self->dict)) {
     Py_DECREF(self);
     return nullptr;
   }

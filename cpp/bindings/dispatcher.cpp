@@ -317,46 +317,6 @@ bool readOptions(DispatcherState &st, PyObject *options) {
   return true;
 }
 
-bool readParameters(DispatcherState &st) {
-  nb::handle func(st.pyFunc);
-  try {
-    nb::object code = func.attr("__code__");
-    st.nparams = nb::cast<int>(code.attr("co_argcount"));
-    nb::object names = code.attr("co_varnames");
-    for (int i = 0; i < st.nparams; ++i)
-      st.paramNames.push_back(nb::cast<std::string>(names[i]));
-    nb::object defaults = func.attr("__defaults__");
-    if (!defaults.is_none())
-      st.defaults = defaults.release().ptr();
-  } catch (nb::python_error &e) {
-    e.restore();
-    return false;
-  } catch (const std::exception &e) {
-    PyErr_Format(PyExc_TypeError, "Dispatcher needs a Python function (%s)", e.what());
-    return false;
-  }
-  return true;
-}
-
-// __name__, __qualname__, __module__, __doc__, __wrapped__ as functools.update_wrapper does.
-bool copyFunctionAttributes(DispatcherObject *self) {
-  self->dict = PyDict_New();
-  if (!self->dict)
-    return false;
-  for (const char *attr : {"__name__", "__qualname__", "__module__", "__doc__"}) {
-    PyObject *v = PyObject_GetAttrString(self->state->pyFunc, attr);
-    if (!v) {
-      PyErr_Clear();
-      continue;
-    }
-    int rc = PyDict_SetItemString(self->dict, attr, v);
-    Py_DECREF(v);
-    if (rc < 0)
-      return false;
-  }
-  return PyDict_SetItemString(self->dict, "__wrapped__", self->state->pyFunc) == 0;
-}
-
 PyObject *dispatcherNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   PyObject *pyFunc, *resolver, *options = Py_None;
   const char *source, *filename, *name;
@@ -385,7 +345,8 @@ PyObject *dispatcherNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   st.filename = filename;
   st.firstLine = firstLine;
   st.name = name;
-  if (!readOptions(st, options) || !readParameters(st) || !copyFunctionAttributes(self)) {
+  if (!readOptions(st, options) || !readFunctionParameters(pyFunc, "Dispatcher", st.nparams, st.paramNames, &st.defaults) ||
+      !copyWrappedAttributes(pyFunc, &self->dict)) {
     Py_DECREF(self);
     return nullptr;
   }

@@ -98,24 +98,11 @@ PyObject *inspectStage(PyObject *self, PyObject *args, PyObject *kwargs, Stage s
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", const_cast<char **>(keywords), &sig))
     return nullptr;
   DispatcherObject *d = asDispatcher(self);
-  std::string text;
-  if (sig != Py_None) {
-    types::Signature parsed;
-    if (!parseSignatureArg(sig, parsed) || !emit(d, parsed.args, stage, text))
-      return nullptr;
-    return PyUnicode_FromStringAndSize(text.data(), Py_ssize_t(text.size()));
-  }
-  nb::dict out;
   std::vector<std::vector<Type>> sigs;
   for (const auto &ov : d->state->overloads)
     sigs.push_back(ov->fn.args);
-  for (const auto &argTypes : sigs) {
-    nb::object key = nb::steal(toPySignature(argTypes));
-    if (!key.is_valid() || !emit(d, argTypes, stage, text))
-      return nullptr;
-    out[key] = nb::str(text.c_str(), text.size());
-  }
-  return out.release().ptr();
+  return inspectOverloads(sig, sigs, parseSignatureArg,
+                          [&](const std::vector<Type> &args, std::string &text) { return emit(d, args, stage, text); });
 }
 
 PyObject *dispInspectLLVM(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -203,16 +190,7 @@ PyObject *getStats(PyObject *self, void *) {
     nb::object key = nb::steal(toPySignature(ov->fn.args));
     if (!key.is_valid())
       return nullptr;
-    const StageTimes &t = ov->fn.times;
-    nb::dict times;
-    times["parse_ms"] = t.parseMs;
-    times["sema_ms"] = t.semaMs;
-    times["codegen_ms"] = t.codegenMs;
-    times["optimize_ms"] = t.optimizeMs;
-    times["jit_ms"] = t.jitMs;
-    times["init_ms"] = t.initMs;
-    times["cache_ms"] = t.cacheMs;
-    times["total_ms"] = t.parseMs + t.semaMs + t.codegenMs + t.optimizeMs + t.jitMs + t.initMs + t.cacheMs;
+    nb::dict times = stageTimes(ov->fn.times);
     times["cached"] = ov->fn.fromCache;
     out[key] = times;
   }

@@ -65,6 +65,28 @@ def _is_signature(obj):
     return isinstance(obj, (str, _types.Signature, tuple))
 
 
+def apply_decorator(target, make, options, what):
+    """The forms jit and cuda.jit share: @d / @d(options...) / @d(signature) /
+    @d([signatures]). `make(func, signatures or None, options)` builds the object."""
+    if target is None:
+        signatures = None
+    elif _is_signature(target):
+        signatures = [target]
+    elif isinstance(target, list):
+        if not all(_is_signature(s) for s in target):
+            raise TypeError(f"{what}() signatures must be strings, Signatures or tuples of types")
+        signatures = target
+    elif callable(target) and not isinstance(target, _types.Type):
+        return make(target, None, options)
+    else:
+        raise TypeError(f"{what}() got an invalid signature or function: {target!r}")
+
+    def decorate(func):
+        return make(func, signatures, options)
+
+    return decorate
+
+
 def jit(signature_or_function=None, locals=None, nopython=True, cache=False, boundscheck=False,
         fastmath=False, nogil=False, parallel=False, error_model="python", inline="never",
         forceobj=False, debug=False, **unknown):
@@ -72,24 +94,7 @@ def jit(signature_or_function=None, locals=None, nopython=True, cache=False, bou
     @jit("float64(float64[:])"), @jit(["f8(f8)", "i8(i8)"]). `jit` is `njit`."""
     options = _check_options(nopython, cache, boundscheck, fastmath, nogil, parallel,
                              error_model, inline, forceobj, unknown)
-    target = signature_or_function
-    if target is None:
-        signatures = None
-    elif _is_signature(target):
-        signatures = [target]
-    elif isinstance(target, list):
-        if not all(_is_signature(s) for s in target):
-            raise TypeError("jit() signatures must be strings, Signatures or tuples of types")
-        signatures = target
-    elif callable(target) and not isinstance(target, _types.Type):
-        return _make_dispatcher(target, None, options)
-    else:
-        raise TypeError(f"jit() got an invalid signature or function: {target!r}")
-
-    def decorate(func):
-        return _make_dispatcher(func, signatures, options)
-
-    return decorate
+    return apply_decorator(signature_or_function, _make_dispatcher, options, "jit")
 
 
 njit = jit

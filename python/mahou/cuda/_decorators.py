@@ -7,12 +7,8 @@ import types as _pytypes
 from .. import _core
 from .. import types as _types
 from .._resolver import make_resolver
-from ..decorators import _source_of
+from ..decorators import _source_of, apply_decorator
 from ..errors import UnsupportedError
-
-
-def _is_signature(obj):
-    return isinstance(obj, (str, _types.Signature, tuple))
 
 
 def _make_kernel(func, signatures, options):
@@ -48,24 +44,7 @@ def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=T
         "fastmath": bool(fastmath),
         "max_registers": max_registers,
     }
-    target = func_or_sig
-    if target is None:
-        signatures = None
-    elif _is_signature(target):
-        signatures = [target]
-    elif isinstance(target, list):
-        if not all(_is_signature(s) for s in target):
-            raise TypeError("cuda.jit() signatures must be strings, Signatures or tuples")
-        signatures = target
-    elif callable(target) and not isinstance(target, _types.Type):
-        return _make_kernel(target, None, options)
-    else:
-        raise TypeError(f"cuda.jit() got an invalid signature or function: {target!r}")
-
-    def decorate(func):
-        return _make_kernel(func, signatures, options)
-
-    return decorate
+    return apply_decorator(func_or_sig, _make_kernel, options, "cuda.jit")
 
 
 def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
