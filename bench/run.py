@@ -286,14 +286,19 @@ def bench_kernels(kernels, data, impls, c, reps):
         fns = {impl: fns[name] for impl, fns in impls.items()}
         if c:
             fns["C"] = c_callable(c, name)
+        own = {}
         for impl, fn in fns.items():
-            own = data.fresh_copy(args)
+            own[impl] = data.fresh_copy(args)
             try:
-                results[impl] = fn(*own)
+                results[impl] = fn(*own[impl])
             except Exception as e:
                 log(f"{impl} {name} failed: {type(e).__name__}: {e}")
-                continue
-            t[impl] = best_ns(fn, own, reps, warmup=0)
+        # Best of `reps` rounds, the implementations interleaved within each round so that
+        # a change of the machine's load (2 shared cores) hits them alike.
+        for _ in range(reps):
+            for impl in results:
+                dt = best_ns(fns[impl], own[impl], 1, warmup=0)
+                t[impl] = dt if impl not in t else min(t[impl], dt)
         ref = results.get("numba", results.get("C"))
         for impl, got in results.items():
             if ref is not None and not close(got, ref):
@@ -347,7 +352,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke test)")
     ap.add_argument("--no-write", action="store_true", help="print, do not touch BENCHMARKS.md")
     opts = ap.parse_args()
-    reps = 3 if opts.quick else 10
+    reps = 3 if opts.quick else 20
     fresh_runs = 1 if opts.quick else 3
     calls = 20_000 if opts.quick else 100_000
 
@@ -417,7 +422,7 @@ def main():
         f"{platform.release()}, load average {load:.1f} when the run started. "
         f"Date: {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}.  ",
         "Versions: " + "; ".join(versions) + ".  ",
-        f"Kernels: best of {reps} calls after a warm-up call; first calls: best of {fresh_runs} "
+        f"Kernels: best of {reps} calls after a warm-up call, the implementations interleaved call by call; first calls: best of {fresh_runs} "
         f"fresh processes.",
         "",
         "### Kernels (steady state, ms per call; ratios are time/time, < 1 means mahou is faster)",
