@@ -211,3 +211,44 @@ def test_inner_functions_in_cached_functions(tmp_path):
     assert first.returncode == 0, first.stderr
     assert second.returncode == 0, second.stderr
     assert first.stdout.split()[0] == second.stdout.split()[0] == str(5 * 3 + 5 - 1 + 2 * 3 + 5)
+
+
+G = np.array([1.0, 2.0, 3.0])
+
+
+def defined_in_a_loop(n):
+    out = 0.0
+    for i in range(n):
+        def add(x):
+            return x + i + G[i % 3]
+        out = add(out)
+    return out
+
+
+def default_from_enclosing(x):
+    scale = 3
+    def f(y, z=scale):
+        return y * z
+    return f(x), f(x, 1)
+
+
+def arrays_of_several_layouts(a):
+    def g(arr):
+        return arr.sum() + arr.shape[0]
+    return g(a) + g(a[::2])
+
+
+def reads_value_at_call_time(x):
+    def inner():
+        return x
+    x = x + 1
+    return inner()
+
+
+def test_more_closure_cases():
+    for n in (0, 1, 5):
+        check(defined_in_a_loop, n)
+    check(default_from_enclosing, 4)
+    check(arrays_of_several_layouts, np.arange(6.0))
+    check(arrays_of_several_layouts, np.arange(7, dtype=np.int32))
+    check(reads_value_at_call_time, 1)
