@@ -72,10 +72,14 @@ struct SimBlock {
   bool stop = false;
 };
 
-thread_local SimBlock *tlsBlock = nullptr;
-thread_local SimThread *tlsThread = nullptr;
-thread_local int tlsPlain[3] = {0, 0, 0}; // thread index when running without fibers
-thread_local int tlsPlainLinear = 0;
+// Read by every cuda.threadIdx/blockIdx/... of an emulated thread: initial-exec TLS (one
+// %fs-relative load) instead of a __tls_get_addr call per read; a few bytes of the
+// static TLS surplus glibc keeps for dlopen'ed libraries.
+#define MAHOU_FAST_TLS thread_local __attribute__((tls_model("initial-exec")))
+MAHOU_FAST_TLS SimBlock *tlsBlock = nullptr;
+MAHOU_FAST_TLS SimThread *tlsThread = nullptr;
+MAHOU_FAST_TLS int tlsPlain[3] = {0, 0, 0}; // thread index when running without fibers
+MAHOU_FAST_TLS int tlsPlainLinear = 0;
 
 void fail(Launch &launch, int32_t kind, const std::string &message) {
   std::lock_guard<std::mutex> lock(launch.errorMutex);
