@@ -83,8 +83,11 @@ SCRIPT = textwrap.dedent('''
     try:
         oob[2, 8](np.zeros(10))
         raise SystemExit("no IndexError")
-    except IndexError as e:
-        assert "block (1, 0, 0)" in str(e), str(e)
+    except IndexError as e:  # names the kernel, the file and line, the thread and block
+        msg = str(e)
+        assert "in 'oob'" in msg and "block (1, 0, 0)" in msg and "thread (" in msg, msg
+        line = [i + 1 for i, text in enumerate(open(__file__)) if "a[cuda.grid(1)] = 1.0" in text][0]
+        assert f"{__file__}:{line}" in msg, msg
 
     @cuda.jit
     def partial(a):

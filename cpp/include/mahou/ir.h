@@ -98,6 +98,7 @@ struct Var {
 
 struct Function {
   std::string name;       // Python name
+  std::string file;       // source path (runtime error messages name file:line)
   std::string symbol;     // LLVM symbol of the internal function
   std::vector<Var> vars;  // parameters first
   int numParams = 0;

@@ -66,7 +66,7 @@ llvm::Value *FunctionLowering::arrayStride(llvm::Value *arr, int dim) {
 
 llvm::Value *FunctionLowering::wrapIndex(llvm::Value *idx, llvm::Value *extent, bool check) {
   llvm::Value *wrapped = b_.CreateSelect(b_.CreateICmpSLT(idx, c64(0)), b_.CreateAdd(idx, extent), idx);
-  if (check) raiseIf(b_.CreateICmpUGE(wrapped, extent), types::ExcKind::IndexError, "index out of bounds");
+  if (check) raiseIf(b_.CreateICmpUGE(wrapped, extent), types::ExcKind::IndexError, "index out of bounds" + where());
   return wrapped;
 }
 

@@ -139,7 +139,18 @@ void FunctionLowering::assign(int var, const ir::Expr &value) {
   b_.CreateStore(v.v, slots_[var]);
 }
 
+std::string FunctionLowering::where() const {
+  if (stmtLoc_.line <= 0) return "";
+  return " at " + fn_.file + ":" + std::to_string(stmtLoc_.line) + " in '" + fn_.name + "'";
+}
+
 void FunctionLowering::stmt(const ir::Stmt &s) {
+  struct LocScope { // the enclosing statement's line again once a nested one is done
+    Loc &slot;
+    Loc saved;
+    ~LocScope() { slot = saved; }
+  } scope{stmtLoc_, stmtLoc_};
+  stmtLoc_ = s.loc;
   switch (s.op) {
   case ir::StmtOp::Assign: assign(s.var, *s.exprs[0]); return;
   case ir::StmtOp::StoreItem: storeItem(s); return;

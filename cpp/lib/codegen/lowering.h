@@ -53,6 +53,9 @@ public:
   void raise(types::ExcKind kind, const std::string &message);
   // Branches to a raise when `cond` is true, continuing in a fresh block otherwise.
   void raiseIf(llvm::Value *cond, types::ExcKind kind, const std::string &message);
+  // " at file:line in 'name'" of the statement being lowered (for runtime messages).
+  std::string where() const;
+  Loc stmtLoc_{}; // the statement being lowered
   llvm::Value *stringConstant(const std::string &s);
   llvm::FunctionCallee runtimeFn(const char *name, llvm::Type *ret, llvm::ArrayRef<llvm::Type *> args);
   llvm::Value *entryAlloca(llvm::Type *t, const char *name);

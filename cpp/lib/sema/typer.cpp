@@ -152,6 +152,7 @@ ir::Function FunctionTyper::run() {
                           "' (a recursive function needs a base case that returns first)");
     ir::Function fn;
     fn.name = def_.name;
+    fn.file = file_.path();
     fn.symbol = symbol_;
     fn.numParams = int(argTypes_.size());
     fn.argTypes = argTypes_;
