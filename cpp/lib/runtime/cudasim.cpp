@@ -1,11 +1,12 @@
 // The CUDA emulator's runtime: runs a kernel compiled for the CPU over a grid.
-// Threads of a block are fibers (ucontext) switched at barriers and warp operations,
+// Threads of a block are fibers (fiber.h) switched at barriers and warp operations,
 // so syncthreads works for any block size; blocks are spread over the CPU cores.
 // A barrier reached by only part of a block is reported instead of hanging.
 #include "mahou/runtime.h"
 
+#include "fiber.h"
+
 #include <sys/mman.h>
-#include <ucontext.h>
 
 #include <algorithm>
 #include <atomic>
@@ -29,7 +30,7 @@ constexpr size_t kStackBytes = 256 * 1024;
 constexpr int kWarp = 32;
 
 struct SimThread {
-  ucontext_t ctx;
+  mahou::runtime::FiberContext ctx;
   int tid[3] = {0, 0, 0};
   int linear = 0;
   bool done = false;
@@ -56,7 +57,7 @@ struct SimBlock {
   Launch *launch = nullptr;
   int ctaid[3] = {0, 0, 0};
   std::vector<SimThread> threads;
-  ucontext_t scheduler;
+  mahou::runtime::FiberContext scheduler;
   std::map<const void *, std::vector<char>> shared;
   std::vector<char> dynamicShared;
   // Barrier: per-generation results (count of true predicates) and lane exchange slots.
@@ -78,8 +79,6 @@ struct SimBlock {
 #define MAHOU_FAST_TLS thread_local __attribute__((tls_model("initial-exec")))
 MAHOU_FAST_TLS SimBlock *tlsBlock = nullptr;
 MAHOU_FAST_TLS SimThread *tlsThread = nullptr;
-MAHOU_FAST_TLS int tlsPlain[3] = {0, 0, 0}; // thread index when running without fibers
-MAHOU_FAST_TLS int tlsPlainLinear = 0;
 
 void fail(Launch &launch, int32_t kind, const std::string &message) {
   std::lock_guard<std::mutex> lock(launch.errorMutex);
@@ -107,17 +106,17 @@ void runThread(SimBlock &b, const int *tid) {
   }
 }
 
-void fiberMain(unsigned lo, unsigned hi) {
-  auto *t = reinterpret_cast<SimThread *>((uintptr_t(hi) << 32) | uintptr_t(lo));
+void fiberMain(void *arg) {
+  auto *t = static_cast<SimThread *>(arg);
   runThread(*tlsBlock, t->tid);
   t->done = true;
-  swapcontext(&t->ctx, &tlsBlock->scheduler);
+  mahou::runtime::fiberSwitch(t->ctx, tlsBlock->scheduler); // never resumed
 }
 
 // Yields from the current fiber to the block's scheduler.
 void yieldToScheduler() {
   SimThread *t = tlsThread;
-  swapcontext(&t->ctx, &tlsBlock->scheduler);
+  mahou::runtime::fiberSwitch(t->ctx, tlsBlock->scheduler);
   tlsThread = t;
 }
 
@@ -129,19 +128,14 @@ void runBlockFibers(SimBlock &b) {
     if (!t.stack)
       t.stack = static_cast<char *>(mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
     t.done = t.waitBlock = t.waitWarp = false;
-    getcontext(&t.ctx);
-    t.ctx.uc_stack.ss_sp = t.stack;
-    t.ctx.uc_stack.ss_size = kStackBytes;
-    t.ctx.uc_link = nullptr;
-    uintptr_t p = reinterpret_cast<uintptr_t>(&t);
-    makecontext(&t.ctx, reinterpret_cast<void (*)()>(fiberMain), 2, unsigned(p & 0xffffffffu), unsigned(p >> 32));
+    mahou::runtime::fiberInit(t.ctx, t.stack, kStackBytes, fiberMain, &t);
   }
   while (!b.stop) {
     bool ranAny = false;
     for (auto &t : b.threads) {
       if (t.done || t.waitBlock || t.waitWarp) continue;
       tlsThread = &t;
-      swapcontext(&b.scheduler, &t.ctx);
+      mahou::runtime::fiberSwitch(b.scheduler, t.ctx);
       ranAny = true;
       if (b.stop) break;
     }
