@@ -12,11 +12,25 @@ namespace nb = nanobind;
 
 namespace mahou::binding {
 
+namespace {
+std::thread *preloadThread = nullptr; // started and joined under the GIL
+} // namespace
+
 void preloadBackend(const std::string &path) {
   // dlopen without the GIL, on another core: mahou._backend's later import finds the
   // library loaded. The handle is kept (never closed); a failure is left to the import
-  // to report. At exit, glibc's _dl_fini waits for a dlopen in progress.
-  std::thread([path] { (void)dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL); }).detach();
+  // to report. The thread must be joined before the process exits or forks (libLLVM's
+  // static constructors register exit handlers while it runs): waitForPreload.
+  if (preloadThread)
+    return;
+  preloadThread = new std::thread([path] { (void)dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL); });
+}
+
+void waitForPreload() {
+  if (!preloadThread || !preloadThread->joinable())
+    return;
+  nb::gil_scoped_release release;
+  preloadThread->join();
 }
 
 const backend::Table &backendTable() {

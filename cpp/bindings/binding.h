@@ -38,6 +38,8 @@ PyObject *inspectOverloads(PyObject *sig, const std::vector<std::vector<types::T
 // Starts loading the back end's shared library (libLLVM with it) on a background
 // thread, so that the first compile does not wait for it.
 void preloadBackend(const std::string &path);
+// Waits for that load to end (before exit and fork: mahou/__init__.py registers it).
+void waitForPreload();
 
 
 // ------------------------------------------------------------------ argument keys

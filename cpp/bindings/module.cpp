@@ -125,4 +125,6 @@ NB_MODULE(_core, m) {
   m.def("dtype_names", &dtypeNames, "Scalar dtypes mahou compiles for (dtypes.def).");
   m.def("_preload_backend", &preloadBackend, nb::arg("path"),
         "Loads mahou._backend's shared library (and libLLVM) on a background thread.");
+  m.def("_wait_backend_preload", &waitForPreload,
+        "Waits for _preload_backend's thread (registered for exit and fork).");
 }

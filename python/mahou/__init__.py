@@ -30,6 +30,13 @@ def _preload_backend():
     name = os.path.basename(core)
     backend = os.path.join(os.path.dirname(core), "_backend" + name[len("_core"):])
     if os.path.exists(backend):
+        import atexit
+
+        # The loading thread must end before the process exits (libLLVM's static
+        # constructors register exit handlers) or forks (the child would inherit the
+        # loader's lock held).
+        atexit.register(_core._wait_backend_preload)
+        os.register_at_fork(before=_core._wait_backend_preload)
         _core._preload_backend(backend)
 
 
