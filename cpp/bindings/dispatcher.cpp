@@ -173,6 +173,24 @@ inline PyObject *boxScalarResult(const Overload &ov, uint64_t *ret) {
   return boxResult(ov, reinterpret_cast<char *>(ret));
 }
 
+// Calls the overload's entry on unboxed arguments (without the GIL under nogil=True)
+// and boxes its scalar result; the error compiled code set becomes the exception.
+inline PyObject *runEntry(DispatcherState &st, const Overload &ov, void **argv) {
+  alignas(16) uint64_t ret[2];
+  int32_t status;
+  if (__builtin_expect(st.nogil, 0)) {
+    Py_BEGIN_ALLOW_THREADS status = ov.fn.entry(ret, argv);
+    Py_END_ALLOW_THREADS
+  } else {
+    status = ov.fn.entry(ret, argv);
+  }
+  if (__builtin_expect(status != 0, 0)) {
+    raiseRuntimeError();
+    return nullptr;
+  }
+  return boxScalarResult(ov, ret);
+}
+
 // All arguments exact ints and floats: 8-byte slots.
 inline PyObject *callScalars(DispatcherState &st, const Overload &ov, PyObject *const *args, size_t n,
                              uint32_t code) {
@@ -187,19 +205,7 @@ inline PyObject *callScalars(DispatcherState &st, const Overload &ov, PyObject *
       return nullptr;
     }
   }
-  alignas(16) uint64_t ret[2];
-  int32_t status;
-  if (__builtin_expect(st.nogil, 0)) {
-    Py_BEGIN_ALLOW_THREADS status = ov.fn.entry(ret, argv);
-    Py_END_ALLOW_THREADS
-  } else {
-    status = ov.fn.entry(ret, argv);
-  }
-  if (__builtin_expect(status != 0, 0)) {
-    raiseRuntimeError();
-    return nullptr;
-  }
-  return boxScalarResult(ov, ret);
+  return runEntry(st, ov, argv);
 }
 
 // The fast path: every argument an exact int, float or ndarray, an overload whose
@@ -231,19 +237,7 @@ inline PyObject *callFast(DispatcherState &st, const Overload &ov, PyObject *con
       std::memcpy(head->dims + ndim, PyArray_STRIDES(a), sizeof(int64_t) * size_t(ndim));
     }
   }
-  alignas(16) uint64_t ret[2];
-  int32_t status;
-  if (__builtin_expect(st.nogil, 0)) {
-    Py_BEGIN_ALLOW_THREADS status = ov.fn.entry(ret, argv);
-    Py_END_ALLOW_THREADS
-  } else {
-    status = ov.fn.entry(ret, argv);
-  }
-  if (__builtin_expect(status != 0, 0)) {
-    raiseRuntimeError();
-    return nullptr;
-  }
-  return boxScalarResult(ov, ret);
+  return runEntry(st, ov, argv);
 }
 
 PyObject *dispatcherVectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,

@@ -23,6 +23,16 @@ I::ID specialRegister(G k) {
 }
 } // namespace
 
+std::vector<llvm::Value *> FunctionLowering::constantExtents(const ir::Expr &e, int64_t &count) {
+  std::vector<llvm::Value *> extents;
+  count = 1;
+  for (auto &x : e.args) {
+    extents.push_back(c64(x->ival));
+    count *= x->ival;
+  }
+  return extents;
+}
+
 Value FunctionLowering::gpuOp(const ir::Expr &e) {
   if (!gpu() && !options_.simulateGpu) internalError("GPU operation in a CPU function");
   if (options_.simulateGpu)
@@ -38,12 +48,8 @@ Value FunctionLowering::gpuOp(const ir::Expr &e) {
     const Type &t = e.type;
     llvm::Type *elem = types_.mem(Type::scalar(t.dtype));
     int64_t itemsize = types::dtypeBytes(t.dtype);
-    std::vector<llvm::Value *> extents;
     int64_t count = 1;
-    for (auto &x : e.args) {
-      extents.push_back(c64(x->ival));
-      count *= x->ival;
-    }
+    std::vector<llvm::Value *> extents = constantExtents(e, count);
     llvm::Value *data;
     if (kind == G::LocalArray) {
       data = entryAlloca(llvm::ArrayType::get(elem, uint64_t(count)), "local.array");

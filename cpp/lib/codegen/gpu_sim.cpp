@@ -19,12 +19,8 @@ std::optional<Value> FunctionLowering::simGpuOp(const ir::Expr &e) {
   case G::SharedArray: {
     const Type &t = e.type;
     int64_t itemsize = types::dtypeBytes(t.dtype);
-    std::vector<llvm::Value *> extents;
     int64_t count = 1;
-    for (auto &x : e.args) {
-      extents.push_back(c64(x->ival));
-      count *= x->ival;
-    }
+    std::vector<llvm::Value *> extents = constantExtents(e, count);
     llvm::Value *data;
     if (count == 0) { // dynamic shared memory of the launch
       llvm::Value *bytes = entryAlloca(i64(), "dyn.bytes");

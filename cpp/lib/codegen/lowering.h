@@ -104,6 +104,8 @@ public:
   Value arrayAlloc(const ir::Expr &e);
   Value arrayArange(const ir::Expr &e);
   Value arrayCopy(const ir::Expr &e);
+  // The constant extents (Const args) of a shared/local array op, and their product.
+  std::vector<llvm::Value *> constantExtents(const ir::Expr &e, int64_t &count);
   // A global NumPy array frozen into the module (read-only; constant memory on the GPU).
   llvm::Value *arrayConst(const ir::Expr &e);
   // A fresh C-contiguous array of `t` with these extents (checked non-negative).
