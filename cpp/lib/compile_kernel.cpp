@@ -56,6 +56,16 @@ struct LoweredKernel {
   StageTimes times;
 };
 
+// The kernel's typed IR (GPU typing, device and inner functions into `devices`); a
+// kernel returns nothing.
+ir::Function typeKernel(const SourceFile &file, const ast::FunctionDef &def, const std::vector<types::Type> &args,
+                        CompileEnvironment &env, const CompileOptions &copts, const std::string &symbol,
+                        ModuleFunctions &devices) {
+  ir::Function fn = sema::buildTypedIR(file, def, args, env, copts, symbol, sema::TypingContext{true, &devices, nullptr});
+  if (!fn.ret.isNone()) typingError(file, def.loc, "a CUDA kernel must not return a value (it returns " + fn.ret.str() + ")");
+  return fn;
+}
+
 LoweredKernel lower(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
                     CompileEnvironment &env, const KernelOptions &options, bool wantIRText = false) {
   LoweredKernel out;
@@ -69,9 +79,7 @@ LoweredKernel lower(const SourceFile &file, const std::string &name, const std::
   copts.fastmath = options.fastmath;
   out.kernelName = ptxName(name) + "_" + uniqueSuffix();
   ModuleFunctions devices(copts, /*gpu=*/true, "mahou_dev_" + out.kernelName);
-  ir::Function fn = sema::buildTypedIR(file, *def, args, env, copts, "mahou_kernel_body_" + out.kernelName,
-                                       sema::TypingContext{true, &devices, nullptr});
-  if (!fn.ret.isNone()) typingError(file, def->loc, "a CUDA kernel must not return a value (it returns " + fn.ret.str() + ")");
+  ir::Function fn = typeKernel(file, *def, args, env, copts, "mahou_kernel_body_" + out.kernelName, devices);
   ir::verify(fn);
   if (wantIRText) out.irText = ir::print(fn); // only for inspection: not on the launch path
   out.times.semaMs = msSince(t0);
@@ -136,8 +144,7 @@ SimKernel compileSimKernel(const SourceFile &file, const std::string &name, cons
   copts.boundscheck = boundscheck;
   std::string symbol = "mahou_sim_" + ptxName(name) + "_" + uniqueSuffix();
   ModuleFunctions devices(copts, /*gpu=*/true, symbol + "_dev");
-  ir::Function fn = sema::buildTypedIR(file, *def, args, env, copts, symbol, sema::TypingContext{true, &devices, nullptr});
-  if (!fn.ret.isNone()) typingError(file, def->loc, "a CUDA kernel must not return a value (it returns " + fn.ret.str() + ")");
+  ir::Function fn = typeKernel(file, *def, args, env, copts, symbol, devices);
   ir::verify(fn);
   out.synchronizes = synchronizes(fn.body);
   for (auto *d : devices.functions()) out.synchronizes |= synchronizes(d->body);
