@@ -44,9 +44,16 @@ const backend::Table &backendTable() {
     throw nb::python_error();
   if (t->abiVersion != backend::kAbiVersion || t->size != sizeof(backend::Table))
     throw std::runtime_error("mahou._backend does not match mahou._core (rebuild mahou)");
-  size_t count = 0;
-  const runtime::RuntimeSymbol *symbols = runtime::runtimeSymbols(&count);
-  t->useRuntimeSymbols(symbols, count);
+  // The runtime's symbols and those of Python entries, kept for the process.
+  static std::vector<runtime::RuntimeSymbol> symbols = [] {
+    size_t count = 0;
+    const runtime::RuntimeSymbol *rt = runtime::runtimeSymbols(&count);
+    std::vector<runtime::RuntimeSymbol> all(rt, rt + count);
+    for (const runtime::RuntimeSymbol &s : pythonEntrySymbols())
+      all.push_back(s);
+    return all;
+  }();
+  t->useRuntimeSymbols(symbols.data(), symbols.size());
   table = t;
   return *t;
 }

@@ -7,6 +7,8 @@
 
 #include "mahou/backend.h"
 #include "mahou/compiler.h"
+#include "mahou/python_abi.h"
+#include "mahou/runtime.h"
 #include "mahou/types.h"
 
 #include <cstdint>
@@ -108,7 +110,11 @@ struct Overload {
   // and the result is int64, float64, bool or None: such overloads are also found by
   // the fast path of the call, which compares this code and the arrays' key words.
   uint32_t scalarCode = 0;
+  size_t nargs = 0;            // number of arguments (fn.args.size())
   uint64_t arrayWords[8] = {}; // key word of each array argument (0 for scalars)
+  // The overload's Python entry (compiler.h CompiledFunction::pythonEntry): installed
+  // as the dispatcher's vectorcall while a call site passes these types, or null.
+  vectorcallfunc pythonEntry = nullptr;
 };
 
 constexpr int kMaxScalarArgs = 8;
@@ -148,6 +154,7 @@ struct DispatcherObject {
   PyObject *dict;
   PyObject *weakrefs;
   DispatcherState *state;
+  const Overload *lastFast; // the overload the fast path called last (owned by state), or null
 };
 
 // Imports NumPy's C API on first use (module.cpp). False with a Python error set.
@@ -204,6 +211,16 @@ std::optional<FunctionSource> cudaDeviceFunctionSource(PyObject *obj);
 void registerCuda(nanobind::module_ &m);
 // The Python-call slow path: keywords, defaults, typing, compile, conversions.
 PyObject *slowCall(DispatcherObject *self, PyObject *const *args, size_t nargs, PyObject *kwnames);
+// The dispatcher's general call (its vectorcall until an overload's Python entry takes
+// over a call site's types; then where that entry sends every call it does not take).
+PyObject *dispatcherCall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames);
+// Makes `ov` (an overload of the fast path) the one tried first, and its Python entry
+// the dispatcher's call where it has one.
+void rememberFastOverload(DispatcherObject *self, const Overload *ov);
+// The running interpreter's layouts and the symbols compiled Python entries use
+// (python_entry.cpp); given to the JIT with the runtime's symbols.
+const PythonAbi &pythonAbi();
+std::vector<runtime::RuntimeSymbol> pythonEntrySymbols();
 
 // ------------------------------------------------------------------ errors
 // A Python exception raised while the core was running (the resolver failed);

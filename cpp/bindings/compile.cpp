@@ -63,6 +63,9 @@ std::unique_ptr<Overload> makeOverload(std::vector<uint64_t> key, CompiledFuncti
     }
   }
   ov->scalarCode = fast ? code : 0;
+  ov->nargs = ov->fn.args.size();
+  if (ov->scalarCode)
+    ov->pythonEntry = reinterpret_cast<vectorcallfunc>(ov->fn.pythonEntry);
   return ov;
 }
 
@@ -294,6 +297,8 @@ PyObject *slowCall(DispatcherObject *self, PyObject *const *args, size_t nargs,
   }
   if (!ov && !translateErrors([&] { ov = &compileOverload(self, argTypes); }))
     return nullptr;
+  if (ov->scalarCode && !kwnames)
+    rememberFastOverload(self, ov); // the next call of these types takes the fast path at once
   return invokeOverload(st, *ov, objs.data());
 }
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 namespace nb = nanobind;
@@ -191,92 +192,131 @@ inline PyObject *runEntry(DispatcherState &st, const Overload &ov, void **argv) 
   return boxScalarResult(ov, ret);
 }
 
-// All arguments exact ints and floats: 8-byte slots.
-inline PyObject *callScalars(DispatcherState &st, const Overload &ov, PyObject *const *args, size_t n,
-                             uint32_t code) {
-  alignas(16) uint64_t slots[kMaxScalarArgs];
-  void *argv[kMaxScalarArgs];
-  for (size_t i = 0; i < n; ++i) {
-    argv[i] = &slots[i];
-    if ((code >> (2 * i) & 3) == kFloatCode) {
-      double v = PyFloat_AS_DOUBLE(args[i]);
-      std::memcpy(&slots[i], &v, sizeof v);
-    } else if (!unboxInt64(args[i], reinterpret_cast<char *>(&slots[i]))) {
-      return nullptr;
-    }
-  }
-  return runEntry(st, ov, argv);
-}
+// How unboxing for an overload of the fast path went.
+enum class FastUnbox { Done, Mismatch, Error };
 
-// The fast path: every argument an exact int, float or ndarray, an overload whose
-// arguments are int64, float64 or arrays (of the same key) and whose result is a
-// scalar or None. No key buffer, no vectors: codes compared as one word.
-inline PyObject *callFast(DispatcherState &st, const Overload &ov, PyObject *const *args, size_t n,
-                          uint32_t code) {
-  alignas(16) char buf[1024];
-  void *argv[kMaxScalarArgs];
+// Checks and unboxes the arguments of a fast-path overload in one pass, as its code
+// says: an exact int (a one-digit int read in place), an exact float, or an exact
+// ndarray whose key word matches. Mismatch (nothing set) when an argument has another
+// type; Error with OverflowError for an int past int64.
+inline FastUnbox unboxFastArguments(const Overload &ov, PyObject *const *args, size_t n, char *buf,
+                                    void **argv) {
   const size_t *offsets = ov.argOffsets.data();
+  const uint32_t code = ov.scalarCode;
   for (size_t i = 0; i < n; ++i) {
+    PyObject *obj = args[i];
+    PyTypeObject *t = Py_TYPE(obj);
     char *dst = buf + offsets[i];
     argv[i] = dst;
-    uint32_t kind = code >> (2 * i) & 3;
-    if (kind == kFloatCode) {
-      double v = PyFloat_AS_DOUBLE(args[i]);
+    switch (code >> (2 * i) & 3) {
+    case kIntCode:
+      if (t != &PyLong_Type)
+        return FastUnbox::Mismatch;
+      if (!unboxInt64(obj, dst))
+        return FastUnbox::Error;
+      break;
+    case kFloatCode: {
+      if (t != &PyFloat_Type)
+        return FastUnbox::Mismatch;
+      double v = PyFloat_AS_DOUBLE(obj);
       std::memcpy(dst, &v, sizeof v);
-    } else if (kind == kIntCode) {
-      if (!unboxInt64(args[i], dst))
-        return nullptr;
-    } else {
-      auto *a = reinterpret_cast<PyArrayObject *>(args[i]);
+      break;
+    }
+    default: {
+      if (t != &PyArray_Type || arrayKeyWord(obj) != ov.arrayWords[i])
+        return FastUnbox::Mismatch;
+      auto *a = reinterpret_cast<PyArrayObject *>(obj);
       auto *head = reinterpret_cast<MahouArrayHead *>(dst);
       int ndim = PyArray_NDIM(a);
       head->meminfo = nullptr;
-      head->parent = args[i];
+      head->parent = obj;
       head->data = PyArray_BYTES(a);
       std::memcpy(head->dims, PyArray_DIMS(a), sizeof(int64_t) * size_t(ndim));
       std::memcpy(head->dims + ndim, PyArray_STRIDES(a), sizeof(int64_t) * size_t(ndim));
+      break;
+    }
     }
   }
-  return runEntry(st, ov, argv);
+  return FastUnbox::Done;
 }
 
-PyObject *dispatcherVectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
-                               PyObject *kwnames) {
+// The fast path's overload for these arguments: every argument an exact int, float or
+// ndarray, and an overload (of int64, float64 and array arguments, a scalar or None
+// result) with the same code and array key words. Null when there is none.
+inline const Overload *findFastOverload(const DispatcherState &st, PyObject *const *args, size_t n) {
+  uint32_t code = 0;
+  uint64_t words[kMaxScalarArgs];
+  for (size_t i = 0; i < n; ++i) {
+    PyTypeObject *t = Py_TYPE(args[i]);
+    words[i] = 0;
+    if (t == &PyLong_Type)
+      code |= scalarArgCode(int(i), kIntCode);
+    else if (t == &PyFloat_Type)
+      code |= scalarArgCode(int(i), kFloatCode);
+    else if (t == &PyArray_Type && (words[i] = arrayKeyWord(args[i])) != 0)
+      code |= scalarArgCode(int(i), kArrayCode);
+    else
+      return nullptr;
+  }
+  bool arrays = (code & code >> 1 & 0x5555u) != 0;
+  for (const auto &[c, ov] : st.scalarEntries) {
+    if (c != code)
+      continue;
+    bool same = true;
+    for (size_t j = 0; arrays && j < n; ++j) // a plain loop: std::equal became a memcmp call
+      same &= words[j] == ov->arrayWords[j];
+    if (same)
+      return ov;
+  }
+  return nullptr;
+}
+
+// Unboxes for a fast-path overload and calls it; nullopt when an argument does not match.
+inline std::optional<PyObject *> tryFastOverload(DispatcherState &st, const Overload &ov,
+                                                 PyObject *const *args, size_t n) {
+  alignas(16) char buf[1024];
+  void *argv[kMaxScalarArgs];
+  switch (unboxFastArguments(ov, args, n, buf, argv)) {
+  case FastUnbox::Done:
+    return runEntry(st, ov, argv);
+  case FastUnbox::Error:
+    return nullptr;
+  case FastUnbox::Mismatch:
+    break;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+// The overload found by the fast path becomes the call site's: the dispatcher's
+// vectorcall is its Python entry (compiled code that checks, unboxes, calls and boxes,
+// and comes back here for any other call) where it has one and nothing else must run
+// around the call (nogil: the GIL is released here; a declared return type: the result
+// is converted here).
+void rememberFastOverload(DispatcherObject *self, const Overload *ov) {
+  self->lastFast = ov;
+  bool entry = ov->pythonEntry && !self->state->nogil && !ov->declaredRet;
+  self->vectorcall = entry ? ov->pythonEntry : dispatcherCall;
+}
+
+// The call. First the overload the fast path called last (a call site usually passes
+// the same types again): its code checks and unboxes each argument in one pass. Then
+// the fast path's search by type code, then the key search, then the slow path
+// (keywords, defaults, conversions, compiling).
+PyObject *dispatcherCall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
   auto *self = reinterpret_cast<DispatcherObject *>(callable);
   DispatcherState &st = *self->state;
   size_t n = size_t(PyVectorcall_NARGS(nargsf));
-  if (!kwnames && n == size_t(st.nparams) && !st.scalarEntries.empty() && n <= size_t(kMaxScalarArgs)) {
-    uint32_t code = 0;
-    uint64_t words[kMaxScalarArgs];
-    size_t i = 0;
-    for (; i < n; ++i) {
-      PyTypeObject *t = Py_TYPE(args[i]);
-      words[i] = 0;
-      if (t == &PyLong_Type) {
-        code |= scalarArgCode(int(i), kIntCode);
-      } else if (t == &PyFloat_Type) {
-        code |= scalarArgCode(int(i), kFloatCode);
-      } else if (t == &PyArray_Type && (words[i] = arrayKeyWord(args[i])) != 0) {
-        code |= scalarArgCode(int(i), kArrayCode);
-      } else {
-        break;
-      }
+  if (const Overload *hot = self->lastFast; hot && !kwnames && n == hot->nargs)
+    if (std::optional<PyObject *> result = tryFastOverload(st, *hot, args, n))
+      return *result;
+  if (!kwnames && n == size_t(st.nparams) && !st.scalarEntries.empty() && n <= size_t(kMaxScalarArgs))
+    if (const Overload *ov = findFastOverload(st, args, n)) {
+      rememberFastOverload(self, ov);
+      if (std::optional<PyObject *> result = tryFastOverload(st, *ov, args, n))
+        return *result;
     }
-    if (i == n) {
-      bool arrays = (code & code >> 1 & 0x5555u) != 0;
-      for (const auto &[c, ov] : st.scalarEntries) {
-        if (c != code)
-          continue;
-        if (!arrays)
-          return callScalars(st, *ov, args, n, code);
-        bool same = true;
-        for (size_t j = 0; j < n; ++j) // a plain loop: std::equal became a memcmp call
-          same &= words[j] == ov->arrayWords[j];
-        if (same)
-          return callFast(st, *ov, args, n, code);
-      }
-    }
-  }
   if (!kwnames && n == size_t(st.nparams)) {
     KeyBuffer key;
     size_t i = 0;
@@ -289,6 +329,8 @@ PyObject *dispatcherVectorcall(PyObject *callable, PyObject *const *args, size_t
   }
   return slowCall(self, args, n, kwnames);
 }
+
+namespace {
 
 // ------------------------------------------------------------------ construction
 
@@ -330,8 +372,9 @@ PyObject *dispatcherNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   auto *self = reinterpret_cast<DispatcherObject *>(type->tp_alloc(type, 0));
   if (!self)
     return nullptr;
-  self->vectorcall = dispatcherVectorcall;
+  self->vectorcall = dispatcherCall;
   self->state = new DispatcherState();
+  self->lastFast = nullptr;
   DispatcherState &st = *self->state;
   st.pyFunc = Py_NewRef(pyFunc);
   st.resolver = Py_NewRef(resolver);
@@ -389,6 +432,7 @@ void dispatcherDealloc(PyObject *obj) {
     Py_CLEAR(self->state->pyFunc);
     delete self->state;
     self->state = nullptr;
+    self->lastFast = nullptr;
   }
   type->tp_free(obj);
   Py_DECREF(type);

@@ -201,6 +201,15 @@ PyObject *getCanCompile(PyObject *self, void *) {
   return PyBool_FromLong(asDispatcher(self)->state->canCompile);
 }
 
+// The argument types of the overload whose Python entry is the dispatcher's call now,
+// or None while calls go through the dispatcher's general call.
+PyObject *getPythonEntry(PyObject *self, void *) {
+  DispatcherObject *d = asDispatcher(self);
+  if (d->vectorcall == dispatcherCall || !d->lastFast)
+    Py_RETURN_NONE;
+  return toPySignature(d->lastFast->fn.args);
+}
+
 PyObject *getTargetOptions(PyObject *self, void *) {
   const DispatcherState &st = *asDispatcher(self)->state;
   nb::dict out;
@@ -236,6 +245,8 @@ PyGetSetDef dispatcherGetSets[] = {
      nullptr},
     {"stats", getStats, nullptr, "Compile times (ms) per stage of each overload.", nullptr},
     {"_can_compile", getCanCompile, nullptr, "False once disable_compile() was called.", nullptr},
+    {"_python_entry", getPythonEntry, nullptr,
+     "Argument types of the overload whose compiled Python entry takes the calls now, or None.", nullptr},
     {"targetoptions", getTargetOptions, nullptr, "Options the overloads are compiled with.",
      nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},

@@ -106,6 +106,8 @@ public:
                         env.get()};
   }
 
+  const PythonAbi *pythonAbi() override { return owner_.gpu ? nullptr : &binding::pythonAbi(); }
+
   std::optional<CalleeParams> calleeParams(uint64_t handle) override {
     auto *obj = reinterpret_cast<PyObject *>(uintptr_t(handle));
     if (!isDispatcher(obj))

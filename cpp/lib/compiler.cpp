@@ -89,19 +89,25 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   jit::Engine &engine = jit::Engine::instance();
   if (firstCompile) out.times.initMs = msSince(t0);
   // Same symbol, same code: an identical function compiled earlier in this process.
+  const PythonAbi *pythonAbi = env.pythonAbi();
+  bool withPythonEntry = pythonAbi && codegen::pythonEntryFits(args, fn.ret);
   if (void *entry = engine.find(codegen::entrySymbol(out.symbol), &out.object)) {
     out.entry = reinterpret_cast<EntryFn>(entry);
+    if (withPythonEntry) out.pythonEntry = engine.lookup(codegen::pythonEntrySymbol(out.symbol));
     return out;
   }
 
   t0 = Clock::now();
   auto ctx = std::make_unique<llvm::LLVMContext>();
   codegen::CodegenOptions cg{options.boundscheck, options.fastmath};
-  auto module = codegen::lowerFunction(fn, inner.functions(), *ctx, cg, /*withEntry=*/true);
+  auto module = codegen::lowerFunction(fn, inner.functions(), *ctx, cg, /*withEntry=*/true,
+                                       withPythonEntry ? pythonAbi : nullptr);
   llvm::Function *internal = module->getFunction(symbol), *entry = module->getFunction(codegen::entrySymbol(symbol));
   MAHOU_INTERNAL_ASSERT(internal && entry, "the lowered module defines the function and its entry");
   internal->setName(out.symbol);
   entry->setName(codegen::entrySymbol(out.symbol));
+  if (llvm::Function *py = module->getFunction(codegen::pythonEntrySymbol(symbol)))
+    py->setName(codegen::pythonEntrySymbol(out.symbol));
   out.times.codegenMs = msSince(t0);
 
   t0 = Clock::now();
@@ -111,6 +117,7 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   t0 = Clock::now();
   out.object = engine.emitObject(*module);
   out.entry = reinterpret_cast<EntryFn>(engine.addObject(out.object, codegen::entrySymbol(out.symbol)));
+  if (withPythonEntry) out.pythonEntry = engine.lookup(codegen::pythonEntrySymbol(out.symbol));
   out.times.jitMs = msSince(t0);
   return out;
 }

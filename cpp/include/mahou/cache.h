@@ -25,6 +25,7 @@ public:
   std::optional<CalleeSource> calleeSource(uint64_t handle) override { return inner_.calleeSource(handle); }
   // Recorded too: a callee's default argument values are compiled into the caller.
   std::optional<CalleeParams> calleeParams(uint64_t handle) override;
+  const PythonAbi *pythonAbi() override { return inner_.pythonAbi(); }
 
   // Deterministic text of the record (sorted; no addresses).
   std::string dependencies() const;

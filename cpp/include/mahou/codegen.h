@@ -11,6 +11,10 @@ class LLVMContext;
 class Module;
 } // namespace llvm
 
+namespace mahou {
+struct PythonAbi;
+}
+
 namespace mahou::codegen {
 
 enum class Target { CPU, NVPTX };
@@ -26,13 +30,21 @@ struct CodegenOptions {
 //   i32 @symbol(ptr %ret, <args as SSA values>)
 // and, when `withEntry`, the uniform entry point
 //   i32 @symbol.entry(ptr %ret, ptr %argv)
-// the dispatcher calls (compiler.h EntryFn). `helpers` (inner functions) are
+// the dispatcher calls (compiler.h EntryFn), and, given the running Python's
+// `pythonAbi` and a signature pythonEntryFits accepts, the Python entry
+//   ptr @symbol.py(ptr %callable, ptr %args, i64 %nargsf, ptr %kwnames)
+// (a vectorcall function, python_entry.cpp). `helpers` (inner functions) are
 // lowered into the same module with internal linkage. Calls to other compiled
 // functions are external declarations resolved by the JIT.
 std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, const std::vector<const ir::Function *> &helpers,
-                                            llvm::LLVMContext &ctx, const CodegenOptions &options, bool withEntry);
+                                            llvm::LLVMContext &ctx, const CodegenOptions &options, bool withEntry,
+                                            const PythonAbi *pythonAbi = nullptr);
 
 std::string entrySymbol(const std::string &symbol);
+std::string pythonEntrySymbol(const std::string &symbol);
+// Whether a function of this signature gets a Python entry: int64, float64 and array
+// arguments; an int64, float64, bool or None result.
+bool pythonEntryFits(const std::vector<types::Type> &args, const types::Type &ret);
 
 // The CUDA emulator: the kernel and its device functions lowered for the CPU, GPU
 // operations calling the emulator's runtime, with the uniform entry point.

@@ -12,6 +12,8 @@
 
 namespace mahou {
 
+struct PythonAbi; // python_abi.h
+
 // What a global name of the function's module refers to, as classified by the
 // caller (the binding classifies Python objects; mahouc reads the file's imports).
 struct GlobalValue {
@@ -80,6 +82,9 @@ public:
   // The parameter names and default values of compiled function `handle`, or
   // nullopt when unknown (calls then pass positional arguments only).
   virtual std::optional<CalleeParams> calleeParams(uint64_t handle) { (void)handle; return std::nullopt; }
+  // The running Python's layouts, when compiled functions are called from Python: each
+  // fitting overload then also gets a Python entry (codegen.h). Null: none.
+  virtual const PythonAbi *pythonAbi() { return nullptr; }
 };
 
 struct CompileOptions {
@@ -104,6 +109,9 @@ using EntryFn = int32_t (*)(void *ret, void **args);
 
 struct CompiledFunction {
   EntryFn entry = nullptr;
+  // The Python entry, a CPython vectorcallfunc (codegen.h), or null when the
+  // environment gave no Python ABI or the signature has none.
+  void *pythonEntry = nullptr;
   std::string symbol; // internal function: what other compiled functions call
   types::Type ret;
   std::vector<types::Type> args;

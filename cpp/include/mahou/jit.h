@@ -49,6 +49,8 @@ public:
   // The address of `symbol` if an object added earlier defines it (and that
   // object's code in *object, when given), else nullptr.
   void *find(const std::string &symbol, std::string *object = nullptr);
+  // The address of `symbol` among everything linked so far, or nullptr.
+  void *lookup(const std::string &symbol);
   // Adds the module (with its context) to the JIT under a resource tracker of its
   // own and returns the address of `symbol` (materialising the module).
   void *add(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> ctx,

@@ -440,7 +440,8 @@ void emitEntry(llvm::Module &module, TypeMapper &types, const ir::Function &fn, 
 }
 
 std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, const std::vector<const ir::Function *> &helpers,
-                                            llvm::LLVMContext &ctx, const CodegenOptions &options, bool withEntry) {
+                                            llvm::LLVMContext &ctx, const CodegenOptions &options, bool withEntry,
+                                            const PythonAbi *pythonAbi) {
   auto module = std::make_unique<llvm::Module>(fn.symbol, ctx);
   FunctionLowering lowering(fn, *module, options);
   llvm::Function *inner = lowering.run();
@@ -448,6 +449,7 @@ std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, const std::v
   if (withEntry) {
     TypeMapper types(ctx);
     emitEntry(*module, types, fn, inner);
+    if (pythonAbi && pythonEntryFits(fn.argTypes, fn.ret)) emitPythonEntry(*module, fn, inner, *pythonAbi);
   }
   std::string err;
   llvm::raw_string_ostream os(err);

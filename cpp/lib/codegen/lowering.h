@@ -198,4 +198,7 @@ void emitEntry(llvm::Module &module, TypeMapper &types, const ir::Function &fn, 
 llvm::Function *declareCompiled(llvm::Module &module, TypeMapper &types, const std::string &symbol,
                                 const std::vector<Type> &argTypes);
 
+// The Python entry of `fn` (python_entry.cpp), calling `inner`.
+void emitPythonEntry(llvm::Module &module, const ir::Function &fn, llvm::Function *inner, const PythonAbi &abi);
+
 } // namespace mahou::codegen

@@ -480,6 +480,8 @@ std::optional<CompiledFunction> load(const SourceFile &file, const std::string &
   } catch (const InternalError &) {
     return std::nullopt; // an object that does not link is ignored and recompiled
   }
+  if (env.pythonAbi() && codegen::pythonEntryFits(args, e->ret))
+    out.pythonEntry = engine.lookup(codegen::pythonEntrySymbol(e->symbol));
   out.times.jitMs = msSince(t0);
   out.symbol = e->symbol;
   out.ret = e->ret;

@@ -208,6 +208,16 @@ void *Engine::find(const std::string &symbol, std::string *object) {
   return it->second.address;
 }
 
+void *Engine::lookup(const std::string &symbol) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  auto addr = impl_->jit->lookup(symbol);
+  if (!addr) {
+    llvm::consumeError(addr.takeError());
+    return nullptr;
+  }
+  return addr->toPtr<void *>();
+}
+
 void *Engine::add(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> ctx,
                   const std::string &symbol) {
   std::lock_guard<std::mutex> lock(impl_->mutex);
