@@ -347,6 +347,68 @@ def bench_dispatch(kernels, mahou, numba, calls, reps):
     return out
 
 
+CALLGRIND_SCRIPT = """
+import operator, sys
+sys.path.insert(0, {workdir!r})
+import numpy as np
+import bench_kernels as k
+which, n = sys.argv[1], int(sys.argv[2])
+a = np.arange(10.0)
+if which.startswith("mahou"):
+    import mahou
+fns = {{"operator.add": (operator.add, (1, 2)), "len": (len, (a,)),
+        "mahou f(1, 2)": (lambda: mahou.njit(k.add), (1, 2)),
+        "mahou f(a)": (lambda: mahou.njit(k.length), (a,)), "empty": (None, ())}}
+fn, args = fns[which]
+if which.startswith("mahou"):
+    fn = fn()
+    fn(*args)
+def loop2(f, x, y, r):
+    for _ in r: f(x, y)
+def loop1(f, x, r):
+    for _ in r: f(x)
+def loop0(r):
+    for _ in r: pass
+r = range(n)
+(loop0(r) if fn is None else loop2(fn, *args, r) if len(args) == 2 else loop1(fn, *args, r))
+"""
+
+
+def callgrind_instructions(workdir, which, calls):
+    """Instructions executed by `calls` iterations of the call loop (valgrind's callgrind,
+    whole process, the same run with 0 iterations subtracted) / calls, or None."""
+    script = Path(workdir) / "callgrind_dispatch.py"
+    script.write_text(CALLGRIND_SCRIPT.format(workdir=str(workdir)))
+    totals = []
+    for n in (0, calls):
+        out = Path(workdir) / f"callgrind.{n}.out"
+        try:
+            r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                                sys.executable, str(script), which, str(n)],
+                               capture_output=True, text=True, timeout=600,
+                               env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        m = re.search(r"Collected : (\d+)", r.stderr)
+        if r.returncode != 0 or not m:
+            return None
+        totals.append(int(m.group(1)))
+    return (totals[1] - totals[0]) / calls
+
+
+def bench_dispatch_instructions(workdir, calls=200_000):
+    """Instructions per call (the loop's own subtracted): deterministic, unlike times."""
+    if not shutil.which("valgrind"):
+        return {}
+    per = {w: callgrind_instructions(workdir, w, calls)
+           for w in ("empty", "operator.add", "mahou f(1, 2)", "len", "mahou f(a)")}
+    if per["empty"] is None:
+        return {}
+    out = {w: v - per["empty"] for w, v in per.items() if w != "empty" and v is not None}
+    log("dispatch instructions per call: " + ", ".join(f"{k} {v:.0f}" for k, v in out.items()))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke test)")
@@ -376,6 +438,8 @@ def main():
         results["fastmath_ns"], fast_rows = bench_fastmath(kernels, data, mahou, numba, cfast, reps)
         results["dispatch_ns"] = dispatch = bench_dispatch(kernels, mahou, numba, calls,
                                                            3 if opts.quick else 15)
+        results["dispatch_instructions"] = instructions = (
+            bench_dispatch_instructions(workdir) if mahou else {})
 
         # Compile latency: first call of each kernel in a fresh process with empty caches.
         first = {}
@@ -448,6 +512,17 @@ def main():
                           fmt_ratio(d.get("mahou"), op_add)])
     md += [table(["call", "mahou", "Numba", "C builtin", "Python function", "mahou/Numba",
                   "mahou/builtin", "mahou/operator.add(1, 2)"], disp_rows), ""]
+    if instructions:
+        ins = lambda k: f"{instructions[k]:.0f}" if k in instructions else "n/a"
+        ratio = lambda a, b: (f"{instructions[a] / instructions[b]:.2f}"
+                              if a in instructions and b in instructions else "n/a")
+        md += ["Instructions per call (valgrind's callgrind, the loop's own subtracted; exact "
+               "counts, unaffected by the machine's load, though not a measure of time):", "",
+               table(["call", "mahou", "C builtin", "mahou/builtin"],
+                     [["2 ints: f(1, 2)", ins("mahou f(1, 2)"), f"{ins('operator.add')} (operator.add)",
+                       ratio("mahou f(1, 2)", "operator.add")],
+                      ["1 array: f(a)", ins("mahou f(a)"), f"{ins('len')} (len)",
+                       ratio("mahou f(a)", "len")]]), ""]
     md += ["### Compile latency: first call in a fresh process, empty caches (ms)", ""]
     fm, fn = first.get("mahou", {}), first.get("numba", {})
     rows, ratios = [], []
