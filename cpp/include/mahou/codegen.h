@@ -41,6 +41,8 @@ std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, const std::v
                                             const PythonAbi *pythonAbi = nullptr);
 
 std::string entrySymbol(const std::string &symbol);
+// True when some function of the module has a CFG cycle (a loop).
+bool hasLoops(llvm::Module &module);
 std::string pythonEntrySymbol(const std::string &symbol);
 // Whether a function of this signature gets a Python entry: int64, float64 and array
 // arguments; an int64, float64, bool or None result.

@@ -3,6 +3,7 @@
 // and the uniform entry wrapper the dispatcher calls.
 #include "lowering.h"
 
+#include <llvm/Analysis/CFG.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -420,8 +421,19 @@ Value FunctionLowering::shortCircuit(const ir::Expr &e) {
 
 // ------------------------------------------------------------------ module
 
+bool hasLoops(llvm::Module &module) {
+  llvm::SmallVector<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, 8> edges;
+  for (llvm::Function &f : module) {
+    if (f.isDeclaration()) continue;
+    llvm::FindFunctionBackedges(f, edges);
+    if (!edges.empty()) return true;
+  }
+  return false;
+}
+
 // i32 @sym.entry(ptr %ret, ptr %argv): loads each argument from argv[i] and calls @sym.
-void emitEntry(llvm::Module &module, TypeMapper &types, const ir::Function &fn, llvm::Function *inner) {
+void emitEntry(llvm::Module &module, TypeMapper &types, const ir::Function &fn, llvm::Function *inner,
+               bool inlineInner) {
   auto &ctx = module.getContext();
   auto *ptr = llvm::PointerType::get(ctx, 0);
   auto *fty = llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr, ptr}, false);
@@ -436,7 +448,9 @@ void emitEntry(llvm::Module &module, TypeMapper &types, const ir::Function &fn, 
     if (t.isBool()) v = b.CreateICmpNE(v, b.getInt8(0));
     args.push_back(v);
   }
-  b.CreateRet(b.CreateCall(inner, args));
+  llvm::CallInst *call = b.CreateCall(inner, args);
+  if (!inlineInner) call->addFnAttr(llvm::Attribute::NoInline);
+  b.CreateRet(call);
 }
 
 std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, const std::vector<const ir::Function *> &helpers,
@@ -447,9 +461,13 @@ std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, const std::v
   llvm::Function *inner = lowering.run();
   for (const ir::Function *h : helpers) FunctionLowering(*h, *module, options).run()->setLinkage(llvm::GlobalValue::InternalLinkage);
   if (withEntry) {
+    // The entries call the function: inlined when it is loop-free (a call costs as much
+    // as a small body), called when it has loops (inlining would make LLVM optimise and
+    // emit every loop two or three times, for a call's worth of time).
+    bool inlineInner = !hasLoops(*module);
     TypeMapper types(ctx);
-    emitEntry(*module, types, fn, inner);
-    if (pythonAbi && pythonEntryFits(fn.argTypes, fn.ret)) emitPythonEntry(*module, fn, inner, *pythonAbi);
+    emitEntry(*module, types, fn, inner, inlineInner);
+    if (pythonAbi && pythonEntryFits(fn.argTypes, fn.ret)) emitPythonEntry(*module, fn, inner, *pythonAbi, inlineInner);
   }
   std::string err;
   llvm::raw_string_ostream os(err);

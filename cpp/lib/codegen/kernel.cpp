@@ -105,7 +105,7 @@ std::unique_ptr<llvm::Module> lowerSimKernel(const ir::Function &fn, const std::
   llvm::Function *inner = FunctionLowering(fn, *module, sim).run();
   for (auto *d : deviceFns) FunctionLowering(*d, *module, sim).run()->setLinkage(llvm::GlobalValue::InternalLinkage);
   TypeMapper types(ctx);
-  emitEntry(*module, types, fn, inner);
+  emitEntry(*module, types, fn, inner, /*inlineInner=*/!hasLoops(*module));
   std::string err;
   llvm::raw_string_ostream os(err);
   if (llvm::verifyModule(*module, &os)) internalError("LLVM verifier failed for simulated kernel " + fn.name + ": " + os.str());

@@ -192,13 +192,16 @@ public:
 };
 
 // Defines `i32 @symbol.entry(ptr %ret, ptr %argv)` calling `inner` (function.cpp).
-void emitEntry(llvm::Module &module, TypeMapper &types, const ir::Function &fn, llvm::Function *inner);
+void emitEntry(llvm::Module &module, TypeMapper &types, const ir::Function &fn, llvm::Function *inner,
+               bool inlineInner);
 
 // Declares (or finds) `i32 @symbol(ptr, args...)` of a compiled function in `module`.
 llvm::Function *declareCompiled(llvm::Module &module, TypeMapper &types, const std::string &symbol,
                                 const std::vector<Type> &argTypes);
 
-// The Python entry of `fn` (python_entry.cpp), calling `inner`.
-void emitPythonEntry(llvm::Module &module, const ir::Function &fn, llvm::Function *inner, const PythonAbi &abi);
+// The Python entry of `fn` (python_entry.cpp), calling `inner` (never inlined there
+// unless `inlineInner`).
+void emitPythonEntry(llvm::Module &module, const ir::Function &fn, llvm::Function *inner, const PythonAbi &abi,
+                     bool inlineInner);
 
 } // namespace mahou::codegen

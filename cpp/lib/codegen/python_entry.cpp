@@ -28,8 +28,10 @@ namespace {
 
 class PythonEntryBuilder {
 public:
-  PythonEntryBuilder(llvm::Module &module, const ir::Function &fn, llvm::Function *inner, const PythonAbi &abi)
-      : module_(module), ctx_(module.getContext()), fn_(fn), inner_(inner), abi_(abi), types_(ctx_), b_(ctx_) {}
+  PythonEntryBuilder(llvm::Module &module, const ir::Function &fn, llvm::Function *inner, const PythonAbi &abi,
+                     bool inlineInner)
+      : module_(module), ctx_(module.getContext()), fn_(fn), inner_(inner), abi_(abi), inlineInner_(inlineInner),
+        types_(ctx_), b_(ctx_) {}
 
   void build() {
     ptr_ = llvm::PointerType::get(ctx_, 0);
@@ -53,7 +55,8 @@ public:
       llvm::Value *obj = b_.CreateLoad(ptr_, b_.CreateConstGEP1_64(ptr_, entry_->getArg(1), i));
       callArgs.push_back(unbox(obj, fn_.argTypes[i]));
     }
-    llvm::Value *status = b_.CreateCall(inner_, callArgs);
+    llvm::CallInst *status = b_.CreateCall(inner_, callArgs);
+    if (!inlineInner_) status->addFnAttr(llvm::Attribute::NoInline);
     auto *failed = llvm::BasicBlock::Create(ctx_, "raise", entry_);
     auto *done = llvm::BasicBlock::Create(ctx_, "box", entry_);
     b_.CreateCondBr(b_.CreateICmpNE(status, b_.getInt32(0)), failed, done);
@@ -169,6 +172,7 @@ private:
   const ir::Function &fn_;
   llvm::Function *inner_;
   const PythonAbi &abi_;
+  bool inlineInner_;
   TypeMapper types_;
   llvm::IRBuilder<> b_;
   llvm::PointerType *ptr_ = nullptr;
@@ -179,8 +183,9 @@ private:
 
 } // namespace
 
-void emitPythonEntry(llvm::Module &module, const ir::Function &fn, llvm::Function *inner, const PythonAbi &abi) {
-  PythonEntryBuilder(module, fn, inner, abi).build();
+void emitPythonEntry(llvm::Module &module, const ir::Function &fn, llvm::Function *inner, const PythonAbi &abi,
+                     bool inlineInner) {
+  PythonEntryBuilder(module, fn, inner, abi, inlineInner).build();
 }
 
 } // namespace mahou::codegen

@@ -3,11 +3,12 @@
 // object emission and linking, and assembly emission.
 #include "mahou/jit.h"
 
+#include "mahou/codegen.h"
+
 #include "mahou/diagnostics.h"
 #include "mahou/runtime.h"
 
 #include <llvm/ADT/SmallVector.h>
-#include <llvm/Analysis/CFG.h>
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -48,17 +49,6 @@ struct RegisteredRuntime {
   const runtime::RuntimeSymbol *symbols = nullptr;
   size_t count = 0;
 } registeredRuntime;
-
-// True when some function of the module has a CFG cycle (a loop).
-bool hasLoops(llvm::Module &module) {
-  llvm::SmallVector<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, 8> edges;
-  for (llvm::Function &f : module) {
-    if (f.isDeclaration()) continue;
-    llvm::FindFunctionBackedges(f, edges);
-    if (!edges.empty()) return true;
-  }
-  return false;
-}
 
 // fastmath=True: LLVM's `fast` flags (reassoc, contract, nnan, ninf, nsz, arcp, afn)
 // on every floating-point operation and call, so that reductions vectorise.
@@ -153,7 +143,7 @@ void Engine::optimize(llvm::Module &module, bool fastmath) {
   // Loops get O3: O2 leaves the matmul kernel's inner loop scalar (6-9x slower).
   // Loop-free code gains nothing from the loop and vector passes; O1 still inlines,
   // folds and promotes to registers, for a few ms less (docs/performance.md).
-  llvm::OptimizationLevel level = hasLoops(module) ? llvm::OptimizationLevel::O3 : llvm::OptimizationLevel::O1;
+  llvm::OptimizationLevel level = codegen::hasLoops(module) ? llvm::OptimizationLevel::O3 : llvm::OptimizationLevel::O1;
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
   mpm.run(module, mam);
 }
