@@ -13,8 +13,9 @@ extern "C" {
 // instead; views share their base's meminfo and parent.
 struct MahouMemInfo {
   int64_t refcount; // updated atomically
-  void *data;       // 64-byte aligned
+  void *data;       // 64-byte aligned, in the same block as this header
   int64_t nbytes;
+  size_t capacity;  // bytes of the whole block (header, padding, data)
 };
 
 // Native layout of an array of ndim N (the LLVM struct type of an array value):
