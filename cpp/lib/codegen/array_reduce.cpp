@@ -58,7 +58,29 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
     case R::Prod: b_.CreateStore(constOf(accT, 1), acc); break;
     case R::Any: b_.CreateStore(b_.getFalse(), acc); break;
     case R::All: b_.CreateStore(b_.getTrue(), acc); break;
-    default: b_.CreateStore(llvm::UndefValue::get(accTy), acc); break;
+    default:
+      // min/max/argmin/argmax of real values start from the identity of the comparison
+      // (-inf or the type's lowest for max, +inf or its highest for min) at index 0: no
+      // element beats it strictly, so all-equal extremes give index 0 as NumPy does, and
+      // the loop needs no first-element test. Complex values keep that test.
+      if (!accT.isComplex()) {
+        bool isMinKind = kind == R::Min || kind == R::ArgMin;
+        llvm::Value *start;
+        if (accT.isFloat())
+          start = llvm::ConstantFP::getInfinity(accTy, /*Negative=*/!isMinKind);
+        else if (accT.isBool())
+          start = b_.getInt1(isMinKind);
+        else if (types::dtypeClass(accT.dtype) == types::DTypeClass::UnsignedInt)
+          start = isMinKind ? llvm::ConstantInt::getAllOnesValue(accTy) : llvm::ConstantInt::get(accTy, 0);
+        else
+          start = isMinKind ? llvm::ConstantInt::get(accTy, llvm::APInt::getSignedMaxValue(accTy->getIntegerBitWidth()))
+                            : llvm::ConstantInt::get(accTy, llvm::APInt::getSignedMinValue(accTy->getIntegerBitWidth()));
+        b_.CreateStore(start, acc);
+        b_.CreateStore(c64(0), bestIdx);
+      } else {
+        b_.CreateStore(llvm::UndefValue::get(accTy), acc);
+      }
+      break;
     }
     if (kind == R::Min || kind == R::Max || kind == R::ArgMin || kind == R::ArgMax) {
       const char *msg = kind == R::ArgMin   ? "attempt to get argmin of an empty sequence"
@@ -84,7 +106,7 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
       case R::ArgMax: {
         llvm::Value *v = castScalar(x, elemT, accT);
         llvm::Value *best = b_.CreateLoad(accTy, acc);
-        llvm::Value *first = b_.CreateICmpEQ(b_.CreateLoad(i64(), bestIdx), c64(-1));
+        llvm::Value *first = accT.isComplex() ? b_.CreateICmpEQ(b_.CreateLoad(i64(), bestIdx), c64(-1)) : b_.getFalse();
         ir::CmpOp order = isMin ? ir::CmpOp::Lt : ir::CmpOp::Gt;
         llvm::Value *better, *vNan = nullptr, *bestNan = nullptr;
         if (accT.isComplex()) { // NumPy orders complex numbers lexicographically; NaN in a part is NaN
