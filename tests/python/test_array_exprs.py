@@ -212,6 +212,30 @@ def test_dot_and_matmul():
     check(dots, m.astype(np.int64), n.astype(np.int64), np.arange(4))
 
 
+def mat_vec(m, v):
+    return m @ v
+
+
+@pytest.mark.parametrize("rows", [0, 1, 3, 4, 5, 8, 9, 13])
+@pytest.mark.parametrize("cols", [0, 1, 7])
+def test_matrix_vector_any_row_count(rows, cols):
+    # Rows are computed four at a time, the rest one by one; each row sums in order k =
+    # 0, 1, ..., so the result equals the sequential sum exactly.
+    rng = np.random.default_rng(rows * 10 + cols)
+    m, v = rng.standard_normal((rows, cols)), rng.standard_normal(cols)
+    got = njit(mat_vec)(m, v)
+    want = np.array([sum((m[i, k] * v[k] for k in range(cols)), 0.0) for i in range(rows)])
+    assert got.shape == (rows,)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(njit(mat_vec)(m.T.copy().T, v[::-1].copy()[::-1]), want)
+    big = rng.standard_normal((2 * rows + 1, 2 * cols))
+    np.testing.assert_allclose(njit(mat_vec)(big[::2, ::2], v), big[::2, ::2] @ v, rtol=1e-12, atol=1e-12)
+    ints = rng.integers(-5, 5, (rows, cols))
+    np.testing.assert_array_equal(njit(mat_vec)(ints, np.arange(cols)), ints @ np.arange(cols))
+    c = m + 1j * m[::-1]
+    np.testing.assert_allclose(njit(mat_vec)(c, v + 0.5j), c @ (v + 0.5j), rtol=1e-12, atol=1e-12)
+
+
 def dot_mismatch(a, b):
     return np.dot(a, b)
 

@@ -238,11 +238,30 @@ Value FunctionLowering::arrayDot(const ir::Expr &e) {
         });
       });
     } else if (ta.ndim == 2) { // matrix · vector
-      loopNest({extents[0], ka}, [&](const std::vector<llvm::Value *> &ik) {
-        llvm::Value *p = elementPointer(out, e.type, {ik[0]});
-        llvm::Value *prod = arith(ir::BinaryOp::Mul, load(a, ta, {ik[0], ik[1]}), load(b, tb, {ik[1]}), rt);
-        b_.CreateStore(arith(ir::BinaryOp::Add, b_.CreateLoad(mt, p), prod, rt), p);
-      });
+      // Rows in blocks of four, each summed in a register of its own in the order k =
+      // 0, 1, ...: four independent chains of adds instead of one (the loop was bound by
+      // the add's latency and by a store to out in every step), and the same rounding as
+      // one row at a time. The rows left over go one by one.
+      constexpr int kRows = 4;
+      llvm::Value *rows = extents[0];
+      llvm::Value *blocks = b_.CreateSDiv(rows, c64(kRows));
+      std::vector<llvm::Value *> accs;
+      for (int r = 0; r < kRows; ++r) accs.push_back(entryAlloca(rty, "mv.acc"));
+      auto rowsFrom = [&](llvm::Value *first, int n) {
+        for (int r = 0; r < n; ++r) b_.CreateStore(zero(), accs[r]);
+        loopNest({ka}, [&](const std::vector<llvm::Value *> &k) {
+          llvm::Value *bk = load(b, tb, {k[0]});
+          for (int r = 0; r < n; ++r) {
+            llvm::Value *prod = arith(ir::BinaryOp::Mul, load(a, ta, {b_.CreateAdd(first, c64(r)), k[0]}), bk, rt);
+            b_.CreateStore(arith(ir::BinaryOp::Add, b_.CreateLoad(rty, accs[r]), prod, rt), accs[r]);
+          }
+        });
+        for (int r = 0; r < n; ++r)
+          b_.CreateStore(toMem(b_.CreateLoad(rty, accs[r]), rt), elementPointer(out, e.type, {b_.CreateAdd(first, c64(r))}));
+      };
+      loopNest({blocks}, [&](const std::vector<llvm::Value *> &blk) { rowsFrom(b_.CreateMul(blk[0], c64(kRows)), kRows); });
+      llvm::Value *done = b_.CreateMul(blocks, c64(kRows));
+      loopNest({b_.CreateSub(rows, done)}, [&](const std::vector<llvm::Value *> &i) { rowsFrom(b_.CreateAdd(done, i[0]), 1); });
     } else { // vector · matrix
       loopNest({ka, extents[0]}, [&](const std::vector<llvm::Value *> &kj) {
         llvm::Value *p = elementPointer(out, e.type, {kj[1]});
