@@ -212,6 +212,26 @@ def test_dot_and_matmul():
     check(dots, m.astype(np.int64), n.astype(np.int64), np.arange(4))
 
 
+def sums_3d(a):
+    return a.sum(axis=0), a.sum(axis=1), a.sum(axis=2), np.prod(a, axis=0), np.prod(a, axis=1)
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 4), (1, 5, 1), (0, 3, 2), (3, 0, 2), (4, 2, 0)])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int64, np.uint8, np.bool_, np.complex128])
+def test_sum_and_prod_along_each_axis(shape, dtype):
+    # Axes other than the last are summed element by element into the output in the
+    # array's order; each output element still accumulates in axis order. NumPy sums in
+    # another order (pairwise, SIMD), hence the tolerance.
+    rng = np.random.default_rng(7)
+    a = (rng.standard_normal(shape) * 3).astype(dtype) if dtype is not np.complex128 else \
+        (rng.standard_normal(shape) + 1j * rng.standard_normal(shape))
+    f = njit(sums_3d)
+    for arr in (a, np.asfortranarray(a), np.repeat(a, 2, axis=1)[:, ::2]):
+        for got, want in zip(f(arr), sums_3d(arr)):
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_allclose(got, want, rtol=1e-6 if dtype is np.float32 else 1e-13)
+
+
 def mat_vec(m, v):
     return m @ v
 

@@ -203,13 +203,35 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
               : kind == R::ArgMax ? "attempt to get argmax of an empty sequence"
                                   : "zero-size array to reduction operation which has no identity");
     llvm::Value *out = allocateArray(e.type, outExtents);
+    Type et = Type::scalar(at.dtype);
+    if ((kind == R::Sum || kind == R::Prod) && axis != at.ndim - 1) {
+      // Sum/prod along an axis other than the last: every element in the array's index
+      // order, added into its output element (out[j] += a[i, j]): the inner loop walks
+      // rows and out contiguously and vectorises, where one line per output walked a
+      // column. Each output still accumulates in axis order, so the rounding is the same.
+      llvm::Type *outMem = types_.mem(rt);
+      llvm::Value *identity = toMem(constOf(rt, kind == R::Sum ? 0 : 1), rt);
+      loopNest(outExtents, [&](const std::vector<llvm::Value *> &oi) {
+        b_.CreateStore(identity, elementPointer(out, e.type, oi));
+      });
+      loopNest(extents, [&](const std::vector<llvm::Value *> &idx) {
+        std::vector<llvm::Value *> oi;
+        for (int d = 0; d < at.ndim; ++d)
+          if (d != axis) oi.push_back(idx[d]);
+        llvm::Value *p = elementPointer(out, e.type, oi);
+        llvm::Value *x = castScalar(fromMem(b_.CreateLoad(types_.mem(et), elementPointer(arr.v, at, idx)), et), et, rt);
+        llvm::Value *cur = fromMem(b_.CreateLoad(outMem, p), rt);
+        b_.CreateStore(toMem(arith(kind == R::Sum ? ir::BinaryOp::Add : ir::BinaryOp::Mul, cur, x, rt), rt), p);
+      });
+      releaseInputs(inputs);
+      return {out, true};
+    }
     loopNest(outExtents, [&](const std::vector<llvm::Value *> &oi) {
       llvm::Value *r = reduceRange(extents[axis], [&](const std::function<void(llvm::Value *, llvm::Value *)> &visit) {
         loopNest({extents[axis]}, [&](const std::vector<llvm::Value *> &j) {
           std::vector<llvm::Value *> idx;
           size_t o = 0;
           for (int d = 0; d < at.ndim; ++d) idx.push_back(d == axis ? j[0] : oi[o++]);
-          Type et = Type::scalar(at.dtype);
           visit(j[0], fromMem(b_.CreateLoad(types_.mem(et), elementPointer(arr.v, at, idx)), et));
         });
       });
