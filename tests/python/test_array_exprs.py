@@ -310,3 +310,26 @@ def test_no_leaks_from_array_temporaries():
         f(a)
     assert mahou._core.live_allocations() == before
     assert f(a) == temporaries(a)
+
+
+def vec_dot(a, b):
+    return np.dot(a, b), a @ b
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 7, 8, 9, 33, 1000, 100_003])
+def test_vector_dot_matches_numpy_closely(n):
+    # The adds are reassociated (vectorised partial sums, as BLAS does): close to NumPy's
+    # result and to the exact sum, not bit-identical to a sequential loop.
+    rng = np.random.default_rng(n)
+    a, b = rng.standard_normal(n), rng.standard_normal(n)
+    exact = float(sum(np.array(a, dtype=np.longdouble) * np.array(b, dtype=np.longdouble)))
+    for got in njit(vec_dot)(a, b):
+        assert abs(got - exact) <= 1e-12 * max(1.0, np.abs(a * b).sum())
+    got, _ = njit(vec_dot)(a[::-1], b[::-1])
+    assert abs(got - exact) <= 1e-12 * max(1.0, np.abs(a * b).sum())
+    ints = rng.integers(-100, 100, n)
+    assert njit(vec_dot)(ints, ints)[0] == int(ints @ ints)
+    c = a + 1j * b
+    np.testing.assert_allclose(njit(vec_dot)(c, c)[0], np.dot(c, c), rtol=1e-10, atol=1e-10)
+    f32 = a.astype(np.float32)
+    np.testing.assert_allclose(njit(vec_dot)(f32, f32)[0], np.dot(f32, f32), rtol=1e-4)
