@@ -331,6 +331,26 @@ def bench_fastmath(kernels, data, mahou, numba, cfast, reps):
     return times, rows
 
 
+def bench_numpy_ops(mahou, numba, reps):
+    """NumPy operations in compiled code (bench/numpy_ops.py): ms per call, interleaved."""
+    sys.path.insert(0, str(HERE))
+    import numpy_ops
+
+    times, rows = {}, []
+    for name, args in numpy_ops.make_args().items():
+        fns = {impl: mod.njit(getattr(numpy_ops, name)) for impl, mod in (("mahou", mahou), ("numba", numba)) if mod}
+        t = {}
+        for _ in range(reps):
+            for impl, fn in fns.items():
+                dt = best_ns(fn, args, 1, warmup=1 if impl not in t else 0)
+                t[impl] = dt if impl not in t else min(t[impl], dt)
+        times[name] = t
+        rows.append([f"`{name}`", fmt_ms(t.get("mahou"), 4), fmt_ms(t.get("numba"), 4),
+                     fmt_ratio(t.get("mahou"), t.get("numba"))])
+        log(f"numpy op {name}: " + ", ".join(f"{k} {fmt_ms(v)} ms" for k, v in t.items()))
+    return times, rows
+
+
 def bench_dispatch(kernels, mahou, numba, calls, reps):
     a = np.arange(10.0)
     cases = {"2 ints: f(1, 2)": ((1, 2), "add", {"operator.add": operator.add}),
@@ -436,6 +456,7 @@ def main():
 
         results["kernels_ns"], kernel_rows = bench_kernels(kernels, data, impls, c, reps)
         results["fastmath_ns"], fast_rows = bench_fastmath(kernels, data, mahou, numba, cfast, reps)
+        results["numpy_ops_ns"], ops_rows = bench_numpy_ops(mahou, numba, reps)
         results["dispatch_ns"] = dispatch = bench_dispatch(kernels, mahou, numba, calls,
                                                            3 if opts.quick else 15)
         results["dispatch_instructions"] = instructions = (
@@ -498,6 +519,10 @@ def main():
         "",
         table(["kernel", "mahou", "mahou fastmath", "gain (x)", "Numba fastmath", "C -ffast-math"],
               fast_rows),
+        "",
+        "### NumPy operations in compiled code (ms per call; `bench/numpy_ops.py`)",
+        "",
+        table(["operation", "mahou", "Numba", "mahou/Numba"], ops_rows),
         "",
         "### Dispatch (ns per call from a Python loop, the loop's own cost subtracted)",
         "",
