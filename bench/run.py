@@ -17,7 +17,10 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+# One thread for the BLAS Numba calls (np.dot, @): every figure here is single-threaded.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -508,7 +511,7 @@ def main():
         f"Date: {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}.  ",
         "Versions: " + "; ".join(versions) + ".  ",
         f"Kernels: best of {reps} calls after a warm-up call, the implementations interleaved call by call; first calls: best of {fresh_runs} "
-        f"fresh processes.",
+        f"fresh processes. Single-threaded (OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')} for the BLAS Numba calls).",
         "",
         "### Kernels (steady state, ms per call; ratios are time/time, < 1 means mahou is faster)",
         "",
