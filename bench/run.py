@@ -298,17 +298,22 @@ def bench_kernels(kernels, data, impls, c, reps):
                 log(f"{impl} {name} failed: {type(e).__name__}: {e}")
         # Best of `reps` rounds, the implementations interleaved within each round so that
         # a change of the machine's load (2 shared cores) hits them alike.
+        round_ratios = []  # mahou/Numba within each round: robust to load that lasts a round
         for _ in range(reps):
+            this = {}
             for impl in results:
-                dt = best_ns(fns[impl], own[impl], 1, warmup=0)
+                this[impl] = dt = best_ns(fns[impl], own[impl], 1, warmup=0)
                 t[impl] = dt if impl not in t else min(t[impl], dt)
+            if "mahou" in this and "numba" in this:
+                round_ratios.append(this["mahou"] / this["numba"])
         ref = results.get("numba", results.get("C"))
         for impl, got in results.items():
             if ref is not None and not close(got, ref):
                 log(f"{name}: {impl} returned {got}, reference {ref}")
         times[name] = t
+        median = f"{statistics.median(round_ratios):.2f}" if round_ratios else "n/a"
         rows.append([f"`{name}`", fmt_ms(t.get("mahou")), fmt_ms(t.get("numba")), fmt_ms(t.get("C")),
-                     fmt_ratio(t.get("mahou"), t.get("numba")), fmt_ratio(t.get("mahou"), t.get("C"))])
+                     fmt_ratio(t.get("mahou"), t.get("numba")), median, fmt_ratio(t.get("mahou"), t.get("C"))])
         log(f"{name}: " + ", ".join(f"{k} {fmt_ms(v)} ms" for k, v in t.items()))
     return times, rows
 
@@ -515,8 +520,8 @@ def main():
         "",
         "### Kernels (steady state, ms per call; ratios are time/time, < 1 means mahou is faster)",
         "",
-        table(["kernel", "mahou", "Numba", "C (clang -O3 -march=native)", "mahou/Numba", "mahou/C"],
-              kernel_rows),
+        table(["kernel", "mahou", "Numba", "C (clang -O3 -march=native)", "mahou/Numba (best)",
+               "mahou/Numba (median of rounds)", "mahou/C"], kernel_rows),
         "",
         "### fastmath=True (ms per call)",
         "",
