@@ -55,7 +55,9 @@ def test_elementwise_float(a):
     b = np.linspace(1, 2, a.size) if a.size else np.arange(0.0)
     check(arith, a, b)
     check(mixed_ops, a, b)
-    check(ufuncs, a)
+    # exp/sin/cos/log1p: NumPy's own SIMD routines (AVX-512 machines) and libm may differ
+    # by an ulp; the rest of this test is exact.
+    check(ufuncs, a, rtol=4e-16)
     check(compare_ops, a, b)
     check(where_clip, a)
 
