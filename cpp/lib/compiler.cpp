@@ -88,9 +88,9 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   bool firstCompile = !jit::Engine::created();
   jit::Engine &engine = jit::Engine::instance();
   if (firstCompile) out.times.initMs = msSince(t0);
-  // Same symbol, same code: an identical function compiled earlier in this process.
-  const PythonAbi *pythonAbi = env.pythonAbi();
+  const PythonAbi *pythonAbi = env.pythonAbi(); // called from Python: also a Python entry
   bool withPythonEntry = pythonAbi && codegen::pythonEntryFits(args, fn.ret);
+  // Same symbol, same code: an identical function compiled earlier in this process.
   if (void *entry = engine.find(codegen::entrySymbol(out.symbol), &out.object)) {
     out.entry = reinterpret_cast<EntryFn>(entry);
     if (withPythonEntry) out.pythonEntry = engine.lookup(codegen::pythonEntrySymbol(out.symbol));
