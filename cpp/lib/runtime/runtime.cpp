@@ -164,47 +164,11 @@ MahouError mahou_rt_take_error() {
 namespace mahou::runtime {
 
 const RuntimeSymbol *runtimeSymbols(size_t *count) {
-#define MAHOU_RT_SYMBOL(fn) {#fn, reinterpret_cast<void *>(&fn)}
   static const RuntimeSymbol table[] = {
-      MAHOU_RT_SYMBOL(mahou_rt_alloc),
-      MAHOU_RT_SYMBOL(mahou_rt_incref),
-      MAHOU_RT_SYMBOL(mahou_rt_decref),
-      MAHOU_RT_SYMBOL(mahou_rt_live_allocations),
-      MAHOU_RT_SYMBOL(mahou_rt_set_error),
-      MAHOU_RT_SYMBOL(mahou_rt_set_error_i64),
-      MAHOU_RT_SYMBOL(mahou_rt_take_error),
-      MAHOU_RT_SYMBOL(mahou_rt_error_matches),
-      MAHOU_RT_SYMBOL(mahou_rt_clear_error),
-      MAHOU_RT_SYMBOL(mahou_rt_powmod),
-      MAHOU_RT_SYMBOL(mahou_rt_csqrt),
-      MAHOU_RT_SYMBOL(mahou_rt_cexp),
-      MAHOU_RT_SYMBOL(mahou_rt_clog),
-      MAHOU_RT_SYMBOL(mahou_rt_sim_launch),
-      MAHOU_RT_SYMBOL(mahou_rt_sim_sreg),
-      MAHOU_RT_SYMBOL(mahou_rt_sim_shared),
-      MAHOU_RT_SYMBOL(mahou_rt_sim_dynamic_shared),
-      MAHOU_RT_SYMBOL(mahou_rt_sim_syncthreads),
-      MAHOU_RT_SYMBOL(mahou_rt_sim_syncwarp),
-      MAHOU_RT_SYMBOL(mahou_rt_sim_shfl),
-      MAHOU_RT_SYMBOL(mahou_rt_sim_vote),
-      MAHOU_RT_SYMBOL(mahou_rt_sim_activemask),
-      MAHOU_RT_SYMBOL(mahou_rt_sort),
-      MAHOU_RT_SYMBOL(mahou_rt_argsort),
-      MAHOU_RT_SYMBOL(mahou_rt_unique_sorted),
-      MAHOU_RT_SYMBOL(mahou_rt_random_seed),
-      MAHOU_RT_SYMBOL(mahou_rt_random_double),
-      MAHOU_RT_SYMBOL(mahou_rt_random_normal),
-      MAHOU_RT_SYMBOL(mahou_rt_random_int),
-      MAHOU_RT_SYMBOL(mahou_rt_print_i64),
-      MAHOU_RT_SYMBOL(mahou_rt_print_u64),
-      MAHOU_RT_SYMBOL(mahou_rt_print_f64),
-      MAHOU_RT_SYMBOL(mahou_rt_print_bool),
-      MAHOU_RT_SYMBOL(mahou_rt_print_str),
-      MAHOU_RT_SYMBOL(mahou_rt_print_sep),
-      MAHOU_RT_SYMBOL(mahou_rt_print_newline),
-      MAHOU_RT_SYMBOL(mahou_rt_print_array),
+#define MAHOU_RT_FUNCTION(ret, name, params) {#name, reinterpret_cast<void *>(&name)},
+#include "mahou/runtime_functions.def"
+#undef MAHOU_RT_FUNCTION
   };
-#undef MAHOU_RT_SYMBOL
   if (count)
     *count = sizeof(table) / sizeof(table[0]);
   return table;
