@@ -14,6 +14,8 @@ APT_PACKAGES := llvm-19-dev llvm-19-tools clang-19 ccache libgtest-dev ninja-bui
 PIP_PACKAGES := numpy nanobind scikit-build-core pytest hypothesis lit ninja cmake
 # ptxas and libdevice without a CUDA toolkit: the tests assemble every test kernel's PTX.
 PIP_PACKAGES += nvidia-cuda-nvcc-cu12
+# oneTBB (headers, CMake config, libtbb) for parallel=True.
+PIP_PACKAGES += tbb tbb-devel
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build settings seen by pip/scikit-build-core/CMake.

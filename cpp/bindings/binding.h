@@ -209,6 +209,7 @@ bool isCudaKernel(PyObject *obj);         // a @cuda.jit kernel or device functi
 bool isCudaDeviceFunction(PyObject *obj); // @cuda.jit(device=True)
 std::optional<FunctionSource> cudaDeviceFunctionSource(PyObject *obj);
 void registerCuda(nanobind::module_ &m);
+void registerParallel(nanobind::module_ &m); // parallel_binding.cpp: thread control
 // The Python-call slow path: keywords, defaults, typing, compile, conversions.
 PyObject *slowCall(DispatcherObject *self, PyObject *const *args, size_t nargs, PyObject *kwnames);
 // The dispatcher's general call (its vectorcall until an overload's Python entry takes

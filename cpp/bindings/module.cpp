@@ -102,6 +102,7 @@ NB_MODULE(_core, m) {
   m.doc() = "mahou's compiler, runtime and Dispatcher (C++).";
   registerDispatcher(m);
   registerCuda(m);
+  registerParallel(m);
   runtime::setPrintFlushHook(flushPythonStdout);
   runtime::setArrayFormatHook(formatArrayWithNumpy);
 

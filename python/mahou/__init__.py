@@ -8,6 +8,8 @@ __version__ = "0.1.0"
 from . import _core  # noqa: F401  (the C++ compiler, runtime and Dispatcher)
 from . import errors, types
 from ._prange import prange
+from ._threads import get_num_threads, get_thread_id, set_num_threads, threading_layer
+from . import config
 from .decorators import jit, njit
 from .types import typeof
 from .types import (  # noqa: F401  Numba exports its type names at the top level
@@ -52,4 +54,5 @@ def __getattr__(name):
     raise AttributeError(f"module 'mahou' has no attribute {name!r}")
 
 
-__all__ = ["jit", "njit", "prange", "types", "errors", "typeof", "__version__"]
+__all__ = ["jit", "njit", "prange", "types", "errors", "typeof", "__version__", "config",
+           "set_num_threads", "get_num_threads", "get_thread_id", "threading_layer"]

@@ -37,6 +37,8 @@ struct MahouError {
 };
 // The entry of a kernel compiled for the CUDA emulator (mahou_rt_sim_launch).
 typedef int32_t (*MahouSimEntry)(void *ret, void **argv);
+// One chunk of a parallel loop (parallel.h, mahou_rt_parallel_for).
+typedef int32_t (*MahouChunkFn)(void *ctx, int64_t begin, int64_t end, int64_t chunk);
 
 // Every runtime function, declared from the one table (runtime_functions.def).
 #define MAHOU_RT_FUNCTION(ret, name, params) ret name params;
