@@ -16,6 +16,8 @@ PIP_PACKAGES := numpy nanobind scikit-build-core pytest hypothesis lit ninja cma
 PIP_PACKAGES += nvidia-cuda-nvcc-cu12
 # oneTBB (headers, CMake config, libtbb) for parallel=True.
 PIP_PACKAGES += tbb tbb-devel
+# Scaling out: the process pools, joblib and the Dask cluster the tests start.
+PIP_PACKAGES += cloudpickle joblib dask distributed
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build settings seen by pip/scikit-build-core/CMake.

@@ -115,6 +115,7 @@ struct Overload {
   // The overload's Python entry (compiler.h CompiledFunction::pythonEntry): installed
   // as the dispatcher's vectorcall while a call site passes these types, or null.
   vectorcallfunc pythonEntry = nullptr;
+  bool shipped = false; // machine code that came in a pickle, linked without compiling
 };
 
 constexpr int kMaxScalarArgs = 8;
@@ -179,6 +180,14 @@ Overload *findOverload(DispatcherState &st, const std::vector<uint64_t> &key);
 int conversionCost(const types::Type &from, const types::Type &to);
 // Finds or compiles the overload for these argument types; throws C++ errors.
 Overload &compileOverload(DispatcherObject *self, const std::vector<types::Type> &args);
+// Adds a compiled (or shipped) overload under its argument key.
+Overload &addOverload(DispatcherState &st, std::vector<uint64_t> key, CompiledFunction fn);
+// Pickling (shipped_code.cpp): the machine code of the overloads as bytes, keyed by
+// the code generator, LLVM, the host CPU and the Python ABI; and linking such bytes
+// into a dispatcher (the overloads whose key and dependencies fit; the others are
+// compiled when called).
+PyObject *dispatcherExportCode(PyObject *self, PyObject *);
+PyObject *dispatcherImportCode(PyObject *self, PyObject *payload);
 // What a compile environment needs from the object it compiles for (a Dispatcher,
 // a CUDA kernel or device function): its resolver slot (cleared by tp_clear), its
 // name, the list holding the objects its compiled code refers to, and the target.

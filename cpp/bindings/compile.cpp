@@ -266,6 +266,10 @@ Overload &compileOverload(DispatcherObject *self, const std::vector<Type> &args)
   // A recursive compilation may have added the same signature meanwhile.
   if (Overload *ov = findOverload(st, key))
     return *ov;
+  return addOverload(st, std::move(key), std::move(fn));
+}
+
+Overload &addOverload(DispatcherState &st, std::vector<uint64_t> key, CompiledFunction fn) {
   st.overloads.push_back(makeOverload(key, std::move(fn)));
   Overload &ov = *st.overloads.back();
   st.entries.push_back(OverloadEntry{std::move(key), &ov});

@@ -191,7 +191,8 @@ PyObject *getStats(PyObject *self, void *) {
     if (!key.is_valid())
       return nullptr;
     nb::dict times = stageTimes(ov->fn.times);
-    times["cached"] = ov->fn.fromCache;
+    times["cached"] = ov->fn.fromCache && !ov->shipped;
+    times["shipped"] = ov->shipped;
     out[key] = times;
   }
   return out.release().ptr();
@@ -234,6 +235,8 @@ PyMethodDef dispatcherMethods[] = {
      METH_VARARGS | METH_KEYWORDS, "Host assembly: one signature's text, or {signature: text}."},
     {"inspect_types", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dispInspectTypes)),
      METH_VARARGS | METH_KEYWORDS, "Print the typed IR of each overload."},
+    {"_export_code", dispatcherExportCode, METH_NOARGS, "Machine code of the overloads, for pickling."},
+    {"_import_code", dispatcherImportCode, METH_O, "Links machine code from _export_code; returns how many overloads."},
     {nullptr, nullptr, 0, nullptr},
 };
 

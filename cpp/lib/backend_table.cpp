@@ -2,15 +2,23 @@
 // across the module boundary.
 #include "mahou/backend.h"
 
+#include "mahou/codegen.h"
 #include "mahou/jit.h"
 
 namespace mahou::backend {
+
+namespace {
+bool objectCode(const std::string &symbol, std::string *object) {
+  return jit::Engine::created() && jit::Engine::instance().find(codegen::entrySymbol(symbol), object) != nullptr;
+}
+} // namespace
 
 const Table &table() {
   static const Table t{
       kAbiVersion,       sizeof(Table),         &jit::useRuntimeSymbols,       &compileFunction,
       &emitStage,        &compileKernel,        &compileSimKernel,             &compileDeviceFunction,
-      &emitKernelStage,  &cache::load,          &cache::store,
+      &emitKernelStage,  &cache::load,          &cache::store,                 &cache::objectCompatibilityKey,
+      &objectCode,       &cache::linkEntry,
   };
   return t;
 }

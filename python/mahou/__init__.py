@@ -20,6 +20,22 @@ from .types import (  # noqa: F401  Numba exports its type names at the top leve
 
 
 
+def _reduce_compiled(obj):
+    """Pickling of dispatchers and kernels (mahou.serialize, imported on first use)."""
+    from . import serialize
+    return serialize.registered()[type(obj)](obj)
+
+
+def _register_pickling():
+    import copyreg
+
+    for cls in (_core.Dispatcher, _core.CUDAKernel):
+        copyreg.pickle(cls, _reduce_compiled)
+
+
+_register_pickling()
+
+
 def _preload_backend():
     """LLVM lives in mahou._backend (imported by the first compile): start loading its
     library now, on another thread without the GIL, so that `import mahou` stays cheap

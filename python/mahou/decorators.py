@@ -44,16 +44,23 @@ def _source_of(func):
     return source, filename, func.__code__.co_firstlineno
 
 
+def build_dispatcher(func, source, filename, firstlineno, options):
+    """The Dispatcher of `func` compiled from `source` (what @jit makes, and what
+    unpickling a function pickled by value makes again)."""
+    from ._resolver import make_resolver  # imports NumPy: at the first decoration, not at import
+    disp = _core.Dispatcher(func, source, filename, firstlineno, func.__name__,
+                            make_resolver(func), options)
+    functools.update_wrapper(disp, func)
+    disp._mahou_origin = (source, filename, firstlineno, options)  # for pickling (serialize.py)
+    return disp
+
+
 def _make_dispatcher(func, signatures, options):
     if isinstance(func, _core.Dispatcher):
         func = func.py_func
     if not isinstance(func, _pytypes.FunctionType):
         raise TypeError(f"jit() expects a Python function, not {type(func).__name__}")
-    source, filename, firstlineno = _source_of(func)
-    from ._resolver import make_resolver  # imports NumPy: at the first decoration, not at import
-    disp = _core.Dispatcher(func, source, filename, firstlineno, func.__name__,
-                            make_resolver(func), options)
-    functools.update_wrapper(disp, func)
+    disp = build_dispatcher(func, *_source_of(func), options)
     if signatures:
         for sig in signatures:
             disp.compile(_types.signature_text(sig))

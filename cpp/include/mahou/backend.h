@@ -27,6 +27,12 @@ struct Table {
   decltype(&mahou::emitKernelStage) emitKernelStage;
   decltype(&mahou::cache::load) cacheLoad;
   decltype(&mahou::cache::store) cacheStore;
+  // Shipped machine code (pickled dispatchers): the key it must match, the object code
+  // of a compiled function linked in this process (by its symbol; false when none),
+  // and linking a shipped entry.
+  decltype(&mahou::cache::objectCompatibilityKey) objectCompatibilityKey;
+  bool (*objectCode)(const std::string &symbol, std::string *object);
+  decltype(&mahou::cache::linkEntry) linkEntry;
 };
 
 // The back end's table (backend_table.cpp, linked into mahou._backend).

@@ -83,6 +83,22 @@ bool writeEntry(const std::string &path, const std::string &key, const Entry &en
 // and the callees (compiled or loaded on the way) have the same symbols.
 bool dependenciesHold(const std::string &dependencies, CompileEnvironment &env);
 
+// Checks and links an entry read from a cache file or shipped in a pickle: its symbol
+// must be the content symbol of this source, signature, options and its recorded
+// dependencies, and those must hold in `env` (callees compiled or loaded on the way).
+// nullopt when it does not fit (the caller compiles instead).
+std::optional<CompiledFunction> linkEntry(const SourceFile &file, const std::string &name,
+                                          const std::vector<types::Type> &args, CompileEnvironment &env,
+                                          const CompileOptions &options, Entry entry);
+// The identity of the code generator that runs, for keys of machine code kept outside
+// the process (cache entries, pickles): mahou's version, the GNU build ID of the
+// library holding the back end (content-based: equal on every machine with the same
+// build), or its path, size and modification time when it has none.
+const std::string &generatorId();
+// What machine code must match to run here: generatorId(), LLVM's version, and the
+// host target (triple, CPU, features).
+std::string objectCompatibilityKey();
+
 // Finds, checks, validates and links the cached overload; nullopt on a miss.
 std::optional<CompiledFunction> load(const SourceFile &file, const std::string &name,
                                      const std::vector<types::Type> &args, CompileEnvironment &env,

@@ -34,7 +34,6 @@ constexpr char kMagic[8] = {'M', 'A', 'H', 'O', 'U', 'O', 'B', 'J'};
 constexpr uint32_t kFormatVersion = 1;
 constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8;
 constexpr size_t kChecksumBytes = 32;
-constexpr const char *kVersion = "mahou 0.1.0";
 
 // ------------------------------------------------------------------ text encoding
 // Length-prefixed strings: "<len>:<bytes>", so any byte may appear in a field.
@@ -136,24 +135,6 @@ void hashCommon(llvm::SHA256 &h, const SourceFile &file, const std::string &name
   for (const types::Type &t : args) hashField(h, t.str());
   hashField(h, std::string("boundscheck=") + (options.boundscheck ? "1" : "0") + " fastmath=" +
                    (options.fastmath ? "1" : "0"));
-}
-
-// The build of mahou that runs: path, size and modification time of the shared
-// object (or executable) holding this code, so that a rebuilt compiler never
-// loads objects compiled by another build of the same version.
-const std::string &buildId() {
-  static const std::string id = [] {
-    Dl_info info{};
-    std::string s = kVersion;
-    if (dladdr(reinterpret_cast<void *>(&buildId), &info) && info.dli_fname) {
-      struct stat st{};
-      if (stat(info.dli_fname, &st) == 0)
-        s += std::string("|") + info.dli_fname + "|" + std::to_string(st.st_size) + "|" +
-             std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
-    }
-    return s;
-  }();
-  return id;
 }
 
 std::string sanitize(const std::string &s) {
@@ -303,9 +284,7 @@ std::string overloadKey(const SourceFile &file, const std::string &name, const s
                         const CompileOptions &options) {
   llvm::SHA256 h;
   hashField(h, "mahou-cache-key-1");
-  hashField(h, buildId());
-  hashField(h, LLVM_VERSION_STRING);
-  hashField(h, jit::Engine::instance().targetId());
+  hashField(h, objectCompatibilityKey());
   hashCommon(h, file, name, args, options);
   return hex(h.final(), 16);
 }
@@ -448,9 +427,9 @@ bool dependenciesHold(const std::string &dependencies, CompileEnvironment &env) 
 
 // ------------------------------------------------------------------ load / store
 
-std::optional<CompiledFunction> load(const SourceFile &file, const std::string &name,
-                                     const std::vector<types::Type> &args, CompileEnvironment &env,
-                                     const CompileOptions &options) {
+std::optional<CompiledFunction> linkEntry(const SourceFile &file, const std::string &name,
+                                          const std::vector<types::Type> &args, CompileEnvironment &env,
+                                          const CompileOptions &options, Entry e) {
   for (const types::Type &t : args)
     if (t.kind == types::Kind::Function || !roundTrips(t)) return std::nullopt;
   CompiledFunction out;
@@ -459,13 +438,10 @@ std::optional<CompiledFunction> load(const SourceFile &file, const std::string &
   jit::Engine &engine = jit::Engine::instance();
   if (fresh) out.times.initMs = msSince(t0);
   t0 = Clock::now();
-  std::string key = overloadKey(file, name, args, options);
-  std::optional<Entry> e = readEntry(entryPath(file.path(), name, key), key);
-  if (!e) return std::nullopt;
   // The object must be the code of exactly this source, signature and dependencies.
-  if (e->symbol != contentSymbol(file, name, args, options, e->dependencies)) return std::nullopt;
+  if (e.symbol != contentSymbol(file, name, args, options, e.dependencies)) return std::nullopt;
   try {
-    if (!dependenciesHold(e->dependencies, env)) return std::nullopt;
+    if (!dependenciesHold(e.dependencies, env)) return std::nullopt;
   } catch (const InternalError &) {
     throw;
   } catch (...) {
@@ -473,22 +449,44 @@ std::optional<CompiledFunction> load(const SourceFile &file, const std::string &
   }
   out.times.cacheMs = msSince(t0);
   t0 = Clock::now();
-  std::string entrySym = codegen::entrySymbol(e->symbol);
+  std::string entrySym = codegen::entrySymbol(e.symbol);
   try {
     void *entry = engine.find(entrySym);
-    out.entry = reinterpret_cast<EntryFn>(entry ? entry : engine.addObject(e->object, entrySym));
+    out.entry = reinterpret_cast<EntryFn>(entry ? entry : engine.addObject(e.object, entrySym));
   } catch (const InternalError &) {
     return std::nullopt; // an object that does not link is ignored and recompiled
   }
-  if (env.pythonAbi() && codegen::pythonEntryFits(args, e->ret))
-    out.pythonEntry = engine.lookup(codegen::pythonEntrySymbol(e->symbol));
+  if (env.pythonAbi() && codegen::pythonEntryFits(args, e.ret))
+    out.pythonEntry = engine.lookup(codegen::pythonEntrySymbol(e.symbol));
   out.times.jitMs = msSince(t0);
-  out.symbol = e->symbol;
-  out.ret = e->ret;
+  out.symbol = e.symbol;
+  out.ret = e.ret;
   out.args = args;
-  out.dependencies = std::move(e->dependencies);
+  out.dependencies = std::move(e.dependencies);
   out.cacheable = true;
   out.fromCache = true;
+  return out;
+}
+
+std::optional<CompiledFunction> load(const SourceFile &file, const std::string &name,
+                                     const std::vector<types::Type> &args, CompileEnvironment &env,
+                                     const CompileOptions &options) {
+  for (const types::Type &t : args)
+    if (t.kind == types::Kind::Function || !roundTrips(t)) return std::nullopt;
+  auto t0 = Clock::now();
+  bool fresh = !jit::Engine::created();
+  jit::Engine::instance();
+  double initMs = fresh ? msSince(t0) : 0;
+  t0 = Clock::now();
+  std::string key = overloadKey(file, name, args, options);
+  std::optional<Entry> e = readEntry(entryPath(file.path(), name, key), key);
+  if (!e) return std::nullopt;
+  double readMs = msSince(t0);
+  std::optional<CompiledFunction> out = linkEntry(file, name, args, env, options, std::move(*e));
+  if (out) {
+    out->times.initMs = initMs;
+    out->times.cacheMs += readMs;
+  }
   return out;
 }
 

@@ -11,15 +11,22 @@ from ..decorators import _source_of, apply_decorator
 from ..errors import UnsupportedError
 
 
+def build_kernel(func, source, filename, firstlineno, options):
+    """The CUDAKernel of `func` compiled from `source` (what @cuda.jit makes, and what
+    unpickling a kernel pickled by value makes again)."""
+    kernel = _core.CUDAKernel(func, source, filename, firstlineno, func.__name__,
+                              make_resolver(func), options)
+    functools.update_wrapper(kernel, func)
+    kernel._mahou_origin = (source, filename, firstlineno, options)  # for pickling
+    return kernel
+
+
 def _make_kernel(func, signatures, options):
     if isinstance(func, _core.CUDAKernel):
         func = func.py_func
     if not isinstance(func, _pytypes.FunctionType):
         raise TypeError(f"cuda.jit() expects a Python function, not {type(func).__name__}")
-    source, filename, firstlineno = _source_of(func)
-    kernel = _core.CUDAKernel(func, source, filename, firstlineno, func.__name__,
-                              make_resolver(func), options)
-    functools.update_wrapper(kernel, func)
+    kernel = build_kernel(func, *_source_of(func), options)
     if signatures and not options["device"]:
         for sig in signatures:
             kernel.compile(_types.signature_text(sig))
