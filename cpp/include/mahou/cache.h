@@ -58,10 +58,12 @@ std::string contentSymbol(const SourceFile &file, const std::string &name, const
 std::string overloadKey(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
                         const CompileOptions &options);
 
-// Where the entry for `key` lives: __pycache__ beside the source file, or
-// $MAHOU_CACHE_DIR, or ~/.cache/mahou when __pycache__ cannot be written. Empty
-// when the source is not a file.
-std::string entryPath(const std::string &sourcePath, const std::string &name, const std::string &key);
+// Where the entry for `key` lives: under $MAHOU_CACHE_DIR (or $NUMBA_CACHE_DIR) when
+// set, else __pycache__ beside the source file or ~/.cache/mahou. For reading, the
+// first of these that holds the entry (a read-only directory is read); for writing,
+// the first that can be written. Empty when the source is not a file or none fits.
+std::string entryPath(const std::string &sourcePath, const std::string &name, const std::string &key,
+                      bool forWriting);
 
 // A cached overload as stored: the internal symbol, the return type, the
 // dependency record and the object code.

@@ -143,10 +143,24 @@ std::string sanitize(const std::string &s) {
   return out.substr(0, 64);
 }
 
+// Writing as the mode bits allow it, for root too (who may write anywhere): a cache
+// directory made read-only is read by everyone and written by no one.
+bool permitsWriting(const std::filesystem::path &dir) {
+  struct stat st{};
+  return stat(dir.c_str(), &st) == 0 && (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) != 0 &&
+         access(dir.c_str(), W_OK | X_OK) == 0;
+}
+
 bool writableDir(const std::filesystem::path &dir) {
   std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  return std::filesystem::is_directory(dir, ec) && access(dir.c_str(), W_OK | X_OK) == 0;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    std::filesystem::path existing = dir;
+    while (!existing.empty() && existing != existing.parent_path() && !std::filesystem::exists(existing, ec))
+      existing = existing.parent_path();
+    if (!permitsWriting(existing)) return false;
+    std::filesystem::create_directories(dir, ec);
+  }
+  return std::filesystem::is_directory(dir, ec) && permitsWriting(dir);
 }
 
 // ------------------------------------------------------------------ entry file
@@ -289,7 +303,8 @@ std::string overloadKey(const SourceFile &file, const std::string &name, const s
   return hex(h.final(), 16);
 }
 
-std::string entryPath(const std::string &sourcePath, const std::string &name, const std::string &key) {
+std::string entryPath(const std::string &sourcePath, const std::string &name, const std::string &key,
+                      bool forWriting) {
   namespace fs = std::filesystem;
   if (sourcePath.empty() || sourcePath[0] == '<') return "";
   std::error_code ec;
@@ -301,18 +316,25 @@ std::string entryPath(const std::string &sourcePath, const std::string &name, co
   llvm::SHA256 h;
   h.update(llvm::StringRef(srcDir.string()));
   std::string dirKey = sanitize(srcDir.filename().string()) + "-" + hex(h.final(), 6);
-  if (const char *env = std::getenv("MAHOU_CACHE_DIR"); env && *env) {
-    fs::path dir = fs::path(env) / dirKey;
-    return writableDir(dir) ? (dir / file).string() : "";
+  // Where the entry may be, in order: the cache directory the environment names (and
+  // only there), else __pycache__ beside the source, then the user's cache directory.
+  std::vector<fs::path> dirs;
+  const char *env = std::getenv("MAHOU_CACHE_DIR");
+  if (!env || !*env) env = std::getenv("NUMBA_CACHE_DIR");
+  if (env && *env) {
+    dirs.push_back(fs::path(env) / dirKey);
+  } else {
+    dirs.push_back(srcDir / "__pycache__");
+    if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) dirs.push_back(fs::path(xdg) / "mahou" / dirKey);
+    else if (const char *home = std::getenv("HOME"); home && *home)
+      dirs.push_back(fs::path(home) / ".cache" / "mahou" / dirKey);
   }
-  fs::path pycache = srcDir / "__pycache__";
-  if (writableDir(pycache)) return (pycache / file).string();
-  fs::path base;
-  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) base = xdg;
-  else if (const char *home = std::getenv("HOME"); home && *home) base = fs::path(home) / ".cache";
-  else return "";
-  fs::path dir = base / "mahou" / dirKey;
-  return writableDir(dir) ? (dir / file).string() : "";
+  for (const fs::path &dir : dirs) {
+    // A reader takes the first location holding the entry, writable or not (a cache
+    // directory shared read-only); a writer the first it can write to.
+    if (forWriting ? writableDir(dir) : fs::is_regular_file(dir / file, ec)) return (dir / file).string();
+  }
+  return "";
 }
 
 // ------------------------------------------------------------------ entry files
@@ -479,7 +501,7 @@ std::optional<CompiledFunction> load(const SourceFile &file, const std::string &
   double initMs = fresh ? msSince(t0) : 0;
   t0 = Clock::now();
   std::string key = overloadKey(file, name, args, options);
-  std::optional<Entry> e = readEntry(entryPath(file.path(), name, key), key);
+  std::optional<Entry> e = readEntry(entryPath(file.path(), name, key, /*forWriting=*/false), key);
   if (!e) return std::nullopt;
   double readMs = msSince(t0);
   std::optional<CompiledFunction> out = linkEntry(file, name, args, env, options, std::move(*e));
@@ -496,7 +518,7 @@ void store(const SourceFile &file, const std::string &name, CompiledFunction &fn
     if (t.kind == types::Kind::Function || !roundTrips(t)) return;
   auto t0 = Clock::now();
   std::string key = overloadKey(file, name, fn.args, options);
-  writeEntry(entryPath(file.path(), name, key), key, Entry{fn.symbol, fn.ret, fn.dependencies, fn.object});
+  writeEntry(entryPath(file.path(), name, key, /*forWriting=*/true), key, Entry{fn.symbol, fn.ret, fn.dependencies, fn.object});
   fn.times.cacheMs += msSince(t0);
 }
 
