@@ -22,6 +22,7 @@ struct DeviceArrayObject {
   int ndim;
   int device;
   int dtypeCode; // types::DType, or -1 when kernels cannot take this dtype
+  bool uint64Pairs; // cuda.random's state records (s0, s1 uint64): kernels see uint64[..., 2]
   types::Layout layout;
   int64_t itemsize;
   int64_t shape[kMaxDeviceArrayDims];
@@ -32,6 +33,8 @@ void registerDeviceArray(nanobind::module_ &m);
 // C, F or A from shape and byte strides (dimensions of extent 1 do not count).
 types::Layout layoutOfStrides(int ndim, const int64_t *shape, const int64_t *strides,
                               int64_t itemsize);
+// True for cuda.random's xoroshiro128p_dtype: records of two uint64 fields s0, s1.
+bool isUInt64PairRecord(PyObject *descr); // a numpy.dtype object
 // DType of a NumPy type number (LONGLONG/ULONGLONG included), or -1.
 int dtypeCodeOfTypeNum(int typeNum);
 
@@ -46,6 +49,7 @@ struct KernelOverload {
   std::vector<size_t> argFirstParam; // index of each argument's first kernel parameter
   std::vector<size_t> paramOffsets;  // byte offset of each kernel parameter in the buffer
   size_t paramBytes = 0;
+  bool cooperative = false; // synchronises the grid: launched with cuLaunchCooperativeKernel
   std::vector<cuda::LoadedKernel *> loaded; // by device ordinal; null until loaded
 };
 
@@ -111,6 +115,15 @@ uint64_t deviceArrayKeyWord(types::DType dtype, int ndim, types::Layout layout, 
 KernelOptions kernelOptions(const KernelState &st, int ccMajor, int ccMinor);
 // A signature object (text, mahou.types.Signature, tuple) → types; false with an error.
 bool parseKernelSignature(PyObject *sig, types::Signature &out);
+
+// The overload a launch with these arguments selects (compiled when needed); null
+// with an error set (cuda_launch.cpp).
+KernelOverload *overloadForArguments(KernelObject *k, PyObject *const *args, size_t nargs);
+// Methods of the kernel launch API (specialize, occupancy, attributes: cuda_kernel_api.cpp).
+extern PyMethodDef kernelApiMethods[];
+
+// _core.cuda.xoroshiro128p_init (cuda_random.cpp), registered by registerCuda.
+void registerCudaRandom(nanobind::module_ &cudaModule);
 
 // The launch itself (cuda_launch.cpp).
 PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t nargs,

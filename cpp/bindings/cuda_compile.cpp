@@ -117,6 +117,7 @@ cuda::EmulatorProgram compileForEmulator(KernelObject *self, const std::vector<T
   cuda::EmulatorProgram program;
   program.entry = sim.entry;
   program.synchronizes = sim.synchronizes;
+  program.gridSync = sim.gridSync;
   for (const Type &t : args)
     program.arrayDims.push_back(t.isArray() ? t.ndim : -1);
   return program;
@@ -180,10 +181,13 @@ KernelOverload &compileKernelOverload(KernelObject *self, const std::vector<Type
     }
   auto [major, minor] = compileTarget();
   auto ov = std::make_unique<KernelOverload>();
-  if (cuda::emulated())
+  if (cuda::emulated()) {
     ov->program = compileForEmulator(self, args);
-  else
+    ov->cooperative = ov->program.gridSync;
+  } else {
     ov->compiled = compileFor(self, args, major, minor);
+    ov->cooperative = ov->compiled.gridSync;
+  }
   ov->key = std::move(key);
   ov->args = args;
   ov->signature = signatureText(args);

@@ -67,6 +67,7 @@ PyObject *deviceArrayNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   self->device = device;
   self->itemsize = int64_t(PyDataType_ELSIZE(descr));
   self->dtypeCode = PyDataType_ISNOTSWAPPED(descr) ? dtypeCodeOfTypeNum(descr->type_num) : -1;
+  self->uint64Pairs = isUInt64PairRecord(reinterpret_cast<PyObject *>(descr));
   int ndim = -1;
   if (!readInt64Sequence(shape, "shape", self->shape, ndim))
     return nullptr;
@@ -204,6 +205,35 @@ PyType_Spec deviceArraySpec = {
 };
 
 } // namespace
+
+bool isUInt64PairRecord(PyObject *dtype) {
+  auto *descr = reinterpret_cast<PyArray_Descr *>(dtype);
+  if (descr->type_num != NPY_VOID || PyDataType_ELSIZE(descr) != 16 || !PyDataType_HASFIELDS(descr))
+    return false;
+  PyObject *names = PyDataType_NAMES(descr), *fields = PyDataType_FIELDS(descr);
+  if (!names || !fields || PyTuple_GET_SIZE(names) != 2)
+    return false;
+  const char *expected[] = {"s0", "s1"};
+  for (Py_ssize_t i = 0; i < 2; ++i) {
+    PyObject *name = PyTuple_GET_ITEM(names, i);
+    if (!PyUnicode_Check(name) || PyUnicode_CompareWithASCIIString(name, expected[i]) != 0)
+      return false;
+    PyObject *field = PyDict_GetItem(fields, name); // borrowed: (dtype, offset[, title])
+    if (!field || !PyTuple_Check(field) || PyTuple_GET_SIZE(field) < 2)
+      return false;
+    auto *fd = reinterpret_cast<PyArray_Descr *>(PyTuple_GET_ITEM(field, 0));
+    long offset = PyLong_AsLong(PyTuple_GET_ITEM(field, 1));
+    if (offset == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    if (fd->type_num != NPY_UINT64 && fd->type_num != NPY_ULONGLONG)
+      return false;
+    if (!PyDataType_ISNOTSWAPPED(fd) || offset != 8 * i)
+      return false;
+  }
+  return true;
+}
 
 int dtypeCodeOfTypeNum(int typeNum) {
   if (typeNum == NPY_LONGLONG)

@@ -5,6 +5,8 @@
 
 #include <structmember.h>
 
+#include <vector>
+
 namespace nb = nanobind;
 
 namespace mahou::binding {
@@ -197,6 +199,18 @@ std::optional<FunctionSource> cudaDeviceFunctionSource(PyObject *obj) {
 }
 
 void registerKernelType(nb::module_ &m) {
+  // One method table: the compile side's (cuda_compile.cpp) and the launch API's.
+  static std::vector<PyMethodDef> methods = [] {
+    std::vector<PyMethodDef> all;
+    for (PyMethodDef *table : {kernelMethods, kernelApiMethods})
+      for (PyMethodDef *d = table; d->ml_name; ++d)
+        all.push_back(*d);
+    all.push_back({nullptr, nullptr, 0, nullptr});
+    return all;
+  }();
+  for (PyType_Slot *slot = kernelSlots; slot->slot; ++slot)
+    if (slot->slot == Py_tp_methods)
+      slot->pfunc = methods.data();
   PyObject *type = PyType_FromSpec(&kernelSpec);
   if (!type)
     throw nb::python_error();

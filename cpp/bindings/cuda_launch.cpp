@@ -215,6 +215,25 @@ bool raiseArgument(const KernelState &st, size_t i, PyObject *obj, const char *w
   return false;
 }
 
+// cuda.random's states (records of two uint64 words) reach kernels as a uint64 array
+// with one more trailing dimension of 2; the widened shape and strides live in `foreign`.
+void widenPairRecords(const KernelState &st, ArgSlot &slot, std::vector<ForeignDims> &foreign) {
+  if (foreign.capacity() == 0)
+    foreign.reserve(size_t(st.nparams)); // pointers into it must stay valid
+  ForeignDims &dims = foreign.emplace_back();
+  for (int d = 0; d < slot.ndim; ++d) {
+    dims.shape[d] = slot.shape[d];
+    dims.strides[d] = slot.strides[d];
+  }
+  dims.shape[slot.ndim] = 2;
+  dims.strides[slot.ndim] = 8;
+  slot.ndim += 1;
+  slot.shape = dims.shape;
+  slot.strides = dims.strides;
+  slot.dtype = int(types::DType::UInt64);
+  slot.layout = layoutOfStrides(slot.ndim, dims.shape, dims.strides, 8);
+}
+
 bool readHostArray(PyObject *obj, ArgSlot &slot) {
   auto *a = reinterpret_cast<PyArrayObject *>(obj);
   PyArray_Descr *descr = PyArray_DESCR(a);
@@ -318,12 +337,17 @@ bool readArgument(const KernelState &st, size_t i, PyObject *obj, ArgSlot &slot,
     slot.data = a->data;
     slot.shape = a->shape;
     slot.strides = a->strides;
+    if (slot.dtype < 0 && a->uint64Pairs && slot.ndim < kMaxDeviceArrayDims)
+      widenPairRecords(st, slot, foreign);
     if (slot.dtype < 0)
       return raiseArgument(st, i, obj, " (its dtype is not supported)");
     word = deviceArrayKeyWord(types::DType(slot.dtype), slot.ndim, slot.layout, false);
   } else if (PyArray_CheckExact(obj) ||
              (PyArray_Check(obj) && !PyObject_HasAttrString(obj, "__cuda_array_interface__"))) {
     readHostArray(obj, slot); // a mapped_array (ndarray with the interface) is used in place
+    if (slot.dtype < 0 && slot.ndim < kMaxDeviceArrayDims &&
+        isUInt64PairRecord(reinterpret_cast<PyObject *>(PyArray_DESCR(reinterpret_cast<PyArrayObject *>(obj)))))
+      widenPairRecords(st, slot, foreign);
     if (slot.dtype < 0)
       return raiseArgument(st, i, obj, " (its dtype is not supported)");
     word = deviceArrayKeyWord(types::DType(slot.dtype), slot.ndim, slot.layout, slot.readonly);
@@ -434,6 +458,42 @@ bool packScalar(PyObject *obj, const Type &t, char *dst) {
   return unboxValue(obj, t, dst);
 }
 
+// Classifies the arguments into `slots` and finds (or compiles) the overload they
+// select. Null with an error set.
+KernelOverload *matchOverload(KernelObject *k, PyObject *const *args, size_t nargs, ArgSlot *slots,
+                              std::vector<ForeignDims> &foreign, bool &hasHostArrays) {
+  KernelState &st = *k->state;
+  KeyBuffer key;
+  hasHostArrays = false;
+  for (size_t i = 0; i < nargs; ++i) {
+    if (!readArgument(st, i, args[i], slots[i], key, foreign))
+      return nullptr;
+    hasHostArrays |= slots[i].kind == ArgSlot::Kind::HostArray;
+  }
+  for (const KernelEntry &e : st.entries)
+    if (e.key.size() == size_t(key.size) &&
+        std::memcmp(e.key.data(), key.words, sizeof(uint64_t) * size_t(key.size)) == 0)
+      return e.overload;
+  return resolveOverload(k, args, slots, key);
+}
+
+bool checkArgumentCount(const KernelState &st, size_t nargs) {
+  if (nargs == size_t(st.nparams))
+    return true;
+  PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zu %s given",
+               st.name.c_str(), st.nparams, st.nparams == 1 ? "" : "s", nargs,
+               nargs == 1 ? "was" : "were");
+  return false;
+}
+
+void launchOverload(const KernelOverload &ov, cuda::LoadedKernel &loaded,
+                    const LaunchConfigObject &config, cuda::CUstream stream, void **params) {
+  if (ov.cooperative)
+    cuda::launchCooperative(loaded, config.grid, config.block, config.sharedBytes, stream, params);
+  else
+    cuda::launch(loaded, config.grid, config.block, config.sharedBytes, stream, params);
+}
+
 } // namespace
 
 // ------------------------------------------------------------------ entry points
@@ -473,12 +533,8 @@ PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t
                  st.name.c_str());
     return nullptr;
   }
-  if (nargs != size_t(st.nparams)) {
-    PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zu %s given",
-                 st.name.c_str(), st.nparams, st.nparams == 1 ? "" : "s", nargs,
-                 nargs == 1 ? "was" : "were");
+  if (!checkArgumentCount(st, nargs))
     return nullptr;
-  }
   ArgSlot slotStack[kMaxFastArgs];
   std::vector<ArgSlot> slotHeap;
   ArgSlot *slots = slotStack;
@@ -487,21 +543,9 @@ PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t
     slots = slotHeap.data();
   }
   std::vector<ForeignDims> foreign;
-  KeyBuffer key;
   bool hasHostArrays = false;
-  for (size_t i = 0; i < nargs; ++i) {
-    if (!readArgument(st, i, args[i], slots[i], key, foreign))
-      return nullptr;
-    hasHostArrays |= slots[i].kind == ArgSlot::Kind::HostArray;
-  }
-  KernelOverload *ov = nullptr;
-  for (const KernelEntry &e : st.entries)
-    if (e.key.size() == size_t(key.size) &&
-        std::memcmp(e.key.data(), key.words, sizeof(uint64_t) * size_t(key.size)) == 0) {
-      ov = e.overload;
-      break;
-    }
-  if (!ov && !(ov = resolveOverload(k, args, slots, key)))
+  KernelOverload *ov = matchOverload(k, args, nargs, slots, foreign, hasHostArrays);
+  if (!ov)
     return nullptr;
 
   HostCopies copies;
@@ -563,14 +607,14 @@ PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t
     if (cuda::emulated()) { // the kernel runs now, on worker threads: let them print
       PyThreadState *saved = PyEval_SaveThread();
       try {
-        cuda::launch(*loaded, config->grid, config->block, config->sharedBytes, stream, params);
+        launchOverload(*ov, *loaded, *config, stream, params);
       } catch (...) {
         PyEval_RestoreThread(saved);
         throw;
       }
       PyEval_RestoreThread(saved);
     } else {
-      cuda::launch(*loaded, config->grid, config->block, config->sharedBytes, stream, params);
+      launchOverload(*ov, *loaded, *config, stream, params);
     }
     if (!hasHostArrays)
       return;
@@ -589,6 +633,15 @@ PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t
   if (!ok)
     return nullptr;
   Py_RETURN_NONE;
+}
+
+KernelOverload *overloadForArguments(KernelObject *k, PyObject *const *args, size_t nargs) {
+  if (!checkArgumentCount(*k->state, nargs))
+    return nullptr;
+  std::vector<ArgSlot> slots(nargs);
+  std::vector<ForeignDims> foreign;
+  bool hasHostArrays = false;
+  return matchOverload(k, args, nargs, slots.data(), foreign, hasHostArrays);
 }
 
 void registerLaunchConfigType(nb::module_ &m) {

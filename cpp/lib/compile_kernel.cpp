@@ -53,6 +53,7 @@ struct LoweredKernel {
   std::unique_ptr<llvm::Module> module;
   std::string kernelName;
   std::string irText; // the kernel's typed IR
+  bool gridSync = false;
   StageTimes times;
 };
 
@@ -65,6 +66,42 @@ ir::Function typeKernel(const SourceFile &file, const ast::FunctionDef &def, con
   if (!fn.ret.isNone()) typingError(file, def.loc, "a CUDA kernel must not return a value (it returns " + fn.ret.str() + ")");
   return fn;
 }
+
+// Whether an expression of `b` (or of a block nested in it) satisfies `pred`.
+template <class Pred> bool anyExpr(const ir::Expr &e, const Pred &pred) {
+  if (pred(e)) return true;
+  for (auto &a : e.args)
+    if (anyExpr(*a, pred)) return true;
+  return false;
+}
+template <class Pred> bool anyExpr(const ir::Block &b, const Pred &pred) {
+  for (auto &s : b) {
+    for (auto &e : s->exprs)
+      if (anyExpr(*e, pred)) return true;
+    if (anyExpr(s->body, pred) || anyExpr(s->orelse, pred)) return true;
+  }
+  return false;
+}
+
+// Whether the kernel or a function it calls satisfies `pred` somewhere.
+template <class Pred>
+bool kernelUses(const ir::Function &fn, const ModuleFunctions &devices, const Pred &pred) {
+  if (anyExpr(fn.body, pred)) return true;
+  for (auto *d : devices.functions())
+    if (anyExpr(d->body, pred)) return true;
+  return false;
+}
+
+// A barrier or a warp operation: the emulator runs the block's threads as fibers.
+bool isBarrierOrWarpOp(const ir::Expr &e) {
+  using G = ir::GpuOpKind;
+  if (e.op != ir::ExprOp::GpuOp) return false;
+  G k = G(e.sub);
+  return (k >= G::SyncThreads && k <= G::SyncThreadsOr) || (k >= G::SyncWarp && k <= G::ActiveMask);
+}
+
+// A grid-wide barrier: the kernel needs a cooperative launch.
+bool isGridSync(const ir::Expr &e) { return e.op == ir::ExprOp::GpuOp && ir::GpuOpKind(e.sub) == ir::GpuOpKind::GridSync; }
 
 LoweredKernel lower(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
                     CompileEnvironment &env, const KernelOptions &options, bool wantIRText = false) {
@@ -81,6 +118,7 @@ LoweredKernel lower(const SourceFile &file, const std::string &name, const std::
   ModuleFunctions devices(copts, /*gpu=*/true, "mahou_dev_" + out.kernelName);
   ir::Function fn = typeKernel(file, *def, args, env, copts, "mahou_kernel_body_" + out.kernelName, devices);
   ir::verify(fn);
+  out.gridSync = kernelUses(fn, devices, isGridSync);
   if (wantIRText) out.irText = ir::print(fn); // only for inspection: not on the launch path
   out.times.semaMs = msSince(t0);
 
@@ -92,27 +130,6 @@ LoweredKernel lower(const SourceFile &file, const std::string &name, const std::
   out.module = codegen::lowerKernel(fn, devices.functions(), out.kernelName, *out.ctx, cg);
   out.times.codegenMs = msSince(t0);
   return out;
-}
-
-// Whether any function uses a barrier or a warp operation (the emulator then runs
-// the block's threads as fibers).
-bool synchronizes(const ir::Expr &e) {
-  using G = ir::GpuOpKind;
-  if (e.op == ir::ExprOp::GpuOp) {
-    G k = G(e.sub);
-    if ((k >= G::SyncThreads && k <= G::SyncThreadsOr) || (k >= G::SyncWarp && k <= G::ActiveMask)) return true;
-  }
-  for (auto &a : e.args)
-    if (synchronizes(*a)) return true;
-  return false;
-}
-bool synchronizes(const ir::Block &b) {
-  for (auto &s : b) {
-    for (auto &e : s->exprs)
-      if (synchronizes(*e)) return true;
-    if (synchronizes(s->body) || synchronizes(s->orelse)) return true;
-  }
-  return false;
 }
 
 ptx::Target ptxTarget(const KernelOptions &options) {
@@ -146,8 +163,8 @@ SimKernel compileSimKernel(const SourceFile &file, const std::string &name, cons
   ModuleFunctions devices(copts, /*gpu=*/true, symbol + "_dev");
   ir::Function fn = typeKernel(file, *def, args, env, copts, symbol, devices);
   ir::verify(fn);
-  out.synchronizes = synchronizes(fn.body);
-  for (auto *d : devices.functions()) out.synchronizes |= synchronizes(d->body);
+  out.synchronizes = kernelUses(fn, devices, isBarrierOrWarpOp);
+  out.gridSync = kernelUses(fn, devices, isGridSync);
   out.times.semaMs = msSince(t0);
   t0 = Clock::now();
   auto ctx = std::make_unique<llvm::LLVMContext>();
@@ -178,6 +195,7 @@ CompiledKernel compileKernel(const SourceFile &file, const std::string &name, co
   out.ptx = ptx::emitPtx(*k.module, ptxTarget(options));
   out.times.jitMs = msSince(t0);
   out.kernelName = k.kernelName;
+  out.gridSync = k.gridSync;
   out.args = args;
   return out;
 }

@@ -55,7 +55,25 @@ def _module_name(obj):
     return None
 
 
+def _cuda_device_name(obj):
+    """The name inside mahou.cuda of a device-only function (cuda.random.xoroshiro128p_next
+    → "random.xoroshiro128p_next") or of one of its submodules (cuda.fp16 → "fp16")."""
+    side = sys.modules.get("mahou.cuda._device_side")
+    if side is None:
+        return None
+    if isinstance(obj, side._DeviceFunction):
+        return obj.__qualname__
+    if isinstance(obj, _pytypes.ModuleType):
+        name = getattr(obj, "__name__", "")
+        if name.startswith("mahou.cuda.") and name.count(".") == 2 and obj.__dict__.get("_DEVICE_NAMESPACE"):
+            return name.rsplit(".", 1)[1]
+    return None
+
+
 def _module_attr(obj):
+    device = _cuda_device_name(obj)
+    if device is not None:
+        return ("modattr", "mahou.cuda", device)
     name = getattr(obj, "__name__", None)
     if not isinstance(name, str):
         return None

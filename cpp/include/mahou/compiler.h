@@ -155,6 +155,7 @@ struct KernelOptions {
 struct CompiledKernel {
   std::string ptx;
   std::string kernelName; // the .entry symbol
+  bool gridSync = false;  // synchronises the whole grid (cuda.cg): a cooperative launch
   std::vector<types::Type> args;
   StageTimes times;
 };
@@ -173,6 +174,7 @@ struct SimKernel {
   EntryFn entry = nullptr;
   std::vector<types::Type> args;
   bool synchronizes = false;
+  bool gridSync = false; // synchronises the whole grid: every thread of the grid is a fiber
   StageTimes times;
 };
 SimKernel compileSimKernel(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,

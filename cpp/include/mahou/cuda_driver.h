@@ -25,6 +25,7 @@ using CUdevice_attribute = int;
 using CUfunction_attribute = int;
 using CUpointer_attribute = int;
 using CUjit_option = int;
+using CUoccupancyB2DSize = size_t (*)(int blockSize); // dynamic shared bytes of a block size
 
 // cuda.h's values of the enumerators mahou uses (the one place they are written).
 namespace attr {
@@ -37,12 +38,15 @@ constexpr CUdevice_attribute MultiprocessorCount = 16;
 constexpr CUdevice_attribute PciBusId = 33, PciDeviceId = 34;
 constexpr CUdevice_attribute ComputeCapabilityMajor = 75, ComputeCapabilityMinor = 76;
 constexpr CUdevice_attribute MaxSharedMemoryPerBlockOptin = 97;
+constexpr CUdevice_attribute CanMapHostMemory = 19, ManagedMemory = 83, CooperativeLaunch = 95;
 } // namespace attr
 constexpr CUfunction_attribute kFuncMaxDynamicSharedBytes = 8;
-constexpr CUfunction_attribute kFuncNumRegs = 4;
+constexpr CUfunction_attribute kFuncMaxThreadsPerBlock = 0, kFuncSharedSizeBytes = 1,
+                               kFuncConstSizeBytes = 2, kFuncLocalSizeBytes = 3, kFuncNumRegs = 4;
 constexpr CUpointer_attribute kPointerMemoryType = 2, kPointerDeviceOrdinal = 9;
 constexpr int kMemoryTypeHost = 1, kMemoryTypeDevice = 2, kMemoryTypeUnified = 4;
-constexpr CUresult kSuccess = 0, kErrorNotReady = 600, kErrorLaunchFailed = 719;
+constexpr CUresult kSuccess = 0, kErrorNotReady = 600, kErrorLaunchFailed = 719,
+                   kErrorCooperativeLaunchTooLarge = 720, kErrorNotSupported = 801;
 
 // A failed driver call: what() = "cuMemAlloc_v2 failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
 class CudaError : public std::runtime_error {
@@ -83,6 +87,7 @@ struct EmulatorProgram {
   int32_t (*entry)(void *ret, void **argv) = nullptr; // compiler.h's EntryFn
   std::vector<int> arrayDims; // per kernel argument: ndim of an array, -1 for a scalar or tuple
   bool synchronizes = false;  // uses barriers or warp operations: threads run as fibers
+  bool gridSync = false;      // uses cuda.cg grid sync: launched cooperatively, all blocks as fibers
 };
 
 // ------------------------------------------------------------------ driver and devices
@@ -117,6 +122,13 @@ void release(int device, CUdeviceptr pointer) noexcept; // errors ignored (teard
 void *allocateHost(int device, size_t bytes, bool mapped); // page-locked
 void releaseHost(int device, void *pointer) noexcept;
 CUdeviceptr mappedDevicePointer(int device, void *host);
+// Managed (unified) memory, accessible from host and device; CudaError naming the
+// device when it has no managed memory.
+CUdeviceptr allocateManaged(int device, size_t bytes);
+// Page-locks existing host memory (cuda.pinned / cuda.mapped); `mapped` also maps it
+// into the device's address space.
+void registerHost(int device, void *pointer, size_t bytes, bool mapped);
+void unregisterHost(int device, void *pointer) noexcept;
 // stream == nullptr: synchronous copy (legacy default stream); else asynchronous on it.
 void copyToDevice(int device, CUdeviceptr dst, const void *src, size_t bytes, CUstream stream);
 void copyToHost(int device, void *dst, CUdeviceptr src, size_t bytes, CUstream stream);
@@ -164,10 +176,25 @@ void unloadKernels(const void *owner) noexcept;
 struct Dim3 {
   unsigned x = 1, y = 1, z = 1;
 };
+// cuFuncGetAttribute of a loaded kernel (registers, static shared bytes, ...).
+int functionAttribute(const LoadedKernel &kernel, CUfunction_attribute attribute);
+// (minimum grid size, block size) maximising occupancy, as cuOccupancyMaxPotentialBlockSize.
+std::pair<int, int> maxPotentialBlockSize(const LoadedKernel &kernel, size_t dynamicSharedBytes,
+                                          int blockSizeLimit);
+int maxActiveBlocksPerMultiprocessor(const LoadedKernel &kernel, int blockSize,
+                                     size_t dynamicSharedBytes);
+// The most blocks of `blockSize` threads a cooperative launch of the kernel may have on
+// its device (all co-resident): active blocks per multiprocessor times multiprocessors.
+int maxCooperativeBlocks(const LoadedKernel &kernel, int blockSize, size_t dynamicSharedBytes);
+
 // cuLaunchKernel with the context of kernel.device current; raises the dynamic
 // shared memory limit (cuFuncSetAttribute) first when sharedBytes needs it. Under the
 // emulator the kernel has run when this returns; KernelFault when it raised.
 void launch(LoadedKernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, CUstream stream,
             void **params);
+// cuLaunchCooperativeKernel (a kernel that synchronises the whole grid): CudaError naming
+// the limit when the grid has more blocks than can be co-resident.
+void launchCooperative(LoadedKernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes,
+                       CUstream stream, void **params);
 
 } // namespace mahou::cuda

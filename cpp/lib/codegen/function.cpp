@@ -280,6 +280,7 @@ void FunctionLowering::returnStmt(const ir::Stmt &s) {
 }
 
 void FunctionLowering::print(const ir::Stmt &s) {
+  if (gpu() || options_.simulateGpu) return kernelPrint(s);
   auto *voidT = b_.getVoidTy();
   for (size_t i = 0; i < s.exprs.size(); ++i) {
     if (i) b_.CreateCall(runtimeFn("mahou_rt_print_sep", voidT, {}));

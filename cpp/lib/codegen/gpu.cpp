@@ -38,6 +38,7 @@ Value FunctionLowering::gpuOp(const ir::Expr &e) {
   if (options_.simulateGpu)
     if (auto v = simGpuOp(e)) return *v;
   G kind = G(e.sub);
+  if (kind >= G::ThisGrid) return gpuExtraOp(e);
   auto none = [&]() -> Value { return {llvm::Constant::getNullValue(types_.ssa(Type::none())), false}; };
   auto i32 = b_.getInt32Ty();
   if (kind <= G::WarpSize) return {b_.CreateIntrinsic(specialRegister(kind), {}, {}), false};

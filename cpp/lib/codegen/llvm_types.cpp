@@ -41,6 +41,7 @@ llvm::Type *TypeMapper::ssa(const Type &t) {
   case types::Kind::Array: return array(t.ndim);
   case types::Kind::Tuple: return mem(t);
   case types::Kind::None:
+  case types::Kind::Namespace: // a cooperative group (cuda.cg): no data
   case types::Kind::Function: return llvm::StructType::get(ctx_); // functions are static: no data
   case types::Kind::Str: return llvm::PointerType::get(ctx_, 0);
   default: internalError("type " + t.str() + " has no runtime representation");

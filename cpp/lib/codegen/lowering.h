@@ -88,6 +88,14 @@ public:
   Value tupleGet(const ir::Expr &e);
   Value gpuOp(const ir::Expr &e); // gpu.cpp
   std::optional<Value> simGpuOp(const ir::Expr &e); // gpu_sim.cpp: the emulator's lowering, or nullopt if shared
+  // gpu_extras.cpp: cooperative groups, cuda.random, print() in kernels (GPU and emulator)
+  Value gpuExtraOp(const ir::Expr &e);
+  void gridSync();
+  llvm::Value *xoroshiroNext(llvm::Value *s0Ptr, llvm::Value *s1Ptr);
+  void xoroshiroJump(llvm::Value *s0Ptr, llvm::Value *s1Ptr);
+  llvm::Value *xoroshiroUniform(llvm::Value *s0Ptr, llvm::Value *s1Ptr, bool f32);
+  llvm::Value *xoroshiroNormal(llvm::Value *s0Ptr, llvm::Value *s1Ptr, bool f32);
+  void kernelPrint(const ir::Stmt &s);
   bool gpu() const { return options_.target == Target::NVPTX; }
 
   // ---- arrays (arrays.cpp)

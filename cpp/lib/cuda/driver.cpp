@@ -320,6 +320,33 @@ CUdeviceptr mappedDevicePointer(int device, void *host) {
   return p;
 }
 
+CUdeviceptr allocateManaged(int device, size_t bytes) {
+  if (!deviceAttribute(device, attr::ManagedMemory))
+    throw CudaError("cuMemAllocManaged", kErrorNotSupported, "CUDA_ERROR_NOT_SUPPORTED",
+                    "device " + std::to_string(device) + " has no managed memory");
+  makeCurrent(device);
+  constexpr unsigned kAttachGlobal = 0x1;
+  CUdeviceptr p = 0;
+  MAHOU_CU(cuMemAllocManaged, &p, bytes ? bytes : 1, kAttachGlobal);
+  return p;
+}
+
+void registerHost(int device, void *pointer, size_t bytes, bool mapped) {
+  if (!bytes)
+    return;
+  makeCurrent(device);
+  constexpr unsigned kPortable = 0x01, kDeviceMap = 0x02;
+  MAHOU_CU(cuMemHostRegister_v2, pointer, bytes, kPortable | (mapped ? kDeviceMap : 0u));
+}
+
+void unregisterHost(int device, void *pointer) noexcept {
+  try {
+    makeCurrent(device);
+    driver().cuMemHostUnregister(pointer);
+  } catch (...) {
+  }
+}
+
 void copyToDevice(int device, CUdeviceptr dst, const void *src, size_t bytes, CUstream stream) {
   if (!bytes)
     return;

@@ -41,6 +41,9 @@ constexpr ErrorText kErrors[] = {
     {kInvalidHandle, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
     {kNotFound, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
     {kErrorNotReady, "CUDA_ERROR_NOT_READY", "device not ready"},
+    {kErrorCooperativeLaunchTooLarge, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE",
+     "too many blocks in cooperative launch"},
+    {kErrorNotSupported, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
     {kErrorLaunchFailed, "CUDA_ERROR_LAUNCH_FAILED",
      "unspecified launch failure (the kernel raised an exception in the CUDA emulator)"},
 };
@@ -53,6 +56,9 @@ constexpr int kSharedPerBlock = 48 * 1024, kSharedPerBlockOptin = 227 * 1024;
 constexpr int kComputeMajor = 9, kComputeMinor = 0;
 constexpr size_t kAlignment = 256; // cudaMalloc's alignment
 constexpr int kDriverVersion = 12040;
+// The occupancy model: per multiprocessor at most this many resident threads and blocks
+// (sm_90's limits; registers are not modelled).
+constexpr int kThreadsPerMultiprocessor = 2048, kBlocksPerMultiprocessor = 32;
 
 struct Context {
   int device = 0;
@@ -65,6 +71,7 @@ thread_local CUcontext currentContext = nullptr;
 struct Allocations {
   std::mutex mutex;
   std::map<uintptr_t, size_t> device, host;
+  std::map<uintptr_t, size_t> registered; // cuMemHostRegister'ed host memory (not owned)
   size_t deviceBytes = 0;
 };
 Allocations &allocations() {
@@ -84,7 +91,7 @@ void *alignedAllocate(size_t bytes) {
 
 // The allocation map holding `p` ([start, start + bytes)), or nullptr.
 const std::map<uintptr_t, size_t> *owningMap(Allocations &a, uintptr_t p) {
-  for (const auto *m : {&a.device, &a.host}) {
+  for (const auto *m : {&a.device, &a.host, &a.registered}) {
     auto it = m->upper_bound(p);
     if (it == m->begin())
       continue;
@@ -161,6 +168,9 @@ CUresult emuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevic
   case attr::ComputeCapabilityMajor: *value = kComputeMajor; break;
   case attr::ComputeCapabilityMinor: *value = kComputeMinor; break;
   case attr::MaxSharedMemoryPerBlockOptin: *value = kSharedPerBlockOptin; break;
+  case attr::CanMapHostMemory:
+  case attr::ManagedMemory:
+  case attr::CooperativeLaunch: *value = 1; break;
   default: *value = 0; break; // PCI ids, constant memory, ...: nothing to report
   }
   return kSuccess;
@@ -242,11 +252,56 @@ CUresult emuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute
   return kSuccess;
 }
 
+// Registers, static shared, constant and local memory are not modelled: they read 0.
 CUresult emuFuncGetAttribute(int *value, CUfunction_attribute attribute, CUfunction function) {
   auto *m = reinterpret_cast<Module *>(function);
   if (!m)
     return kInvalidHandle;
-  *value = attribute == kFuncMaxDynamicSharedBytes ? m->dynamicSharedLimit : 0;
+  *value = attribute == kFuncMaxDynamicSharedBytes ? m->dynamicSharedLimit
+           : attribute == kFuncMaxThreadsPerBlock  ? kMaxThreadsPerBlock
+                                                   : 0;
+  return kSuccess;
+}
+
+int activeBlocks(int blockSize, size_t dynamicSharedBytes) {
+  if (blockSize <= 0 || blockSize > kMaxThreadsPerBlock)
+    return 0;
+  int blocks = std::min(kBlocksPerMultiprocessor, kThreadsPerMultiprocessor / blockSize);
+  if (dynamicSharedBytes)
+    blocks = std::min<int>(blocks, int(size_t(kSharedPerBlockOptin) / dynamicSharedBytes));
+  return blocks;
+}
+
+int multiprocessors() { return int(std::max(1u, std::thread::hardware_concurrency())); }
+
+CUresult emuOccupancyMaxActiveBlocks(int *blocks, CUfunction function, int blockSize,
+                                     size_t dynamicSharedBytes) {
+  if (!function)
+    return kInvalidHandle;
+  *blocks = activeBlocks(blockSize, dynamicSharedBytes);
+  return kSuccess;
+}
+
+CUresult emuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction function,
+                                           CUoccupancyB2DSize blockToSharedBytes,
+                                           size_t dynamicSharedBytes, int blockSizeLimit) {
+  if (!function)
+    return kInvalidHandle;
+  int limit = blockSizeLimit > 0 ? std::min(blockSizeLimit, kMaxThreadsPerBlock) : kMaxThreadsPerBlock;
+  int best = 0, bestThreads = -1;
+  // The largest block size (the limit, then multiples of 32 below it) with the most
+  // resident threads per multiprocessor.
+  for (int size = limit; size > 0; size = size % 32 ? size - size % 32 : size - 32) {
+    size_t shared = blockToSharedBytes ? blockToSharedBytes(size) : dynamicSharedBytes;
+    int threads = activeBlocks(size, shared) * size;
+    if (threads > bestThreads) {
+      best = size;
+      bestThreads = threads;
+    }
+  }
+  *blockSize = best;
+  size_t shared = blockToSharedBytes ? blockToSharedBytes(best) : dynamicSharedBytes;
+  *minGridSize = activeBlocks(best, shared) * multiprocessors();
   return kSuccess;
 }
 
@@ -261,15 +316,23 @@ bool validLaunch(const unsigned grid[3], const unsigned block[3], unsigned share
   return threads <= kMaxThreadsPerBlock && int64_t(sharedBytes) <= m.dynamicSharedLimit;
 }
 
-CUresult emuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
-                         unsigned blockX, unsigned blockY, unsigned blockZ,
-                         unsigned sharedMemBytes, CUstream, void **kernelParams, void **) {
+CUresult launchProgram(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
+                       unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedMemBytes,
+                       void **kernelParams, bool cooperative) {
   auto *m = reinterpret_cast<Module *>(function);
   if (!m)
     return kInvalidHandle;
   const unsigned grid[3] = {gridX, gridY, gridZ}, block[3] = {blockX, blockY, blockZ};
   if (!validLaunch(grid, block, sharedMemBytes, *m))
     return kInvalidValue;
+  if (m->program.gridSync && !cooperative)
+    return kInvalidValue; // grid sync needs a cooperative launch
+  if (cooperative) {
+    uint64_t blocks = uint64_t(gridX) * gridY * gridZ;
+    int limit = activeBlocks(int(blockX * blockY * blockZ), sharedMemBytes) * multiprocessors();
+    if (blocks > uint64_t(limit))
+      return kErrorCooperativeLaunchTooLarge;
+  }
   // Kernel parameters (compiler.h's CompiledKernel) → the CPU entry's arguments:
   // an array's data, shape[N], strides[N] become its native struct (runtime.h).
   const EmulatorProgram &p = m->program;
@@ -289,9 +352,24 @@ CUresult emuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY, un
     argv.push_back(head);
   }
   const int64_t g[3] = {gridX, gridY, gridZ}, b[3] = {blockX, blockY, blockZ};
-  int32_t status = mahou_rt_sim_launch(p.entry, argv.data(), g, b, int64_t(sharedMemBytes),
-                                       p.synchronizes);
+  int32_t mode = p.gridSync ? 2 : p.synchronizes ? 1 : 0;
+  int32_t status = mahou_rt_sim_launch(p.entry, argv.data(), g, b, int64_t(sharedMemBytes), mode);
   return status == 0 ? kSuccess : kErrorLaunchFailed; // the error stays pending (KernelFault)
+}
+
+CUresult emuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
+                         unsigned blockX, unsigned blockY, unsigned blockZ,
+                         unsigned sharedMemBytes, CUstream, void **kernelParams, void **) {
+  return launchProgram(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes,
+                       kernelParams, false);
+}
+
+CUresult emuLaunchCooperativeKernel(CUfunction function, unsigned gridX, unsigned gridY,
+                                    unsigned gridZ, unsigned blockX, unsigned blockY,
+                                    unsigned blockZ, unsigned sharedMemBytes, CUstream,
+                                    void **kernelParams) {
+  return launchProgram(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes,
+                       kernelParams, true);
 }
 
 // ------------------------------------------------------------------ memory
@@ -331,6 +409,26 @@ CUresult emuMemAlloc(CUdeviceptr *pointer, size_t bytes) {
   return recordAllocation(&Allocations::device, p, bytes);
 }
 
+CUresult emuMemAllocManaged(CUdeviceptr *pointer, size_t bytes, unsigned) {
+  return emuMemAlloc(pointer, bytes); // host memory serves both sides
+}
+
+// Registered host memory: remembered so that cuPointerGetAttribute knows it (not owned).
+CUresult emuMemHostRegister(void *pointer, size_t bytes, unsigned) {
+  if (!pointer || !bytes)
+    return kInvalidValue;
+  Allocations &a = allocations();
+  std::lock_guard lock(a.mutex);
+  a.registered[uintptr_t(pointer)] = bytes;
+  return kSuccess;
+}
+
+CUresult emuMemHostUnregister(void *pointer) {
+  Allocations &a = allocations();
+  std::lock_guard lock(a.mutex);
+  return a.registered.erase(uintptr_t(pointer)) ? kSuccess : kInvalidValue;
+}
+
 CUresult emuMemFree(CUdeviceptr pointer) {
   return dropAllocation(&Allocations::device, uintptr_t(pointer));
 }
@@ -347,7 +445,8 @@ CUresult emuMemHostAlloc(void **pointer, size_t bytes, unsigned) {
 CUresult emuMemHostGetDevicePointer(CUdeviceptr *device, void *host, unsigned) {
   Allocations &a = allocations();
   std::lock_guard lock(a.mutex);
-  if (owningMap(a, uintptr_t(host)) != &a.host)
+  const auto *map = owningMap(a, uintptr_t(host));
+  if (map != &a.host && map != &a.registered)
     return kInvalidValue;
   *device = CUdeviceptr(uintptr_t(host)); // mapped memory: the same address on both sides
   return kSuccess;
@@ -490,6 +589,12 @@ void fillEmulatedTable(DriverTable &t) {
   t.cuEventSynchronize = emuEventSynchronize;
   t.cuEventElapsedTime = emuEventElapsedTime;
   t.cuEventDestroy_v2 = emuEventDestroy;
+  t.cuOccupancyMaxPotentialBlockSize = emuOccupancyMaxPotentialBlockSize;
+  t.cuOccupancyMaxActiveBlocksPerMultiprocessor = emuOccupancyMaxActiveBlocks;
+  t.cuLaunchCooperativeKernel = emuLaunchCooperativeKernel;
+  t.cuMemAllocManaged = emuMemAllocManaged;
+  t.cuMemHostRegister_v2 = emuMemHostRegister;
+  t.cuMemHostUnregister = emuMemHostUnregister;
   // Every entry of cuda_driver.def must be set: a missing one is a build-time bug.
 #define MAHOU_CUDA_FN(name, ret, params)                                                     \
   if (!t.name)                                                                               \

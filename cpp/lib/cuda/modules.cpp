@@ -111,19 +111,86 @@ void unloadKernels(const void *owner) noexcept {
   }
 }
 
-void launch(LoadedKernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, CUstream stream,
-            void **params) {
+int functionAttribute(const LoadedKernel &kernel, CUfunction_attribute attribute) {
   makeCurrent(kernel.device);
+  int value = 0;
+  MAHOU_CU(cuFuncGetAttribute, &value, attribute, kernel.function);
+  return value;
+}
+
+std::pair<int, int> maxPotentialBlockSize(const LoadedKernel &kernel, size_t dynamicSharedBytes,
+                                          int blockSizeLimit) {
+  makeCurrent(kernel.device);
+  int minGrid = 0, blockSize = 0;
+  MAHOU_CU(cuOccupancyMaxPotentialBlockSize, &minGrid, &blockSize, kernel.function, nullptr,
+           dynamicSharedBytes, blockSizeLimit);
+  return {minGrid, blockSize};
+}
+
+int maxActiveBlocksPerMultiprocessor(const LoadedKernel &kernel, int blockSize,
+                                     size_t dynamicSharedBytes) {
+  makeCurrent(kernel.device);
+  int blocks = 0;
+  MAHOU_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor, &blocks, kernel.function, blockSize,
+           dynamicSharedBytes);
+  return blocks;
+}
+
+int maxCooperativeBlocks(const LoadedKernel &kernel, int blockSize, size_t dynamicSharedBytes) {
+  return maxActiveBlocksPerMultiprocessor(kernel, blockSize, dynamicSharedBytes) *
+         deviceAttribute(kernel.device, attr::MultiprocessorCount);
+}
+
+namespace {
+
+void raiseSharedLimit(LoadedKernel &kernel, unsigned sharedBytes) {
   if (int(sharedBytes) > kernel.dynamicSharedLimit) {
     MAHOU_CU(cuFuncSetAttribute, kernel.function, kFuncMaxDynamicSharedBytes, int(sharedBytes));
     kernel.dynamicSharedLimit = int(sharedBytes);
   }
-  CUresult r = detail::driver().cuLaunchKernel(kernel.function, grid.x, grid.y, grid.z, block.x,
-                                               block.y, block.z, sharedBytes, stream, params,
-                                               nullptr);
+}
+
+void checkLaunch(const char *function, CUresult r) {
   if (r == kErrorLaunchFailed && emulated())
     throw KernelFault("a kernel raised an exception in the CUDA emulator");
-  detail::check("cuLaunchKernel", r);
+  detail::check(function, r);
+}
+
+} // namespace
+
+void launch(LoadedKernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes, CUstream stream,
+            void **params) {
+  makeCurrent(kernel.device);
+  raiseSharedLimit(kernel, sharedBytes);
+  checkLaunch("cuLaunchKernel",
+              detail::driver().cuLaunchKernel(kernel.function, grid.x, grid.y, grid.z, block.x,
+                                              block.y, block.z, sharedBytes, stream, params,
+                                              nullptr));
+}
+
+void launchCooperative(LoadedKernel &kernel, Dim3 grid, Dim3 block, unsigned sharedBytes,
+                       CUstream stream, void **params) {
+  makeCurrent(kernel.device);
+  if (!deviceAttribute(kernel.device, attr::CooperativeLaunch))
+    throw CudaError("cuLaunchCooperativeKernel", kErrorNotSupported, "CUDA_ERROR_NOT_SUPPORTED",
+                    "device " + std::to_string(kernel.device) +
+                        " does not support cooperative launches (needed by grid sync)");
+  raiseSharedLimit(kernel, sharedBytes);
+  uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z;
+  int threads = int(uint64_t(block.x) * block.y * block.z);
+  int limit = maxCooperativeBlocks(kernel, threads, sharedBytes);
+  if (blocks > uint64_t(limit))
+    throw CudaError("cuLaunchCooperativeKernel", kErrorCooperativeLaunchTooLarge,
+                    "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE",
+                    "a kernel that synchronises the grid was launched with " +
+                        std::to_string(blocks) + " blocks of " + std::to_string(threads) +
+                        " threads, but at most " + std::to_string(limit) +
+                        " such blocks can be co-resident on device " +
+                        std::to_string(kernel.device) + " (kernel.max_cooperative_grid_blocks)");
+  checkLaunch("cuLaunchCooperativeKernel",
+              detail::driver().cuLaunchCooperativeKernel(kernel.function, grid.x, grid.y, grid.z,
+                                                         block.x, block.y, block.z, sharedBytes,
+                                                         stream, params));
 }
 
 } // namespace mahou::cuda

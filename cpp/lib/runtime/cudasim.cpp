@@ -1,7 +1,9 @@
 // The CUDA emulator's runtime: runs a kernel compiled for the CPU over a grid.
 // Threads of a block are fibers (fiber.h) switched at barriers and warp operations,
 // so syncthreads works for any block size; blocks are spread over the CPU cores.
-// A barrier reached by only part of a block is reported instead of hanging.
+// A kernel that synchronises the grid (cuda.cg) runs every thread of every block as a
+// fiber of one scheduler, so grid.sync() waits for the whole grid.
+// A barrier reached by only part of a block (or grid) is reported instead of hanging.
 #include "mahou/runtime.h"
 
 #include "fiber.h"
@@ -36,6 +38,7 @@ struct SimThread {
   bool done = false;
   bool waitBlock = false; // at syncthreads
   bool waitWarp = false;  // at a warp operation
+  bool waitGrid = false;  // at grid.sync() (cooperative launches)
   char *stack = nullptr;
 };
 
@@ -47,6 +50,7 @@ struct Launch {
   int64_t grid[3], block[3];
   int64_t dynamicBytes;
   bool fibers;
+  bool cooperative = false; // every block's threads are fibers of one scheduler
   std::atomic<int64_t> nextBlock{0};
   std::atomic<bool> failed{false};
   std::mutex errorMutex;
@@ -122,65 +126,90 @@ void yieldToScheduler() {
 
 int warpOf(const SimThread &t) { return t.linear / kWarp; }
 
-void runBlockFibers(SimBlock &b) {
-  size_t n = b.threads.size();
+void initFibers(SimBlock &b) {
   for (auto &t : b.threads) {
     if (!t.stack)
-      t.stack = static_cast<char *>(mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-    t.done = t.waitBlock = t.waitWarp = false;
+      t.stack = static_cast<char *>(mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE,
+                                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
+    t.done = t.waitBlock = t.waitWarp = t.waitGrid = false;
     mahou::runtime::fiberInit(t.ctx, t.stack, kStackBytes, fiberMain, &t);
   }
-  while (!b.stop) {
-    bool ranAny = false;
-    for (auto &t : b.threads) {
-      if (t.done || t.waitBlock || t.waitWarp) continue;
-      tlsThread = &t;
-      mahou::runtime::fiberSwitch(b.scheduler, t.ctx);
-      ranAny = true;
-      if (b.stop) break;
-    }
+}
+
+// Runs every runnable thread of the block once; true when any ran.
+bool runRunnable(SimBlock &b) {
+  bool ranAny = false;
+  tlsBlock = &b;
+  for (auto &t : b.threads) {
+    if (t.done || t.waitBlock || t.waitWarp || t.waitGrid) continue;
+    tlsThread = &t;
+    mahou::runtime::fiberSwitch(b.scheduler, t.ctx);
+    ranAny = true;
     if (b.stop) break;
-    size_t done = 0, atBlock = 0;
-    for (auto &t : b.threads) {
-      done += t.done;
-      atBlock += t.waitBlock;
+  }
+  return ranAny;
+}
+
+// After a pass: releases the warps and the block barrier that every live thread reached.
+// Returns true when something was released; sets b.stop on a barrier that cannot complete.
+bool releaseWaiters(SimBlock &b) {
+  size_t n = b.threads.size();
+  bool released = false;
+  for (size_t w = 0; w * kWarp < n; ++w) {
+    size_t lo = w * kWarp, hi = std::min(n, lo + kWarp);
+    bool all = true, any = false;
+    for (size_t i = lo; i < hi; ++i) {
+      if (b.threads[i].done) continue;
+      all &= b.threads[i].waitWarp;
+      any |= b.threads[i].waitWarp;
     }
-    if (done == n) break;
-    // Release warps whose live lanes all wait at a warp operation.
-    bool released = false;
-    for (size_t w = 0; w * kWarp < n; ++w) {
-      size_t lo = w * kWarp, hi = std::min(n, lo + kWarp);
-      bool all = true, any = false;
-      for (size_t i = lo; i < hi; ++i) {
-        if (b.threads[i].done) continue;
-        all &= b.threads[i].waitWarp;
-        any |= b.threads[i].waitWarp;
-      }
-      if (any && all) {
-        for (size_t i = lo; i < hi; ++i) b.threads[i].waitWarp = false;
-        b.warpGen[w] ^= 1;
-        released = true;
-      }
+    if (any && all) {
+      for (size_t i = lo; i < hi; ++i) b.threads[i].waitWarp = false;
+      b.warpGen[w] ^= 1;
+      released = true;
     }
-    if (released) continue;
-    if (atBlock > 0 && atBlock + done == n) {
-      if (done > 0) {
-        fail(*b.launch, SimExcRuntimeError,
-             "cuda.syncthreads() was reached by only part of the block (" + std::to_string(atBlock) + " of " +
-                 std::to_string(n) + " threads; the others returned)" + where(b, b.threads[0].tid));
-        break;
-      }
-      int g = b.barrierGen;
-      b.barrierCount[g] = b.barrierAccum;
-      b.barrierResultAll[g] = b.barrierAll;
-      b.barrierResultAny[g] = b.barrierAny;
-      b.barrierAccum = 0;
-      b.barrierAll = 1;
-      b.barrierAny = 0;
-      b.barrierGen ^= 1;
-      for (auto &t : b.threads) t.waitBlock = false;
-      continue;
+  }
+  if (released) return true;
+  size_t done = 0, atBlock = 0;
+  for (auto &t : b.threads) {
+    done += t.done;
+    atBlock += t.waitBlock;
+  }
+  if (atBlock > 0 && atBlock + done == n) {
+    if (done > 0) {
+      fail(*b.launch, SimExcRuntimeError,
+           "cuda.syncthreads() was reached by only part of the block (" + std::to_string(atBlock) + " of " +
+               std::to_string(n) + " threads; the others returned)" + where(b, b.threads[0].tid));
+      b.stop = true;
+      return false;
     }
+    int g = b.barrierGen;
+    b.barrierCount[g] = b.barrierAccum;
+    b.barrierResultAll[g] = b.barrierAll;
+    b.barrierResultAny[g] = b.barrierAny;
+    b.barrierAccum = 0;
+    b.barrierAll = 1;
+    b.barrierAny = 0;
+    b.barrierGen ^= 1;
+    for (auto &t : b.threads) t.waitBlock = false;
+    return true;
+  }
+  return false;
+}
+
+bool blockDone(const SimBlock &b) {
+  for (auto &t : b.threads)
+    if (!t.done) return false;
+  return true;
+}
+
+void runBlockFibers(SimBlock &b) {
+  initFibers(b);
+  while (!b.stop) {
+    bool ranAny = runRunnable(b);
+    if (b.stop || blockDone(b)) break;
+    if (releaseWaiters(b)) continue;
+    if (b.stop) break;
     if (!ranAny) {
       fail(*b.launch, SimExcRuntimeError,
            "the threads of a warp diverged at a warp operation (some lanes never reached it)" + where(b, b.threads[0].tid));
@@ -189,7 +218,7 @@ void runBlockFibers(SimBlock &b) {
   }
 }
 
-void runBlock(Launch &launch, SimBlock &b, int64_t blockIndex) {
+void prepareBlock(Launch &launch, SimBlock &b, int64_t blockIndex) {
   b.launch = &launch;
   b.ctaid[0] = int(blockIndex % launch.grid[0]);
   b.ctaid[1] = int(blockIndex / launch.grid[0] % launch.grid[1]);
@@ -216,11 +245,15 @@ void runBlock(Launch &launch, SimBlock &b, int64_t blockIndex) {
     b.warpSlots[g].assign(warps * kWarp, 0);
     b.warpBallot[g].assign(warps, 0);
   }
+}
+
+void runBlock(Launch &launch, SimBlock &b, int64_t blockIndex) {
+  prepareBlock(launch, b, blockIndex);
   tlsBlock = &b;
   if (launch.fibers) {
     runBlockFibers(b);
   } else {
-    for (size_t i = 0; i < n && !b.stop; ++i) {
+    for (size_t i = 0; i < b.threads.size() && !b.stop; ++i) {
       tlsThread = &b.threads[i];
       runThread(b, b.threads[i].tid);
     }
@@ -232,6 +265,55 @@ void runBlock(Launch &launch, SimBlock &b, int64_t blockIndex) {
 void freeStacks(SimBlock &b) {
   for (auto &t : b.threads)
     if (t.stack) munmap(t.stack, kStackBytes);
+}
+
+// A cooperative launch: every thread of the grid is a fiber; grid.sync() releases when
+// every thread of the grid has reached it.
+void runGridFibers(Launch &launch) {
+  int64_t total = launch.grid[0] * launch.grid[1] * launch.grid[2];
+  std::vector<std::unique_ptr<SimBlock>> blocks;
+  for (int64_t i = 0; i < total; ++i) {
+    blocks.push_back(std::make_unique<SimBlock>());
+    prepareBlock(launch, *blocks.back(), i);
+    initFibers(*blocks.back());
+  }
+  auto stopped = [&] {
+    for (auto &b : blocks)
+      if (b->stop) return true;
+    return false;
+  };
+  while (!stopped()) {
+    bool progress = false, allDone = true;
+    for (auto &b : blocks) progress |= runRunnable(*b);
+    if (stopped()) break;
+    for (auto &b : blocks) {
+      progress |= releaseWaiters(*b);
+      allDone &= blockDone(*b);
+    }
+    if (allDone || stopped()) break;
+    if (progress) continue;
+    size_t live = 0, atGrid = 0, done = 0;
+    for (auto &b : blocks)
+      for (auto &t : b->threads) {
+        done += t.done;
+        live += !t.done;
+        atGrid += t.waitGrid;
+      }
+    if (atGrid > 0 && atGrid == live && done == 0) {
+      for (auto &b : blocks)
+        for (auto &t : b->threads) t.waitGrid = false;
+      continue;
+    }
+    SimBlock &b0 = *blocks[0];
+    fail(launch, SimExcRuntimeError,
+         atGrid ? "grid.sync() was reached by only part of the grid (" + std::to_string(atGrid) + " of " +
+                      std::to_string(live + done) + " threads; the others returned or wait elsewhere)"
+                : std::string("the threads of a block or warp never all reached a barrier") + where(b0, b0.threads[0].tid));
+    break;
+  }
+  tlsBlock = nullptr;
+  tlsThread = nullptr;
+  for (auto &b : blocks) freeStacks(*b);
 }
 
 void worker(Launch &launch) {
@@ -247,7 +329,7 @@ void worker(Launch &launch) {
 extern "C" {
 
 int32_t mahou_rt_sim_launch(MahouSimEntry entry, void **argv, const int64_t *grid, const int64_t *block,
-                            int64_t dynamicSharedBytes, bool fibers) {
+                            int64_t dynamicSharedBytes, int32_t mode) {
   Launch launch;
   launch.entry = entry;
   launch.argv = argv;
@@ -256,10 +338,13 @@ int32_t mahou_rt_sim_launch(MahouSimEntry entry, void **argv, const int64_t *gri
     launch.block[i] = std::max<int64_t>(1, block[i]);
   }
   launch.dynamicBytes = dynamicSharedBytes;
-  launch.fibers = fibers;
+  launch.fibers = mode != 0;
+  launch.cooperative = mode == 2;
   int64_t blocks = launch.grid[0] * launch.grid[1] * launch.grid[2];
   unsigned workers = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(std::min<int64_t>(blocks, 64))));
-  if (workers == 1) {
+  if (launch.cooperative) {
+    runGridFibers(launch);
+  } else if (workers == 1) {
     worker(launch);
   } else {
     std::vector<std::thread> pool;
@@ -361,6 +446,13 @@ int32_t mahou_rt_sim_vote(int32_t kind, uint32_t mask, bool pred) {
   for (int i = 0; i < lanes; ++i)
     if (mask >> i & 1u) live |= 1u << i;
   return kind == 1 ? int32_t(ballot == live) : int32_t(ballot != 0);
+}
+
+void mahou_rt_sim_grid_sync() {
+  SimBlock *b = tlsBlock;
+  if (!b->launch->cooperative) return; // compiled without grid sync: never called
+  tlsThread->waitGrid = true;
+  yieldToScheduler();
 }
 
 uint32_t mahou_rt_sim_activemask() {

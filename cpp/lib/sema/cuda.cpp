@@ -10,7 +10,7 @@ namespace {
 using G = ir::GpuOpKind;
 
 const char *kDim3[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
-const char *kNamespaces[] = {"shared", "local", "const", "atomic"};
+const char *kNamespaces[] = {"shared", "local", "const", "atomic", "cg", "random", "fp16", "libdevice"};
 
 ExprPtr gpuOp(G kind, Type t, Loc loc) {
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::GpuOp, std::move(t), loc);
@@ -71,6 +71,9 @@ std::vector<ExprPtr> FunctionTyper::constShape(const ast::Expr &e, const std::st
 ExprPtr FunctionTyper::cudaCall(const std::string &name, const ast::Call &e) {
   if (!gpu_) notSupported(e.loc, "cuda." + name + "() can only be used inside a @cuda.jit kernel or device function");
   Loc loc = e.loc;
+  if (name.rfind("cg.", 0) == 0) return cudaGroupCall(name.substr(3), e);
+  if (name.rfind("random.", 0) == 0) return cudaRandomCall(name.substr(7), e);
+  if (name.rfind("fp16.", 0) == 0) return cudaFp16Call(name.substr(5), e);
   auto widen = [&](G kind) { return ir::makeCast(special(kind, loc), Type::int64()); };
   if (name == "grid" || name == "gridsize") {
     checkKeywords(e, {}, "cuda." + name);

@@ -129,6 +129,8 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
   case GK::DType: return ir::makeConst(Type::dtypeObj(g.dtype), loc, 0);
   case GK::ExcClass: return ir::makeConst(Type::excClass(g.exc), loc, 0);
   case GK::ModuleAttr: {
+    // from numba.cuda import shared / fp16 / cg: a namespace of the cuda module
+    if (g.module == types::ModuleId::Cuda) return cudaAttribute(Type::moduleRef(g.module), g.s, loc);
     // Constants imported by name: from math import pi
     if (g.s == "pi") return ir::makeConst(Type::float64(), loc, 0, M_PI);
     if (g.s == "e") return ir::makeConst(Type::float64(), loc, 0, M_E);

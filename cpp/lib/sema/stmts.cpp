@@ -578,7 +578,10 @@ void FunctionTyper::exprStmt(const ast::ExprStmt &s, ir::Block &out) {
       }
     }
     if (c && c->kind == CalleeRef::Kind::Builtin && c->name == "print") {
-      requireHost(s.loc, "print()");
+      if (gpu_) {
+        out.push_back(kernelPrint(*call, s.loc));
+        return;
+      }
       for (auto &k : call->keywords)
         notSupported(k.loc, "print() keyword arguments are not supported yet");
       auto st = makeStmt(ir::StmtOp::Print, s.loc);

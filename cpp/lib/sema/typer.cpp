@@ -188,8 +188,10 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
   case Kind::DTypeObj:
   case Kind::ExcClass:
   case Kind::Range:
-  case Kind::Namespace:
     notSupported(loc, "cannot store a " + t.str() + " in variable '" + vars_[var].name + "'");
+  case Kind::Namespace: // a cooperative group (g = cuda.cg.this_grid()) is a value; cuda.shared is not
+    if (t.text != "cg.grid") notSupported(loc, "cannot store a " + t.str() + " in variable '" + vars_[var].name + "'");
+    break;
   default: break;
   }
   if (!t.containsUnknown()) {

@@ -134,6 +134,10 @@ public:
   ExprPtr cudaAttribute(const Type &base, const std::string &attr, Loc loc);
   ExprPtr cudaCall(const std::string &name, const ast::Call &e);
   std::vector<ExprPtr> constShape(const ast::Expr &e, const std::string &fname);
+  ExprPtr cudaGroupCall(const std::string &name, const ast::Call &e);  // cuda.cg (cuda_extras.cpp)
+  ExprPtr cudaRandomCall(const std::string &name, const ast::Call &e); // cuda.random (cuda_extras.cpp)
+  ExprPtr cudaFp16Call(const std::string &name, const ast::Call &e);   // cuda.fp16 (cuda_fp16.cpp)
+  ir::StmtPtr kernelPrint(const ast::Call &e, Loc loc);                // print() in kernels (cuda_extras.cpp)
   // Refuses what a GPU function cannot do (allocate arrays, print).
   void requireHost(Loc loc, const std::string &what) const {
     if (gpu_) notSupported(loc, what + " is not supported in CUDA kernels (use cuda.local.array or cuda.shared.array)");
