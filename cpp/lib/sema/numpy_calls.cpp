@@ -259,17 +259,22 @@ ExprPtr FunctionTyper::numpyCall(const std::string &name, const ast::Call &e) {
   }
   if (auto r = numpyArrayFunction(name, e)) return r;
   // Ufuncs: elementwise over arrays (fused with their array operands), plain on scalars.
-  int arity = 1;
-  if (name == "minimum" || name == "maximum" || name == "fmin" || name == "fmax") arity = 2;
-  else if (name != "abs" && name != "absolute" && name != "sign") {
-    const MathFn *fn = findFn(kNumpyFns, name);
-    if (!fn) notSupported(e.loc, fname + " is not supported yet");
-    arity = ir::intrinsicArity(fn->id);
-  }
+  int arity = ufuncArity(name);
+  if (arity < 0) notSupported(e.loc, fname + " is not supported yet");
+  if (e.args.size() == size_t(arity) + 1 || keyword(e, "out"))
+    notSupported(e.loc, fname + "() with an output array is supported as a statement (" + fname +
+                            "(x, out)), not as a value");
   checkKeywords(e, {}, fname);
   auto args = positionalArgs(e, arity, arity, fname);
   Loc loc = e.loc;
   return elementwise(std::move(args), [this, name, loc](std::vector<ExprPtr> v) { return scalarUfunc(name, std::move(v), loc); }, loc);
+}
+
+int ufuncArity(const std::string &name) {
+  if (name == "minimum" || name == "maximum" || name == "fmin" || name == "fmax") return 2;
+  if (name == "abs" || name == "absolute" || name == "sign") return 1;
+  const MathFn *fn = findFn(kNumpyFns, name);
+  return fn ? ir::intrinsicArity(fn->id) : -1;
 }
 
 ExprPtr FunctionTyper::scalarUfunc(const std::string &name, std::vector<ExprPtr> args, Loc loc) {

@@ -577,6 +577,11 @@ void FunctionTyper::exprStmt(const ast::ExprStmt &s, ir::Block &out) {
         return;
       }
     }
+    if (c && c->kind == CalleeRef::Kind::ModuleFn && c->module == types::ModuleId::Numpy)
+      if (auto st = ufuncIntoOut(c->name, *call)) { // np.sin(x, out)
+        out.push_back(std::move(st));
+        return;
+      }
     if (c && c->kind == CalleeRef::Kind::Builtin && c->name == "print") {
       if (gpu_) {
         out.push_back(kernelPrint(*call, s.loc));

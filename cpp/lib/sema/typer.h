@@ -97,6 +97,9 @@ public:
   ExprPtr mathCall(types::ModuleId module, const std::string &name, const ast::Call &e);
   ExprPtr numpyCall(const std::string &name, const ast::Call &e);
   ExprPtr scalarUfunc(const std::string &name, std::vector<ExprPtr> args, Loc loc);
+  // np.<ufunc>(x, ..., out) / np.<ufunc>(x, out=out) as a statement: the store into out
+  // (ufunc_out.cpp); nullptr when the call has no output argument.
+  ir::StmtPtr ufuncIntoOut(const std::string &name, const ast::Call &e);
   ExprPtr randomCall(const std::string &name, const ast::Call &e); // random.cpp
   ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
   ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e);
@@ -191,6 +194,9 @@ public:
   int tempCounter_ = 0;
   int loopDepth_ = 0;
 };
+
+// Number of inputs of a NumPy ufunc mahou compiles (np.sin: 1), or -1 (numpy_calls.cpp).
+int ufuncArity(const std::string &name);
 
 // A deep copy (ir::clone) of an expression whose second evaluation cannot differ;
 // refuses (naming `what`) calls and allocations (tuples.cpp).
