@@ -3,6 +3,7 @@
 #include "binding.h"
 #include "numpy_api.h"
 
+#include "mahou/half.h"
 #include "mahou/layout.h"
 #include "mahou/runtime.h"
 
@@ -92,6 +93,8 @@ bool unboxScalar(PyObject *obj, DType d, char *dst) {
       return false;
     if (d == DType::Float32)
       store<float>(dst, float(v));
+    else if (d == DType::Float16)
+      store<uint16_t>(dst, doubleToHalf(v));
     else
       store<double>(dst, v);
     return true;
@@ -137,6 +140,7 @@ PyObject *boxScalar(DType d, const char *src) {
   case DType::UInt16: return PyLong_FromUnsignedLong(load<uint16_t>(src));
   case DType::UInt32: return PyLong_FromUnsignedLong(load<uint32_t>(src));
   case DType::UInt64: return PyLong_FromUnsignedLongLong(load<uint64_t>(src));
+  case DType::Float16: return PyFloat_FromDouble(halfToFloat(load<uint16_t>(src)));
   case DType::Float32: return PyFloat_FromDouble(load<float>(src));
   case DType::Float64: return PyFloat_FromDouble(load<double>(src));
   case DType::Complex64: return PyComplex_FromDoubles(load<float>(src), load<float>(src + 4));

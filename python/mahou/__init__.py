@@ -13,7 +13,7 @@ from . import config
 from .decorators import jit, njit
 from .types import typeof
 from .types import (  # noqa: F401  Numba exports its type names at the top level
-    b1, boolean, bool_, byte, c8, c16, complex64, complex128, double, f4, f8, float32,
+    b1, boolean, bool_, byte, c8, c16, complex64, complex128, double, f2, f4, f8, float16, float32,
     float64, float_, i1, i2, i4, i8, int8, int16, int32, int64, int_, intc, intp, none,
     u1, u2, u4, u8, uint8, uint16, uint32, uint64, uintc, uintp, void,
 )

@@ -5,9 +5,9 @@ __all__ = [
     "Type", "Scalar", "Array", "BaseTuple", "UniTuple", "Tuple", "Signature", "signature",
     "none", "void", "boolean", "bool_", "b1",
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float32", "float64", "complex64", "complex128",
+    "float16", "float32", "float64", "complex64", "complex128",
     "intp", "uintp", "intc", "uintc", "int_", "float_", "double", "byte",
-    "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "c8", "c16",
+    "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16",
 ]
 
 
@@ -181,16 +181,16 @@ boolean = Scalar("bool")
 bool_ = b1 = boolean
 int8, int16, int32, int64 = (Scalar(f"int{n}") for n in (8, 16, 32, 64))
 uint8, uint16, uint32, uint64 = (Scalar(f"uint{n}") for n in (8, 16, 32, 64))
-float32, float64 = Scalar("float32"), Scalar("float64")
+float16, float32, float64 = Scalar("float16"), Scalar("float32"), Scalar("float64")
 complex64, complex128 = Scalar("complex64"), Scalar("complex128")
 intp, uintp, intc, uintc = int64, uint64, int32, uint32
 int_, float_, double, byte = int64, float64, float64, uint8
 i1, i2, i4, i8 = int8, int16, int32, int64
 u1, u2, u4, u8 = uint8, uint16, uint32, uint64
-f4, f8, c8, c16 = float32, float64, complex64, complex128
+f2, f4, f8, c8, c16 = float16, float32, float64, complex64, complex128
 
 _SCALARS = {t.name: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32,
-                                uint64, float32, float64, complex64, complex128)}
+                                uint64, float16, float32, float64, complex64, complex128)}
 _SCALARS["none"] = none
 
 

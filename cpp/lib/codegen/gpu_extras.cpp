@@ -165,6 +165,12 @@ Value FunctionLowering::gpuExtraOp(const ir::Expr &e) {
   switch (kind) {
   case G::ThisGrid: return {llvm::Constant::getNullValue(types_.ssa(e.type)), false};
   case G::GridSync: gridSync(); return none();
+  case G::HMax:
+  case G::HMin: { // CUDA's __hmax/__hmin: a NaN operand yields the other one
+    llvm::Value *a = scalarExpr(*e.args[0]), *b = scalarExpr(*e.args[1]);
+    return {b_.CreateBinaryIntrinsic(kind == G::HMax ? I::maxnum : I::minnum, a, b), false};
+  }
+  case G::HDiv: return {b_.CreateFDiv(scalarExpr(*e.args[0]), scalarExpr(*e.args[1])), false};
   default: break;
   }
   // Random numbers: the state is row `index` of the uint64[n, 2] states array.

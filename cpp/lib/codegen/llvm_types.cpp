@@ -15,6 +15,7 @@ llvm::Type *TypeMapper::scalar(types::DType d) {
   case types::DType::UInt32: return llvm::Type::getInt32Ty(ctx_);
   case types::DType::Int64:
   case types::DType::UInt64: return llvm::Type::getInt64Ty(ctx_);
+  case types::DType::Float16: return llvm::Type::getHalfTy(ctx_);
   case types::DType::Float32: return llvm::Type::getFloatTy(ctx_);
   case types::DType::Float64: return llvm::Type::getDoubleTy(ctx_);
   case types::DType::Complex64: {

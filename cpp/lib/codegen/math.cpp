@@ -9,6 +9,11 @@ namespace mahou::codegen {
 using ir::Intrinsic;
 
 llvm::Value *FunctionLowering::mathCall(const char *name, const Type &t, llvm::ArrayRef<llvm::Value *> args) {
+  if (t.isScalar(types::DType::Float16)) { // float16: computed in float32, rounded back
+    std::vector<llvm::Value *> wide;
+    for (llvm::Value *a : args) wide.push_back(b_.CreateFPExt(a, b_.getFloatTy()));
+    return b_.CreateFPTrunc(mathCall(name, Type::scalar(types::DType::Float32), wide), b_.getHalfTy());
+  }
   bool f32 = t.isScalar(types::DType::Float32);
   std::string base = std::string(name) == "gamma" ? "tgamma" : name;
   // CPU: libm; GPU: libdevice (__nv_sin, __nv_sinf, ...), linked only when used.

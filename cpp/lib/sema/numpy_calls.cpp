@@ -315,7 +315,7 @@ ExprPtr FunctionTyper::scalarUfunc(const std::string &name, std::vector<ExprPtr>
   }
   if (fn->result == MathFn::Predicate && !types::isFloat(common))
     return ir::makeConst(Type::boolean(), loc, fn->id == ir::Intrinsic::IsFinite ? 1 : 0);
-  Type ft = Type::scalar(common == DType::Float32 ? DType::Float32 : DType::Float64);
+  Type ft = Type::scalar(common == DType::Float32 || common == DType::Float16 ? common : DType::Float64);
   for (auto &a : args) a = ir::makeCast(std::move(a), ft);
   if (fn->result == MathFn::Predicate) return intrinsic(fn->id, Type::boolean(), std::move(args), loc);
   return intrinsic(fn->id, ft, std::move(args), loc);

@@ -91,6 +91,7 @@ private:
         {"f8", DType::Float64},     {"float", DType::Float64},  {"int", DType::Int64},
         {"c8", DType::Complex64},   {"c16", DType::Complex128}, {"complex", DType::Complex128},
         {"byte", DType::Int8},      {"uint", DType::UInt64},    {"single", DType::Float32},
+        {"f2", DType::Float16},     {"half", DType::Float16},
     };
     if (auto d = dtypeFromName(n)) return Type::scalar(*d);
     for (auto &[name, d] : aliases)

@@ -82,8 +82,24 @@ DType floatOfBytes(int bytes) { return bytes <= 4 ? DType::Float32 : DType::Floa
 DType floatForInt(int bytes) { return bytes <= 2 ? DType::Float32 : DType::Float64; }
 } // namespace
 
+// float16 with another dtype (NumPy): 8-bit integers fit in float16, 16-bit ones need
+// float32, wider ones float64; wider floats and complex numbers win.
+DType promoteHalf(DType other) {
+  switch (dtypeClass(other)) {
+  case DTypeClass::Bool: return DType::Float16;
+  case DTypeClass::SignedInt:
+  case DTypeClass::UnsignedInt: {
+    int bytes = dtypeBytes(other);
+    return bytes == 1 ? DType::Float16 : bytes == 2 ? DType::Float32 : DType::Float64;
+  }
+  default: return other;
+  }
+}
+
 DType promote(DType a, DType b) {
   if (a == b) return a;
+  if (a == DType::Float16) return promoteHalf(b);
+  if (b == DType::Float16) return promoteHalf(a);
   DTypeClass ca = dtypeClass(a), cb = dtypeClass(b);
   if (ca == DTypeClass::Bool) return b;
   if (cb == DTypeClass::Bool) return a;

@@ -14,7 +14,7 @@ Importing needs no GPU: the driver (libcuda.so.1) is loaded on first use.
 from ..errors import CudaAPIError, CudaError, CudaSupportError
 from ._decorators import compile_ptx, compile_ptx_for_current_device, jit
 from . import _kernel_api  # noqa: F401  (kernel.forall, specialize, get_regs_per_thread, ...)
-from . import cg, random  # noqa: F401  (cuda.cg.this_grid(), cuda.random.xoroshiro128p_*)
+from . import cg, fp16, random  # noqa: F401  (cuda.cg.this_grid(), cuda.fp16.hadd, cuda.random...)
 from ._devicearray import (
     DeviceNDArray, MappedNDArray, as_cuda_array, device_array, device_array_like,
     is_cuda_array, is_cuda_ndarray, mapped_array, pinned, pinned_array, to_device,
@@ -36,7 +36,7 @@ __all__ = [
     "default_stream", "legacy_default_stream", "per_thread_default_stream", "external_stream",
     "event", "event_elapsed_time", "Event", "Stream", "Device", "Context", "gpus",
     "get_current_device", "current_context", "select_device", "list_devices", "close",
-    "cg", "random",
+    "cg", "fp16", "random",
 ] + list(_device_side_names)
 
 # The CPU emulator (MAHOU_ENABLE_CUDASIM=1, read at import): the driver layer itself is
