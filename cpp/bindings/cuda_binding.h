@@ -62,6 +62,9 @@ struct KernelState {
   PyObject *pyFunc = nullptr;   // owned
   PyObject *resolver = nullptr; // owned
   PyObject *configs = nullptr;  // owned dict: launch configuration tuple → LaunchConfig
+  // The last kernel[...] key and its LaunchConfig (owned): a loop that launches with the
+  // same constant tuple finds it by identity, without hashing the tuple.
+  PyObject *lastConfigKey = nullptr, *lastConfig = nullptr;
   std::string source, filename, name;
   int firstLine = 1;
   bool isDevice = false; // @cuda.jit(device=True): called from kernels only
@@ -124,6 +127,9 @@ extern PyMethodDef kernelApiMethods[];
 
 // _core.cuda.xoroshiro128p_init (cuda_random.cpp), registered by registerCuda.
 void registerCudaRandom(nanobind::module_ &cudaModule);
+// managed_empty, host_register/unregister (cuda_memory.cpp) and DLPack (cuda_dlpack.cpp).
+void registerCudaMemory(nanobind::module_ &cudaModule);
+void registerCudaDlpack(nanobind::module_ &cudaModule);
 
 // The launch itself (cuda_launch.cpp).
 PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t nargs,

@@ -101,6 +101,8 @@ int kernelTraverse(PyObject *obj, visitproc visit, void *arg) {
     Py_VISIT(st->pyFunc);
     Py_VISIT(st->resolver);
     Py_VISIT(st->configs);
+    Py_VISIT(st->lastConfigKey);
+    Py_VISIT(st->lastConfig);
     for (PyObject *o : st->keepAlive)
       Py_VISIT(o);
   }
@@ -113,6 +115,8 @@ int kernelClear(PyObject *obj) {
   if (KernelState *st = self->state) {
     Py_CLEAR(st->resolver);
     Py_CLEAR(st->configs);
+    Py_CLEAR(st->lastConfigKey);
+    Py_CLEAR(st->lastConfig);
     std::vector<PyObject *> kept;
     kept.swap(st->keepAlive);
     for (PyObject *o : kept)

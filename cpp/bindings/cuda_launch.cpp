@@ -302,6 +302,14 @@ bool readForeignArray(PyObject *obj, ArgSlot &slot, ForeignDims &dims) {
     }
     slot.data = nb::cast<uint64_t>(data[0]);
     slot.readonly = nb::cast<bool>(data[1]);
+    // Interface v3: work the producer queued on its stream must finish before the kernel
+    // reads the memory (None: nothing to wait for; 1, 2: the default streams).
+    if (d.contains("stream") && !d["stream"].is_none()) {
+      uint64_t producer = nb::cast<uint64_t>(d["stream"]);
+      if (producer == 0)
+        throw nb::value_error("__cuda_array_interface__ stream 0 is not allowed (use None, 1 or 2)");
+      cuda::synchronizeStream(cuda::currentDevice(), reinterpret_cast<cuda::CUstream>(uintptr_t(producer)));
+    }
     slot.shape = dims.shape;
     slot.strides = dims.strides;
     slot.layout = layoutOfStrides(slot.ndim, dims.shape, dims.strides, itemsize);
@@ -498,6 +506,11 @@ void launchOverload(const KernelOverload &ov, cuda::LoadedKernel &loaded,
 
 // ------------------------------------------------------------------ entry points
 
+static void rememberConfig(KernelState &st, PyObject *key, PyObject *config) {
+  Py_XSETREF(st.lastConfigKey, Py_NewRef(key));
+  Py_XSETREF(st.lastConfig, Py_NewRef(config));
+}
+
 PyObject *kernelSubscript(PyObject *self, PyObject *config) {
   KernelObject *k = asKernel(self);
   KernelState &st = *k->state;
@@ -506,9 +519,13 @@ PyObject *kernelSubscript(PyObject *self, PyObject *config) {
                  "@cuda.jit kernels can", st.name.c_str());
     return nullptr;
   }
+  if (config == st.lastConfigKey)
+    return Py_NewRef(st.lastConfig);
   if (st.configs) {
-    if (PyObject *cached = PyDict_GetItemWithError(st.configs, config)) // borrowed
+    if (PyObject *cached = PyDict_GetItemWithError(st.configs, config)) { // borrowed
+      rememberConfig(st, config, cached);
       return Py_NewRef(cached);
+    }
     if (PyErr_Occurred()) { // unhashable (a list): build one without caching
       PyErr_Clear();
       return makeConfig(k, config);
@@ -520,6 +537,8 @@ PyObject *kernelSubscript(PyObject *self, PyObject *config) {
       PyDict_Clear(st.configs);
     if (PyDict_SetItem(st.configs, config, made) < 0)
       PyErr_Clear();
+    else
+      rememberConfig(st, config, made);
   }
   return made;
 }

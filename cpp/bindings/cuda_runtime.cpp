@@ -150,6 +150,8 @@ void registerCuda(nb::module_ &top) {
   registerLaunchConfigType(top);
   nb::module_ m = top.def_submodule("cuda", "CUDA driver functions used by mahou.cuda.");
   registerCudaRandom(m);
+  registerCudaMemory(m);
+  registerCudaDlpack(m);
 
   nb::class_<DeviceMemory>(m, "DeviceMemory", "An allocation of device memory (freed when collected).")
       .def(nb::init<size_t, int>(), nb::arg("nbytes"), nb::arg("device") = 0)

@@ -16,8 +16,9 @@ from ._decorators import compile_ptx, compile_ptx_for_current_device, jit
 from . import _kernel_api  # noqa: F401  (kernel.forall, specialize, get_regs_per_thread, ...)
 from . import cg, fp16, random  # noqa: F401  (cuda.cg.this_grid(), cuda.fp16.hadd, cuda.random...)
 from ._devicearray import (
-    DeviceNDArray, MappedNDArray, as_cuda_array, device_array, device_array_like,
-    is_cuda_array, is_cuda_ndarray, mapped_array, pinned, pinned_array, to_device,
+    DeviceNDArray, ManagedNDArray, MappedNDArray, as_cuda_array, device_array, device_array_like,
+    from_dlpack, is_cuda_array, is_cuda_ndarray, managed_array, mapped, mapped_array, pinned,
+    pinned_array, to_device,
 )
 from ._device_side import *  # noqa: F401,F403  (threadIdx, grid, shared, atomic, ...)
 from ._device_side import __all__ as _device_side_names
@@ -30,8 +31,9 @@ from ._runtime import (
 
 __all__ = [
     "jit", "compile_ptx", "compile_ptx_for_current_device", "CudaError", "CudaAPIError",
-    "CudaSupportError", "DeviceNDArray", "MappedNDArray", "to_device", "device_array",
-    "device_array_like", "pinned_array", "mapped_array", "pinned", "as_cuda_array",
+    "CudaSupportError", "DeviceNDArray", "MappedNDArray", "ManagedNDArray", "to_device",
+    "device_array", "device_array_like", "pinned_array", "mapped_array", "managed_array",
+    "pinned", "mapped", "from_dlpack", "as_cuda_array",
     "is_cuda_array", "is_cuda_ndarray", "is_available", "detect", "synchronize", "stream",
     "default_stream", "legacy_default_stream", "per_thread_default_stream", "external_stream",
     "event", "event_elapsed_time", "Event", "Stream", "Device", "Context", "gpus",

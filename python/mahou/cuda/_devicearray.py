@@ -1,5 +1,6 @@
 """Arrays in CUDA device memory (DeviceNDArray) and the functions that make them:
-to_device, device_array(_like), pinned_array, mapped_array, as_cuda_array."""
+to_device, device_array(_like), pinned_array, mapped_array, managed_array, the
+pinned()/mapped() context managers, as_cuda_array and DLPack (from_dlpack)."""
 
 import contextlib
 import math
@@ -12,6 +13,7 @@ from ._runtime import stream_handle
 
 _drv = _core.cuda
 _as_strided = np.lib.stride_tricks.as_strided
+_DL_CUDA, _DL_CUDA_MANAGED = 2, 13  # DLPack device types
 
 
 def _span(shape, strides, itemsize):
@@ -128,6 +130,24 @@ class DeviceNDArray(_core.DeviceArray):
     def __array__(self, dtype=None, copy=None):
         host = self.copy_to_host()
         return host if dtype is None else host.astype(dtype, copy=False)
+
+    # ---- DLPack (PyTorch, CuPy, JAX: torch.from_dlpack(device_array), zero copy)
+    def __dlpack_device__(self):
+        return (_DL_CUDA, self._device_id)
+
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule over this array's memory. `stream` is the consumer's: work
+        queued on this array's own stream is finished first unless it is -1."""
+        if copy:
+            raise BufferError("DeviceNDArray.__dlpack__: copy=True is not supported")
+        if dl_device is not None and tuple(dl_device) != self.__dlpack_device__():
+            raise BufferError("DeviceNDArray.__dlpack__: the array lives on "
+                              f"{self.__dlpack_device__()}, not {tuple(dl_device)}")
+        handle = stream_handle(self.stream)
+        if stream != -1 and handle:
+            _drv.stream_synchronize(self._device_id, handle)
+        return _drv.to_dlpack(self._data_ptr, self.shape, self.strides, self.dtype, _DL_CUDA,
+                              self._device_id, self)
 
     def bind(self, stream=0):
         """The same array associated with another stream."""
@@ -371,10 +391,101 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
     return arr
 
 
+def _host_span(ary):
+    """(address of the lowest byte, bytes) of a NumPy array's memory."""
+    if not isinstance(ary, np.ndarray):
+        raise TypeError(f"expected a numpy.ndarray, not {type(ary).__name__}")
+    lo, nbytes = _span(ary.shape, ary.strides, ary.itemsize)
+    return ary.__array_interface__["data"][0] + lo, nbytes, lo
+
+
+@contextlib.contextmanager
+def _registered(arrays, mapped):
+    device = _runtime._current_device_id()
+    done, views = [], []
+    try:
+        for ary in arrays:
+            start, nbytes, lo = _host_span(ary)
+            if not nbytes:
+                views.append(device_array(ary.shape, ary.dtype, strides=ary.strides) if mapped else ary)
+                continue
+            registered, device_ptr = _drv.host_register(start, nbytes, mapped, device)
+            if registered:
+                done.append(start)
+            if mapped:
+                views.append(DeviceNDArray(ary.shape, ary.strides, ary.dtype, device_ptr - lo, ary, 0,
+                                           device))
+        yield views
+    finally:
+        for start in done:
+            _drv.host_unregister(start, device)
+
+
 @contextlib.contextmanager
 def pinned(*arrays):
-    """Numba pins the arrays' memory here; mahou copies from pageable memory instead."""
-    yield
+    """Page-locks the arrays' memory for the block (faster, asynchronous copies)."""
+    with _registered(arrays, mapped=False):
+        yield
+
+
+@contextlib.contextmanager
+def mapped(*arrays, stream=0):
+    """Page-locks and maps the arrays for the block; yields device arrays (one, or a
+    list) that kernels read and write in place."""
+    with _registered(arrays, mapped=True) as views:
+        yield views[0] if len(views) == 1 else views
+
+
+class ManagedNDArray(np.ndarray):
+    """A NumPy array in managed (unified) memory: the host and kernels use the same
+    memory (call cuda.synchronize() before reading what a kernel wrote)."""
+
+    def __array_finalize__(self, obj):
+        self._mahou_managed = getattr(obj, "_mahou_managed", False)
+
+    @property
+    def __cuda_array_interface__(self):
+        if not self._mahou_managed:
+            raise AttributeError("__cuda_array_interface__")
+        return {
+            "shape": self.shape,
+            "strides": None if self.flags["C_CONTIGUOUS"] else self.strides,
+            "data": (self.__array_interface__["data"][0], False),
+            "typestr": self.dtype.str,
+            "stream": None,
+            "version": 3,
+        }
+
+
+def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):
+    """An array in managed memory, usable on the host and in kernels without copies.
+    CudaError when the device has no managed memory."""
+    shape = _normalize_shape(shape)
+    dtype = np.dtype(dtype)
+    if strides is None:
+        strides = _contiguous_strides(shape, dtype.itemsize, order)
+    lo, nbytes = _span(shape, strides, dtype.itemsize)
+    buf, _ = _drv.managed_empty(nbytes, _runtime._current_device_id())
+    arr = np.ndarray(shape, dtype, buffer=buf, offset=-lo, strides=strides).view(ManagedNDArray)
+    arr._mahou_managed = True
+    return arr
+
+
+def from_dlpack(obj):
+    """A DeviceNDArray view (zero copy) of a CUDA tensor of another library (PyTorch,
+    CuPy, JAX) through DLPack; the tensor stays alive as long as the view."""
+    if type(obj).__name__ == "PyCapsule":
+        capsule = obj
+    else:
+        if not hasattr(obj, "__dlpack__"):
+            raise TypeError(f"from_dlpack: {type(obj).__name__} does not support DLPack")
+        kind, _ = obj.__dlpack_device__()
+        if kind not in (_DL_CUDA, _DL_CUDA_MANAGED):
+            raise TypeError("from_dlpack: the tensor is not in CUDA device memory (device type "
+                            f"{kind}); copy host data with cuda.to_device")
+        capsule = obj.__dlpack__(stream=1)  # our launches use the legacy default stream
+    data, shape, strides, typestr, _kind, device, keeper = _drv.from_dlpack(capsule)
+    return DeviceNDArray(shape, strides, np.dtype(typestr), data, keeper, 0, device)
 
 
 def is_cuda_array(obj):
