@@ -1,12 +1,13 @@
 """GPU benchmarks, side by side in one run: mahou.cuda against numba-cuda, CuPy and
 CUDA C (vector add bandwidth, launch overhead, first-call time, tiled shared-memory
-matmul, shared-memory reduction). Writes a markdown table to stdout and to
+matmul, shared-memory reduction, cuda.random draws and their states, float16 fma). Writes a markdown table to stdout and to
 $OUT/cuda_bench.md (raw numbers in cuda_bench.json).
 
     python bench/cuda/bench_cuda.py [--vadd-bin PATH] [--driver-loop-bin PATH]
 """
 
 import argparse
+import importlib
 import json
 import os
 import subprocess
@@ -25,6 +26,8 @@ N_MATMUL = 4096
 N_REDUCE = 1 << 26
 TILE = 16
 RTPB = 256
+RNG_BLOCKS, RNG_PER_THREAD = 4096, 64  # 2^20 generators of 256-thread blocks, 2^26 draws
+N_FP16 = 1 << 27
 
 
 def make_kernels(cuda, float32):
@@ -74,7 +77,33 @@ def make_kernels(cuda, float32):
         if tid == 0:
             partial[cuda.blockIdx.x] = buf[0]
 
-    return {"vadd": vadd, "matmul": matmul, "block_sum": block_sum}
+    rnd = importlib.import_module(cuda.__name__ + ".random")
+    uniform32 = rnd.xoroshiro128p_uniform_float32
+    normal32 = rnd.xoroshiro128p_normal_float32
+    hfma = importlib.import_module(cuda.__name__ + ".fp16").hfma
+
+    @cuda.jit
+    def draw_uniform(states, out, per_thread):
+        i = cuda.grid(1)
+        n = cuda.gridsize(1)
+        for k in range(per_thread):
+            out[k * n + i] = uniform32(states, i)
+
+    @cuda.jit
+    def draw_normal(states, out, per_thread):
+        i = cuda.grid(1)
+        n = cuda.gridsize(1)
+        for k in range(per_thread):
+            out[k * n + i] = normal32(states, i)
+
+    @cuda.jit
+    def fma16(a, b, c, out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = hfma(a[i], b[i], c[i])
+
+    return {"vadd": vadd, "matmul": matmul, "block_sum": block_sum, "draw_uniform": draw_uniform,
+            "draw_normal": draw_normal, "fma16": fma16, "random": rnd}
 
 
 def time_gpu(cuda, fn, reps):
@@ -143,6 +172,33 @@ def bench_python_backend(cuda, float32):
     np.testing.assert_allclose(partial.copy_to_host().sum(dtype=np.float64), x.sum(dtype=np.float64),
                                rtol=1e-4)
     res["reduce_gbs"] = 4 * N_REDUCE / (ms * 1e-3) / 1e9
+    del dx, partial
+
+    generators = RNG_BLOCKS * RTPB
+    k["random"].create_xoroshiro128p_states(4, seed=0)  # numba-cuda compiles its seeding here
+    t0 = time.perf_counter()
+    states = k["random"].create_xoroshiro128p_states(generators, seed=1)
+    cuda.synchronize()
+    res["rng_states_s"] = time.perf_counter() - t0
+    first = states.copy_to_host()[:4]
+    draws = generators * RNG_PER_THREAD
+    out = cuda.device_array(draws, f4)
+    for name in ("uniform", "normal"):
+        kern = k["draw_" + name]
+        ms = time_gpu(cuda, lambda: kern[RNG_BLOCKS, RTPB](states, out, RNG_PER_THREAD), 10)
+        res[f"random_{name}_gsps"] = draws / (ms * 1e-3) / 1e9
+    res["rng_first_states"] = [[int(s["s0"]), int(s["s1"])] for s in first]
+    del states, out
+
+    h = np.float16
+    a16 = cuda.to_device(np.full(N_FP16, 1.5, h))
+    b16 = cuda.to_device(np.full(N_FP16, 2.0, h))
+    c16 = cuda.to_device(np.full(N_FP16, 0.25, h))
+    r16 = cuda.device_array(N_FP16, h)
+    fma16 = k["fma16"]
+    ms = time_gpu(cuda, lambda: fma16[(N_FP16 + 255) // 256, 256](a16, b16, c16, r16), 20)
+    assert float(r16[N_FP16 - 1]) == 3.25
+    res["fp16_fma_gbs"] = 4 * 2 * N_FP16 / (ms * 1e-3) / 1e9
     return res
 
 
@@ -251,7 +307,7 @@ def run_binary(path, *args):
     values = {}
     for line in out.stdout.splitlines():
         parts = line.split()
-        if len(parts) == 2 and parts[0].endswith(("_gbs", "_us")):
+        if len(parts) == 2 and parts[0].endswith(("_gbs", "_us", "_gsps")):
             values[parts[0]] = float(parts[1])
     if out.returncode or not values:
         raise RuntimeError(out.stdout[-1000:] + out.stderr[-1000:])
@@ -304,6 +360,20 @@ def table(r):
         f"| shared-memory block reduction, 2^26 float32, 256 threads | "
         f"{fmt(r, 'mahou', 'reduce_gbs')} | {fmt(r, 'numba', 'reduce_gbs')} | "
         f"{ratio('reduce_gbs')} | {fmt(r, 'cupy', 'reduce_gbs')} (x.sum(), reference) | | GB/s |",
+        f"| random numbers, `xoroshiro128p_uniform_float32`, 2^26 draws by 2^20 threads | "
+        f"{fmt(r, 'mahou', 'random_uniform_gsps', 2)} | {fmt(r, 'numba', 'random_uniform_gsps', 2)} | "
+        f"{ratio('random_uniform_gsps')} | | {fmt(r, 'extras', 'random_uniform_gsps', 2)} (nvcc) | "
+        f"Gdraws/s |",
+        f"| random numbers, `xoroshiro128p_normal_float32`, 2^26 draws by 2^20 threads | "
+        f"{fmt(r, 'mahou', 'random_normal_gsps', 2)} | {fmt(r, 'numba', 'random_normal_gsps', 2)} | "
+        f"{ratio('random_normal_gsps')} | | {fmt(r, 'extras', 'random_normal_gsps', 2)} (nvcc) | "
+        f"Gdraws/s |",
+        f"| `create_xoroshiro128p_states(2^20, seed=1)` (host seeding + copy) | "
+        f"{fmt(r, 'mahou', 'rng_states_s', 3)} | {fmt(r, 'numba', 'rng_states_s', 3)} | "
+        f"{ratio('rng_states_s', True)} | | | s |",
+        f"| float16 `cuda.fp16.hfma(a[i], b[i], c[i])`, 2^27 elements (4 arrays moved) | "
+        f"{fmt(r, 'mahou', 'fp16_fma_gbs')} | {fmt(r, 'numba', 'fp16_fma_gbs')} | "
+        f"{ratio('fp16_fma_gbs')} | | {fmt(r, 'extras', 'fp16_fma_gbs')} (nvcc, __hfma) | GB/s |",
     ]
     return "\n".join(rows)
 
@@ -318,6 +388,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--vadd-bin", help="CUDA C harness built from bench/cuda/vadd.cu")
     parser.add_argument("--driver-loop-bin", help="C++ harness from bench/cuda/driver_loop.cpp")
+    parser.add_argument("--extras-bin", help="CUDA C harness built from bench/cuda/extras.cu")
     parser.add_argument("--skip", default="", help="comma-separated: mahou,numba,cupy")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
@@ -341,6 +412,13 @@ def main():
         attempt(results, "cuda_c", run_binary, args.vadd_bin, LAUNCHES)
     if args.driver_loop_bin:
         attempt(results, "driver_loop", run_binary, args.driver_loop_bin, LAUNCHES)
+    if args.extras_bin:
+        attempt(results, "extras", run_binary, args.extras_bin)
+    for a, b in (("mahou", "numba"),):  # the same seed must give the same states
+        sa, sb = results.get(a, {}).get("rng_first_states"), results.get(b, {}).get("rng_first_states")
+        if sa and sb:
+            results["rng_states_identical"] = sa == sb
+            print(f"xoroshiro128p states of mahou and numba-cuda identical: {sa == sb}")
     text = table(results)
     print(text)
     out_dir = os.environ.get("OUT")

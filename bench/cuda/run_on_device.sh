@@ -7,20 +7,22 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT" /tmp/cudabench
 export PYTHONUNBUFFERED=1
 g++ -std=c++20 -O2 -Icpp/include -Icpp/lib bench/cuda/driver_loop.cpp cpp/lib/cuda/*.cpp cpp/lib/runtime/*.cpp \
-  -ldl -lpthread \
+  -ldl -lpthread -ltbb \
   -o /tmp/cudabench/driver_loop || echo "driver_loop build failed"
 nvcc -O3 -arch=sm_90 -o /tmp/cudabench/vadd_cuda bench/cuda/vadd.cu || echo "nvcc failed"
+nvcc -O3 -arch=sm_90 -o /tmp/cudabench/extras_cuda bench/cuda/extras.cu || echo "nvcc extras failed"
 /tmp/cudabench/driver_loop 5000 2>&1 | tee "$OUT/driver_loop.txt"
 for step in "$@"; do
   case "$step" in
     tests)
-      python3 -m pytest tests/python -q -m gpu -k cuda --tb=short -p no:cacheprovider \
+      timeout 200 python3 -m pytest tests/python -q -m gpu -k cuda --tb=short -p no:cacheprovider \
         2>&1 | tee "$OUT/pytest_gpu.log" | tail -60 ;;
     cputests)
       python3 -m pytest tests/python -q -k cuda --tb=short -p no:cacheprovider \
         2>&1 | tee "$OUT/pytest_all.log" | tail -15 ;;
     bench)
-      python3 bench/cuda/bench_cuda.py --vadd-bin /tmp/cudabench/vadd_cuda \
-        --driver-loop-bin /tmp/cudabench/driver_loop 2>"$OUT/bench_stderr.log" ;;
+      timeout 240 python3 bench/cuda/bench_cuda.py --vadd-bin /tmp/cudabench/vadd_cuda \
+        --driver-loop-bin /tmp/cudabench/driver_loop --extras-bin /tmp/cudabench/extras_cuda \
+        2>"$OUT/bench_stderr.log" ;;
   esac
 done
