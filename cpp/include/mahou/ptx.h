@@ -22,5 +22,9 @@ void optimize(llvm::Module &module, const Target &target, const std::string &exp
 std::string emitPtx(llvm::Module &module, const Target &target);
 // "sm_90"
 std::string smName(const Target &target);
+// Gives a new module NVPTX's triple and data layout before any IR is built, so that
+// loads, stores and atomics get the target's natural alignments (i64 is 8-byte
+// aligned there, 4 in LLVM's default layout: the difference splits 64-bit accesses).
+void prepareModule(llvm::Module &module);
 
 } // namespace mahou::ptx

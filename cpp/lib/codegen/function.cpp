@@ -73,6 +73,11 @@ llvm::Function *FunctionLowering::run() {
   func_ = declareCompiled(module_, types_, fn_.symbol, params);
   if (!func_->empty()) internalError("function " + fn_.symbol + " defined twice");
   func_->addFnAttr(llvm::Attribute::NoUnwind);
+  // GPU code may hold barriers (syncthreads, grid sync, warp operations): as clang does
+  // for CUDA, every function is convergent, so that no pass duplicates a call into
+  // divergent branches (bar.sync is .aligned: a warp must reach one instruction).
+  // LLVM drops the attribute where it proves no convergent operation is reached.
+  if (gpu()) func_->addFnAttr(llvm::Attribute::Convergent);
   entryBlock_ = newBlock("entry");
   auto *body = newBlock("body");
   returnBlock_ = newBlock("return");

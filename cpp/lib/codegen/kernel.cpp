@@ -3,6 +3,8 @@
 // device functions it calls.
 #include "lowering.h"
 
+#include "mahou/ptx.h"
+
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -27,7 +29,7 @@ std::unique_ptr<llvm::Module> lowerKernel(const ir::Function &fn, const std::vec
                                           const std::string &kernelName, llvm::LLVMContext &ctx,
                                           const CodegenOptions &options) {
   auto module = std::make_unique<llvm::Module>(kernelName, ctx);
-  module->setTargetTriple("nvptx64-nvidia-cuda");
+  ptx::prepareModule(*module);
   CodegenOptions gpuOptions = options;
   gpuOptions.target = Target::NVPTX;
   std::vector<llvm::Function *> bodies;
@@ -85,7 +87,7 @@ std::unique_ptr<llvm::Module> lowerKernel(const ir::Function &fn, const std::vec
 std::unique_ptr<llvm::Module> lowerDeviceFunction(const ir::Function &fn, const std::vector<const ir::Function *> &callees,
                                                   llvm::LLVMContext &ctx, const CodegenOptions &options) {
   auto module = std::make_unique<llvm::Module>(fn.symbol, ctx);
-  module->setTargetTriple("nvptx64-nvidia-cuda");
+  ptx::prepareModule(*module);
   CodegenOptions gpuOptions = options;
   gpuOptions.target = Target::NVPTX;
   FunctionLowering(fn, *module, gpuOptions).run(); // external: the PTX's visible .func

@@ -113,6 +113,11 @@ std::string smName(const Target &target) {
   return "sm_" + std::to_string(target.ccMajor) + std::to_string(target.ccMinor);
 }
 
+void prepareModule(llvm::Module &module) {
+  module.setTargetTriple(kTriple);
+  module.setDataLayout(TargetMachines::instance().get(Target{}).createDataLayout());
+}
+
 void optimize(llvm::Module &module, const Target &target, const std::string &exported) {
   llvm::TargetMachine &tm = TargetMachines::instance().get(target);
   module.setTargetTriple(kTriple);
