@@ -12,7 +12,7 @@ Importing needs no GPU: the driver (libcuda.so.1) is loaded on first use.
 """
 
 from ..errors import CudaAPIError, CudaError, CudaSupportError
-from ._decorators import compile_ptx, compile_ptx_for_current_device, jit
+from ._decorators import compile_ptx, compile_ptx_for_current_device, declare_device, jit
 from . import _kernel_api  # noqa: F401  (kernel.forall, specialize, get_regs_per_thread, ...)
 from . import cg, fp16, random  # noqa: F401  (cuda.cg.this_grid(), cuda.fp16.hadd, cuda.random...)
 from ._devicearray import (
@@ -30,7 +30,7 @@ from ._runtime import (
 )
 
 __all__ = [
-    "jit", "compile_ptx", "compile_ptx_for_current_device", "CudaError", "CudaAPIError",
+    "jit", "declare_device", "compile_ptx", "compile_ptx_for_current_device", "CudaError", "CudaAPIError",
     "CudaSupportError", "DeviceNDArray", "MappedNDArray", "ManagedNDArray", "to_device",
     "device_array", "device_array_like", "pinned_array", "mapped_array", "managed_array",
     "pinned", "mapped", "from_dlpack", "as_cuda_array",

@@ -43,7 +43,8 @@ def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=T
     if unknown:
         raise TypeError(f"cuda.jit() got an unexpected keyword argument '{sorted(unknown)[0]}'")
     if link:
-        raise UnsupportedError("cuda.jit(link=...) is not supported by mahou")
+        raise UnsupportedError("cuda.jit(link=...) (CUDA C or PTX linked into kernels) is not "
+                               "supported by mahou yet")
     options = {
         "device": bool(device),
         "debug": bool(debug),
@@ -80,3 +81,10 @@ def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, dev
     cc = get_current_device().compute_capability
     return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
                        fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info)
+
+
+def declare_device(name, sig, link=None):
+    """numba-cuda declares an external device function (from CUDA C linked with
+    cuda.jit(link=...)); mahou does not link external code yet."""
+    raise UnsupportedError(f"cuda.declare_device({name!r}, ...): external device functions "
+                           "are not supported by mahou yet")
