@@ -206,6 +206,22 @@ void raiseNoMatch(const DispatcherState &st, const std::vector<Type> &args) {
                text.c_str(), st.name.c_str());
 }
 
+// mahou.config's DUMP_* switches: the dispatcher's `_on_compile(dispatcher, argument
+// types)`, when set, runs after each new overload; what it raises becomes a warning.
+void notifyCompiled(DispatcherObject *self, const Overload &ov) {
+  PyObject *hook = self->dict ? PyDict_GetItemString(self->dict, "_on_compile") : nullptr;
+  if (!hook)
+    return;
+  PyObject *sig = toPySignature(ov.fn.args);
+  PyObject *r = sig ? PyObject_CallFunctionObjArgs(hook, reinterpret_cast<PyObject *>(self), sig, nullptr)
+                    : nullptr;
+  Py_XDECREF(sig);
+  if (r)
+    Py_DECREF(r);
+  else
+    PyErr_WriteUnraisable(hook);
+}
+
 } // namespace
 
 // Cost of passing a value of type `from` to a parameter of type `to` (-1: impossible).
@@ -275,6 +291,7 @@ Overload &addOverload(DispatcherState &st, std::vector<uint64_t> key, CompiledFu
   st.entries.push_back(OverloadEntry{std::move(key), &ov});
   if (ov.scalarCode)
     st.scalarEntries.emplace_back(ov.scalarCode, &ov);
+  notifyCompiled(self, ov);
   return ov;
 }
 

@@ -33,15 +33,8 @@ def _check_options(nopython, cache, boundscheck, fastmath, nogil, parallel, erro
 
 
 def _source_of(func):
-    import inspect  # here, not at import time: keeps `import mahou` light
-    try:
-        source = inspect.getsource(func)  # not dedented: the lexer takes the base indent
-    except (OSError, TypeError) as exc:
-        raise UnsupportedError(
-            f"cannot compile {getattr(func, '__qualname__', func)!r}: its source code is not "
-            f"available ({exc})") from None
-    filename = inspect.getsourcefile(func) or func.__code__.co_filename
-    return source, filename, func.__code__.co_firstlineno
+    from ._source import source_of  # here, not at import time: keeps `import mahou` light
+    return source_of(func)
 
 
 def build_dispatcher(func, source, filename, firstlineno, options):
@@ -52,6 +45,9 @@ def build_dispatcher(func, source, filename, firstlineno, options):
                             make_resolver(func), options)
     functools.update_wrapper(disp, func)
     disp._mahou_origin = (source, filename, firstlineno, options)  # for pickling (serialize.py)
+    from . import config
+    if config.dump_stages():
+        disp._on_compile = _dump_overload
     return disp
 
 
@@ -66,6 +62,22 @@ def _make_dispatcher(func, signatures, options):
             disp.compile(_types.signature_text(sig))
         disp.disable_compile()
     return disp
+
+
+def _dump_overload(disp, args):
+    """config.DUMP_IR/DUMP_LLVM/DUMP_ASSEMBLY (and Numba's DEBUG_* names): print the
+    stages of an overload just compiled."""
+    from . import config
+    sig = tuple(args)
+    title = f"{disp.__name__}{sig}"
+    for stage in config.dump_stages():
+        print(f"---- {stage} of {title} ".ljust(78, "-"))
+        if stage == "types":
+            disp.inspect_types(signature=sig)
+        elif stage == "llvm":
+            print(disp.inspect_llvm(signature=sig))
+        else:
+            print(disp.inspect_asm(signature=sig))
 
 
 def _is_signature(obj):
@@ -94,14 +106,51 @@ def apply_decorator(target, make, options, what):
     return decorate
 
 
+def _disabled(target):
+    """config.DISABLE_JIT: the decorator gives back the Python function itself."""
+    if target is None or _is_signature(target) or isinstance(target, list):
+        return lambda func: getattr(func, "py_func", func)
+    return getattr(target, "py_func", target)
+
+
 def jit(signature_or_function=None, locals=None, nopython=True, cache=False, boundscheck=False,
         fastmath=False, nogil=False, parallel=False, error_model="python", inline="never",
         forceobj=False, debug=False, **unknown):
     """Compile a function for the CPU. Forms: @jit, @jit(), @jit(options...),
-    @jit("float64(float64[:])"), @jit(["f8(f8)", "i8(i8)"]). `jit` is `njit`."""
+    @jit("float64(float64[:])"), @jit(["f8(f8)", "i8(i8)"]). `jit` is `njit`.
+    With mahou.config.DISABLE_JIT (MAHOU_DISABLE_JIT=1 / NUMBA_DISABLE_JIT=1) it returns
+    the Python function unchanged."""
+    from . import config
+    if config.DISABLE_JIT:
+        return _disabled(signature_or_function)
+    if config.BOUNDSCHECK is not None:
+        boundscheck = config.BOUNDSCHECK
     options = _check_options(nopython, cache, boundscheck, fastmath, nogil, parallel,
                              error_model, inline, forceobj, unknown)
+    if locals:
+        options["locals"] = _local_types(locals)
     return apply_decorator(signature_or_function, _make_dispatcher, options, "jit")
+
+
+def _local_types(declared):
+    """locals={'x': float64, ...} → {'x': 'float64'}: each variable is given that type."""
+    if not isinstance(declared, dict):
+        raise TypeError(f"jit(locals=...) must be a dict of variable names to types, not {declared!r}")
+    out = {}
+    for name, typ in declared.items():
+        if not isinstance(name, str):
+            raise TypeError(f"jit(locals=...): variable names must be strings, not {name!r}")
+        if isinstance(typ, str):
+            out[name] = typ
+        elif isinstance(typ, _types.Type):
+            out[name] = str(typ)
+        else:
+            from ._resolver import _dtype_name
+            dtype = _dtype_name(typ)
+            if dtype is None:
+                raise TypeError(f"jit(locals=...): {typ!r} for {name!r} is not a type")
+            out[name] = dtype
+    return out
 
 
 njit = jit

@@ -126,6 +126,11 @@ const FunctionDef *Module::findFunction(const std::string &name) const {
   for (const StmtPtr &s : body)
     if (const auto *f = s->as<FunctionDef>(); f && f->name == name)
       return f;
+  // A lambda compiled on its own (njit(lambda x: ...)): its source is the expression.
+  for (const StmtPtr &s : body)
+    if (const auto *e = s->as<ExprStmt>())
+      if (const auto *l = e->value->as<Lambda>(); l && l->def->name == name)
+        return l->def.get();
   return nullptr;
 }
 

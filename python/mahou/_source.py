@@ -1,0 +1,132 @@
+"""The source text of a function to compile. mahou compiles Python source (not
+bytecode), so it looks where Python keeps it: the file, linecache (IPython and Jupyter
+keep every cell there; so can code that exec()s a string it registered), and the
+command line of `python -c`. Where none has it, the error says so and what to do."""
+
+import inspect
+import linecache
+import sys
+
+from .errors import UnsupportedError
+
+_NO_SOURCE_HELP = (
+    "mahou compiles a function from its source text, and Python did not keep it for "
+    "{where}. Define the function in a .py file (or a notebook cell), or register the text "
+    "before exec(): linecache.cache[filename] = (len(src), None, src.splitlines(True), "
+    "filename); exec(compile(src, filename, 'exec'))")
+
+
+def _command_line_source():
+    """The program text of `python -c '...'`, or None."""
+    argv = getattr(sys, "orig_argv", None) or []
+    for i, arg in enumerate(argv[1:], start=1):
+        if arg == "-c" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("-c") and len(arg) > 2 and not arg.startswith("--"):
+            return arg[2:]
+        if not arg.startswith("-"):  # a script or module name: no -c
+            return None
+    return None
+
+
+def _block_at(lines, firstlineno, name):
+    """The def block (with its decorators) starting at line `firstlineno` of `lines`, if it
+    really is the definition of `name`; else None."""
+    if not 1 <= firstlineno <= len(lines):
+        return None
+    block = inspect.getblock(lines[firstlineno - 1:])
+    text = "".join(block)
+    for line in block:
+        stripped = line.lstrip()
+        if stripped.startswith(("def ", "async def ")):
+            head = stripped.split("(", 1)[0].split()
+            return text if head and head[-1] == name else None
+        if stripped.startswith("@") or not stripped or stripped.startswith("#"):
+            continue
+        return None
+    return None
+
+
+def _describe(filename):
+    if filename == "<stdin>":
+        return "code read from standard input (python - or a pipe)"
+    if filename == "<string>":
+        return "code run from a string (python -c, or exec()/compile() of a string)"
+    return f"code compiled from {filename!r} with no file of that name"
+
+
+def _same_code(probe, code):
+    """The lambda compiled alone (its free variables read as globals) against the real
+    one: same parameters and locals, and the same names read."""
+    return probe.co_argcount == code.co_argcount and probe.co_varnames == code.co_varnames and \
+        set(probe.co_names) | set(probe.co_freevars) == set(code.co_names) | set(code.co_freevars)
+
+
+def _lambda_source(text, code):
+    """A lambda's own text in `text` (the whole file, cell or -c program): the lambda
+    expression alone, in parentheses, at its line and column, so that diagnostics name
+    the right place. The lambda whose bytecode matches is taken when a line has several."""
+    import ast
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    lines = text.splitlines(True)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno:
+            segment = ast.get_source_segment(text, node)
+            if segment is not None:
+                found.append((node, segment))
+    for node, segment in found:
+        if len(found) > 1:
+            try:
+                probe = compile("(" + segment + ")", "<probe>", "eval")
+            except SyntaxError:
+                continue
+            inner = [c for c in probe.co_consts if hasattr(c, "co_code")]
+            if not inner or not _same_code(inner[0], code):
+                continue
+        prefix = lines[node.lineno - 1][:node.col_offset]
+        indent = len(prefix.encode("utf-8").decode("utf-8"))
+        return " " * max(indent - 1, 0) + "(" + segment + ")\n"
+    return None
+
+
+def source_of(func):
+    """(source, filename, first line) of a Python function, or UnsupportedError. For a
+    lambda the source is the lambda expression alone (mahou's parser finds it there)."""
+    code = func.__code__
+    filename = code.co_filename
+    if func.__name__ == "<lambda>":
+        texts = []
+        if filename == "<string>":
+            texts.append(_command_line_source())
+        texts.append("".join(linecache.getlines(filename, getattr(func, "__globals__", None))))
+        for text in texts:
+            if text:
+                source = _lambda_source(text, code)
+                if source is not None:
+                    return source, filename, code.co_firstlineno
+    try:
+        source = inspect.getsource(func)  # not dedented: the lexer takes the base indent
+        return source, inspect.getsourcefile(func) or filename, code.co_firstlineno
+    except (OSError, TypeError) as exc:
+        reason = exc
+    if filename == "<string>":
+        text = _command_line_source()
+        if text is not None:
+            block = _block_at(text.splitlines(True), code.co_firstlineno, func.__name__)
+            if block is not None:
+                return block, filename, code.co_firstlineno
+    lines = linecache.getlines(filename, getattr(func, "__globals__", None))
+    if lines:
+        block = _block_at(lines, code.co_firstlineno, func.__name__)
+        if block is not None:
+            return block, filename, code.co_firstlineno
+    name = getattr(func, "__qualname__", func.__name__)
+    if filename.startswith("<") and filename.endswith(">"):
+        raise UnsupportedError(f"cannot compile {name!r}: its source code is not available. "
+                               + _NO_SOURCE_HELP.format(where=_describe(filename))) from None
+    raise UnsupportedError(f"cannot compile {name!r}: its source code is not available "
+                           f"({reason})") from None
