@@ -146,6 +146,7 @@ struct DispatcherState {
   std::vector<OverloadEntry> entries;
   std::vector<std::pair<uint32_t, Overload *>> scalarEntries; // overloads with a scalarCode
   std::vector<std::vector<types::Type>> compiling; // signatures being compiled now
+  std::vector<std::unique_ptr<Overload>> retired;  // replaced by recompile(): their code may still run
   std::vector<PyObject *> keepAlive;               // owned: callees and function arguments
 };
 

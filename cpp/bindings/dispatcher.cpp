@@ -334,6 +334,28 @@ namespace {
 
 // ------------------------------------------------------------------ construction
 
+// locals={name: type text} (mahou.decorators gives the types as text).
+bool readLocalTypes(CompileOptions &options, PyObject *locals) {
+  if (!locals)
+    return true;
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(locals, &pos, &key, &value)) {
+    const char *name = PyUnicode_AsUTF8(key);
+    const char *text = name ? PyUnicode_AsUTF8(value) : nullptr;
+    if (!text)
+      return false;
+    std::string error;
+    auto t = types::parseType(text, &error);
+    if (!t) {
+      PyErr_Format(PyExc_TypeError, "jit(locals=...): invalid type for '%s': %s", name, error.c_str());
+      return false;
+    }
+    options.localTypes.emplace_back(name, *t);
+  }
+  return true;
+}
+
 bool readOptions(DispatcherState &st, PyObject *options) {
   if (options == Py_None)
     return true;
@@ -350,7 +372,7 @@ bool readOptions(DispatcherState &st, PyObject *options) {
   st.options.verifyIR = flag("verify_ir", true);
   st.nogil = flag("nogil", false);
   st.cache = flag("cache", false);
-  return true;
+  return readLocalTypes(st.options, PyDict_GetItemString(options, "locals"));
 }
 
 PyObject *dispatcherNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {

@@ -149,6 +149,50 @@ PyObject *dispInspectTypes(PyObject *self, PyObject *args, PyObject *kwargs) {
   Py_RETURN_NONE;
 }
 
+// recompile(): every signature compiled again (globals are read afresh). The old
+// overloads stay alive (code running now, or callers compiled against them, use them).
+PyObject *dispRecompile(PyObject *self, PyObject *) {
+  DispatcherObject *d = asDispatcher(self);
+  DispatcherState &st = *d->state;
+  std::vector<std::pair<std::vector<Type>, std::optional<Type>>> sigs;
+  for (auto &ov : st.overloads) {
+    sigs.emplace_back(ov->fn.args, ov->declaredRet);
+    st.retired.push_back(std::move(ov));
+  }
+  st.overloads.clear();
+  st.entries.clear();
+  st.scalarEntries.clear();
+  d->lastFast = nullptr;
+  d->vectorcall = dispatcherCall;
+  for (auto &[args, declared] : sigs) {
+    Overload *ov = nullptr;
+    if (!translateErrors([&] { ov = &compileOverload(d, args); }))
+      return nullptr;
+    ov->declaredRet = declared;
+  }
+  Py_RETURN_NONE;
+}
+
+// {argument types: mahou.decorators.CompileResult} like Numba's Dispatcher.overloads.
+PyObject *getOverloads(PyObject *self, void *) {
+  try {
+    nb::object make = nb::module_::import_("mahou.decorators").attr("CompileResult");
+    nb::dict out;
+    for (const auto &ov : asDispatcher(self)->state->overloads) {
+      nb::object args = nb::steal(toPySignature(ov->fn.args));
+      nb::object ret = nb::steal(toPyType(ov->declaredRet ? *ov->declaredRet : ov->fn.ret));
+      if (!args.is_valid() || !ret.is_valid())
+        return nullptr;
+      out[args] = make(ret, args, uintptr_t(reinterpret_cast<void *>(ov->fn.entry)), ov->fn.symbol,
+                       stageTimes(ov->fn.times));
+    }
+    return out.release().ptr();
+  } catch (nb::python_error &e) {
+    e.restore();
+    return nullptr;
+  }
+}
+
 PyObject *getPyFunc(PyObject *self, void *) {
   PyObject *f = asDispatcher(self)->state->pyFunc;
   return Py_NewRef(f ? f : Py_None);
@@ -237,6 +281,8 @@ PyMethodDef dispatcherMethods[] = {
      METH_VARARGS | METH_KEYWORDS, "Print the typed IR of each overload."},
     {"_export_code", dispatcherExportCode, METH_NOARGS, "Machine code of the overloads, for pickling."},
     {"_import_code", dispatcherImportCode, METH_O, "Links machine code from _export_code; returns how many overloads."},
+    {"recompile", reinterpret_cast<PyCFunction>(dispRecompile), METH_NOARGS,
+     "recompile(): compile every signature again, reading the globals afresh."},
     {nullptr, nullptr, 0, nullptr},
 };
 
@@ -244,6 +290,7 @@ PyGetSetDef dispatcherGetSets[] = {
     {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, nullptr, nullptr},
     {"py_func", getPyFunc, nullptr, "The original Python function.", nullptr},
     {"signatures", getSignatures, nullptr, "Argument types of each compiled overload.", nullptr},
+    {"overloads", getOverloads, nullptr, "{argument types: CompileResult} of the compiled overloads.", nullptr},
     {"nopython_signatures", getNopythonSignatures, nullptr, "Full signatures of each overload.",
      nullptr},
     {"stats", getStats, nullptr, "Compile times (ms) per stage of each overload.", nullptr},

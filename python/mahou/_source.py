@@ -93,6 +93,24 @@ def _lambda_source(text, code):
     return None
 
 
+def _without_decorators(source):
+    """The function's own decorators (Python, not compiled code: `locals={...}`,
+    `cache=True`, ...) blanked out, keeping every line where it was."""
+    if not source.lstrip().startswith("@"):
+        return source
+    import ast
+    import textwrap
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except SyntaxError:
+        return source
+    if not tree.body or not isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return source
+    lines = source.splitlines(True)
+    first = tree.body[0].lineno - 1
+    return "".join("\n" for _ in lines[:first]) + "".join(lines[first:])
+
+
 def source_of(func):
     """(source, filename, first line) of a Python function, or UnsupportedError. For a
     lambda the source is the lambda expression alone (mahou's parser finds it there)."""
@@ -110,7 +128,7 @@ def source_of(func):
                     return source, filename, code.co_firstlineno
     try:
         source = inspect.getsource(func)  # not dedented: the lexer takes the base indent
-        return source, inspect.getsourcefile(func) or filename, code.co_firstlineno
+        return _without_decorators(source), inspect.getsourcefile(func) or filename, code.co_firstlineno
     except (OSError, TypeError) as exc:
         reason = exc
     if filename == "<string>":
@@ -118,7 +136,7 @@ def source_of(func):
         if text is not None:
             block = _block_at(text.splitlines(True), code.co_firstlineno, func.__name__)
             if block is not None:
-                return block, filename, code.co_firstlineno
+                return _without_decorators(block), filename, code.co_firstlineno
     lines = linecache.getlines(filename, getattr(func, "__globals__", None))
     if lines:
         block = _block_at(lines, code.co_firstlineno, func.__name__)

@@ -80,6 +80,22 @@ def _dump_overload(disp, args):
             print(disp.inspect_asm(signature=sig))
 
 
+class CompileResult:
+    """One compiled overload, as Numba's Dispatcher.overloads values: its signature,
+    the address of its native entry, its symbol and its compile times."""
+
+    __slots__ = ("signature", "entry_point", "symbol", "stats")
+
+    def __init__(self, return_type, args, entry_point, symbol, stats):
+        self.signature = _types.Signature(return_type, args)
+        self.entry_point = entry_point
+        self.symbol = symbol
+        self.stats = stats
+
+    def __repr__(self):
+        return f"CompileResult({self.signature})"
+
+
 def _is_signature(obj):
     return isinstance(obj, (str, _types.Signature, tuple))
 

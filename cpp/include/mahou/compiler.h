@@ -91,6 +91,8 @@ struct CompileOptions {
   bool boundscheck = false;
   bool fastmath = false;
   bool verifyIR = true; // run the IR verifier after every pass
+  // jit(locals={...}): variables whose type is declared (values are converted to it).
+  std::vector<std::pair<std::string, types::Type>> localTypes;
 };
 
 enum class Stage { Tokens, Ast, IR, LLVM, OptLLVM, Asm };

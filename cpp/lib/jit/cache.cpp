@@ -135,6 +135,7 @@ void hashCommon(llvm::SHA256 &h, const SourceFile &file, const std::string &name
   for (const types::Type &t : args) hashField(h, t.str());
   hashField(h, std::string("boundscheck=") + (options.boundscheck ? "1" : "0") + " fastmath=" +
                    (options.fastmath ? "1" : "0"));
+  for (const auto &[var, t] : options.localTypes) hashField(h, "local " + var + ": " + t.str());
 }
 
 std::string sanitize(const std::string &s) {

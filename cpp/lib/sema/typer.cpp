@@ -128,6 +128,14 @@ FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def
     varIndex_[n] = int(vars_.size());
     vars_.push_back({n, Type::unknown()});
   }
+  // jit(locals={...}): a declared variable has that type; what is assigned is converted.
+  if (!innerSelf_)
+    for (auto &[n, t] : options.localTypes) {
+      auto it = varIndex_.find(n);
+      if (it == varIndex_.end() || it->second < int(argTypes.size())) continue; // parameters keep their types
+      vars_[it->second].type = t;
+      declaredVars_.insert(it->second);
+    }
 }
 
 ir::Function FunctionTyper::run() {
@@ -193,6 +201,13 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
     if (t.text != "cg.grid") notSupported(loc, "cannot store a " + t.str() + " in variable '" + vars_[var].name + "'");
     break;
   default: break;
+  }
+  if (declaredVars_.count(var)) { // locals={...}: converted to the declared type
+    auto s = std::make_unique<ir::Stmt>(ir::StmtOp::Assign, loc);
+    s->var = var;
+    s->exprs.push_back(t.containsUnknown() ? std::move(value)
+                                           : convert(std::move(value), vt, "assignment to '" + vars_[var].name + "' (declared " + vt.str() + " in locals=)"));
+    return s;
   }
   if (!t.containsUnknown()) {
     auto u = types::unify(vt, t);

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 namespace mahou::sema {
@@ -183,6 +184,7 @@ public:
   // State kept across passes.
   std::vector<ir::Var> vars_;
   std::unordered_map<std::string, int> varIndex_;
+  std::set<int> declaredVars_; // variables typed by jit(locals={...})
   Type ret_ = Type::unknown();
   bool sawReturnValue_ = false;
   std::unordered_map<std::string, GlobalValue> globals_;
