@@ -282,7 +282,9 @@ Overload &compileOverload(DispatcherObject *self, const std::vector<Type> &args)
   // A recursive compilation may have added the same signature meanwhile.
   if (Overload *ov = findOverload(st, key))
     return *ov;
-  return addOverload(st, std::move(key), std::move(fn));
+  Overload &ov = addOverload(st, std::move(key), std::move(fn));
+  notifyCompiled(self, ov);
+  return ov;
 }
 
 Overload &addOverload(DispatcherState &st, std::vector<uint64_t> key, CompiledFunction fn) {
@@ -291,7 +293,6 @@ Overload &addOverload(DispatcherState &st, std::vector<uint64_t> key, CompiledFu
   st.entries.push_back(OverloadEntry{std::move(key), &ov});
   if (ov.scalarCode)
     st.scalarEntries.emplace_back(ov.scalarCode, &ov);
-  notifyCompiled(self, ov);
   return ov;
 }
 
