@@ -198,3 +198,47 @@ def test_in_process_same_code_is_shared(tmp_path, monkeypatch):
     s1, s2 = list(f1.stats.values())[0], list(f2.stats.values())[0]
     assert s2["optimize_ms"] == 0.0 and s2["jit_ms"] == 0.0  # found, not compiled again
     assert s1["cached"] is False and s2["cached"] is False
+
+
+@pytest.mark.parametrize("fault", ["directory", "fifo", "dangling-link", "link-loop", "unreadable"])
+def test_non_file_entries_are_ignored(project, fault):
+    """Whatever sits where an entry should be (a directory, a FIFO, a broken or looping
+    symbolic link, a file the user cannot read) is a cache miss: the function compiles
+    and runs, and the process neither raises nor blocks."""
+    run(project)
+    (entry,) = entries(project)
+    entry.unlink()
+    if fault == "directory":
+        entry.mkdir()
+        (entry / "inside").write_text("x")
+    elif fault == "fifo":
+        os.mkfifo(entry)
+    elif fault == "dangling-link":
+        entry.symlink_to(project / "nowhere.mahou")
+    elif fault == "link-loop":
+        entry.symlink_to(entry)
+    else:
+        entry.write_bytes(b"MAHOUOBJ")
+        entry.chmod(0)
+    assert run(project) == {"result": 30.0, "cached": False}
+    # A directory cannot be replaced by the atomic rename: it stays a miss. Every
+    # other fault is replaced by a valid entry, loaded by the next process.
+    assert run(project) == {"result": 30.0, "cached": fault != "directory"}
+
+
+def test_unwritable_cache_locations(tmp_path):
+    """__pycache__, the user cache directory and MAHOU_CACHE_DIR that are files: the
+    function still compiles and runs (nothing cached)."""
+    write(tmp_path / "kern.py", """
+        import mahou
+
+        @mahou.njit(cache=True)
+        def f(a):
+            return a.sum()
+    """)
+    (tmp_path / "__pycache__").write_text("not a directory")
+    (tmp_path / "cachefile").write_text("not a directory either")
+    no_home_cache = {"XDG_CACHE_HOME": str(tmp_path / "cachefile")}
+    for _ in range(2):
+        assert run(tmp_path, cache_dir=None, extra_env=no_home_cache) == {"result": 10.0, "cached": False}
+        assert run(tmp_path, cache_dir="cachefile") == {"result": 10.0, "cached": False}

@@ -15,13 +15,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 namespace mahou::cache {
 
@@ -184,6 +184,30 @@ std::array<uint8_t, 32> sha256(const char *data, size_t n) {
   return h.final();
 }
 
+// The whole content of a regular file, read without blocking: anything else at the
+// path (a directory, a FIFO, a device, a dangling link), an unreadable file, one
+// larger than any entry could be, or a read error is a miss, never an exception.
+bool readRegularFile(const std::string &path, std::string &out) {
+  constexpr off_t kMaxEntryBytes = off_t(1) << 28; // far above any object mahou writes
+  if (path.empty()) return false;
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return false;
+  struct stat st{};
+  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 && st.st_size < kMaxEntryBytes;
+  if (ok) {
+    out.resize(size_t(st.st_size));
+    size_t done = 0;
+    while (ok && done < out.size()) {
+      ssize_t n = ::read(fd, out.data() + done, out.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) ok = false; // an error, or the file shrank while being read
+      else done += size_t(n);
+    }
+  }
+  ::close(fd);
+  return ok;
+}
+
 bool readBinaryField(const std::string &buf, size_t &pos, size_t end, std::string &out) {
   if (end - pos < 8) return false;
   uint64_t len = getU64(buf.data() + pos);
@@ -344,10 +368,8 @@ std::string entryPath(const std::string &sourcePath, const std::string &name, co
 // the SHA-256 of everything before it.
 
 std::optional<Entry> readEntry(const std::string &path, const std::string &key) {
-  if (path.empty()) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string buf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string buf;
+  if (!readRegularFile(path, buf)) return std::nullopt;
   if (buf.size() < kHeaderBytes + kChecksumBytes || std::memcmp(buf.data(), kMagic, 8) != 0) return std::nullopt;
   if (getU32(buf.data() + 8) != kFormatVersion) return std::nullopt;
   uint64_t payload = getU64(buf.data() + 16);
