@@ -230,6 +230,7 @@ ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, c
     symbol = symbol_;
     ret = ret_;
   } else if (gpu_) {
+    checkCallLimits(types, "'" + fname + "'", e.loc);
     auto src = env_.calleeSource(handle);
     if (!src) notSupported(e.loc, "a CUDA kernel can only call @cuda.jit(device=True) and @njit functions, not '" + fname + "'");
     if (!sink_) internalError("GPU typing without a function sink");
@@ -239,6 +240,7 @@ ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, c
   } else {
     auto it = callees_.find({handle, key});
     if (it == callees_.end()) {
+      checkCallLimits(types, "'" + fname + "'", e.loc);
       CalleeSignature sig = env_.compileCallee(handle, types);
       if (sig.symbol.empty())
         notSupported(e.loc, "mutual recursion between '" + def_.name + "' and '" + fname +

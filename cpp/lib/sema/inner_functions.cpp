@@ -266,6 +266,7 @@ ExprPtr FunctionTyper::innerCall(const InnerFunction &inner, const ast::Call &e)
     ret = ret_;
   } else {
     if (!sink_) internalError("inner function typed without a function sink");
+    checkCallLimits(types, fname, e.loc);
     CalleeSignature sig = sink_->requireInner(inner, types);
     symbol = sig.symbol;
     ret = sig.ret;

@@ -338,6 +338,7 @@ ir::Function buildTypedIR(const SourceFile &file, const ast::FunctionDef &def,
                           const std::vector<types::Type> &argTypes, CompileEnvironment &env,
                           const CompileOptions &options, const std::string &symbol,
                           const TypingContext &context) {
+  TypingNesting nesting;
   FunctionTyper typer(file, def, argTypes, env, options, symbol, context);
   return typer.run();
 }

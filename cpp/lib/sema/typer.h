@@ -104,6 +104,8 @@ public:
   ExprPtr randomCall(const std::string &name, const ast::Call &e); // random.cpp
   ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
   ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e);
+  // Refuses a call with an argument type too large or typing nested too deep (call_limits.cpp).
+  void checkCallLimits(const std::vector<Type> &args, const std::string &fname, Loc loc) const;
   // ---- inner functions (inner_functions.cpp)
   void collectInnerFunctions(); // before the variables are made: finds defs and named lambdas
   const InnerFunction *innerFunction(const std::string &name) const; // null unless `name` is one here
@@ -199,6 +201,14 @@ public:
 
 // Number of inputs of a NumPy ufunc mahou compiles (np.sin: 1), or -1 (numpy_calls.cpp).
 int ufuncArity(const std::string &name);
+
+// Counts the typings nested on this thread while alive (call_limits.cpp).
+struct TypingNesting {
+  TypingNesting();
+  ~TypingNesting();
+  TypingNesting(const TypingNesting &) = delete;
+  TypingNesting &operator=(const TypingNesting &) = delete;
+};
 
 // A deep copy (ir::clone) of an expression whose second evaluation cannot differ;
 // refuses (naming `what`) calls and allocations (tuples.cpp).
