@@ -43,8 +43,9 @@ using ExprPtr = std::unique_ptr<Expr>;
   explicit Name(Loc l) : Expr(Kind, l) {}
 
 struct Name : Expr { MAHOU_AST_EXPR(Name) std::string id; };
-// Integer literal. Values that do not fit int64 set `overflow` (the compiler refuses them).
-struct IntLit : Expr { MAHOU_AST_EXPR(IntLit) int64_t value = 0; bool overflow = false; };
+// Integer literal. Values that do not fit int64 set `overflow` and keep their decimal
+// `digits` (sema folds constant expressions exactly and refuses what does not fit).
+struct IntLit : Expr { MAHOU_AST_EXPR(IntLit) int64_t value = 0; bool overflow = false; std::string digits; };
 struct FloatLit : Expr { MAHOU_AST_EXPR(FloatLit) double value = 0; };
 struct ImagLit : Expr { MAHOU_AST_EXPR(ImagLit) double value = 0; };        // 2j → 2.0
 struct StrLit : Expr { MAHOU_AST_EXPR(StrLit) std::string value; };         // adjacent literals joined

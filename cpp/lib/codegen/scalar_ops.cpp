@@ -60,6 +60,7 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::ArrayBincount: return arrayBincount(e);
   case ir::ExprOp::ArrayHistogram: return arrayHistogram(e);
   case ir::ExprOp::ArrayJoin: return arrayJoin(e);
+  case ir::ExprOp::Let: assign(e.var, *e.args[0]); return expr(*e.args[1]);
   }
   internalError("unhandled IR expression");
 }

@@ -423,6 +423,7 @@ ExprPtr Parser::intLiteral() {
     uint64_t d = static_cast<uint64_t>(c - '0');
     if (value > (static_cast<uint64_t>(INT64_MAX) - d) / 10) {
       i->overflow = true;
+      i->digits = digits;
       return i;
     }
     value = value * 10 + d;

@@ -70,6 +70,7 @@ private:
       break;
     case ExprOp::TupleSlice: s += "." + std::to_string(e.ival) + ":" + std::to_string(e.sub); break;
     case ExprOp::ExcMatch: s += "." + std::string(types::excName(types::ExcKind(e.ival))); break;
+    case ExprOp::Let: s += " %" + fn_.vars[e.var].name; break;
     case ExprOp::MapInput: return "in" + std::to_string(e.ival) + ":" + e.type.str();
     case ExprOp::TupleGet:
     case ExprOp::ArrayShape:

@@ -108,6 +108,12 @@ private:
       break;
     }
     case ExprOp::ExcMatch: nargs(0); check(e.type.isBool(), "excmatch gives bool"); break;
+    case ExprOp::Let:
+      nargs(2);
+      check(e.var >= 0 && e.var < int(fn_.vars.size()), "let of bad variable");
+      check(fn_.vars[e.var].type == e.args[0]->type, "let value type differs from the variable's");
+      check(e.args[1]->type == e.type, "let body type differs from the result type");
+      break;
     case ExprOp::TupleGet:
       nargs(1);
       check(e.args[0]->type.isTuple() && e.ival >= 0 && e.ival < int64_t(e.args[0]->type.elems.size()),

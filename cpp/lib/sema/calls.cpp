@@ -490,13 +490,13 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     for (auto &a : args)
       if (!a->type.isNumber() || a->type.isComplex())
         error(a->loc, "divmod() arguments must be real numbers, not " + a->type.str());
-    auto a2 = duplicate(*this, *args[0], "divmod()"), b2 = duplicate(*this, *args[1], "divmod()");
-    auto q = binary(ast::BinOpKind::FloorDiv, std::move(args[0]), std::move(args[1]), e.loc);
-    auto r = binary(ast::BinOpKind::Mod, std::move(a2), std::move(b2), e.loc);
+    auto bindings = bindOperands(args, e.loc); // each operand evaluated once
+    auto q = binary(ast::BinOpKind::FloorDiv, ir::clone(*args[0]), ir::clone(*args[1]), e.loc);
+    auto r = binary(ast::BinOpKind::Mod, std::move(args[0]), std::move(args[1]), e.loc);
     auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple({q->type, r->type}), e.loc);
     t->args.push_back(std::move(q));
     t->args.push_back(std::move(r));
-    return t;
+    return wrapBindings(std::move(bindings), std::move(t), e.loc);
   }
   if (name == "isinstance") return isinstanceCall(*this, e);
   if (name == "sum") {

@@ -44,11 +44,7 @@ ir::BinaryOp toIrOp(ast::BinOpKind op) {
 ExprPtr FunctionTyper::expr(const ast::Expr &e) {
   switch (e.kind) {
   case ast::ExprKind::Name: return name(*e.as<ast::Name>());
-  case ast::ExprKind::IntLit: {
-    auto *i = e.as<ast::IntLit>();
-    if (i->overflow) error(e.loc, "integer literal does not fit in int64");
-    return ir::makeConst(Type::int64(), e.loc, i->value);
-  }
+  case ast::ExprKind::IntLit: return *intConstant(e);
   case ast::ExprKind::FloatLit: return ir::makeConst(Type::float64(), e.loc, 0, e.as<ast::FloatLit>()->value);
   case ast::ExprKind::ImagLit:
     return ir::makeConst(Type::scalar(DType::Complex128), e.loc, 0, 0, e.as<ast::ImagLit>()->value);
@@ -60,12 +56,15 @@ ExprPtr FunctionTyper::expr(const ast::Expr &e) {
     return c;
   }
   case ast::ExprKind::BinOp: {
+    if (auto c = intConstant(e)) return std::move(*c);
     auto *b = e.as<ast::BinOp>();
     auto lhs = expr(*b->left);
     auto rhs = expr(*b->right);
     return binary(b->op, std::move(lhs), std::move(rhs), e.loc);
   }
-  case ast::ExprKind::UnaryOp: return unary(*e.as<ast::UnaryOp>());
+  case ast::ExprKind::UnaryOp:
+    if (auto c = intConstant(e)) return std::move(*c);
+    return unary(*e.as<ast::UnaryOp>());
   case ast::ExprKind::BoolOp: return boolOp(*e.as<ast::BoolOp>());
   case ast::ExprKind::Compare: return compare(*e.as<ast::Compare>());
   case ast::ExprKind::IfExp: return ifExp(*e.as<ast::IfExp>());
@@ -305,39 +304,32 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
 
 ExprPtr FunctionTyper::compare(const ast::Compare &c) {
   if (c.ops.size() == 1) return compareOne(c.ops[0], expr(*c.left), expr(*c.comparators[0]), c.loc);
-  // a < b < c  →  (a < t) and (t < c) with t = b evaluated once, in a hidden variable.
-  ExprPtr result;
-  ExprPtr left = expr(*c.left);
-  for (size_t i = 0; i < c.ops.size(); ++i) {
-    ExprPtr right = expr(*c.comparators[i]);
-    ExprPtr cmp;
-    if (i + 1 < c.ops.size()) {
-      // The middle operand is compared twice; it is re-evaluated, so it must be pure.
-      const ast::Expr &mid = *c.comparators[i];
-      bool pure = mid.kind == ast::ExprKind::Name || mid.kind == ast::ExprKind::IntLit ||
-                  mid.kind == ast::ExprKind::FloatLit || mid.kind == ast::ExprKind::Attribute;
-      if (!pure)
-        notSupported(mid.loc, "chained comparison with a computed middle operand; assign it to a variable first");
-      cmp = compareOne(c.ops[i], std::move(left), std::move(right), c.loc);
-      left = expr(mid);
-    } else {
-      cmp = compareOne(c.ops[i], std::move(left), std::move(right), c.loc);
-    }
-    if (!result) {
-      result = std::move(cmp);
-      continue;
-    }
-    if (isUnknown(result) || isUnknown(cmp)) {
-      result = unknown(c.loc);
-      continue;
-    }
-    auto sc = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), c.loc);
-    sc->sub = 0;
-    sc->args.push_back(std::move(result));
-    sc->args.push_back(std::move(cmp));
-    result = std::move(sc);
-  }
-  return result;
+  return chainedCompare(c, 0, expr(*c.left));
+}
+
+// a < b < c  →  (a < b) and (b < c), b evaluated once and c only when a < b, as
+// Python does: a middle operand with effects (and then the one before it) is
+// evaluated once into a hidden variable (Let) at its place in the chain.
+ExprPtr FunctionTyper::chainedCompare(const ast::Compare &c, size_t i, ExprPtr left) {
+  ExprPtr right = expr(*c.comparators[i]);
+  if (i + 1 == c.ops.size()) return compareOne(c.ops[i], std::move(left), std::move(right), c.loc);
+  if (isUnknown(left) || isUnknown(right)) return unknown(c.loc);
+  std::vector<ExprPtr> operands;
+  operands.push_back(std::move(left));
+  operands.push_back(std::move(right));
+  auto bindings = bindOperands(operands, c.loc);
+  ExprPtr middle = ir::clone(*operands[1]);
+  ExprPtr first = compareOne(c.ops[i], std::move(operands[0]), std::move(operands[1]), c.loc);
+  ExprPtr rest = chainedCompare(c, i + 1, std::move(middle));
+  if (isUnknown(first) || isUnknown(rest)) return unknown(c.loc);
+  first = truth(std::move(first)); // an array comparison here: its truth value is ambiguous, as in Python
+  if (!rest->type.isBool())
+    notSupported(c.loc, "a chained comparison whose later comparison gives " + rest->type.str() + " is not supported");
+  auto sc = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), c.loc);
+  sc->sub = 0;
+  sc->args.push_back(std::move(first));
+  sc->args.push_back(std::move(rest));
+  return wrapBindings(std::move(bindings), std::move(sc), c.loc);
 }
 
 ExprPtr FunctionTyper::boolOp(const ast::BoolOp &b) {

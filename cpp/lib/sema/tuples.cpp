@@ -45,6 +45,31 @@ ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &
   return ir::clone(e);
 }
 
+std::vector<std::pair<int, ExprPtr>> FunctionTyper::bindOperands(std::vector<ExprPtr> &operands, Loc loc) {
+  std::vector<std::pair<int, ExprPtr>> bindings;
+  bool allPure = true;
+  for (auto &x : operands) allPure &= isPure(*x);
+  if (allPure) return bindings;
+  for (auto &x : operands) {
+    int var = tempVar(x->type, loc);
+    ExprPtr value = convert(std::move(x), vars_[var].type, "a hidden variable");
+    bindings.emplace_back(var, std::move(value));
+    x = load(var, loc);
+  }
+  return bindings;
+}
+
+ExprPtr FunctionTyper::wrapBindings(std::vector<std::pair<int, ExprPtr>> bindings, ExprPtr body, Loc loc) {
+  for (auto it = bindings.rbegin(); it != bindings.rend(); ++it) {
+    auto let = std::make_unique<ir::Expr>(ir::ExprOp::Let, body->type, loc);
+    let->var = it->first;
+    let->args.push_back(std::move(it->second));
+    let->args.push_back(std::move(body));
+    body = std::move(let);
+  }
+  return body;
+}
+
 ExprPtr FunctionTyper::tupleContains(bool negate, ExprPtr needle, ExprPtr tuple, Loc loc) {
   if (isUnknown(needle) || isUnknown(tuple)) return unknown(loc);
   if (!tuple->type.isTuple())

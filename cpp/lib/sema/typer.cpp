@@ -308,7 +308,7 @@ const GlobalValue &FunctionTyper::global(const std::string &name) {
 }
 
 std::optional<int64_t> FunctionTyper::constInt(const ast::Expr &e) {
-  if (auto *i = e.as<ast::IntLit>()) return i->overflow ? std::nullopt : std::optional<int64_t>(i->value);
+  if (auto v = constIntExpression(e)) return v;
   if (auto *u = e.as<ast::UnaryOp>()) {
     if (u->op == ast::UnaryOpKind::USub)
       if (auto v = constInt(*u->operand)) return -*v;

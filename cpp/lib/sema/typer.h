@@ -51,6 +51,11 @@ public:
   ExprPtr truth(ExprPtr e);
   const GlobalValue &global(const std::string &name);
   std::optional<int64_t> constInt(const ast::Expr &e);
+  // An integer constant expression (int_constants.cpp): its typed value (int64,
+  // uint64, or float64 for a negative power), a TypingError when it does not fit
+  // 64 bits, nullopt when `e` is not one; and its value when it fits int64.
+  std::optional<ExprPtr> intConstant(const ast::Expr &e);
+  std::optional<int64_t> constIntExpression(const ast::Expr &e);
   int tempVar(const Type &t, Loc loc); // a fresh hidden variable (stable across passes)
   ir::StmtPtr assignVar(int var, ExprPtr value, Loc loc);
   ExprPtr load(int var, Loc loc);
@@ -64,6 +69,7 @@ public:
   ExprPtr unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc);
   ExprPtr matmul(ExprPtr a, ExprPtr b, Loc loc);
   ExprPtr compare(const ast::Compare &e);
+  ExprPtr chainedCompare(const ast::Compare &e, size_t i, ExprPtr left);
   ExprPtr compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc);
   ExprPtr boolOp(const ast::BoolOp &e);
   ExprPtr ifExp(const ast::IfExp &e);
@@ -164,6 +170,12 @@ public:
   void tryStmt(const ast::Try &s, ir::Block &out);
   // `needle in tuple` (negate: not in), compared elementwise with ==.
   ExprPtr tupleContains(bool negate, ExprPtr needle, ExprPtr tuple, Loc loc);
+  // Operands an expression reads more than once: when one of them has effects or
+  // allocates, each is evaluated once, in order, into a hidden variable (the operand
+  // becomes a load of it; a pure operand is left as it is, to be cloned) and
+  // wrapBindings puts those evaluations (Let) around the final expression (tuples.cpp).
+  std::vector<std::pair<int, ExprPtr>> bindOperands(std::vector<ExprPtr> &operands, Loc loc);
+  ExprPtr wrapBindings(std::vector<std::pair<int, ExprPtr>> bindings, ExprPtr body, Loc loc);
   ExprPtr tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc);
   // t[i] with a variable index (homogeneous tuples) or t[a:b:c] with constant bounds.
   ExprPtr tupleSubscript(ExprPtr base, const ast::Expr &index, Loc loc);
