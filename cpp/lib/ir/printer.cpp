@@ -40,7 +40,9 @@ private:
     switch (e.op) {
     case ExprOp::Const:
       if (e.type.isBool()) return e.ival ? "true" : "false";
-      if (e.type.isInt()) return std::to_string(e.ival) + ":" + e.type.str();
+      if (e.type.isInt())
+        return (types::isSigned(e.type.dtype) ? std::to_string(e.ival) : std::to_string(uint64_t(e.ival))) + ":" +
+               e.type.str();
       if (e.type.isFloat()) return formatDouble(e.fval) + ":" + e.type.str();
       if (e.type.isComplex())
         return "(" + formatDouble(e.fval) + "+" + formatDouble(e.fval2) + "j):" + e.type.str();
