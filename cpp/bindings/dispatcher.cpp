@@ -369,6 +369,7 @@ bool readOptions(DispatcherState &st, PyObject *options) {
   };
   st.options.boundscheck = flag("boundscheck", false);
   st.options.fastmath = flag("fastmath", false);
+  st.options.parallel = flag("parallel", false);
   st.options.verifyIR = flag("verify_ir", true);
   st.nogil = flag("nogil", false);
   st.cache = flag("cache", false);

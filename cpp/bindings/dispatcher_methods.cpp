@@ -242,6 +242,21 @@ PyObject *getStats(PyObject *self, void *) {
   return out.release().ptr();
 }
 
+// parallel=True: {signature: [what ran in parallel, the reductions found, ...]}.
+PyObject *getParallelNotes(PyObject *self, void *) {
+  nb::dict out;
+  for (const auto &ov : asDispatcher(self)->state->overloads) {
+    nb::object key = nb::steal(toPySignature(ov->fn.args));
+    if (!key.is_valid())
+      return nullptr;
+    nb::list lines;
+    for (const auto &line : ov->fn.parallelNotes)
+      lines.append(nb::str(line.c_str()));
+    out[key] = lines;
+  }
+  return out.release().ptr();
+}
+
 PyObject *getCanCompile(PyObject *self, void *) {
   return PyBool_FromLong(asDispatcher(self)->state->canCompile);
 }
@@ -260,6 +275,7 @@ PyObject *getTargetOptions(PyObject *self, void *) {
   nb::dict out;
   out["boundscheck"] = st.options.boundscheck;
   out["fastmath"] = st.options.fastmath;
+  out["parallel"] = st.options.parallel;
   out["nogil"] = st.nogil;
   out["cache"] = st.cache;
   out["nopython"] = true;
@@ -294,6 +310,8 @@ PyGetSetDef dispatcherGetSets[] = {
     {"nopython_signatures", getNopythonSignatures, nullptr, "Full signatures of each overload.",
      nullptr},
     {"stats", getStats, nullptr, "Compile times (ms) per stage of each overload.", nullptr},
+    {"_parallel_notes", getParallelNotes, nullptr,
+     "parallel=True: {signature: [the loops that run in parallel, their reductions]}.", nullptr},
     {"_can_compile", getCanCompile, nullptr, "False once disable_compile() was called.", nullptr},
     {"_python_entry", getPythonEntry, nullptr,
      "Argument types of the overload whose compiled Python entry takes the calls now, or None.", nullptr},

@@ -9,6 +9,7 @@
 #include "mahou/parser.h"
 #include "mahou/sema.h"
 #include "module_functions.h"
+#include "transforms/outline_parallel_loops.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -53,6 +54,30 @@ void checkArity(const SourceFile &file, const ast::FunctionDef &def, const std::
                                    std::to_string(args.size()) + " were given");
 }
 
+// parallel=True: each prange loop of the function and its inner functions outlined
+// into a chunk function (transforms/outline_parallel_loops). Returns the notes for
+// parallel_diagnostics; `helpers` gets every function lowered beside the main one.
+std::vector<std::string> outlineParallelLoops(const SourceFile &file, ir::Function &fn, ModuleFunctions &inner,
+                                              const CompileOptions &options,
+                                              std::vector<std::unique_ptr<ir::Function>> &outlined,
+                                              std::vector<const ir::Function *> &helpers) {
+  std::vector<std::string> notes;
+  if (options.parallel) {
+    notes = transforms::outlineParallelLoops(fn, file, outlined);
+    for (ir::Function *f : inner.mutableFunctions())
+      for (auto &line : transforms::outlineParallelLoops(*f, file, outlined)) notes.push_back(line);
+    if (notes.empty()) notes.push_back("no prange loop in '" + fn.name + "': it runs serially");
+    if (options.verifyIR) {
+      ir::verify(fn);
+      for (ir::Function *f : inner.mutableFunctions()) ir::verify(*f);
+      for (auto &f : outlined) ir::verify(*f);
+    }
+  }
+  helpers = inner.functions();
+  for (auto &f : outlined) helpers.push_back(f.get());
+  return notes;
+}
+
 std::string moduleText(const llvm::Module &m) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -78,6 +103,9 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, recorder, options, symbol,
                                        sema::TypingContext{false, &inner, nullptr});
   if (options.verifyIR) ir::verify(fn);
+  std::vector<std::unique_ptr<ir::Function>> outlined;
+  std::vector<const ir::Function *> helpers;
+  out.parallelNotes = outlineParallelLoops(file, fn, inner, options, outlined, helpers);
   out.symbol = cache::contentSymbol(file, name, args, options, out.dependencies = recorder.dependencies());
   out.cacheable = recorder.cacheable();
   out.ret = fn.ret;
@@ -100,7 +128,7 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   t0 = Clock::now();
   auto ctx = std::make_unique<llvm::LLVMContext>();
   codegen::CodegenOptions cg{options.boundscheck, options.fastmath};
-  auto module = codegen::lowerFunction(fn, inner.functions(), *ctx, cg, /*withEntry=*/true,
+  auto module = codegen::lowerFunction(fn, helpers, *ctx, cg, /*withEntry=*/true,
                                        withPythonEntry ? pythonAbi : nullptr);
   llvm::Function *internal = module->getFunction(symbol), *entry = module->getFunction(codegen::entrySymbol(symbol));
   MAHOU_INTERNAL_ASSERT(internal && entry, "the lowered module defines the function and its entry");
@@ -133,14 +161,17 @@ std::string emitStage(const SourceFile &file, const std::string &name, const std
   ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, env, options, symbol,
                                        sema::TypingContext{false, &inner, nullptr});
   if (options.verifyIR) ir::verify(fn);
+  std::vector<std::unique_ptr<ir::Function>> outlined;
+  std::vector<const ir::Function *> helpers;
+  outlineParallelLoops(file, fn, inner, options, outlined, helpers);
   if (stage == Stage::IR) {
     std::string text = ir::print(fn);
-    for (const ir::Function *f : inner.functions()) text += ir::print(*f);
+    for (const ir::Function *f : helpers) text += ir::print(*f);
     return text;
   }
   llvm::LLVMContext ctx;
   codegen::CodegenOptions cg{options.boundscheck, options.fastmath};
-  auto module = codegen::lowerFunction(fn, inner.functions(), ctx, cg, /*withEntry=*/false);
+  auto module = codegen::lowerFunction(fn, helpers, ctx, cg, /*withEntry=*/false);
   if (stage == Stage::LLVM) return moduleText(*module);
   jit::Engine &engine = jit::Engine::instance();
   engine.optimize(*module, options.fastmath);

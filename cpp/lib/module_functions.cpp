@@ -74,6 +74,12 @@ CalleeSignature ModuleFunctions::requireInner(const sema::InnerFunction &inner, 
   return done_[key] = sig;
 }
 
+std::vector<ir::Function *> ModuleFunctions::mutableFunctions() {
+  std::vector<ir::Function *> out;
+  for (const auto &f : functions_) out.push_back(f.get());
+  return out;
+}
+
 std::vector<const ir::Function *> ModuleFunctions::functions() const {
   std::vector<const ir::Function *> out;
   for (const auto &f : functions_) out.push_back(f.get());

@@ -22,6 +22,7 @@ public:
 
   // The typed functions, in the order they were finished.
   std::vector<const ir::Function *> functions() const;
+  std::vector<ir::Function *> mutableFunctions(); // for the IR passes
 
 private:
   // The memoised signature for `key`, or the symbol being typed (recursion), or null.

@@ -6,6 +6,7 @@ import types as _pytypes
 
 from . import _core
 from . import types as _types
+from ._parallel_diagnostics import parallel_diagnostics as _parallel_diagnostics
 from .errors import UnsupportedError
 
 _ERROR_MODELS = ("python", "numpy")
@@ -45,6 +46,7 @@ def build_dispatcher(func, source, filename, firstlineno, options):
                             make_resolver(func), options)
     functools.update_wrapper(disp, func)
     disp._mahou_origin = (source, filename, firstlineno, options)  # for pickling (serialize.py)
+    disp.parallel_diagnostics = functools.partial(_parallel_diagnostics, disp)
     from . import config
     if config.dump_stages():
         disp._on_compile = _dump_overload

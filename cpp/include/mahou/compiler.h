@@ -90,6 +90,7 @@ public:
 struct CompileOptions {
   bool boundscheck = false;
   bool fastmath = false;
+  bool parallel = false; // parallel=True: prange loops run on threads (transforms/outline_parallel_loops)
   bool verifyIR = true; // run the IR verifier after every pass
   // jit(locals={...}): variables whose type is declared (values are converted to it).
   std::vector<std::pair<std::string, types::Type>> localTypes;
@@ -127,6 +128,9 @@ struct CompiledFunction {
   std::string dependencies;
   bool cacheable = false;
   bool fromCache = false;
+  // parallel=True: which loops run in parallel and which reductions were found
+  // (parallel_diagnostics), one line each.
+  std::vector<std::string> parallelNotes;
 };
 
 // `name` is the function to compile: the single def in `file` (JIT) or a

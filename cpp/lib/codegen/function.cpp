@@ -168,6 +168,7 @@ void FunctionLowering::stmt(const ir::Stmt &s) {
   case ir::StmtOp::If: ifStmt(s); return;
   case ir::StmtOp::While: whileLoop(s); return;
   case ir::StmtOp::ForRange: forRange(s); return;
+  case ir::StmtOp::ParallelFor: parallelFor(s); return;
   case ir::StmtOp::Break:
     b_.CreateBr(loops_.back().breakTo);
     startDeadBlock();
@@ -464,8 +465,13 @@ std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, const std::v
                                             const PythonAbi *pythonAbi) {
   auto module = std::make_unique<llvm::Module>(fn.symbol, ctx);
   FunctionLowering lowering(fn, *module, options);
+  lowering.helpers_ = &helpers;
   llvm::Function *inner = lowering.run();
-  for (const ir::Function *h : helpers) FunctionLowering(*h, *module, options).run()->setLinkage(llvm::GlobalValue::InternalLinkage);
+  for (const ir::Function *h : helpers) {
+    FunctionLowering helper(*h, *module, options);
+    helper.helpers_ = &helpers;
+    helper.run()->setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
   if (withEntry) {
     // The entries call the function: inlined when it is loop-free (a call costs as much
     // as a small body), called when it has loops (inlining would make LLVM optimise and

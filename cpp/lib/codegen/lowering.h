@@ -182,6 +182,13 @@ public:
   void printArray(llvm::Value *arr, const Type &t); // mahou_rt_print_array on a stack copy of the struct
   void startDeadBlock(); // after a terminator: continue emitting into an unreachable block
 
+  // ---- outlined prange loops (parallel.cpp)
+  void parallelFor(const ir::Stmt &s);
+  Value parallelPartial(const ir::Expr &e);
+  const ir::Function *helperFunction(const std::string &symbol) const;
+  const std::vector<const ir::Function *> *helpers_ = nullptr; // the module's other functions
+  llvm::Value *partialSlot_ = nullptr; // the chunk's partial results while combining them
+
   const ir::Function &fn_;
   llvm::Module &module_;
   CodegenOptions options_;

@@ -46,6 +46,7 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::TupleIndex: case ir::ExprOp::TupleSlice: case ir::ExprOp::TupleConcat: case ir::ExprOp::ExcMatch: return languageExpr(e);
   case ir::ExprOp::ArrayMap: return arrayMap(e);
   case ir::ExprOp::MapInput: return {mapFrames_.back()[e.ival], false};
+  case ir::ExprOp::ParallelPartial: return parallelPartial(e);
   case ir::ExprOp::ArrayReduce: return arrayReduce(e);
   case ir::ExprOp::ArrayReshape: return arrayReshape(e);
   case ir::ExprOp::ArrayDot: return arrayDot(e);

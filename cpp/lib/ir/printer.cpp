@@ -115,6 +115,16 @@ private:
       out_ << "for %" << fn_.vars[s.var].name << " in range(" << expr(*s.exprs[0]) << ", "
            << expr(*s.exprs[1]) << ", " << expr(*s.exprs[2]) << ")";
       break;
+    case StmtOp::ParallelFor:
+      if (s.var >= 0) {
+        out_ << "for %" << fn_.vars[s.var].name << " in prange(" << expr(*s.exprs[0]) << ", " << expr(*s.exprs[1])
+             << ", " << expr(*s.exprs[2]) << ")";
+        break;
+      }
+      out_ << "parallel_for @" << s.text << "(";
+      for (size_t i = 0; i < s.exprs.size(); ++i) out_ << (i ? ", " : "") << expr(*s.exprs[i]);
+      out_ << ") combine:";
+      break;
     case StmtOp::Raise:
       out_ << "raise " << types::excName(s.exc) << "(\"" << s.text << "\")";
       break;
@@ -125,7 +135,8 @@ private:
     // std::to_string, not operator<<(int): in the GPU machine's Python process iostream
     // number formatting (the num_put facet) crashed.
     out_ << "   ; line " << std::to_string(s.loc.line) << "\n";
-    if (!s.body.empty() || s.op == StmtOp::TryExcept || s.op == StmtOp::If || s.op == StmtOp::While || s.op == StmtOp::ForRange) {
+    if (!s.body.empty() || s.op == StmtOp::TryExcept || s.op == StmtOp::If || s.op == StmtOp::While || s.op == StmtOp::ForRange ||
+        s.op == StmtOp::ParallelFor) {
       block(s.body, depth + 1);
       if (!s.orelse.empty()) {
         indent(depth);

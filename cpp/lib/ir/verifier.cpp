@@ -212,6 +212,12 @@ private:
       for (auto &e : s.exprs) check(e->type.isScalar(types::DType::Int64), "range bounds must be int64");
       check(fn_.vars[s.var].type.isScalar(types::DType::Int64), "loop variable must be int64");
       break;
+    case StmtOp::ParallelFor:
+      check(s.exprs.size() >= 3, "prange needs start, stop, step");
+      for (int i = 0; i < 3; ++i) check(s.exprs[i]->type.isScalar(types::DType::Int64), "prange bounds must be int64");
+      if (s.var >= 0) check(fn_.vars[s.var].type.isScalar(types::DType::Int64), "loop variable must be int64");
+      else check(!s.text.empty(), "an outlined prange names its chunk function");
+      break;
     case StmtOp::Break:
     case StmtOp::Continue: check(loopDepth > 0, "break/continue outside a loop"); break;
     case StmtOp::Return:
@@ -220,7 +226,7 @@ private:
       break;
     default: break;
     }
-    bool loop = s.op == StmtOp::While || s.op == StmtOp::ForRange;
+    bool loop = s.op == StmtOp::While || s.op == StmtOp::ForRange || (s.op == StmtOp::ParallelFor && s.var >= 0);
     block(s.body, loopDepth + (loop ? 1 : 0));
     block(s.orelse, loopDepth);
   }

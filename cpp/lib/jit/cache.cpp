@@ -134,7 +134,7 @@ void hashCommon(llvm::SHA256 &h, const SourceFile &file, const std::string &name
   hashField(h, file.text());
   for (const types::Type &t : args) hashField(h, t.str());
   hashField(h, std::string("boundscheck=") + (options.boundscheck ? "1" : "0") + " fastmath=" +
-                   (options.fastmath ? "1" : "0"));
+                   (options.fastmath ? "1" : "0") + (options.parallel ? " parallel=1" : ""));
   for (const auto &[var, t] : options.localTypes) hashField(h, "local " + var + ": " + t.str());
 }
 

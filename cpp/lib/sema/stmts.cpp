@@ -477,7 +477,9 @@ void FunctionTyper::forStmt(const ast::For &s, ir::Block &out) {
   ExprPtr element; // what the target gets each iteration (null: the counter itself)
   const ast::Call *call = nullptr;
   if (isBuiltinCall(*this, *s.iter, "range", &call)) {
-    // A plain range: the counter runs over the range itself.
+    // A plain range: the counter runs over the range itself. A prange under
+    // parallel=True is marked for transforms/outline_parallel_loops.
+    if (options_.parallel && !gpu_ && resolveCallee(*call->func)->name == "prange") st->op = ir::StmtOp::ParallelFor;
     checkKeywords(*call, {}, "range");
     auto args = positionalArgs(*call, 1, 3, "range");
     for (auto &a : args) a = toInt64Index(std::move(a), "range() argument");

@@ -194,7 +194,7 @@ private:
 int usage() {
   std::cerr << "usage: mahouc FILE.py --function=NAME [--args=\"float64[:], int64\"]\n"
                "              [--emit=tokens|ast|ir|llvm|opt|asm|ptx] [--target=cpu|cuda] [--cc=9.0]\n"
-               "              [--boundscheck] [--fastmath]\n";
+               "              [--boundscheck] [--fastmath] [--parallel]\n";
   return 2;
 }
 
@@ -223,6 +223,7 @@ int main(int argc, char **argv) {
       kernelOptions.ccMinor = cc.back() - '0';
     }
     else if (a == "--boundscheck") options.boundscheck = true;
+    else if (a == "--parallel") options.parallel = true;
     else if (a == "--fastmath") options.fastmath = true;
     else if (a.rfind("--", 0) == 0) return usage();
     else path = a;
