@@ -35,6 +35,10 @@ int64_t mahou_rt_parallel_chunks(int64_t n);
 // of the failing chunk with the lowest index is then pending on the calling thread, and
 // chunks not yet started are skipped.
 int32_t mahou_rt_parallel_for(int64_t n, MahouChunkFn fn, void *ctx);
+// The same with chunks of at least `grain` iterations (a cheap body needs thousands per
+// chunk to be worth a thread): fewer than 2 * grain iterations run serially, in one chunk.
+int64_t mahou_rt_parallel_chunks_grain(int64_t n, int64_t grain);
+int32_t mahou_rt_parallel_for_grain(int64_t n, int64_t grain, MahouChunkFn fn, void *ctx);
 
 // The thread count of parallel loops started from the calling thread (Numba's
 // get_num_threads: set per thread, inherited by the threads running a loop's chunks).

@@ -34,6 +34,10 @@ llvm::Function *trampoline(llvm::Module &module, TypeMapper &types, const ir::Fu
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", f));
   llvm::StructType *ctxT = contextType(ctx, types, chunk);
   llvm::Value *c = f->getArg(0);
+  // 0 <= begin <= end: with it LLVM knows a prange(n) index is never negative (no
+  // wrap-around of negative indices in the body) and the loop vectorises as range()'s.
+  b.CreateAssumption(b.CreateICmpSGE(f->getArg(1), b.getInt64(0)));
+  b.CreateAssumption(b.CreateICmpSLE(f->getArg(1), f->getArg(2)));
   auto field = [&](unsigned k) { return b.CreateLoad(ctxT->getElementType(k), b.CreateStructGEP(ctxT, c, k)); };
   llvm::Value *partials = field(2);
   llvm::Value *ret = b.CreateInBoundsGEP(partialType(types, chunk), partials, f->getArg(3));
@@ -60,8 +64,9 @@ void FunctionLowering::parallelFor(const ir::Stmt &s) {
   llvm::Value *stop = scalarExpr(*s.exprs[1]);
   llvm::Value *step = scalarExpr(*s.exprs[2]);
   raiseIf(b_.CreateICmpEQ(step, c64(0)), types::ExcKind::ValueError, "range() arg 3 must not be zero");
+  llvm::Value *grain = scalarExpr(*s.exprs[3]);
   std::vector<Value> captured;
-  for (size_t k = 3; k < s.exprs.size(); ++k) captured.push_back(expr(*s.exprs[k]));
+  for (size_t k = 4; k < s.exprs.size(); ++k) captured.push_back(expr(*s.exprs[k]));
   // Trips as range() counts them: ceil(|stop - start| / |step|) in the step's direction.
   llvm::Value *pos = b_.CreateICmpSGT(step, c64(0));
   llvm::Value *span = b_.CreateSelect(pos, b_.CreateSub(stop, start), b_.CreateSub(start, stop));
@@ -77,7 +82,7 @@ void FunctionLowering::parallelFor(const ir::Stmt &s) {
     b_.CreateStore(captured[k].v, b_.CreateStructGEP(ctxT, context, unsigned(3 + k)));
   // One partial result per chunk, on the stack for the loop's duration.
   llvm::Type *partialT = partialType(types_, *chunk);
-  llvm::Value *nchunks = b_.CreateCall(runtimeFn("mahou_rt_parallel_chunks", i64(), {i64()}), {trips});
+  llvm::Value *nchunks = b_.CreateCall(runtimeFn("mahou_rt_parallel_chunks_grain", i64(), {i64(), i64()}), {trips, grain});
   llvm::Value *stack = b_.CreateStackSave();
   llvm::Value *partials = b_.CreateAlloca(partialT, nchunks, "prange.partials");
   const llvm::DataLayout &layout = module_.getDataLayout();
@@ -85,9 +90,9 @@ void FunctionLowering::parallelFor(const ir::Stmt &s) {
                   llvm::MaybeAlign());
   b_.CreateStore(partials, b_.CreateStructGEP(ctxT, context, 2));
   llvm::Value *status = b_.CreateCall(
-      runtimeFn("mahou_rt_parallel_for", b_.getInt32Ty(), {i64(), b_.getPtrTy(), b_.getPtrTy()}),
-      {trips, trampoline(module_, types_, *chunk), context});
-  for (size_t k = 0; k < captured.size(); ++k) release(captured[k], s.exprs[3 + k]->type);
+      runtimeFn("mahou_rt_parallel_for_grain", b_.getInt32Ty(), {i64(), i64(), b_.getPtrTy(), b_.getPtrTy()}),
+      {trips, grain, trampoline(module_, types_, *chunk), context});
+  for (size_t k = 0; k < captured.size(); ++k) release(captured[k], s.exprs[4 + k]->type);
 
   // Over the chunks in order: the combine body with partials[c], then its references dropped.
   const Type &partialsT = chunk->ret;

@@ -216,7 +216,8 @@ private:
       check(s.exprs.size() >= 3, "prange needs start, stop, step");
       for (int i = 0; i < 3; ++i) check(s.exprs[i]->type.isScalar(types::DType::Int64), "prange bounds must be int64");
       if (s.var >= 0) check(fn_.vars[s.var].type.isScalar(types::DType::Int64), "loop variable must be int64");
-      else check(!s.text.empty(), "an outlined prange names its chunk function");
+      else check(!s.text.empty() && s.exprs.size() >= 4 && s.exprs[3]->op == ExprOp::Const,
+                 "an outlined prange names its chunk function and its grain");
       break;
     case StmtOp::Break:
     case StmtOp::Continue: check(loopDepth > 0, "break/continue outside a loop"); break;

@@ -102,10 +102,10 @@ int currentThreadCount() {
   return std::min(n, pool().maxThreads);
 }
 
-int64_t chunksFor(int64_t n, int threads) {
+int64_t chunksFor(int64_t n, int threads, int64_t grain) {
   if (n <= 0) return 0;
   if (threads <= 1 || pool().serialOnly) return 1;
-  return std::min<int64_t>(n, int64_t(threads) * kChunksPerThread);
+  return std::max<int64_t>(1, std::min<int64_t>(n / std::max<int64_t>(grain, 1), int64_t(threads) * kChunksPerThread));
 }
 
 // Chunk c of nchunks over [0, n): sizes differ by at most one, larger ones first.
@@ -165,12 +165,16 @@ struct ForkHandlers {
 
 extern "C" {
 
-int64_t mahou_rt_parallel_chunks(int64_t n) { return chunksFor(n, currentThreadCount()); }
+int64_t mahou_rt_parallel_chunks(int64_t n) { return chunksFor(n, currentThreadCount(), 1); }
 
-int32_t mahou_rt_parallel_for(int64_t n, MahouChunkFn fn, void *ctx) {
+int64_t mahou_rt_parallel_chunks_grain(int64_t n, int64_t grain) { return chunksFor(n, currentThreadCount(), grain); }
+
+int32_t mahou_rt_parallel_for(int64_t n, MahouChunkFn fn, void *ctx) { return mahou_rt_parallel_for_grain(n, 1, fn, ctx); }
+
+int32_t mahou_rt_parallel_for_grain(int64_t n, int64_t grain, MahouChunkFn fn, void *ctx) {
   static ForkHandlers forkHandlers;
   int threads = currentThreadCount();
-  int64_t nchunks = chunksFor(n, threads);
+  int64_t nchunks = chunksFor(n, threads, grain);
   if (nchunks <= 1) return runSerially(n, fn, ctx);
   Pool &p = pool();
   tbb::task_arena *arena = p.arena(threads);

@@ -13,6 +13,7 @@
 // runs iterations begin <= j < end of the loop (index start + j * step).
 #include "transforms/outline_parallel_loops.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -260,6 +261,55 @@ ExprPtr combineExpr(Combine c, ExprPtr acc, ExprPtr x, const Type &t, Loc loc) {
   return e;
 }
 
+// ------------------------------------------------------------------ grain
+
+// How much work a body is, roughly (expressions and statements), or -1 when it has a
+// loop or a call (work not known from its size).
+int64_t bodySize(const Block &b);
+int64_t exprSize(const Expr &e) {
+  if (e.op == ExprOp::Call || e.op == ExprOp::ArrayMap || e.op == ExprOp::ArrayReduce || e.op == ExprOp::ArrayDot ||
+      e.op == ExprOp::ArraySort || e.op == ExprOp::ArrayAlloc || e.op == ExprOp::ArrayCopy)
+    return -1;
+  int64_t n = 1;
+  for (auto &a : e.args) {
+    int64_t k = exprSize(*a);
+    if (k < 0) return -1;
+    n += k;
+  }
+  return n;
+}
+int64_t bodySize(const Block &b) {
+  int64_t n = 0;
+  for (auto &s : b) {
+    if (s->op == StmtOp::While || s->op == StmtOp::ForRange || s->op == StmtOp::ParallelFor ||
+        s->op == StmtOp::StoreView || s->op == StmtOp::Scatter || s->op == StmtOp::Print)
+      return -1;
+    n += 1;
+    for (auto &e : s->exprs) {
+      int64_t k = exprSize(*e);
+      if (k < 0) return -1;
+      n += k;
+    }
+    for (const Block *inner : {&s->body, &s->orelse}) {
+      int64_t k = bodySize(*inner);
+      if (k < 0) return -1;
+      n += k;
+    }
+  }
+  return n;
+}
+
+// The fewest iterations worth a chunk of their own: a body of a few operations takes a
+// nanosecond or two, so a chunk needs thousands of them to outweigh starting a thread's
+// share of the loop (about a microsecond); a body with loops or calls may take any time.
+int64_t grainOf(const ir::Function &chunk) {
+  const Block &loopBody = chunk.body.back()->op == StmtOp::Return ? chunk.body[chunk.body.size() - 2]->body
+                                                                  : chunk.body.back()->body;
+  int64_t size = bodySize(loopBody);
+  constexpr int64_t kOperationsPerChunk = 16384;
+  return size <= 0 ? 1 : std::max<int64_t>(1, kOperationsPerChunk / size);
+}
+
 // ------------------------------------------------------------------ the pass
 
 struct Reduction {
@@ -427,14 +477,25 @@ private:
     serial->exprs.push_back(ir::makeLoad(*chunk, begin, loc));
     serial->exprs.push_back(ir::makeLoad(*chunk, end, loc));
     serial->exprs.push_back(ir::makeConst(Type::int64(), loc, 1));
-    auto index = std::make_unique<Expr>(ExprOp::Binary, Type::int64(), loc);
-    index->sub = int(ir::BinaryOp::Add);
-    index->args.push_back(ir::makeLoad(*chunk, start, loc));
-    auto offset = std::make_unique<Expr>(ExprOp::Binary, Type::int64(), loc);
-    offset->sub = int(ir::BinaryOp::Mul);
-    offset->args.push_back(ir::makeLoad(*chunk, j, loc));
-    offset->args.push_back(ir::makeLoad(*chunk, step, loc));
-    index->args.push_back(std::move(offset));
+    // start + j * step, with the parent's constants folded in (prange(n): the index is j,
+    // so accesses stay unit-stride and the loop vectorises).
+    const Expr &startE = *loop.exprs[0], &stepE = *loop.exprs[2];
+    ExprPtr offset = ir::makeLoad(*chunk, j, loc);
+    if (stepE.op != ExprOp::Const || stepE.ival != 1) {
+      auto scaled = std::make_unique<Expr>(ExprOp::Binary, Type::int64(), loc);
+      scaled->sub = int(ir::BinaryOp::Mul);
+      scaled->args.push_back(std::move(offset));
+      scaled->args.push_back(stepE.op == ExprOp::Const ? ir::clone(stepE) : ir::makeLoad(*chunk, step, loc));
+      offset = std::move(scaled);
+    }
+    ExprPtr index = std::move(offset);
+    if (startE.op != ExprOp::Const || startE.ival != 0) {
+      auto sum = std::make_unique<Expr>(ExprOp::Binary, Type::int64(), loc);
+      sum->sub = int(ir::BinaryOp::Add);
+      sum->args.push_back(startE.op == ExprOp::Const ? ir::clone(startE) : ir::makeLoad(*chunk, start, loc));
+      sum->args.push_back(std::move(index));
+      index = std::move(sum);
+    }
     auto setIndex = std::make_unique<Stmt>(StmtOp::Assign, loc);
     setIndex->var = to[counter];
     setIndex->exprs.push_back(std::move(index));
@@ -449,10 +510,12 @@ private:
     }
     chunk->body.push_back(std::move(ret));
 
-    // The parent: parallel_for @chunk(start, stop, step, captured...), then the combine.
+    // The parent: parallel_for @chunk(start, stop, step, grain, captured...), then the combine.
+    int64_t grain = grainOf(*chunk);
     loop.body.clear();
     loop.var = -1;
     loop.text = chunk->symbol;
+    loop.exprs.push_back(ir::makeConst(Type::int64(), loc, grain));
     for (int v : captured) loop.exprs.push_back(ir::makeLoad(fn_, v, loc));
     for (size_t k = 0; k < reductions.size(); ++k) {
       int v = reductions[k].var;
@@ -485,6 +548,7 @@ private:
 
     std::string line = "prange loop #" + std::to_string(loops_) + " at line " + std::to_string(loc.line) +
                        " of '" + fn_.name + "' runs in parallel";
+    if (grain > 1) line += " (at least " + std::to_string(grain) + " iterations per thread: its body is small)";
     if (!reductions.empty()) {
       line += "; reductions:";
       for (size_t k = 0; k < reductions.size(); ++k)
