@@ -47,7 +47,7 @@ def make_args(name, quick):
         n = 20_000_000 // scale
         return (rng.random(n), rng.random(n))
     if name == "imbalanced":
-        return (20_000 if not quick else 6_000,)
+        return (12_000 if not quick else 6_000,)
     if name == "tiny":
         return (np.zeros(1000),)
     raise KeyError(name)
@@ -95,8 +95,9 @@ def main():
     ap.add_argument("--no-write", action="store_true", help="print, do not touch BENCHMARKS.md")
     ap.add_argument("--label", default="", help="suffix of the BENCHMARKS.md markers (one table per machine)")
     ap.add_argument("--only", default="", help="comma-separated kernels")
+    ap.add_argument("--reps", type=int, default=0, help="rounds (default 5, 3 with --quick)")
     opts = ap.parse_args()
-    reps = 3 if opts.quick else 5
+    reps = opts.reps or (3 if opts.quick else 5)
 
     import mahou
 

@@ -10,6 +10,7 @@
 #include "mahou/sema.h"
 #include "module_functions.h"
 #include "transforms/outline_parallel_loops.h"
+#include "transforms/parallel_array_exprs.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -63,6 +64,9 @@ std::vector<std::string> outlineParallelLoops(const SourceFile &file, ir::Functi
                                               std::vector<const ir::Function *> &helpers) {
   std::vector<std::string> notes;
   if (options.parallel) {
+    transforms::parallelizeArrayExprs(fn);
+    for (ir::Function *f : inner.mutableFunctions()) transforms::parallelizeArrayExprs(*f);
+    if (options.verifyIR) ir::verify(fn);
     notes = transforms::outlineParallelLoops(fn, file, outlined);
     for (ir::Function *f : inner.mutableFunctions())
       for (auto &line : transforms::outlineParallelLoops(*f, file, outlined)) notes.push_back(line);

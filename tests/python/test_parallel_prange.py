@@ -557,7 +557,7 @@ def test_parallel_diagnostics(capsys):
 
     @njit(parallel=True)
     def no_loop(a):
-        return a.sum()
+        return a[0] + a.max()
 
     no_loop(np.ones(3))
     no_loop.parallel_diagnostics()
@@ -565,3 +565,38 @@ def test_parallel_diagnostics(capsys):
     with pytest.raises(ValueError):
         no_loop.parallel_diagnostics(level=0)
     assert no_loop.targetoptions["parallel"] is True
+
+
+# ------------------------------------------------------------------ array expressions (parfors)
+
+
+@njit(parallel=True)
+def array_exprs(a, b, k):
+    c = a * k + b
+    return c, np.sqrt(a * a + b * b).sum(), np.sum(a), (b * 2).prod(), np.sum(a > 0.5)
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 100_000])
+@pytest.mark.parametrize("dtypes", [(np.float64, np.float64), (np.float32, np.float64), (np.int32, np.int64)])
+def test_array_expressions_run_in_parallel_with_numpys_results(n, dtypes):
+    rng = np.random.default_rng(5)
+    a = (rng.random(n) * 2).astype(dtypes[0])
+    b = (0.5 + rng.random(n) * 0.01).astype(dtypes[1])
+    got, expected = array_exprs(a, b, 3), serial(array_exprs)(a, b, 3)
+    np.testing.assert_array_equal(got[0], expected[0])
+    assert got[0].dtype == expected[0].dtype
+    rtol = 1e-4 if np.float32 in dtypes else 1e-9  # float32 sums in another order
+    for x, y in zip(got[1:], expected[1:]):
+        assert np.isclose(x, y, rtol=rtol) and type(x) is type(y)
+
+
+def test_array_expressions_on_views_and_broadcasting():
+    a = np.random.rand(3000)
+    for x, y in ((a[::3], a[1::3]), (a[:1000], a[1:2]), (a[1:2], a[:1000])):  # the last two broadcast
+        got, expected = array_exprs(x, y, 2.0), serial(array_exprs)(x, y, 2.0)
+        np.testing.assert_allclose(got[0], expected[0], rtol=1e-15)
+        np.testing.assert_allclose(got[1:], expected[1:], rtol=1e-9)
+    with pytest.raises(ValueError):
+        array_exprs(a[:10], a[:11], 1.0)
+    notes = [line for lines in array_exprs._parallel_notes.values() for line in lines]
+    assert any(line.startswith("array expression") for line in notes)

@@ -391,6 +391,7 @@ private:
 
   void outline(Stmt &loop) {
     ++loops_;
+    std::string what = loop.text.empty() ? "prange loop" : loop.text; // "array expression": parallel_array_exprs
     Loc loc = loop.loc;
     std::vector<Loc> nested;
     checkBody(loop.body, 0, nested);
@@ -546,8 +547,8 @@ private:
       }
     }
 
-    std::string line = "prange loop #" + std::to_string(loops_) + " at line " + std::to_string(loc.line) +
-                       " of '" + fn_.name + "' runs in parallel";
+    std::string line = what + " #" + std::to_string(loops_) + " at line " + std::to_string(loc.line) + " of '" +
+                       fn_.name + "' runs in parallel";
     if (grain > 1) line += " (at least " + std::to_string(grain) + " iterations per thread: its body is small)";
     if (!reductions.empty()) {
       line += "; reductions:";
