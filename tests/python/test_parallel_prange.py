@@ -600,3 +600,21 @@ def test_array_expressions_on_views_and_broadcasting():
         array_exprs(a[:10], a[:11], 1.0)
     notes = [line for lines in array_exprs._parallel_notes.values() for line in lines]
     assert any(line.startswith("array expression") for line in notes)
+
+
+@njit(parallel=True)
+def membership(a, out):
+    count = 0
+    for i in prange(a.shape[0]):
+        hit = a[i] * 2 in (2, 4, 6)  # a hidden variable bound inside the expression
+        out[i] = hit
+        if hit:
+            count += 1
+    return count
+
+
+def test_hidden_variables_of_expressions_are_private():
+    a = np.arange(10_000) % 5
+    out, expected = np.zeros(10_000, np.bool_), np.zeros(10_000, np.bool_)
+    assert membership(a, out) == membership.py_func(a, expected)
+    np.testing.assert_array_equal(out, expected)

@@ -35,7 +35,7 @@ bool contains(const Expr &e, const std::function<bool(const Expr &)> &pred) {
 }
 
 bool hasEffects(const Expr &e) {
-  return contains(e, [](const Expr &x) { return x.op == ExprOp::Call || x.op == ExprOp::Random; });
+  return contains(e, [](const Expr &x) { return x.op == ExprOp::Call || x.op == ExprOp::Random || x.op == ExprOp::Let; });
 }
 
 // A 1-D map whose inputs are 1-D arrays or scalars and whose body is scalar code.
@@ -47,7 +47,7 @@ bool isFlatMap(const Expr &e) {
   }
   return !contains(*e.args[e.ival], [](const Expr &x) {
     return x.op == ExprOp::ArrayMap || x.op == ExprOp::ArrayReduce || x.type.isArray() || x.op == ExprOp::Call ||
-           x.op == ExprOp::Random;
+           x.op == ExprOp::Random || x.op == ExprOp::Let;
   });
 }
 
