@@ -73,9 +73,10 @@ public:
   Value cast(const ir::Expr &e);
   llvm::Value *castScalar(llvm::Value *v, const Type &from, const Type &to);
   llvm::Value *binary(const ir::Expr &e);
-  llvm::Value *intBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t);
-  llvm::Value *floatBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t);
-  llvm::Value *complexBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t);
+  llvm::Value *intBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);
+  llvm::Value *floatBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);
+  llvm::Value *complexBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);
+  llvm::Value *floatIntPower(const ir::Expr &e); // power.cpp: float ** int64 (Binary Pow, int rhs)
   llvm::Value *unary(const ir::Expr &e);
   llvm::Value *compare(ir::CmpOp op, llvm::Value *a, llvm::Value *b, const Type &t);
   llvm::Value *truth(llvm::Value *v, const Type &t);

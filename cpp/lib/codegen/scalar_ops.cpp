@@ -133,7 +133,7 @@ Value FunctionLowering::cast(const ir::Expr &e) {
   internalError("cast of " + from.str());
 }
 
-llvm::Value *FunctionLowering::intBinary(BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t) {
+llvm::Value *FunctionLowering::intBinary(BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising) {
   bool sgn = types::isSigned(t.dtype);
   llvm::Type *lt = a->getType();
   auto zero = llvm::ConstantInt::get(lt, 0);
@@ -146,8 +146,12 @@ llvm::Value *FunctionLowering::intBinary(BinaryOp op, llvm::Value *a, llvm::Valu
   case BinaryOp::BitXor: return b_.CreateXor(a, b);
   case BinaryOp::FloorDiv:
   case BinaryOp::Mod: {
-    raiseIf(b_.CreateICmpEQ(b, zero), types::ExcKind::ZeroDivisionError, "integer division or modulo by zero");
-    if (!sgn) return op == BinaryOp::FloorDiv ? b_.CreateUDiv(a, b) : b_.CreateURem(a, b);
+    // NumPy's semantics (not raising): a zero divisor gives 0.
+    llvm::Value *byZero = b_.CreateICmpEQ(b, zero);
+    if (raising) raiseIf(byZero, types::ExcKind::ZeroDivisionError, "integer division or modulo by zero");
+    else b = b_.CreateSelect(byZero, llvm::ConstantInt::get(lt, 1), b);
+    auto zeroIfByZero = [&](llvm::Value *r) { return raising ? r : b_.CreateSelect(byZero, zero, r); };
+    if (!sgn) return zeroIfByZero(op == BinaryOp::FloorDiv ? b_.CreateUDiv(a, b) : b_.CreateURem(a, b));
     // b == -1 would trap on INT_MIN / -1: use 1 as divisor then negate / zero.
     auto *minusOne = b_.CreateICmpEQ(b, llvm::ConstantInt::get(lt, -1, true));
     auto *safeB = b_.CreateSelect(minusOne, llvm::ConstantInt::get(lt, 1), b);
@@ -157,10 +161,10 @@ llvm::Value *FunctionLowering::intBinary(BinaryOp op, llvm::Value *a, llvm::Valu
     auto *adjust = b_.CreateAnd(b_.CreateICmpNE(r, zero), b_.CreateICmpSLT(b_.CreateXor(r, safeB), zero));
     if (op == BinaryOp::FloorDiv) {
       q = b_.CreateSelect(adjust, b_.CreateSub(q, llvm::ConstantInt::get(lt, 1)), q);
-      return b_.CreateSelect(minusOne, b_.CreateNeg(a), q);
+      return zeroIfByZero(b_.CreateSelect(minusOne, b_.CreateNeg(a), q));
     }
     r = b_.CreateSelect(adjust, b_.CreateAdd(r, safeB), r);
-    return b_.CreateSelect(minusOne, zero, r);
+    return zeroIfByZero(b_.CreateSelect(minusOne, zero, r));
   }
   case BinaryOp::Shl:
   case BinaryOp::Shr: {
@@ -199,6 +203,9 @@ llvm::Value *FunctionLowering::intBinary(BinaryOp op, llvm::Value *a, llvm::Valu
     out->addIncoming(one, pre);
     out->addIncoming(res2, loop);
     if (!sgn) return out;
+    if (raising)
+      raiseIf(b_.CreateAnd(neg, b_.CreateICmpEQ(a, zero)), types::ExcKind::ZeroDivisionError,
+            "0 cannot be raised to a negative power");
     // negative exponent: 1 → 1, -1 → ±1, otherwise 0
     auto *isOne = b_.CreateICmpEQ(a, one);
     auto *isMinusOne = b_.CreateICmpEQ(a, llvm::ConstantInt::get(lt, -1, true));
@@ -212,7 +219,7 @@ llvm::Value *FunctionLowering::intBinary(BinaryOp op, llvm::Value *a, llvm::Valu
   internalError("integer true division reached codegen");
 }
 
-llvm::Value *FunctionLowering::floatBinary(BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t) {
+llvm::Value *FunctionLowering::floatBinary(BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising) {
   llvm::Type *lt = a->getType();
   auto zero = llvm::ConstantFP::get(lt, 0.0);
   switch (op) {
@@ -220,15 +227,16 @@ llvm::Value *FunctionLowering::floatBinary(BinaryOp op, llvm::Value *a, llvm::Va
   case BinaryOp::Sub: return b_.CreateFSub(a, b);
   case BinaryOp::Mul: return b_.CreateFMul(a, b);
   case BinaryOp::TrueDiv:
-    raiseIf(b_.CreateFCmpOEQ(b, zero), types::ExcKind::ZeroDivisionError, "division by zero");
+    if (raising) raiseIf(b_.CreateFCmpOEQ(b, zero), types::ExcKind::ZeroDivisionError, "division by zero");
     return b_.CreateFDiv(a, b);
   case BinaryOp::Pow:
     if (gpu()) return mathCall("pow", t, {a, b});
     return b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, a, b);
   case BinaryOp::FloorDiv:
   case BinaryOp::Mod: {
-    raiseIf(b_.CreateFCmpOEQ(b, zero), types::ExcKind::ZeroDivisionError,
-            op == BinaryOp::Mod ? "float modulo" : "float floor division by zero");
+    if (raising)
+      raiseIf(b_.CreateFCmpOEQ(b, zero), types::ExcKind::ZeroDivisionError,
+              op == BinaryOp::Mod ? "float modulo" : "float floor division by zero");
     // CPython's float_divmod.
     llvm::Value *mod = b_.CreateFRem(a, b);
     llvm::Value *div = b_.CreateFDiv(b_.CreateFSub(a, mod), b);
@@ -245,15 +253,18 @@ llvm::Value *FunctionLowering::floatBinary(BinaryOp op, llvm::Value *a, llvm::Va
     llvm::Value *floorDiv = b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, divFixed);
     auto *roundUp = b_.CreateFCmpOGT(b_.CreateFSub(divFixed, floorDiv), llvm::ConstantFP::get(lt, 0.5));
     floorDiv = b_.CreateSelect(roundUp, b_.CreateFAdd(floorDiv, llvm::ConstantFP::get(lt, 1.0)), floorDiv);
-    llvm::Value *zeroDiv = b_.CreateIntrinsic(llvm::Intrinsic::copysign, {lt}, {zero, b_.CreateFDiv(a, b)});
-    return b_.CreateSelect(b_.CreateFCmpUNE(divFixed, zero), floorDiv, zeroDiv);
+    llvm::Value *quotient = b_.CreateFDiv(a, b);
+    llvm::Value *zeroDiv = b_.CreateIntrinsic(llvm::Intrinsic::copysign, {lt}, {zero, quotient});
+    llvm::Value *r = b_.CreateSelect(b_.CreateFCmpUNE(divFixed, zero), floorDiv, zeroDiv);
+    // NumPy: a floor division by zero is the true quotient (±inf or nan); a remainder nan.
+    return raising ? r : b_.CreateSelect(b_.CreateFCmpOEQ(b, zero), quotient, r);
   }
   default: break;
   }
   internalError("bitwise operator on floats reached codegen");
 }
 
-llvm::Value *FunctionLowering::complexBinary(BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t) {
+llvm::Value *FunctionLowering::complexBinary(BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising) {
   llvm::Value *ar = b_.CreateExtractValue(a, 0), *ai = b_.CreateExtractValue(a, 1);
   llvm::Value *br = b_.CreateExtractValue(b, 0), *bi = b_.CreateExtractValue(b, 1);
   llvm::Value *re = nullptr, *im = nullptr;
@@ -266,8 +277,9 @@ llvm::Value *FunctionLowering::complexBinary(BinaryOp op, llvm::Value *a, llvm::
     break;
   case BinaryOp::TrueDiv: {
     auto zero = llvm::ConstantFP::get(ar->getType(), 0.0);
-    raiseIf(b_.CreateAnd(b_.CreateFCmpOEQ(br, zero), b_.CreateFCmpOEQ(bi, zero)), types::ExcKind::ZeroDivisionError,
-            "complex division by zero");
+    if (raising)
+      raiseIf(b_.CreateAnd(b_.CreateFCmpOEQ(br, zero), b_.CreateFCmpOEQ(bi, zero)), types::ExcKind::ZeroDivisionError,
+              "complex division by zero");
     llvm::Value *d = b_.CreateFAdd(b_.CreateFMul(br, br), b_.CreateFMul(bi, bi));
     re = b_.CreateFDiv(b_.CreateFAdd(b_.CreateFMul(ar, br), b_.CreateFMul(ai, bi)), d);
     im = b_.CreateFDiv(b_.CreateFSub(b_.CreateFMul(ai, br), b_.CreateFMul(ar, bi)), d);
@@ -282,12 +294,14 @@ llvm::Value *FunctionLowering::complexBinary(BinaryOp op, llvm::Value *a, llvm::
 }
 
 llvm::Value *FunctionLowering::binary(const ir::Expr &e) {
+  if (BinaryOp(e.sub) == BinaryOp::Pow && e.type.isFloat() && e.args[1]->type.isInt()) return floatIntPower(e);
   llvm::Value *a = scalarExpr(*e.args[0]);
   llvm::Value *b = scalarExpr(*e.args[1]);
   BinaryOp op = BinaryOp(e.sub);
   const Type &t = e.type;
-  if (t.isComplex()) return complexBinary(op, a, b, t);
-  if (t.isFloat()) return floatBinary(op, a, b, t);
+  bool raising = e.ival == 0; // ival 1: NumPy's division semantics (ir_ops.def)
+  if (t.isComplex()) return complexBinary(op, a, b, t, raising);
+  if (t.isFloat()) return floatBinary(op, a, b, t, raising);
   if (t.isBool()) {
     switch (op) {
     case BinaryOp::BitAnd: return b_.CreateAnd(a, b);
@@ -296,7 +310,7 @@ llvm::Value *FunctionLowering::binary(const ir::Expr &e) {
     default: internalError("arithmetic on bool reached codegen");
     }
   }
-  return intBinary(op, a, b, t);
+  return intBinary(op, a, b, t, raising);
 }
 
 llvm::Value *FunctionLowering::unary(const ir::Expr &e) {

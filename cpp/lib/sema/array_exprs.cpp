@@ -90,7 +90,15 @@ ExprPtr FunctionTyper::elementwise(std::vector<ExprPtr> operands, const ElementB
     inputs.push_back(ir::makeCast(std::move(o), st));
     elements.push_back(mapInput(int64_t(inputs.size()) - 1, st, l));
   }
-  ExprPtr b = body(std::move(elements));
+  ExprPtr b;
+  {
+    struct DepthGuard {
+      int &depth;
+      explicit DepthGuard(int &d) : depth(d) { ++depth; }
+      ~DepthGuard() { --depth; }
+    } guard(elementwiseDepth_);
+    b = body(std::move(elements));
+  }
   if (isUnknown(b)) return b;
   if (!b->type.isNumber()) error(loc, "elementwise result must be a number, not " + b->type.str());
   auto map = std::make_unique<ir::Expr>(ir::ExprOp::ArrayMap, Type::array(b->type.dtype, ndim, types::Layout::C), loc);

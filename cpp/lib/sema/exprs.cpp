@@ -190,6 +190,16 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   case ast::BinOpKind::Pow:
     if (types::isComplex(common)) notSupported(loc, "complex ** is not supported yet");
     if (common == DType::Bool) result = DType::Int64;
+    // Numba: a float scalar raised to an integer keeps the float's type (float32 **
+    // int is float32) and is computed by repeated squaring (codegen: floatIntPower).
+    // Array elements follow NumPy's power ufunc instead (pow of the promoted type).
+    if (elementwiseDepth_ == 0 && a.isFloat() && (b.isInt() || b.isBool())) {
+      auto e = std::make_unique<ir::Expr>(ir::ExprOp::Binary, a, loc);
+      e->sub = int(ir::BinaryOp::Pow);
+      e->args.push_back(std::move(lhs));
+      e->args.push_back(ir::makeCast(std::move(rhs), Type::int64()));
+      return e;
+    }
     break;
   case ast::BinOpKind::BitAnd:
   case ast::BinOpKind::BitOr:
@@ -208,6 +218,10 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   Type rt = Type::scalar(result);
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::Binary, rt, loc);
   e->sub = int(toIrOp(op));
+  // Array elements divide as NumPy's ufuncs do: by zero gives inf/nan (integers 0), no exception.
+  bool division = op == ast::BinOpKind::Div || op == ast::BinOpKind::FloorDiv || op == ast::BinOpKind::Mod ||
+                  op == ast::BinOpKind::Pow;
+  if (elementwiseDepth_ > 0 && division) e->ival = 1;
   e->args.push_back(ir::makeCast(std::move(lhs), rt));
   e->args.push_back(ir::makeCast(std::move(rhs), rt));
   return e;

@@ -14,7 +14,7 @@ struct MathFn {
   enum Result { Float, IntRounding, Predicate } result;
 };
 
-// math-module functions (arguments converted to float64, as CPython does).
+// math-module functions: float64, or float32 when every argument is float32 (Numba's typing).
 constexpr MathFn kMathFns[] = {
     {"sqrt", ir::Intrinsic::Sqrt, MathFn::Float},       {"exp", ir::Intrinsic::Exp, MathFn::Float},
     {"expm1", ir::Intrinsic::Expm1, MathFn::Float},     {"log2", ir::Intrinsic::Log2, MathFn::Float},
@@ -74,10 +74,15 @@ ExprPtr FunctionTyper::mathCall(types::ModuleId module, const std::string &name,
       if (isUnknown(a)) return unknown(e.loc);
       if (!a->type.isNumber() || a->type.isComplex()) error(a->loc, "math.log() needs a real number");
     }
+    if (args.size() == 1) {
+      Type ft = args[0]->type.isScalar(DType::Float32) ? args[0]->type : Type::float64();
+      std::vector<ExprPtr> x;
+      x.push_back(ir::makeCast(std::move(args[0]), ft));
+      return intrinsic(ir::Intrinsic::Log, ft, std::move(x), e.loc);
+    }
     std::vector<ExprPtr> x;
     x.push_back(ir::makeCast(std::move(args[0]), Type::float64()));
     auto lx = intrinsic(ir::Intrinsic::Log, Type::float64(), std::move(x), e.loc);
-    if (args.size() == 1) return lx;
     std::vector<ExprPtr> b;
     b.push_back(ir::makeCast(std::move(args[1]), Type::float64()));
     auto lb = intrinsic(ir::Intrinsic::Log, Type::float64(), std::move(b), e.loc);
@@ -86,9 +91,10 @@ ExprPtr FunctionTyper::mathCall(types::ModuleId module, const std::string &name,
   if (name == "degrees" || name == "radians") {
     auto args = positionalArgs(e, 1, 1, "math." + name);
     if (isUnknown(args[0])) return unknown(e.loc);
+    if (!args[0]->type.isNumber() || args[0]->type.isComplex()) error(args[0]->loc, "math." + name + "() needs a real number");
     double k = name == "degrees" ? 180.0 / M_PI : M_PI / 180.0;
-    return binary(ast::BinOpKind::Mult, ir::makeCast(std::move(args[0]), Type::float64()),
-                  ir::makeConst(Type::float64(), e.loc, 0, k), e.loc);
+    Type ft = args[0]->type.isScalar(DType::Float32) ? args[0]->type : Type::float64();
+    return binary(ast::BinOpKind::Mult, ir::makeCast(std::move(args[0]), ft), ir::makeConst(ft, e.loc, 0, k), e.loc);
   }
   const MathFn *fn = findFn(kMathFns, name);
   if (!fn) notSupported(e.loc, "math." + name + " is not supported yet");
@@ -103,9 +109,15 @@ ExprPtr FunctionTyper::mathCall(types::ModuleId module, const std::string &name,
     return ir::makeCast(std::move(args[0]), Type::int64());
   if (fn->result == MathFn::Predicate && (args[0]->type.isInt() || args[0]->type.isBool()))
     return ir::makeConst(Type::boolean(), e.loc, fn->id == ir::Intrinsic::IsFinite ? 1 : 0);
-  for (auto &a : args) a = ir::makeCast(std::move(a), Type::float64());
+  // Numba: float32 arguments (all of them) compute in float32; anything else in float64.
+  bool allFloat32 = true;
+  for (auto &a : args) allFloat32 &= a->type.isScalar(DType::Float32);
+  Type ft = allFloat32 ? Type::scalar(DType::Float32) : Type::float64();
+  if (fn->id == ir::Intrinsic::Pow && (args[1]->type.isInt() || args[1]->type.isBool()))
+    return binary(ast::BinOpKind::Pow, ir::makeCast(std::move(args[0]), Type::float64()), std::move(args[1]), e.loc);
+  for (auto &a : args) a = ir::makeCast(std::move(a), ft);
   if (fn->result == MathFn::Predicate) return intrinsic(fn->id, Type::boolean(), std::move(args), e.loc);
-  auto r = intrinsic(fn->id, Type::float64(), std::move(args), e.loc);
+  auto r = intrinsic(fn->id, ft, std::move(args), e.loc);
   if (fn->result == MathFn::IntRounding) return ir::makeCast(std::move(r), Type::int64());
   return r;
 }

@@ -209,6 +209,7 @@ public:
   bool strict_ = false; // last pass: anything still unknown is an error
   int tempCounter_ = 0;
   int loopDepth_ = 0;
+  int elementwiseDepth_ = 0; // > 0 while typing the element body of an array expression
 };
 
 // Number of inputs of a NumPy ufunc mahou compiles (np.sin: 1), or -1 (numpy_calls.cpp).

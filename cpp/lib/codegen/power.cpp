@@ -1,0 +1,93 @@
+// A float raised to an integer, as Numba computes it: repeated squaring in the
+// float's own type (unrolled for a constant exponent), 1/r for a negative one.
+#include "lowering.h"
+
+#include <cstdlib>
+
+namespace mahou::codegen {
+
+namespace {
+
+constexpr int64_t kSquaringLimit = 0x10000; // beyond it Numba calls pow()
+
+} // namespace
+
+llvm::Value *FunctionLowering::floatIntPower(const ir::Expr &e) {
+  const Type &t = e.type;
+  llvm::Value *base = scalarExpr(*e.args[0]);
+  llvm::Value *exponent = scalarExpr(*e.args[1]); // int64
+  llvm::Type *ft = base->getType();
+  llvm::Value *one = llvm::ConstantFP::get(ft, 1.0);
+  auto invert = [&](llvm::Value *r) {
+    raiseIf(b_.CreateFCmpOEQ(r, llvm::ConstantFP::get(ft, 0.0)), types::ExcKind::ZeroDivisionError,
+            "0.0 cannot be raised to a negative power");
+    return b_.CreateFDiv(one, r);
+  };
+  const ir::Expr &ex = *e.args[1];
+  if (ex.op == ir::ExprOp::Const && std::llabs(ex.ival) <= kSquaringLimit) {
+    // Unrolled: x**6 = (x*x) * ((x*x)*(x*x)), the multiplications Numba emits.
+    uint64_t n = uint64_t(std::llabs(ex.ival));
+    llvm::Value *r = nullptr, *square = base;
+    for (; n != 0; n >>= 1) {
+      if (n & 1) r = r ? b_.CreateFMul(r, square) : square;
+      if (n > 1) square = b_.CreateFMul(square, square);
+    }
+    if (!r) return one;
+    return ex.ival < 0 ? invert(r) : r;
+  }
+  // Runtime exponent: the same squaring loop, pow() past the limit.
+  llvm::Value *negative = b_.CreateICmpSLT(exponent, c64(0));
+  llvm::Value *magnitude = b_.CreateSelect(negative, b_.CreateNeg(exponent), exponent);
+  auto *viaPow = newBlock("fpowi.pow");
+  auto *squaring = newBlock("fpowi.check");
+  auto *loop = newBlock("fpowi.loop");
+  auto *done = newBlock("fpowi.done");
+  auto *join = newBlock("fpowi.join");
+  // magnitude < 0 only for INT64_MIN (unsigned compare sends it to pow()).
+  b_.CreateCondBr(b_.CreateICmpUGT(magnitude, c64(kSquaringLimit)), viaPow, squaring);
+
+  b_.SetInsertPoint(viaPow);
+  llvm::Value *fexp = b_.CreateSIToFP(exponent, ft);
+  llvm::Value *powed = gpu() ? mathCall("pow", t, {base, fexp}) : b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, base, fexp);
+  auto *powEnd = b_.GetInsertBlock();
+  b_.CreateBr(join);
+
+  b_.SetInsertPoint(squaring);
+  b_.CreateCondBr(b_.CreateICmpEQ(magnitude, c64(0)), done, loop);
+  b_.SetInsertPoint(loop);
+  auto *r = b_.CreatePHI(ft, 2), *sq = b_.CreatePHI(ft, 2), *n = b_.CreatePHI(i64(), 2);
+  r->addIncoming(one, squaring);
+  sq->addIncoming(base, squaring);
+  n->addIncoming(magnitude, squaring);
+  llvm::Value *odd = b_.CreateICmpNE(b_.CreateAnd(n, c64(1)), c64(0));
+  llvm::Value *r2 = b_.CreateSelect(odd, b_.CreateFMul(r, sq), r);
+  llvm::Value *n2 = b_.CreateLShr(n, c64(1));
+  llvm::Value *sq2 = b_.CreateFMul(sq, sq);
+  r->addIncoming(r2, loop);
+  sq->addIncoming(sq2, loop);
+  n->addIncoming(n2, loop);
+  b_.CreateCondBr(b_.CreateICmpEQ(n2, c64(0)), done, loop);
+
+  b_.SetInsertPoint(done);
+  auto *product = b_.CreatePHI(ft, 2);
+  product->addIncoming(one, squaring);
+  product->addIncoming(r2, loop);
+  auto *positiveEnd = newBlock("fpowi.positive");
+  auto *negativeEnd = newBlock("fpowi.negative");
+  b_.CreateCondBr(negative, negativeEnd, positiveEnd);
+  b_.SetInsertPoint(negativeEnd);
+  llvm::Value *inverted = invert(product);
+  auto *invertedEnd = b_.GetInsertBlock();
+  b_.CreateBr(join);
+  b_.SetInsertPoint(positiveEnd);
+  b_.CreateBr(join);
+
+  b_.SetInsertPoint(join);
+  auto *result = b_.CreatePHI(ft, 3);
+  result->addIncoming(powed, powEnd);
+  result->addIncoming(inverted, invertedEnd);
+  result->addIncoming(product, positiveEnd);
+  return result;
+}
+
+} // namespace mahou::codegen
