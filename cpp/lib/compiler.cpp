@@ -7,6 +7,7 @@
 #include "mahou/jit.h"
 #include "mahou/lexer.h"
 #include "mahou/parser.h"
+#include "jit/inline_library.h"
 #include "mahou/sema.h"
 #include "module_functions.h"
 #include "transforms/outline_parallel_loops.h"
@@ -143,7 +144,8 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   out.times.codegenMs = msSince(t0);
 
   t0 = Clock::now();
-  engine.optimize(*module, options.fastmath);
+  engine.optimize(*module, options.fastmath, &engine.inlineLibrary());
+  engine.inlineLibrary().keep(out.symbol, *module);
   out.times.optimizeMs = msSince(t0);
 
   t0 = Clock::now();
@@ -178,7 +180,7 @@ std::string emitStage(const SourceFile &file, const std::string &name, const std
   auto module = codegen::lowerFunction(fn, helpers, ctx, cg, /*withEntry=*/false);
   if (stage == Stage::LLVM) return moduleText(*module);
   jit::Engine &engine = jit::Engine::instance();
-  engine.optimize(*module, options.fastmath);
+  engine.optimize(*module, options.fastmath, &engine.inlineLibrary());
   if (stage == Stage::OptLLVM) return moduleText(*module);
   return engine.emitAssembly(*module);
 }

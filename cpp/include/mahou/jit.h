@@ -22,6 +22,8 @@ namespace mahou::jit {
 // runtime: mahou._core (through the back-end table), mahouc, the unit tests.
 void useRuntimeSymbols(const runtime::RuntimeSymbol *symbols, size_t count);
 
+class InlineLibrary; // inline_library.h
+
 class Engine {
 public:
   // The engine is created (and LLVM's native target initialised) on first use,
@@ -37,7 +39,11 @@ public:
   // the host CPU: O3 for modules with loops, a cheaper O1 pipeline for modules
   // without (nothing for the vectorisers to do there). With `fastmath`, every
   // floating-point instruction and call gets LLVM's fast-math flags first.
-  void optimize(llvm::Module &module, bool fastmath = false);
+  // Given `callees`, the kept definitions of the compiled functions the module calls
+  // are linked in (after the flags: they keep their own) so that LLVM can inline them.
+  void optimize(llvm::Module &module, bool fastmath = false, const InlineLibrary *callees = nullptr);
+  // Compiled functions kept for their callers to inline (inline_library.h).
+  InlineLibrary &inlineLibrary();
   // Host assembly of an optimised module.
   std::string emitAssembly(llvm::Module &module);
   // Machine code of an optimised module: an ELF relocatable object file.

@@ -3,6 +3,7 @@
 // object emission and linking, and assembly emission.
 #include "mahou/jit.h"
 
+#include "inline_library.h"
 #include "mahou/codegen.h"
 
 #include "mahou/diagnostics.h"
@@ -69,6 +70,7 @@ struct Engine::Impl {
     std::string object;
   };
   std::unordered_map<std::string, Defined> defined; // entry symbols of the objects added so far
+  InlineLibrary inlineLibrary;
 };
 
 Engine &Engine::instance() {
@@ -123,10 +125,13 @@ Engine::~Engine() = default;
 
 const std::string &Engine::targetId() const { return impl_->targetId; }
 
-void Engine::optimize(llvm::Module &module, bool fastmath) {
+InlineLibrary &Engine::inlineLibrary() { return impl_->inlineLibrary; }
+
+void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *callees) {
   module.setTargetTriple(impl_->tm->getTargetTriple().str());
   module.setDataLayout(impl_->tm->createDataLayout());
   if (fastmath) setFastMathFlags(module);
+  if (callees) callees->linkInto(module);
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;

@@ -1,0 +1,30 @@
+// Compiled functions kept as LLVM bitcode so that their callers can inline them:
+// a caller's module gets each callee it declares as an available_externally
+// definition (Numba links its callees' LLVM IR the same way).
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace mahou::jit {
+
+class InlineLibrary {
+public:
+  // Keeps the optimised module defining `symbol` (small functions only).
+  void keep(const std::string &symbol, const llvm::Module &module);
+  // Links into `module` the definitions of the kept functions it declares (and of
+  // theirs, transitively) as available_externally: inlinable, never emitted; the
+  // calls that stay calls resolve to the JIT's copy.
+  void linkInto(llvm::Module &module) const;
+
+private:
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, std::string> bitcode_; // symbol → bitcode of its module
+};
+
+} // namespace mahou::jit
