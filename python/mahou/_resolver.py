@@ -22,6 +22,9 @@ _BUILTIN_NAMES = (
 _BUILTINS = {id(getattr(builtins, n)): n for n in _BUILTIN_NAMES}
 _BUILTINS[id(prange)] = "prange"
 
+# mahou's own functions compiled code can call (thread control inside parallel loops).
+_MAHOU_CALLABLE = frozenset(("get_thread_id", "get_num_threads"))
+
 _EXCEPTIONS = frozenset(_core.exception_names())
 _DTYPES = frozenset(_core.dtype_names())
 
@@ -77,6 +80,8 @@ def _module_attr(obj):
     name = getattr(obj, "__name__", None)
     if not isinstance(name, str):
         return None
+    if name in _MAHOU_CALLABLE and getattr(_mahou_module(), name, None) is obj:
+        return ("modattr", "mahou", name)
     for mod_name, mod in _modules():
         if getattr(mod, name, None) is obj:
             return ("modattr", mod_name, name)

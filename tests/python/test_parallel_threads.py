@@ -58,3 +58,26 @@ def test_config_checks_its_value():
     with pytest.raises(ValueError):
         mahou.config.NUMBA_NUM_THREADS = 0
     mahou.config.NUMBA_NUM_THREADS = mahou.config.NUMBA_NUM_THREADS  # the same value is fine
+
+
+def test_thread_functions_in_compiled_code():
+    import numpy as np
+    from mahou import get_num_threads, get_thread_id, njit, prange
+
+    @njit(parallel=True)
+    def who(out):
+        for i in prange(out.shape[0]):
+            for _ in range(100):  # a body worth splitting
+                out[i] = get_thread_id()
+        return get_num_threads()
+
+    @njit
+    def count():
+        return mahou.get_num_threads(), mahou.get_thread_id()
+
+    for n in sorted({1, mahou.config.NUMBA_NUM_THREADS}):
+        mahou.set_num_threads(n)
+        out = np.full(5000, -1)
+        assert who(out) == n
+        assert out.min() >= 0 and out.max() < n
+        assert count() == (n, 0)

@@ -29,6 +29,10 @@ llvm::Value *FunctionLowering::mathCall(const char *name, const Type &t, llvm::A
 }
 
 llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
+  if (Intrinsic(e.sub) == Intrinsic::ThreadId || Intrinsic(e.sub) == Intrinsic::NumThreads) { // parallel.h
+    const char *fn = Intrinsic(e.sub) == Intrinsic::ThreadId ? "mahou_rt_get_thread_id" : "mahou_rt_get_num_threads";
+    return b_.CreateSExt(b_.CreateCall(runtimeFn(fn, b_.getInt32Ty(), {})), i64());
+  }
   std::vector<llvm::Value *> a;
   for (auto &x : e.args) a.push_back(scalarExpr(*x));
   const Type &argT = e.args[0]->type;

@@ -132,6 +132,12 @@ ExprPtr FunctionTyper::call(const ast::Call &e) {
     if (callee->module == types::ModuleId::NumpyRandom) return randomCall(callee->name, e);
     if (callee->module == types::ModuleId::Mahou) {
       if (callee->name == "prange") return builtinCall("range", e);
+      if ((callee->name == "get_thread_id" || callee->name == "get_num_threads") && !gpu_) {
+        checkKeywords(e, {}, callee->name);
+        positionalArgs(e, 0, 0, callee->name);
+        return intrinsic(callee->name == "get_thread_id" ? ir::Intrinsic::ThreadId : ir::Intrinsic::NumThreads,
+                         Type::int64(), {}, e.loc);
+      }
       notSupported(e.loc, "mahou." + callee->name + " cannot be called in compiled code");
     }
     return mathCall(callee->module, callee->name, e);
