@@ -127,3 +127,25 @@ def test_joblib_loky():
     finally:
         from joblib.externals.loky import get_reusable_executor
         get_reusable_executor().shutdown(wait=True)
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_parallel_functions_in_workers(method):
+    """parallel=True code (oneTBB) used here before forking, then in the workers."""
+    from mahou import prange
+
+    @njit(parallel=True)
+    def total(a):
+        s = 0.0
+        for i in prange(a.shape[0]):
+            s += a[i] * 0.5
+        return s
+
+    a = np.arange(20000.0)
+    assert total(a) == total.py_func(a)
+    with concurrent.futures.ProcessPoolExecutor(
+            max_workers=2, mp_context=multiprocessing.get_context(method)) as ex:
+        reports = list(ex.map(run_reporting, [total] * 3, [a, a[::-1], a[:7]], timeout=120))
+    for arg, (value, shipped, _) in zip([a, a[::-1], a[:7]], reports):
+        assert value == total.py_func(arg)
+        assert "(array(float64, 1d, C),)" in shipped
