@@ -189,6 +189,8 @@ Overload &addOverload(DispatcherState &st, std::vector<uint64_t> key, CompiledFu
 // compiled when called).
 PyObject *dispatcherExportCode(PyObject *self, PyObject *);
 PyObject *dispatcherImportCode(PyObject *self, PyObject *payload);
+// Ahead-of-time compilation (aot_compile.cpp): object files of an overload and its callees.
+PyObject *dispatcherCompileObject(PyObject *self, PyObject *argTypes);
 // What a compile environment needs from the object it compiles for (a Dispatcher,
 // a CUDA kernel or device function): its resolver slot (cleared by tp_clear), its
 // name, the list holding the objects its compiled code refers to, and the target.

@@ -299,6 +299,7 @@ PyMethodDef dispatcherMethods[] = {
     {"_import_code", dispatcherImportCode, METH_O, "Links machine code from _export_code; returns how many overloads."},
     {"recompile", reinterpret_cast<PyCFunction>(dispRecompile), METH_NOARGS,
      "recompile(): compile every signature again, reading the globals afresh."},
+    {"_compile_object", dispatcherCompileObject, METH_O, "Object files of an overload and its callees (mahou.aot)."},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -122,9 +122,10 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   jit::Engine &engine = jit::Engine::instance();
   if (firstCompile) out.times.initMs = msSince(t0);
   const PythonAbi *pythonAbi = env.pythonAbi(); // called from Python: also a Python entry
-  bool withPythonEntry = pythonAbi && codegen::pythonEntryFits(args, fn.ret);
-  // Same symbol, same code: an identical function compiled earlier in this process.
-  if (void *entry = engine.find(codegen::entrySymbol(out.symbol), &out.object)) {
+  bool withPythonEntry = pythonAbi && !options.objectOnly && codegen::pythonEntryFits(args, fn.ret);
+  // Same symbol, same code: an identical function compiled earlier in this process
+  // (not for an object file of its own: that one may not have a Python entry).
+  if (void *entry = options.objectOnly ? nullptr : engine.find(codegen::entrySymbol(out.symbol), &out.object)) {
     out.entry = reinterpret_cast<EntryFn>(entry);
     if (withPythonEntry) out.pythonEntry = engine.lookup(codegen::pythonEntrySymbol(out.symbol));
     return out;
@@ -150,6 +151,10 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
 
   t0 = Clock::now();
   out.object = engine.emitObject(*module);
+  if (options.objectOnly) {
+    out.times.jitMs = msSince(t0);
+    return out;
+  }
   out.entry = reinterpret_cast<EntryFn>(engine.addObject(out.object, codegen::entrySymbol(out.symbol)));
   if (withPythonEntry) out.pythonEntry = engine.lookup(codegen::pythonEntrySymbol(out.symbol));
   out.times.jitMs = msSince(t0);

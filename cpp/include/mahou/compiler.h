@@ -94,6 +94,9 @@ struct CompileOptions {
   bool verifyIR = true; // run the IR verifier after every pass
   // jit(locals={...}): variables whose type is declared (values are converted to it).
   std::vector<std::pair<std::string, types::Type>> localTypes;
+  // Ahead-of-time compilation (mahou.aot): compileFunction returns the object file
+  // without linking it into the JIT (entry stays null), for a shared library.
+  bool objectOnly = false;
 };
 
 enum class Stage { Tokens, Ast, IR, LLVM, OptLLVM, Asm };
