@@ -98,8 +98,8 @@ test: setup
 	if [ -n "$$(find tests/python -name 'test_*.py' | head -1)" ]; then \
 	  $(VPY) -m pytest tests/python -q || status=1; \
 	else echo "no Python tests yet"; fi; \
-	echo "=== CUDA tests through the CPU emulator, with every kernel's PTX checked by ptxas"; \
-	MAHOU_ENABLE_CUDASIM=1 MAHOU_CUDASIM_CHECKS=1 MAHOU_PTXAS_CHECK=1 \
+	echo "=== CUDA tests through the CPU emulator (two devices), with every kernel's PTX checked by ptxas"; \
+	MAHOU_ENABLE_CUDASIM=1 MAHOU_CUDASIM_CHECKS=1 MAHOU_PTXAS_CHECK=1 MAHOU_CUDASIM_DEVICES=2 \
 	  $(VPY) -m pytest tests/python/test_cuda_*.py -q || status=1; \
 	if [ $$status -ne 0 ]; then echo "make test: FAILED"; else echo "make test: all passed"; fi; \
 	exit $$status

@@ -1,7 +1,9 @@
 // The CPU emulator's driver: every function of cuda_driver.def implemented on the host,
 // so that device arrays, copies, streams, events, kernel objects and the launch path
-// above the table run unchanged without a GPU (MAHOU_ENABLE_CUDASIM=1). One device;
-// "device" memory is host memory; streams are synchronous; events time the host;
+// above the table run unchanged without a GPU (MAHOU_ENABLE_CUDASIM=1). One device, or
+// MAHOU_CUDASIM_DEVICES of them (up to 16), each with its primary context, its memory
+// accounting and its allocations' ordinal; "device" memory is host memory (one address
+// space, so copies between devices are plain copies); streams are synchronous; events time the host;
 // a module is an EmulatorProgram (a kernel compiled for the CPU) that cuLaunchKernel
 // runs over the grid through mahou_rt_sim_launch.
 #include "driver_table.h"
@@ -60,11 +62,17 @@ constexpr int kDriverVersion = 12040;
 // (sm_90's limits; registers are not modelled).
 constexpr int kThreadsPerMultiprocessor = 2048, kBlocksPerMultiprocessor = 32;
 
+constexpr int kMaxDevices = 16;
 struct Context {
   int device = 0;
 };
-Context theContext;
+Context contexts[kMaxDevices] = {{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, {10}, {11}, {12}, {13}, {14}, {15}};
+int deviceCount = 1; // set once when the table is filled
 thread_local CUcontext currentContext = nullptr;
+
+bool validDevice(int device) { return device >= 0 && device < deviceCount; }
+// The device of the calling thread's current context (0 when none is current).
+int currentDevice() { return currentContext ? reinterpret_cast<Context *>(currentContext)->device : 0; }
 
 // Live allocations (device and page-locked host): start → bytes, for cuPointerGetAttribute
 // and cuMemGetInfo.
@@ -72,7 +80,8 @@ struct Allocations {
   std::mutex mutex;
   std::map<uintptr_t, size_t> device, host;
   std::map<uintptr_t, size_t> registered; // cuMemHostRegister'ed host memory (not owned)
-  size_t deviceBytes = 0;
+  std::map<uintptr_t, int> ordinal;       // device allocations: the device that made them
+  size_t deviceBytes[kMaxDevices] = {};  // live device bytes per device
 };
 Allocations &allocations() {
   static auto *a = new Allocations(); // never freed: arrays may be released at exit
@@ -138,19 +147,19 @@ CUresult emuGetErrorString(CUresult error, const char **text) {
 }
 
 CUresult emuDeviceGet(CUdevice *device, int ordinal) {
-  if (ordinal != 0)
+  if (!validDevice(ordinal))
     return kInvalidDevice;
-  *device = 0;
+  *device = ordinal;
   return kSuccess;
 }
 
 CUresult emuDeviceGetCount(int *count) {
-  *count = 1;
+  *count = deviceCount;
   return kSuccess;
 }
 
 CUresult emuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevice device) {
-  if (device != 0)
+  if (!validDevice(device))
     return kInvalidDevice;
   switch (attribute) {
   case attr::MaxThreadsPerBlock: *value = kMaxThreadsPerBlock; break;
@@ -171,29 +180,30 @@ CUresult emuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevic
   case attr::CanMapHostMemory:
   case attr::ManagedMemory:
   case attr::CooperativeLaunch: *value = 1; break;
-  default: *value = 0; break; // PCI ids, constant memory, ...: nothing to report
+  case attr::PciBusId: *value = device; break; // one bus per emulated device
+  default: *value = 0; break; // PCI device ids, constant memory, ...: nothing to report
   }
   return kSuccess;
 }
 
 CUresult emuDeviceGetName(char *name, int length, CUdevice device) {
-  if (device != 0)
+  if (!validDevice(device))
     return kInvalidDevice;
   std::snprintf(name, size_t(length), "%s", "mahou CUDA emulator (CPU)");
   return kSuccess;
 }
 
 CUresult emuDeviceTotalMem(size_t *bytes, CUdevice device) {
-  if (device != 0)
+  if (!validDevice(device))
     return kInvalidDevice;
   *bytes = physicalMemory();
   return kSuccess;
 }
 
 CUresult emuPrimaryCtxRetain(CUcontext *context, CUdevice device) {
-  if (device != 0)
+  if (!validDevice(device))
     return kInvalidDevice;
-  *context = reinterpret_cast<CUcontext>(&theContext);
+  *context = reinterpret_cast<CUcontext>(&contexts[device]);
   return kSuccess;
 }
 
@@ -212,8 +222,9 @@ CUresult emuCtxSynchronize() { return kSuccess; } // kernels finish before their
 CUresult emuMemGetInfo(size_t *freeBytes, size_t *total) {
   Allocations &a = allocations();
   std::lock_guard lock(a.mutex);
+  size_t used = a.deviceBytes[currentDevice()];
   *total = physicalMemory();
-  *freeBytes = *total > a.deviceBytes ? *total - a.deviceBytes : 0;
+  *freeBytes = *total > used ? *total - used : 0;
   return kSuccess;
 }
 
@@ -381,8 +392,11 @@ CUresult recordAllocation(std::map<uintptr_t, size_t> Allocations::*which, void 
   Allocations &a = allocations();
   std::lock_guard lock(a.mutex);
   (a.*which)[uintptr_t(p)] = bytes;
-  if (which == &Allocations::device)
-    a.deviceBytes += bytes;
+  if (which == &Allocations::device) {
+    int device = currentDevice();
+    a.ordinal[uintptr_t(p)] = device;
+    a.deviceBytes[device] += bytes;
+  }
   return kSuccess;
 }
 
@@ -393,8 +407,10 @@ CUresult dropAllocation(std::map<uintptr_t, size_t> Allocations::*which, uintptr
     auto it = (a.*which).find(p);
     if (it == (a.*which).end())
       return kInvalidValue;
-    if (which == &Allocations::device)
-      a.deviceBytes -= it->second;
+    if (which == &Allocations::device) {
+      a.deviceBytes[a.ordinal[p]] -= it->second;
+      a.ordinal.erase(p);
+    }
     (a.*which).erase(it);
   }
   std::free(reinterpret_cast<void *>(p));
@@ -489,8 +505,15 @@ CUresult emuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdev
   const auto *map = owningMap(a, uintptr_t(pointer));
   if (!map)
     return kInvalidValue; // memory the emulated driver did not allocate
-  if (attribute == kPointerDeviceOrdinal)
-    *static_cast<int *>(data) = 0;
+  if (attribute == kPointerDeviceOrdinal) {
+    // Page-locked host memory belongs to the device current when it is asked about.
+    int device = currentDevice();
+    if (map == &a.device) {
+      auto it = a.ordinal.upper_bound(uintptr_t(pointer));
+      device = std::prev(it)->second;
+    }
+    *static_cast<int *>(data) = device;
+  }
   else if (attribute == kPointerMemoryType)
     *static_cast<unsigned *>(data) = map == &a.device ? kMemoryTypeDevice : kMemoryTypeHost;
   else
@@ -544,6 +567,8 @@ CUresult emuEventDestroy(CUevent event) {
 } // namespace
 
 void fillEmulatedTable(DriverTable &t) {
+  if (const char *n = std::getenv("MAHOU_CUDASIM_DEVICES"); n && *n)
+    deviceCount = std::max(1, std::min(kMaxDevices, std::atoi(n)));
   t.cuInit = emuInit;
   t.cuDriverGetVersion = emuDriverGetVersion;
   t.cuGetErrorName = emuGetErrorName;
