@@ -459,3 +459,43 @@ def test_round_trip_in_the_same_process():
     g = pickle.loads(pickle.dumps(f))
     assert g is not f and g(2) == 3 and shipped_flags(g) == {"(int64,)": True}
     assert pickle.loads(pickle.dumps(mahou.njit)) is mahou.njit
+
+
+# ------------------------------------------------------------------ CUDA kernels
+
+def test_cuda_kernels_pickle_by_value_and_run_on_the_emulator():
+    from mahou import cuda
+
+    bias = 0.5
+
+    @cuda.jit(device=True)
+    def scaled(v, k):
+        return v * k + bias
+
+    @cuda.jit
+    def apply(out, a, k):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = scaled(a[i], k)
+
+    @cuda.jit("void(float64[:], float64)")
+    def fill(out, v):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = v
+
+    out = in_child(pickle.dumps((apply, fill)), """
+        from mahou import cuda
+        apply, fill = obj
+        a = np.array([1.0, -2.0, 3.5, 0.0])
+        res = np.zeros_like(a)
+        apply[1, 32](res, a, 2.0)
+        out["apply"] = res.tolist()
+        fill[1, 32](res, 7.0)
+        out["fill"] = res.tolist()
+        out["fill_can_compile"] = fill._can_compile
+        out["fill_sigs"] = [str(s) for s in fill.signatures]
+    """, env={"MAHOU_ENABLE_CUDASIM": "1"})
+    assert out["apply"] == [2.5, -3.5, 7.5, 0.5]
+    assert out["fill"] == [7.0] * 4
+    assert out["fill_can_compile"] is False and len(out["fill_sigs"]) == 1
