@@ -73,21 +73,6 @@ CompiledFunction compileObject(DispatcherObject *d, const std::vector<Type> &arg
   return fn;
 }
 
-// A signature given as text, "float64(float64[:], int64)" or "(float64[:], int64)".
-bool parseSignatureText(PyObject *sig, types::Signature &out) {
-  const char *text = PyUnicode_AsUTF8(sig);
-  if (!text)
-    return false;
-  std::string error;
-  auto parsed = types::parseSignature(text, &error);
-  if (!parsed) {
-    raiseMahouError("TypingError", error);
-    return false;
-  }
-  out = std::move(*parsed);
-  return true;
-}
-
 } // namespace
 
 // _compile_object(signature text) → (symbol, return type, declared return type or None,
@@ -98,7 +83,7 @@ bool parseSignatureText(PyObject *sig, types::Signature &out) {
 // calls.
 PyObject *dispatcherCompileObject(PyObject *self, PyObject *sig) {
   types::Signature parsed;
-  if (!parseSignatureText(sig, parsed))
+  if (!parseSignatureArg(sig, parsed))
     return nullptr;
   auto *d = reinterpret_cast<DispatcherObject *>(self);
   nb::object hold = nb::borrow(self);

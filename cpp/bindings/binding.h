@@ -189,6 +189,9 @@ Overload &addOverload(DispatcherState &st, std::vector<uint64_t> key, CompiledFu
 // compiled when called).
 PyObject *dispatcherExportCode(PyObject *self, PyObject *);
 PyObject *dispatcherImportCode(PyObject *self, PyObject *payload);
+// A signature given as text ("f8(f8[:])", "(int64,)"), a mahou.types Signature, or a
+// tuple of types / type strings (dispatcher_methods.cpp). False with a TypingError set.
+bool parseSignatureArg(PyObject *sig, types::Signature &out);
 // Ahead-of-time compilation (aot_compile.cpp): object files of an overload and its callees.
 PyObject *dispatcherCompileObject(PyObject *self, PyObject *argTypes);
 // What a compile environment needs from the object it compiles for (a Dispatcher,

@@ -19,33 +19,6 @@ std::string textOf(PyObject *obj) {
   return s.c_str();
 }
 
-// A signature given as text ("f8(f8[:])", "(int64,)"), a mahou.types Signature,
-// or a tuple of types / type strings → argument types (+ return type if given).
-bool parseSignatureArg(PyObject *sig, types::Signature &out) {
-  std::string error;
-  if (PyTuple_Check(sig)) {
-    out.ret.reset();
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(sig); ++i) {
-      std::string text = textOf(PyTuple_GET_ITEM(sig, i));
-      auto t = types::parseType(text, &error);
-      if (!t) {
-        raiseMahouError("TypingError", error);
-        return false;
-      }
-      out.args.push_back(std::move(*t));
-    }
-    return true;
-  }
-  std::string text = textOf(sig);
-  auto parsed = types::parseSignature(text, &error);
-  if (!parsed) {
-    raiseMahouError("TypingError", error);
-    return false;
-  }
-  out = std::move(*parsed);
-  return true;
-}
-
 bool checkDeclaredReturn(Overload &ov, const Type &declared) {
   if (declared == ov.fn.ret)
     return true;
@@ -283,6 +256,33 @@ PyObject *getTargetOptions(PyObject *self, void *) {
 }
 
 } // namespace
+
+// A signature given as text ("f8(f8[:])", "(int64,)"), a mahou.types Signature,
+// or a tuple of types / type strings → argument types (+ return type if given).
+bool parseSignatureArg(PyObject *sig, types::Signature &out) {
+  std::string error;
+  if (PyTuple_Check(sig)) {
+    out.ret.reset();
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(sig); ++i) {
+      std::string text = textOf(PyTuple_GET_ITEM(sig, i));
+      auto t = types::parseType(text, &error);
+      if (!t) {
+        raiseMahouError("TypingError", error);
+        return false;
+      }
+      out.args.push_back(std::move(*t));
+    }
+    return true;
+  }
+  std::string text = textOf(sig);
+  auto parsed = types::parseSignature(text, &error);
+  if (!parsed) {
+    raiseMahouError("TypingError", error);
+    return false;
+  }
+  out = std::move(*parsed);
+  return true;
+}
 
 PyMethodDef dispatcherMethods[] = {
     {"compile", reinterpret_cast<PyCFunction>(dispCompile), METH_O,
