@@ -67,12 +67,13 @@ def define(engine, tag, k):
 
 
 def prepare_workers():
+    import importlib
     import math  # noqa: F401
-    import mahou
+    import mahou  # noqa: F401
     import numba  # noqa: F401
     # mahou's back end (libLLVM) is loaded by the first compile or code link: load it
     # now, as numba's llvmlite is loaded by `import numba`.
-    mahou.njit(lambda x: x + 1)
+    importlib.import_module("mahou._backend")
     return os.getpid()
 
 
