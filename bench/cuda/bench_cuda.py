@@ -82,19 +82,14 @@ def make_kernels(cuda, float32):
     normal32 = rnd.xoroshiro128p_normal_float32
     hfma = importlib.import_module(cuda.__name__ + ".fp16").hfma
 
-    @cuda.jit
-    def draw_uniform(states, out, per_thread):
-        i = cuda.grid(1)
-        n = cuda.gridsize(1)
-        for k in range(per_thread):
-            out[k * n + i] = uniform32(states, i)
-
-    @cuda.jit
-    def draw_normal(states, out, per_thread):
-        i = cuda.grid(1)
-        n = cuda.gridsize(1)
-        for k in range(per_thread):
-            out[k * n + i] = normal32(states, i)
+    def drawing(distribution):
+        @cuda.jit
+        def draw(states, out, per_thread):  # coalesced: draw k of every thread, then k + 1
+            i = cuda.grid(1)
+            n = cuda.gridsize(1)
+            for k in range(per_thread):
+                out[k * n + i] = distribution(states, i)
+        return draw
 
     @cuda.jit
     def fma16(a, b, c, out):
@@ -102,8 +97,9 @@ def make_kernels(cuda, float32):
         if i < out.size:
             out[i] = hfma(a[i], b[i], c[i])
 
-    return {"vadd": vadd, "matmul": matmul, "block_sum": block_sum, "draw_uniform": draw_uniform,
-            "draw_normal": draw_normal, "fma16": fma16, "random": rnd}
+    return {"vadd": vadd, "matmul": matmul, "block_sum": block_sum,
+            "draw_uniform": drawing(uniform32), "draw_normal": drawing(normal32), "fma16": fma16,
+            "random": rnd}
 
 
 def time_gpu(cuda, fn, reps):
