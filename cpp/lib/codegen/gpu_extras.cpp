@@ -171,6 +171,7 @@ Value FunctionLowering::gpuExtraOp(const ir::Expr &e) {
     return {b_.CreateBinaryIntrinsic(kind == G::HMax ? I::maxnum : I::minnum, a, b), false};
   }
   case G::HDiv: return {b_.CreateFDiv(scalarExpr(*e.args[0]), scalarExpr(*e.args[1])), false};
+  case G::Libdevice: return {libdeviceCall(e), false};
   default: break;
   }
   // Random numbers: the state is row `index` of the uint64[n, 2] states array.
@@ -188,6 +189,53 @@ Value FunctionLowering::gpuExtraOp(const ir::Expr &e) {
   case G::XoroNormal64: return {xoroshiroNormal(s0, s1, false), false};
   default: internalError("unhandled GPU operation");
   }
+}
+
+// ------------------------------------------------------------------ cuda.libdevice
+
+namespace {
+// For each libdevice.def entry: computed by the emulator's mahou_rt_libdevice (true)
+// or by the C library's function of the same name (false).
+constexpr bool kLibdeviceOwnCpu[] = {
+#define MAHOU_LIBDEVICE(name, arity, cpu) cpu != 0,
+#include "mahou/libdevice.def"
+#undef MAHOU_LIBDEVICE
+};
+constexpr const char *kLibdeviceNames[] = {
+#define MAHOU_LIBDEVICE(name, arity, cpu) #name,
+#include "mahou/libdevice.def"
+#undef MAHOU_LIBDEVICE
+};
+} // namespace
+
+// GPU: the libdevice function itself (linked by the NVPTX back end). Emulator: the C
+// library's function (sinf for float32), or mahou_rt_libdevice in double rounded back;
+// fast_ approximations compute the accurate function; fast_fdividef divides.
+llvm::Value *FunctionLowering::libdeviceCall(const ir::Expr &e) {
+  std::vector<llvm::Value *> args;
+  for (auto &a : e.args) args.push_back(scalarExpr(*a));
+  llvm::Type *ft = types_.scalar(e.type.dtype);
+  bool f32 = e.type.isScalar(types::DType::Float32);
+  if (gpu()) {
+    std::vector<llvm::Type *> params(args.size(), ft);
+    auto callee = module_.getOrInsertFunction(e.symbol, llvm::FunctionType::get(ft, params, false));
+    if (auto *f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+      f->addFnAttr(llvm::Attribute::NoUnwind);
+      f->setMemoryEffects(llvm::MemoryEffects::none());
+    }
+    return b_.CreateCall(callee, args);
+  }
+  if (e.ival < 0) return b_.CreateFDiv(args[0], args[1]); // fast_fdividef
+  const char *name = kLibdeviceNames[e.ival];
+  if (kLibdeviceOwnCpu[e.ival]) {
+    llvm::Value *x = f32 ? b_.CreateFPExt(args[0], b_.getDoubleTy()) : args[0];
+    llvm::Value *r = b_.CreateCall(runtimeFn("mahou_rt_libdevice", b_.getDoubleTy(), {b_.getInt32Ty(), b_.getDoubleTy()}),
+                                   {b_.getInt32(int32_t(e.ival)), x});
+    return f32 ? b_.CreateFPTrunc(r, ft) : r;
+  }
+  std::vector<llvm::Type *> params(args.size(), ft);
+  auto callee = module_.getOrInsertFunction(std::string(name) + (f32 ? "f" : ""), llvm::FunctionType::get(ft, params, false));
+  return b_.CreateCall(callee, args);
 }
 
 // ------------------------------------------------------------------ print

@@ -97,6 +97,7 @@ public:
   llvm::Value *xoroshiroUniform(llvm::Value *s0Ptr, llvm::Value *s1Ptr, bool f32);
   llvm::Value *xoroshiroNormal(llvm::Value *s0Ptr, llvm::Value *s1Ptr, bool f32);
   void kernelPrint(const ir::Stmt &s);
+  llvm::Value *libdeviceCall(const ir::Expr &e);
   bool gpu() const { return options_.target == Target::NVPTX; }
 
   // ---- arrays (arrays.cpp)

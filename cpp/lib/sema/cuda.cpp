@@ -74,6 +74,7 @@ ExprPtr FunctionTyper::cudaCall(const std::string &name, const ast::Call &e) {
   if (name.rfind("cg.", 0) == 0) return cudaGroupCall(name.substr(3), e);
   if (name.rfind("random.", 0) == 0) return cudaRandomCall(name.substr(7), e);
   if (name.rfind("fp16.", 0) == 0) return cudaFp16Call(name.substr(5), e);
+  if (name.rfind("libdevice.", 0) == 0) return cudaLibdeviceCall(name.substr(10), e);
   auto widen = [&](G kind) { return ir::makeCast(special(kind, loc), Type::int64()); };
   if (name == "grid" || name == "gridsize") {
     checkKeywords(e, {}, "cuda." + name);

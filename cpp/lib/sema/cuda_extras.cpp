@@ -71,6 +71,74 @@ ExprPtr FunctionTyper::cudaRandomCall(const std::string &name, const ast::Call &
   return op;
 }
 
+namespace {
+
+struct LibdeviceFn {
+  const char *name;
+  int arity;
+};
+constexpr LibdeviceFn kLibdevice[] = {
+#define MAHOU_LIBDEVICE(name, arity, cpu) {#name, arity},
+#include "mahou/libdevice.def"
+#undef MAHOU_LIBDEVICE
+};
+// libdevice's fast approximations (float only): on the emulator the accurate function.
+constexpr const char *kFastLibdevice[] = {"cos", "exp10", "exp", "log10", "log2", "log", "sin", "tan", "pow"};
+
+} // namespace
+
+// cuda.libdevice.<name>: sin (float64), sinf (float32), fast_sinf, ... Arguments are
+// converted to the function's float type, as numba-cuda's typed signatures do.
+ExprPtr FunctionTyper::cudaLibdeviceCall(const std::string &name, const ast::Call &e) {
+  std::string fname = "cuda.libdevice." + name;
+  bool fast = name.rfind("fast_", 0) == 0;
+  std::string stem = fast ? name.substr(5) : name;
+  int index = -1;
+  bool f32 = false;
+  auto find = [&](const std::string &base) {
+    for (size_t i = 0; i < std::size(kLibdevice); ++i)
+      if (base == kLibdevice[i].name) return int(i);
+    return -1;
+  };
+  if (!fast) index = find(stem);
+  if (index < 0 && stem.size() > 1 && stem.back() == 'f') {
+    index = find(stem.substr(0, stem.size() - 1));
+    f32 = true;
+  }
+  if (fast && name == "fast_fdividef") { // a / b in float32 (__nv_fast_fdividef)
+    auto args = positionalArgs(e, 2, 2, fname);
+    for (auto &a : args)
+      if (isUnknown(a)) return unknown(e.loc);
+    Type ft = Type::scalar(DType::Float32);
+    auto op = gpuOp(G::Libdevice, ft, e.loc);
+    op->ival = -1;
+    op->symbol = "__nv_fast_fdividef";
+    for (auto &a : args) op->args.push_back(convert(std::move(a), ft, fname + " argument"));
+    return op;
+  }
+  if (fast) {
+    bool known = false;
+    for (auto *f : kFastLibdevice) known |= stem == std::string(f) + "f";
+    if (!known || !f32) index = -1;
+  }
+  if (index < 0)
+    notSupported(e.loc, fname + " is not supported (mahou has libdevice's float math functions, double and f forms, "
+                               "and the fast_ approximations)");
+  checkKeywords(e, {}, fname);
+  auto args = positionalArgs(e, size_t(kLibdevice[index].arity), size_t(kLibdevice[index].arity), fname);
+  Type ft = Type::scalar(f32 ? DType::Float32 : DType::Float64);
+  auto op = gpuOp(G::Libdevice, ft, e.loc);
+  op->ival = index;
+  op->symbol = "__nv_" + name;
+  for (auto &a : args) {
+    if (isUnknown(a)) return unknown(e.loc);
+    if (!a->type.isNumber() || a->type.isComplex())
+      error(a->loc, fname + "() takes real numbers, not " + a->type.str());
+    op->args.push_back(convert(std::move(a), ft, fname + " argument"));
+  }
+  return op;
+}
+
 ir::StmtPtr FunctionTyper::kernelPrint(const ast::Call &e, Loc loc) {
   for (auto &k : e.keywords)
     notSupported(k.loc, "print() in a kernel takes no keyword arguments (sep, end and file are not supported)");

@@ -149,6 +149,7 @@ public:
   ExprPtr cudaGroupCall(const std::string &name, const ast::Call &e);  // cuda.cg (cuda_extras.cpp)
   ExprPtr cudaRandomCall(const std::string &name, const ast::Call &e); // cuda.random (cuda_extras.cpp)
   ExprPtr cudaFp16Call(const std::string &name, const ast::Call &e);   // cuda.fp16 (cuda_fp16.cpp)
+  ExprPtr cudaLibdeviceCall(const std::string &name, const ast::Call &e); // cuda.libdevice (cuda_extras.cpp)
   ir::StmtPtr kernelPrint(const ast::Call &e, Loc loc);                // print() in kernels (cuda_extras.cpp)
   // Refuses what a GPU function cannot do (allocate arrays, print).
   void requireHost(Loc loc, const std::string &what) const {

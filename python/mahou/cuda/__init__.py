@@ -14,7 +14,7 @@ Importing needs no GPU: the driver (libcuda.so.1) is loaded on first use.
 from ..errors import CudaAPIError, CudaError, CudaSupportError
 from ._decorators import compile_ptx, compile_ptx_for_current_device, declare_device, jit
 from . import _kernel_api  # noqa: F401  (kernel.forall, specialize, get_regs_per_thread, ...)
-from . import cg, fp16, random  # noqa: F401  (cuda.cg.this_grid(), cuda.fp16.hadd, cuda.random...)
+from . import cg, fp16, libdevice, random  # noqa: F401  (cuda.cg, cuda.fp16, cuda.libdevice, cuda.random)
 from ._devicearray import (
     DeviceNDArray, ManagedNDArray, MappedNDArray, as_cuda_array, device_array, device_array_like,
     from_dlpack, is_cuda_array, is_cuda_ndarray, managed_array, mapped, mapped_array, pinned,
@@ -38,7 +38,7 @@ __all__ = [
     "default_stream", "legacy_default_stream", "per_thread_default_stream", "external_stream",
     "event", "event_elapsed_time", "Event", "Stream", "Device", "Context", "gpus",
     "get_current_device", "current_context", "select_device", "list_devices", "close",
-    "cg", "fp16", "random",
+    "cg", "fp16", "libdevice", "random",
 ] + list(_device_side_names)
 
 # The CPU emulator (MAHOU_ENABLE_CUDASIM=1, read at import): the driver layer itself is
