@@ -111,6 +111,7 @@ struct Overload {
   // the fast path of the call, which compares this code and the arrays' key words.
   uint32_t scalarCode = 0;
   size_t nargs = 0;            // number of arguments (fn.args.size())
+  bool releasesArgs = false;   // arguments unbox into objects (lists, str): written back and released after the call
   uint64_t arrayWords[8] = {}; // key word of each array argument (0 for scalars)
   // The overload's Python entry (compiler.h CompiledFunction::pythonEntry): installed
   // as the dispatcher's vectorcall while a call site passes these types, or null.

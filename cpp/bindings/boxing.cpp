@@ -2,6 +2,7 @@
 // of native results into Python objects (arrays made by compiled code own their memory).
 #include "binding.h"
 #include "numpy_api.h"
+#include "objects_binding.h"
 
 #include "mahou/half.h"
 #include "mahou/layout.h"
@@ -276,9 +277,7 @@ bool unboxValue(PyObject *obj, const Type &t, char *dst) {
   case types::Kind::Function:
     return true; // no runtime data
   default:
-    PyErr_Format(PyExc_TypeError, "cannot pass a %s argument to compiled code",
-                 typeString(t).c_str());
-    return false;
+    return unboxObject(obj, t, dst);
   }
 }
 
@@ -295,9 +294,7 @@ PyObject *boxValue(const Type &t, char *src) {
   case types::Kind::None:
     Py_RETURN_NONE;
   default:
-    PyErr_Format(PyExc_TypeError, "cannot return a value of type %s to Python",
-                 typeString(t).c_str());
-    return nullptr;
+    return boxObject(t, src);
   }
 }
 
@@ -308,6 +305,8 @@ void releaseValue(const Type &t, char *src) {
     std::vector<size_t> offsets = types::tupleOffsets(t);
     for (size_t i = 0; i < t.elems.size(); ++i)
       releaseValue(t.elems[i], src + offsets[i]);
+  } else {
+    releaseObject(t, src);
   }
 }
 

@@ -1,6 +1,7 @@
 // The dispatcher's slow path: keyword and default arguments, typing of the
 // arguments, compilation of a new overload, conversions for explicit signatures.
 #include "binding.h"
+#include "objects_binding.h"
 
 #include "mahou/cache.h"
 #include "mahou/layout.h"
@@ -24,6 +25,11 @@ Slot slotOf(const Type &t) {
   case types::Kind::Scalar:
   case types::Kind::Array:
   case types::Kind::Tuple:
+  case types::Kind::List:
+  case types::Kind::Dict:
+  case types::Kind::Set:
+  case types::Kind::Unicode:
+  case types::Kind::Optional:
     return {types::nativeSize(t), std::max<size_t>(1, types::nativeAlign(t))};
   default:
     return {0, 1}; // none and compile-time-only values have no runtime data
@@ -43,6 +49,7 @@ std::unique_ptr<Overload> makeOverload(std::vector<uint64_t> key, CompiledFuncti
     offset += slot.size;
   }
   ov->argBytes = offset;
+  for (const Type &t : ov->fn.args) ov->releasesArgs |= holdsObjects(t);
   ov->retBytes = slotOf(ov->fn.ret).size;
   ov->retOp = retOpFor(ov->fn.ret);
   uint32_t code = 0;

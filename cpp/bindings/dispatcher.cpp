@@ -2,6 +2,7 @@
 // finds the compiled overload and calls it (the hot path; no allocation on a hit).
 #include "binding.h"
 #include "numpy_api.h"
+#include "objects_binding.h"
 
 #include "mahou/runtime.h"
 
@@ -530,6 +531,33 @@ Overload *findOverload(DispatcherState &st, const std::vector<uint64_t> &key) {
 
 namespace {
 
+// The call of an overload whose arguments hold objects: the result is boxed while the
+// arguments still live, then lists are written back and the objects released.
+PyObject *callEntryWithObjects(DispatcherState &st, const Overload &ov, PyObject *const *args, char *retBuf,
+                               void **argv) {
+  int32_t status;
+  if (st.nogil) {
+    Py_BEGIN_ALLOW_THREADS status = ov.fn.entry(retBuf, argv);
+    Py_END_ALLOW_THREADS
+  } else {
+    status = ov.fn.entry(retBuf, argv);
+  }
+  PyObject *result = nullptr;
+  if (status != 0) {
+    raiseRuntimeError();
+    // Changes made before the error are still written back (the caller's list is the
+    // one the function changed, as in Python).
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (!afterCall(ov.fn.args, args, argv)) PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+    return nullptr;
+  }
+  result = boxResult(ov, retBuf);
+  if (!afterCall(ov.fn.args, args, argv) && result) Py_CLEAR(result);
+  return result;
+}
+
 // Unboxes the arguments into argBuf (pointers in argv), calls the entry, boxes the result.
 inline PyObject *callEntry(DispatcherState &st, const Overload &ov, PyObject *const *args, char *argBuf,
                            char *retBuf, void **argv) {
@@ -539,9 +567,15 @@ inline PyObject *callEntry(DispatcherState &st, const Overload &ov, PyObject *co
   for (size_t i = 0; i < n; ++i) {
     char *dst = argBuf + offsets[i];
     argv[i] = dst;
-    if (!unboxFast(args[i], ops[i], ov.fn.args[i], dst))
+    if (!unboxFast(args[i], ops[i], ov.fn.args[i], dst)) {
+      if (ov.releasesArgs) // the objects made for the arguments before this one
+        for (size_t j = 0; j < i; ++j)
+          releaseValue(ov.fn.args[j], static_cast<char *>(argv[j]));
       return nullptr;
+    }
   }
+  if (__builtin_expect(ov.releasesArgs, 0))
+    return callEntryWithObjects(st, ov, args, retBuf, argv);
   EntryFn entry = ov.fn.entry;
   int32_t status;
   if (__builtin_expect(st.nogil, 0)) {

@@ -1,6 +1,7 @@
 // The mahou._core extension module: NumPy C API import, the Dispatcher and CUDA
 // types, runtime counters, type-syntax helpers and the print flush hook.
 #include "binding.h"
+#include "objects_binding.h"
 #define MAHOU_IMPORT_NUMPY
 #include "numpy_api.h"
 
@@ -101,6 +102,7 @@ NB_MODULE(_core, m) {
   // mahou` does not import NumPy.
   m.doc() = "mahou's compiler, runtime and Dispatcher (C++).";
   registerDispatcher(m);
+  registerTypedContainers(m);
   registerCuda(m);
   registerParallel(m);
   runtime::setPrintFlushHook(flushPythonStdout);

@@ -2,6 +2,7 @@
 // core type (miss path) and the conversion of core types to mahou.types objects.
 #include "binding.h"
 #include "numpy_api.h"
+#include "objects_binding.h"
 
 namespace nb = nanobind;
 
@@ -13,7 +14,13 @@ using types::Type;
 
 namespace {
 
-enum class KeyTag : uint64_t { Scalar = 1, Array = 2, Tuple = 3, None = 4, Function = 5, Other = 6 };
+enum class KeyTag : uint64_t {
+  Scalar = 1, Array = 2, Tuple = 3, None = 4, Function = 5, Other = 6,
+  List = 7,    // payload 1 for a typed.List; the item's key follows
+  Unicode = 8,
+  Dict = 9,    // the key's and the value's keys follow
+  Optional = 10,
+};
 
 constexpr uint64_t tagged(KeyTag tag, uint64_t payload) { return uint64_t(tag) << 56 | payload; }
 constexpr uint64_t scalarWord(DType d) { return tagged(KeyTag::Scalar, uint64_t(d)); }
@@ -86,6 +93,15 @@ bool appendArrayKey(PyArrayObject *a, KeyBuffer &key) {
     return false;
   bool readonly = !(PyArray_FLAGS(a) & NPY_ARRAY_WRITEABLE);
   return push(key, arrayWord(DType(d), PyArray_NDIM(a), layoutOf(a), readonly));
+}
+
+bool appendTypeWords(const Type &t, KeyBuffer &key) {
+  std::vector<uint64_t> words;
+  appendTypeKey(t, words);
+  for (uint64_t w : words)
+    if (!push(key, w))
+      return false;
+  return true;
 }
 
 bool appendTupleKey(PyObject *tuple, KeyBuffer &key) {
@@ -176,6 +192,15 @@ bool appendObjectKey(PyObject *obj, KeyBuffer &key) {
     return push(key, tagged(KeyTag::None, 0));
   if (t == &PyTuple_Type)
     return appendTupleKey(obj, key);
+  if (t == &PyUnicode_Type)
+    return push(key, tagged(KeyTag::Unicode, 0));
+  if (t == &PyList_Type) // as Numba: the first item gives the item type (unboxing checks the rest)
+    return PyList_GET_SIZE(obj) > 0 && push(key, tagged(KeyTag::List, 0)) &&
+           appendObjectKey(PyList_GET_ITEM(obj, 0), key);
+  if (isTypedList(obj) || isTypedDict(obj)) {
+    auto ct = isTypedList(obj) ? typedListType(obj) : typedDictType(obj);
+    return ct && appendTypeWords(*ct, key);
+  }
   if (t == dispatcherType())
     return push(key, tagged(KeyTag::Function, 0)) &&
            push(key, uint64_t(reinterpret_cast<uintptr_t>(obj)));
@@ -206,6 +231,22 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
     key.push_back(tagged(KeyTag::Function, 0));
     key.push_back(t.handle);
     return;
+  case types::Kind::List:
+    key.push_back(tagged(KeyTag::List, t.typed ? 1 : 0));
+    appendTypeKey(t.elems[0], key);
+    return;
+  case types::Kind::Unicode:
+    key.push_back(tagged(KeyTag::Unicode, 0));
+    return;
+  case types::Kind::Dict:
+    key.push_back(tagged(KeyTag::Dict, 0));
+    appendTypeKey(t.elems[0], key);
+    appendTypeKey(t.elems[1], key);
+    return;
+  case types::Kind::Optional:
+    key.push_back(tagged(KeyTag::Optional, 0));
+    appendTypeKey(t.elems[0], key);
+    return;
   default:
     // Compile-time-only kinds never come from an argument object.
     key.push_back(tagged(KeyTag::Other, uint64_t(t.kind)));
@@ -232,6 +273,26 @@ std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
     return typeOfArray(reinterpret_cast<PyArrayObject *>(obj), why);
   } else if (PyTuple_Check(obj)) {
     return typeOfTuple(obj, why);
+  } else if (PyUnicode_Check(obj)) {
+    return Type::unicode();
+  } else if (PyList_Check(obj)) {
+    if (PyList_GET_SIZE(obj) == 0) {
+      if (why)
+        *why = "an empty list (its item type cannot be known; use mahou.typed.List.empty_list(item_type))";
+      return std::nullopt;
+    }
+    auto item = typeOfObject(PyList_GET_ITEM(obj, 0), why);
+    if (!item) {
+      if (why)
+        *why = "list of " + *why;
+      return std::nullopt;
+    }
+    return Type::list(*item);
+  } else if (isTypedList(obj) || isTypedDict(obj)) {
+    auto t = isTypedList(obj) ? typedListType(obj) : typedDictType(obj);
+    if (!t && why)
+      *why = "an empty typed container whose item type is not known yet";
+    return t;
   } else if (isDispatcher(obj)) {
     auto *d = reinterpret_cast<DispatcherObject *>(obj);
     return Type::function(uint64_t(reinterpret_cast<uintptr_t>(obj)), d->state->name);

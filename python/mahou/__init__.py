@@ -6,7 +6,7 @@
 __version__ = "0.1.0"
 
 from . import _core  # noqa: F401  (the C++ compiler, runtime and Dispatcher)
-from . import errors, types
+from . import errors, typed, types
 from ._prange import prange
 from ._threads import get_num_threads, get_thread_id, set_num_threads, threading_layer
 from . import config

@@ -18,6 +18,7 @@ _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 _BUILTIN_NAMES = (
     "range", "len", "abs", "min", "max", "round", "int", "float", "bool", "complex", "sum",
     "divmod", "pow", "isinstance", "print", "enumerate", "zip", "tuple", "str",
+    "list", "dict", "set", "sorted", "any", "all", "ord", "chr", "repr", "hash", "reversed",
 )
 _BUILTINS = {id(getattr(builtins, n)): n for n in _BUILTIN_NAMES}
 _BUILTINS[id(prange)] = "prange"

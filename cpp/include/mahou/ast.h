@@ -23,7 +23,7 @@ const char *cmpOpSymbol(CmpOpKind op);   // "==", "is not", "in", ...
 enum class ExprKind {
   Name, IntLit, FloatLit, ImagLit, StrLit, BoolLit, NoneLit, EllipsisLit,
   BinOp, UnaryOp, BoolOp, Compare, Call, Attribute, Subscript, Slice,
-  Tuple, List, IfExp, Starred, Lambda
+  Tuple, List, IfExp, Starred, Lambda, Dict, Set, Comprehension, JoinedStr, FormattedValue
 };
 
 struct Expr {
@@ -81,12 +81,32 @@ struct Arg { std::string name; ExprPtr defaultValue; Loc loc; }; // defaultValue
 struct FunctionDef;
 // lambda args: body, held as the function it defines: `def <lambda>(args): return body`.
 struct Lambda : Expr { MAHOU_AST_EXPR(Lambda) std::shared_ptr<FunctionDef> def; };
+struct Dict : Expr { MAHOU_AST_EXPR(Dict) std::vector<ExprPtr> keys, values; }; // {k: v, ...}
+struct Set : Expr { MAHOU_AST_EXPR(Set) std::vector<ExprPtr> elts; };           // {a, b}
+// One `for target in iter if cond ...` clause of a comprehension.
+struct CompFor { ExprPtr target, iter; std::vector<ExprPtr> ifs; Loc loc; };
+enum class CompKind { List, Set, Dict, Generator };
+// [elt for ...], {elt for ...}, {elt: value for ...}, (elt for ...)
+struct Comprehension : Expr {
+  MAHOU_AST_EXPR(Comprehension)
+  CompKind comp = CompKind::List;
+  ExprPtr elt, value; // value: the dict comprehension's value
+  std::vector<CompFor> generators;
+};
+// f"text {value!r:spec} text": values are StrLit and FormattedValue parts.
+struct JoinedStr : Expr { MAHOU_AST_EXPR(JoinedStr) std::vector<ExprPtr> values; };
+struct FormattedValue : Expr {
+  MAHOU_AST_EXPR(FormattedValue)
+  ExprPtr value;
+  char conversion = 0; // 0, 's', 'r' or 'a'
+  ExprPtr spec;        // a JoinedStr, or null
+};
 #undef MAHOU_AST_EXPR
 
 // ---------------------------------------------------------------- statements
 enum class StmtKind {
   FunctionDef, Return, Assign, AugAssign, AnnAssign, If, For, While, Break, Continue,
-  Pass, ExprStmt, Assert, Raise, Try, Import, ImportFrom, Global, Nonlocal
+  Pass, ExprStmt, Assert, Raise, Try, Import, ImportFrom, Global, Nonlocal, Delete
 };
 
 struct Stmt {
@@ -143,6 +163,7 @@ struct Import : Stmt { MAHOU_AST_STMT(Import) std::vector<Alias> names; };
 struct ImportFrom : Stmt { MAHOU_AST_STMT(ImportFrom) std::string module; std::vector<Alias> names; };
 struct Global : Stmt { MAHOU_AST_STMT(Global) std::vector<std::string> names; };
 struct Nonlocal : Stmt { MAHOU_AST_STMT(Nonlocal) std::vector<std::string> names; };
+struct Delete : Stmt { MAHOU_AST_STMT(Delete) std::vector<ExprPtr> targets; }; // del a[i], b[j:k]
 #undef MAHOU_AST_STMT
 
 struct Module {

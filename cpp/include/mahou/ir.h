@@ -32,7 +32,16 @@ enum class GpuOpKind {
 #include "mahou/gpu_ops.def"
 #undef MAHOU_GPU_OP
 };
+enum class ObjectOp {
+#define MAHOU_OBJECT_OP(name, text, kind) name,
+#include "mahou/object_ops.def"
+#undef MAHOU_OBJECT_OP
+};
 const char *gpuOpName(GpuOpKind k);
+const char *objectOpName(ObjectOp op);
+// The kind of object an operation works on (the table's third column).
+enum class ObjectOpKind { List, Str, Dict, Set, Optional };
+ObjectOpKind objectOpKind(ObjectOp op);
 const char *exprOpName(ExprOp op);
 const char *stmtOpName(StmtOp op);
 const char *intrinsicName(Intrinsic i);
@@ -51,6 +60,9 @@ const char *cmpOpName(CmpOp op);
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
+struct Stmt;
+using StmtPtr = std::unique_ptr<Stmt>;
+using Block = std::vector<StmtPtr>;
 
 // One index position of an ArrayView: an integer index (drops the axis) or a
 // slice (keeps it). Missing slice parts are null (Python defaults).
@@ -72,13 +84,10 @@ struct Expr {
   int sub = 0;          // BinaryOp / UnaryOp / CmpOp / Intrinsic / AllocKind / ShortCircuit (0 and, 1 or)
   std::string symbol;   // Call: callee symbol; Const of Str: the string
   std::vector<ViewSlot> slots; // ArrayView
+  std::shared_ptr<Block> body; // Seq: statements run before args[0] is evaluated
 
   Expr(ExprOp op, types::Type type, Loc loc) : op(op), type(std::move(type)), loc(loc) {}
 };
-
-struct Stmt;
-using StmtPtr = std::unique_ptr<Stmt>;
-using Block = std::vector<StmtPtr>;
 
 struct Stmt {
   StmtOp op;

@@ -5,6 +5,7 @@
 #include "mahou/types.h"
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace mahou::types {
@@ -16,5 +17,12 @@ size_t nativeSize(const Type &t);
 size_t nativeAlign(const Type &t);
 // Byte offsets of a tuple's elements.
 std::vector<size_t> tupleOffsets(const Type &t);
+// Objects (list, dict, set, unicode) are one pointer; Optional(T) is T followed by a
+// presence byte, padded to T's alignment.
+
+// The runtime descriptor of a container item of type t (mahou/objects.h MahouTypeDesc
+// followed by its reference offsets and fields), as bytes. Codegen and the binding
+// build descriptors with this one function; the runtime interns them.
+std::string typeDescriptor(const Type &t);
 
 } // namespace mahou::types

@@ -11,11 +11,14 @@ extern "C" {
 // Reference-counted block that owns the data of an array created in compiled code.
 // Arrays that come from NumPy have meminfo == nullptr and keep `parent` (the ndarray)
 // instead; views share their base's meminfo and parent.
+// Objects (lists, strings, dicts, sets: mahou/objects.h) are blocks of the same kind
+// whose destructor releases what they hold before the block is freed.
 struct MahouMemInfo {
   int64_t refcount; // updated atomically
-  void *data;       // 64-byte aligned, in the same block as this header
+  void *data;       // arrays: 64-byte aligned, in the same block; objects: the payload after the header
   int64_t nbytes;
   size_t capacity;  // bytes of the whole block (header, padding, data)
+  void (*dtor)(MahouMemInfo *); // null for array data; run when the count reaches zero
 };
 
 // Native layout of an array of ndim N (the LLVM struct type of an array value):
@@ -39,6 +42,8 @@ struct MahouError {
 typedef int32_t (*MahouSimEntry)(void *ret, void **argv);
 // One chunk of a parallel loop (parallel.h, mahou_rt_parallel_for).
 typedef int32_t (*MahouChunkFn)(void *ctx, int64_t begin, int64_t end, int64_t chunk);
+
+struct MahouTypeDesc; // mahou/objects.h
 
 // Every runtime function, declared from the one table (runtime_functions.def).
 #define MAHOU_RT_FUNCTION(ret, name, params) ret name params;

@@ -1,5 +1,6 @@
-// The type lattice: scalar dtypes, arrays, tuples, and the compile-time-only
-// kinds (modules, functions, dtype and exception classes, string literals).
+// The type lattice: scalar dtypes, arrays, tuples, the reference-counted objects
+// (lists, dicts, sets, strings, optional values) and the compile-time-only kinds
+// (modules, functions, dtype and exception classes, string literals).
 #pragma once
 
 #include <cstdint>
@@ -59,6 +60,13 @@ enum class Kind : uint8_t {
   ExcClass,  // a builtin exception class: ValueError (`exc`)
   Range,     // range(start, stop, step) of int64
   Namespace, // a compile-time object of the cuda module: threadIdx, shared, atomic, ... (`text`)
+  // Reference-counted heap objects (runtime/objects.h). Item types are in `elems`; an
+  // item type may be Unknown while inference has not seen the item yet (`l = []`).
+  List,     // list of elems[0]; `typed`: a mahou.typed.List (boxed as one, not as a Python list)
+  Dict,     // dict of elems[0] -> elems[1] (boxed as mahou.typed.Dict, as Numba does)
+  Set,      // set of elems[0]
+  Unicode,  // a string known only at run time (str arguments, concatenations, ...)
+  Optional, // elems[0] or None
 };
 
 struct Type {
@@ -67,6 +75,7 @@ struct Type {
   int ndim = 0;               // Array
   Layout layout = Layout::A;  // Array
   bool readonly = false;      // Array
+  bool typed = false;         // List: a typed.List
   std::vector<Type> elems;    // Tuple
   uint64_t handle = 0;        // Function
   ModuleId module{};          // Module
@@ -88,6 +97,12 @@ struct Type {
   static Type excClass(ExcKind e);
   static Type range();
   static Type namespaceObj(std::string path);
+  static Type list(Type item, bool typed = false);
+  static Type dict(Type key, Type value);
+  static Type set(Type item);
+  static Type unicode();
+  // Optional(t); none stays none and an optional stays as it is.
+  static Type optional(Type t);
 
   bool isUnknown() const { return kind == Kind::Unknown; }
   bool isScalar() const { return kind == Kind::Scalar; }
@@ -100,12 +115,24 @@ struct Type {
   bool isArray() const { return kind == Kind::Array; }
   bool isTuple() const { return kind == Kind::Tuple; }
   bool isNone() const { return kind == Kind::None; }
-  // True when the type holds a reference-counted array somewhere inside.
-  bool hasArrays() const;
+  bool isList() const { return kind == Kind::List; }
+  bool isDict() const { return kind == Kind::Dict; }
+  bool isSet() const { return kind == Kind::Set; }
+  bool isUnicode() const { return kind == Kind::Unicode; }
+  bool isOptional() const { return kind == Kind::Optional; }
+  // A string: a literal known at compile time (Str) or a runtime one (Unicode).
+  bool isString() const { return kind == Kind::Str || kind == Kind::Unicode; }
+  // A heap object behind one MahouMemInfo pointer (list, dict, set, string).
+  bool isObject() const { return kind == Kind::List || kind == Kind::Dict || kind == Kind::Set || kind == Kind::Unicode; }
+  // True when a value of the type holds references somewhere inside (arrays, objects,
+  // tuples and optionals of them): codegen counts them.
+  bool hasRefs() const;
   // Tuple whose elements all have one type (Numba's UniTuple).
   bool isHomogeneousTuple() const;
-  // Contains Unknown anywhere.
+  // Contains Unknown anywhere (also a container whose item type is not known yet).
   bool containsUnknown() const;
+  // A container made empty whose item type later uses must give (list(unknown), ...).
+  bool isPartialContainer() const;
 
   bool operator==(const Type &o) const;
   bool operator!=(const Type &o) const { return !(*this == o); }
@@ -116,8 +143,9 @@ struct Type {
 };
 
 // The type both a and b can be converted to when they meet at a merge point
-// (int64 ∪ float64 = float64, array C ∪ array A = array A, tuples elementwise),
-// or nullopt when they cannot unify. Unknown unifies with anything.
+// (int64 ∪ float64 = float64, array C ∪ array A = array A, tuples elementwise,
+// none ∪ T = Optional(T), two string literals = unicode, list(unknown) ∪ list(T) =
+// list(T)), or nullopt when they cannot unify. Unknown unifies with anything.
 std::optional<Type> unify(const Type &a, const Type &b);
 
 // Parses the type syntax users write in signatures and mahouc's --args:

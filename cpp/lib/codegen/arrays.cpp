@@ -9,38 +9,30 @@ namespace mahou::codegen {
 
 // ------------------------------------------------------------------ references
 
-void FunctionLowering::incref(llvm::Value *v, const Type &t) {
-  if (gpu()) return; // device arrays are never reference counted
-  if (t.isTuple()) {
-    for (unsigned i = 0; i < t.elems.size(); ++i)
-      if (t.elems[i].hasArrays()) incref(b_.CreateExtractValue(v, {i}), t.elems[i]);
-    return;
-  }
-  if (!t.isArray()) return;
-  llvm::Value *mi = b_.CreateExtractValue(v, {0u});
-  auto *doIt = newBlock("incref");
-  auto *done = newBlock("incref.done");
-  b_.CreateCondBr(b_.CreateIsNotNull(mi), doIt, done);
-  b_.SetInsertPoint(doIt);
-  b_.CreateCall(runtimeFn("mahou_rt_incref", b_.getVoidTy(), {b_.getPtrTy()}), {mi});
-  b_.CreateBr(done);
-  b_.SetInsertPoint(done);
-}
+void FunctionLowering::incref(llvm::Value *v, const Type &t) { countRef(v, t, "mahou_rt_incref"); }
 
-void FunctionLowering::decref(llvm::Value *v, const Type &t) {
-  if (gpu()) return;
-  if (t.isTuple()) {
-    for (unsigned i = 0; i < t.elems.size(); ++i)
-      if (t.elems[i].hasArrays()) decref(b_.CreateExtractValue(v, {i}), t.elems[i]);
+void FunctionLowering::decref(llvm::Value *v, const Type &t) { countRef(v, t, "mahou_rt_decref"); }
+
+// Calls `fn` (incref or decref) on every MahouMemInfo* a value holds: an array's
+// meminfo (null for NumPy's arrays), an object, and those inside tuples and optionals
+// (a None optional holds zeros).
+void FunctionLowering::countRef(llvm::Value *v, const Type &t, const char *fn) {
+  if (gpu()) return; // device arrays are never reference counted
+  if (t.isTuple() || t.isOptional()) {
+    unsigned n = t.isOptional() ? 1 : unsigned(t.elems.size());
+    for (unsigned i = 0; i < n; ++i)
+      if (t.elems[i].hasRefs()) countRef(fromMem(b_.CreateExtractValue(v, {i}), t.elems[i]), t.elems[i], fn);
     return;
   }
-  if (!t.isArray()) return;
-  llvm::Value *mi = b_.CreateExtractValue(v, {0u});
-  auto *doIt = newBlock("decref");
-  auto *done = newBlock("decref.done");
+  llvm::Value *mi;
+  if (t.isArray()) mi = b_.CreateExtractValue(v, {0u});
+  else if (t.isObject()) mi = v;
+  else return;
+  auto *doIt = newBlock("refcount");
+  auto *done = newBlock("refcount.done");
   b_.CreateCondBr(b_.CreateIsNotNull(mi), doIt, done);
   b_.SetInsertPoint(doIt);
-  b_.CreateCall(runtimeFn("mahou_rt_decref", b_.getVoidTy(), {b_.getPtrTy()}), {mi});
+  b_.CreateCall(runtimeFn(fn, b_.getVoidTy(), {b_.getPtrTy()}), {mi});
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
 }

@@ -109,7 +109,7 @@ llvm::Function *FunctionLowering::run() {
 
   auto releaseLocals = [&]() {
     for (size_t i = 0; i < fn_.vars.size(); ++i)
-      if (fn_.vars[i].type.hasArrays()) decref(b_.CreateLoad(slots_[i]->getAllocatedType(), slots_[i]), fn_.vars[i].type);
+      if (fn_.vars[i].type.hasRefs()) decref(b_.CreateLoad(slots_[i]->getAllocatedType(), slots_[i]), fn_.vars[i].type);
   };
   b_.SetInsertPoint(returnBlock_);
   releaseLocals();
@@ -135,7 +135,7 @@ void FunctionLowering::block(const ir::Block &b) {
 void FunctionLowering::assign(int var, const ir::Expr &value) {
   const Type &t = fn_.vars[var].type;
   Value v = expr(value);
-  if (t.hasArrays()) {
+  if (t.hasRefs()) {
     llvm::Value *owned = own(v, t);
     llvm::Value *old = b_.CreateLoad(slots_[var]->getAllocatedType(), slots_[var]);
     b_.CreateStore(owned, slots_[var]);
@@ -278,7 +278,7 @@ void FunctionLowering::forRange(const ir::Stmt &s) {
 void FunctionLowering::returnStmt(const ir::Stmt &s) {
   if (!s.exprs.empty()) {
     Value v = expr(*s.exprs[0]);
-    llvm::Value *owned = fn_.ret.hasArrays() ? own(v, fn_.ret) : v.v;
+    llvm::Value *owned = fn_.ret.hasRefs() ? own(v, fn_.ret) : v.v;
     b_.CreateStore(toMem(owned, fn_.ret), retPtr_);
   }
   b_.CreateBr(returnBlock_);
@@ -297,33 +297,69 @@ void FunctionLowering::print(const ir::Stmt &s) {
       release(a, t);
       continue;
     }
-    llvm::Value *v = scalarExpr(*s.exprs[i]);
-    if (t.kind == types::Kind::Str) {
-      b_.CreateCall(runtimeFn("mahou_rt_print_str", voidT, {b_.getPtrTy()}), {v});
-    } else if (t.isNone()) {
-      b_.CreateCall(runtimeFn("mahou_rt_print_str", voidT, {b_.getPtrTy()}), {stringConstant("None")});
-    } else if (t.isBool()) {
-      b_.CreateCall(runtimeFn("mahou_rt_print_bool", voidT, {b_.getInt1Ty()}), {v});
-    } else if (t.isInt()) {
-      bool sgn = types::isSigned(t.dtype);
-      llvm::Value *w = sgn ? b_.CreateSExt(v, i64()) : b_.CreateZExt(v, i64());
-      b_.CreateCall(runtimeFn(sgn ? "mahou_rt_print_i64" : "mahou_rt_print_u64", voidT, {i64()}), {w});
-    } else if (t.isFloat()) {
-      b_.CreateCall(runtimeFn("mahou_rt_print_f64", voidT, {b_.getDoubleTy()}),
-                    {castScalar(v, t, Type::float64())});
-    } else if (t.isComplex()) {
-      // (re+imj) as Python prints it
-      auto str = runtimeFn("mahou_rt_print_str", voidT, {b_.getPtrTy()});
-      auto f = runtimeFn("mahou_rt_print_f64", voidT, {b_.getDoubleTy()});
-      Type ft = Type::scalar(types::realOf(t.dtype));
-      b_.CreateCall(str, {stringConstant("(")});
-      b_.CreateCall(f, {castScalar(b_.CreateExtractValue(v, 0), ft, Type::float64())});
-      b_.CreateCall(str, {stringConstant("+")});
-      b_.CreateCall(f, {castScalar(b_.CreateExtractValue(v, 1), ft, Type::float64())});
-      b_.CreateCall(str, {stringConstant("j)")});
+    if (t.isUnicode() || t.isOptional()) {
+      Value x = expr(*s.exprs[i]);
+      printValue(x.v, t);
+      release(x, t);
+      continue;
     }
+    llvm::Value *v = scalarExpr(*s.exprs[i]);
+    printScalar(v, t);
   }
   b_.CreateCall(runtimeFn("mahou_rt_print_newline", voidT, {}));
+}
+
+void FunctionLowering::printScalar(llvm::Value *v, const Type &t) {
+  auto *voidT = b_.getVoidTy();
+  if (t.kind == types::Kind::Str) {
+    b_.CreateCall(runtimeFn("mahou_rt_print_str", voidT, {b_.getPtrTy()}), {v});
+  } else if (t.isNone()) {
+    b_.CreateCall(runtimeFn("mahou_rt_print_str", voidT, {b_.getPtrTy()}), {stringConstant("None")});
+  } else if (t.isBool()) {
+    b_.CreateCall(runtimeFn("mahou_rt_print_bool", voidT, {b_.getInt1Ty()}), {v});
+  } else if (t.isInt()) {
+    bool sgn = types::isSigned(t.dtype);
+    llvm::Value *w = sgn ? b_.CreateSExt(v, i64()) : b_.CreateZExt(v, i64());
+    b_.CreateCall(runtimeFn(sgn ? "mahou_rt_print_i64" : "mahou_rt_print_u64", voidT, {i64()}), {w});
+  } else if (t.isFloat()) {
+    b_.CreateCall(runtimeFn("mahou_rt_print_f64", voidT, {b_.getDoubleTy()}),
+                  {castScalar(v, t, Type::float64())});
+  } else if (t.isComplex()) {
+    // (re+imj) as Python prints it
+    auto str = runtimeFn("mahou_rt_print_str", voidT, {b_.getPtrTy()});
+    auto f = runtimeFn("mahou_rt_print_f64", voidT, {b_.getDoubleTy()});
+    Type ft = Type::scalar(types::realOf(t.dtype));
+    b_.CreateCall(str, {stringConstant("(")});
+    b_.CreateCall(f, {castScalar(b_.CreateExtractValue(v, 0), ft, Type::float64())});
+    b_.CreateCall(str, {stringConstant("+")});
+    b_.CreateCall(f, {castScalar(b_.CreateExtractValue(v, 1), ft, Type::float64())});
+    b_.CreateCall(str, {stringConstant("j)")});
+  }
+}
+
+// print() of a string object or an optional (its value, or None).
+void FunctionLowering::printValue(llvm::Value *v, const Type &t) {
+  auto *voidT = b_.getVoidTy();
+  if (t.isUnicode()) {
+    b_.CreateCall(runtimeFn("mahou_rt_print_unicode", voidT, {b_.getPtrTy()}), {v});
+    return;
+  }
+  if (!t.isOptional()) internalError("printValue of " + t.str());
+  auto *some = newBlock("print.some");
+  auto *none = newBlock("print.none");
+  auto *done = newBlock("print.done");
+  b_.CreateCondBr(b_.CreateICmpNE(b_.CreateExtractValue(v, {1u}), b_.getInt8(0)), some, none);
+  b_.SetInsertPoint(none);
+  b_.CreateCall(runtimeFn("mahou_rt_print_str", voidT, {b_.getPtrTy()}), {stringConstant("None")});
+  b_.CreateBr(done);
+  b_.SetInsertPoint(some);
+  const Type &inner = t.elems[0];
+  llvm::Value *x = fromMem(b_.CreateExtractValue(v, {0u}), inner);
+  if (inner.isUnicode()) printValue(x, inner);
+  else if (inner.isArray()) printArray(x, inner);
+  else printScalar(x, inner);
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
 }
 
 void FunctionLowering::printArray(llvm::Value *arr, const Type &t) {
@@ -355,15 +391,15 @@ Value FunctionLowering::call(const ir::Expr &e) {
                   llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
   b_.SetInsertPoint(ok);
   if (e.type.isNone()) return {llvm::Constant::getNullValue(types_.ssa(e.type)), false};
-  return {fromMem(b_.CreateLoad(retMem, slot), e.type), e.type.hasArrays()};
+  return {fromMem(b_.CreateLoad(retMem, slot), e.type), e.type.hasRefs()};
 }
 
 Value FunctionLowering::tupleMake(const ir::Expr &e) {
   llvm::Value *agg = llvm::UndefValue::get(types_.mem(e.type));
-  bool arrays = e.type.hasArrays();
+  bool arrays = e.type.hasRefs();
   for (size_t i = 0; i < e.args.size(); ++i) {
     Value v = expr(*e.args[i]);
-    llvm::Value *x = arrays && e.args[i]->type.hasArrays() ? own(v, e.args[i]->type) : v.v;
+    llvm::Value *x = arrays && e.args[i]->type.hasRefs() ? own(v, e.args[i]->type) : v.v;
     agg = b_.CreateInsertValue(agg, toMem(x, e.args[i]->type), {unsigned(i)});
   }
   return {agg, arrays};
@@ -374,11 +410,11 @@ Value FunctionLowering::tupleGet(const ir::Expr &e) {
   Value t = expr(*e.args[0]);
   unsigned idx = unsigned(e.ival);
   llvm::Value *x = fromMem(b_.CreateExtractValue(t.v, {idx}), e.type);
-  if (!t.owned || !tt.hasArrays()) return {x, false};
+  if (!t.owned || !tt.hasRefs()) return {x, false};
   // An owned tuple: keep this element's references, drop the others'.
   for (unsigned i = 0; i < tt.elems.size(); ++i)
-    if (i != idx && tt.elems[i].hasArrays()) decref(b_.CreateExtractValue(t.v, {i}), tt.elems[i]);
-  return {x, e.type.hasArrays()};
+    if (i != idx && tt.elems[i].hasRefs()) decref(b_.CreateExtractValue(t.v, {i}), tt.elems[i]);
+  return {x, e.type.hasRefs()};
 }
 
 Value FunctionLowering::select(const ir::Expr &e) {
@@ -387,7 +423,7 @@ Value FunctionLowering::select(const ir::Expr &e) {
   auto *b = newBlock("sel.false");
   auto *end = newBlock("sel.end");
   b_.CreateCondBr(cond, a, b);
-  bool arrays = e.type.hasArrays();
+  bool arrays = e.type.hasRefs();
   b_.SetInsertPoint(a);
   Value va = expr(*e.args[1]);
   llvm::Value *xa = arrays ? own(va, e.type) : va.v;

@@ -32,7 +32,7 @@ Value FunctionLowering::languageExpr(const ir::Expr &e) {
     b_.CreateStore(t.v, slot);
     llvm::Value *p = b_.CreateInBoundsGEP(arrTy, slot, {c64(0), idx});
     llvm::Value *x = fromMem(b_.CreateLoad(elemMem, p), e.type);
-    if (!tt.hasArrays()) return {x, false};
+    if (!tt.hasRefs()) return {x, false};
     incref(x, e.type);
     release(t, tt);
     return {x, true};
@@ -49,10 +49,10 @@ Value FunctionLowering::languageExpr(const ir::Expr &e) {
       for (auto &[v, t] : sources)
         for (unsigned i = 0; i < t->elems.size(); ++i) elems.push_back(b_.CreateExtractValue(v.v, {i}));
     }
-    bool arrays = e.type.hasArrays();
+    bool arrays = e.type.hasRefs();
     if (arrays)
       for (size_t k = 0; k < elems.size(); ++k)
-        if (e.type.elems[k].hasArrays()) incref(elems[k], e.type.elems[k]);
+        if (e.type.elems[k].hasRefs()) incref(elems[k], e.type.elems[k]);
     for (auto &[v, t] : sources) release(v, *t);
     return {buildTuple(b_, types_.mem(e.type), elems), arrays};
   }

@@ -44,7 +44,12 @@ llvm::Type *TypeMapper::ssa(const Type &t) {
   case types::Kind::None:
   case types::Kind::Namespace: // a cooperative group (cuda.cg): no data
   case types::Kind::Function: return llvm::StructType::get(ctx_); // functions are static: no data
-  case types::Kind::Str: return llvm::PointerType::get(ctx_, 0);
+  case types::Kind::Str:
+  case types::Kind::List:
+  case types::Kind::Dict:
+  case types::Kind::Set:
+  case types::Kind::Unicode: return llvm::PointerType::get(ctx_, 0);
+  case types::Kind::Optional: return mem(t);
   default: internalError("type " + t.str() + " has no runtime representation");
   }
 }
@@ -56,6 +61,8 @@ llvm::Type *TypeMapper::mem(const Type &t) {
     for (auto &e : t.elems) elems.push_back(mem(e));
     return llvm::StructType::get(ctx_, elems);
   }
+  if (t.isOptional()) // the value, then a presence byte (layout.cpp); zero when None
+    return llvm::StructType::get(ctx_, {mem(t.elems[0]), llvm::Type::getInt8Ty(ctx_)});
   return ssa(t);
 }
 

@@ -63,6 +63,7 @@ public:
   // ---- references (arrays.cpp)
   void incref(llvm::Value *v, const Type &t);
   void decref(llvm::Value *v, const Type &t);
+  void countRef(llvm::Value *v, const Type &t, const char *fn);
   llvm::Value *own(Value v, const Type &t);  // a value with its own references
   void release(Value v, const Type &t);      // drop a temporary's references
 
@@ -172,6 +173,27 @@ public:
   void tryExcept(const ir::Stmt &s);
   llvm::Value *complexRuntime(const char *name, llvm::Value *z, const Type &t); // mahou_rt_csqrt, ...
 
+  // ---- heap objects (objects.cpp, strings.cpp)
+  Value objectOp(const ir::Expr &e);
+  Value listOp(const ir::Expr &e);
+  Value stringOp(const ir::Expr &e);
+  Value hashedOp(const ir::Expr &e); // dicts and sets (dicts.cpp)
+  Value seq(const ir::Expr &e);
+  // Casts that involve optionals, string literals → unicode, list → typed list.
+  Value castObject(const ir::Expr &e, Value v);
+  // Converts a value between two types sema allows to convert (numbers, layouts, tuples
+  // elementwise, optionals, literals); `source` is the expression when it is known.
+  Value castValue(Value v, const Type &from, const Type &to, const ir::Expr *source);
+  llvm::Value *objectPayload(llvm::Value *mi);
+  llvm::Value *listField(llvm::Value *list, unsigned field); // address of a MahouList field (all 8 bytes)
+  void checkNotNull(llvm::Value *p);       // null → the error exit (the runtime set the error)
+  void checkStatus(llvm::Value *status);   // nonzero → the error exit
+  llvm::Value *spill(llvm::Value *v, const Type &t); // a stack copy (memory form) and its address
+  llvm::Value *cachedPointer(const std::string &slotName, const std::function<llvm::Value *()> &make);
+  llvm::Value *bytesConstant(const std::string &bytes, const std::string &prefix);
+  llvm::Value *typeDescriptor(const Type &item); // the interned MahouTypeDesc* of an item type
+  llvm::Value *stringObject(const std::string &utf8); // the interned string object of a literal
+
   // ---- statements (function.cpp)
   void block(const ir::Block &b);
   void stmt(const ir::Stmt &s);
@@ -182,6 +204,8 @@ public:
   void returnStmt(const ir::Stmt &s);
   void print(const ir::Stmt &s);
   void printArray(llvm::Value *arr, const Type &t); // mahou_rt_print_array on a stack copy of the struct
+  void printScalar(llvm::Value *v, const Type &t);  // numbers, bools, literals, None
+  void printValue(llvm::Value *v, const Type &t);   // strings, optionals
   void startDeadBlock(); // after a terminator: continue emitting into an unreachable block
 
   // ---- outlined prange loops (parallel.cpp)

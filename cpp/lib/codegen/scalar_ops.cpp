@@ -62,6 +62,8 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::ArrayHistogram: return arrayHistogram(e);
   case ir::ExprOp::ArrayJoin: return arrayJoin(e);
   case ir::ExprOp::Let: assign(e.var, *e.args[0]); return expr(*e.args[1]);
+  case ir::ExprOp::Object: return objectOp(e);
+  case ir::ExprOp::Seq: return seq(e);
   }
   internalError("unhandled IR expression");
 }
@@ -119,6 +121,7 @@ llvm::Value *FunctionLowering::castScalar(llvm::Value *v, const Type &from, cons
 Value FunctionLowering::cast(const ir::Expr &e) {
   const Type &from = e.args[0]->type, &to = e.type;
   Value v = expr(*e.args[0]);
+  if (to.isOptional() || from.isOptional() || to.isUnicode() || to.isList() || from.isTuple()) return castObject(e, v);
   if (from.isNumber()) return {castScalar(v.v, from, to), false};
   if (from.isArray()) return v; // layout relaxation: same representation
   if (from.isTuple()) {

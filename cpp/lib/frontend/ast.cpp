@@ -319,6 +319,51 @@ void Dumper::expr(const Expr &e, int n) {
     defaults(l->def->args, n + 1);
     return expr(*l->def->body.front()->as<Return>()->value, n + 1);
   }
+  case ExprKind::Dict: {
+    const auto *d = e.as<Dict>();
+    line(n, "Dict" + at(e.loc));
+    for (size_t i = 0; i < d->keys.size(); ++i) {
+      expr(*d->keys[i], n + 1);
+      expr(*d->values[i], n + 1);
+    }
+    return;
+  }
+  case ExprKind::Set:
+    line(n, "Set" + at(e.loc));
+    for (const ExprPtr &v : e.as<Set>()->elts)
+      expr(*v, n + 1);
+    return;
+  case ExprKind::Comprehension: {
+    const auto *c = e.as<Comprehension>();
+    static const char *kinds[] = {"ListComp", "SetComp", "DictComp", "GeneratorExp"};
+    line(n, std::string(kinds[int(c->comp)]) + at(e.loc));
+    expr(*c->elt, n + 1);
+    if (c->value)
+      expr(*c->value, n + 1);
+    for (const CompFor &g : c->generators) {
+      line(n + 1, "for" + at(g.loc));
+      expr(*g.target, n + 2);
+      expr(*g.iter, n + 2);
+      for (const ExprPtr &cond : g.ifs) {
+        line(n + 2, "if");
+        expr(*cond, n + 3);
+      }
+    }
+    return;
+  }
+  case ExprKind::JoinedStr:
+    line(n, "JoinedStr" + at(e.loc));
+    for (const ExprPtr &v : e.as<JoinedStr>()->values)
+      expr(*v, n + 1);
+    return;
+  case ExprKind::FormattedValue: {
+    const auto *f = e.as<FormattedValue>();
+    line(n, std::string("FormattedValue") + (f->conversion ? std::string(" !") + f->conversion : "") + at(e.loc));
+    expr(*f->value, n + 1);
+    if (f->spec)
+      expr(*f->spec, n + 1);
+    return;
+  }
   }
 }
 
@@ -419,6 +464,11 @@ void Dumper::stmt(const Stmt &s, int n) {
     return line(n, "ImportFrom " + i->module + " import " + aliasList(i->names) + at(s.loc));
   }
   case StmtKind::Global: return line(n, "Global " + nameList(s.as<Global>()->names) + at(s.loc));
+  case StmtKind::Delete:
+    line(n, "Delete" + at(s.loc));
+    for (const ExprPtr &t : s.as<Delete>()->targets)
+      expr(*t, n + 1);
+    return;
   case StmtKind::Nonlocal:
     return line(n, "Nonlocal " + nameList(s.as<Nonlocal>()->names) + at(s.loc));
   }

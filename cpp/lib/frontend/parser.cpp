@@ -226,7 +226,17 @@ StmtPtr Parser::simpleStatement() {
     return n;
   }
   case K::KwYield: fail(loc, "'yield' expressions are not supported");
-  case K::KwDel:
+  case K::KwDel: {
+    advance();
+    auto d = node<Delete>(loc);
+    ExprPtr targets = exprList(true);
+    if (auto *t = targets->as<Tuple>())
+      for (auto &e : t->elts) d->targets.push_back(std::move(e));
+    else
+      d->targets.push_back(std::move(targets));
+    result = std::move(d);
+    break;
+  }
   case K::KwClass:
   case K::KwWith:
   case K::KwAsync: unsupportedStatement();

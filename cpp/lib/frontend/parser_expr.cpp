@@ -296,8 +296,8 @@ ExprPtr Parser::call(ExprPtr func, Loc start) {
       c->keywords.push_back(Keyword{std::move(name), expr(), loc});
     } else {
       ExprPtr arg = expr();
-      if (atComprehension())
-        fail(arg->loc, "generator expressions are not supported");
+      if (atComprehension()) // f(x for x in y): the generator is the only argument
+        arg = comprehension(CompKind::Generator, std::move(arg), nullptr, arg->loc);
       if (sawKwargs)
         fail(loc, "positional argument follows keyword argument unpacking");
       if (sawKeyword)
@@ -407,7 +407,7 @@ ExprPtr Parser::atom() {
   case K::Ellipsis: return node<EllipsisLit>(advance().loc);
   case K::LParen: return parenthesized();
   case K::LBracket: return listDisplay();
-  case K::LBrace: braceDisplay();
+  case K::LBrace: return braceDisplay();
   case K::KwYield: fail(t.loc, "'yield' expressions are not supported");
   case K::Star: fail(t.loc, "starred expressions are not supported here");
   case K::KwLambda: fail(t.loc, "invalid syntax: lambda must be parenthesized here");
@@ -459,8 +459,11 @@ ExprPtr Parser::parenthesized() {
   if (at(K::KwYield))
     fail(cur().loc, "'yield' expressions are not supported");
   ExprPtr first = starOrExpr();
-  if (atComprehension())
-    fail(loc, "generator expressions are not supported");
+  if (atComprehension()) {
+    auto g = comprehension(CompKind::Generator, std::move(first), nullptr, loc);
+    expect(K::RParen, "')'");
+    return g;
+  }
   if (accept(K::RParen)) {
     if (first->kind == ExprKind::Starred)
       fail(first->loc, "starred expressions are not supported here");
@@ -479,27 +482,79 @@ ExprPtr Parser::listDisplay() {
   if (accept(K::RBracket))
     return l;
   l->elts.push_back(starOrExpr());
-  if (atComprehension())
-    fail(l->loc, "list comprehensions are not supported");
+  if (atComprehension()) {
+    auto c = comprehension(CompKind::List, std::move(l->elts[0]), nullptr, l->loc);
+    expect(K::RBracket, "']'");
+    return c;
+  }
   while (accept(K::Comma) && !at(K::RBracket))
     l->elts.push_back(starOrExpr());
   expect(K::RBracket, "']'");
   return l;
 }
 
-// { ... } is always refused; the message says which construct it was.
-void Parser::braceDisplay() {
-  Loc loc = advance().loc; // {
-  if (at(K::RBrace) || at(K::DoubleStar))
-    fail(loc, "dict displays are not supported");
-  starOrExpr();
-  if (accept(K::Colon)) {
-    expr();
-    fail(loc, atComprehension() ? "dict comprehensions are not supported"
-                                : "dict displays are not supported");
+// The `for ... in ... if ...` clauses after the element of a comprehension.
+ExprPtr Parser::comprehension(CompKind kind, ExprPtr elt, ExprPtr value, Loc loc) {
+  if (elt->kind == ExprKind::Starred)
+    fail(elt->loc, "iterable unpacking cannot be used in comprehension");
+  auto c = node<Comprehension>(loc);
+  c->comp = kind;
+  c->elt = std::move(elt);
+  c->value = std::move(value);
+  while (atComprehension()) {
+    if (at(K::KwAsync))
+      fail(cur().loc, "asynchronous comprehensions are not supported");
+    CompFor g;
+    g.loc = advance().loc; // for
+    g.target = exprList(true);
+    expect(K::KwIn, "'in'");
+    g.iter = orExpr();
+    while (accept(K::KwIf))
+      g.ifs.push_back(orExpr());
+    c->generators.push_back(std::move(g));
   }
-  fail(loc, atComprehension() ? "set comprehensions are not supported"
-                              : "set displays are not supported");
+  return c;
+}
+
+// {k: v, ...}, {k: v for ...}, {a, b}, {a for ...}
+ExprPtr Parser::braceDisplay() {
+  Loc loc = advance().loc; // {
+  if (accept(K::RBrace))
+    return node<Dict>(loc);
+  if (at(K::DoubleStar))
+    fail(cur().loc, "'**' unpacking in dict displays is not supported");
+  ExprPtr first = starOrExpr();
+  if (accept(K::Colon)) {
+    ExprPtr value = expr();
+    if (atComprehension()) {
+      auto c = comprehension(CompKind::Dict, std::move(first), std::move(value), loc);
+      expect(K::RBrace, "'}'");
+      return c;
+    }
+    auto d = node<Dict>(loc);
+    d->keys.push_back(std::move(first));
+    d->values.push_back(std::move(value));
+    while (accept(K::Comma) && !at(K::RBrace)) {
+      if (at(K::DoubleStar))
+        fail(cur().loc, "'**' unpacking in dict displays is not supported");
+      d->keys.push_back(expr());
+      expect(K::Colon, "':'");
+      d->values.push_back(expr());
+    }
+    expect(K::RBrace, "'}'");
+    return d;
+  }
+  if (atComprehension()) {
+    auto c = comprehension(CompKind::Set, std::move(first), nullptr, loc);
+    expect(K::RBrace, "'}'");
+    return c;
+  }
+  auto s = node<Set>(loc);
+  s->elts.push_back(std::move(first));
+  while (accept(K::Comma) && !at(K::RBrace))
+    s->elts.push_back(starOrExpr());
+  expect(K::RBrace, "'}'");
+  return s;
 }
 
 } // namespace mahou::frontend::detail

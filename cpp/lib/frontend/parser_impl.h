@@ -86,7 +86,8 @@ private:
   ast::ExprPtr starred();
   ast::ExprPtr parenthesized();
   ast::ExprPtr listDisplay();
-  [[noreturn]] void braceDisplay();
+  ast::ExprPtr braceDisplay();
+  ast::ExprPtr comprehension(ast::CompKind kind, ast::ExprPtr elt, ast::ExprPtr value, Loc loc);
   ast::ExprPtr call(ast::ExprPtr func, Loc start);
   ast::ExprPtr subscript(ast::ExprPtr value, Loc start);
   ast::ExprPtr sliceItem();

@@ -34,6 +34,24 @@ const char *gpuOpName(GpuOpKind k) {
   return names[static_cast<int>(k)];
 }
 
+const char *objectOpName(ObjectOp op) {
+  static const char *names[] = {
+#define MAHOU_OBJECT_OP(name, text, kind) text,
+#include "mahou/object_ops.def"
+#undef MAHOU_OBJECT_OP
+  };
+  return names[static_cast<int>(op)];
+}
+
+ObjectOpKind objectOpKind(ObjectOp op) {
+  static const ObjectOpKind kinds[] = {
+#define MAHOU_OBJECT_OP(name, text, kind) ObjectOpKind::kind,
+#include "mahou/object_ops.def"
+#undef MAHOU_OBJECT_OP
+  };
+  return kinds[static_cast<int>(op)];
+}
+
 const char *exprOpName(ExprOp op) { return kExprOpNames[static_cast<int>(op)]; }
 const char *stmtOpName(StmtOp op) { return kStmtOpNames[static_cast<int>(op)]; }
 const char *intrinsicName(Intrinsic i) { return kIntrinsics[static_cast<int>(i)].name; }
@@ -81,6 +99,7 @@ ExprPtr clone(const Expr &e) {
   c->var = e.var;
   c->sub = e.sub;
   c->symbol = e.symbol;
+  c->body = e.body; // a seq's statements are shared (such expressions are not duplicated)
   for (auto &a : e.args) c->args.push_back(clone(*a));
   for (auto &s : e.slots) {
     ViewSlot n;

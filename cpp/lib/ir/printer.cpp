@@ -60,6 +60,25 @@ private:
     case ExprOp::ShortCircuit: s += e.sub ? ".or" : ".and"; break;
     case ExprOp::Call: s += " @" + e.symbol; break;
     case ExprOp::GpuOp: s += "." + std::string(gpuOpName(GpuOpKind(e.sub))); break;
+    case ExprOp::Object:
+      s = objectOpName(ObjectOp(e.sub));
+      if (!e.symbol.empty()) s += " @" + e.symbol;
+      if (e.ival) s += "[" + std::to_string(e.ival) + "]";
+      break;
+    case ExprOp::Seq: {
+      // The statements on their own lines, nested as a block.
+      std::ostringstream saved;
+      saved << out_.str();
+      out_.str("");
+      block(*e.body, seqDepth_ + 2);
+      std::string inner = out_.str();
+      out_.str("");
+      out_ << saved.str();
+      s += "{\n" + inner;
+      for (int i = 0; i < seqDepth_ + 1; ++i) s += "  ";
+      s += "}";
+      break;
+    }
     case ExprOp::ArrayReduce:
       s += "." + std::string(reduceKindName(ReduceKind(e.sub)));
       if (e.ival >= 0) s += "[axis=" + std::to_string(e.ival) + "]";
@@ -108,6 +127,7 @@ private:
   }
 
   void stmt(const Stmt &s, int depth) {
+    seqDepth_ = depth;
     indent(depth);
     switch (s.op) {
     case StmtOp::Assign: out_ << "%" << fn_.vars[s.var].name << " = " << expr(*s.exprs[0]); break;
@@ -148,6 +168,7 @@ private:
 
   const Function &fn_;
   std::ostringstream out_;
+  int seqDepth_ = 0; // depth of the statement being printed (a seq's block nests under it)
 };
 
 } // namespace

@@ -42,8 +42,18 @@ private:
       break;
     case ExprOp::Cast:
       nargs(1);
-      check(e.type.isNumber() || e.type.isArray() || e.type.isTuple(), "cast to non-number");
+      check(e.type.isNumber() || e.type.isArray() || e.type.isTuple() || e.type.isOptional() ||
+                (e.type.isUnicode() && e.args[0]->type.kind == Kind::Str) || e.args[0]->type.isOptional() ||
+                (e.type.isList() && e.args[0]->type.isList()),
+            "cast to " + e.type.str() + " from " + e.args[0]->type.str());
       break;
+    case ExprOp::Seq:
+      nargs(1);
+      check(e.body != nullptr, "seq without statements");
+      block(*e.body, 0);
+      check(e.args[0]->type == e.type, "seq value type");
+      break;
+    case ExprOp::Object: objectOp(e); break;
     case ExprOp::Binary:
       nargs(2);
       check(e.args[0]->type == e.type, "binary lhs type differs from result type");
@@ -170,6 +180,49 @@ private:
       nargs(1);
       check(e.args[0]->type.isArray() && e.type.isArray() && e.type.ndim == e.args[0]->type.ndim, "array op types");
       break;
+    default: break;
+    }
+  }
+
+  // Operand types of the object operations (object_ops.def).
+  void objectOp(const Expr &e) {
+    auto arg = [&](size_t i) -> const Type & {
+      check(i < e.args.size(), std::string(objectOpName(ObjectOp(e.sub))) + " arity");
+      return e.args[i]->type;
+    };
+    auto isInt = [](const Type &t) { return t.isScalar(types::DType::Int64); };
+    const char *name = objectOpName(ObjectOp(e.sub));
+    switch (ObjectOp(e.sub)) {
+    case ObjectOp::ListNew:
+      check(e.type.isList(), "list.new type");
+      for (auto &a : e.args) check(a->type == e.type.elems[0], "list.new item type");
+      break;
+    case ObjectOp::ListGet:
+    case ObjectOp::ListPop:
+      check(arg(0).isList() && isInt(arg(1)) && e.type == arg(0).elems[0], name);
+      break;
+    case ObjectOp::ListSet:
+    case ObjectOp::ListInsert:
+      check(arg(0).isList() && isInt(arg(1)) && arg(2) == arg(0).elems[0], name);
+      break;
+    case ObjectOp::ListAppend:
+    case ObjectOp::ListCount:
+    case ObjectOp::ListRemove:
+    case ObjectOp::ListContains:
+      check(arg(0).isList() && arg(1) == arg(0).elems[0], name);
+      break;
+    case ObjectOp::ListExtend:
+    case ObjectOp::ListEqual:
+    case ObjectOp::ListCompare:
+    case ObjectOp::ListConcat:
+      check(arg(0).isList() && arg(1).isList() && arg(0).elems[0] == arg(1).elems[0], name);
+      break;
+    case ObjectOp::StrConcat:
+    case ObjectOp::StrEqual:
+    case ObjectOp::StrCompare:
+      check(arg(0).isUnicode() && arg(1).isUnicode(), name);
+      break;
+    case ObjectOp::OptIsNone: check(arg(0).isOptional() && e.type.isBool(), name); break;
     default: break;
     }
   }

@@ -119,6 +119,7 @@ MahouMemInfo *mahou_rt_alloc(int64_t nbytes) {
   mi->refcount = 1;
   mi->data = data;
   mi->nbytes = nbytes;
+  mi->dtor = nullptr;
   liveAllocations.fetch_add(1, std::memory_order_relaxed);
   return mi;
 }
@@ -133,9 +134,28 @@ void mahou_rt_decref(MahouMemInfo *mi) {
     return;
   if (__atomic_sub_fetch(&mi->refcount, 1, __ATOMIC_ACQ_REL) != 0)
     return;
+  if (mi->dtor)
+    mi->dtor(mi); // an object releases what it holds
   releaseBlock(mi); // the data lives in the same block
   liveAllocations.fetch_sub(1, std::memory_order_relaxed);
 }
+
+MahouMemInfo *mahou_rt_alloc_object(int64_t payloadBytes, void (*dtor)(MahouMemInfo *)) {
+  size_t total = sizeof(MahouMemInfo) + size_t(payloadBytes);
+  MahouMemInfo *mi = takeBlock(total);
+  if (!mi) {
+    mahou_rt_set_error(ExcMemoryError, "out of memory");
+    return nullptr;
+  }
+  mi->refcount = 1;
+  mi->data = mi + 1;
+  mi->nbytes = payloadBytes;
+  mi->dtor = dtor;
+  liveAllocations.fetch_add(1, std::memory_order_relaxed);
+  return mi;
+}
+
+void mahou_rt_untrack_allocation() { liveAllocations.fetch_sub(1, std::memory_order_relaxed); }
 
 int64_t mahou_rt_live_allocations() { return liveAllocations.load(std::memory_order_relaxed); }
 

@@ -34,6 +34,12 @@ ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
     return g;
   }
   if (base->type.isArray()) return indexArray(std::move(base), *s.index, s.loc);
+  base = unwrapOptional(std::move(base));
+  if (base->type.isList() || base->type.isString()) {
+    requireHost(s.loc, "indexing a " + base->type.str());
+    return sequenceSubscript(toUnicode(std::move(base)), *s.index, s.loc);
+  }
+  if (base->type.isDict()) return dictSubscript(std::move(base), *s.index, s.loc);
   error(s.loc, "'" + base->type.str() + "' is not subscriptable");
 }
 

@@ -49,7 +49,7 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
   if (auto *a = func.as<ast::Attribute>()) {
     // module.function or value.method
     auto base = expr(*a->value);
-    if (isUnknown(base)) return CalleeRef{CK::Unknown};
+    if (isUnknown(base) && !base->type.isPartialContainer()) return CalleeRef{CK::Unknown};
     if (base->type.kind == Kind::Module) {
       if (base->type.module == types::ModuleId::Numpy) {
         std::string n = a->attr == "bool_" ? "bool" : a->attr == "float_" ? "float64" : a->attr;
@@ -215,11 +215,12 @@ ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, c
   }
   for (auto &a : args) {
     unknownArg |= isUnknown(a);
+    if (!isUnknown(a) && (a->type.kind == Kind::Str || a->type.isTuple())) a = itemValue(std::move(a)); // literals as str
     types.push_back(a->type);
   }
   if (unknownArg) return unknown(e.loc);
   for (auto &t : types)
-    if (t.kind == Kind::Module || t.kind == Kind::DTypeObj || t.kind == Kind::ExcClass || t.kind == Kind::Str)
+    if (t.kind == Kind::Module || t.kind == Kind::DTypeObj || t.kind == Kind::ExcClass)
       notSupported(e.loc, "passing a " + t.str() + " to a compiled function is not supported");
   // Self-recursion: same function, same argument types → our own symbol and the
   // return type inferred so far (unknown until a base case has been seen).
@@ -329,7 +330,10 @@ ExprPtr isinstanceCall(FunctionTyper &t, const ast::Call &e) {
         else if (g.s == "complex") match = xt.isComplex();
         else if (g.s == "bool") match = xt.isBool();
         else if (g.s == "tuple") match = xt.isTuple();
-        else if (g.s == "str") match = xt.kind == Kind::Str;
+        else if (g.s == "str") match = xt.isString();
+        else if (g.s == "list") match = xt.isList();
+        else if (g.s == "dict") match = xt.isDict();
+        else if (g.s == "set") match = xt.isSet();
         else knownClass = false;
       }
     }
@@ -362,6 +366,7 @@ ExprPtr isinstanceCall(FunctionTyper &t, const ast::Call &e) {
 } // namespace
 
 ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) {
+  if (auto r = objectBuiltin(name, e)) return r;
   if (name == "range" || name == "prange")
     notSupported(e.loc, "range() is only supported as the iterable of a for loop");
   if (name == "print") notSupported(e.loc, "print() is only supported as a statement");
@@ -371,7 +376,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     if (isUnknown(args[0])) return unknown(e.loc);
     const Type &t = args[0]->type;
     if (t.isTuple()) return ir::makeConst(Type::int64(), e.loc, int64_t(t.elems.size()));
-    if (t.kind == Kind::Str) return ir::makeConst(Type::int64(), e.loc, int64_t(t.text.size()));
+    if (t.isObject() || t.kind == Kind::Str || t.isOptional()) return objectLen(unwrapOptional(std::move(args[0])), e.loc);
     if (!t.isArray()) error(e.loc, "object of type " + t.str() + " has no len()");
     auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArrayShape, Type::int64(), e.loc);
     s->ival = 0;
@@ -529,7 +534,12 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
 
 ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &name, const ast::Call &e) {
   auto self = expr(selfExpr);
-  if (isUnknown(self)) return unknown(e.loc);
+  if (isUnknown(self) && !self->type.isPartialContainer()) return unknown(e.loc);
+  self = unwrapOptional(std::move(self));
+  if (self->type.isObject() || self->type.isString()) {
+    requireHost(e.loc, "a method of " + self->type.str());
+    return objectMethod(std::move(self), selfExpr, name, e);
+  }
   const Type t = self->type;
   if (t.isArray()) {
     if (isArrayMethod(name)) return arrayMethod(std::move(self), name, e);

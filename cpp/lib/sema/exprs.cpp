@@ -72,7 +72,12 @@ ExprPtr FunctionTyper::expr(const ast::Expr &e) {
   case ast::ExprKind::Attribute: return attribute(*e.as<ast::Attribute>());
   case ast::ExprKind::Subscript: return subscript(*e.as<ast::Subscript>());
   case ast::ExprKind::Tuple: return tupleExpr(*e.as<ast::Tuple>());
-  case ast::ExprKind::List: notSupported(e.loc, "list literals are not supported (use a tuple or np.array)");
+  case ast::ExprKind::List: return listDisplay(*e.as<ast::List>());
+  case ast::ExprKind::Dict: return dictDisplay(*e.as<ast::Dict>());
+  case ast::ExprKind::Set: return setDisplay(*e.as<ast::Set>());
+  case ast::ExprKind::Comprehension: return comprehension(*e.as<ast::Comprehension>());
+  case ast::ExprKind::JoinedStr: return joinedStr(*e.as<ast::JoinedStr>());
+  case ast::ExprKind::FormattedValue: internalError("a formatted value outside an f-string");
   case ast::ExprKind::Slice: error(e.loc, "a slice is only allowed inside []");
   case ast::ExprKind::EllipsisLit: notSupported(e.loc, "'...' is not supported here");
   case ast::ExprKind::Starred: notSupported(e.loc, "starred expressions are not supported here");
@@ -147,6 +152,12 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
 
 ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) {
   if (isUnknown(lhs) || isUnknown(rhs)) return unknown(loc);
+  // An optional operand is its value (TypeError at run time when it is None), as Numba.
+  lhs = unwrapOptional(std::move(lhs));
+  rhs = unwrapOptional(std::move(rhs));
+  if (lhs->type.isObject() || rhs->type.isObject() || (lhs->type.isString() && rhs->type.isString()) ||
+      ((lhs->type.isString() || rhs->type.isString()) && op == ast::BinOpKind::Mult))
+    if (auto r = objectBinary(op, lhs, rhs, loc)) return r;
   const Type &a = lhs->type, &b = rhs->type;
   const char *sym = ast::binOpSymbol(op);
   if (op == ast::BinOpKind::MatMult) {
@@ -161,11 +172,7 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
       return binary(op, std::move(v[0]), std::move(v[1]), loc);
     }, loc);
   }
-  if (a.kind == Kind::Str && b.kind == Kind::Str && op == ast::BinOpKind::Add) {
-    auto c = ir::makeConst(Type::str_(a.text + b.text), loc, 0);
-    c->symbol = a.text + b.text;
-    return c;
-  }
+
   if (a.isTuple() && b.isTuple() && op == ast::BinOpKind::Add) return tupleConcat(std::move(lhs), std::move(rhs), loc);
   if (a.isTuple() && b.isTuple()) notSupported(loc, "tuple operators are not supported yet");
   if (!a.isNumber() || !b.isNumber())
@@ -273,13 +280,25 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   const Type &a = lhs->type, &b = rhs->type;
   if (op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot) {
     bool same;
+    if ((a.isOptional() && b.isNone()) || (b.isOptional() && a.isNone()))
+      return isNoneTest(a.isOptional() ? std::move(lhs) : std::move(rhs), op == ast::CmpOpKind::IsNot, loc);
     if (a.isNone() || b.isNone()) same = a.isNone() && b.isNone();
     else if (!a.isNumber() && a == b && a.kind != Kind::Array && a.kind != Kind::Tuple) same = true;
     else error(loc, "'is' is only supported for comparisons with None");
     return ir::makeConst(Type::boolean(), loc, (op == ast::CmpOpKind::Is) == same);
   }
-  if (op == ast::CmpOpKind::In || op == ast::CmpOpKind::NotIn)
+  if (op == ast::CmpOpKind::In || op == ast::CmpOpKind::NotIn) {
+    rhs = unwrapOptional(std::move(rhs));
+    if (auto r = containerContains(op == ast::CmpOpKind::NotIn, lhs, rhs, loc)) return r;
     return tupleContains(op == ast::CmpOpKind::NotIn, std::move(lhs), std::move(rhs), loc);
+  }
+  if ((a.isOptional() && b.isNone()) || (b.isOptional() && a.isNone()))
+    if (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq)
+      return isNoneTest(a.isOptional() ? std::move(lhs) : std::move(rhs), op == ast::CmpOpKind::NotEq, loc);
+  if (a.isOptional() || b.isOptional())
+    return compareOne(op, unwrapOptional(std::move(lhs)), unwrapOptional(std::move(rhs)), loc);
+  if (a.isObject() || b.isObject() || a.isString() || b.isString())
+    if (auto r = objectCompare(op, lhs, rhs, loc)) return r;
   if (a.isArray() || b.isArray()) {
     std::vector<ExprPtr> ops;
     ops.push_back(std::move(lhs));
@@ -288,8 +307,6 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
       return compareOne(op, std::move(v[0]), std::move(v[1]), loc);
     }, loc);
   }
-  if (a.kind == Kind::Str && b.kind == Kind::Str && (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq))
-    return ir::makeConst(Type::boolean(), loc, (a.text == b.text) == (op == ast::CmpOpKind::Eq));
   if (a.isNone() || b.isNone()) {
     if (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq)
       return ir::makeConst(Type::boolean(), loc, (a.isNone() && b.isNone()) == (op == ast::CmpOpKind::Eq));

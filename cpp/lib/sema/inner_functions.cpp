@@ -66,6 +66,30 @@ void namesIn(const ast::Expr *e, std::set<std::string> &out) {
     namesIn(d.body, out);
     return;
   }
+  case K::Dict:
+    for (auto &x : e->as<ast::Dict>()->keys) namesIn(x.get(), out);
+    for (auto &x : e->as<ast::Dict>()->values) namesIn(x.get(), out);
+    return;
+  case K::Set:
+    for (auto &x : e->as<ast::Set>()->elts) namesIn(x.get(), out);
+    return;
+  case K::Comprehension: {
+    auto *c = e->as<ast::Comprehension>();
+    namesIn(c->elt.get(), out);
+    namesIn(c->value.get(), out);
+    for (auto &g : c->generators) {
+      namesIn(g.iter.get(), out);
+      for (auto &cond : g.ifs) namesIn(cond.get(), out);
+    }
+    return;
+  }
+  case K::JoinedStr:
+    for (auto &x : e->as<ast::JoinedStr>()->values) namesIn(x.get(), out);
+    return;
+  case K::FormattedValue:
+    namesIn(e->as<ast::FormattedValue>()->value.get(), out);
+    namesIn(e->as<ast::FormattedValue>()->spec.get(), out);
+    return;
   }
 }
 
@@ -96,6 +120,9 @@ void namesIn(const ast::Body &body, std::set<std::string> &out) {
     }
     case K::While: namesIn(s->as<ast::While>()->test.get(), out); namesIn(s->as<ast::While>()->body, out); namesIn(s->as<ast::While>()->orelse, out); break;
     case K::ExprStmt: namesIn(s->as<ast::ExprStmt>()->value.get(), out); break;
+    case K::Delete:
+      for (auto &t : s->as<ast::Delete>()->targets) namesIn(t.get(), out);
+      break;
     case K::Assert: namesIn(s->as<ast::Assert>()->test.get(), out); namesIn(s->as<ast::Assert>()->msg.get(), out); break;
     case K::Raise: namesIn(s->as<ast::Raise>()->exc.get(), out); namesIn(s->as<ast::Raise>()->cause.get(), out); break;
     case K::Try: {

@@ -30,7 +30,13 @@ std::string constMessage(const ir::Expr &e) {
 } // namespace
 
 void FunctionTyper::block(const ast::Body &body, ir::Block &out) {
-  for (auto &s : body) stmt(*s, out);
+  for (auto &s : body) {
+    stmt(*s, out);
+    if (deadRest_) { // a branch known at compile time returned or raised: the rest is never run
+      deadRest_ = false;
+      return;
+    }
+  }
 }
 
 void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
@@ -62,8 +68,10 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
     bool value;
     if (isConstBool(cond, &value)) {
       // A condition known at compile time: only the live branch is typed (Numba's branch pruning).
-      block(value ? i->body : i->orelse, st->body);
+      const ast::Body &live = value ? i->body : i->orelse;
+      block(live, st->body);
       cond = ir::makeConst(Type::boolean(), s.loc, 1);
+      if (alwaysExits(live)) deadRest_ = true; // so is what follows (`if b is None: return ...`)
     } else {
       block(i->body, st->body);
       block(i->orelse, st->orelse);
@@ -123,6 +131,9 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
   case ast::StmtKind::Global:
   case ast::StmtKind::Nonlocal: notSupported(s.loc, "'global' and 'nonlocal' are not supported");
   case ast::StmtKind::FunctionDef: return; // an inner function: typed at its calls (inner_functions.cpp)
+  case ast::StmtKind::Delete:
+    for (auto &t : s.as<ast::Delete>()->targets) deleteTarget(*t, out);
+    return;
   }
 }
 
@@ -163,7 +174,19 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
       return;
     }
     auto base = expr(*sub->value);
+    if (isUnknown(base) && !base->type.isPartialContainer()) return;
+    base = unwrapOptional(std::move(base));
+    if (base->type.isList() && !isUnknown(base)) {
+      requireHost(loc, "a list");
+      storeListItem(std::move(base), *sub->index, std::move(value), loc, out);
+      return;
+    }
+    if (base->type.isDict()) {
+      storeDictItem(std::move(base), *sub->index, *sub->value, std::move(value), loc, out);
+      return;
+    }
     if (isUnknown(base)) return;
+    if (base->type.isString()) error(loc, "'str' object does not support item assignment");
     if (base->type.isTuple()) error(loc, "'tuple' object does not support item assignment");
     if (!base->type.isArray()) error(loc, "'" + base->type.str() + "' does not support item assignment");
     if (base->type.readonly) error(loc, "cannot assign to an item of a read-only array");
@@ -264,8 +287,8 @@ namespace {
 // loop: its length and its element at a given counter value (zip and enumerate
 // nest). A loop over anything but a plain range counts i = 0 .. len-1.
 struct IterSource {
-  enum class K { Range, Array, Flat, Tuple, Enumerate, Zip } kind = K::Array;
-  int var = -1;                       // Array, Tuple: the iterable; Flat: the array of a.flat
+  enum class K { Range, Array, Flat, Tuple, List, Str, Enumerate, Zip } kind = K::Array;
+  int var = -1;                       // Array, Tuple, List, Str: the iterable; Flat: the array of a.flat
   int start = -1, stop = -1, step = -1; // Range: int64 bounds
   int enumStart = -1;                 // Enumerate: int64 start value
   std::vector<IterSource> subs;       // Enumerate (1), Zip (n)
@@ -283,6 +306,8 @@ bool isBuiltinCall(FunctionTyper &t, const ast::Expr &e, const char *name, const
   if (match) *call = c;
   return match;
 }
+
+bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block &out, Loc loc, bool topLevel);
 
 // Evaluates the iterable into hidden variables; false when a type is still unknown.
 bool iterSource(FunctionTyper &t, const ast::Expr &e, IterSource &src, ir::Block &out, bool topLevel = false) {
@@ -348,9 +373,19 @@ bool iterSource(FunctionTyper &t, const ast::Expr &e, IterSource &src, ir::Block
     out.push_back(t.assignVar(src.var, std::move(flat), loc));
     return true;
   }
-  auto it = t.expr(e);
+  return iterSourceOfValue(t, t.expr(e), src, out, loc, topLevel);
+}
+
+// The source of a loop over a value already typed (arrays, tuples, lists, strings).
+bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block &out, Loc loc, bool topLevel) {
   if (FunctionTyper::isUnknown(it)) return false;
-  if (it->type.isArray()) {
+  if (it->type.kind == Kind::Str) it = t.toUnicode(std::move(it));
+  if (it->type.isOptional()) it = t.unwrapOptional(std::move(it));
+  if (it->type.isList()) {
+    src.kind = IterSource::K::List;
+  } else if (it->type.isUnicode()) {
+    src.kind = IterSource::K::Str;
+  } else if (it->type.isArray()) {
     if (it->type.ndim == 0) t.error(loc, "iteration over a 0-d array");
     src.kind = IterSource::K::Array;
   } else if (it->type.isTuple()) {
@@ -395,6 +430,13 @@ ExprPtr iterLength(FunctionTyper &t, const IterSource &src, Loc loc) {
     return size;
   }
   case IterSource::K::Tuple: return ir::makeConst(Type::int64(), loc, int64_t(t.vars_[src.var].type.elems.size()));
+  case IterSource::K::List:
+  case IterSource::K::Str: {
+    std::vector<ExprPtr> a;
+    a.push_back(t.load(src.var, loc));
+    bool list = src.kind == IterSource::K::List;
+    return t.objectOp(list ? ir::ObjectOp::ListLen : ir::ObjectOp::StrLen, Type::int64(), std::move(a), loc);
+  }
   case IterSource::K::Enumerate: return iterLength(t, src.subs[0], loc);
   case IterSource::K::Zip: {
     ExprPtr n = iterLength(t, src.subs[0], loc);
@@ -452,6 +494,15 @@ ExprPtr iterElement(FunctionTyper &t, const IterSource &src, int counter, Loc lo
     g->args.push_back(t.load(counter, loc));
     return g;
   }
+  case IterSource::K::List:
+  case IterSource::K::Str: {
+    std::vector<ExprPtr> a;
+    a.push_back(t.load(src.var, loc));
+    a.push_back(t.load(counter, loc));
+    bool list = src.kind == IterSource::K::List;
+    Type et = list ? t.vars_[src.var].type.elems[0] : Type::unicode();
+    return t.objectOp(list ? ir::ObjectOp::ListGet : ir::ObjectOp::StrGet, et, std::move(a), loc);
+  }
   case IterSource::K::Enumerate:
   case IterSource::K::Zip: {
     std::vector<ExprPtr> elems;
@@ -468,49 +519,117 @@ ExprPtr iterElement(FunctionTyper &t, const IterSource &src, int counter, Loc lo
   return nullptr;
 }
 
+// A list can change while it is iterated: its length is read again at every step.
+bool readsList(const IterSource &src) {
+  if (src.kind == IterSource::K::List) return true;
+  for (auto &sub : src.subs)
+    if (readsList(sub)) return true;
+  return false;
+}
+
+// for x in <a list, or zip/enumerate over one>: a while loop that reads the length at
+// every step, so that a list changed in the body never reads past its end.
+void loopOverChangingLength(FunctionTyper &t, const IterSource &src, int counter, Loc loc,
+                            const std::function<void(ExprPtr, ir::Block &)> &body, const ast::Body *orelse,
+                            ir::Block &out) {
+  out.push_back(t.assignVar(counter, ir::makeConst(Type::int64(), loc, 0), loc));
+  auto w = makeStmt(ir::StmtOp::While, loc);
+  w->exprs.push_back(t.compareOne(ast::CmpOpKind::Lt, t.load(counter, loc), iterLength(t, src, loc), loc));
+  ExprPtr element = iterElement(t, src, counter, loc);
+  int item = t.tempVar(element->type, loc);
+  w->body.push_back(t.assignVar(item, std::move(element), loc));
+  w->body.push_back(
+      t.assignVar(counter, t.binary(ast::BinOpKind::Add, t.load(counter, loc), ir::makeConst(Type::int64(), loc, 1), loc), loc));
+  ++t.loopDepth_;
+  body(t.load(item, loc), w->body);
+  --t.loopDepth_;
+  if (orelse) t.block(*orelse, w->orelse);
+  out.push_back(std::move(w));
+}
+
 } // namespace
 
 void FunctionTyper::forStmt(const ast::For &s, ir::Block &out) {
-  auto st = makeStmt(ir::StmtOp::ForRange, s.loc);
-  int counter = tempVar(Type::int64(), s.loc);
+  forLoop(*s.target, *s.iter, s.loc, [&](ir::Block &body) { block(s.body, body); }, &s.orelse, out, true);
+}
+
+void FunctionTyper::forLoop(const ast::Expr &target, const ast::Expr &iter, Loc loc,
+                            const std::function<void(ir::Block &)> &body, const ast::Body *orelse, ir::Block &out,
+                            bool parallelAllowed) {
+  forLoopElements(iter, loc, [&](ExprPtr element, ir::Block &b) {
+    assign(target, std::move(element), loc, b);
+    body(b);
+  }, orelse, out, parallelAllowed);
+}
+
+void FunctionTyper::forLoopElements(const ast::Expr &iter, Loc loc,
+                                    const std::function<void(ExprPtr, ir::Block &)> &body, const ast::Body *orelse,
+                                    ir::Block &out, bool parallelAllowed) {
+  auto st = makeStmt(ir::StmtOp::ForRange, loc);
+  int counter = tempVar(Type::int64(), loc);
   st->var = counter;
   ExprPtr element; // what the target gets each iteration (null: the counter itself)
   const ast::Call *call = nullptr;
-  if (isBuiltinCall(*this, *s.iter, "range", &call)) {
-    // A plain range: the counter runs over the range itself. A prange under
-    // parallel=True is marked for transforms/outline_parallel_loops.
-    if (options_.parallel && !gpu_ && resolveCallee(*call->func)->name == "prange") st->op = ir::StmtOp::ParallelFor;
+  if (isBuiltinCall(*this, iter, "range", &call)) {
+    // A plain range: the counter runs over the range itself. A prange statement under
+    // parallel=True is marked for transforms/outline_parallel_loops (not the loops of
+    // comprehensions: their appends must stay in order).
+    if (parallelAllowed && options_.parallel && !gpu_ && resolveCallee(*call->func)->name == "prange")
+      st->op = ir::StmtOp::ParallelFor;
     checkKeywords(*call, {}, "range");
     auto args = positionalArgs(*call, 1, 3, "range");
     for (auto &a : args) a = toInt64Index(std::move(a), "range() argument");
     if (args.size() == 1) {
-      st->exprs.push_back(ir::makeConst(Type::int64(), s.loc, 0));
+      st->exprs.push_back(ir::makeConst(Type::int64(), loc, 0));
       st->exprs.push_back(std::move(args[0]));
-      st->exprs.push_back(ir::makeConst(Type::int64(), s.loc, 1));
+      st->exprs.push_back(ir::makeConst(Type::int64(), loc, 1));
     } else {
       st->exprs.push_back(std::move(args[0]));
       st->exprs.push_back(std::move(args[1]));
-      st->exprs.push_back(args.size() == 3 ? std::move(args[2]) : ir::makeConst(Type::int64(), s.loc, 1));
+      st->exprs.push_back(args.size() == 3 ? std::move(args[2]) : ir::makeConst(Type::int64(), loc, 1));
     }
-    element = load(counter, s.loc);
+    element = load(counter, loc);
   } else {
     IterSource src;
-    bool known = iterSource(*this, *s.iter, src, out, true);
+    bool known = iterSource(*this, iter, src, out, true);
     if (known && src.kind == IterSource::K::Tuple && vars_[src.var].type.elems.empty()) {
-      block(s.orelse, out); // an empty tuple: the body never runs
+      if (orelse) block(*orelse, out); // an empty tuple: the body never runs
       return;
     }
-    st->exprs.push_back(ir::makeConst(Type::int64(), s.loc, 0));
-    st->exprs.push_back(known ? iterLength(*this, src, s.loc) : unknown(s.loc));
-    st->exprs.push_back(ir::makeConst(Type::int64(), s.loc, 1));
-    element = known ? iterElement(*this, src, counter, s.loc) : unknown(s.loc);
+    if (known && readsList(src)) {
+      loopOverChangingLength(*this, src, counter, loc, body, orelse, out);
+      return;
+    }
+    st->exprs.push_back(ir::makeConst(Type::int64(), loc, 0));
+    st->exprs.push_back(known ? iterLength(*this, src, loc) : unknown(loc));
+    st->exprs.push_back(ir::makeConst(Type::int64(), loc, 1));
+    element = known ? iterElement(*this, src, counter, loc) : unknown(loc);
   }
   ++loopDepth_;
-  assign(*s.target, std::move(element), s.loc, st->body);
-  block(s.body, st->body);
+  body(std::move(element), st->body);
   --loopDepth_;
-  block(s.orelse, st->orelse);
+  if (orelse) block(*orelse, st->orelse);
   out.push_back(std::move(st));
+}
+
+void FunctionTyper::forEachValue(ExprPtr iterable, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
+                                 ir::Block &out) {
+  IterSource src;
+  if (!iterSourceOfValue(*this, std::move(iterable), src, out, loc, true)) return;
+  int counter = tempVar(Type::int64(), loc);
+  // counter = 0; while counter < len: x = element(counter); counter += 1; body(x)
+  out.push_back(assignVar(counter, ir::makeConst(Type::int64(), loc, 0), loc));
+  auto w = makeStmt(ir::StmtOp::While, loc);
+  w->exprs.push_back(compareOne(ast::CmpOpKind::Lt, load(counter, loc), iterLength(*this, src, loc), loc));
+  ExprPtr element = iterElement(*this, src, counter, loc);
+  int item = tempVar(element->type, loc);
+  ir::Block &b = w->body;
+  b.push_back(assignVar(item, std::move(element), loc));
+  b.push_back(assignVar(counter, binary(ast::BinOpKind::Add, load(counter, loc), ir::makeConst(Type::int64(), loc, 1), loc), loc));
+  ++loopDepth_;
+  body(load(item, loc), b);
+  --loopDepth_;
+  out.push_back(std::move(w));
 }
 
 void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
@@ -525,10 +644,10 @@ void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
   case Kind::Function:
   case Kind::DTypeObj:
   case Kind::ExcClass:
-  case Kind::Range:
-  case Kind::Str: notSupported(s.loc, "returning a " + v->type.str() + " is not supported");
+  case Kind::Range: notSupported(s.loc, "returning a " + v->type.str() + " is not supported");
   default: break;
   }
+  v = itemValue(std::move(v)); // a string literal is returned as a str
   unifyReturn(v->type, s.loc);
   if (!ret_.isNone()) st->exprs.push_back(convert(std::move(v), ret_, "return value"));
   out.push_back(std::move(st));
@@ -595,8 +714,9 @@ void FunctionTyper::exprStmt(const ast::ExprStmt &s, ir::Block &out) {
       for (auto &a : call->args) {
         if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "print(*args) is not supported");
         auto v = expr(*a);
-        if (!isUnknown(v) && !v->type.isNumber() && !v->type.isArray() && v->type.kind != Kind::Str && !v->type.isNone())
-          notSupported(a->loc, "printing a " + v->type.str() + " is not supported yet");
+        if (!isUnknown(v) && !v->type.isNumber() && !v->type.isArray() && !v->type.isString() && !v->type.isNone() &&
+            !v->type.isOptional())
+          v = printableText(std::move(v), a->loc);
         st->exprs.push_back(std::move(v));
       }
       out.push_back(std::move(st));

@@ -30,6 +30,15 @@ bool isPure(const ir::Expr &e) {
   case ir::ExprOp::ArrayStride:
   case ir::ExprOp::ArraySize:
     break;
+  case ir::ExprOp::Object:
+    switch (ir::ObjectOp(e.sub)) {
+    case ir::ObjectOp::ListLen:
+    case ir::ObjectOp::ListGet:
+    case ir::ObjectOp::StrLen:
+    case ir::ObjectOp::OptIsNone: break;
+    default: return false;
+    }
+    break;
   default: return false;
   }
   for (auto &a : e.args)
@@ -38,6 +47,8 @@ bool isPure(const ir::Expr &e) {
 }
 
 } // namespace
+
+bool FunctionTyper::isPureValue(const ir::Expr &e) const { return isPure(e); }
 
 // A copy of `e` for a second evaluation; refuses expressions with effects.
 ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &what) {

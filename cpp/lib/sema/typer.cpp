@@ -209,8 +209,9 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
                                            : convert(std::move(value), vt, "assignment to '" + vars_[var].name + "' (declared " + vt.str() + " in locals=)"));
     return s;
   }
-  if (!t.containsUnknown()) {
-    auto u = types::unify(vt, t);
+  bool partial = t.isPartialContainer(); // [] or {}: the item types come from later uses
+  if (!t.containsUnknown() || partial) {
+    auto u = types::unify(vt, t.kind == Kind::Str && !vt.isUnknown() && vt != t ? Type::unicode() : t);
     if (!u)
       error(loc, "variable '" + vars_[var].name + "' is " + vt.str() + " elsewhere but " + t.str() +
                      " here; the types cannot be unified");
@@ -221,7 +222,7 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
   }
   auto s = std::make_unique<ir::Stmt>(ir::StmtOp::Assign, loc);
   s->var = var;
-  if (!t.containsUnknown() && !vt.containsUnknown()) value = convert(std::move(value), vt, "assignment");
+  if ((!t.containsUnknown() || partial) && !vt.containsUnknown()) value = convert(std::move(value), vt, "assignment");
   s->exprs.push_back(std::move(value));
   return s;
 }
@@ -251,9 +252,51 @@ int FunctionTyper::tempVar(const Type &t, Loc loc) {
   return idx;
 }
 
+namespace {
+
+// An empty container display or constructor ([] / {} / set() / list()): it takes the
+// type its destination has.
+bool isFreshEmptyContainer(const ir::Expr &e) {
+  if (e.op != ir::ExprOp::Object || !e.args.empty()) return false;
+  auto op = ir::ObjectOp(e.sub);
+  return op == ir::ObjectOp::ListNew || op == ir::ObjectOp::DictNew || op == ir::ObjectOp::SetNew;
+}
+
+// Whether a value of type `from` converts implicitly to `to` (as an assignment, an
+// argument or a return value does).
+bool implicitlyConverts(const Type &from, const Type &to) {
+  if (from == to) return true;
+  if (from.isNumber() && to.isNumber()) return !(from.isComplex() && !to.isComplex());
+  if (from.isArray() && to.isArray())
+    return from.dtype == to.dtype && from.ndim == to.ndim && (to.layout == types::Layout::A || to.layout == from.layout) &&
+           (to.readonly || !from.readonly);
+  if (from.isTuple() && to.isTuple()) {
+    if (from.elems.size() != to.elems.size()) return false;
+    for (size_t i = 0; i < from.elems.size(); ++i)
+      if (!implicitlyConverts(from.elems[i], to.elems[i])) return false;
+    return true;
+  }
+  if (from.kind == Kind::Str && to.isUnicode()) return true;
+  if (to.isOptional()) return from.isNone() || implicitlyConverts(from.isOptional() ? from.elems[0] : from, to.elems[0]);
+  if (from.isOptional()) return implicitlyConverts(from.elems[0], to); // checked at run time
+  if (from.isList() && to.isList()) return from.elems[0] == to.elems[0];
+  return false;
+}
+
+} // namespace
+
 ExprPtr FunctionTyper::convert(ExprPtr e, const Type &to, const std::string &what) {
+  if (e->type.isPartialContainer() && !to.containsUnknown() && to.kind == e->type.kind && isFreshEmptyContainer(*e)) {
+    e->type = to;
+    return e;
+  }
   if (isUnknown(e) || to.containsUnknown() || e->type == to) return e;
   const Type &from = e->type;
+  if (from.isOptional() || to.isOptional() || from.isObject() || to.isObject() || from.kind == Kind::Str ||
+      (from.isTuple() && to.isTuple())) {
+    if (!implicitlyConverts(from, to)) error(e->loc, "cannot convert " + from.str() + " to " + to.str() + " in " + what);
+    return ir::makeCast(std::move(e), to);
+  }
   bool ok = false;
   if (from.isNumber() && to.isNumber()) {
     ok = !(from.isComplex() && !to.isComplex());
@@ -293,6 +336,26 @@ ExprPtr FunctionTyper::truth(ExprPtr e) {
     return t;
   }
   case Kind::None: return ir::makeConst(Type::boolean(), loc, 0);
+  case Kind::List:
+  case Kind::Unicode: {
+    std::vector<ExprPtr> a;
+    bool list = e->type.isList();
+    a.push_back(std::move(e));
+    auto n = objectOp(list ? ir::ObjectOp::ListLen : ir::ObjectOp::StrLen, Type::int64(), std::move(a), loc);
+    return compareOne(ast::CmpOpKind::NotEq, std::move(n), ir::makeConst(Type::int64(), loc, 0), loc);
+  }
+  case Kind::Dict:
+  case Kind::Set: return containerTruth(std::move(e));
+  case Kind::Optional: {
+    // None is false; otherwise the value's truth.
+    auto stmts = std::make_shared<ir::Block>();
+    int v = holdInTemp(std::move(e), loc, *stmts);
+    auto sel = std::make_unique<ir::Expr>(ir::ExprOp::Select, Type::boolean(), loc);
+    sel->args.push_back(isNoneTest(load(v, loc), false, loc));
+    sel->args.push_back(ir::makeConst(Type::boolean(), loc, 0));
+    sel->args.push_back(truth(unwrapOptional(load(v, loc))));
+    return seqExpr(std::move(stmts), std::move(sel), loc);
+  }
   case Kind::Tuple: return ir::makeConst(Type::boolean(), loc, e->type.elems.empty() ? 0 : 1);
   case Kind::Str: return ir::makeConst(Type::boolean(), loc, e->type.text.empty() ? 0 : 1);
   default:

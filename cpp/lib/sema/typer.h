@@ -75,6 +75,7 @@ public:
   ExprPtr ifExp(const ast::IfExp &e);
   ExprPtr attribute(const ast::Attribute &e);
   ExprPtr tupleExpr(const ast::Tuple &e);
+  ExprPtr joinedStr(const ast::JoinedStr &e); // f-strings (strings.cpp)
 
   // ---- subscripts and arrays (arrays.cpp)
   ExprPtr subscript(const ast::Subscript &e);
@@ -156,12 +157,80 @@ public:
     if (gpu_) notSupported(loc, what + " is not supported in CUDA kernels (use cuda.local.array or cuda.shared.array)");
   }
 
+  // ---- heap objects (objects.cpp, object_methods.cpp, comprehensions.cpp)
+  ExprPtr objectOp(ir::ObjectOp op, Type result, std::vector<ExprPtr> args, Loc loc, int64_t ival = 0);
+  // The type a value has as a container item (string literals become unicode; refuses
+  // compile-time-only values), `what` naming the container for the error.
+  Type itemType(const Type &t, Loc loc, const std::string &what);
+  ExprPtr itemValue(ExprPtr e); // a value converted to its item type
+  // Converts a value stored into a container of `item` (numbers never narrow silently).
+  ExprPtr convertItem(ExprPtr value, const Type &item, const std::string &what);
+  ExprPtr toUnicode(ExprPtr e); // a string literal as a runtime string (others unchanged)
+  ExprPtr listDisplay(const ast::List &l);
+  // x[i] and x[a:b:c] of a list or a string.
+  ExprPtr sequenceSubscript(ExprPtr base, const ast::Expr &index, Loc loc);
+  void storeListItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
+  void deleteTarget(const ast::Expr &target, ir::Block &out);
+  // Operators on lists and strings; nullptr when the operands are not theirs.
+  // (The operands are taken only when the operation is handled.)
+  ExprPtr objectBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
+  ExprPtr objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
+  ExprPtr containerContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc);
+  void requireComparable(const Type &item, Loc loc, const std::string &what);
+  void requireHashable(const Type &item, Loc loc);
+  // Widens the variable `target` names (a container made empty) to `refined`; true when
+  // its type changed (another pass follows). Refuses targets that are not variables.
+  bool refineContainer(const ast::Expr &target, const Type &refined, Loc loc);
+  ExprPtr isNoneTest(ExprPtr v, bool negate, Loc loc); // `v is None` / `v is not None`
+  ExprPtr unwrapOptional(ExprPtr e);                  // Optional(T) → T, checked at run time
+  // Methods of lists and strings (object_methods.cpp); nullptr when `self` has none.
+  ExprPtr objectMethod(ExprPtr self, const ast::Expr &selfExpr, const std::string &name, const ast::Call &e);
+  // Builtins over objects (object_methods.cpp): list(), sorted(), str(), ord(), chr(), ...
+  ExprPtr objectBuiltin(const std::string &name, const ast::Call &e);
+  ExprPtr objectLen(ExprPtr v, Loc loc); // len() of a list, string, dict or set
+  ExprPtr toStr(ExprPtr v, bool repr, Loc loc); // str(x) / repr(x)
+  ExprPtr printableText(ExprPtr v, Loc loc);    // print() of a list/dict/set/tuple: its text as Python prints it
+  ExprPtr reprText(ExprPtr v, Loc loc);         // repr() text of numbers, strings, tuples, lists, dicts, sets
+  ExprPtr concatText(std::vector<ExprPtr> parts, Loc loc); // strings (literals too) concatenated
+  ExprPtr dictReprText(ExprPtr d, Loc loc);
+  ExprPtr unwrapOptionalForStr(ExprPtr v);
+  // Comprehensions and the expressions that run loops (comprehensions.cpp).
+  ExprPtr comprehension(const ast::Comprehension &c);
+  ExprPtr listFromIterable(ExprPtr iterable, Loc loc); // list(x) of a typed iterable (a new list)
+  ExprPtr listFromAst(const ast::Expr &iterable, Loc loc); // list(x) of any iterable, ranges included
+  // `value`, or the IndexError/ValueError-raising check that it is not -1 (str.index).
+  ExprPtr checkedIndex(ExprPtr found, const std::string &message, Loc loc);
+  ExprPtr listToTuple(ExprPtr list, size_t n, Loc loc); // the first n items as a tuple
+  ExprPtr sortByKey(ExprPtr list, const ast::Expr &key, ExprPtr reverse, bool inPlace, Loc loc);
+  bool isPureValue(const ir::Expr &e) const;
+  // A hidden variable holding `value`, with `stmts` receiving the assignment (for Seq).
+  int holdInTemp(ExprPtr value, Loc loc, ir::Block &stmts);
+  ExprPtr seqExpr(std::shared_ptr<ir::Block> stmts, ExprPtr value, Loc loc);
+  // Dicts and sets (dicts.cpp).
+  ExprPtr dictDisplay(const ast::Dict &d);
+  ExprPtr setDisplay(const ast::Set &s);
+  ExprPtr hashedComprehension(const ast::Comprehension &c);
+  ExprPtr containerTruth(ExprPtr e); // len(d) != 0
+  ExprPtr dictSubscript(ExprPtr dict, const ast::Expr &key, Loc loc);
+  void storeDictItem(ExprPtr dict, const ast::Expr &keyExpr, const ast::Expr &target, ExprPtr value, Loc loc,
+                     ir::Block &out);
+  ExprPtr hashedContains(ExprPtr needle, ExprPtr container, Loc loc);
+  void dictDelete(ExprPtr dict, const ast::Expr &key, Loc loc, ir::Block &out);
+
   // ---- statements (stmts.cpp)
   void block(const ast::Body &body, ir::Block &out);
   void stmt(const ast::Stmt &s, ir::Block &out);
   void assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::Block &out);
   void augAssign(const ast::AugAssign &s, ir::Block &out);
   void forStmt(const ast::For &s, ir::Block &out);
+  // for target in iter: body (and the else block when given), emitted into `out`.
+  void forLoop(const ast::Expr &target, const ast::Expr &iter, Loc loc, const std::function<void(ir::Block &)> &body,
+               const ast::Body *orelse, ir::Block &out, bool parallelAllowed = false);
+  // The same loop giving each element to body(element, block) (for comprehensions).
+  void forLoopElements(const ast::Expr &iter, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
+                       const ast::Body *orelse, ir::Block &out, bool parallelAllowed = false);
+  // A loop over a typed iterable (array, tuple, list, string): body(element, block).
+  void forEachValue(ExprPtr iterable, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body, ir::Block &out);
   void raiseStmt(const ast::Raise &s, ir::Block &out);
   void exprStmt(const ast::ExprStmt &s, ir::Block &out);
   void returnStmt(const ast::Return &s, ir::Block &out);
@@ -182,6 +251,7 @@ public:
   ExprPtr tupleSubscript(ExprPtr base, const ast::Expr &index, Loc loc);
   ExprPtr cmathCall(const std::string &name, const ast::Call &e);
   int handlerDepth_ = 0; // nesting of except handlers being typed (a bare 'raise' re-raises)
+  bool deadRest_ = false; // the statements after the current one in its block are unreachable
 
   const SourceFile &file_;
   const ast::FunctionDef &def_;

@@ -1,7 +1,10 @@
 // Native sizes, alignments and tuple field offsets (must match codegen's LLVM types).
 #include "mahou/layout.h"
 
+#include "mahou/objects.h"
 #include "mahou/runtime.h"
+
+#include <cstring>
 
 namespace mahou::types {
 
@@ -9,7 +12,13 @@ size_t nativeAlign(const Type &t) {
   switch (t.kind) {
   case Kind::Scalar:
     return isComplex(t.dtype) ? size_t(dtypeBytes(t.dtype) / 2) : size_t(dtypeBytes(t.dtype));
-  case Kind::Array: return 8;
+  case Kind::Array:
+  case Kind::List:
+  case Kind::Dict:
+  case Kind::Set:
+  case Kind::Unicode:
+  case Kind::Str: return 8;
+  case Kind::Optional: return nativeAlign(t.elems[0]);
   case Kind::Tuple: {
     size_t a = 1;
     for (auto &e : t.elems) a = std::max(a, nativeAlign(e));
@@ -35,6 +44,15 @@ size_t nativeSize(const Type &t) {
   switch (t.kind) {
   case Kind::Scalar: return size_t(dtypeBytes(t.dtype));
   case Kind::Array: return mahouArrayBytes(t.ndim);
+  case Kind::List:
+  case Kind::Dict:
+  case Kind::Set:
+  case Kind::Unicode:
+  case Kind::Str: return 8;
+  case Kind::Optional: {
+    size_t a = nativeAlign(t), end = nativeSize(t.elems[0]) + 1;
+    return (end + a - 1) / a * a;
+  }
   case Kind::Tuple: {
     if (t.elems.empty()) return 0;
     auto offs = tupleOffsets(t);
@@ -44,6 +62,95 @@ size_t nativeSize(const Type &t) {
   }
   default: return 0;
   }
+}
+
+namespace {
+
+struct DescBuilder {
+  std::vector<uint32_t> refs;
+  std::vector<MahouField> fields;
+  uint32_t flags = MAHOU_DESC_HASHABLE | MAHOU_DESC_COMPARABLE | MAHOU_DESC_ORDERED;
+
+  void field(size_t offset, uint8_t kind, size_t size) {
+    MahouField f{};
+    f.offset = uint32_t(offset);
+    f.kind = kind;
+    f.size = uint8_t(size);
+    fields.push_back(f);
+  }
+
+  void add(const Type &t, size_t offset) {
+    switch (t.kind) {
+    case Kind::Scalar: {
+      uint8_t k = t.isBool() ? MAHOU_FIELD_BOOL
+                  : t.isComplex() ? MAHOU_FIELD_COMPLEX
+                  : t.isFloat() ? MAHOU_FIELD_FLOAT
+                  : isSigned(t.dtype) ? MAHOU_FIELD_INT
+                                      : MAHOU_FIELD_UINT;
+      if (t.isComplex()) flags &= ~uint32_t(MAHOU_DESC_ORDERED);
+      field(offset, k, size_t(dtypeBytes(t.dtype)));
+      return;
+    }
+    case Kind::Unicode:
+      refs.push_back(uint32_t(offset));
+      field(offset, MAHOU_FIELD_STR, 8);
+      return;
+    case Kind::List:
+      refs.push_back(uint32_t(offset));
+      field(offset, MAHOU_FIELD_LIST, 8);
+      flags &= ~uint32_t(MAHOU_DESC_HASHABLE | MAHOU_DESC_ORDERED);
+      return;
+    case Kind::Array:
+    case Kind::Dict:
+    case Kind::Set:
+      refs.push_back(uint32_t(offset)); // an array's meminfo, or the object
+      field(offset, MAHOU_FIELD_OPAQUE, 8);
+      flags = 0;
+      return;
+    case Kind::None:
+      field(offset, MAHOU_FIELD_NONE, 0);
+      flags &= ~uint32_t(MAHOU_DESC_ORDERED);
+      return;
+    case Kind::Tuple: {
+      std::vector<size_t> offs = tupleOffsets(t);
+      for (size_t i = 0; i < t.elems.size(); ++i) add(t.elems[i], offset + offs[i]);
+      return;
+    }
+    case Kind::Optional: {
+      DescBuilder inner;
+      inner.add(t.elems[0], offset);
+      refs.insert(refs.end(), inner.refs.begin(), inner.refs.end());
+      field(offset, MAHOU_FIELD_OPAQUE, 0);
+      flags = 0;
+      return;
+    }
+    default:
+      field(offset, MAHOU_FIELD_OPAQUE, 0);
+      flags = 0;
+      return;
+    }
+  }
+};
+
+} // namespace
+
+std::string typeDescriptor(const Type &t) {
+  DescBuilder b;
+  b.add(t, 0);
+  if (t.isTuple()) b.flags |= MAHOU_DESC_TUPLE;
+  MahouTypeDesc head{};
+  head.size = uint32_t(nativeSize(t));
+  head.nrefs = uint16_t(b.refs.size());
+  head.nfields = uint16_t(b.fields.size());
+  head.flags = b.flags;
+  std::string out(mahou::runtime::descBytes(head.nrefs, head.nfields), '\0');
+  char *p = out.data();
+  std::memcpy(p, &head, sizeof head);
+  p += sizeof head;
+  std::memcpy(p, b.refs.data(), 4 * b.refs.size());
+  p += 4 * b.refs.size();
+  std::memcpy(p, b.fields.data(), sizeof(MahouField) * b.fields.size());
+  return out;
 }
 
 } // namespace mahou::types

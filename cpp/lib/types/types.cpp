@@ -165,11 +165,55 @@ Type Type::namespaceObj(std::string path) {
   return t;
 }
 
-bool Type::hasArrays() const {
-  if (kind == Kind::Array) return true;
-  if (kind == Kind::Tuple)
+Type Type::list(Type item, bool typedList) {
+  Type t;
+  t.kind = Kind::List;
+  t.typed = typedList;
+  t.elems.push_back(std::move(item));
+  return t;
+}
+Type Type::dict(Type key, Type value) {
+  Type t;
+  t.kind = Kind::Dict;
+  t.elems.push_back(std::move(key));
+  t.elems.push_back(std::move(value));
+  return t;
+}
+Type Type::set(Type item) {
+  Type t;
+  t.kind = Kind::Set;
+  t.elems.push_back(std::move(item));
+  return t;
+}
+Type Type::unicode() { Type t; t.kind = Kind::Unicode; return t; }
+Type Type::optional(Type v) {
+  if (v.kind == Kind::None || v.kind == Kind::Optional) return v;
+  Type t;
+  t.kind = Kind::Optional;
+  t.elems.push_back(std::move(v));
+  return t;
+}
+
+bool Type::hasRefs() const {
+  switch (kind) {
+  case Kind::Array:
+  case Kind::List:
+  case Kind::Dict:
+  case Kind::Set:
+  case Kind::Unicode: return true;
+  case Kind::Tuple:
+  case Kind::Optional:
     for (auto &e : elems)
-      if (e.hasArrays()) return true;
+      if (e.hasRefs()) return true;
+    return false;
+  default: return false;
+  }
+}
+
+bool Type::isPartialContainer() const {
+  if (kind != Kind::List && kind != Kind::Dict && kind != Kind::Set) return false;
+  for (auto &e : elems)
+    if (e.containsUnknown()) return true;
   return false;
 }
 
@@ -194,7 +238,11 @@ bool Type::operator==(const Type &o) const {
   case Kind::DTypeObj: return dtype == o.dtype;
   case Kind::Array:
     return dtype == o.dtype && ndim == o.ndim && layout == o.layout && readonly == o.readonly;
-  case Kind::Tuple: return elems == o.elems;
+  case Kind::Tuple:
+  case Kind::Dict:
+  case Kind::Set:
+  case Kind::Optional: return elems == o.elems;
+  case Kind::List: return typed == o.typed && elems == o.elems;
   case Kind::Str: return text == o.text;
   case Kind::Module: return module == o.module;
   case Kind::Function: return handle == o.handle;
@@ -229,14 +277,61 @@ std::string Type::str() const {
   case Kind::ExcClass: return std::string("class(") + excName(exc) + ")";
   case Kind::Range: return "range";
   case Kind::Namespace: return "cuda." + text;
+  case Kind::List: return (typed ? "ListType[" : "list(") + elems[0].str() + (typed ? "]" : ")");
+  case Kind::Dict: return "DictType[" + elems[0].str() + ", " + elems[1].str() + "]";
+  case Kind::Set: return "set(" + elems[0].str() + ")";
+  case Kind::Unicode: return "unicode_type";
+  case Kind::Optional: return "OptionalType(" + elems[0].str() + ")";
   }
   return "?";
 }
+
+namespace {
+// Item types of containers unify only when they are the same or one is still
+// unknown: a list of int64 cannot become a list of float64 without copying it.
+std::optional<Type> unifyItems(const Type &a, const Type &b) {
+  if (a.containsUnknown() || b.containsUnknown()) {
+    if (a.isUnknown()) return b;
+    if (b.isUnknown()) return a;
+    if (a.kind != b.kind || a.elems.size() != b.elems.size()) return std::nullopt;
+    if (a.kind == Kind::List || a.kind == Kind::Dict || a.kind == Kind::Set || a.kind == Kind::Tuple ||
+        a.kind == Kind::Optional) {
+      Type r = a;
+      for (size_t i = 0; i < a.elems.size(); ++i) {
+        auto u = unifyItems(a.elems[i], b.elems[i]);
+        if (!u) return std::nullopt;
+        r.elems[i] = *u;
+      }
+      r.typed = a.typed || b.typed;
+      return r;
+    }
+    return std::nullopt;
+  }
+  if (a == b) return a;
+  // Literal strings are unicode items; arrays of any layout are arrays of layout A.
+  if (a.isString() && b.isString()) return Type::unicode();
+  if (a.isArray() && b.isArray()) return unify(a, b);
+  return std::nullopt;
+}
+} // namespace
 
 std::optional<Type> unify(const Type &a, const Type &b) {
   if (a.isUnknown()) return b;
   if (b.isUnknown()) return a;
   if (a == b) return a;
+  // None and T meet as Optional(T).
+  if (a.isNone() || b.isNone()) {
+    const Type &v = a.isNone() ? b : a;
+    return Type::optional(v);
+  }
+  if (a.isOptional() || b.isOptional()) {
+    const Type &x = a.isOptional() ? a.elems[0] : a;
+    const Type &y = b.isOptional() ? b.elems[0] : b;
+    auto u = unify(x, y);
+    if (!u || u->isOptional()) return std::nullopt;
+    return Type::optional(*u);
+  }
+  if (a.isString() && b.isString()) return Type::unicode();
   if (a.kind != b.kind) return std::nullopt;
   switch (a.kind) {
   case Kind::Scalar: {
@@ -258,6 +353,9 @@ std::optional<Type> unify(const Type &a, const Type &b) {
     }
     return Type::tuple(std::move(elems));
   }
+  case Kind::List:
+  case Kind::Dict:
+  case Kind::Set: return unifyItems(a, b);
   default: return std::nullopt;
   }
 }

@@ -1,0 +1,47 @@
+// The binding's side of heap objects: boxing and unboxing of strings, lists, optional
+// values and typed containers (boxing_objects.cpp, typed_list.cpp, typed_dict.cpp).
+#pragma once
+
+#include "binding.h"
+
+struct MahouTypeDesc;
+
+namespace mahou::binding {
+
+// The interned runtime descriptor of an item type (cached per type).
+const MahouTypeDesc *descriptorOf(const types::Type &item);
+
+MahouMemInfo *stringFromPython(PyObject *str);   // a new native string (one copy), or null with an error
+PyObject *stringToPython(MahouMemInfo *str);     // a new str (one copy); the native string is not released
+MahouMemInfo *listFromPython(PyObject *list, const types::Type &listType); // items unboxed; null with an error
+PyObject *listToPython(MahouMemInfo *list, const types::Type &item);       // items boxed; the list is not released
+// Writes a native list back into the Python list it was unboxed from (when changed).
+bool reflectList(PyObject *target, MahouMemInfo *list, const types::Type &item);
+// Gives the arrays from NumPy inside a value (of type t) a meminfo holding the ndarray,
+// so that an object storing the value may outlive the call. False with an error.
+bool adoptArrays(const types::Type &t, char *value);
+
+// True when a value of the type holds objects made for it (lists, strings, dicts...).
+bool holdsObjects(const types::Type &t);
+// unboxValue / boxValue / releaseValue for the object kinds (list, dict, set, unicode,
+// optional).
+bool unboxObject(PyObject *obj, const types::Type &t, char *dst);
+PyObject *boxObject(const types::Type &t, char *src);
+void releaseObject(const types::Type &t, char *src);
+// After a call: writes changed lists back into the caller's lists, releases the
+// objects made for the arguments. False with a Python error set.
+bool afterCall(const std::vector<types::Type> &args, PyObject *const *objs, void **argv);
+
+// mahou.typed.List and mahou.typed.Dict (typed_list.cpp, typed_dict.cpp).
+void registerTypedContainers(nanobind::module_ &m);
+bool isTypedList(PyObject *obj);
+bool isTypedDict(PyObject *obj);
+// The container's type (nullopt while its item types are not known yet).
+std::optional<types::Type> typedListType(PyObject *obj);
+std::optional<types::Type> typedDictType(PyObject *obj);
+bool unboxTypedList(PyObject *obj, const types::Type &t, char *dst);
+bool unboxTypedDict(PyObject *obj, const types::Type &t, char *dst);
+PyObject *wrapTypedList(MahouMemInfo *list, const types::Type &item); // takes the reference
+PyObject *wrapTypedDict(MahouMemInfo *dict, const types::Type &dictType); // takes the reference
+
+} // namespace mahou::binding

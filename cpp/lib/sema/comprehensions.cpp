@@ -1,0 +1,219 @@
+// Typing of expressions that run loops: list, set and dict comprehensions (and
+// generator expressions, which are materialised as lists), list(iterable), sorted(),
+// and the `seq` expressions they build (statements, then a value).
+#include "typer.h"
+
+#include <set>
+
+namespace mahou::sema {
+
+using ObjectOp = ir::ObjectOp;
+
+namespace {
+
+void targetNames(const ast::Expr &t, std::vector<std::string> &out) {
+  if (auto *n = t.as<ast::Name>()) out.push_back(n->id);
+  else if (auto *tu = t.as<ast::Tuple>())
+    for (auto &e : tu->elts) targetNames(*e, out);
+  else if (auto *l = t.as<ast::List>())
+    for (auto &e : l->elts) targetNames(*e, out);
+}
+
+std::string locKey(Loc loc) { return std::to_string(loc.line) + ":" + std::to_string(loc.col); }
+
+} // namespace
+
+ExprPtr FunctionTyper::seqExpr(std::shared_ptr<ir::Block> stmts, ExprPtr value, Loc loc) {
+  if (isUnknown(value)) return unknown(loc);
+  auto e = std::make_unique<ir::Expr>(ir::ExprOp::Seq, value->type, loc);
+  e->body = std::move(stmts);
+  e->args.push_back(std::move(value));
+  return e;
+}
+
+int FunctionTyper::holdInTemp(ExprPtr value, Loc loc, ir::Block &stmts) {
+  int var = tempVar(value->type, loc);
+  stmts.push_back(assignVar(var, std::move(value), loc));
+  return var;
+}
+
+ExprPtr FunctionTyper::comprehension(const ast::Comprehension &c) {
+  requireHost(c.loc, "a comprehension");
+  if (c.comp == ast::CompKind::Set || c.comp == ast::CompKind::Dict) return hashedComprehension(c);
+  // The targets live in a scope of their own: hidden variables bound to their names
+  // while the comprehension is typed.
+  std::vector<std::string> names;
+  for (auto &g : c.generators) targetNames(*g.target, names);
+  std::vector<std::pair<std::string, std::optional<int>>> saved;
+  for (auto &n : names) {
+    auto it = varIndex_.find(n);
+    saved.emplace_back(n, it == varIndex_.end() ? std::nullopt : std::optional<int>(it->second));
+    std::string hidden = "$comp" + locKey(c.loc) + "." + n;
+    auto h = varIndex_.find(hidden);
+    int idx;
+    if (h == varIndex_.end()) {
+      idx = int(vars_.size());
+      varIndex_[hidden] = idx;
+      vars_.push_back({hidden, Type::unknown()});
+    } else {
+      idx = h->second;
+    }
+    varIndex_[n] = idx;
+  }
+  auto stmts = std::make_shared<ir::Block>();
+  int acc = tempVar(Type::unknown(), c.loc);
+  ir::Block loops;
+  bool sawElement = false;
+  std::function<void(size_t, ir::Block &)> generate = [&](size_t level, ir::Block &out) {
+    if (level == c.generators.size()) {
+      ExprPtr v = expr(*c.elt);
+      if (isUnknown(v)) return;
+      sawElement = true;
+      Type listType = Type::list(itemType(v->type, c.elt->loc, "a list item"));
+      if (vars_[acc].type != listType) { // the element's type is known (or widened) now
+        vars_[acc].type = listType;
+        changed_ = true;
+      }
+      std::vector<ExprPtr> args;
+      args.push_back(load(acc, c.loc));
+      args.push_back(convert(std::move(v), listType.elems[0], "list comprehension"));
+      auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, c.loc);
+      st->exprs.push_back(objectOp(ObjectOp::ListAppend, Type::none(), std::move(args), c.loc));
+      out.push_back(std::move(st));
+      return;
+    }
+    const ast::CompFor &g = c.generators[level];
+    forLoop(*g.target, *g.iter, g.loc, [&](ir::Block &body) {
+      // if-clauses nest: each guards the rest.
+      ir::Block *cur = &body;
+      for (auto &cond : g.ifs) {
+        auto test = truth(expr(*cond));
+        auto st = std::make_unique<ir::Stmt>(ir::StmtOp::If, cond->loc);
+        st->exprs.push_back(std::move(test));
+        cur->push_back(std::move(st));
+        cur = &cur->back()->body;
+      }
+      generate(level + 1, *cur);
+    }, nullptr, out);
+  };
+  generate(0, loops);
+  for (auto &[n, old] : saved) {
+    if (old) varIndex_[n] = *old;
+    else varIndex_.erase(n);
+  }
+  if (!sawElement || vars_[acc].type.containsUnknown()) return unknown(c.loc);
+  stmts->push_back(assignVar(acc, objectOp(ObjectOp::ListNew, vars_[acc].type, {}, c.loc), c.loc));
+  for (auto &s : loops) stmts->push_back(std::move(s));
+  return seqExpr(std::move(stmts), load(acc, c.loc), c.loc);
+}
+
+ExprPtr FunctionTyper::listFromIterable(ExprPtr iterable, Loc loc) {
+  if (isUnknown(iterable)) return unknown(loc);
+  if (iterable->type.isList()) {
+    std::vector<ExprPtr> a;
+    Type t = Type::list(iterable->type.elems[0]);
+    a.push_back(std::move(iterable));
+    return objectOp(ObjectOp::ListCopy, t, std::move(a), loc);
+  }
+  auto stmts = std::make_shared<ir::Block>();
+  int acc = tempVar(Type::unknown(), loc);
+  ir::Block loop;
+  bool typed = false;
+  forEachValue(std::move(iterable), loc, [&](ExprPtr x, ir::Block &body) {
+    if (isUnknown(x)) return;
+    typed = true;
+    Type lt = Type::list(itemType(x->type, loc, "a list item"));
+    if (vars_[acc].type != lt) {
+      vars_[acc].type = lt;
+      changed_ = true;
+    }
+    std::vector<ExprPtr> a;
+    a.push_back(load(acc, loc));
+    a.push_back(convert(std::move(x), lt.elems[0], "list()"));
+    auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
+    st->exprs.push_back(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc));
+    body.push_back(std::move(st));
+  }, loop);
+  if (!typed || vars_[acc].type.containsUnknown()) return unknown(loc);
+  stmts->push_back(assignVar(acc, objectOp(ObjectOp::ListNew, vars_[acc].type, {}, loc), loc));
+  for (auto &s : loop) stmts->push_back(std::move(s));
+  return seqExpr(std::move(stmts), load(acc, loc), loc);
+}
+
+ExprPtr FunctionTyper::listFromAst(const ast::Expr &iterable, Loc loc) {
+  // Ranges, zip and enumerate are loop forms, not values: run the loop.
+  if (auto *call = iterable.as<ast::Call>()) {
+    auto callee = resolveCallee(*call->func);
+    bool loopForm = callee && ((callee->kind == CalleeRef::Kind::Builtin &&
+                                (callee->name == "range" || callee->name == "prange" || callee->name == "zip" ||
+                                 callee->name == "enumerate")) ||
+                               (callee->kind == CalleeRef::Kind::ModuleFn && callee->name == "prange"));
+    if (loopForm) {
+      auto stmts = std::make_shared<ir::Block>();
+      int acc = tempVar(Type::unknown(), loc);
+      ir::Block loop;
+      bool typed = false;
+      forLoopElements(iterable, loc, [&](ExprPtr x, ir::Block &body) {
+        if (isUnknown(x)) return;
+        typed = true;
+        Type lt = Type::list(itemType(x->type, loc, "a list item"));
+        if (vars_[acc].type != lt) {
+          vars_[acc].type = lt;
+          changed_ = true;
+        }
+        std::vector<ExprPtr> a;
+        a.push_back(load(acc, loc));
+        a.push_back(convert(std::move(x), lt.elems[0], "list()"));
+        auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
+        st->exprs.push_back(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc));
+        body.push_back(std::move(st));
+      }, nullptr, loop);
+      if (!typed || vars_[acc].type.containsUnknown()) return unknown(loc);
+      stmts->push_back(assignVar(acc, objectOp(ObjectOp::ListNew, vars_[acc].type, {}, loc), loc));
+      for (auto &s : loop) stmts->push_back(std::move(s));
+      return seqExpr(std::move(stmts), load(acc, loc), loc);
+    }
+  }
+  if (auto *c = iterable.as<ast::Comprehension>(); c && c->comp == ast::CompKind::Generator) return comprehension(*c);
+  return listFromIterable(expr(iterable), loc);
+}
+
+ExprPtr FunctionTyper::checkedIndex(ExprPtr found, const std::string &message, Loc loc) {
+  if (isUnknown(found)) return found;
+  auto stmts = std::make_shared<ir::Block>();
+  int v = holdInTemp(std::move(found), loc, *stmts);
+  auto check = std::make_unique<ir::Stmt>(ir::StmtOp::If, loc);
+  check->exprs.push_back(compareOne(ast::CmpOpKind::Lt, load(v, loc), ir::makeConst(Type::int64(), loc, 0), loc));
+  auto r = std::make_unique<ir::Stmt>(ir::StmtOp::Raise, loc);
+  r->exc = types::ExcKind::ValueError;
+  r->text = message;
+  check->body.push_back(std::move(r));
+  stmts->push_back(std::move(check));
+  return seqExpr(std::move(stmts), load(v, loc), loc);
+}
+
+ExprPtr FunctionTyper::listToTuple(ExprPtr list, size_t n, Loc loc) {
+  if (isUnknown(list)) return list;
+  auto stmts = std::make_shared<ir::Block>();
+  Type item = list->type.elems[0];
+  int v = holdInTemp(std::move(list), loc, *stmts);
+  std::vector<ExprPtr> items;
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<ExprPtr> a;
+    a.push_back(load(v, loc));
+    a.push_back(ir::makeConst(Type::int64(), loc, int64_t(i)));
+    items.push_back(objectOp(ObjectOp::ListGet, item, std::move(a), loc));
+  }
+  auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(std::vector<Type>(n, item)), loc);
+  t->args = std::move(items);
+  return seqExpr(std::move(stmts), std::move(t), loc);
+}
+
+ExprPtr FunctionTyper::sortByKey(ExprPtr list, const ast::Expr &key, ExprPtr reverse, bool inPlace, Loc loc) {
+  (void)list;
+  (void)reverse;
+  (void)inPlace;
+  notSupported(key.loc, "sort with key= is not supported yet");
+}
+
+} // namespace mahou::sema

@@ -1,0 +1,348 @@
+// Typing of heap objects: list displays, subscripts and stores of lists and strings,
+// del, the operators on lists and strings (+, *, ==, <, in), optional values, and the
+// refinement of containers made empty ([] whose item type later uses give).
+#include "typer.h"
+
+#include "mahou/layout.h"
+#include "mahou/objects.h"
+
+namespace mahou::sema {
+
+using ObjectOp = ir::ObjectOp;
+
+ExprPtr FunctionTyper::objectOp(ObjectOp op, Type result, std::vector<ExprPtr> args, Loc loc, int64_t ival) {
+  auto e = std::make_unique<ir::Expr>(ir::ExprOp::Object, std::move(result), loc);
+  e->sub = int(op);
+  e->ival = ival;
+  e->args = std::move(args);
+  return e;
+}
+
+Type FunctionTyper::itemType(const Type &t, Loc loc, const std::string &what) {
+  switch (t.kind) {
+  case Kind::Str: return Type::unicode();
+  case Kind::Tuple: {
+    Type r = t;
+    for (auto &e : r.elems) e = itemType(e, loc, what);
+    return r;
+  }
+  case Kind::Module:
+  case Kind::Function:
+  case Kind::DTypeObj:
+  case Kind::ExcClass:
+  case Kind::Range:
+  case Kind::Namespace: notSupported(loc, "a " + t.str() + " cannot be " + what);
+  default: return t;
+  }
+}
+
+ExprPtr FunctionTyper::toUnicode(ExprPtr e) {
+  if (e->type.kind == Kind::Str) return ir::makeCast(std::move(e), Type::unicode());
+  return e;
+}
+
+ExprPtr FunctionTyper::listDisplay(const ast::List &l) {
+  requireHost(l.loc, "a list");
+  std::vector<ExprPtr> items;
+  Type item = Type::unknown();
+  for (auto &x : l.elts) {
+    if (x->kind == ast::ExprKind::Starred) notSupported(x->loc, "starred items in a list display are not supported");
+    items.push_back(expr(*x));
+    if (isUnknown(items.back())) return unknown(l.loc);
+    Type t = itemType(items.back()->type, x->loc, "a list item");
+    auto u = types::unify(item, t);
+    if (!u || u->isOptional())
+      error(x->loc, "list items of different types: " + item.str() + " and " + t.str() +
+                        " (a list holds items of one type)");
+    item = *u;
+  }
+  for (auto &x : items) x = convert(std::move(x), item, "list item");
+  return objectOp(ObjectOp::ListNew, Type::list(item), std::move(items), l.loc);
+}
+
+bool FunctionTyper::refineContainer(const ast::Expr &target, const Type &refined, Loc loc) {
+  auto *n = target.as<ast::Name>();
+  if (!n || !varIndex_.count(n->id))
+    error(loc, "cannot infer the item type of this empty container; give it a first item where it is made, or "
+               "assign it to a variable first");
+  int var = varIndex_[n->id];
+  auto u = types::unify(vars_[var].type, refined);
+  if (!u) error(loc, "'" + n->id + "' is " + vars_[var].type.str() + ", it cannot hold " + refined.str());
+  if (*u != vars_[var].type) {
+    vars_[var].type = *u;
+    changed_ = true;
+    return true;
+  }
+  return false;
+}
+
+namespace {
+
+// The int64 start, stop, step of a slice and the flags of the missing bounds.
+struct SliceParts {
+  std::vector<ExprPtr> bounds; // start, stop, step
+  int64_t flags = 0;           // bit 0: no start, bit 1: no stop
+  bool unknown = false;
+};
+
+SliceParts sliceParts(FunctionTyper &t, const ast::Slice &s, Loc loc) {
+  SliceParts p;
+  auto part = [&](const ast::ExprPtr &x, int64_t missingFlag, int64_t dflt) -> ExprPtr {
+    if (x) {
+      auto v = t.expr(*x);
+      if (FunctionTyper::isUnknown(v)) {
+        p.unknown = true;
+        return v;
+      }
+      if (!v->type.isNone()) return t.toInt64Index(std::move(v), "slice index");
+    }
+    p.flags |= missingFlag;
+    return ir::makeConst(Type::int64(), loc, dflt);
+  };
+  p.bounds.push_back(part(s.lower, 1, 0));
+  p.bounds.push_back(part(s.upper, 2, 0));
+  p.bounds.push_back(part(s.step, 0, 1));
+  return p;
+}
+
+} // namespace
+
+ExprPtr FunctionTyper::sequenceSubscript(ExprPtr base, const ast::Expr &index, Loc loc) {
+  const Type t = base->type;
+  bool isList = t.isList();
+  if (auto *s = index.as<ast::Slice>()) {
+    SliceParts p = sliceParts(*this, *s, loc);
+    if (p.unknown) return unknown(loc);
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(base));
+    for (auto &b : p.bounds) args.push_back(std::move(b));
+    return objectOp(isList ? ObjectOp::ListSlice : ObjectOp::StrSlice, isList ? Type::list(t.elems[0]) : Type::unicode(),
+                    std::move(args), loc, p.flags);
+  }
+  if (index.kind == ast::ExprKind::Tuple) error(loc, std::string(isList ? "list" : "string") + " indices must be integers or slices, not tuple");
+  auto i = expr(index);
+  if (isUnknown(i)) return unknown(loc);
+  if (!i->type.isInt() && !i->type.isBool())
+    error(index.loc, std::string(isList ? "list" : "string") + " indices must be integers or slices, not " + i->type.str());
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(base));
+  args.push_back(ir::makeCast(std::move(i), Type::int64()));
+  return objectOp(isList ? ObjectOp::ListGet : ObjectOp::StrGet, isList ? t.elems[0] : Type::unicode(), std::move(args), loc);
+}
+
+void FunctionTyper::storeListItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out) {
+  const Type t = base->type;
+  auto eval = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
+  if (auto *s = index.as<ast::Slice>()) {
+    SliceParts p = sliceParts(*this, *s, loc);
+    if (p.unknown || isUnknown(value)) return;
+    if (!value->type.isList()) notSupported(loc, "only a list can be assigned to a list slice, not " + value->type.str());
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(base));
+    for (auto &b : p.bounds) args.push_back(std::move(b));
+    args.push_back(convert(std::move(value), Type::list(t.elems[0]), "slice assignment"));
+    eval->exprs.push_back(objectOp(ObjectOp::ListSetSlice, Type::none(), std::move(args), loc, p.flags));
+    out.push_back(std::move(eval));
+    return;
+  }
+  auto i = expr(index);
+  if (isUnknown(i) || isUnknown(value)) return;
+  if (!i->type.isInt() && !i->type.isBool()) error(index.loc, "list indices must be integers or slices, not " + i->type.str());
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(base));
+  args.push_back(ir::makeCast(std::move(i), Type::int64()));
+  args.push_back(convertItem(std::move(value), t.elems[0], "list item assignment"));
+  eval->exprs.push_back(objectOp(ObjectOp::ListSet, Type::none(), std::move(args), loc));
+  out.push_back(std::move(eval));
+}
+
+ExprPtr FunctionTyper::convertItem(ExprPtr value, const Type &item, const std::string &what) {
+  if (isUnknown(value)) return value;
+  const Type &from = value->type;
+  // An item converts as an assignment would, except that numbers never narrow
+  // silently: a float stored into a list of ints is refused (Numba would truncate it).
+  if (from.isNumber() && item.isNumber()) {
+    bool narrows = (from.isFloat() && item.isInt()) || (from.isComplex() && !item.isComplex());
+    if (narrows) error(value->loc, "cannot store " + from.str() + " in a container of " + item.str() + " (" + what + ")");
+  }
+  return convert(std::move(value), item, what);
+}
+
+void FunctionTyper::deleteTarget(const ast::Expr &target, ir::Block &out) {
+  auto *sub = target.as<ast::Subscript>();
+  if (!sub) notSupported(target.loc, "only 'del x[i]' and 'del x[a:b]' are supported");
+  auto base = expr(*sub->value);
+  if (isUnknown(base)) return;
+  auto eval = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, target.loc);
+  if (base->type.isList()) {
+    if (auto *s = sub->index->as<ast::Slice>()) {
+      SliceParts p = sliceParts(*this, *s, target.loc);
+      if (p.unknown) return;
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(base));
+      for (auto &b : p.bounds) args.push_back(std::move(b));
+      eval->exprs.push_back(objectOp(ObjectOp::ListDelSlice, Type::none(), std::move(args), target.loc, p.flags));
+    } else {
+      auto i = expr(*sub->index);
+      if (isUnknown(i)) return;
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(base));
+      args.push_back(toInt64Index(std::move(i), "list index"));
+      eval->exprs.push_back(objectOp(ObjectOp::ListDelItem, Type::none(), std::move(args), target.loc));
+    }
+    out.push_back(std::move(eval));
+    return;
+  }
+  if (base->type.isDict()) {
+    dictDelete(std::move(base), *sub->index, target.loc, out);
+    return;
+  }
+  error(target.loc, "'" + base->type.str() + "' does not support item deletion");
+}
+
+// ------------------------------------------------------------------ operators
+
+ExprPtr FunctionTyper::objectBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {
+  const Type a = lhs->type, b = rhs->type;
+  if (a.isList() && b.isList() && op == ast::BinOpKind::Add) {
+    if (a.elems[0] != b.elems[0])
+      error(loc, "can only concatenate lists of the same item type (" + a.str() + " and " + b.str() + ")");
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(lhs));
+    args.push_back(std::move(rhs));
+    return objectOp(ObjectOp::ListConcat, Type::list(a.elems[0]), std::move(args), loc);
+  }
+  if (op == ast::BinOpKind::Mult && ((a.isList() || a.isString()) != (b.isList() || b.isString()))) {
+    bool seqLeft = a.isList() || a.isString();
+    ExprPtr seq = seqLeft ? std::move(lhs) : std::move(rhs);
+    ExprPtr n = seqLeft ? std::move(rhs) : std::move(lhs);
+    if (!n->type.isInt() && !n->type.isBool()) error(loc, "can't multiply sequence by non-int of type " + n->type.str());
+    bool isList = seq->type.isList();
+    Type rt = isList ? Type::list(seq->type.elems[0]) : Type::unicode();
+    std::vector<ExprPtr> args;
+    args.push_back(toUnicode(std::move(seq)));
+    args.push_back(ir::makeCast(std::move(n), Type::int64()));
+    return objectOp(isList ? ObjectOp::ListRepeat : ObjectOp::StrRepeat, rt, std::move(args), loc);
+  }
+  if (a.isString() && b.isString() && op == ast::BinOpKind::Add) {
+    std::vector<ExprPtr> args;
+    args.push_back(toUnicode(std::move(lhs)));
+    args.push_back(toUnicode(std::move(rhs)));
+    return objectOp(ObjectOp::StrConcat, Type::unicode(), std::move(args), loc);
+  }
+  if (a.isString() && op == ast::BinOpKind::Mod)
+    notSupported(loc, "'%' formatting of strings is not supported; use an f-string or str.format");
+  return nullptr;
+}
+
+ExprPtr FunctionTyper::objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {
+  const Type a = lhs->type, b = rhs->type;
+  bool eqOp = op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq;
+  auto fromThreeWay = [&](ExprPtr cmp) {
+    // -1/0/1 against 0 with the same operator.
+    return compareOne(op, std::move(cmp), ir::makeConst(Type::int64(), loc, 0), loc);
+  };
+  if (a.isString() && b.isString()) {
+    std::vector<ExprPtr> args;
+    args.push_back(toUnicode(std::move(lhs)));
+    args.push_back(toUnicode(std::move(rhs)));
+    if (eqOp) {
+      auto eq = objectOp(ObjectOp::StrEqual, Type::boolean(), std::move(args), loc);
+      return op == ast::CmpOpKind::Eq ? std::move(eq) : unaryValue(ast::UnaryOpKind::Not, std::move(eq), loc);
+    }
+    return fromThreeWay(objectOp(ObjectOp::StrCompare, Type::int64(), std::move(args), loc));
+  }
+  if (a.isList() && b.isList()) {
+    if (a.elems[0] != b.elems[0]) {
+      if (eqOp) return ir::makeConst(Type::boolean(), loc, op == ast::CmpOpKind::NotEq);
+      error(loc, "cannot order lists of different item types (" + a.str() + " and " + b.str() + ")");
+    }
+    requireComparable(a.elems[0], loc, eqOp ? "==" : "ordering");
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(lhs));
+    args.push_back(std::move(rhs));
+    if (eqOp) {
+      auto eq = objectOp(ObjectOp::ListEqual, Type::boolean(), std::move(args), loc);
+      return op == ast::CmpOpKind::Eq ? std::move(eq) : unaryValue(ast::UnaryOpKind::Not, std::move(eq), loc);
+    }
+    return fromThreeWay(objectOp(ObjectOp::ListCompare, Type::int64(), std::move(args), loc));
+  }
+  if ((a.isObject() || b.isObject() || a.isString() || b.isString()) && eqOp && !a.isOptional() && !b.isOptional()) {
+    // Objects of different kinds (a string and a number, a list and None) are never equal.
+    bool numbersOnly = a.isNumber() && b.isNumber();
+    if (!numbersOnly && a.kind != b.kind && !(a.isString() && b.isString()))
+      return ir::makeConst(Type::boolean(), loc, op == ast::CmpOpKind::NotEq);
+  }
+  return nullptr;
+}
+
+void FunctionTyper::requireComparable(const Type &item, Loc loc, const std::string &what) {
+  std::string desc = types::typeDescriptor(item);
+  uint32_t flags = reinterpret_cast<const MahouTypeDesc *>(desc.data())->flags;
+  bool ordered = what == "ordering" || what == "sort";
+  if (!(flags & MAHOU_DESC_COMPARABLE) || (ordered && !(flags & MAHOU_DESC_ORDERED)))
+    notSupported(loc, what + " of items of type " + item.str() + " is not supported");
+}
+
+void FunctionTyper::requireHashable(const Type &item, Loc loc) {
+  std::string desc = types::typeDescriptor(item);
+  if (!(reinterpret_cast<const MahouTypeDesc *>(desc.data())->flags & MAHOU_DESC_HASHABLE))
+    error(loc, "unhashable type: " + item.str() + " (keys and set items must be numbers, strings or tuples of them)");
+}
+
+ExprPtr FunctionTyper::containerContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc) {
+  const Type ct = container->type;
+  ExprPtr r;
+  if (ct.isString()) {
+    if (!needle->type.isString()) error(loc, "'in <string>' requires string as left operand, not " + needle->type.str());
+    std::vector<ExprPtr> args;
+    args.push_back(toUnicode(std::move(container)));
+    args.push_back(toUnicode(std::move(needle)));
+    args.push_back(ir::makeConst(Type::int64(), loc, 0));
+    args.push_back(ir::makeConst(Type::int64(), loc, INT64_MAX));
+    auto at = objectOp(ObjectOp::StrFind, Type::int64(), std::move(args), loc);
+    r = compareOne(ast::CmpOpKind::GtE, std::move(at), ir::makeConst(Type::int64(), loc, 0), loc);
+  } else if (ct.isList()) {
+    requireComparable(ct.elems[0], loc, "'in'");
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(container));
+    args.push_back(convertItem(itemValue(std::move(needle)), ct.elems[0], "'in'"));
+    r = objectOp(ObjectOp::ListContains, Type::boolean(), std::move(args), loc);
+  } else if (ct.isDict() || ct.isSet()) {
+    r = hashedContains(std::move(needle), std::move(container), loc);
+  } else {
+    return nullptr;
+  }
+  return negate ? unaryValue(ast::UnaryOpKind::Not, std::move(r), loc) : std::move(r);
+}
+
+ExprPtr FunctionTyper::itemValue(ExprPtr e) {
+  if (e->type.kind == Kind::Str || (e->type.isTuple() && e->type.containsUnknown() == false)) {
+    Type t = itemType(e->type, e->loc, "an item");
+    return convert(std::move(e), t, "item");
+  }
+  return e;
+}
+
+// ------------------------------------------------------------------ optionals
+
+ExprPtr FunctionTyper::isNoneTest(ExprPtr v, bool negate, Loc loc) {
+  bool known;
+  if (v->type.isNone()) known = true;
+  else if (!v->type.isOptional()) known = false;
+  else {
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(v));
+    auto t = objectOp(ObjectOp::OptIsNone, Type::boolean(), std::move(args), loc);
+    return negate ? unaryValue(ast::UnaryOpKind::Not, std::move(t), loc) : std::move(t);
+  }
+  return ir::makeConst(Type::boolean(), loc, known != negate);
+}
+
+ExprPtr FunctionTyper::unwrapOptional(ExprPtr e) {
+  if (isUnknown(e) || !e->type.isOptional()) return e;
+  Type inner = e->type.elems[0];
+  return ir::makeCast(std::move(e), inner);
+}
+
+} // namespace mahou::sema

@@ -1,0 +1,128 @@
+// Typing of text made from values: f-strings (each part formatted, the parts
+// concatenated), and the repr() text of containers that print() writes.
+#include "typer.h"
+
+namespace mahou::sema {
+
+using ObjectOp = ir::ObjectOp;
+
+namespace {
+
+ExprPtr literal(const std::string &text, Loc loc) {
+  auto c = ir::makeConst(Type::str_(text), loc, 0);
+  c->symbol = text;
+  return c;
+}
+
+} // namespace
+
+ExprPtr FunctionTyper::concatText(std::vector<ExprPtr> parts, Loc loc) {
+  if (parts.empty()) return toUnicode(literal("", loc));
+  ExprPtr acc = toUnicode(std::move(parts[0]));
+  for (size_t i = 1; i < parts.size(); ++i) {
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(acc));
+    a.push_back(toUnicode(std::move(parts[i])));
+    acc = objectOp(ObjectOp::StrConcat, Type::unicode(), std::move(a), loc);
+  }
+  return acc;
+}
+
+ExprPtr FunctionTyper::reprText(ExprPtr v, Loc loc) {
+  const Type t = v->type;
+  if (t.isString()) return toStr(std::move(v), true, loc);
+  if (t.isNumber() || t.isNone() || t.isOptional()) return toStr(std::move(v), false, loc);
+  if (t.isTuple()) {
+    auto stmts = std::make_shared<ir::Block>();
+    int tv = holdInTemp(std::move(v), loc, *stmts);
+    std::vector<ExprPtr> parts;
+    parts.push_back(literal("(", loc));
+    for (size_t i = 0; i < t.elems.size(); ++i) {
+      if (i) parts.push_back(literal(", ", loc));
+      auto item = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, t.elems[i], loc);
+      item->ival = int64_t(i);
+      item->args.push_back(load(tv, loc));
+      parts.push_back(reprText(std::move(item), loc));
+    }
+    parts.push_back(literal(t.elems.size() == 1 ? ",)" : ")", loc));
+    return seqExpr(std::move(stmts), concatText(std::move(parts), loc), loc);
+  }
+  if (t.isList() || t.isSet()) {
+    auto stmts = std::make_shared<ir::Block>();
+    int pieces = holdInTemp(objectOp(ObjectOp::ListNew, Type::list(Type::unicode()), {}, loc), loc, *stmts);
+    bool empty = true;
+    forEachValue(std::move(v), loc, [&](ExprPtr x, ir::Block &body) {
+      empty = false;
+      std::vector<ExprPtr> a;
+      a.push_back(load(pieces, loc));
+      a.push_back(reprText(std::move(x), loc));
+      auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
+      st->exprs.push_back(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc));
+      body.push_back(std::move(st));
+    }, *stmts);
+    (void)empty;
+    std::vector<ExprPtr> join;
+    join.push_back(toUnicode(literal(", ", loc)));
+    join.push_back(load(pieces, loc));
+    auto joined = objectOp(ObjectOp::StrCall, Type::unicode(), std::move(join), loc);
+    joined->symbol = "mahou_rt_str_join";
+    std::vector<ExprPtr> parts;
+    parts.push_back(literal(t.isList() ? "[" : "{", loc));
+    parts.push_back(std::move(joined));
+    parts.push_back(literal(t.isList() ? "]" : "}", loc));
+    return seqExpr(std::move(stmts), concatText(std::move(parts), loc), loc);
+  }
+  if (t.isDict()) return dictReprText(std::move(v), loc);
+  notSupported(loc, "the text of a " + t.str() + " (print, str, f-string) is not supported");
+}
+
+ExprPtr FunctionTyper::printableText(ExprPtr v, Loc loc) { return reprText(std::move(v), loc); }
+
+ExprPtr FunctionTyper::joinedStr(const ast::JoinedStr &e) {
+  requireHost(e.loc, "an f-string");
+  std::vector<ExprPtr> parts;
+  for (auto &p : e.values) {
+    if (auto *s = p->as<ast::StrLit>()) {
+      parts.push_back(literal(s->value, s->loc));
+      continue;
+    }
+    auto *f = p->as<ast::FormattedValue>();
+    if (!f) internalError("f-string part");
+    ExprPtr v = expr(*f->value);
+    if (isUnknown(v)) return unknown(e.loc);
+    if (f->conversion == 'r' || f->conversion == 'a') v = reprText(std::move(v), f->loc);
+    else if (f->conversion == 's') v = toStr(std::move(v), false, f->loc);
+    if (!f->spec) {
+      if (v->type.isString()) parts.push_back(std::move(v));
+      else if (v->type.isList() || v->type.isTuple() || v->type.isDict() || v->type.isSet())
+        parts.push_back(reprText(std::move(v), f->loc));
+      else parts.push_back(toStr(std::move(v), false, f->loc));
+      continue;
+    }
+    ExprPtr spec = joinedStr(*f->spec->as<ast::JoinedStr>());
+    if (isUnknown(spec)) return unknown(e.loc);
+    v = unwrapOptional(std::move(v));
+    const Type t = v->type;
+    std::vector<ExprPtr> a;
+    const char *fn;
+    if (t.isString()) {
+      a.push_back(toUnicode(std::move(v)));
+      fn = "mahou_rt_str_format_str";
+    } else if (t.isInt() || t.isBool()) {
+      a.push_back(ir::makeCast(std::move(v), Type::int64()));
+      fn = "mahou_rt_str_format_int";
+    } else if (t.isFloat()) {
+      a.push_back(ir::makeCast(std::move(v), Type::float64()));
+      fn = "mahou_rt_str_format_float";
+    } else {
+      notSupported(f->loc, "a format spec for a " + t.str() + " is not supported");
+    }
+    a.push_back(std::move(spec));
+    auto c = objectOp(ObjectOp::StrCall, Type::unicode(), std::move(a), f->loc);
+    c->symbol = fn;
+    parts.push_back(std::move(c));
+  }
+  return concatText(std::move(parts), e.loc);
+}
+
+} // namespace mahou::sema

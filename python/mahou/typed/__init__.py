@@ -1,0 +1,5 @@
+"""Typed containers shared with compiled code (numba.typed): List, Dict."""
+
+from .._core import TypedList as List
+
+__all__ = ["List"]
