@@ -134,7 +134,8 @@ TEST(Sema, UnsupportedConstructsAreUnsupportedErrors) {
 TEST(Sema, ReturnTypesUnify) {
   auto fn = infer("def f(x):\n    if x > 0:\n        return 1\n    return 2.5\n", {Type::int64()});
   EXPECT_EQ(fn.ret, Type::float64());
-  EXPECT_THROW(infer("def f(x):\n    if x > 0:\n        return 1\n", {Type::int64()}), UserError);
+  // Falling off the end returns None: the result is optional, as in Numba.
+  EXPECT_EQ(infer("def f(x):\n    if x > 0:\n        return 1\n", {Type::int64()}).ret, Type::optional(Type::int64()));
 }
 
 TEST(Sema, PrintedIRShowsTypes) {

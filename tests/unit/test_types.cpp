@@ -41,7 +41,17 @@ TEST(Unify, NumbersWidenArraysRelaxLayout) {
   auto t2 = Type::tuple({Type::float64(), Type::float64()});
   EXPECT_EQ(*unify(t1, t2), t2);
   EXPECT_FALSE(unify(t1, Type::tuple({Type::int64()})));
-  EXPECT_FALSE(unify(Type::none(), Type::int64()));
+  EXPECT_EQ(*unify(Type::none(), Type::int64()), Type::optional(Type::int64()));
+}
+
+TEST(Unify, ContainersAndStrings) {
+  EXPECT_EQ(*unify(Type::list(Type::unknown()), Type::list(Type::int64())), Type::list(Type::int64()));
+  EXPECT_FALSE(unify(Type::list(Type::int64()), Type::list(Type::float64())));
+  EXPECT_EQ(*unify(Type::str_("a"), Type::str_("b")), Type::unicode());
+  EXPECT_EQ(*unify(Type::optional(Type::int64()), Type::float64()), Type::optional(Type::float64()));
+  EXPECT_TRUE(Type::list(Type::unknown()).isPartialContainer());
+  EXPECT_TRUE(Type::list(Type::int64()).hasRefs());
+  EXPECT_FALSE(Type::optional(Type::int64()).hasRefs());
 }
 
 TEST(Parse, ScalarsArraysTuples) {
