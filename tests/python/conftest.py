@@ -78,15 +78,27 @@ def clone(x):
         return clone_array(x)
     if isinstance(x, tuple):
         return tuple(clone(e) for e in x)
+    if isinstance(x, list):
+        return [clone(e) for e in x]
+    if isinstance(x, (set, dict)):
+        return type(x)(x) if isinstance(x, set) else {k: clone(v) for k, v in x.items()}
     return x
 
 
 def _arrays_in(x):
     if isinstance(x, np.ndarray):
         yield x
-    elif isinstance(x, tuple):
+    elif isinstance(x, (tuple, list)):
         for e in x:
             yield from _arrays_in(e)
+
+
+def _lists_in(x):
+    if isinstance(x, list):
+        yield x
+    elif isinstance(x, tuple):
+        for e in x:
+            yield from _lists_in(e)
 
 
 # ---------------------------------------------------------------------------
@@ -143,6 +155,27 @@ def assert_same(got, expected, rtol=None, wrap=True, path="result"):
         assert len(got) == len(expected), f"{path}: tuple length {len(got)} != {len(expected)}"
         for i, (g, e) in enumerate(zip(got, expected)):
             assert_same(g, e, rtol=rtol, wrap=wrap, path=f"{path}[{i}]")
+        return
+    if isinstance(expected, list):
+        # A list made in compiled code comes back as a list (a typed list stays typed).
+        assert isinstance(got, list) or type(got).__name__ == "List", f"{path}: expected list, got {type(got)}: {got!r}"
+        assert len(got) == len(expected), f"{path}: list length {len(got)} != {len(expected)}"
+        for i, (g, e) in enumerate(zip(got, expected)):
+            assert_same(g, e, rtol=rtol, wrap=wrap, path=f"{path}[{i}]")
+        return
+    if isinstance(expected, dict):
+        assert isinstance(got, dict) or type(got).__name__ == "Dict", f"{path}: expected dict, got {type(got)}: {got!r}"
+        assert list(got.keys()) == list(expected.keys()), f"{path}: keys {list(got.keys())} != {list(expected.keys())}"
+        for k in expected:
+            assert_same(got[k], expected[k], rtol=rtol, wrap=wrap, path=f"{path}[{k!r}]")
+        return
+    if isinstance(expected, (set, frozenset)):
+        assert isinstance(got, (set, frozenset)), f"{path}: expected set, got {type(got)}: {got!r}"
+        assert got == expected, f"{path}: {got!r} != {expected!r}"
+        return
+    if isinstance(expected, str):
+        assert isinstance(got, str), f"{path}: expected str, got {type(got)}: {got!r}"
+        assert got == expected, f"{path}: {got!r} != {expected!r}"
         return
     if expected is None:
         assert got is None, f"{path}: expected None, got {got!r}"
@@ -202,6 +235,9 @@ def check(fn, *args, rtol=None, wrap=True, jit_options=None):
     jit_arrays = list(_arrays_in(jit_args))
     for i, (g, e) in enumerate(zip(jit_arrays, py_arrays)):
         assert_same(g, e, rtol=rtol, path=f"array argument {i} after the call")
+    # Lists passed in are written back (Numba's reflected lists).
+    for i, (g, e) in enumerate(zip(_lists_in(jit_args), _lists_in(py_args))):
+        assert_same(g, e, rtol=rtol, wrap=wrap, path=f"list argument {i} after the call")
     # A result that is (a view of) an argument must be one in both versions, and
     # a fresh result must not alias an argument.
     got_arrays = list(_arrays_in(got))

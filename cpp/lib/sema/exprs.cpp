@@ -276,6 +276,9 @@ ExprPtr FunctionTyper::unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc) {
 }
 
 ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) {
+  // `xs == []`: an empty display takes the other operand's type.
+  if (lhs->type.isPartialContainer() && !isUnknown(rhs)) lhs = convert(std::move(lhs), rhs->type, "comparison");
+  if (rhs->type.isPartialContainer() && !isUnknown(lhs)) rhs = convert(std::move(rhs), lhs->type, "comparison");
   if (isUnknown(lhs) || isUnknown(rhs)) return unknown(loc);
   const Type &a = lhs->type, &b = rhs->type;
   if (op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot) {

@@ -77,10 +77,17 @@ ExprPtr listInsert(MethodCall &m) {
 }
 
 ExprPtr listExtend(MethodCall &m) {
-  auto a = args(m, 1, 1);
-  if (anyUnknown(a)) return m.t.unknown(m.loc);
-  ExprPtr other = std::move(a[0]);
-  if (!other->type.isList()) other = m.t.listFromIterable(std::move(other), m.loc);
+  m.t.checkKeywords(m.call, {}, m.name);
+  if (m.call.args.size() != 1) m.t.error(m.loc, "list.extend() takes exactly one argument");
+  const ast::Expr &arg = *m.call.args[0];
+  // A list is extended with as it is; any other iterable (ranges too) is made a list first.
+  ExprPtr other;
+  if (arg.kind == ast::ExprKind::Name || arg.kind == ast::ExprKind::List) {
+    other = m.t.expr(arg);
+    if (!FunctionTyper::isUnknown(other) && !other->type.isList()) other = m.t.listFromIterable(std::move(other), m.loc);
+  } else {
+    other = m.t.listFromAst(arg, m.loc);
+  }
   if (FunctionTyper::isUnknown(other)) return m.t.unknown(m.loc);
   if (!itemKnown(m, other->type.elems[0])) return m.t.unknown(m.loc);
   const Type item = m.self->type.elems[0];
@@ -412,7 +419,7 @@ ExprPtr reduceList(FunctionTyper &t, const std::string &name, ExprPtr list, Loc 
     acc = t.holdInTemp(ir::makeConst(Type::boolean(), loc, !isAny), loc, *stmts);
     t.forEachValue(loadList(), loc, [&](ExprPtr x, ir::Block &body) {
       ExprPtr test = t.truth(std::move(x));
-      if (!isAny) test = t.unaryValue(ast::UnaryOpKind::Not, std::move(test), loc);
+      if (!isAny) test = t.logicalNot(std::move(test));
       auto st = std::make_unique<ir::Stmt>(ir::StmtOp::If, loc);
       st->exprs.push_back(std::move(test));
       st->body.push_back(t.assignVar(acc, ir::makeConst(Type::boolean(), loc, isAny), loc));
@@ -470,7 +477,8 @@ ExprPtr FunctionTyper::objectBuiltin(const std::string &name, const ast::Call &e
     requireHost(e.loc, "list()");
     checkKeywords(e, {}, name);
     if (e.args.empty()) return objectOp(ObjectOp::ListNew, Type::list(Type::unknown()), {}, e.loc);
-    positionalArgs(e, 1, 1, name);
+    if (e.args.size() != 1 || e.args[0]->kind == ast::ExprKind::Starred)
+      error(e.loc, "list() takes at most 1 argument (" + std::to_string(e.args.size()) + " given)");
     return listFromAst(*e.args[0], e.loc);
   }
   if (name == "sorted" || name == "reversed") {

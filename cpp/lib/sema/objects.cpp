@@ -248,7 +248,7 @@ ExprPtr FunctionTyper::objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &r
     args.push_back(toUnicode(std::move(rhs)));
     if (eqOp) {
       auto eq = objectOp(ObjectOp::StrEqual, Type::boolean(), std::move(args), loc);
-      return op == ast::CmpOpKind::Eq ? std::move(eq) : unaryValue(ast::UnaryOpKind::Not, std::move(eq), loc);
+      return op == ast::CmpOpKind::Eq ? std::move(eq) : logicalNot(std::move(eq));
     }
     return fromThreeWay(objectOp(ObjectOp::StrCompare, Type::int64(), std::move(args), loc));
   }
@@ -263,7 +263,7 @@ ExprPtr FunctionTyper::objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &r
     args.push_back(std::move(rhs));
     if (eqOp) {
       auto eq = objectOp(ObjectOp::ListEqual, Type::boolean(), std::move(args), loc);
-      return op == ast::CmpOpKind::Eq ? std::move(eq) : unaryValue(ast::UnaryOpKind::Not, std::move(eq), loc);
+      return op == ast::CmpOpKind::Eq ? std::move(eq) : logicalNot(std::move(eq));
     }
     return fromThreeWay(objectOp(ObjectOp::ListCompare, Type::int64(), std::move(args), loc));
   }
@@ -313,7 +313,7 @@ ExprPtr FunctionTyper::containerContains(bool negate, ExprPtr &needle, ExprPtr &
   } else {
     return nullptr;
   }
-  return negate ? unaryValue(ast::UnaryOpKind::Not, std::move(r), loc) : std::move(r);
+  return negate ? logicalNot(std::move(r)) : std::move(r);
 }
 
 ExprPtr FunctionTyper::itemValue(ExprPtr e) {
@@ -334,9 +334,17 @@ ExprPtr FunctionTyper::isNoneTest(ExprPtr v, bool negate, Loc loc) {
     std::vector<ExprPtr> args;
     args.push_back(std::move(v));
     auto t = objectOp(ObjectOp::OptIsNone, Type::boolean(), std::move(args), loc);
-    return negate ? unaryValue(ast::UnaryOpKind::Not, std::move(t), loc) : std::move(t);
+    return negate ? logicalNot(std::move(t)) : std::move(t);
   }
   return ir::makeConst(Type::boolean(), loc, known != negate);
+}
+
+ExprPtr FunctionTyper::logicalNot(ExprPtr b) {
+  if (isUnknown(b)) return b;
+  auto n = std::make_unique<ir::Expr>(ir::ExprOp::Unary, Type::boolean(), b->loc);
+  n->sub = int(ir::UnaryOp::Not);
+  n->args.push_back(truth(std::move(b)));
+  return n;
 }
 
 ExprPtr FunctionTyper::unwrapOptional(ExprPtr e) {

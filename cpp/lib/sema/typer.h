@@ -182,6 +182,7 @@ public:
   // its type changed (another pass follows). Refuses targets that are not variables.
   bool refineContainer(const ast::Expr &target, const Type &refined, Loc loc);
   ExprPtr isNoneTest(ExprPtr v, bool negate, Loc loc); // `v is None` / `v is not None`
+  ExprPtr logicalNot(ExprPtr b);                      // not b, of a bool
   ExprPtr unwrapOptional(ExprPtr e);                  // Optional(T) → T, checked at run time
   // Methods of lists and strings (object_methods.cpp); nullptr when `self` has none.
   ExprPtr objectMethod(ExprPtr self, const ast::Expr &selfExpr, const std::string &name, const ast::Call &e);
