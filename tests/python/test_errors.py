@@ -142,12 +142,7 @@ def uses_yield(n):
         yield i  # unsupported
 
 
-def uses_fstring(n):
-    s = f"value {n}"  # unsupported
-    return n
-
-
-UNSUPPORTED = [uses_with, uses_class, uses_yield, uses_fstring]
+UNSUPPORTED = [uses_with, uses_class, uses_yield]
 
 
 @pytest.mark.parametrize("fn", UNSUPPORTED, ids=lambda f: f.__name__)
@@ -531,7 +526,7 @@ def test_many_errors_then_working():
         with pytest.raises(TypingError):
             njit(int_or_array)(1, np.zeros(2))
         with pytest.raises(UnsupportedError):
-            njit(uses_fstring)(1)
+            njit(uses_class)(1)
         with pytest.raises(ValueError):
             jitted(raise_value_error)(-3)
         with pytest.raises(ZeroDivisionError):

@@ -268,11 +268,13 @@ TEST(Lexer, StringDumpUsesRepr) {
   EXPECT_EQ(dump("'a\\nb'"), "1:1 STRING 'a\\nb'\n1:7 NEWLINE\n1:7 EOF\n");
 }
 
-TEST(LexerErrors, FStringNamesTheLine) {
-  EXPECT_LEX_ERROR("x = 1\ny = f'{x}'\n", 2, 5, "f-strings are not supported");
-  EXPECT_LEX_ERROR("y = rF'{x}'\n", 1, 5, "f-strings are not supported");
-  auto err = lexError("x = 1\ny = f'{x}'\n");
-  EXPECT_NE(std::string(err->what()).find("t.py:2:5"), std::string::npos);
+TEST(Lexer, FStringKeepsItsBody) {
+  auto toks = tokenize(SourceFile("t.py", "y = rF'{x}\\n'\n"));
+  ASSERT_GE(toks.size(), 3u);
+  EXPECT_EQ(toks[2].kind, TokenKind::FString);
+  EXPECT_EQ(toks[2].text, "{x}\\n");
+  EXPECT_TRUE(toks[2].isRawString);
+  EXPECT_EQ(toks[2].offset, 7u);
 }
 
 TEST(LexerErrors, BytesLiteral) {

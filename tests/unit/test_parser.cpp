@@ -652,7 +652,6 @@ TEST(ParserUnsupported, NamedConstructs) {
                      "assignment expressions (':=') are not supported");
   EXPECT_PARSE_ERROR("match x:\n    case 1:\n        pass\n", 1, 1,
                      "'match' statements are not supported");
-  EXPECT_PARSE_ERROR("x = f'{y}'\n", 1, 5, "f-strings are not supported");
   EXPECT_PARSE_ERROR("try:\n    pass\nexcept* E:\n    pass\n", 3, 7, "'except*' is not supported");
 }
 
@@ -738,4 +737,8 @@ TEST(Parser, ComprehensionsDisplaysAndDel) {
   EXPECT_NE(dump("x = {1: 2, 3: 4}\n").find("Dict"), std::string::npos);
   EXPECT_NE(dump("x = {1, 2}\n").find("Set"), std::string::npos);
   EXPECT_NE(dump("del x[0], y[1:2]\n").find("Delete"), std::string::npos);
+  std::string f = dump("x = f'a{b!r:>{w}} {c=}'\n");
+  EXPECT_NE(f.find("JoinedStr"), std::string::npos);
+  EXPECT_NE(f.find("FormattedValue !r"), std::string::npos);
+  EXPECT_NE(f.find("Name w"), std::string::npos);
 }

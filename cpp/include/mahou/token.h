@@ -21,8 +21,12 @@ struct Token {
   TokenKind kind;
   std::string text; // identifier, number or string contents (escapes resolved), keyword
   Loc loc;
-  // For String tokens: prefix flags. f-strings and bytes are refused by the lexer.
+  // For String and FString tokens: the r prefix. Bytes are refused by the lexer.
   bool isRawString = false;
+  // For FString tokens: the byte offset of the body in the source text, and whether
+  // it was triple-quoted.
+  size_t offset = 0;
+  bool triple = false;
 };
 
 } // namespace mahou::frontend

@@ -176,6 +176,7 @@ private:
   const SourceFile &file_;
   std::string_view src_;
   size_t pos_ = 0;
+  bool fstrRaw_ = false; // the f-string being lexed had an r prefix
   int line_;
   size_t lineStart_ = 0;
   bool atLineStart_ = true;
@@ -314,19 +315,21 @@ private:
     }
     if ((uni && word.size() > 1) || (bytes && fstr))
       return false;
-    if (fstr)
-      fail(loc, "f-strings are not supported");
+    fstrRaw_ = raw;
     if (bytes)
       fail(loc, "bytes literals are not supported");
-    string(loc, raw);
+    string(loc, raw, fstr);
     return true;
   }
 
-  void string(Loc loc, bool raw) {
+  // A string literal; an f-string keeps its body as written (the parser splits it).
+  void string(Loc loc, bool raw, bool fstr = false) {
     char quote = peek();
     bool triple = peek(1) == quote && peek(2) == quote;
     pos_ += triple ? 3 : 1;
+    size_t bodyStart = pos_;
     std::string value;
+    if (fstr) raw = true; // escapes are resolved part by part by the parser
     while (true) {
       if (atEnd())
         fail(loc, triple ? "unterminated triple-quoted string literal"
@@ -357,6 +360,13 @@ private:
         value += c;
         ++pos_;
       }
+    }
+    if (fstr) {
+      emit(TokenKind::FString, loc, std::move(value));
+      toks_.back().offset = bodyStart;
+      toks_.back().triple = triple;
+      toks_.back().isRawString = fstrRaw_;
+      return;
     }
     emit(TokenKind::String, loc, std::move(value));
     toks_.back().isRawString = raw;

@@ -84,7 +84,7 @@ void Parser::enter() {
 
 bool Parser::startsExpr() const {
   switch (cur().kind) {
-  case K::Name: case K::Int: case K::Float: case K::Imag: case K::String:
+  case K::Name: case K::Int: case K::Float: case K::Imag: case K::String: case K::FString:
   case K::KwTrue: case K::KwFalse: case K::KwNone: case K::Ellipsis:
   case K::LParen: case K::LBracket: case K::LBrace:
   case K::Minus: case K::Plus: case K::Tilde: case K::Star:
@@ -396,7 +396,8 @@ ExprPtr Parser::atom() {
   case K::Int: return intLiteral();
   case K::Float:
   case K::Imag: return numberLiteral();
-  case K::String: return stringLiteral();
+  case K::String:
+  case K::FString: return stringLiteral();
   case K::KwTrue:
   case K::KwFalse: {
     auto b = node<BoolLit>(t.loc);
@@ -446,10 +447,156 @@ ExprPtr Parser::numberLiteral() {
 }
 
 ExprPtr Parser::stringLiteral() {
-  auto s = node<StrLit>(cur().loc);
-  while (at(K::String))
-    s->value += advance().text;
-  return s;
+  Loc loc = cur().loc;
+  auto s = node<StrLit>(loc);
+  bool formatted = false;
+  for (size_t k = pos_; toks_[k].kind == K::String || toks_[k].kind == K::FString; ++k)
+    formatted |= toks_[k].kind == K::FString;
+  if (!formatted) {
+    while (at(K::String))
+      s->value += advance().text;
+    return s;
+  }
+  // Adjacent literals with at least one f-string: one JoinedStr of all their parts.
+  auto j = node<JoinedStr>(loc);
+  while (at(K::String) || at(K::FString)) {
+    const Token &t = advance();
+    if (t.kind == K::String) {
+      auto lit = node<StrLit>(t.loc);
+      lit->value = t.text;
+      j->values.push_back(std::move(lit));
+    } else {
+      fstringParts(t, t.offset, t.text, j->values);
+    }
+  }
+  return j;
+}
+
+// The literal text of an f-string part with its escapes resolved (as a plain string
+// literal of the same kind would have them).
+std::string Parser::resolveEscapes(const Token &t, const std::string &raw) const {
+  if (raw.find('\\') == std::string::npos || t.isRawString) return raw;
+  std::string quoted = raw.find("\"\"\"") == std::string::npos && (raw.empty() || raw.back() != '"')
+                           ? "\"\"\"" + raw + "\"\"\"" : "'''" + raw + "'''";
+  std::vector<Token> toks = tokenize(SourceFile(file_.path(), quoted, t.loc.line));
+  return toks.empty() || toks[0].kind != K::String ? raw : toks[0].text;
+}
+
+// The expression written at [start, end) of the source text, parsed where it stands
+// (the rest of the text blanked out, so its lines and columns are the file's own).
+ExprPtr Parser::embeddedExpression(size_t start, size_t end, Loc loc) {
+  const std::string &text = file_.text();
+  std::string blanked(text.size(), ' ');
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n' || text[i] == '\r' || (i >= start && i < end)) blanked[i] = text[i];
+  bool empty = true;
+  for (size_t i = start; i < end; ++i)
+    empty &= text[i] == ' ' || text[i] == '\t' || text[i] == '\n';
+  if (empty) fail(loc, "f-string: empty expression not allowed");
+  // Parenthesised, so that a multi-line expression of a triple-quoted f-string parses.
+  blanked[start - 1] = '(';
+  if (end < blanked.size() && blanked[end] != '\n') blanked[end] = ')';
+  else fail(loc, "f-string: expression ends the line");
+  SourceFile sub(file_.path(), blanked, file_.firstLine());
+  Parser p(sub);
+  ExprPtr e = p.exprList(false);
+  if (!p.at(K::Newline) && !p.at(K::EndOfFile)) p.unexpected();
+  return e;
+}
+
+void Parser::fstringParts(const Token &t, size_t offset, const std::string &body, std::vector<ExprPtr> &out) {
+  // body is the source between the quotes; offset is where it starts in the text.
+  std::string literal;
+  auto flushLiteral = [&](Loc at) {
+    if (literal.empty()) return;
+    auto lit = node<StrLit>(at);
+    lit->value = resolveEscapes(t, literal);
+    out.push_back(std::move(lit));
+    literal.clear();
+  };
+  size_t i = 0, n = body.size();
+  while (i < n) {
+    char c = body[i];
+    if (c == '{' && i + 1 < n && body[i + 1] == '{') {
+      literal += '{';
+      i += 2;
+      continue;
+    }
+    if (c == '}') {
+      if (i + 1 < n && body[i + 1] == '}') {
+        literal += '}';
+        i += 2;
+        continue;
+      }
+      fail(t.loc, "f-string: single '}' is not allowed");
+    }
+    if (c != '{') {
+      literal += c;
+      ++i;
+      continue;
+    }
+    flushLiteral(t.loc);
+    // {expression[=][!conversion][:spec]}: find where the expression ends (at the top
+    // bracket level, outside nested strings).
+    size_t exprStart = i + 1, j = exprStart;
+    int depth = 0;
+    char quote = 0;
+    for (; j < n; ++j) {
+      char d = body[j];
+      if (quote) {
+        if (d == quote) quote = 0;
+        continue;
+      }
+      if (d == '\'' || d == '"') quote = d;
+      else if (d == '(' || d == '[' || d == '{') ++depth;
+      else if (d == ')' || d == ']' || d == '}') {
+        if (depth == 0) break;
+        --depth;
+      } else if (depth == 0 && (d == '!' || d == ':') && !(d == '!' && j + 1 < n && body[j + 1] == '=')) break;
+      else if (depth == 0 && d == '=' && j + 1 < n && (body[j + 1] == '}' || body[j + 1] == '!' || body[j + 1] == ':') &&
+               j > exprStart && std::string("=!<>").find(body[j - 1]) == std::string::npos)
+        break;
+    }
+    if (j >= n) fail(t.loc, "f-string: expecting '}'");
+    size_t exprEnd = j;
+    auto fv = node<FormattedValue>(t.loc);
+    fv->value = embeddedExpression(offset + exprStart, offset + exprEnd, t.loc);
+    if (body[j] == '=') { // f"{x=}": the text, then the repr (or the formatted value)
+      auto lit = node<StrLit>(t.loc);
+      lit->value = body.substr(exprStart, exprEnd - exprStart + 1);
+      out.push_back(std::move(lit));
+      fv->conversion = 'r';
+      ++j;
+    }
+    if (body[j] == '!') {
+      if (j + 1 >= n || std::string("sra").find(body[j + 1]) == std::string::npos)
+        fail(t.loc, "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+      fv->conversion = body[j + 1];
+      j += 2;
+    }
+    if (j < n && body[j] == ':') {
+      // The spec runs to the matching '}' and may hold {expressions} of its own.
+      size_t specStart = j + 1, k = specStart;
+      int nested = 0;
+      for (; k < n; ++k) {
+        if (body[k] == '{') ++nested;
+        else if (body[k] == '}') {
+          if (nested == 0) break;
+          --nested;
+        }
+      }
+      if (k >= n) fail(t.loc, "f-string: expecting '}'");
+      auto spec = node<JoinedStr>(t.loc);
+      fstringParts(t, offset + specStart, body.substr(specStart, k - specStart), spec->values);
+      fv->spec = std::move(spec);
+      if (fv->conversion == 'r' && body[exprEnd] == '=') fv->conversion = 0; // {x=:spec} formats the value
+      j = k;
+    }
+    if (j >= n || body[j] != '}') fail(t.loc, "f-string: expecting '}'");
+    out.push_back(std::move(fv));
+    i = j + 1;
+  }
+  flushLiteral(t.loc);
 }
 
 ExprPtr Parser::parenthesized() {

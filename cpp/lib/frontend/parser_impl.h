@@ -87,6 +87,10 @@ private:
   ast::ExprPtr parenthesized();
   ast::ExprPtr listDisplay();
   ast::ExprPtr braceDisplay();
+  // f-strings: the parts of one FString token (body at `offset` in the text).
+  void fstringParts(const Token &t, size_t offset, const std::string &body, std::vector<ast::ExprPtr> &out);
+  std::string resolveEscapes(const Token &t, const std::string &raw) const;
+  ast::ExprPtr embeddedExpression(size_t start, size_t end, Loc loc);
   ast::ExprPtr comprehension(ast::CompKind kind, ast::ExprPtr elt, ast::ExprPtr value, Loc loc);
   ast::ExprPtr call(ast::ExprPtr func, Loc start);
   ast::ExprPtr subscript(ast::ExprPtr value, Loc start);

@@ -35,7 +35,20 @@ uint64_t loadUInt(const char *p, int size) {
   default: return loadAs<uint64_t>(p);
   }
 }
-double loadFloat(const char *p, int size) { return size == 4 ? double(loadAs<float>(p)) : loadAs<double>(p); }
+// IEEE half precision bits as a double.
+double halfToDouble(uint16_t h) {
+  int sign = h >> 15, exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
+  double v;
+  if (exp == 0) v = std::ldexp(double(mant), -24);
+  else if (exp == 31) v = mant ? NAN : INFINITY;
+  else v = std::ldexp(double(mant | 0x400), exp - 25);
+  return sign ? -v : v;
+}
+
+double loadFloat(const char *p, int size) {
+  if (size == 2) return halfToDouble(loadAs<uint16_t>(p));
+  return size == 4 ? double(loadAs<float>(p)) : loadAs<double>(p);
+}
 
 MahouMemInfo *loadObject(const char *p) { return loadAs<MahouMemInfo *>(p); }
 

@@ -492,6 +492,7 @@ MahouMemInfo *mahou_rt_str_case(MahouMemInfo *s, int64_t mode) {
     default: upper = false; break;
     }
     if (mode == 2 && !isLower(c) && !isUpper(c)) out.push_back(c);
+    else if (upper && (mode == 3 || mode == 4)) mapCase(kToTitle, kToTitleSpecial, c, out); // title case, not upper
     else if (upper) mapCase(kToUpper, kToUpperSpecial, c, out);
     else mapCase(kToLower, kToLowerSpecial, c, out);
     previousCased = isCased(c);
@@ -543,7 +544,8 @@ int32_t mahou_rt_str_is(MahouMemInfo *s, int64_t kind) {
   case 7: {
     bool anyCased = false;
     for (uint32_t c : h) {
-      if ((kind == 6 && isUpper(c)) || (kind == 7 && isLower(c))) return 0;
+      // Every cased character in the case asked for (a titlecase letter is in neither).
+      if (isCased(c) && ((kind == 6 && !isLower(c)) || (kind == 7 && !isUpper(c)))) return 0;
       if ((kind == 6 && isLower(c)) || (kind == 7 && isUpper(c))) anyCased = true;
     }
     return anyCased;
@@ -551,7 +553,8 @@ int32_t mahou_rt_str_is(MahouMemInfo *s, int64_t kind) {
   case 8: {
     bool previousCased = false, anyCased = false;
     for (uint32_t c : h) {
-      if (isUpper(c)) {
+      bool titlecase = isCased(c) && !isLower(c) && !isUpper(c); // ǅ: counts as an upper-case letter here
+      if (isUpper(c) || titlecase) {
         if (previousCased) return 0;
         previousCased = anyCased = true;
       } else if (isLower(c)) {

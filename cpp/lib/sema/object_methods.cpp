@@ -244,8 +244,9 @@ ExprPtr strSplit(MethodCall &m) { // split rsplit
 
 ExprPtr strJoin(MethodCall &m) {
   auto a = args(m, 1, 1);
-  if (anyUnknown(a)) return m.t.unknown(m.loc);
+  if (anyUnknown(a) && !a[0]->type.isPartialContainer()) return m.t.unknown(m.loc);
   ExprPtr items = std::move(a[0]);
+  if (items->type.isPartialContainer()) items = m.t.convert(std::move(items), Type::list(Type::unicode()), "join");
   if (!items->type.isList()) items = m.t.listFromIterable(std::move(items), m.loc);
   if (FunctionTyper::isUnknown(items)) return m.t.unknown(m.loc);
   if (!items->type.elems[0].isUnicode())
