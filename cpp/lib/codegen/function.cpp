@@ -105,7 +105,11 @@ llvm::Function *FunctionLowering::run() {
   b_.CreateBr(body);
   b_.SetInsertPoint(body);
   block(fn_.body);
-  if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(returnBlock_);
+  if (!b_.GetInsertBlock()->getTerminator()) {
+    // Falling off the end returns None: an optional result's None is all zeros.
+    if (fn_.ret.isOptional()) b_.CreateStore(llvm::Constant::getNullValue(types_.mem(fn_.ret)), retPtr_);
+    b_.CreateBr(returnBlock_);
+  }
 
   auto releaseLocals = [&]() {
     for (size_t i = 0; i < fn_.vars.size(); ++i)

@@ -142,24 +142,22 @@ Value FunctionLowering::castValue(Value v, const Type &from, const Type &to, con
   if (to.isOptional() && from.isNone()) return {llvm::Constant::getNullValue(optTy), false};
   if (to.isOptional() && from.isOptional()) {
     // Optional(int64) → Optional(float64): convert the value (zero when None).
-    llvm::Value *x = fromMem(b_.CreateExtractValue(v.v, {0u}), from.elems[0]);
-    if (from.elems[0].isNumber()) x = castScalar(x, from.elems[0], to.elems[0]);
-    llvm::Value *agg = b_.CreateInsertValue(llvm::UndefValue::get(optTy), toMem(x, to.elems[0]), {0u});
+    Value x = castValue({fromMem(b_.CreateExtractValue(v.v, {0u}), from.elems[0]), v.owned}, from.elems[0],
+                        to.elems[0], nullptr);
+    llvm::Value *agg = b_.CreateInsertValue(llvm::UndefValue::get(optTy), toMem(x.v, to.elems[0]), {0u});
     return {b_.CreateInsertValue(agg, b_.CreateExtractValue(v.v, {1u}), {1u}), v.owned};
   }
   if (to.isOptional()) {
-    llvm::Value *x = v.v;
-    if (from != to.elems[0] && from.isNumber()) x = castScalar(x, from, to.elems[0]);
-    llvm::Value *agg = b_.CreateInsertValue(llvm::UndefValue::get(optTy), toMem(x, to.elems[0]), {0u});
-    return {b_.CreateInsertValue(agg, b_.getInt8(1), {1u}), v.owned};
+    Value x = castValue(v, from, to.elems[0], source);
+    llvm::Value *agg = b_.CreateInsertValue(llvm::UndefValue::get(optTy), toMem(x.v, to.elems[0]), {0u});
+    return {b_.CreateInsertValue(agg, b_.getInt8(1), {1u}), x.owned};
   }
   if (from.isOptional()) {
     // Optional(T) → T: Numba's checked conversion (TypeError when it is None).
     llvm::Value *present = b_.CreateICmpNE(b_.CreateExtractValue(v.v, {1u}), b_.getInt8(0));
     raiseIf(b_.CreateNot(present), types::ExcKind::TypeError, "expected " + from.elems[0].str() + ", got None" + where());
-    llvm::Value *x = fromMem(b_.CreateExtractValue(v.v, {0u}), from.elems[0]);
-    if (from.elems[0] != to && to.isNumber()) x = castScalar(x, from.elems[0], to);
-    return {x, v.owned};
+    Value x{fromMem(b_.CreateExtractValue(v.v, {0u}), from.elems[0]), v.owned};
+    return castValue(x, from.elems[0], to, nullptr);
   }
   internalError("cast of " + from.str() + " to " + to.str());
 }
