@@ -100,7 +100,7 @@ void FunctionLowering::parallelFor(const ir::Stmt &s) {
     loopNest({nchunks}, [&](const std::vector<llvm::Value *> &c) {
       partialSlot_ = b_.CreateInBoundsGEP(partialT, partials, c[0], name);
       each();
-      if (partialsT.hasArrays()) decref(fromMem(b_.CreateLoad(partialT, partialSlot_), partialsT), partialsT);
+      if (partialsT.hasRefs()) decref(fromMem(b_.CreateLoad(partialT, partialSlot_), partialsT), partialsT);
     });
     partialSlot_ = nullptr;
   };
