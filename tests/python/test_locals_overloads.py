@@ -121,7 +121,7 @@ def test_recompile_error_is_raised():
     global FACTOR
     f = njit(scaled)
     f(1)
-    FACTOR = "text"
+    FACTOR = object()  # (a str would be valid: int * str repeats it)
     try:
         with pytest.raises(mahou.errors.MahouError):
             f.recompile()
