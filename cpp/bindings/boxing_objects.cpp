@@ -215,6 +215,16 @@ bool unboxObject(PyObject *obj, const Type &t, char *dst) {
     return true;
   }
   case types::Kind::Dict: return unboxTypedDict(obj, t, dst);
+  case types::Kind::Set: {
+    if (!PyAnySet_Check(obj)) {
+      PyErr_Format(PyExc_TypeError, "expected a set, got %s", Py_TYPE(obj)->tp_name);
+      return false;
+    }
+    MahouMemInfo *s = setFromPython(obj, t);
+    if (!s) return false;
+    storeObjectPtr(dst, s);
+    return true;
+  }
   case types::Kind::Optional: {
     size_t flag = types::nativeSize(t.elems[0]);
     std::memset(dst, 0, types::nativeSize(t));
@@ -245,6 +255,12 @@ PyObject *boxObject(const Type &t, char *src) {
     return out;
   }
   case types::Kind::Dict: return wrapTypedDict(loadObjectPtr(src), t); // takes the reference
+  case types::Kind::Set: {
+    MahouMemInfo *s = loadObjectPtr(src);
+    PyObject *out = setToPython(s, t.elems[0]);
+    mahou_rt_decref(s);
+    return out;
+  }
   case types::Kind::Optional: {
     if (!src[types::nativeSize(t.elems[0])]) Py_RETURN_NONE;
     return boxValue(t.elems[0], src);
@@ -273,6 +289,8 @@ bool afterCall(const std::vector<Type> &args, PyObject *const *objs, void **argv
     char *v = static_cast<char *>(argv[i]);
     if (ok && t.isList() && !t.typed && PyList_Check(objs[i]))
       ok = reflectList(objs[i], loadObjectPtr(v), t.elems[0]);
+    if (ok && t.isSet() && PySet_Check(objs[i]))
+      ok = reflectSet(objs[i], loadObjectPtr(v), t.elems[0]);
     releaseValue(t, v);
   }
   return ok;

@@ -43,5 +43,9 @@ bool unboxTypedList(PyObject *obj, const types::Type &t, char *dst);
 bool unboxTypedDict(PyObject *obj, const types::Type &t, char *dst);
 PyObject *wrapTypedList(MahouMemInfo *list, const types::Type &item); // takes the reference
 PyObject *wrapTypedDict(MahouMemInfo *dict, const types::Type &dictType); // takes the reference
+// Python sets: copied into a native set, back into a new set, and written back.
+MahouMemInfo *setFromPython(PyObject *set, const types::Type &setType);
+PyObject *setToPython(MahouMemInfo *set, const types::Type &item);
+bool reflectSet(PyObject *target, MahouMemInfo *set, const types::Type &item);
 
 } // namespace mahou::binding

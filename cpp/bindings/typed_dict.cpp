@@ -1,6 +1,16 @@
-// mahou.typed.Dict: a Python object around the native dict compiled code uses.
+// mahou.typed.Dict: a Python object around the native dict compiled code uses (no copy
+// at the boundary); its methods run here on the runtime table. Also Python sets passed
+// to and returned from compiled code (copied into and out of a native set).
 #include "binding.h"
 #include "objects_binding.h"
+
+#include "mahou/layout.h"
+#include "mahou/objects.h"
+
+#include <structmember.h>
+
+#include <cstring>
+#include <vector>
 
 namespace nb = nanobind;
 
@@ -8,20 +18,567 @@ namespace mahou::binding {
 
 using types::Type;
 
-bool isTypedDict(PyObject *) { return false; }
-std::optional<Type> typedDictType(PyObject *) { return std::nullopt; }
-bool unboxTypedDict(PyObject *, const Type &t, char *) {
-  PyErr_Format(PyExc_TypeError, "expected a typed dict of %s", t.str().c_str());
+namespace {
+
+struct TypedDictObject {
+  PyObject_HEAD
+  MahouMemInfo *dict; // null while the key and value types are not known
+  Type *type;         // Dict(K, V)
+  PyObject *weakrefs;
+};
+
+PyTypeObject *theTypedDictType = nullptr;
+
+TypedDictObject *asDict(PyObject *o) { return reinterpret_cast<TypedDictObject *>(o); }
+MahouDict *native(TypedDictObject *self) { return mahouDict(self->dict); }
+int64_t size(TypedDictObject *self) { return self->dict ? native(self)->size : 0; }
+
+bool setRuntimeError() {
+  MahouError e = mahou_rt_take_error();
+  PyErr_SetString(builtinExceptionClass(types::ExcKind(e.kind)), e.message);
   return false;
 }
-PyObject *wrapTypedDict(MahouMemInfo *dict, const Type &) {
-  mahou_rt_decref(dict);
-  PyErr_SetString(PyExc_NotImplementedError, "typed dicts are not supported yet");
+
+// The native form of a Python value of type t (references owned) in buf; numbers widen,
+// never narrow.
+bool toNative(const Type &t, PyObject *x, std::vector<char> &buf, const char *what) {
+  std::string why;
+  auto xt = typeOfObject(x, &why);
+  bool ok = xt && (*xt == t || (t.isNumber() && xt->isNumber() && !(xt->isFloat() && !t.isFloat() && !t.isComplex()) &&
+                                !(xt->isComplex() && !t.isComplex())) ||
+                   (t.isArray() && xt->isArray() && xt->dtype == t.dtype && xt->ndim == t.ndim) ||
+                   (t.isList() && xt->isList() && xt->elems[0] == t.elems[0]) ||
+                   (t.isDict() && xt->isDict() && *xt == t));
+  if (!ok) {
+    PyErr_Format(PyExc_TypeError, "a typed dict %s of %s cannot be %s", what, t.str().c_str(),
+                 xt ? xt->str().c_str() : why.c_str());
+    return false;
+  }
+  buf.assign(std::max<size_t>(types::nativeSize(t), 1), 0);
+  return unboxValue(x, t, buf.data()) && adoptArrays(t, buf.data());
+}
+
+PyObject *fromNative(const Type &t, const MahouTypeDesc *desc, const void *p) {
+  std::vector<char> copy(static_cast<const char *>(p), static_cast<const char *>(p) + std::max<size_t>(desc->size, 1));
+  runtime::increfItem(desc, copy.data()); // boxValue takes a reference
+  return boxValue(t, copy.data());
+}
+
+bool setTypes(TypedDictObject *self, const Type &k, const Type &v) {
+  MahouMemInfo *d = mahou_rt_dict_new(descriptorOf(k), descriptorOf(v));
+  if (!d) return setRuntimeError();
+  self->dict = d;
+  self->type = new Type(Type::dict(k, v));
+  return true;
+}
+
+bool ensureTypes(TypedDictObject *self, PyObject *key, PyObject *value) {
+  if (self->type) return true;
+  std::string why;
+  auto k = typeOfObject(key, &why);
+  auto v = k ? typeOfObject(value, &why) : std::nullopt;
+  if (!k || !v) {
+    PyErr_Format(PyExc_TypeError, "a typed dict cannot hold %s", why.c_str());
+    return false;
+  }
+  std::string blob = types::typeDescriptor(*k);
+  if (!(reinterpret_cast<const MahouTypeDesc *>(blob.data())->flags & MAHOU_DESC_HASHABLE)) {
+    PyErr_Format(PyExc_TypeError, "unhashable type: %s", k->str().c_str());
+    return false;
+  }
+  return setTypes(self, *k, *v);
+}
+
+const Type &keyType(TypedDictObject *self) { return self->type->elems[0]; }
+const Type &valueType(TypedDictObject *self) { return self->type->elems[1]; }
+
+// The value's address for a Python key, or null (no error) when absent or of another type.
+void *lookup(TypedDictObject *self, PyObject *key, bool &error) {
+  error = false;
+  if (!self->dict) return nullptr;
+  std::vector<char> k;
+  std::string why;
+  auto kt = typeOfObject(key, &why);
+  if (!kt || !(*kt == keyType(self) || (kt->isNumber() && keyType(self).isNumber()))) return nullptr;
+  if (!toNative(keyType(self), key, k, "key")) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  void *v = mahou_rt_dict_find(self->dict, k.data());
+  runtime::decrefItem(native(self)->keyDesc, k.data());
+  return v;
+}
+
+// ------------------------------------------------------------------ slots
+
+TypedDictObject *allocate(PyTypeObject *type) {
+  auto *self = asDict(type->tp_alloc(type, 0));
+  if (self) {
+    self->dict = nullptr;
+    self->type = nullptr;
+  }
+  return self;
+}
+
+int dictAssign(PyObject *obj, PyObject *key, PyObject *value);
+
+PyObject *dictNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  PyObject *init = nullptr;
+  if (!PyArg_ParseTuple(args, "|O:Dict", &init)) return nullptr;
+  TypedDictObject *self = allocate(type);
+  if (!self) return nullptr;
+  auto fill = [&](PyObject *src) {
+    PyObject *items = PyMapping_Items(src);
+    if (!items) return false;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items); ++i) {
+      PyObject *kv = PyList_GET_ITEM(items, i);
+      if (dictAssign(reinterpret_cast<PyObject *>(self), PyTuple_GET_ITEM(kv, 0), PyTuple_GET_ITEM(kv, 1)) < 0) {
+        Py_DECREF(items);
+        return false;
+      }
+    }
+    Py_DECREF(items);
+    return true;
+  };
+  if ((init && !fill(init)) || (kwargs && PyDict_Size(kwargs) && !fill(kwargs))) {
+    Py_DECREF(self);
+    return nullptr;
+  }
+  return reinterpret_cast<PyObject *>(self);
+}
+
+void dictDealloc(PyObject *obj) {
+  auto *self = asDict(obj);
+  PyTypeObject *type = Py_TYPE(obj);
+  if (self->weakrefs) PyObject_ClearWeakRefs(obj);
+  mahou_rt_decref(self->dict);
+  delete self->type;
+  type->tp_free(obj);
+  Py_DECREF(type);
+}
+
+Py_ssize_t dictLength(PyObject *obj) { return Py_ssize_t(size(asDict(obj))); }
+
+PyObject *keyErrorFor(PyObject *key) {
+  PyObject *t = PyTuple_Pack(1, key);
+  if (t) {
+    PyErr_SetObject(PyExc_KeyError, t);
+    Py_DECREF(t);
+  }
   return nullptr;
+}
+
+PyObject *dictSubscript(PyObject *obj, PyObject *key) {
+  auto *self = asDict(obj);
+  bool error;
+  void *v = lookup(self, key, error);
+  if (!v) return error ? nullptr : keyErrorFor(key);
+  return fromNative(valueType(self), native(self)->valueDesc, v);
+}
+
+int dictAssign(PyObject *obj, PyObject *key, PyObject *value) {
+  auto *self = asDict(obj);
+  if (!value) { // del d[key]
+    bool error;
+    if (!lookup(self, key, error)) return error ? -1 : (keyErrorFor(key), -1);
+    std::vector<char> k;
+    if (!toNative(keyType(self), key, k, "key")) return -1;
+    int32_t rc = mahou_rt_dict_remove(self->dict, k.data(), nullptr, nullptr);
+    runtime::decrefItem(native(self)->keyDesc, k.data());
+    return rc == 0 ? 0 : (keyErrorFor(key), -1);
+  }
+  if (!ensureTypes(self, key, value)) return -1;
+  std::vector<char> k, v;
+  if (!toNative(keyType(self), key, k, "key")) return -1;
+  if (!toNative(valueType(self), value, v, "value")) {
+    runtime::decrefItem(native(self)->keyDesc, k.data());
+    return -1;
+  }
+  return mahou_rt_dict_setitem(self->dict, k.data(), v.data()) == 0 ? 0 : (setRuntimeError(), -1);
+}
+
+int dictContains(PyObject *obj, PyObject *key) {
+  bool error;
+  void *v = lookup(asDict(obj), key, error);
+  return error ? -1 : v != nullptr;
+}
+
+// The keys, values or (key, value) tuples as a new Python list.
+PyObject *entries(TypedDictObject *self, int part) {
+  PyObject *out = PyList_New(0);
+  if (!out || !self->dict) return out;
+  MahouDict *d = native(self);
+  for (int64_t i = 0; i < d->used; ++i) {
+    void *k = mahou_rt_dict_entry_key(self->dict, i);
+    if (!k) continue;
+    PyObject *item;
+    PyObject *key = part != 1 ? fromNative(keyType(self), d->keyDesc, k) : nullptr;
+    PyObject *value = part != 0 ? fromNative(valueType(self), d->valueDesc, mahou_rt_dict_value_of_key(self->dict, k)) : nullptr;
+    if ((part != 1 && !key) || (part != 0 && !value)) {
+      Py_XDECREF(key);
+      Py_XDECREF(value);
+      Py_DECREF(out);
+      return nullptr;
+    }
+    if (part == 2) {
+      item = PyTuple_Pack(2, key, value);
+      Py_DECREF(key);
+      Py_DECREF(value);
+    } else {
+      item = part == 0 ? key : value;
+    }
+    if (!item || PyList_Append(out, item) < 0) {
+      Py_XDECREF(item);
+      Py_DECREF(out);
+      return nullptr;
+    }
+    Py_DECREF(item);
+  }
+  return out;
+}
+
+PyObject *dictKeys(PyObject *obj, PyObject *) { return entries(asDict(obj), 0); }
+PyObject *dictValues(PyObject *obj, PyObject *) { return entries(asDict(obj), 1); }
+PyObject *dictItems(PyObject *obj, PyObject *) { return entries(asDict(obj), 2); }
+
+PyObject *dictIter(PyObject *obj) {
+  PyObject *keys = entries(asDict(obj), 0);
+  if (!keys) return nullptr;
+  PyObject *it = PyObject_GetIter(keys);
+  Py_DECREF(keys);
+  return it;
+}
+
+PyObject *dictGetMethod(PyObject *obj, PyObject *const *args, Py_ssize_t n) {
+  if (n < 1 || n > 2) return PyErr_Format(PyExc_TypeError, "get expected 1 or 2 arguments, got %zd", n);
+  auto *self = asDict(obj);
+  bool error;
+  void *v = lookup(self, args[0], error);
+  if (error) return nullptr;
+  if (!v) return Py_NewRef(n == 2 ? args[1] : Py_None);
+  return fromNative(valueType(self), native(self)->valueDesc, v);
+}
+
+PyObject *dictPopMethod(PyObject *obj, PyObject *const *args, Py_ssize_t n) {
+  if (n < 1 || n > 2) return PyErr_Format(PyExc_TypeError, "pop expected 1 or 2 arguments, got %zd", n);
+  auto *self = asDict(obj);
+  bool error;
+  if (!lookup(self, args[0], error)) {
+    if (error) return nullptr;
+    if (n == 2) return Py_NewRef(args[1]);
+    return keyErrorFor(args[0]);
+  }
+  PyObject *value = dictSubscript(obj, args[0]);
+  if (!value || dictAssign(obj, args[0], nullptr) < 0) {
+    Py_XDECREF(value);
+    return nullptr;
+  }
+  return value;
+}
+
+PyObject *dictSetDefault(PyObject *obj, PyObject *const *args, Py_ssize_t n) {
+  if (n < 1 || n > 2) return PyErr_Format(PyExc_TypeError, "setdefault expected 1 or 2 arguments, got %zd", n);
+  bool error;
+  if (!lookup(asDict(obj), args[0], error)) {
+    if (error) return nullptr;
+    if (dictAssign(obj, args[0], n == 2 ? args[1] : Py_None) < 0) return nullptr;
+  }
+  return dictSubscript(obj, args[0]);
+}
+
+PyObject *dictPopItem(PyObject *obj, PyObject *) {
+  PyObject *items = entries(asDict(obj), 2);
+  if (!items) return nullptr;
+  Py_ssize_t n = PyList_GET_SIZE(items);
+  if (n == 0) {
+    Py_DECREF(items);
+    PyErr_SetString(PyExc_KeyError, "popitem(): dictionary is empty");
+    return nullptr;
+  }
+  PyObject *last = Py_NewRef(PyList_GET_ITEM(items, n - 1));
+  Py_DECREF(items);
+  if (dictAssign(obj, PyTuple_GET_ITEM(last, 0), nullptr) < 0) {
+    Py_DECREF(last);
+    return nullptr;
+  }
+  return last;
+}
+
+PyObject *dictUpdate(PyObject *obj, PyObject *other) {
+  PyObject *items = PyMapping_Items(other);
+  if (!items) return nullptr;
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items); ++i) {
+    PyObject *kv = PyList_GET_ITEM(items, i);
+    if (dictAssign(obj, PyTuple_GET_ITEM(kv, 0), PyTuple_GET_ITEM(kv, 1)) < 0) {
+      Py_DECREF(items);
+      return nullptr;
+    }
+  }
+  Py_DECREF(items);
+  Py_RETURN_NONE;
+}
+
+PyObject *dictClear(PyObject *obj, PyObject *) {
+  if (asDict(obj)->dict) mahou_rt_dict_clear(asDict(obj)->dict);
+  Py_RETURN_NONE;
+}
+
+PyObject *dictCopy(PyObject *obj, PyObject *) {
+  auto *self = asDict(obj);
+  TypedDictObject *out = allocate(theTypedDictType);
+  if (!out || !self->dict) return reinterpret_cast<PyObject *>(out);
+  out->dict = mahou_rt_dict_copy(self->dict);
+  if (!out->dict) {
+    setRuntimeError();
+    Py_DECREF(out);
+    return nullptr;
+  }
+  out->type = new Type(*self->type);
+  return reinterpret_cast<PyObject *>(out);
+}
+
+PyObject *dictRepr(PyObject *obj) {
+  auto *self = asDict(obj);
+  PyObject *items = entries(self, 2);
+  if (!items) return nullptr;
+  PyObject *plain = PyDict_New();
+  for (Py_ssize_t i = 0; plain && i < PyList_GET_SIZE(items); ++i) {
+    PyObject *kv = PyList_GET_ITEM(items, i);
+    if (PyDict_SetItem(plain, PyTuple_GET_ITEM(kv, 0), PyTuple_GET_ITEM(kv, 1)) < 0) Py_CLEAR(plain);
+  }
+  Py_DECREF(items);
+  if (!plain) return nullptr;
+  PyObject *r = PyUnicode_FromFormat("%R", plain);
+  Py_DECREF(plain);
+  return r;
+}
+
+PyObject *dictRichCompare(PyObject *a, PyObject *b, int op) {
+  if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
+  PyObject *x = entries(asDict(a), 2);
+  if (!x) return nullptr;
+  PyObject *da = PyDict_New(), *db = nullptr;
+  for (Py_ssize_t i = 0; da && i < PyList_GET_SIZE(x); ++i) {
+    PyObject *kv = PyList_GET_ITEM(x, i);
+    if (PyDict_SetItem(da, PyTuple_GET_ITEM(kv, 0), PyTuple_GET_ITEM(kv, 1)) < 0) Py_CLEAR(da);
+  }
+  Py_DECREF(x);
+  if (!da) return nullptr;
+  if (isTypedDict(b)) {
+    PyObject *y = entries(asDict(b), 2);
+    if (!y) {
+      Py_DECREF(da);
+      return nullptr;
+    }
+    db = PyDict_New();
+    for (Py_ssize_t i = 0; db && i < PyList_GET_SIZE(y); ++i) {
+      PyObject *kv = PyList_GET_ITEM(y, i);
+      if (PyDict_SetItem(db, PyTuple_GET_ITEM(kv, 0), PyTuple_GET_ITEM(kv, 1)) < 0) Py_CLEAR(db);
+    }
+    Py_DECREF(y);
+  } else if (PyDict_Check(b)) {
+    db = Py_NewRef(b);
+  } else {
+    Py_DECREF(da);
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  if (!db) {
+    Py_DECREF(da);
+    return nullptr;
+  }
+  PyObject *r = PyObject_RichCompare(da, db, op);
+  Py_DECREF(da);
+  Py_DECREF(db);
+  return r;
+}
+
+PyObject *parseType(PyObject *t, Type &out) {
+  nb::object text = nb::steal(PyObject_Str(t));
+  if (!text.is_valid()) return nullptr;
+  std::string error;
+  auto parsed = types::parseType(nb::cast<std::string>(text), &error);
+  if (!parsed) return PyErr_Format(PyExc_TypeError, "not a mahou type: %R (%s)", t, error.c_str());
+  out = *parsed;
+  return Py_None;
+}
+
+PyObject *dictEmpty(PyObject *cls, PyObject *args, PyObject *kwargs) {
+  PyObject *kt, *vt;
+  Py_ssize_t nItems = 0;
+  static const char *keywords[] = {"key_type", "value_type", "n_keys", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|n:empty", const_cast<char **>(keywords), &kt, &vt, &nItems))
+    return nullptr;
+  Type k, v;
+  if (!parseType(kt, k) || !parseType(vt, v)) return nullptr;
+  std::string blob = types::typeDescriptor(k);
+  if (!(reinterpret_cast<const MahouTypeDesc *>(blob.data())->flags & MAHOU_DESC_HASHABLE))
+    return PyErr_Format(PyExc_TypeError, "unhashable key type: %s", k.str().c_str());
+  TypedDictObject *self = allocate(reinterpret_cast<PyTypeObject *>(cls));
+  if (!self) return nullptr;
+  if (!setTypes(self, k, v)) {
+    Py_DECREF(self);
+    return nullptr;
+  }
+  return reinterpret_cast<PyObject *>(self);
+}
+
+PyObject *dictKeyType(PyObject *obj, void *) {
+  auto *self = asDict(obj);
+  return self->type ? toPyType(keyType(self)) : Py_NewRef(Py_None);
+}
+PyObject *dictValueType(PyObject *obj, void *) {
+  auto *self = asDict(obj);
+  return self->type ? toPyType(valueType(self)) : Py_NewRef(Py_None);
+}
+
+#define MAHOU_FASTCALL(fn) reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fn))
+
+PyMethodDef dictMethods[] = {
+    {"keys", dictKeys, METH_NOARGS, "The keys, in insertion order (a list)."},
+    {"values", dictValues, METH_NOARGS, nullptr},
+    {"items", dictItems, METH_NOARGS, nullptr},
+    {"get", MAHOU_FASTCALL(dictGetMethod), METH_FASTCALL, nullptr},
+    {"pop", MAHOU_FASTCALL(dictPopMethod), METH_FASTCALL, nullptr},
+    {"setdefault", MAHOU_FASTCALL(dictSetDefault), METH_FASTCALL, nullptr},
+    {"popitem", dictPopItem, METH_NOARGS, nullptr},
+    {"update", dictUpdate, METH_O, nullptr},
+    {"clear", dictClear, METH_NOARGS, nullptr},
+    {"copy", dictCopy, METH_NOARGS, nullptr},
+    {"empty", MAHOU_FASTCALL(dictEmpty), METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "Dict.empty(key_type, value_type): an empty typed dict."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+PyGetSetDef dictGetSets[] = {
+    {"key_type", dictKeyType, nullptr, nullptr, nullptr},
+    {"value_type", dictValueType, nullptr, nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+PyMemberDef dictMembers[] = {
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(TypedDictObject, weakrefs), READONLY, nullptr},
+    {nullptr, 0, 0, 0, nullptr},
+};
+
+PyType_Slot dictSlots[] = {
+    {Py_tp_new, reinterpret_cast<void *>(dictNew)},
+    {Py_tp_dealloc, reinterpret_cast<void *>(dictDealloc)},
+    {Py_tp_repr, reinterpret_cast<void *>(dictRepr)},
+    {Py_tp_richcompare, reinterpret_cast<void *>(dictRichCompare)},
+    {Py_tp_iter, reinterpret_cast<void *>(dictIter)},
+    {Py_tp_methods, dictMethods},
+    {Py_tp_getset, dictGetSets},
+    {Py_tp_members, dictMembers},
+    {Py_sq_contains, reinterpret_cast<void *>(dictContains)},
+    {Py_mp_length, reinterpret_cast<void *>(dictLength)},
+    {Py_mp_subscript, reinterpret_cast<void *>(dictSubscript)},
+    {Py_mp_ass_subscript, reinterpret_cast<void *>(dictAssign)},
+    {Py_tp_doc, const_cast<char *>("A dict of one key and one value type shared with compiled code (numba.typed.Dict).")},
+    {0, nullptr},
+};
+
+PyType_Spec dictSpec = {"mahou.typed.Dict", sizeof(TypedDictObject), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+                        dictSlots};
+
+} // namespace
+
+bool isTypedDict(PyObject *obj) { return theTypedDictType && PyObject_TypeCheck(obj, theTypedDictType); }
+
+std::optional<Type> typedDictType(PyObject *obj) {
+  auto *self = asDict(obj);
+  if (!self->type) return std::nullopt;
+  return *self->type;
+}
+
+bool unboxTypedDict(PyObject *obj, const Type &t, char *dst) {
+  if (!isTypedDict(obj) || !asDict(obj)->type || *asDict(obj)->type != t) {
+    PyErr_Format(PyExc_TypeError, "expected a typed dict %s (a Python dict is not converted: use mahou.typed.Dict)",
+                 t.str().c_str());
+    return false;
+  }
+  MahouMemInfo *d = asDict(obj)->dict;
+  mahou_rt_incref(d); // the argument's reference, released after the call
+  std::memcpy(dst, &d, sizeof d);
+  return true;
+}
+
+PyObject *wrapTypedDict(MahouMemInfo *dict, const Type &dictType) {
+  TypedDictObject *self = allocate(theTypedDictType);
+  if (!self) {
+    mahou_rt_decref(dict);
+    return nullptr;
+  }
+  self->dict = dict;
+  self->type = new Type(dictType);
+  return reinterpret_cast<PyObject *>(self);
+}
+
+// ------------------------------------------------------------------ Python sets
+
+MahouMemInfo *setFromPython(PyObject *obj, const Type &setType) {
+  const Type &item = setType.elems[0];
+  MahouMemInfo *s = mahou_rt_dict_new(descriptorOf(item), nullptr);
+  if (!s) return setRuntimeError(), nullptr;
+  PyObject *it = PyObject_GetIter(obj);
+  if (!it) {
+    mahou_rt_decref(s);
+    return nullptr;
+  }
+  std::vector<char> buf;
+  while (PyObject *x = PyIter_Next(it)) {
+    bool ok = toNative(item, x, buf, "item");
+    Py_DECREF(x);
+    if (!ok || mahou_rt_dict_setitem(s, buf.data(), nullptr) != 0) {
+      if (ok) setRuntimeError();
+      Py_DECREF(it);
+      mahou_rt_decref(s);
+      return nullptr;
+    }
+  }
+  Py_DECREF(it);
+  if (PyErr_Occurred()) {
+    mahou_rt_decref(s);
+    return nullptr;
+  }
+  return s;
+}
+
+PyObject *setToPython(MahouMemInfo *set, const Type &item) {
+  PyObject *out = PySet_New(nullptr);
+  if (!out) return nullptr;
+  MahouDict *d = mahouDict(set);
+  for (int64_t i = 0; i < d->used; ++i) {
+    void *k = mahou_rt_dict_entry_key(set, i);
+    if (!k) continue;
+    PyObject *x = fromNative(item, d->keyDesc, k);
+    if (!x || PySet_Add(out, x) < 0) {
+      Py_XDECREF(x);
+      Py_DECREF(out);
+      return nullptr;
+    }
+    Py_DECREF(x);
+  }
+  return out;
+}
+
+bool reflectSet(PyObject *target, MahouMemInfo *set, const Type &item) {
+  PyObject *fresh = setToPython(set, item);
+  if (!fresh) return false;
+  int rc = PySet_Clear(target);
+  PyObject *r = rc == 0 ? PyObject_CallMethod(target, "update", "O", fresh) : nullptr;
+  Py_DECREF(fresh);
+  Py_XDECREF(r);
+  return r != nullptr;
 }
 
 void registerTypedList(nb::module_ &m);
 
-void registerTypedContainers(nb::module_ &m) { registerTypedList(m); }
+void registerTypedContainers(nb::module_ &m) {
+  registerTypedList(m);
+  PyObject *type = PyType_FromSpec(&dictSpec);
+  if (!type) throw nb::python_error();
+  theTypedDictType = reinterpret_cast<PyTypeObject *>(type);
+  m.attr("TypedDict") = nb::borrow(type);
+}
 
 } // namespace mahou::binding

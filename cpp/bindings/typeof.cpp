@@ -20,6 +20,7 @@ enum class KeyTag : uint64_t {
   Unicode = 8,
   Dict = 9,    // the key's and the value's keys follow
   Optional = 10,
+  Set = 11,
 };
 
 constexpr uint64_t tagged(KeyTag tag, uint64_t payload) { return uint64_t(tag) << 56 | payload; }
@@ -243,6 +244,10 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
     appendTypeKey(t.elems[0], key);
     appendTypeKey(t.elems[1], key);
     return;
+  case types::Kind::Set:
+    key.push_back(tagged(KeyTag::Set, 0));
+    appendTypeKey(t.elems[0], key);
+    return;
   case types::Kind::Optional:
     key.push_back(tagged(KeyTag::Optional, 0));
     appendTypeKey(t.elems[0], key);
@@ -288,6 +293,21 @@ std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
       return std::nullopt;
     }
     return Type::list(*item);
+  } else if (PyAnySet_Check(obj)) {
+    PyObject *it = PyObject_GetIter(obj);
+    PyObject *first = it ? PyIter_Next(it) : nullptr;
+    Py_XDECREF(it);
+    if (!first) {
+      PyErr_Clear();
+      if (why)
+        *why = "an empty set (its item type cannot be known)";
+      return std::nullopt;
+    }
+    auto item = typeOfObject(first, why);
+    Py_DECREF(first);
+    if (!item)
+      return std::nullopt;
+    return Type::set(*item);
   } else if (isTypedList(obj) || isTypedDict(obj)) {
     auto t = isTypedList(obj) ? typedListType(obj) : typedDictType(obj);
     if (!t && why)

@@ -219,3 +219,26 @@ def signature_text(sig):
     if isinstance(sig, Signature):
         return str(sig)
     raise TypeError(f"a signature must be a string, a Signature or a tuple of types, not {sig!r}")
+
+
+# ---------------------------------------------------------------- objects
+# The types of strings and containers, as typed.List.empty_list / typed.Dict.empty and
+# signatures take them (str() is the compiler's spelling).
+unicode_type = Type("unicode_type")
+
+
+def ListType(item):
+    """The type of a typed.List of `item`."""
+    return Type(f"ListType[{item}]")
+
+
+def DictType(key, value):
+    """The type of a typed.Dict of `key` → `value`."""
+    return Type(f"DictType[{key}, {value}]")
+
+
+def Optional(t):
+    return Type(f"OptionalType({t})")
+
+
+__all__ += ["unicode_type", "ListType", "DictType", "Optional"]

@@ -68,6 +68,22 @@ struct MahouList {
   int64_t dirty; // nonzero once mutated (a list unboxed from Python is written back then)
 };
 
+// A dict (or, without values, a set): CPython's compact layout. `entries` holds
+// `used` entries in insertion order (deleted ones marked dead), each {int64 hash; int64
+// live; key at keyOffset; value at valueOffset}; `index` has indexMask + 1 slots, each
+// an entry number, -1 (empty) or -2 (deleted).
+struct MahouDict {
+  int64_t size; // live entries
+  int64_t used; // entries written (live and dead)
+  int64_t capacity;
+  int64_t indexMask;
+  int64_t *index;
+  char *entries;
+  const MahouTypeDesc *keyDesc;
+  const MahouTypeDesc *valueDesc; // null: a set
+  int64_t entrySize, keyOffset, valueOffset;
+};
+
 // A string in CPython's PEP 393 form: `length` code points of `kind` bytes each (the
 // smallest kind that holds them all), followed by a NUL of `kind` bytes.
 struct MahouStr {
@@ -80,6 +96,7 @@ struct MahouStr {
 inline char *mahouStrData(MahouStr *s) { return reinterpret_cast<char *>(s + 1); }
 inline MahouStr *mahouStr(MahouMemInfo *mi) { return static_cast<MahouStr *>(mahouObjectPayload(mi)); }
 inline MahouList *mahouList(MahouMemInfo *mi) { return static_cast<MahouList *>(mahouObjectPayload(mi)); }
+inline MahouDict *mahouDict(MahouMemInfo *mi) { return static_cast<MahouDict *>(mahouObjectPayload(mi)); }
 
 } // extern "C"
 

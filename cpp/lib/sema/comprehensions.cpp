@@ -40,6 +40,26 @@ int FunctionTyper::holdInTemp(ExprPtr value, Loc loc, ir::Block &stmts) {
 ExprPtr FunctionTyper::comprehension(const ast::Comprehension &c) {
   requireHost(c.loc, "a comprehension");
   if (c.comp == ast::CompKind::Set || c.comp == ast::CompKind::Dict) return hashedComprehension(c);
+  return comprehensionInto(c, [&](int acc, ir::Block &out) -> bool {
+    ExprPtr v = expr(*c.elt);
+    if (isUnknown(v)) return false;
+    Type listType = Type::list(itemType(v->type, c.elt->loc, "a list item"));
+    if (vars_[acc].type != listType) { // the element's type is known (or widened) now
+      vars_[acc].type = listType;
+      changed_ = true;
+    }
+    std::vector<ExprPtr> args;
+    args.push_back(load(acc, c.loc));
+    args.push_back(convert(std::move(v), listType.elems[0], "list comprehension"));
+    auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, c.loc);
+    st->exprs.push_back(objectOp(ObjectOp::ListAppend, Type::none(), std::move(args), c.loc));
+    out.push_back(std::move(st));
+    return true;
+  });
+}
+
+ExprPtr FunctionTyper::comprehensionInto(const ast::Comprehension &c,
+                                         const std::function<bool(int, ir::Block &)> &emit) {
   // The targets live in a scope of their own: hidden variables bound to their names
   // while the comprehension is typed.
   std::vector<std::string> names;
@@ -66,20 +86,7 @@ ExprPtr FunctionTyper::comprehension(const ast::Comprehension &c) {
   bool sawElement = false;
   std::function<void(size_t, ir::Block &)> generate = [&](size_t level, ir::Block &out) {
     if (level == c.generators.size()) {
-      ExprPtr v = expr(*c.elt);
-      if (isUnknown(v)) return;
-      sawElement = true;
-      Type listType = Type::list(itemType(v->type, c.elt->loc, "a list item"));
-      if (vars_[acc].type != listType) { // the element's type is known (or widened) now
-        vars_[acc].type = listType;
-        changed_ = true;
-      }
-      std::vector<ExprPtr> args;
-      args.push_back(load(acc, c.loc));
-      args.push_back(convert(std::move(v), listType.elems[0], "list comprehension"));
-      auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, c.loc);
-      st->exprs.push_back(objectOp(ObjectOp::ListAppend, Type::none(), std::move(args), c.loc));
-      out.push_back(std::move(st));
+      sawElement |= emit(acc, out);
       return;
     }
     const ast::CompFor &g = c.generators[level];
@@ -102,7 +109,9 @@ ExprPtr FunctionTyper::comprehension(const ast::Comprehension &c) {
     else varIndex_.erase(n);
   }
   if (!sawElement || vars_[acc].type.containsUnknown()) return unknown(c.loc);
-  stmts->push_back(assignVar(acc, objectOp(ObjectOp::ListNew, vars_[acc].type, {}, c.loc), c.loc));
+  const Type &accType = vars_[acc].type;
+  ObjectOp make = accType.isDict() ? ObjectOp::DictNew : accType.isSet() ? ObjectOp::SetNew : ObjectOp::ListNew;
+  stmts->push_back(assignVar(acc, objectOp(make, accType, {}, c.loc), c.loc));
   for (auto &s : loops) stmts->push_back(std::move(s));
   return seqExpr(std::move(stmts), load(acc, c.loc), c.loc);
 }

@@ -325,6 +325,154 @@ ExprPtr strPartition(MethodCall &m) {
   return m.t.listToTuple(std::move(parts), 3, m.loc);
 }
 
+// ------------------------------------------------------------------ dicts and sets
+
+// The key (and value) types of a dict or set made empty, refined from a use; false
+// when the receiver was refined (the pass is redone).
+bool tableKnown(MethodCall &m, const Type &refined) {
+  if (!m.self->type.isPartialContainer()) return true;
+  m.t.refineContainer(m.selfExpr, refined, m.loc);
+  return false;
+}
+
+ExprPtr keyArg(MethodCall &m, ExprPtr k) { return m.t.hashedKey(std::move(k), m.self->type.elems[0], m.name + "() key"); }
+
+ExprPtr dictGet(MethodCall &m) { // get setdefault
+  auto a = args(m, 1, 2);
+  if (anyUnknown(a)) return m.t.unknown(m.loc);
+  if (a.size() == 1) a.push_back(noneValue(m.loc));
+  Type vt0 = a[1]->type.isNone() ? Type::unknown() : m.t.itemType(a[1]->type, m.loc, "a dict value");
+  if (!tableKnown(m, Type::dict(m.t.keyType(a[0]->type, m.loc), vt0))) return m.t.unknown(m.loc);
+  const Type vt = m.self->type.elems[1];
+  bool none = a[1]->type.isNone();
+  if (m.name == "setdefault") {
+    if (none) m.t.notSupported(m.loc, "setdefault() with a None default is not supported");
+    // The key is used twice (looked up, then stored): held in a variable.
+    auto stmts = std::make_shared<ir::Block>();
+    int k = m.t.holdInTemp(keyArg(m, std::move(a[0])), m.loc, *stmts);
+    std::vector<ExprPtr> rest;
+    rest.push_back(m.t.load(k, m.loc));
+    rest.push_back(m.t.convertItem(std::move(a[1]), vt, "setdefault() default"));
+    return m.t.seqExpr(std::move(stmts), op(m, ObjectOp::DictSetDefault, vt, std::move(rest)), m.loc);
+  }
+  // d.get(k) is Optional(V): None when absent.
+  Type rt = none ? Type::optional(vt) : vt;
+  std::vector<ExprPtr> rest;
+  rest.push_back(keyArg(m, std::move(a[0])));
+  rest.push_back(none ? m.t.convert(std::move(a[1]), rt, "get() default") : m.t.convertItem(std::move(a[1]), vt, "get() default"));
+  return op(m, ObjectOp::DictGetDefault, rt, std::move(rest));
+}
+
+ExprPtr dictPop(MethodCall &m) {
+  auto a = args(m, 1, 2);
+  if (anyUnknown(a)) return m.t.unknown(m.loc);
+  if (!tableKnown(m, Type::dict(m.t.keyType(a[0]->type, m.loc), Type::unknown()))) return m.t.unknown(m.loc);
+  const Type vt = m.self->type.elems[1];
+  std::vector<ExprPtr> rest;
+  rest.push_back(keyArg(m, std::move(a[0])));
+  if (a.size() == 1) return op(m, ObjectOp::DictPop, vt, std::move(rest));
+  rest.push_back(m.t.convertItem(std::move(a[1]), vt, "pop() default"));
+  return op(m, ObjectOp::DictPopDefault, vt, std::move(rest));
+}
+
+ExprPtr tableNoArgs(MethodCall &m) { // popitem copy clear keys values items / set pop copy clear
+  args(m, 0, 0);
+  const Type t = m.self->type;
+  if (t.isPartialContainer()) {
+    if (m.name == "clear") return noneValue(m.loc);
+    return m.t.unknown(m.loc);
+  }
+  bool isDict = t.isDict();
+  if (m.name == "copy") return op(m, isDict ? ObjectOp::DictCopy : ObjectOp::SetCopy, t, {});
+  if (m.name == "clear") return op(m, isDict ? ObjectOp::DictClear : ObjectOp::SetClear, Type::none(), {});
+  if (m.name == "popitem") return op(m, ObjectOp::DictPopItem, Type::tuple({t.elems[0], t.elems[1]}), {});
+  if (m.name == "pop") return op(m, ObjectOp::SetPop, t.elems[0], {});
+  // keys / values / items as values: lists of them (views are not supported).
+  auto part = m.name == "keys" ? FunctionTyper::EntryPart::Keys
+              : m.name == "values" ? FunctionTyper::EntryPart::Values : FunctionTyper::EntryPart::Items;
+  Type item = part == FunctionTyper::EntryPart::Keys ? t.elems[0]
+              : part == FunctionTyper::EntryPart::Values ? t.elems[1] : Type::tuple({t.elems[0], t.elems[1]});
+  auto stmts = std::make_shared<ir::Block>();
+  int acc = m.t.holdInTemp(m.t.objectOp(ObjectOp::ListNew, Type::list(item), {}, m.loc), m.loc, *stmts);
+  Loc loc = m.loc;
+  m.t.forEachEntry(std::move(m.self), part, loc, [&](ExprPtr x, ir::Block &body) {
+    std::vector<ExprPtr> a;
+    a.push_back(m.t.load(acc, loc));
+    a.push_back(std::move(x));
+    auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
+    st->exprs.push_back(m.t.objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc));
+    body.push_back(std::move(st));
+  }, *stmts);
+  return m.t.seqExpr(std::move(stmts), m.t.load(acc, loc), loc);
+}
+
+// The other operand of update/union/...: a table of the same type (other iterables are
+// made sets first; a dict's update takes a dict).
+ExprPtr tableOperand(MethodCall &m, ExprPtr other, bool allowIterable) {
+  if (FunctionTyper::isUnknown(other)) return other;
+  const Type t = m.self->type;
+  if (other->type == t) return other;
+  if (t.isSet() && allowIterable && !other->type.isDict()) {
+    auto stmts = std::make_shared<ir::Block>();
+    int acc = m.t.holdInTemp(m.t.objectOp(ObjectOp::SetNew, t, {}, m.loc), m.loc, *stmts);
+    Loc loc = m.loc;
+    m.t.forEachValue(std::move(other), loc, [&](ExprPtr x, ir::Block &body) {
+      std::vector<ExprPtr> a;
+      a.push_back(m.t.load(acc, loc));
+      a.push_back(m.t.hashedKey(std::move(x), t.elems[0], "set item"));
+      auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
+      st->exprs.push_back(m.t.objectOp(ObjectOp::SetAdd, Type::none(), std::move(a), loc));
+      body.push_back(std::move(st));
+    }, *stmts);
+    return m.t.seqExpr(std::move(stmts), m.t.load(acc, loc), loc);
+  }
+  if (other->type.isPartialContainer() && other->type.kind == t.kind) return m.t.convert(std::move(other), t, m.name);
+  m.t.error(m.loc, m.name + "() of a " + t.str() + " with a " + other->type.str() + " is not supported");
+}
+
+ExprPtr tableUpdate(MethodCall &m) { // dict.update, set.update / set algebra methods
+  auto a = args(m, 1, 1);
+  if (anyUnknown(a) && !a[0]->type.isPartialContainer()) return m.t.unknown(m.loc);
+  if (m.self->type.isPartialContainer()) {
+    if (a[0]->type.isPartialContainer()) return m.t.unknown(m.loc);
+    Type other = a[0]->type.isDict() || a[0]->type.isSet() ? a[0]->type : Type::unknown();
+    if (other.isUnknown()) m.t.error(m.loc, "cannot infer the item type from " + a[0]->type.str());
+    m.t.refineContainer(m.selfExpr, other, m.loc);
+    return m.t.unknown(m.loc);
+  }
+  bool isDict = m.self->type.isDict();
+  std::vector<ExprPtr> rest;
+  rest.push_back(tableOperand(m, std::move(a[0]), true));
+  if (FunctionTyper::isUnknown(rest[0])) return m.t.unknown(m.loc);
+  const Type t = m.self->type;
+  static const char *combine[] = {"union", "intersection", "difference", "symmetric_difference"};
+  for (int64_t k = 0; k < 4; ++k)
+    if (m.name == combine[k]) return op(m, ObjectOp::SetCombine, t, std::move(rest), k);
+  if (m.name == "issubset") return op(m, ObjectOp::SetSubset, Type::boolean(), std::move(rest));
+  if (m.name == "issuperset" || m.name == "isdisjoint") {
+    // b <= a, or a & b empty.
+    if (m.name == "issuperset") {
+      std::vector<ExprPtr> sw;
+      sw.push_back(std::move(rest[0]));
+      sw.push_back(std::move(m.self));
+      return m.t.objectOp(ObjectOp::SetSubset, Type::boolean(), std::move(sw), m.loc);
+    }
+    auto both = op(m, ObjectOp::SetCombine, t, std::move(rest), 1);
+    return m.t.logicalNot(m.t.containerTruth(std::move(both)));
+  }
+  return op(m, isDict ? ObjectOp::DictUpdate : ObjectOp::SetUpdate, Type::none(), std::move(rest));
+}
+
+ExprPtr setItemMethod(MethodCall &m) { // add discard remove
+  auto a = args(m, 1, 1);
+  if (anyUnknown(a)) return m.t.unknown(m.loc);
+  if (!tableKnown(m, Type::set(m.t.keyType(a[0]->type, m.loc)))) return m.t.unknown(m.loc);
+  std::vector<ExprPtr> rest;
+  rest.push_back(keyArg(m, std::move(a[0])));
+  ObjectOp o = m.name == "add" ? ObjectOp::SetAdd : m.name == "discard" ? ObjectOp::SetDiscard : ObjectOp::SetRemove;
+  return op(m, o, Type::none(), std::move(rest));
+}
+
 struct MethodEntry {
   Kind kind;
   const char *names; // space-separated method names sharing one typing function
@@ -351,6 +499,13 @@ const MethodEntry kMethods[] = {
     {Kind::Unicode, "replace", strReplace},
     {Kind::Unicode, "zfill center ljust rjust", strPad},
     {Kind::Unicode, "partition rpartition", strPartition},
+    {Kind::Dict, "get setdefault", dictGet},
+    {Kind::Dict, "pop", dictPop},
+    {Kind::Dict, "popitem copy clear keys values items", tableNoArgs},
+    {Kind::Dict, "update", tableUpdate},
+    {Kind::Set, "add discard remove", setItemMethod},
+    {Kind::Set, "pop copy clear", tableNoArgs},
+    {Kind::Set, "update union intersection difference symmetric_difference issubset issuperset isdisjoint", tableUpdate},
 };
 
 bool hasName(const char *names, const std::string &name) {
@@ -375,9 +530,11 @@ ExprPtr FunctionTyper::objectMethod(ExprPtr self, const ast::Expr &selfExpr, con
     MethodCall m{*this, std::move(self), selfExpr, e, name, e.loc};
     return entry.typer(m);
   }
-  if (self->type.isList() || self->type.isString())
-    error(e.loc, "'" + std::string(self->type.isList() ? "list" : "str") + "' object has no attribute '" + name +
-                     "' (or mahou does not support it)");
+  if (self->type.isObject() || self->type.isString()) {
+    const char *kinds[] = {"list", "dict", "set", "str"};
+    int k = self->type.isList() ? 0 : self->type.isDict() ? 1 : self->type.isSet() ? 2 : 3;
+    error(e.loc, std::string("'") + kinds[k] + "' object has no attribute '" + name + "' (or mahou does not support it)");
+  }
   return nullptr;
 }
 
@@ -482,6 +639,43 @@ ExprPtr FunctionTyper::objectBuiltin(const std::string &name, const ast::Call &e
       error(e.loc, "list() takes at most 1 argument (" + std::to_string(e.args.size()) + " given)");
     return listFromAst(*e.args[0], e.loc);
   }
+  if (name == "set" || name == "dict") {
+    requireHost(e.loc, name + "()");
+    checkKeywords(e, {}, name);
+    if (e.args.size() > 1) error(e.loc, name + "() takes at most 1 argument");
+    bool isSet = name == "set";
+    if (e.args.empty())
+      return isSet ? objectOp(ObjectOp::SetNew, Type::set(Type::unknown()), {}, e.loc)
+                   : objectOp(ObjectOp::DictNew, Type::dict(Type::unknown(), Type::unknown()), {}, e.loc);
+    // set(iterable) / dict(iterable of pairs, or a dict): a loop adding each item.
+    ExprPtr items = listFromAst(*e.args[0], e.loc);
+    if (isUnknown(items)) return unknown(e.loc);
+    Type item = items->type.elems[0];
+    if (!isSet && (!item.isTuple() || item.elems.size() != 2))
+      error(e.loc, "dict() needs (key, value) pairs, not items of type " + item.str());
+    Type t = isSet ? Type::set(keyType(item, e.loc)) : Type::dict(keyType(item.elems[0], e.loc), item.elems[1]);
+    auto stmts = std::make_shared<ir::Block>();
+    int acc = holdInTemp(objectOp(isSet ? ObjectOp::SetNew : ObjectOp::DictNew, t, {}, e.loc), e.loc, *stmts);
+    forEachValue(std::move(items), e.loc, [&](ExprPtr x, ir::Block &body) {
+      std::vector<ExprPtr> a;
+      a.push_back(load(acc, e.loc));
+      if (isSet) {
+        a.push_back(convert(std::move(x), t.elems[0], "set item"));
+      } else {
+        int pair = holdInTemp(std::move(x), e.loc, body);
+        for (int64_t k = 0; k < 2; ++k) {
+          auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, item.elems[k], e.loc);
+          g->ival = k;
+          g->args.push_back(load(pair, e.loc));
+          a.push_back(convert(std::move(g), t.elems[k], "dict item"));
+        }
+      }
+      auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, e.loc);
+      st->exprs.push_back(objectOp(isSet ? ObjectOp::SetAdd : ObjectOp::DictSet, Type::none(), std::move(a), e.loc));
+      body.push_back(std::move(st));
+    }, *stmts);
+    return seqExpr(std::move(stmts), load(acc, e.loc), e.loc);
+  }
   if (name == "sorted" || name == "reversed") {
     requireHost(e.loc, name + "()");
     checkKeywords(e, name == "sorted" ? std::initializer_list<const char *>{"reverse", "key"}
@@ -519,6 +713,8 @@ ExprPtr FunctionTyper::objectBuiltin(const std::string &name, const ast::Call &e
       if (auto *n = arg.as<ast::Name>(); n && varIndex_.count(n->id)) {
         auto v = load(varIndex_[n->id], arg.loc);
         if (!isUnknown(v) && v->type.isList()) return reduceList(*this, name, std::move(v), e.loc);
+        if (!isUnknown(v) && (v->type.isSet() || v->type.isDict() || v->type.isUnicode()))
+          return reduceList(*this, name, listFromIterable(std::move(v), e.loc), e.loc);
       } else if (arg.kind == ast::ExprKind::Call || arg.kind == ast::ExprKind::Subscript || arg.kind == ast::ExprKind::Attribute) {
         // Evaluated once here; only lists are handled (arrays and tuples go the usual way).
         return nullptr;

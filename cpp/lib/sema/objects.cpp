@@ -224,6 +224,16 @@ ExprPtr FunctionTyper::objectBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rh
     args.push_back(ir::makeCast(std::move(n), Type::int64()));
     return objectOp(isList ? ObjectOp::ListRepeat : ObjectOp::StrRepeat, rt, std::move(args), loc);
   }
+  if (a.isSet() && b.isSet()) {
+    int64_t which = op == ast::BinOpKind::BitOr ? 0 : op == ast::BinOpKind::BitAnd ? 1 : op == ast::BinOpKind::Sub ? 2
+                    : op == ast::BinOpKind::BitXor ? 3 : -1;
+    if (which < 0) error(loc, std::string("unsupported operand types for ") + ast::binOpSymbol(op) + ": sets");
+    if (a.elems[0] != b.elems[0]) error(loc, "set operands of different item types: " + a.str() + " and " + b.str());
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(lhs));
+    args.push_back(std::move(rhs));
+    return objectOp(ObjectOp::SetCombine, a, std::move(args), loc, which);
+  }
   if (a.isString() && b.isString() && op == ast::BinOpKind::Add) {
     std::vector<ExprPtr> args;
     args.push_back(toUnicode(std::move(lhs)));
@@ -266,6 +276,41 @@ ExprPtr FunctionTyper::objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &r
       return op == ast::CmpOpKind::Eq ? std::move(eq) : logicalNot(std::move(eq));
     }
     return fromThreeWay(objectOp(ObjectOp::ListCompare, Type::int64(), std::move(args), loc));
+  }
+  if ((a.isDict() && b.isDict()) || (a.isSet() && b.isSet())) {
+    if (a != b) {
+      if (eqOp) return ir::makeConst(Type::boolean(), loc, op == ast::CmpOpKind::NotEq);
+      error(loc, "cannot compare " + a.str() + " and " + b.str());
+    }
+    auto pair = [&](bool swap) {
+      std::vector<ExprPtr> args;
+      args.push_back(swap ? std::move(rhs) : std::move(lhs));
+      args.push_back(swap ? std::move(lhs) : std::move(rhs));
+      return args;
+    };
+    if (eqOp) {
+      auto eq = objectOp(a.isDict() ? ObjectOp::DictEqual : ObjectOp::SetEqual, Type::boolean(), pair(false), loc);
+      return op == ast::CmpOpKind::Eq ? std::move(eq) : logicalNot(std::move(eq));
+    }
+    if (a.isDict()) error(loc, "dicts cannot be ordered");
+    // Subsets: a <= b; a < b is a <= b with fewer items (evaluated once each).
+    bool swap = op == ast::CmpOpKind::Gt || op == ast::CmpOpKind::GtE;
+    bool strict = op == ast::CmpOpKind::Lt || op == ast::CmpOpKind::Gt;
+    auto stmts = std::make_shared<ir::Block>();
+    int x = holdInTemp(swap ? std::move(rhs) : std::move(lhs), loc, *stmts);
+    int y = holdInTemp(swap ? std::move(lhs) : std::move(rhs), loc, *stmts);
+    std::vector<ExprPtr> args;
+    args.push_back(load(x, loc));
+    args.push_back(load(y, loc));
+    ExprPtr sub = objectOp(ObjectOp::SetSubset, Type::boolean(), std::move(args), loc);
+    if (strict) {
+      auto sc = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), loc);
+      sc->sub = 0;
+      sc->args.push_back(std::move(sub));
+      sc->args.push_back(compareOne(ast::CmpOpKind::Lt, objectLen(load(x, loc), loc), objectLen(load(y, loc), loc), loc));
+      sub = std::move(sc);
+    }
+    return seqExpr(std::move(stmts), std::move(sub), loc);
   }
   if ((a.isObject() || b.isObject() || a.isString() || b.isString()) && eqOp && !a.isOptional() && !b.isOptional()) {
     // Objects of different kinds (a string and a number, a list and None) are never equal.

@@ -549,6 +549,28 @@ void loopOverChangingLength(FunctionTyper &t, const IterSource &src, int counter
 
 } // namespace
 
+std::optional<std::pair<ExprPtr, FunctionTyper::EntryPart>> FunctionTyper::tableIteration(const ast::Expr &iter) {
+  // d.keys() / d.values() / d.items(), or a dict or set variable.
+  if (auto *call = iter.as<ast::Call>()) {
+    auto *attr = call->func->as<ast::Attribute>();
+    if (!attr || !call->args.empty() || !call->keywords.empty()) return std::nullopt;
+    EntryPart part;
+    if (attr->attr == "keys") part = EntryPart::Keys;
+    else if (attr->attr == "values") part = EntryPart::Values;
+    else if (attr->attr == "items") part = EntryPart::Items;
+    else return std::nullopt;
+    auto base = expr(*attr->value);
+    if (isUnknown(base)) return std::make_pair(unknown(iter.loc), part);
+    if (!base->type.isDict()) return std::nullopt;
+    return std::make_pair(std::move(base), part);
+  }
+  if (auto *n = iter.as<ast::Name>(); n && varIndex_.count(n->id)) {
+    const Type &t = vars_[varIndex_[n->id]].type;
+    if (t.isDict() || t.isSet()) return std::make_pair(load(varIndex_[n->id], iter.loc), EntryPart::Keys);
+  }
+  return std::nullopt;
+}
+
 void FunctionTyper::forStmt(const ast::For &s, ir::Block &out) {
   forLoop(*s.target, *s.iter, s.loc, [&](ir::Block &body) { block(s.body, body); }, &s.orelse, out, true);
 }
@@ -589,6 +611,9 @@ void FunctionTyper::forLoopElements(const ast::Expr &iter, Loc loc,
       st->exprs.push_back(args.size() == 3 ? std::move(args[2]) : ir::makeConst(Type::int64(), loc, 1));
     }
     element = load(counter, loc);
+  } else if (auto table = tableIteration(iter)) {
+    if (!isUnknown(table->first)) forEachEntry(std::move(table->first), table->second, loc, body, out, orelse);
+    return;
   } else {
     IterSource src;
     bool known = iterSource(*this, iter, src, out, true);
@@ -614,6 +639,10 @@ void FunctionTyper::forLoopElements(const ast::Expr &iter, Loc loc,
 
 void FunctionTyper::forEachValue(ExprPtr iterable, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
                                  ir::Block &out) {
+  if (!isUnknown(iterable) && (iterable->type.isDict() || iterable->type.isSet())) {
+    forEachEntry(std::move(iterable), EntryPart::Keys, loc, body, out);
+    return;
+  }
   IterSource src;
   if (!iterSourceOfValue(*this, std::move(iterable), src, out, loc, true)) return;
   int counter = tempVar(Type::int64(), loc);

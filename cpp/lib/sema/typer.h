@@ -208,6 +208,15 @@ public:
   int holdInTemp(ExprPtr value, Loc loc, ir::Block &stmts);
   ExprPtr seqExpr(std::shared_ptr<ir::Block> stmts, ExprPtr value, Loc loc);
   // Dicts and sets (dicts.cpp).
+  Type keyType(const Type &t, Loc loc);                      // a hashable item type (refuses others)
+  ExprPtr hashedKey(ExprPtr key, const Type &keyType, const std::string &what);
+  enum class EntryPart { Keys, Values, Items };
+  // A loop over the live entries of a dict or set (keys, values or (key, value)).
+  void forEachEntry(ExprPtr table, EntryPart part, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
+                    ir::Block &out, const ast::Body *orelse = nullptr);
+  // A comprehension's loops into a fresh container: emit(acc, block) adds the element
+  // (false while its type is unknown); the container's type is acc's.
+  ExprPtr comprehensionInto(const ast::Comprehension &c, const std::function<bool(int, ir::Block &)> &emit);
   ExprPtr dictDisplay(const ast::Dict &d);
   ExprPtr setDisplay(const ast::Set &s);
   ExprPtr hashedComprehension(const ast::Comprehension &c);
@@ -230,6 +239,8 @@ public:
   // The same loop giving each element to body(element, block) (for comprehensions).
   void forLoopElements(const ast::Expr &iter, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
                        const ast::Body *orelse, ir::Block &out, bool parallelAllowed = false);
+  // The table a loop iterates when it is one (a dict or set, or d.keys()/values()/items()).
+  std::optional<std::pair<ExprPtr, EntryPart>> tableIteration(const ast::Expr &iter);
   // A loop over a typed iterable (array, tuple, list, string): body(element, block).
   void forEachValue(ExprPtr iterable, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body, ir::Block &out);
   void raiseStmt(const ast::Raise &s, ir::Block &out);

@@ -138,6 +138,29 @@ private:
     std::string name = ident();
     if (name.empty()) return fail("expected a type name");
     if (name == "none" || name == "void" || name == "None") return Type::none();
+    if (name == "unicode_type" || name == "str" || name == "string") return Type::unicode();
+    // Containers as Type::str() spells them: ListType[T] / list(T), DictType[K, V], set(T),
+    // OptionalType(T).
+    if (name == "ListType" || name == "DictType" || name == "list" || name == "set" || name == "OptionalType" ||
+        name == "Optional") {
+      char open = peek();
+      char close = open == '[' ? ']' : ')';
+      if (!eat(open) || (open != '[' && open != '(')) return fail("expected '[' or '(' after " + name);
+      std::vector<Type> items;
+      do {
+        auto t = parseType();
+        if (!t) return std::nullopt;
+        items.push_back(*t);
+      } while (eat(','));
+      if (!eat(close)) return fail(std::string("expected '") + close + "'");
+      size_t want = name == "DictType" ? 2 : 1;
+      if (items.size() != want) return fail(name + " takes " + std::to_string(want) + " type(s)");
+      if (name == "ListType") return Type::list(items[0], true);
+      if (name == "list") return Type::list(items[0]);
+      if (name == "set") return Type::set(items[0]);
+      if (name == "DictType") return Type::dict(items[0], items[1]);
+      return Type::optional(items[0]);
+    }
     if (name == "UniTuple") {
       if (!eat('(')) return fail("expected '(' after UniTuple");
       auto elem = parseType();

@@ -1,0 +1,396 @@
+// Dicts and sets of compiled code: one insertion-ordered open-addressing table (the
+// layout of CPython's compact dict: an index of slots into a dense array of entries)
+// for every key and value type, driven by their descriptors. A set is a table whose
+// values have no bytes.
+#include "mahou/objects.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace mahou::runtime;
+
+namespace {
+
+enum ExcIndex : int32_t {
+#define MAHOU_EXCEPTION(name) Exc##name,
+#include "mahou/exceptions.def"
+#undef MAHOU_EXCEPTION
+};
+
+constexpr int64_t kEmpty = -1, kDeleted = -2;
+
+size_t round8(size_t n) { return (n + 7) & ~size_t(7); }
+
+char *entryAt(MahouDict *d, int64_t i) { return d->entries + i * d->entrySize; }
+int64_t &entryHash(char *e) { return *reinterpret_cast<int64_t *>(e); }
+int64_t &entryLive(char *e) { return *reinterpret_cast<int64_t *>(e + 8); }
+char *entryKey(MahouDict *d, char *e) { return e + d->keyOffset; }
+char *entryValue(MahouDict *d, char *e) { return e + d->valueOffset; }
+
+void releaseEntry(MahouDict *d, char *e) {
+  decrefItem(d->keyDesc, entryKey(d, e));
+  if (d->valueDesc) decrefItem(d->valueDesc, entryValue(d, e));
+}
+
+void dictDestructor(MahouMemInfo *mi) {
+  MahouDict *d = mahouDict(mi);
+  for (int64_t i = 0; i < d->used; ++i)
+    if (entryLive(entryAt(d, i))) releaseEntry(d, entryAt(d, i));
+  std::free(d->index);
+  std::free(d->entries);
+}
+
+// The index slot of `key` (found: *slot holds its entry), or of the first free slot.
+int64_t probe(MahouDict *d, const char *key, int64_t hash, bool &found) {
+  uint64_t mask = uint64_t(d->indexMask), perturb = uint64_t(hash);
+  uint64_t i = uint64_t(hash) & mask;
+  int64_t firstDeleted = -1;
+  while (true) {
+    int64_t ix = d->index[i];
+    if (ix == kEmpty) {
+      found = false;
+      return firstDeleted >= 0 ? firstDeleted : int64_t(i);
+    }
+    if (ix == kDeleted) {
+      if (firstDeleted < 0) firstDeleted = int64_t(i);
+    } else {
+      char *e = entryAt(d, ix);
+      if (entryHash(e) == hash && itemsEqual(d->keyDesc, entryKey(d, e), key)) {
+        found = true;
+        return int64_t(i);
+      }
+    }
+    perturb >>= 5;
+    i = (i * 5 + perturb + 1) & mask;
+  }
+}
+
+bool resize(MahouDict *d, int64_t minEntries) {
+  // Entries: the live ones compacted; index: at least 3/2 of the entries, a power of two.
+  int64_t cap = std::max<int64_t>(8, minEntries);
+  int64_t slots = 8;
+  while (slots * 2 < cap * 3) slots *= 2;
+  auto *index = static_cast<int64_t *>(std::malloc(size_t(slots) * sizeof(int64_t)));
+  auto *entries = static_cast<char *>(std::malloc(size_t(cap) * size_t(d->entrySize)));
+  if (!index || !entries) {
+    std::free(index);
+    std::free(entries);
+    mahou_rt_set_error(ExcMemoryError, "out of memory growing a dict");
+    return false;
+  }
+  std::fill(index, index + slots, kEmpty);
+  int64_t n = 0;
+  for (int64_t i = 0; i < d->used; ++i) {
+    char *e = entryAt(d, i);
+    if (!entryLive(e)) continue;
+    std::memcpy(entries + n * d->entrySize, e, size_t(d->entrySize));
+    uint64_t mask = uint64_t(slots - 1), perturb = uint64_t(entryHash(e)), j = uint64_t(entryHash(e)) & mask;
+    while (index[j] != kEmpty) {
+      perturb >>= 5;
+      j = (j * 5 + perturb + 1) & mask;
+    }
+    index[j] = n++;
+  }
+  std::free(d->index);
+  std::free(d->entries);
+  d->index = index;
+  d->entries = entries;
+  d->indexMask = slots - 1;
+  d->capacity = cap;
+  d->used = n;
+  return true;
+}
+
+// Appends an entry for a key known to be absent; takes the references of key and value.
+bool insertNew(MahouDict *d, const char *key, const char *value, int64_t hash) {
+  if (d->used == d->capacity && !resize(d, std::max<int64_t>(d->size * 2, d->size + 8))) return false;
+  bool found;
+  int64_t slot = probe(d, key, hash, found);
+  char *e = entryAt(d, d->used);
+  entryHash(e) = hash;
+  entryLive(e) = 1;
+  std::memcpy(entryKey(d, e), key, d->keyDesc->size);
+  if (d->valueDesc) std::memcpy(entryValue(d, e), value, d->valueDesc->size);
+  d->index[slot] = d->used++;
+  ++d->size;
+  return true;
+}
+
+// KeyError naming the key, as Python's message does (numbers and strings shown; other
+// keys only by their type).
+void keyError(MahouDict *d, const char *key) {
+  std::string text;
+  const MahouField *f = descFields(d->keyDesc);
+  for (uint16_t i = 0; i < d->keyDesc->nfields; ++i) {
+    if (i) text += ", ";
+    const char *p = key + f[i].offset;
+    char buf[64];
+    switch (f[i].kind) {
+    case MAHOU_FIELD_INT: {
+      int64_t v = f[i].size == 8 ? *reinterpret_cast<const int64_t *>(p)
+                  : f[i].size == 4 ? *reinterpret_cast<const int32_t *>(p)
+                  : f[i].size == 2 ? *reinterpret_cast<const int16_t *>(p) : *reinterpret_cast<const int8_t *>(p);
+      std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+      text += buf;
+      break;
+    }
+    case MAHOU_FIELD_FLOAT:
+      std::snprintf(buf, sizeof buf, "%.17g", f[i].size == 8 ? *reinterpret_cast<const double *>(p)
+                                                              : double(*reinterpret_cast<const float *>(p)));
+      text += buf;
+      break;
+    case MAHOU_FIELD_BOOL: text += *p ? "True" : "False"; break;
+    case MAHOU_FIELD_STR: {
+      MahouMemInfo *s;
+      std::memcpy(&s, p, sizeof s);
+      MahouMemInfo *r = mahou_rt_str_repr(s);
+      if (r) {
+        MahouStr *rs = mahouStr(r);
+        for (int64_t k = 0; k < rs->length; ++k) {
+          uint32_t c = stringCharAt(rs, k);
+          text += c < 128 ? char(c) : '?';
+        }
+        mahou_rt_decref(r);
+      }
+      break;
+    }
+    default: text += "<key>"; break;
+    }
+  }
+  if (d->keyDesc->flags & MAHOU_DESC_TUPLE) text = "(" + text + (d->keyDesc->nfields == 1 ? ",)" : ")");
+  mahou_rt_set_error(ExcKeyError, text.c_str());
+}
+
+MahouMemInfo *newTable(const MahouTypeDesc *keyDesc, const MahouTypeDesc *valueDesc) {
+  MahouMemInfo *mi = mahou_rt_alloc_object(sizeof(MahouDict), dictDestructor);
+  if (!mi) return nullptr;
+  MahouDict *d = mahouDict(mi);
+  std::memset(d, 0, sizeof *d);
+  d->keyDesc = keyDesc;
+  d->valueDesc = valueDesc;
+  d->keyOffset = 16;
+  d->valueOffset = 16 + int64_t(round8(keyDesc->size));
+  d->entrySize = d->valueOffset + int64_t(valueDesc ? round8(valueDesc->size) : 0);
+  if (!resize(d, 8)) {
+    mahou_rt_decref(mi);
+    return nullptr;
+  }
+  return mi;
+}
+
+} // namespace
+
+extern "C" {
+
+// valueDesc null: a set.
+MahouMemInfo *mahou_rt_dict_new(const MahouTypeDesc *keyDesc, const MahouTypeDesc *valueDesc) {
+  return newTable(keyDesc, valueDesc);
+}
+
+// The address of the value of `key`, or null when absent (no error set).
+void *mahou_rt_dict_find(MahouMemInfo *mi, const void *key) {
+  MahouDict *d = mahouDict(mi);
+  const char *k = static_cast<const char *>(key);
+  bool found;
+  int64_t slot = probe(d, k, hashItem(d->keyDesc, k), found);
+  if (!found) return nullptr;
+  return entryValue(d, entryAt(d, d->index[slot]));
+}
+
+// d[key]: the address of the value, or null with a KeyError.
+void *mahou_rt_dict_getitem(MahouMemInfo *mi, const void *key) {
+  void *v = mahou_rt_dict_find(mi, key);
+  if (!v) keyError(mahouDict(mi), static_cast<const char *>(key));
+  return v;
+}
+
+// d[key] = value, taking the references of key and value (a key already present keeps
+// its first object, as in Python, and the new one is released).
+int32_t mahou_rt_dict_setitem(MahouMemInfo *mi, const void *key, const void *value) {
+  MahouDict *d = mahouDict(mi);
+  const char *k = static_cast<const char *>(key);
+  int64_t hash = hashItem(d->keyDesc, k);
+  bool found;
+  int64_t slot = probe(d, k, hash, found);
+  if (found) {
+    char *e = entryAt(d, d->index[slot]);
+    decrefItem(d->keyDesc, k);
+    if (d->valueDesc) {
+      std::vector<char> old(entryValue(d, e), entryValue(d, e) + d->valueDesc->size);
+      std::memcpy(entryValue(d, e), value, d->valueDesc->size);
+      decrefItem(d->valueDesc, old.data());
+    }
+    return 0;
+  }
+  if (!insertNew(d, k, static_cast<const char *>(value), hash)) {
+    decrefItem(d->keyDesc, k);
+    if (d->valueDesc) decrefItem(d->valueDesc, static_cast<const char *>(value));
+    return 1;
+  }
+  return 0;
+}
+
+// Removes key; its key and value are moved to the outputs (either may be null: released).
+// Returns 0, or 1 when absent (no error set).
+int32_t mahou_rt_dict_remove(MahouMemInfo *mi, const void *key, void *keyOut, void *valueOut) {
+  MahouDict *d = mahouDict(mi);
+  const char *k = static_cast<const char *>(key);
+  bool found;
+  int64_t slot = probe(d, k, hashItem(d->keyDesc, k), found);
+  if (!found) return 1;
+  char *e = entryAt(d, d->index[slot]);
+  d->index[slot] = kDeleted;
+  entryLive(e) = 0;
+  --d->size;
+  if (keyOut) std::memcpy(keyOut, entryKey(d, e), d->keyDesc->size);
+  else decrefItem(d->keyDesc, entryKey(d, e));
+  if (d->valueDesc) {
+    if (valueOut) std::memcpy(valueOut, entryValue(d, e), d->valueDesc->size);
+    else decrefItem(d->valueDesc, entryValue(d, e));
+  }
+  return 0;
+}
+
+int32_t mahou_rt_dict_delitem(MahouMemInfo *mi, const void *key) {
+  if (mahou_rt_dict_remove(mi, key, nullptr, nullptr) == 0) return 0;
+  keyError(mahouDict(mi), static_cast<const char *>(key));
+  return 1;
+}
+
+// popitem(): the last entry (LIFO, as Python); KeyError when empty.
+int32_t mahou_rt_dict_popitem(MahouMemInfo *mi, void *keyOut, void *valueOut, int32_t isSet) {
+  MahouDict *d = mahouDict(mi);
+  int64_t i = d->used - 1;
+  while (i >= 0 && !entryLive(entryAt(d, i))) --i;
+  if (i < 0) {
+    mahou_rt_set_error(ExcKeyError, isSet ? "pop from an empty set" : "popitem(): dictionary is empty");
+    return 1;
+  }
+  char *e = entryAt(d, i);
+  std::vector<char> key(entryKey(d, e), entryKey(d, e) + d->keyDesc->size);
+  return mahou_rt_dict_remove(mi, key.data(), keyOut, valueOut);
+}
+
+void mahou_rt_dict_clear(MahouMemInfo *mi) {
+  MahouDict *d = mahouDict(mi);
+  int64_t used = d->used;
+  char *entries = d->entries;
+  d->entries = nullptr;
+  d->used = d->size = d->capacity = 0;
+  std::free(d->index);
+  d->index = nullptr;
+  resize(d, 8);
+  MahouDict old = *d;
+  old.entries = entries;
+  old.used = used;
+  for (int64_t i = 0; i < used; ++i)
+    if (entryLive(entryAt(&old, i))) releaseEntry(&old, entryAt(&old, i));
+  std::free(entries);
+}
+
+// Entry i (0 <= i < used) when live: its key's address, else null.
+void *mahou_rt_dict_entry_key(MahouMemInfo *mi, int64_t i) {
+  MahouDict *d = mahouDict(mi);
+  if (i < 0 || i >= d->used) return nullptr;
+  char *e = entryAt(d, i);
+  return entryLive(e) ? entryKey(d, e) : nullptr;
+}
+
+// The address of the value stored after the key at `key` (an entry of the dict).
+void *mahou_rt_dict_value_of_key(MahouMemInfo *mi, void *key) {
+  MahouDict *d = mahouDict(mi);
+  return static_cast<char *>(key) + (d->valueOffset - d->keyOffset);
+}
+
+MahouMemInfo *mahou_rt_dict_copy(MahouMemInfo *mi) {
+  MahouDict *d = mahouDict(mi);
+  MahouMemInfo *out = newTable(d->keyDesc, d->valueDesc);
+  if (!out) return nullptr;
+  MahouDict *o = mahouDict(out);
+  if (!resize(o, d->size)) {
+    mahou_rt_decref(out);
+    return nullptr;
+  }
+  for (int64_t i = 0; i < d->used; ++i) {
+    char *e = entryAt(d, i);
+    if (!entryLive(e)) continue;
+    increfItem(d->keyDesc, entryKey(d, e));
+    if (d->valueDesc) increfItem(d->valueDesc, entryValue(d, e));
+    insertNew(o, entryKey(d, e), entryValue(d, e), entryHash(e));
+  }
+  return out;
+}
+
+// d.update(other) / s |= other: every entry of other set into d (values replaced).
+int32_t mahou_rt_dict_update(MahouMemInfo *mi, MahouMemInfo *other) {
+  MahouDict *o = mahouDict(other);
+  int64_t used = o->used; // other may be d itself: its entries are not added to
+  for (int64_t i = 0; i < used; ++i) {
+    char *e = entryAt(o, i);
+    if (!entryLive(e)) continue;
+    increfItem(o->keyDesc, entryKey(o, e));
+    if (o->valueDesc) increfItem(o->valueDesc, entryValue(o, e));
+    if (mahou_rt_dict_setitem(mi, entryKey(o, e), entryValue(o, e)) != 0) return 1;
+  }
+  return 0;
+}
+
+bool mahou_rt_dict_equal(MahouMemInfo *a, MahouMemInfo *b) {
+  MahouDict *x = mahouDict(a), *y = mahouDict(b);
+  if (x->size != y->size) return false;
+  for (int64_t i = 0; i < x->used; ++i) {
+    char *e = entryAt(x, i);
+    if (!entryLive(e)) continue;
+    void *v = mahou_rt_dict_find(b, entryKey(x, e));
+    if (!v) return false;
+    if (x->valueDesc && !itemsEqual(x->valueDesc, entryValue(x, e), static_cast<char *>(v))) return false;
+  }
+  return true;
+}
+
+// Set algebra into a new set: op 0 union, 1 intersection, 2 difference, 3 symmetric difference.
+MahouMemInfo *mahou_rt_set_combine(MahouMemInfo *a, MahouMemInfo *b, int32_t op) {
+  MahouDict *x = mahouDict(a), *y = mahouDict(b);
+  MahouMemInfo *out = newTable(x->keyDesc, nullptr);
+  if (!out) return nullptr;
+  MahouDict *o = mahouDict(out);
+  auto add = [&](MahouDict *src, char *e) {
+    if (mahou_rt_dict_find(out, entryKey(src, e))) return true;
+    increfItem(src->keyDesc, entryKey(src, e));
+    return insertNew(o, entryKey(src, e), nullptr, entryHash(e));
+  };
+  bool ok = true;
+  for (int64_t i = 0; ok && i < x->used; ++i) {
+    char *e = entryAt(x, i);
+    if (!entryLive(e)) continue;
+    bool inB = mahou_rt_dict_find(b, entryKey(x, e)) != nullptr;
+    if (op == 0 || (op == 1 && inB) || ((op == 2 || op == 3) && !inB)) ok = add(x, e);
+  }
+  for (int64_t i = 0; ok && (op == 0 || op == 3) && i < y->used; ++i) {
+    char *e = entryAt(y, i);
+    if (!entryLive(e)) continue;
+    if (op == 0 || !mahou_rt_dict_find(a, entryKey(y, e))) ok = add(y, e);
+  }
+  if (!ok) {
+    mahou_rt_decref(out);
+    return nullptr;
+  }
+  return out;
+}
+
+// a <= b (every key of a in b).
+bool mahou_rt_set_subset(MahouMemInfo *a, MahouMemInfo *b) {
+  MahouDict *x = mahouDict(a);
+  if (x->size > mahouDict(b)->size) return false;
+  for (int64_t i = 0; i < x->used; ++i) {
+    char *e = entryAt(x, i);
+    if (entryLive(e) && !mahou_rt_dict_find(b, entryKey(x, e))) return false;
+  }
+  return true;
+}
+
+} // extern "C"
