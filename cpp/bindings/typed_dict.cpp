@@ -42,6 +42,7 @@ bool setRuntimeError() {
 // The native form of a Python value of type t (references owned) in buf; numbers widen,
 // never narrow.
 bool toNative(const Type &t, PyObject *x, std::vector<char> &buf, const char *what) {
+  if (!ensureNumpyApi()) return false; // typing a value reads NumPy's scalar types
   std::string why;
   auto xt = typeOfObject(x, &why);
   bool ok = xt && (*xt == t || (t.isNumber() && xt->isNumber() && !(xt->isFloat() && !t.isFloat() && !t.isComplex()) &&
@@ -74,6 +75,7 @@ bool setTypes(TypedDictObject *self, const Type &k, const Type &v) {
 
 bool ensureTypes(TypedDictObject *self, PyObject *key, PyObject *value) {
   if (self->type) return true;
+  if (!ensureNumpyApi()) return false;
   std::string why;
   auto k = typeOfObject(key, &why);
   auto v = k ? typeOfObject(value, &why) : std::nullopt;
@@ -96,6 +98,10 @@ const Type &valueType(TypedDictObject *self) { return self->type->elems[1]; }
 void *lookup(TypedDictObject *self, PyObject *key, bool &error) {
   error = false;
   if (!self->dict) return nullptr;
+  if (!ensureNumpyApi()) {
+    error = true;
+    return nullptr;
+  }
   std::vector<char> k;
   std::string why;
   auto kt = typeOfObject(key, &why);

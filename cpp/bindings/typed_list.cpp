@@ -43,6 +43,11 @@ bool setRuntimeError() {
 // Whether a Python value can be stored as an item of type `item` (numbers widen, never
 // narrow: a float is not stored into a list of ints).
 bool accepts(const Type &item, PyObject *x, std::string &why) {
+  if (!ensureNumpyApi()) { // typing a value reads NumPy's scalar types
+    PyErr_Clear();
+    why = "a value (NumPy could not be imported)";
+    return false;
+  }
   auto t = typeOfObject(x, &why);
   if (!t) return false;
   if (*t == item) return true;
@@ -85,6 +90,7 @@ bool setItemType(TypedListObject *self, const Type &item) {
 // The first item gives the type when none was given.
 bool ensureItemType(TypedListObject *self, PyObject *x) {
   if (self->item) return true;
+  if (!ensureNumpyApi()) return false;
   std::string why;
   auto t = typeOfObject(x, &why);
   if (!t) {

@@ -151,6 +151,10 @@ def classify(obj):
     builtin = _BUILTINS.get(id(obj))
     if builtin is not None and (getattr(builtins, builtin, None) is obj or obj is prange):
         return ("builtin", builtin)
+    if obj is _core.TypedList or obj is _core.TypedDict:  # mahou.typed.List / Dict
+        return ("builtin", "typed.List" if obj is _core.TypedList else "typed.Dict")
+    if isinstance(obj, _types.Type) and not isinstance(obj, _types.Scalar):
+        return ("str", str(obj))  # a type (types.unicode_type) given to typed.Dict.empty & co
     module = _module_name(obj)
     if module is not None:
         return ("module", module)

@@ -8,6 +8,7 @@ import pytest
 import mahou
 from conftest import check
 from mahou import errors, njit
+from mahou.types import float64, int64, unicode_type
 
 
 # ---------------------------------------------------------------- building lists
@@ -417,10 +418,27 @@ def test_typed_list_empty_list_and_errors():
     assert list(tl) == [3]
 
 
-@pytest.mark.xfail(reason="typed.List() inside compiled code comes with the typed-container work", strict=False)
-def test_typed_list_made_in_compiled_code():
+def make_typed_empty(n):
+    tl = mahou.typed.List.empty_list(float64)
+    for i in range(n):
+        tl.append(i)
+    return tl
+
+
+def make_typed_dict(n):
+    d = mahou.typed.Dict.empty(key_type=unicode_type, value_type=int64)
+    for i in range(n):
+        d[str(i)] = i
+    return d
+
+
+def test_typed_containers_made_in_compiled_code():
     r = njit(make_typed)(4)
-    assert list(r) == [0, 1, 2, 3]
+    assert type(r) is mahou.typed.List and list(r) == [0, 1, 2, 3]
+    r = njit(make_typed_empty)(3)
+    assert type(r) is mahou.typed.List and list(r) == [0.0, 1.0, 2.0]
+    d = njit(make_typed_dict)(3)
+    assert type(d) is mahou.typed.Dict and dict(d.items()) == {"0": 0, "1": 1, "2": 2}
 
 
 # ---------------------------------------------------------------- refused

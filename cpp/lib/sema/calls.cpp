@@ -47,6 +47,38 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
     }
   }
   if (auto *a = func.as<ast::Attribute>()) {
+    // typed.List.empty_list, Dict.empty: a class method of a typed container class.
+    std::string dotted;
+    for (const ast::Expr *p = a->value.get(); p;) {
+      if (auto *n = p->as<ast::Name>()) {
+        dotted = n->id + dotted;
+        break;
+      }
+      auto *pa = p->as<ast::Attribute>();
+      if (!pa) {
+        dotted.clear();
+        break;
+      }
+      dotted = "." + pa->attr + dotted;
+      p = pa->value.get();
+    }
+    if (!dotted.empty() && !varIndex_.count(dotted.substr(0, dotted.find('.')))) {
+      std::string full = dotted + "." + a->attr;
+      for (const std::string *path : {&full, &dotted}) {
+        const GlobalValue &g = global(*path);
+        if (g.kind == GlobalValue::Kind::Builtin && g.s.rfind("typed.", 0) == 0)
+          return CalleeRef{CK::Builtin, path == &full ? g.s : g.s + "." + a->attr};
+      }
+      // mahou.typed.List(...), numba.typed.Dict.empty(...): through the mahou module.
+      size_t dot = full.find('.');
+      const GlobalValue &head = global(full.substr(0, dot));
+      if (head.kind == GlobalValue::Kind::Module && head.module == types::ModuleId::Mahou &&
+          full.compare(dot, 7, ".typed.") == 0) {
+        std::string rest = full.substr(dot + 7); // List, Dict, List.empty_list, Dict.empty
+        if (rest == "List" || rest == "Dict" || rest == "List.empty_list" || rest == "Dict.empty")
+          return CalleeRef{CK::Builtin, "typed." + rest};
+      }
+    }
     // module.function or value.method
     auto base = expr(*a->value);
     if (isUnknown(base) && !base->type.isPartialContainer()) return CalleeRef{CK::Unknown};

@@ -639,6 +639,7 @@ ExprPtr FunctionTyper::objectBuiltin(const std::string &name, const ast::Call &e
       error(e.loc, "list() takes at most 1 argument (" + std::to_string(e.args.size()) + " given)");
     return listFromAst(*e.args[0], e.loc);
   }
+  if (name.rfind("typed.", 0) == 0) return typedContainerCall(name, e);
   if (name == "set" || name == "dict") {
     requireHost(e.loc, name + "()");
     checkKeywords(e, {}, name);
@@ -763,6 +764,52 @@ ExprPtr FunctionTyper::objectBuiltin(const std::string &name, const ast::Call &e
     return objectOp(ObjectOp::StrChr, Type::unicode(), std::move(rest), e.loc);
   }
   return nullptr;
+}
+
+// A type given as an argument (types.float64 is a dtype, other types come as their text).
+Type FunctionTyper::typeArgument(const ast::Expr &e, const std::string &what) {
+  auto v = expr(e);
+  if (v->type.kind == Kind::DTypeObj) return Type::scalar(v->type.dtype);
+  if (v->type.kind == Kind::Str) {
+    std::string err;
+    if (auto t = types::parseType(v->type.text, &err)) return *t;
+    error(e.loc, what + ": not a type: " + v->type.text + " (" + err + ")");
+  }
+  error(e.loc, what + " must be a mahou type (types.int64, types.unicode_type, ...), not " + v->type.str());
+}
+
+ExprPtr FunctionTyper::typedContainerCall(const std::string &name, const ast::Call &e) {
+  requireHost(e.loc, name + "()");
+  if (name == "typed.List") { // typed.List() / typed.List(iterable)
+    checkKeywords(e, {}, name);
+    if (e.args.empty()) return objectOp(ObjectOp::ListNew, Type::list(Type::unknown(), true), {}, e.loc);
+    if (e.args.size() != 1) error(e.loc, "List() takes at most 1 argument");
+    auto l = listFromAst(*e.args[0], e.loc);
+    if (isUnknown(l)) return l;
+    Type t = Type::list(l->type.elems[0], true);
+    return ir::makeCast(std::move(l), t);
+  }
+  if (name == "typed.List.empty_list") {
+    checkKeywords(e, {"item_type", "allocated"}, "List.empty_list");
+    const ast::Expr *it = e.args.empty() ? keyword(e, "item_type") : e.args[0].get();
+    if (!it) error(e.loc, "List.empty_list() needs an item_type");
+    return objectOp(ObjectOp::ListNew, Type::list(typeArgument(*it, "item_type"), true), {}, e.loc);
+  }
+  if (name == "typed.Dict") {
+    checkKeywords(e, {}, name);
+    if (!e.args.empty()) notSupported(e.loc, "Dict() with arguments in compiled code is not supported (use Dict.empty)");
+    return objectOp(ObjectOp::DictNew, Type::dict(Type::unknown(), Type::unknown()), {}, e.loc);
+  }
+  if (name == "typed.Dict.empty") {
+    checkKeywords(e, {"key_type", "value_type", "n_keys"}, "Dict.empty");
+    const ast::Expr *kt = e.args.size() > 0 ? e.args[0].get() : keyword(e, "key_type");
+    const ast::Expr *vt = e.args.size() > 1 ? e.args[1].get() : keyword(e, "value_type");
+    if (!kt || !vt) error(e.loc, "Dict.empty() needs key_type and value_type");
+    Type k = typeArgument(*kt, "key_type");
+    requireHashable(k, kt->loc);
+    return objectOp(ObjectOp::DictNew, Type::dict(k, typeArgument(*vt, "value_type")), {}, e.loc);
+  }
+  notSupported(e.loc, name + " is not supported in compiled code");
 }
 
 ExprPtr FunctionTyper::toStr(ExprPtr v, bool repr, Loc loc) {

@@ -189,6 +189,8 @@ public:
   // Builtins over objects (object_methods.cpp): list(), sorted(), str(), ord(), chr(), ...
   ExprPtr objectBuiltin(const std::string &name, const ast::Call &e);
   ExprPtr objectLen(ExprPtr v, Loc loc); // len() of a list, string, dict or set
+  ExprPtr typedContainerCall(const std::string &name, const ast::Call &e); // typed.List(), Dict.empty(...)
+  Type typeArgument(const ast::Expr &e, const std::string &what);
   ExprPtr toStr(ExprPtr v, bool repr, Loc loc); // str(x) / repr(x)
   ExprPtr printableText(ExprPtr v, Loc loc);    // print() of a list/dict/set/tuple: its text as Python prints it
   ExprPtr reprText(ExprPtr v, Loc loc);         // repr() text of numbers, strings, tuples, lists, dicts, sets
