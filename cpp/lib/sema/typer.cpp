@@ -320,6 +320,7 @@ ExprPtr FunctionTyper::convert(ExprPtr e, const Type &to, const std::string &wha
 
 ExprPtr FunctionTyper::toInt64Index(ExprPtr e, const std::string &what) {
   if (isUnknown(e)) return e;
+  e = unwrapOptional(std::move(e)); // an optional index is its value (TypeError when None)
   if (e->type.isBool() || !e->type.isInt())
     error(e->loc, what + " must be an integer, not " + e->type.str());
   return ir::makeCast(std::move(e), Type::int64());
