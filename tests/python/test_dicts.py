@@ -291,3 +291,54 @@ def test_no_leak():
         f(4)
         g(4)
     assert mahou._core.live_allocations() == before
+
+
+def augmented_items(words, n):
+    counts = {}
+    for w in words.split():
+        if w in counts:
+            counts[w] += 1
+        else:
+            counts[w] = 1
+    sums = {(0, 1): 0.5}
+    for i in range(n):
+        sums[(0, 1)] -= i
+        sums[(0, 1)] *= 1.5
+    texts = {"k": "a"}
+    texts["k"] += "bc"
+    xs = [1, 2, 3]
+    for i in range(n):
+        xs[i % 3] += i
+        xs[-1] //= 2
+    lists = [[1], [2]]
+    lists[1] += [3]
+    return counts, sums, texts, xs, lists
+
+
+@pytest.mark.parametrize("n", [0, 1, 7])
+def test_augmented_assignment_to_items(n):
+    check(augmented_items, "a b a c a b", n)
+
+
+def augmented_missing(d, k):
+    d[k] += 1
+    return d
+
+
+def test_augmented_assignment_missing_key_and_index():
+    d = mahou.typed.Dict()
+    d[1] = 2
+    f = njit(augmented_missing)
+    with pytest.raises(KeyError):
+        f(d, 5)
+    assert f(d, 1)[1] == 3
+
+    @njit
+    def out_of_range(i):
+        xs = [1, 2]
+        xs[i] += 1
+        return xs
+
+    with pytest.raises(IndexError):
+        out_of_range(2)
+    assert out_of_range(-2) == [2, 2]

@@ -44,6 +44,24 @@ void dictDestructor(MahouMemInfo *mi) {
   std::free(d->entries);
 }
 
+// Keys of one 8-byte integer or one string: compared and hashed directly.
+bool sameKey(MahouDict *d, const char *a, const char *b) {
+  switch (d->keyKind) {
+  case MAHOU_KEY_INT64: return *reinterpret_cast<const int64_t *>(a) == *reinterpret_cast<const int64_t *>(b);
+  case MAHOU_KEY_STR:
+    return stringsEqual(*reinterpret_cast<MahouMemInfo *const *>(a), *reinterpret_cast<MahouMemInfo *const *>(b));
+  default: return itemsEqual(d->keyDesc, a, b);
+  }
+}
+
+int64_t keyHash(MahouDict *d, const char *key) {
+  switch (d->keyKind) {
+  case MAHOU_KEY_INT64: return hashInt(*reinterpret_cast<const int64_t *>(key));
+  case MAHOU_KEY_STR: return hashString(*reinterpret_cast<MahouMemInfo *const *>(key));
+  default: return hashItem(d->keyDesc, key);
+  }
+}
+
 // The index slot of `key` (found: *slot holds its entry), or of the first free slot.
 int64_t probe(MahouDict *d, const char *key, int64_t hash, bool &found) {
   uint64_t mask = uint64_t(d->indexMask), perturb = uint64_t(hash);
@@ -59,7 +77,7 @@ int64_t probe(MahouDict *d, const char *key, int64_t hash, bool &found) {
       if (firstDeleted < 0) firstDeleted = int64_t(i);
     } else {
       char *e = entryAt(d, ix);
-      if (entryHash(e) == hash && itemsEqual(d->keyDesc, entryKey(d, e), key)) {
+      if (entryHash(e) == hash && sameKey(d, entryKey(d, e), key)) {
         found = true;
         return int64_t(i);
       }
@@ -175,6 +193,11 @@ MahouMemInfo *newTable(const MahouTypeDesc *keyDesc, const MahouTypeDesc *valueD
   d->keyOffset = 16;
   d->valueOffset = 16 + int64_t(round8(keyDesc->size));
   d->entrySize = d->valueOffset + int64_t(valueDesc ? round8(valueDesc->size) : 0);
+  const MahouField *f = descFields(keyDesc);
+  if (keyDesc->nfields == 1 && !(keyDesc->flags & MAHOU_DESC_TUPLE) && f[0].offset == 0) {
+    if (f[0].kind == MAHOU_FIELD_INT && f[0].size == 8) d->keyKind = MAHOU_KEY_INT64;
+    if (f[0].kind == MAHOU_FIELD_STR) d->keyKind = MAHOU_KEY_STR;
+  }
   if (!resize(d, 8)) {
     mahou_rt_decref(mi);
     return nullptr;
@@ -196,7 +219,7 @@ void *mahou_rt_dict_find(MahouMemInfo *mi, const void *key) {
   MahouDict *d = mahouDict(mi);
   const char *k = static_cast<const char *>(key);
   bool found;
-  int64_t slot = probe(d, k, hashItem(d->keyDesc, k), found);
+  int64_t slot = probe(d, k, keyHash(d, k), found);
   if (!found) return nullptr;
   return entryValue(d, entryAt(d, d->index[slot]));
 }
@@ -213,7 +236,7 @@ void *mahou_rt_dict_getitem(MahouMemInfo *mi, const void *key) {
 int32_t mahou_rt_dict_setitem(MahouMemInfo *mi, const void *key, const void *value) {
   MahouDict *d = mahouDict(mi);
   const char *k = static_cast<const char *>(key);
-  int64_t hash = hashItem(d->keyDesc, k);
+  int64_t hash = keyHash(d, k);
   bool found;
   int64_t slot = probe(d, k, hash, found);
   if (found) {
@@ -240,7 +263,7 @@ int32_t mahou_rt_dict_remove(MahouMemInfo *mi, const void *key, void *keyOut, vo
   MahouDict *d = mahouDict(mi);
   const char *k = static_cast<const char *>(key);
   bool found;
-  int64_t slot = probe(d, k, hashItem(d->keyDesc, k), found);
+  int64_t slot = probe(d, k, keyHash(d, k), found);
   if (!found) return 1;
   char *e = entryAt(d, d->index[slot]);
   d->index[slot] = kDeleted;

@@ -242,6 +242,11 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   }
   auto base = expr(*sub->value);
   if (isUnknown(base)) return;
+  base = unwrapOptional(std::move(base));
+  if (base->type.isList() || base->type.isDict()) {
+    augAssignContainerItem(std::move(base), s, *sub, out);
+    return;
+  }
   if (!base->type.isArray()) error(s.loc, "'" + base->type.str() + "' does not support item assignment");
   auto idx = elementIndices(base->type, *sub->index);
   if (!idx) { // a[1:3] += x: the view is evaluated once
@@ -278,6 +283,46 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   st->exprs.push_back(std::move(arr));
   for (auto &i : indices) st->exprs.push_back(std::move(i));
   st->exprs.push_back(convert(std::move(value), Type::scalar(at.dtype), "array store"));
+  out.push_back(std::move(st));
+}
+
+// xs[i] += v, d[k] += v: the container and the index or key are evaluated once, the
+// item read, combined and stored back (Python's order: container, key, get, value, set).
+void FunctionTyper::augAssignContainerItem(ExprPtr base, const ast::AugAssign &s, const ast::Subscript &sub,
+                                           ir::Block &out) {
+  requireHost(s.loc, base->type.isList() ? "a list" : "a dict");
+  const bool isList = base->type.isList();
+  if (sub.index->kind == ast::ExprKind::Slice)
+    notSupported(s.loc, isList ? "augmented assignment to a list slice is not supported" : "a dict cannot be sliced");
+  auto once = [&](ExprPtr e) -> ExprPtr {
+    if (e->op == ir::ExprOp::LoadVar || e->op == ir::ExprOp::Const) return e;
+    return load(holdInTemp(std::move(e), s.loc, out), s.loc);
+  };
+  const Type t = base->type;
+  ExprPtr container = once(std::move(base));
+  auto key = expr(*sub.index);
+  if (isUnknown(key)) return;
+  if (isList) {
+    if (!key->type.isInt() && !key->type.isBool())
+      error(sub.index->loc, "list indices must be integers or slices, not " + key->type.str());
+    key = ir::makeCast(std::move(key), Type::int64());
+  } else {
+    key = hashedKey(std::move(key), t.elems[0], "dict key");
+  }
+  key = once(std::move(key));
+  const Type item = isList ? t.elems[0] : t.elems[1];
+  std::vector<ExprPtr> getArgs;
+  getArgs.push_back(ir::clone(*container));
+  getArgs.push_back(ir::clone(*key));
+  auto current = objectOp(isList ? ir::ObjectOp::ListGet : ir::ObjectOp::DictGet, item, std::move(getArgs), s.loc);
+  auto value = binary(s.op, std::move(current), expr(*s.value), s.loc);
+  if (isUnknown(value)) return;
+  std::vector<ExprPtr> setArgs;
+  setArgs.push_back(std::move(container));
+  setArgs.push_back(std::move(key));
+  setArgs.push_back(convertItem(std::move(value), item, isList ? "list item assignment" : "dict value"));
+  auto st = makeStmt(ir::StmtOp::Eval, s.loc);
+  st->exprs.push_back(objectOp(isList ? ir::ObjectOp::ListSet : ir::ObjectOp::DictSet, Type::none(), std::move(setArgs), s.loc));
   out.push_back(std::move(st));
 }
 

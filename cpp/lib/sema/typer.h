@@ -97,6 +97,7 @@ public:
   ExprPtr flatItem(ExprPtr base, const ast::Expr &index, Loc loc);
   void storeFlatItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
   void augAssignFlat(ExprPtr base, const ast::AugAssign &s, ir::Block &out);
+  void augAssignContainerItem(ExprPtr base, const ast::AugAssign &s, const ast::Subscript &sub, ir::Block &out);
 
   // ---- calls (calls.cpp, numpy_calls.cpp)
   ExprPtr call(const ast::Call &e);
