@@ -170,6 +170,12 @@ def classify(obj):
     return ("unsupported", _describe(obj))
 
 
+def _library_function(qualified):
+    from ._library import lookup
+    impl = lookup(qualified)
+    return classify(impl) if impl is not None else ("missing",)
+
+
 def make_resolver(func):
     """resolver(name) → classification of what `name` means inside `func`."""
     code = func.__code__
@@ -180,6 +186,8 @@ def make_resolver(func):
         func_builtins = func_builtins.__dict__
 
     def resolver(name):
+        if name.startswith("@"):  # the compiler asks for a NumPy function written in Python
+            return _library_function(name[1:])
         if name in cells:
             try:
                 return classify(cells[name].cell_contents)

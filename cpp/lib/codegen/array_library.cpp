@@ -47,6 +47,7 @@ llvm::Value *FunctionLowering::arraySearch(const ir::Expr &e) {
   Value arr = expr(*e.args[0]);
   llvm::Value *x = scalarExpr(*e.args[1]);
   Type elem = Type::scalar(at.dtype);
+  const Type &vt = e.args[1]->type; // the comparison's type (the value's, promoted in sema)
   llvm::Value *lo = entryAlloca(i64(), "bs.lo"), *hi = entryAlloca(i64(), "bs.hi");
   b_.CreateStore(c64(0), lo);
   b_.CreateStore(arrayShape(arr.v, 0), hi);
@@ -57,9 +58,15 @@ llvm::Value *FunctionLowering::arraySearch(const ir::Expr &e) {
   b_.CreateCondBr(b_.CreateICmpSLT(l, h), body, done);
   b_.SetInsertPoint(body);
   llvm::Value *mid = b_.CreateLShr(b_.CreateAdd(l, h), 1);
-  llvm::Value *v = fromMem(b_.CreateLoad(types_.mem(elem), elementPointer(arr.v, at, {mid})), elem);
-  // left: first index with a[i] >= x; right: first index with a[i] > x
-  llvm::Value *goRight = compare(e.ival ? ir::CmpOp::Le : ir::CmpOp::Lt, v, x, elem);
+  llvm::Value *v = castScalar(fromMem(b_.CreateLoad(types_.mem(elem), elementPointer(arr.v, at, {mid})), elem), elem, vt);
+  // left: first index with a[i] >= x; right: first index with a[i] > x. NumPy's order
+  // puts NaN after every number: less(p, q) = p < q or (q is NaN and p is not).
+  auto less = [&](llvm::Value *p, llvm::Value *q) {
+    llvm::Value *lt = compare(ir::CmpOp::Lt, p, q, vt);
+    if (!vt.isFloat()) return lt;
+    return b_.CreateOr(lt, b_.CreateAnd(b_.CreateFCmpUNO(q, q), b_.CreateFCmpORD(p, p)));
+  };
+  llvm::Value *goRight = e.ival ? b_.CreateNot(less(x, v)) : less(v, x);
   b_.CreateStore(b_.CreateSelect(goRight, b_.CreateAdd(mid, c64(1)), l), lo);
   b_.CreateStore(b_.CreateSelect(goRight, h, mid), hi);
   b_.CreateBr(cond);

@@ -88,6 +88,10 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   case Intrinsic::Atan2: return mathCall("atan2", e.type, a);
   case Intrinsic::Hypot: return mathCall("hypot", e.type, a);
   case Intrinsic::Fmod: return mathCall("fmod", e.type, a);
+  case Intrinsic::Cbrt: return mathCall("cbrt", e.type, a);
+  case Intrinsic::NextAfter: return mathCall("nextafter", e.type, a);
+  case Intrinsic::FMin: return binaryLLVM(llvm::Intrinsic::minnum);
+  case Intrinsic::FMax: return binaryLLVM(llvm::Intrinsic::maxnum);
   case Intrinsic::IsNan: return b_.CreateFCmpUNO(a[0], a[0]);
   case Intrinsic::IsInf:
     return b_.CreateFCmpOEQ(unaryLLVM(llvm::Intrinsic::fabs), llvm::ConstantFP::getInfinity(a[0]->getType()));

@@ -53,6 +53,7 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::ArrayLinspace: return arrayLinspace(e);
   case ir::ExprOp::ArrayEye: return arrayEye(e);
   case ir::ExprOp::ArrayConst: return {arrayConst(e), false};
+  case ir::ExprOp::ArrayLiteral: return arrayLiteral(e);
   case ir::ExprOp::Random: return {randomDraw(e), false};
   case ir::ExprOp::ArrayGather: return e.args.size() > 2 ? arrayGatherMulti(e) : arrayGather(e);
   case ir::ExprOp::ArrayFlatItem: return {arrayFlatItem(e), false};

@@ -87,6 +87,19 @@ private:
         check(e.args[i]->type.isNumber() || (e.args[i]->type.isArray() && e.args[i]->type.ndim <= e.type.ndim),
               "map input must be a number or an array of at most the result's ndim");
       break;
+    case ExprOp::ArrayLiteral: {
+      check(e.type.isArray() && e.type.ndim == e.sub && int(e.args.size()) >= e.sub, "array literal extents");
+      int64_t count = 1;
+      for (int k = 0; k < e.sub; ++k) {
+        check(e.args[size_t(k)]->op == ExprOp::Const && e.args[size_t(k)]->type.isScalar(types::DType::Int64),
+              "array literal extents must be int64 constants");
+        count *= e.args[size_t(k)]->ival;
+      }
+      check(int64_t(e.args.size()) == e.sub + count, "array literal element count");
+      for (size_t i = size_t(e.sub); i < e.args.size(); ++i)
+        check(e.args[i]->type.isScalar(e.type.dtype), "array literal element type");
+      break;
+    }
     case ExprOp::MapInput: check(e.type.isNumber(), "map input element must be a number"); break;
     case ExprOp::ArrayReduce: nargs(1); check(e.args[0]->type.isArray(), "reduce of non-array"); break;
     case ExprOp::TupleMake:

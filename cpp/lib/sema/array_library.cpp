@@ -52,17 +52,31 @@ ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::
     for (auto &a : args)
       if (isUnknown(a)) return unknown(loc);
     if (!args[0]->type.isArray() || args[0]->type.ndim != 1) error(loc, "np.searchsorted() needs a 1-D sorted array");
-    if (args[0]->op != ir::ExprOp::LoadVar) notSupported(loc, "np.searchsorted() of a computed array; assign it to a variable first");
+    // A computed sorted array (np.searchsorted(a[::-1], x)) is evaluated once, before the values.
+    std::vector<std::pair<int, ExprPtr>> bound;
+    if (args[0]->op != ir::ExprOp::LoadVar) {
+      int var = tempVar(args[0]->type, loc);
+      bound.emplace_back(var, std::move(args[0]));
+      args[0] = load(var, loc);
+    }
     std::shared_ptr<ir::Expr> sorted(std::move(args[0])); // cloned into each element's search
     std::vector<ExprPtr> values;
     values.push_back(std::move(args[1]));
-    return elementwise(std::move(values), [this, sorted, side, loc](std::vector<ExprPtr> v) -> ExprPtr {
+    auto search = elementwise(std::move(values), [this, sorted, side, loc](std::vector<ExprPtr> v) -> ExprPtr {
+      if (isUnknown(v[0])) return unknown(loc);
+      if (!v[0]->type.isNumber() || v[0]->type.isComplex() || sorted->type.isComplex())
+        notSupported(loc, "np.searchsorted() of " + v[0]->type.str() + " in " + sorted->type.str());
+      // Compared in the array's type unless the value is of a higher kind (a float in ints).
+      DType ad = sorted->type.dtype, vd = v[0]->type.dtype;
+      bool higher = (types::isFloat(vd) && !types::isFloat(ad)) || (ad == DType::Bool && vd != DType::Bool);
+      DType common = higher ? types::promote(ad, vd) : ad;
       auto s = op(ir::ExprOp::ArraySearch, Type::int64(), loc);
       s->ival = side;
       s->args.push_back(ir::clone(*sorted));
-      s->args.push_back(convert(std::move(v[0]), Type::scalar(sorted->type.dtype), "np.searchsorted value"));
+      s->args.push_back(ir::makeCast(std::move(v[0]), Type::scalar(common)));
       return s;
     }, loc);
+    return wrapBindings(std::move(bound), std::move(search), loc);
   }
   if (name == "bincount") {
     checkKeywords(e, {}, fname);

@@ -138,6 +138,14 @@ std::vector<ExprPtr> FunctionTyper::positionalArgs(const ast::Call &e, size_t mi
   return out;
 }
 
+ExprPtr FunctionTyper::libraryCall(const std::string &qualified, const std::string &fname, const ast::Call &e,
+                                   ExprPtr self) {
+  if (gpu_) return nullptr; // the library allocates arrays: host code only
+  const GlobalValue &g = global("@" + qualified);
+  if (g.kind != GlobalValue::Kind::Function) return nullptr;
+  return compiledCall(g.handle, fname, e, std::move(self));
+}
+
 ExprPtr FunctionTyper::intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc) {
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::Intrinsic, std::move(resultType), loc);
   e->sub = int(id);
@@ -192,28 +200,31 @@ ExprPtr FunctionTyper::call(const ast::Call &e) {
   internalError("unhandled callee kind");
 }
 
-ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e) {
+ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e, ExprPtr receiver) {
   std::vector<ExprPtr> args;
   std::vector<Type> types;
   bool unknownArg = false;
   for (auto &a : e.args)
     if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "*args in calls is not supported yet");
   std::optional<CalleeParams> params = env_.calleeParams(handle);
+  size_t first = receiver ? 1 : 0; // a method's receiver is the first argument
   if (!params) {
     if (!e.keywords.empty())
       notSupported(e.keywords[0].loc, "keyword arguments in calls to '" + fname + "' are not supported");
+    if (receiver) args.push_back(std::move(receiver));
     for (auto &a : e.args) args.push_back(expr(*a));
   } else {
     // Bind positional and keyword arguments to the parameters; fill in defaults.
     size_t np = params->names.size();
     std::vector<ExprPtr> slots(np);
     std::vector<ExprPtr> extra;
+    if (receiver) slots[0] = std::move(receiver);
     for (size_t i = 0; i < e.args.size(); ++i) {
-      if (i < np) slots[i] = expr(*e.args[i]);
+      if (i + first < np) slots[i + first] = expr(*e.args[i]);
       else if (params->varargs) extra.push_back(expr(*e.args[i]));
       else
-        error(e.loc, fname + "() takes " + std::to_string(np) + " positional argument" + (np == 1 ? "" : "s") +
-                         " but " + std::to_string(e.args.size()) + " were given");
+        error(e.loc, fname + "() takes " + std::to_string(np - first) + " positional argument" +
+                         (np - first == 1 ? "" : "s") + " but " + std::to_string(e.args.size()) + " were given");
     }
     for (auto &k : e.keywords) {
       if (k.name.empty()) notSupported(k.loc, "**kwargs in calls is not supported");
@@ -595,7 +606,9 @@ ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &
     if (name == "transpose" && e.args.empty()) {
       return arrayAttribute(std::move(self), "T", e.loc);
     }
-    notSupported(e.loc, "the array method '" + name + "' is not supported yet");
+    Loc loc = e.loc;
+    if (auto r = libraryCall("ndarray." + name, "a." + name, e, std::move(self))) return r;
+    notSupported(loc, "the array method '" + name + "' is not supported yet");
   }
   if (t.isNumber()) {
     if (name == "conjugate") {

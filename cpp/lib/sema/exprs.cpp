@@ -184,6 +184,13 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   case ast::BinOpKind::Add:
   case ast::BinOpKind::Sub:
   case ast::BinOpKind::Mult:
+    if (common == DType::Bool && elementwiseDepth_ > 0) { // NumPy arrays: + is or, * is and
+      if (op == ast::BinOpKind::Sub)
+        error(loc, "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                   "operator, or the logical_xor function instead.");
+      return binary(op == ast::BinOpKind::Add ? ast::BinOpKind::BitOr : ast::BinOpKind::BitAnd, std::move(lhs),
+                    std::move(rhs), loc);
+    }
     if (common == DType::Bool) result = DType::Int64;
     break;
   case ast::BinOpKind::Div:
@@ -239,6 +246,7 @@ ExprPtr FunctionTyper::unary(const ast::UnaryOp &u) {
   if (isUnknown(v)) return unknown(u.loc);
   if (u.op == ast::UnaryOpKind::Not) {
     auto t = truth(std::move(v));
+    if (t->op == ir::ExprOp::Const && t->type.isBool()) return ir::makeConst(Type::boolean(), u.loc, t->ival == 0);
     auto e = std::make_unique<ir::Expr>(ir::ExprOp::Unary, Type::boolean(), u.loc);
     e->sub = int(ir::UnaryOp::Not);
     e->args.push_back(std::move(t));
@@ -329,6 +337,24 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   case ast::CmpOpKind::GtE: cop = ir::CmpOp::Ge; break;
   default: break;
   }
+  // Integers known at compile time (a.ndim != 1, len(t) == 2) compare at compile time, so
+  // that an `if` on them types only its live branch.
+  if (lhs->op == ir::ExprOp::Const && rhs->op == ir::ExprOp::Const && (common.isInt() || common.isBool()) &&
+      (lhs->type.isInt() || lhs->type.isBool()) && (rhs->type.isInt() || rhs->type.isBool())) {
+    bool u = common.isInt() && !types::isSigned(common.dtype);
+    int64_t x = lhs->ival, y = rhs->ival;
+    auto lt = [&](int64_t p, int64_t q) { return u ? uint64_t(p) < uint64_t(q) : p < q; };
+    bool r = false;
+    switch (cop) {
+    case ir::CmpOp::Eq: r = x == y; break;
+    case ir::CmpOp::Ne: r = x != y; break;
+    case ir::CmpOp::Lt: r = lt(x, y); break;
+    case ir::CmpOp::Le: r = !lt(y, x); break;
+    case ir::CmpOp::Gt: r = lt(y, x); break;
+    case ir::CmpOp::Ge: r = !lt(x, y); break;
+    }
+    return ir::makeConst(Type::boolean(), loc, r);
+  }
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::Compare, Type::boolean(), loc);
   e->sub = int(cop);
   e->args.push_back(ir::makeCast(std::move(lhs), common));
@@ -378,6 +404,17 @@ ExprPtr FunctionTyper::boolOp(const ast::BoolOp &b) {
                         values.back()->type.str());
     t = *u;
   }
+  // Bools known at compile time fold (`a.ndim != 1 or b.ndim != 1`), keeping branch pruning.
+  if (t.isBool()) {
+    bool allConst = true;
+    for (auto &v : values) allConst &= v->op == ir::ExprOp::Const;
+    if (allConst) {
+      bool isOr = b.op == ast::BoolOpKind::Or;
+      bool r = !isOr;
+      for (auto &v : values) r = isOr ? (r || v->ival != 0) : (r && v->ival != 0);
+      return ir::makeConst(Type::boolean(), b.loc, r);
+    }
+  }
   ExprPtr acc = ir::makeCast(std::move(values.back()), t);
   for (int i = int(values.size()) - 2; i >= 0; --i) {
     auto sc = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, t, b.loc);
@@ -391,6 +428,8 @@ ExprPtr FunctionTyper::boolOp(const ast::BoolOp &b) {
 
 ExprPtr FunctionTyper::ifExp(const ast::IfExp &e) {
   auto cond = truth(expr(*e.test));
+  // A condition known at compile time (`x if y is None else z`): only the live branch is typed.
+  if (cond->op == ir::ExprOp::Const && cond->type.isBool()) return expr(cond->ival ? *e.body : *e.orelse);
   auto a = expr(*e.body);
   auto b = expr(*e.orelse);
   if (isUnknown(cond) || isUnknown(a) || isUnknown(b)) return unknown(e.loc);

@@ -36,27 +36,6 @@ constexpr MathFn kMathFns[] = {
     {"fmod", ir::Intrinsic::Fmod, MathFn::Float},
 };
 
-// NumPy scalar ufuncs: float32 stays float32, integers compute in float64.
-constexpr MathFn kNumpyFns[] = {
-    {"sqrt", ir::Intrinsic::Sqrt, MathFn::Float},      {"exp", ir::Intrinsic::Exp, MathFn::Float},
-    {"exp2", ir::Intrinsic::Exp2, MathFn::Float},      {"expm1", ir::Intrinsic::Expm1, MathFn::Float},
-    {"log", ir::Intrinsic::Log, MathFn::Float},        {"log2", ir::Intrinsic::Log2, MathFn::Float},
-    {"log10", ir::Intrinsic::Log10, MathFn::Float},    {"log1p", ir::Intrinsic::Log1p, MathFn::Float},
-    {"sin", ir::Intrinsic::Sin, MathFn::Float},        {"cos", ir::Intrinsic::Cos, MathFn::Float},
-    {"tan", ir::Intrinsic::Tan, MathFn::Float},        {"arcsin", ir::Intrinsic::Asin, MathFn::Float},
-    {"arccos", ir::Intrinsic::Acos, MathFn::Float},    {"arctan", ir::Intrinsic::Atan, MathFn::Float},
-    {"sinh", ir::Intrinsic::Sinh, MathFn::Float},      {"cosh", ir::Intrinsic::Cosh, MathFn::Float},
-    {"tanh", ir::Intrinsic::Tanh, MathFn::Float},      {"arcsinh", ir::Intrinsic::Asinh, MathFn::Float},
-    {"arccosh", ir::Intrinsic::Acosh, MathFn::Float},  {"arctanh", ir::Intrinsic::Atanh, MathFn::Float},
-    {"floor", ir::Intrinsic::Floor, MathFn::Float},    {"ceil", ir::Intrinsic::Ceil, MathFn::Float},
-    {"trunc", ir::Intrinsic::Trunc, MathFn::Float},    {"rint", ir::Intrinsic::Rint, MathFn::Float},
-    {"fabs", ir::Intrinsic::Fabs, MathFn::Float},      {"isnan", ir::Intrinsic::IsNan, MathFn::Predicate},
-    {"isinf", ir::Intrinsic::IsInf, MathFn::Predicate}, {"isfinite", ir::Intrinsic::IsFinite, MathFn::Predicate},
-    {"arctan2", ir::Intrinsic::Atan2, MathFn::Float},  {"hypot", ir::Intrinsic::Hypot, MathFn::Float},
-    {"copysign", ir::Intrinsic::Copysign, MathFn::Float}, {"power", ir::Intrinsic::Pow, MathFn::Float},
-    {"fmod", ir::Intrinsic::Fmod, MathFn::Float},
-};
-
 template <size_t N> const MathFn *findFn(const MathFn (&table)[N], const std::string &name) {
   for (auto &f : table)
     if (name == f.name) return &f;
@@ -167,13 +146,25 @@ std::vector<ExprPtr> FunctionTyper::shapeArgument(const ast::Expr &e) {
     for (auto &x : v->args) dims.push_back(toInt64Index(std::move(x), "array dimension"));
     return dims;
   }
-  if (v->op != ir::ExprOp::LoadVar)
-    notSupported(e.loc, "a computed shape tuple; assign it to a variable first");
-  for (size_t i = 0; i < v->type.elems.size(); ++i) {
-    auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, v->type.elems[i], e.loc);
+  // A computed tuple (a.shape[:-1] + (n,)) is evaluated once into a hidden variable,
+  // bound by the first extent (extents are evaluated in order).
+  int var = v->op == ir::ExprOp::LoadVar ? v->var : -1;
+  ExprPtr computed;
+  if (var < 0) {
+    var = tempVar(v->type, e.loc);
+    computed = std::move(v);
+  }
+  for (size_t i = 0; i < vars_[var].type.elems.size(); ++i) {
+    auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, vars_[var].type.elems[i], e.loc);
     g->ival = int64_t(i);
-    g->args.push_back(load(v->var, e.loc));
-    dims.push_back(toInt64Index(std::move(g), "array dimension"));
+    g->args.push_back(load(var, e.loc));
+    ExprPtr dim = toInt64Index(std::move(g), "array dimension");
+    if (i == 0 && computed) {
+      std::vector<std::pair<int, ExprPtr>> binding;
+      binding.emplace_back(var, std::move(computed));
+      dim = wrapBindings(std::move(binding), std::move(dim), e.loc);
+    }
+    dims.push_back(std::move(dim));
   }
   return dims;
 }
@@ -270,6 +261,8 @@ ExprPtr FunctionTyper::numpyCall(const std::string &name, const ast::Call &e) {
     return c;
   }
   if (auto r = numpyArrayFunction(name, e)) return r;
+  if (auto r = arrayConstruction(name, e)) return r;
+  if (auto r = libraryCall("numpy." + name, fname, e)) return r;
   // Ufuncs: elementwise over arrays (fused with their array operands), plain on scalars.
   int arity = ufuncArity(name);
   if (arity < 0) notSupported(e.loc, fname + " is not supported yet");
@@ -280,57 +273,6 @@ ExprPtr FunctionTyper::numpyCall(const std::string &name, const ast::Call &e) {
   auto args = positionalArgs(e, arity, arity, fname);
   Loc loc = e.loc;
   return elementwise(std::move(args), [this, name, loc](std::vector<ExprPtr> v) { return scalarUfunc(name, std::move(v), loc); }, loc);
-}
-
-int ufuncArity(const std::string &name) {
-  if (name == "minimum" || name == "maximum" || name == "fmin" || name == "fmax") return 2;
-  if (name == "abs" || name == "absolute" || name == "sign") return 1;
-  const MathFn *fn = findFn(kNumpyFns, name);
-  return fn ? ir::intrinsicArity(fn->id) : -1;
-}
-
-ExprPtr FunctionTyper::scalarUfunc(const std::string &name, std::vector<ExprPtr> args, Loc loc) {
-  std::string fname = "np." + name;
-  for (auto &a : args) {
-    if (isUnknown(a)) return unknown(loc);
-    if (!a->type.isNumber()) error(a->loc, fname + "() needs numbers, got " + a->type.str());
-  }
-  if (name == "abs" || name == "absolute") {
-    Type t = args[0]->type;
-    if (t.isComplex()) return intrinsic(ir::Intrinsic::CAbs, Type::scalar(types::realOf(t.dtype)), std::move(args), loc);
-    if (t.isBool()) return std::move(args[0]);
-    if (t.isInt() && !types::isSigned(t.dtype)) return std::move(args[0]);
-    return intrinsic(t.isInt() ? ir::Intrinsic::IAbs : ir::Intrinsic::Fabs, t, std::move(args), loc);
-  }
-  if (name == "minimum" || name == "maximum" || name == "fmin" || name == "fmax") {
-    for (auto &a : args)
-      if (a->type.isComplex()) error(a->loc, fname + "() needs real numbers");
-    Type t = Type::scalar(types::promote(args[0]->type.dtype, args[1]->type.dtype));
-    for (auto &a : args) a = ir::makeCast(std::move(a), t);
-    bool isMin = name == "minimum" || name == "fmin";
-    bool nanPropagates = name == "minimum" || name == "maximum";
-    ir::Intrinsic id = isMin ? (nanPropagates ? ir::Intrinsic::NpMin : ir::Intrinsic::Min)
-                             : (nanPropagates ? ir::Intrinsic::NpMax : ir::Intrinsic::Max);
-    return intrinsic(id, t, std::move(args), loc);
-  }
-  if (name == "sign") {
-    if (args[0]->type.isComplex()) notSupported(loc, "np.sign() of " + args[0]->type.str());
-    Type t = args[0]->type.isBool() ? Type::int64() : args[0]->type;
-    args[0] = ir::makeCast(std::move(args[0]), t);
-    return intrinsic(ir::Intrinsic::Sign, t, std::move(args), loc);
-  }
-  const MathFn *fn = findFn(kNumpyFns, name);
-  DType common = DType::Bool;
-  for (auto &a : args) {
-    if (a->type.isComplex()) notSupported(a->loc, fname + "() of " + a->type.str() + " is not supported yet");
-    common = types::promote(common, a->type.dtype);
-  }
-  if (fn->result == MathFn::Predicate && !types::isFloat(common))
-    return ir::makeConst(Type::boolean(), loc, fn->id == ir::Intrinsic::IsFinite ? 1 : 0);
-  Type ft = Type::scalar(common == DType::Float32 || common == DType::Float16 ? common : DType::Float64);
-  for (auto &a : args) a = ir::makeCast(std::move(a), ft);
-  if (fn->result == MathFn::Predicate) return intrinsic(fn->id, Type::boolean(), std::move(args), loc);
-  return intrinsic(fn->id, ft, std::move(args), loc);
 }
 
 } // namespace mahou::sema

@@ -707,6 +707,7 @@ void FunctionTyper::forEachValue(ExprPtr iterable, Loc loc, const std::function<
 }
 
 void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
+  ++returnsTyped_;
   auto st = makeStmt(ir::StmtOp::Return, s.loc);
   ExprPtr v = s.value ? expr(*s.value) : ir::makeConst(Type::none(), s.loc, 0);
   if (isUnknown(v)) {
@@ -723,7 +724,13 @@ void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
   }
   v = itemValue(std::move(v)); // a string literal is returned as a str
   unifyReturn(v->type, s.loc);
-  if (!ret_.isNone()) st->exprs.push_back(convert(std::move(v), ret_, "return value"));
+  if (!ret_.isNone()) {
+    st->exprs.push_back(convert(std::move(v), ret_, "return value"));
+  } else if (v->op != ir::ExprOp::Const) { // `return f(x)` of a None-returning call still calls f
+    auto eval = makeStmt(ir::StmtOp::Eval, s.loc);
+    eval->exprs.push_back(std::move(v));
+    out.push_back(std::move(eval));
+  }
   out.push_back(std::move(st));
 }
 

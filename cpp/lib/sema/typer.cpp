@@ -145,9 +145,11 @@ ir::Function FunctionTyper::run() {
     changed_ = false;
     tempCounter_ = 0;
     loopDepth_ = 0;
+    returnsTyped_ = 0;
     ir::Block body;
     block(def_.body, body);
-    if (!alwaysExits(def_.body)) unifyReturn(Type::none(), def_.loc);
+    // No return typed at all (every live path raises, after branch pruning): None.
+    if (!alwaysExits(def_.body) || (returnsTyped_ == 0 && ret_.isUnknown())) unifyReturn(Type::none(), def_.loc);
     if (changed_) continue;
     bool unknownLeft = ret_.containsUnknown();
     for (auto &v : vars_) unknownLeft |= v.type.containsUnknown();

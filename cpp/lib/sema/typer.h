@@ -111,7 +111,11 @@ public:
   ir::StmtPtr ufuncIntoOut(const std::string &name, const ast::Call &e);
   ExprPtr randomCall(const std::string &name, const ast::Call &e); // random.cpp
   ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
-  ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e);
+  ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e, ExprPtr receiver = nullptr);
+  // A NumPy function or array method written in Python (python/mahou/_library), asked for
+  // as '@numpy.median', '@numpy.linalg.solve', '@ndarray.item' (self first); nullptr if none.
+  ExprPtr libraryCall(const std::string &qualified, const std::string &fname, const ast::Call &e,
+                      ExprPtr self = nullptr);
   // Refuses a call with an argument type too large or typing nested too deep (call_limits.cpp).
   void checkCallLimits(const std::vector<Type> &args, const std::string &fname, Loc loc) const;
   // ---- inner functions (inner_functions.cpp)
@@ -140,6 +144,11 @@ public:
   ExprPtr numpyArrayFunction(const std::string &name, const ast::Call &e);
   static bool isArrayMethod(const std::string &name);
   ExprPtr numpyLibraryFunction(const std::string &name, const ast::Call &e); // array_library.cpp
+  // np.array/asarray/ascontiguousarray/asfortranarray (array_construction.cpp); nullptr: another name.
+  ExprPtr arrayConstruction(const std::string &name, const ast::Call &e);
+  ExprPtr arrayFromSequence(std::vector<ExprPtr> leaves, const std::vector<int64_t> &shape,
+                            std::vector<std::pair<int, ExprPtr>> bindings, bool arrays, std::optional<DType> dtype,
+                            bool fortran, Loc loc);
   ExprPtr sortLike(int kind, ExprPtr arr, Loc loc, const std::string &fname);
   ExprPtr arrayMethod(ExprPtr self, const std::string &name, const ast::Call &e);
   std::optional<int64_t> axisArgument(const ast::Call &e, size_t position);
@@ -295,6 +304,7 @@ public:
   bool strict_ = false; // last pass: anything still unknown is an error
   int tempCounter_ = 0;
   int loopDepth_ = 0;
+  int returnsTyped_ = 0;     // return statements typed in this pass
   int elementwiseDepth_ = 0; // > 0 while typing the element body of an array expression
 };
 

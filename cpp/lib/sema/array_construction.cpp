@@ -1,0 +1,212 @@
+// Typing of np.array / np.asarray / np.ascontiguousarray / np.asfortranarray: arrays
+// from literal lists and tuples (nested: N-D, dtype by NumPy's promotion), from tuples
+// held in variables, from arrays (copies or the same array), and stacks of arrays.
+#include "typer.h"
+
+namespace mahou::sema {
+
+namespace {
+
+// The leaves of a nested sequence in C order, with the extent of each level.
+struct Collected {
+  std::vector<ExprPtr> leaves;
+  std::vector<int64_t> shape;
+  std::vector<std::pair<int, ExprPtr>> bindings; // computed tuples evaluated once
+  bool unknown = false;
+  bool arrays = false; // the leaves are arrays (np.array([a, b]) stacks them)
+};
+
+} // namespace
+
+namespace {
+
+class SequenceCollector {
+public:
+  SequenceCollector(FunctionTyper &t, const std::string &fname) : t_(t), fname_(fname) {}
+
+  void node(const ast::Expr &n, size_t depth, Collected &out) {
+    const std::vector<ast::ExprPtr> *elts = nullptr;
+    if (auto *l = n.as<ast::List>()) elts = &l->elts;
+    if (auto *tu = n.as<ast::Tuple>()) elts = &tu->elts;
+    if (elts) {
+      level(depth, int64_t(elts->size()), n.loc, out);
+      for (auto &x : *elts) {
+        if (x->kind == ast::ExprKind::Starred) t_.notSupported(x->loc, fname_ + "() of a starred element is not supported");
+        node(*x, depth + 1, out);
+      }
+      return;
+    }
+    value(t_.expr(n), depth, n.loc, out);
+  }
+
+  void value(ExprPtr v, size_t depth, Loc loc, Collected &out) {
+    if (FunctionTyper::isUnknown(v)) {
+      out.unknown = true;
+      return;
+    }
+    const Type vt = v->type;
+    if (vt.isTuple()) {
+      int64_t n = int64_t(vt.elems.size());
+      level(depth, n, loc, out);
+      if (v->op == ir::ExprOp::TupleMake) {
+        for (auto &x : v->args) value(std::move(x), depth + 1, loc, out);
+        return;
+      }
+      int var = v->op == ir::ExprOp::LoadVar ? v->var : -1;
+      if (var < 0) {
+        var = t_.tempVar(vt, loc);
+        out.bindings.emplace_back(var, std::move(v));
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, vt.elems[size_t(i)], loc);
+        g->ival = i;
+        g->args.push_back(t_.load(var, loc));
+        value(std::move(g), depth + 1, loc, out);
+      }
+      return;
+    }
+    if (vt.isNumber() || vt.isArray()) {
+      bool isArray = vt.isArray();
+      if (!out.leaves.empty() && isArray != out.arrays)
+        t_.error(loc, fname_ + "(): cannot mix arrays and numbers in one sequence");
+      out.arrays = isArray;
+      if (!leafDepth_) leafDepth_ = depth;
+      else if (*leafDepth_ != depth)
+        t_.error(loc, fname_ + "(): setting an array element with a sequence. The requested array has an "
+                                 "inhomogeneous shape");
+      out.leaves.push_back(std::move(v));
+      return;
+    }
+    if (vt.isNone()) t_.notSupported(loc, fname_ + "() of None is not supported");
+    t_.notSupported(loc, fname_ + "() of " + vt.str() + " is not supported");
+  }
+
+private:
+  void level(size_t depth, int64_t n, Loc loc, Collected &out) {
+    if (out.shape.size() == depth) {
+      if (leafDepth_ && *leafDepth_ <= depth)
+        t_.error(loc, fname_ + "(): setting an array element with a sequence. The requested array has an "
+                                 "inhomogeneous shape");
+      out.shape.push_back(n);
+    } else if (out.shape[depth] != n) {
+      t_.error(loc, fname_ + "(): setting an array element with a sequence. The requested array has an "
+                               "inhomogeneous shape after " + std::to_string(depth) + " dimensions");
+    }
+  }
+
+  FunctionTyper &t_;
+  std::string fname_;
+  std::optional<size_t> leafDepth_;
+};
+
+} // namespace
+
+ExprPtr FunctionTyper::arrayConstruction(const std::string &name, const ast::Call &e) {
+  bool asarray = name == "asarray";
+  bool contiguous = name == "ascontiguousarray", fortran = name == "asfortranarray";
+  if (name != "array" && !asarray && !contiguous && !fortran) return nullptr;
+  std::string fname = "np." + name;
+  requireHost(e.loc, fname + "()");
+  checkKeywords(e, {"dtype"}, fname);
+  if (e.args.empty() || e.args.size() > 2) error(e.loc, fname + "() takes an object and an optional dtype");
+  const ast::Expr *dtypeE = e.args.size() > 1 ? e.args[1].get() : keyword(e, "dtype");
+  std::optional<DType> dtype;
+  if (dtypeE && dtypeE->kind != ast::ExprKind::NoneLit) {
+    dtype = dtypeArgument(*dtypeE);
+    if (!dtype) return unknown(e.loc);
+  }
+  const ast::Expr &obj = *e.args[0];
+  bool literal = obj.kind == ast::ExprKind::List || obj.kind == ast::ExprKind::Tuple;
+  if (!literal) {
+    auto v = expr(obj);
+    if (isUnknown(v)) return unknown(e.loc);
+    if (v->type.isArray()) {
+      const Type at = v->type;
+      DType d = dtype.value_or(at.dtype);
+      bool same = d == at.dtype;
+      // asarray: the same array unless the dtype changes; array: always a copy.
+      if (asarray && same) return v;
+      if (contiguous && same && at.layout == types::Layout::C) return v;
+      if (fortran && same && (at.layout == types::Layout::F || at.ndim == 1)) return v;
+      if (fortran) { // a C copy of the transpose, read through .T: Fortran order
+        auto tr = arrayAttribute(std::move(v), "T", e.loc);
+        auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(d, at.ndim, types::Layout::C), e.loc);
+        c->args.push_back(std::move(tr));
+        return arrayAttribute(std::move(c), "T", e.loc);
+      }
+      auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(d, at.ndim, types::Layout::C), e.loc);
+      c->args.push_back(std::move(v));
+      return c;
+    }
+    if (v->type.kind == Kind::Str) notSupported(obj.loc, fname + "() of a string is not supported");
+    if (v->type.isNumber()) notSupported(obj.loc, fname + "() of a scalar (a 0-d array) is not supported");
+    if (!v->type.isTuple())
+      notSupported(obj.loc, fname + "() of " + v->type.str() +
+                                " is not supported (a list held in a variable needs the list type; use a literal list or a tuple)");
+    Collected c;
+    SequenceCollector collector(*this, fname);
+    collector.value(std::move(v), 0, obj.loc, c);
+    return arrayFromSequence(std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, dtype, fortran, e.loc);
+  }
+  Collected c;
+  SequenceCollector collector(*this, fname);
+  collector.node(obj, 0, c);
+  if (c.unknown) return unknown(e.loc);
+  return arrayFromSequence(std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, dtype, fortran, e.loc);
+}
+
+ExprPtr FunctionTyper::arrayFromSequence(std::vector<ExprPtr> leaves, const std::vector<int64_t> &shape,
+                                         std::vector<std::pair<int, ExprPtr>> bindings, bool arrays,
+                                         std::optional<DType> dtype, bool fortran, Loc loc) {
+  for (auto &x : leaves)
+    if (isUnknown(x)) return unknown(loc);
+  ExprPtr result;
+  if (arrays) { // np.array([a, b, ...]) of equal-shaped arrays: stacked on a new first axis
+    if (shape.size() != 1) notSupported(loc, "np.array() of nested sequences of arrays is not supported");
+    int nd = leaves[0]->type.ndim;
+    DType d = leaves[0]->type.dtype;
+    for (auto &x : leaves) {
+      if (x->type.ndim != nd) error(loc, "np.array(): the arrays must have the same shape");
+      d = types::promote(d, x->type.dtype);
+    }
+    auto j = std::make_unique<ir::Expr>(ir::ExprOp::ArrayJoin, Type::array(d, nd + 1, types::Layout::C), loc);
+    j->sub = 1;
+    j->ival = 0;
+    j->args = std::move(leaves);
+    result = std::move(j);
+    if (dtype && *dtype != d) {
+      auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(*dtype, nd + 1, types::Layout::C), loc);
+      c->args.push_back(std::move(result));
+      result = std::move(c);
+    }
+  } else {
+    DType d = DType::Bool;
+    bool first = true;
+    for (auto &x : leaves) {
+      d = first ? x->type.dtype : types::promote(d, x->type.dtype);
+      first = false;
+    }
+    if (leaves.empty()) d = DType::Float64; // np.array([]) is float64
+    if (dtype) d = *dtype;
+    Type elem = Type::scalar(d);
+    auto lit = std::make_unique<ir::Expr>(ir::ExprOp::ArrayLiteral, Type::array(d, int(shape.size()), types::Layout::C), loc);
+    lit->sub = int(shape.size());
+    for (int64_t n : shape) lit->args.push_back(ir::makeConst(Type::int64(), loc, n));
+    for (auto &x : leaves) {
+      if (x->type.isComplex() && !elem.isComplex())
+        error(x->loc, "np.array(): cannot store a complex number in an array of " + std::string(types::dtypeName(d)));
+      lit->args.push_back(ir::makeCast(std::move(x), elem));
+    }
+    result = std::move(lit);
+  }
+  if (fortran && result->type.ndim > 1) {
+    const Type rt = result->type;
+    auto tr = arrayAttribute(std::move(result), "T", loc);
+    auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(rt.dtype, rt.ndim, types::Layout::C), loc);
+    c->args.push_back(std::move(tr));
+    result = arrayAttribute(std::move(c), "T", loc);
+  }
+  return wrapBindings(std::move(bindings), std::move(result), loc);
+}
+
+} // namespace mahou::sema

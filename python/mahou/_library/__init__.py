@@ -1,0 +1,29 @@
+"""NumPy functions written in Python and compiled by mahou, as Numba implements most of
+NumPy (numba/np/arraymath.py): a call of np.median(a) in compiled code is a call of
+`numpy_functions.median`, compiled for the argument types like any other callee.
+
+The compiler asks for them by the names '@numpy.<name>' (numpy_functions),
+'@numpy.linalg.<name>' (linalg) and '@ndarray.<name>' (array_methods, self first); the
+resolver (mahou._resolver) imports this package on the first such name.
+"""
+
+import importlib
+
+_MODULES = {
+    "numpy": "mahou._library.numpy_functions",
+    "numpy.linalg": "mahou._library.linalg",
+    "ndarray": "mahou._library.array_methods",
+}
+
+
+def lookup(qualified):
+    """The compiled implementation of 'numpy.median', 'ndarray.item', ...; None if none."""
+    owner, _, name = qualified.rpartition(".")
+    module = _MODULES.get(owner)
+    if module is None or name.startswith("_"):
+        return None
+    try:
+        mod = importlib.import_module(module)
+    except ImportError:
+        return None
+    return mod.__dict__.get(name)
