@@ -86,6 +86,8 @@ def _module_attr(obj):
     for mod_name, mod in _modules():
         if getattr(mod, name, None) is obj:
             return ("modattr", mod_name, name)
+    if name in ("carray", "farray") and getattr(_mahou_module(), name, None) is obj:
+        return ("modattr", "mahou", name)
     return None
 
 
@@ -145,6 +147,8 @@ def classify(obj):
     """The classification tuple of one value (see cpp/include/mahou/compiler.h)."""
     if isinstance(obj, (_core.Dispatcher, _core.CUDAKernel)):
         return ("function", obj, obj.__name__)
+    if hasattr(type(obj), "_mahou_ufunc_info") or hasattr(type(obj), "_mahou_specialize"):
+        return ("function", obj, obj.__name__)  # @vectorize ufuncs, stencils
     const = _classify_constant(obj)
     if const is not None:
         return const
@@ -163,6 +167,11 @@ def classify(obj):
     attr = _module_attr(obj)
     if attr is not None:
         return attr
+    if type(obj).__module__ in ("ctypes", "_ctypes", "_cffi_backend", "mahou._cfunc"):
+        from ._cfunc import external_function  # C function pointers: ctypes, cffi, @cfunc
+        ext = external_function(obj)
+        if ext is not None:
+            return ext
     return ("unsupported", _describe(obj))
 
 

@@ -138,6 +138,15 @@ private:
     std::string name = ident();
     if (name.empty()) return fail("expected a type name");
     if (name == "none" || name == "void" || name == "None") return Type::none();
+    if (name == "voidptr") return Type::cpointer(std::nullopt);
+    if (name == "CPointer") { // CPointer(float64)
+      if (!eat('(')) return fail("expected '(' after CPointer");
+      auto pointee = parseType();
+      if (!pointee) return std::nullopt;
+      if (!pointee->isNumber()) return fail("CPointer needs a scalar type");
+      if (!eat(')')) return fail("expected ')'");
+      return Type::cpointer(pointee->dtype);
+    }
     if (name == "UniTuple") {
       if (!eat('(')) return fail("expected '(' after UniTuple");
       auto elem = parseType();
