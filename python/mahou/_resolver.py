@@ -23,8 +23,9 @@ _BUILTIN_NAMES = (
 _BUILTINS = {id(getattr(builtins, n)): n for n in _BUILTIN_NAMES}
 _BUILTINS[id(prange)] = "prange"
 
-# mahou's own functions compiled code can call (thread control inside parallel loops).
-_MAHOU_CALLABLE = frozenset(("get_thread_id", "get_num_threads"))
+# mahou's own functions compiled code can call (thread control inside parallel loops,
+# views of C pointers).
+_MAHOU_CALLABLE = frozenset(("get_thread_id", "get_num_threads", "carray", "farray"))
 
 _EXCEPTIONS = frozenset(_core.exception_names())
 _DTYPES = frozenset(_core.dtype_names())
@@ -86,8 +87,6 @@ def _module_attr(obj):
     for mod_name, mod in _modules():
         if getattr(mod, name, None) is obj:
             return ("modattr", mod_name, name)
-    if name in ("carray", "farray") and getattr(_mahou_module(), name, None) is obj:
-        return ("modattr", "mahou", name)
     return None
 
 
