@@ -60,7 +60,8 @@ def timed(fn):
 
 
 def compare(rows, rounds, inner):
-    """rows: {name: callable}. Returns {name: (median seconds, median ratio to the first)}."""
+    """rows: {name: callable}. Returns {name: (median seconds, median over rounds of its
+    time / the first row's time)}; a bandwidth ratio first/other is that same number."""
     for fn in rows.values():
         fn()  # compile, warm caches
     times = {k: [] for k in rows}
@@ -225,8 +226,8 @@ def cuda_tables(mahou, quick):
               "| mahou | CuPy x.sum() | numba-cuda reduce | mahou / CuPy bandwidth | mahou / numba-cuda bandwidth |",
               "|---|---|---|---|---|",
               f"| {gbs('mahou')} | {gbs('cupy')} | {gbs('numba')} | "
-              f"{(1 / r['cupy'][1]) if 'cupy' in r else float('nan'):.2f}x | "
-              f"{(1 / r['numba'][1]) if 'numba' in r else float('nan'):.2f}x |", ""]
+              f"{r['cupy'][1] if 'cupy' in r else float('nan'):.2f}x | "
+              f"{r['numba'][1] if 'numba' in r else float('nan'):.2f}x |", ""]
     # @vectorize(target='cuda') on device arrays
     m = 2**24 if quick else 2**26
     x = cuda.to_device(np.random.default_rng(3).uniform(-3, 3, m))
@@ -245,7 +246,7 @@ def cuda_tables(mahou, quick):
     gb = lambda k: f"{2 * m * 8 / r[k][0] / 1e9:.0f}" if k in r else "–"
     lines += [f"#### @vectorize(target='cuda') polynomial over {m:,} float64 device arrays (GB/s, in + out)", "",
               "| mahou | numba-cuda | mahou / numba-cuda bandwidth |", "|---|---|---|",
-              f"| {gb('mahou')} | {gb('numba')} | {(1 / r['numba'][1]) if 'numba' in r else float('nan'):.2f}x |", ""]
+              f"| {gb('mahou')} | {gb('numba')} | {r['numba'][1] if 'numba' in r else float('nan'):.2f}x |", ""]
     return lines
 
 
