@@ -78,7 +78,7 @@ public:
   CalleeSignature compileCallee(uint64_t handle, const std::vector<Type> &args) override {
     auto *obj = reinterpret_cast<PyObject *>(uintptr_t(handle));
     if (!isDispatcher(obj))
-      obj = specializeCallable(obj, args, *owner_.keepAlive); // a stencil: one Dispatcher per types
+      obj = specializeCallable(obj, args, *owner_.keepAlive, owner_.parallel); // a stencil: one Dispatcher per types
     if (!isDispatcher(obj))
       internalError("compileCallee: handle is not a mahou Dispatcher");
     auto *callee = reinterpret_cast<DispatcherObject *>(obj);
@@ -294,7 +294,7 @@ std::unique_ptr<CompileEnvironment> makeEnvironment(const EnvironmentOwner &owne
 
 std::unique_ptr<CompileEnvironment> makeEnvironment(DispatcherObject *self) {
   DispatcherState &st = *self->state;
-  return makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, false});
+  return makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, false, st.options.parallel});
 }
 
 std::optional<FunctionSource> functionSource(PyObject *obj) {

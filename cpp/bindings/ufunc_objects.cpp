@@ -251,13 +251,15 @@ std::optional<UfuncCallee> ufuncCallee(PyObject *obj, std::vector<PyObject *> &k
   }
 }
 
-PyObject *specializeCallable(PyObject *obj, const std::vector<types::Type> &args, std::vector<PyObject *> &keep) {
+PyObject *specializeCallable(PyObject *obj, const std::vector<types::Type> &args, std::vector<PyObject *> &keep,
+                              bool parallel) {
   if (isDispatcher(obj) || !PyObject_HasAttrString(obj, "_mahou_specialize"))
     return obj;
   nb::object argTypes = nb::steal(toPySignature(args));
   if (!argTypes.is_valid())
     throwPendingPythonError();
-  nb::object disp = nb::steal(PyObject_CallMethod(obj, "_mahou_specialize", "(O)", argTypes.ptr()));
+  nb::object disp = nb::steal(PyObject_CallMethod(obj, "_mahou_specialize", "(OO)", argTypes.ptr(),
+                                                      parallel ? Py_True : Py_False));
   if (!disp.is_valid())
     throwPendingPythonError();
   if (!isDispatcher(disp.ptr()))

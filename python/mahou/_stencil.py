@@ -3,7 +3,9 @@ point of its input arrays where the whole neighbourhood lies inside them; the ot
 points of the result get `cval`. Numba's semantics, made by rewriting the kernel's
 source: for the argument types of a call, the kernel becomes a compiled function of the
 point's indices, and a driver that loops over the interior calls it. Both are ordinary
-@njit dispatchers, so a stencil is callable from Python and from compiled code."""
+@njit dispatchers, so a stencil is callable from Python and from compiled code; called
+from a parallel=True function, the driver's outer loop is a prange (as Numba turns the
+stencil into a parfor there)."""
 
 import ast
 import inspect
@@ -13,6 +15,7 @@ import re
 import textwrap
 
 from . import _core
+from ._prange import prange
 from .errors import TypingError, UnsupportedError
 
 _ARRAY = re.compile(r"^array\((\w+), (\d+)d, [CFA](?:, readonly)?\)$")
@@ -95,18 +98,18 @@ class Stencil:
             raise UnsupportedError(f"{self._where}: cannot find the stencil kernel's def")
         self._def = defs[0]
         self._def.decorator_list = []
-        self._drivers = {}  # argument type texts (+ whether out= is given) → driver Dispatcher
+        self._drivers = {}  # (argument type texts, out= given, parallel) → driver Dispatcher
 
     # ---- specialisation
 
-    def _specialize(self, arg_texts, with_out):
-        key = (tuple(arg_texts), with_out)
+    def _specialize(self, arg_texts, with_out, parallel=False):
+        key = (tuple(arg_texts), with_out, parallel)
         driver = self._drivers.get(key)
         if driver is None:
-            driver = self._drivers[key] = self._build(list(arg_texts), with_out)
+            driver = self._drivers[key] = self._build(list(arg_texts), with_out, parallel)
         return driver
 
-    def _build(self, arg_texts, with_out):
+    def _build(self, arg_texts, with_out, parallel):
         from .decorators import _make_dispatcher, _check_options
 
         if len(arg_texts) != len(self._params):
@@ -168,20 +171,23 @@ class Stencil:
             lines.append(f"    __out = np.full({first}.shape, __cval, dtype=__dtype)")
         indent = "    "
         for d in range(ndim):
-            lines.append(f"{indent}for __i{d} in range({-lo[d]}, {first}.shape[{d}] - {hi[d]}):")
+            loop = "prange" if parallel and d == 0 else "range"  # the outer loop on threads
+            lines.append(f"{indent}for __i{d} in {loop}({-lo[d]}, {first}.shape[{d}] - {hi[d]}):")
             indent += "    "
         lines.append(f"{indent}__out[{idx}] = {kname}({idx}, {params})")
         lines.append("    return __out")
-        driver_ns = {"np": np, kname: kernel_disp, "__cval": self.cval, "__dtype": getattr(np, ret)}
+        driver_ns = {"np": np, "prange": prange, kname: kernel_disp, "__cval": self.cval,
+                     "__dtype": getattr(np, ret)}
         driver_fn = _define("\n".join(lines) + "\n", dname, driver_ns,
                             f"<mahou stencil {self.__name__} {n}>")
-        return _make_dispatcher(driver_fn, None, options)
+        return _make_dispatcher(driver_fn, None, dict(options, parallel=parallel))
 
     # ---- calls
 
-    def _mahou_specialize(self, argtypes):
-        """For compiled code: the driver Dispatcher for these mahou argument types."""
-        return self._specialize([str(t) for t in argtypes], False)
+    def _mahou_specialize(self, argtypes, parallel=False):
+        """For compiled code: the driver Dispatcher for these mahou argument types
+        (parallel: the caller has parallel=True)."""
+        return self._specialize([str(t) for t in argtypes], False, bool(parallel))
 
     def __call__(self, *args, out=None, neighborhood=None):
         if neighborhood is not None:

@@ -145,6 +145,27 @@ def test_called_from_compiled_code():
     np.testing.assert_allclose(pass_through(lap, a), lap(a))
 
 
+def test_parallel_caller_runs_the_interior_on_threads():
+    # Called from a parallel=True function the driver's outer loop is a prange (Numba's
+    # parfor); the results are the serial ones, also for arrays of 0, 1 and 2 rows.
+    @njit(parallel=True)
+    def par(a):
+        return lap(a)
+
+    @njit
+    def ser(a):
+        return lap(a)
+
+    for shape in [(300, 41), (2, 5), (1, 1), (0, 4), (3, 3)]:
+        a = np.arange(np.prod(shape), dtype=np.float64).reshape(shape) ** 1.5
+        np.testing.assert_array_equal(par(a), ser(a))
+        np.testing.assert_array_equal(par(a), reference(laplace, (-1, -1), (1, 1), a))
+    drivers = [d for (_, _, parallel), d in lap._drivers.items() if parallel]
+    assert drivers and all(d.targetoptions["parallel"] for d in drivers)
+    notes = "\n".join(line for d in drivers for lines in d._parallel_notes.values() for line in lines)
+    assert "parallel" in notes.lower()
+
+
 def test_bad_stencils():
     with pytest.raises(ValueError, match="mode"):
         stencil("reflect")(laplace)
