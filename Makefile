@@ -18,6 +18,8 @@ PIP_PACKAGES += nvidia-cuda-nvcc-cu12
 PIP_PACKAGES += tbb tbb-devel
 # Scaling out: the process pools, joblib and the Dask cluster the tests start.
 PIP_PACKAGES += cloudpickle joblib dask distributed
+# @cfunc: the SciPy LowLevelCallable tests (quad, generic_filter) and cffi function pointers.
+PIP_PACKAGES += scipy cffi
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build settings seen by pip/scikit-build-core/CMake.

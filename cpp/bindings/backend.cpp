@@ -51,6 +51,8 @@ const backend::Table &backendTable() {
     std::vector<runtime::RuntimeSymbol> all(rt, rt + count);
     for (const runtime::RuntimeSymbol &s : pythonEntrySymbols())
       all.push_back(s);
+    for (const runtime::RuntimeSymbol &s : nativeEntrySymbols())
+      all.push_back(s);
     return all;
   }();
   t->useRuntimeSymbols(symbols.data(), symbols.size());

@@ -203,6 +203,7 @@ struct EnvironmentOwner {
   const std::string *name;
   std::vector<PyObject *> *keepAlive;
   bool gpu = false; // compiling for the CUDA target: callees come from calleeSource
+  bool parallel = false; // the owner is compiled with parallel=True (stencils it calls run on threads)
 };
 // The compile environment of one dispatcher or kernel (environment.cpp).
 std::unique_ptr<CompileEnvironment> makeEnvironment(const EnvironmentOwner &owner);
@@ -238,6 +239,23 @@ void rememberFastOverload(DispatcherObject *self, const Overload *ov);
 // (python_entry.cpp); given to the JIT with the runtime's symbols.
 const PythonAbi &pythonAbi();
 std::vector<runtime::RuntimeSymbol> pythonEntrySymbols();
+
+// ------------------------------------------------------------------ ufuncs (ufunc_objects.cpp)
+// Reads the native-entry options of a dispatcher (ufunc_out, gufunc_core_dims, cfunc_ret).
+bool readNativeEntryOptions(NativeEntries &native, PyObject *options);
+std::vector<runtime::RuntimeSymbol> nativeEntrySymbols(); // the failure handlers entries call
+void registerUfuncObjects(nanobind::module_ &m);
+// Objects compiled code calls that are not Dispatchers: @vectorize ufuncs (their
+// `_mahou_ufunc_info()`) and stencils (`_mahou_specialize(types, parallel)` → a Dispatcher;
+// parallel: the caller has parallel=True).
+bool isCompiledCallable(PyObject *obj);
+// The ufunc's loops, or nullopt when `obj` is not a ufunc; its scalar Dispatcher is
+// kept alive in `keep`. Throws PendingPythonError.
+std::optional<UfuncCallee> ufuncCallee(PyObject *obj, std::vector<PyObject *> &keep);
+// The Dispatcher that implements `obj` for these argument types (borrowed: kept in `keep`),
+// or `obj` itself when it is not a specialising callable. Throws PendingPythonError.
+PyObject *specializeCallable(PyObject *obj, const std::vector<types::Type> &args, std::vector<PyObject *> &keep,
+                              bool parallel);
 
 // ------------------------------------------------------------------ errors
 // A Python exception raised while the core was running (the resolver failed);

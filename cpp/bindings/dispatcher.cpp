@@ -374,7 +374,10 @@ bool readOptions(DispatcherState &st, PyObject *options) {
   st.options.verifyIR = flag("verify_ir", true);
   st.nogil = flag("nogil", false);
   st.cache = flag("cache", false);
-  return readLocalTypes(st.options, PyDict_GetItemString(options, "locals"));
+  if (PyObject *em = PyDict_GetItemString(options, "error_model"); em && PyUnicode_Check(em))
+    st.options.numpyErrors = PyUnicode_CompareWithASCIIString(em, "numpy") == 0;
+  return readLocalTypes(st.options, PyDict_GetItemString(options, "locals")) &&
+         readNativeEntryOptions(st.options.native, options);
 }
 
 PyObject *dispatcherNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {

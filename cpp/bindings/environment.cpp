@@ -78,6 +78,8 @@ public:
   CalleeSignature compileCallee(uint64_t handle, const std::vector<Type> &args) override {
     auto *obj = reinterpret_cast<PyObject *>(uintptr_t(handle));
     if (!isDispatcher(obj))
+      obj = specializeCallable(obj, args, *owner_.keepAlive, owner_.parallel); // a stencil: one Dispatcher per types
+    if (!isDispatcher(obj))
       internalError("compileCallee: handle is not a mahou Dispatcher");
     auto *callee = reinterpret_cast<DispatcherObject *>(obj);
     const DispatcherState &st = *callee->state;
@@ -104,6 +106,10 @@ public:
     }
     return CalleeSource{SourceFile(*src->filename, *src->source, src->firstLine), *src->name,
                         env.get()};
+  }
+
+  std::optional<UfuncCallee> calleeUfunc(uint64_t handle) override {
+    return ufuncCallee(reinterpret_cast<PyObject *>(uintptr_t(handle)), *owner_.keepAlive);
   }
 
   const PythonAbi *pythonAbi() override { return owner_.gpu ? nullptr : &binding::pythonAbi(); }
@@ -245,6 +251,10 @@ private:
         return unsupported("exception class " + name);
       g.kind = K::ExcClass;
       g.exc = *e;
+    } else if (tag == "cfuncptr") { // ("cfuncptr", address, signature text)
+      g.kind = K::ExternalFunction;
+      g.handle = nb::cast<uint64_t>(t[1]);
+      g.s = nb::cast<std::string>(t[2]);
     } else if (tag == "unsupported") {
       return unsupported(nb::cast<std::string>(t[1]));
     } else {
@@ -261,7 +271,7 @@ private:
       if (!owner_.gpu)
         return unsupported("the CUDA device function '" + name +
                            "' (callable only from @cuda.jit kernels and device functions)");
-    } else if (!isDispatcher(obj.ptr())) {
+    } else if (!isDispatcher(obj.ptr()) && !isCompiledCallable(obj.ptr())) {
       return unsupported("a Python function '" + name + "' (decorate it with @njit)");
     }
     keepAliveIn(*owner_.keepAlive, obj.ptr()); // the handle stays valid as long as we live
@@ -284,7 +294,7 @@ std::unique_ptr<CompileEnvironment> makeEnvironment(const EnvironmentOwner &owne
 
 std::unique_ptr<CompileEnvironment> makeEnvironment(DispatcherObject *self) {
   DispatcherState &st = *self->state;
-  return makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, false});
+  return makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, false, st.options.parallel});
 }
 
 std::optional<FunctionSource> functionSource(PyObject *obj) {

@@ -105,6 +105,7 @@ NB_MODULE(_core, m) {
   registerTypedContainers(m);
   registerCuda(m);
   registerParallel(m);
+  registerUfuncObjects(m);
   runtime::setPrintFlushHook(flushPythonStdout);
   runtime::setArrayFormatHook(formatArrayWithNumpy);
 

@@ -316,6 +316,11 @@ std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
   } else if (isDispatcher(obj)) {
     auto *d = reinterpret_cast<DispatcherObject *>(obj);
     return Type::function(uint64_t(reinterpret_cast<uintptr_t>(obj)), d->state->name);
+  } else if (isCompiledCallable(obj)) { // a @vectorize ufunc or a stencil
+    nanobind::object name = nanobind::steal(PyObject_GetAttrString(obj, "__name__"));
+    if (name.is_valid() && PyUnicode_Check(name.ptr()))
+      return Type::function(uint64_t(reinterpret_cast<uintptr_t>(obj)), PyUnicode_AsUTF8(name.ptr()));
+    PyErr_Clear();
   }
   if (why)
     *why = Py_TYPE(obj)->tp_name;

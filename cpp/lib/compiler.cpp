@@ -83,6 +83,40 @@ std::vector<std::string> outlineParallelLoops(const SourceFile &file, ir::Functi
   return notes;
 }
 
+// The function's types must suit the native entries asked for (a TypingError at the def).
+void checkNativeEntries(const SourceFile &file, const ast::FunctionDef &def, const ir::Function &fn,
+                        const NativeEntries &native) {
+  auto cRepresentable = [](const types::Type &t) {
+    return (t.isNumber() && !t.isComplex() && t.dtype != types::DType::Float16) || t.isPointer();
+  };
+  if (native.ufuncLoop) {
+    if (!fn.ret.isNumber())
+      typingError(file, def.loc, "a @vectorize function must return a number, not " + fn.ret.str());
+    if (native.ufuncOut && fn.ret.isComplex() && !types::isComplex(*native.ufuncOut) &&
+        *native.ufuncOut != types::DType::Bool)
+      typingError(file, def.loc, "cannot convert the complex result of '" + def.name + "' to " +
+                                     types::dtypeName(*native.ufuncOut));
+  }
+  if (native.gufuncCoreDims && fn.ret.hasRefs())
+    typingError(file, def.loc, "a @guvectorize function writes its outputs and returns nothing, not " + fn.ret.str());
+  if (native.cfuncRet) {
+    for (size_t i = 0; i < fn.argTypes.size(); ++i)
+      if (!cRepresentable(fn.argTypes[i]))
+        typingError(file, def.loc, "@cfunc argument " + std::to_string(i + 1) + " of type " + fn.argTypes[i].str() +
+                                       " is not C-representable");
+    const types::Type &r = *native.cfuncRet;
+    if (!r.isNone() && !cRepresentable(r))
+      typingError(file, def.loc, "@cfunc return type " + r.str() + " is not C-representable");
+    if (r.isPointer())
+      typingError(file, def.loc, "a @cfunc returning a pointer is not supported");
+    if (!r.isNone() && !fn.ret.isNumber())
+      typingError(file, def.loc, "'" + def.name + "' returns " + fn.ret.str() + ", not a number as its @cfunc signature " +
+                                     "says (" + r.str() + ")");
+    if (!r.isNone() && fn.ret.isComplex())
+      typingError(file, def.loc, "cannot convert the complex result of '" + def.name + "' to " + r.str());
+  }
+}
+
 std::string moduleText(const llvm::Module &m) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -108,6 +142,7 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, recorder, options, symbol,
                                        sema::TypingContext{false, &inner, nullptr});
   if (options.verifyIR) ir::verify(fn);
+  checkNativeEntries(file, *parsed.def, fn, options.native);
   std::vector<std::unique_ptr<ir::Function>> outlined;
   std::vector<const ir::Function *> helpers;
   out.parallelNotes = outlineParallelLoops(file, fn, inner, options, outlined, helpers);
@@ -128,20 +163,24 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   if (void *entry = options.objectOnly ? nullptr : engine.find(codegen::entrySymbol(out.symbol), &out.object)) {
     out.entry = reinterpret_cast<EntryFn>(entry);
     if (withPythonEntry) out.pythonEntry = engine.lookup(codegen::pythonEntrySymbol(out.symbol));
+    findNativeEntries(options.native, out.symbol, [&](const std::string &s) { return engine.lookup(s); }, out);
     return out;
   }
 
   t0 = Clock::now();
   auto ctx = std::make_unique<llvm::LLVMContext>();
   codegen::CodegenOptions cg{options.boundscheck, options.fastmath};
+  cg.numpyErrors = options.numpyErrors;
   auto module = codegen::lowerFunction(fn, helpers, *ctx, cg, /*withEntry=*/true,
-                                       withPythonEntry ? pythonAbi : nullptr);
+                                       withPythonEntry ? pythonAbi : nullptr, &options.native);
   llvm::Function *internal = module->getFunction(symbol), *entry = module->getFunction(codegen::entrySymbol(symbol));
   MAHOU_INTERNAL_ASSERT(internal && entry, "the lowered module defines the function and its entry");
   internal->setName(out.symbol);
   entry->setName(codegen::entrySymbol(out.symbol));
   if (llvm::Function *py = module->getFunction(codegen::pythonEntrySymbol(symbol)))
     py->setName(codegen::pythonEntrySymbol(out.symbol));
+  for (auto *name : {&ufuncLoopSymbol, &gufuncLoopSymbol, &cfuncSymbol})
+    if (llvm::Function *f = module->getFunction((*name)(symbol))) f->setName((*name)(out.symbol));
   out.times.codegenMs = msSince(t0);
 
   t0 = Clock::now();
@@ -157,6 +196,7 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   }
   out.entry = reinterpret_cast<EntryFn>(engine.addObject(out.object, codegen::entrySymbol(out.symbol)));
   if (withPythonEntry) out.pythonEntry = engine.lookup(codegen::pythonEntrySymbol(out.symbol));
+  findNativeEntries(options.native, out.symbol, [&](const std::string &s) { return engine.lookup(s); }, out);
   out.times.jitMs = msSince(t0);
   return out;
 }
@@ -182,6 +222,7 @@ std::string emitStage(const SourceFile &file, const std::string &name, const std
   }
   llvm::LLVMContext ctx;
   codegen::CodegenOptions cg{options.boundscheck, options.fastmath};
+  cg.numpyErrors = options.numpyErrors;
   auto module = codegen::lowerFunction(fn, helpers, ctx, cg, /*withEntry=*/false);
   if (stage == Stage::LLVM) return moduleText(*module);
   jit::Engine &engine = jit::Engine::instance();

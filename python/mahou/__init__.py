@@ -61,14 +61,25 @@ def _preload_backend():
 _preload_backend()
 
 
+# Imported on first use, so that `import mahou` stays light (these import NumPy).
+_LAZY = {
+    "vectorize": ".ufunc", "DUFunc": ".ufunc",
+    "guvectorize": ".gufunc", "GUFunc": ".gufunc",
+    "stencil": "._stencil", "cfunc": "._cfunc", "carray": "._cfunc", "farray": "._cfunc",
+}
+
+
 def __getattr__(name):
     """`mahou.cuda` is imported on first use (as `from mahou import cuda` does)."""
     if name == "cuda":
         import importlib
         _core._import_numpy()  # the CUDA bindings use NumPy's C API
         return importlib.import_module(".cuda", __name__)
+    if name in _LAZY:
+        import importlib
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
     raise AttributeError(f"module 'mahou' has no attribute {name!r}")
 
 
-__all__ = ["jit", "njit", "prange", "types", "errors", "typeof", "__version__", "config",
+__all__ = ["jit", "njit", "vectorize", "prange", "types", "errors", "typeof", "__version__", "config",
            "set_num_threads", "get_num_threads", "get_thread_id", "threading_layer"]

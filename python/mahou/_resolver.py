@@ -23,8 +23,9 @@ _BUILTIN_NAMES = (
 _BUILTINS = {id(getattr(builtins, n)): n for n in _BUILTIN_NAMES}
 _BUILTINS[id(prange)] = "prange"
 
-# mahou's own functions compiled code can call (thread control inside parallel loops).
-_MAHOU_CALLABLE = frozenset(("get_thread_id", "get_num_threads"))
+# mahou's own functions compiled code can call (thread control inside parallel loops,
+# views of C pointers).
+_MAHOU_CALLABLE = frozenset(("get_thread_id", "get_num_threads", "carray", "farray"))
 
 _EXCEPTIONS = frozenset(_core.exception_names())
 _DTYPES = frozenset(_core.dtype_names())
@@ -145,6 +146,8 @@ def classify(obj):
     """The classification tuple of one value (see cpp/include/mahou/compiler.h)."""
     if isinstance(obj, (_core.Dispatcher, _core.CUDAKernel)):
         return ("function", obj, obj.__name__)
+    if hasattr(type(obj), "_mahou_ufunc_info") or hasattr(type(obj), "_mahou_specialize"):
+        return ("function", obj, obj.__name__)  # @vectorize ufuncs, stencils
     const = _classify_constant(obj)
     if const is not None:
         return const
@@ -167,6 +170,11 @@ def classify(obj):
     attr = _module_attr(obj)
     if attr is not None:
         return attr
+    if type(obj).__module__ in ("ctypes", "_ctypes", "_cffi_backend", "mahou._cfunc"):
+        from ._cfunc import external_function  # C function pointers: ctypes, cffi, @cfunc
+        ext = external_function(obj)
+        if ext is not None:
+            return ext
     return ("unsupported", _describe(obj))
 
 

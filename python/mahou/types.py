@@ -8,6 +8,7 @@ __all__ = [
     "float16", "float32", "float64", "complex64", "complex128",
     "intp", "uintp", "intc", "uintc", "int_", "float_", "double", "byte",
     "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16",
+    "CPointer", "voidptr",
 ]
 
 
@@ -143,6 +144,18 @@ class Tuple(BaseTuple):
         super().__init__("Tuple(" + ", ".join(str(t) for t in self.types) + ")")
 
 
+class CPointer(Type):
+    """A C pointer to a scalar type (the arguments of @cfunc callbacks): CPointer(float64)."""
+
+    __slots__ = ("dtype",)
+
+    def __init__(self, dtype):
+        if isinstance(dtype, str):
+            dtype = _scalar(dtype)
+        self.dtype = dtype
+        super().__init__(f"CPointer({dtype})")
+
+
 def _tuple_items(items):
     if len(items) == 1 and isinstance(items[0], (list, tuple)):
         items = items[0]
@@ -188,6 +201,7 @@ int_, float_, double, byte = int64, float64, float64, uint8
 i1, i2, i4, i8 = int8, int16, int32, int64
 u1, u2, u4, u8 = uint8, uint16, uint32, uint64
 f2, f4, f8, c8, c16 = float16, float32, float64, complex64, complex128
+voidptr = Type("voidptr")
 
 _SCALARS = {t.name: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32,
                                 uint64, float16, float32, float64, complex64, complex128)}

@@ -26,6 +26,7 @@ public:
   // Recorded too: a callee's default argument values are compiled into the caller.
   std::optional<CalleeParams> calleeParams(uint64_t handle) override;
   const PythonAbi *pythonAbi() override { return inner_.pythonAbi(); }
+  std::optional<UfuncCallee> calleeUfunc(uint64_t handle) override { return inner_.calleeUfunc(handle); }
 
   // Deterministic text of the record (sorted; no addresses).
   std::string dependencies() const;

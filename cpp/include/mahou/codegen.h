@@ -13,6 +13,7 @@ class Module;
 
 namespace mahou {
 struct PythonAbi;
+struct NativeEntries; // native_entries.h
 }
 
 namespace mahou::codegen {
@@ -24,6 +25,7 @@ struct CodegenOptions {
   bool fastmath = false;
   Target target = Target::CPU;
   bool simulateGpu = false; // CPU target running a CUDA kernel in the emulator
+  bool numpyErrors = false; // error_model='numpy': division by zero gives inf/nan (floats), 0 (ints)
 };
 
 // Builds a module holding the function's internal definition
@@ -35,10 +37,12 @@ struct CodegenOptions {
 //   ptr @symbol.py(ptr %callable, ptr %args, i64 %nargsf, ptr %kwnames)
 // (a vectorcall function, python_entry.cpp). `helpers` (inner functions) are
 // lowered into the same module with internal linkage. Calls to other compiled
-// functions are external declarations resolved by the JIT.
+// functions are external declarations resolved by the JIT. With `withEntry`, the
+// `native` entries (ufunc loops, C callbacks: native_entries.h) are added too.
 std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, const std::vector<const ir::Function *> &helpers,
                                             llvm::LLVMContext &ctx, const CodegenOptions &options, bool withEntry,
-                                            const PythonAbi *pythonAbi = nullptr);
+                                            const PythonAbi *pythonAbi = nullptr,
+                                            const NativeEntries *native = nullptr);
 
 std::string entrySymbol(const std::string &symbol);
 // True when some function of the module has a CFG cycle (a loop).

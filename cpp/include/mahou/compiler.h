@@ -3,9 +3,11 @@
 #pragma once
 
 #include "mahou/diagnostics.h"
+#include "mahou/native_entries.h"
 #include "mahou/types.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +30,7 @@ struct GlobalValue {
     DType,       // np.float32, np.int64, ...: the dtype class itself
     ExcClass,    // a builtin exception class
     Unsupported, // anything else: description says what (e.g. "list object")
+    ExternalFunction, // a C function pointer (ctypes, cffi, @cfunc): handle = address, s = "float64(float64)"
   };
   Kind kind = Kind::Missing;
   int64_t i = 0;
@@ -59,6 +62,16 @@ struct CalleeSignature {
   types::Type ret;
 };
 
+// A ufunc made by @vectorize as compiled code that calls it sees it: elementwise on
+// arrays (broadcasting, as NumPy), a plain call on scalars.
+struct UfuncCallee {
+  uint64_t scalarHandle = 0; // the Dispatcher of its scalar function (compileCallee)
+  int nin = 0;
+  // Its loops in NumPy's order of preference: the input dtypes, then the output dtype.
+  std::vector<std::vector<types::DType>> loops;
+  bool dynamic = false; // argument dtypes no loop takes get a loop of their own
+};
+
 // The source of a function the GPU target compiles into the same module as its
 // caller (a @cuda.jit(device=True) function): its text and its own globals.
 class CompileEnvironment;
@@ -82,6 +95,8 @@ public:
   // The parameter names and default values of compiled function `handle`, or
   // nullopt when unknown (calls then pass positional arguments only).
   virtual std::optional<CalleeParams> calleeParams(uint64_t handle) { (void)handle; return std::nullopt; }
+  // The loops of `handle` when it is a @vectorize ufunc (calls become elementwise), or nullopt.
+  virtual std::optional<UfuncCallee> calleeUfunc(uint64_t handle) { (void)handle; return std::nullopt; }
   // The running Python's layouts, when compiled functions are called from Python: each
   // fitting overload then also gets a Python entry (codegen.h). Null: none.
   virtual const PythonAbi *pythonAbi() { return nullptr; }
@@ -97,6 +112,8 @@ struct CompileOptions {
   // Ahead-of-time compilation (mahou.aot): compileFunction returns the object file
   // without linking it into the JIT (entry stays null), for a shared library.
   bool objectOnly = false;
+  bool numpyErrors = false; // error_model='numpy' (codegen.h); @vectorize's default, as Numba
+  NativeEntries native; // C-ABI entries to add (ufunc loops, C callbacks)
 };
 
 enum class Stage { Tokens, Ast, IR, LLVM, OptLLVM, Asm };
@@ -118,6 +135,8 @@ struct CompiledFunction {
   // The Python entry, a CPython vectorcallfunc (codegen.h), or null when the
   // environment gave no Python ABI or the signature has none.
   void *pythonEntry = nullptr;
+  // The entries CompileOptions::native asked for (native_entries.h), or null.
+  void *ufuncLoop = nullptr, *gufuncLoop = nullptr, *cfunc = nullptr;
   std::string symbol; // internal function: what other compiled functions call
   types::Type ret;
   std::vector<types::Type> args;
@@ -135,6 +154,11 @@ struct CompiledFunction {
   // (parallel_diagnostics), one line each.
   std::vector<std::string> parallelNotes;
 };
+
+// Sets out.ufuncLoop / gufuncLoop / cfunc for the entries `native` asks for, found by
+// their symbols with `lookup` (native_entries.cpp).
+void findNativeEntries(const NativeEntries &native, const std::string &symbol,
+                       const std::function<void *(const std::string &)> &lookup, CompiledFunction &out);
 
 // `name` is the function to compile: the single def in `file` (JIT) or a
 // top-level def of a whole file (mahouc). Throws UserError / InternalError.

@@ -67,6 +67,7 @@ enum class Kind : uint8_t {
   Set,      // set of elems[0]
   Unicode,  // a string known only at run time (str arguments, concatenations, ...)
   Optional, // elems[0] or None
+  CPointer,  // a C pointer (@cfunc arguments): to elems[0] (a scalar), or void when elems is empty
 };
 
 struct Type {
@@ -103,6 +104,7 @@ struct Type {
   static Type unicode();
   // Optional(t); none stays none and an optional stays as it is.
   static Type optional(Type t);
+  static Type cpointer(std::optional<DType> pointee); // nullopt: voidptr
 
   bool isUnknown() const { return kind == Kind::Unknown; }
   bool isScalar() const { return kind == Kind::Scalar; }
@@ -127,6 +129,7 @@ struct Type {
   // True when a value of the type holds references somewhere inside (arrays, objects,
   // tuples and optionals of them): codegen counts them.
   bool hasRefs() const;
+  bool isPointer() const { return kind == Kind::CPointer; }
   // Tuple whose elements all have one type (Numba's UniTuple).
   bool isHomogeneousTuple() const;
   // Contains Unknown anywhere (also a container whose item type is not known yet).

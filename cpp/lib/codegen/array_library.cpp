@@ -15,7 +15,20 @@ Value FunctionLowering::arraySort(const ir::Expr &e) {
   llvm::Value *n = arrayShape(in.v, 0);
   auto sortFn = runtimeFn("mahou_rt_sort", b_.getVoidTy(), {b_.getPtrTy(), i64(), b_.getInt32Ty()});
   Value result;
-  if (kind == 2) { // in place
+  if (kind == 2 && at.layout != types::Layout::C) { // in place, strided: sort a contiguous copy
+    Type tmpType = Type::array(at.dtype, 1, types::Layout::C);
+    llvm::Value *tmp = allocateArray(tmpType, {n});
+    llvm::Type *mt = types_.mem(Type::scalar(at.dtype));
+    loopNest({n}, [&](const std::vector<llvm::Value *> &i) {
+      b_.CreateStore(b_.CreateLoad(mt, elementPointer(in.v, at, i)), b_.CreateInBoundsGEP(mt, arrayData(tmp), i[0]));
+    });
+    b_.CreateCall(sortFn, {arrayData(tmp), n, b_.getInt32(numpyNum(at))});
+    loopNest({n}, [&](const std::vector<llvm::Value *> &i) {
+      b_.CreateStore(b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, arrayData(tmp), i[0])), elementPointer(in.v, at, i));
+    });
+    release({tmp, true}, tmpType);
+    result = {llvm::Constant::getNullValue(types_.ssa(Type::none())), false};
+  } else if (kind == 2) { // in place
     b_.CreateCall(sortFn, {arrayData(in.v), n, b_.getInt32(numpyNum(at))});
     result = {llvm::Constant::getNullValue(types_.ssa(Type::none())), false};
   } else if (kind == 1) {

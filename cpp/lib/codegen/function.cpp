@@ -3,6 +3,8 @@
 // and the uniform entry wrapper the dispatcher calls.
 #include "lowering.h"
 
+#include "mahou/native_entries.h"
+
 #include <llvm/Analysis/CFG.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
@@ -502,7 +504,7 @@ void emitEntry(llvm::Module &module, TypeMapper &types, const ir::Function &fn, 
 
 std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, const std::vector<const ir::Function *> &helpers,
                                             llvm::LLVMContext &ctx, const CodegenOptions &options, bool withEntry,
-                                            const PythonAbi *pythonAbi) {
+                                            const PythonAbi *pythonAbi, const NativeEntries *native) {
   auto module = std::make_unique<llvm::Module>(fn.symbol, ctx);
   FunctionLowering lowering(fn, *module, options);
   lowering.helpers_ = &helpers;
@@ -520,6 +522,7 @@ std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, const std::v
     TypeMapper types(ctx);
     emitEntry(*module, types, fn, inner, inlineInner);
     if (pythonAbi && pythonEntryFits(fn.argTypes, fn.ret)) emitPythonEntry(*module, fn, inner, *pythonAbi, inlineInner);
+    if (native) emitNativeEntries(*module, fn, inner, *native, inlineInner);
   }
   std::string err;
   llvm::raw_string_ostream os(err);

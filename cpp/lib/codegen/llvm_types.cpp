@@ -50,6 +50,7 @@ llvm::Type *TypeMapper::ssa(const Type &t) {
   case types::Kind::Set:
   case types::Kind::Unicode: return llvm::PointerType::get(ctx_, 0);
   case types::Kind::Optional: return mem(t);
+  case types::Kind::CPointer: return llvm::PointerType::get(ctx_, 0);
   default: internalError("type " + t.str() + " has no runtime representation");
   }
 }

@@ -151,6 +151,8 @@ public:
   Value arrayDot(const ir::Expr &e);
   Value arrayLinspace(const ir::Expr &e);
   Value arrayEye(const ir::Expr &e);
+  llvm::Value *arrayFromPointer(const ir::Expr &e); // pointers.cpp
+  llvm::Value *callNative(const ir::Expr &e);       // a C function by address
   llvm::Value *randomDraw(const ir::Expr &e); // random.cpp
   Value arrayGather(const ir::Expr &e);       // fancy_index.cpp
   Value arrayGatherMulti(const ir::Expr &e);
@@ -240,6 +242,10 @@ void emitEntry(llvm::Module &module, TypeMapper &types, const ir::Function &fn, 
 // Declares (or finds) `i32 @symbol(ptr, args...)` of a compiled function in `module`.
 llvm::Function *declareCompiled(llvm::Module &module, TypeMapper &types, const std::string &symbol,
                                 const std::vector<Type> &argTypes);
+
+// The ufunc/gufunc loops and C callback of `fn` (native_entries.cpp), calling `inner`.
+void emitNativeEntries(llvm::Module &module, const ir::Function &fn, llvm::Function *inner,
+                       const NativeEntries &entries, bool inlineInner);
 
 // The Python entry of `fn` (python_entry.cpp), calling `inner` (never inlined there
 // unless `inlineInner`).

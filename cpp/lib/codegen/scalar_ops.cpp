@@ -52,6 +52,8 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::ArrayDot: return arrayDot(e);
   case ir::ExprOp::ArrayLinspace: return arrayLinspace(e);
   case ir::ExprOp::ArrayEye: return arrayEye(e);
+  case ir::ExprOp::ArrayFromPointer: return {arrayFromPointer(e), false};
+  case ir::ExprOp::CallNative: return {callNative(e), false};
   case ir::ExprOp::ArrayConst: return {arrayConst(e), false};
   case ir::ExprOp::ArrayLiteral: return arrayLiteral(e);
   case ir::ExprOp::Random: return {randomDraw(e), false};
@@ -306,7 +308,8 @@ llvm::Value *FunctionLowering::binary(const ir::Expr &e) {
   llvm::Value *b = scalarExpr(*e.args[1]);
   BinaryOp op = BinaryOp(e.sub);
   const Type &t = e.type;
-  bool raising = e.ival == 0; // ival 1: NumPy's division semantics (ir_ops.def)
+  // ival 1 (ir_ops.def) or error_model='numpy' for the whole function: NumPy's division semantics.
+  bool raising = e.ival == 0 && !options_.numpyErrors;
   if (t.isComplex()) return complexBinary(op, a, b, t, raising);
   if (t.isFloat()) return floatBinary(op, a, b, t, raising);
   if (t.isBool()) {

@@ -96,6 +96,7 @@ std::string serialize(const GlobalValue &g) {
   case K::ExcClass: out += std::to_string(int(g.exc)); break;
   case K::Str: case K::Function: case K::Builtin: case K::Unsupported: putField(out, g.s); break;
   case K::Missing: case K::None: break;
+  case K::ExternalFunction: out += std::to_string(g.handle) + ":"; putField(out, g.s); break; // the code calls the address
   }
   return out;
 }
@@ -136,6 +137,8 @@ void hashCommon(llvm::SHA256 &h, const SourceFile &file, const std::string &name
   hashField(h, std::string("boundscheck=") + (options.boundscheck ? "1" : "0") + " fastmath=" +
                    (options.fastmath ? "1" : "0") + (options.parallel ? " parallel=1" : ""));
   for (const auto &[var, t] : options.localTypes) hashField(h, "local " + var + ": " + t.str());
+  if (!options.native.empty()) hashField(h, "native:" + options.native.key());
+  if (options.numpyErrors) hashField(h, "error_model=numpy");
 }
 
 std::string sanitize(const std::string &s) {
@@ -503,6 +506,7 @@ std::optional<CompiledFunction> linkEntry(const SourceFile &file, const std::str
   }
   if (env.pythonAbi() && codegen::pythonEntryFits(args, e.ret))
     out.pythonEntry = engine.lookup(codegen::pythonEntrySymbol(e.symbol));
+  findNativeEntries(options.native, e.symbol, [&](const std::string &s) { return engine.lookup(s); }, out);
   out.times.jitMs = msSince(t0);
   out.symbol = e.symbol;
   out.ret = e.ret;

@@ -21,7 +21,6 @@ ExprPtr FunctionTyper::sortLike(int kind, ExprPtr arr, Loc loc, const std::strin
   if (types::isComplex(at.dtype)) notSupported(loc, fname + "() of complex arrays is not supported");
   if (at.ndim != 1) notSupported(loc, fname + "() is supported for 1-D arrays only");
   requireHost(loc, fname + "()");
-  if (kind == 2 && at.layout != types::Layout::C) notSupported(loc, "a.sort() needs a contiguous array");
   if (kind == 2 && at.readonly) error(loc, "cannot sort a read-only array in place");
   Type rt = kind == 1 ? Type::array(DType::Int64, 1, types::Layout::C)
             : kind == 2 ? Type::none()

@@ -22,6 +22,7 @@ ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
   if (auto flat = flatBase(*s.value)) return flatItem(std::move(flat), *s.index, s.loc);
   auto base = expr(*s.value);
   if (isUnknown(base)) return unknown(s.loc);
+  if (base->type.isPointer()) base = pointerView(std::move(base), s.loc);
   if (base->type.isTuple()) {
     auto idx = constInt(*s.index);
     if (!idx) return tupleSubscript(std::move(base), *s.index, s.loc);

@@ -33,6 +33,11 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
       r.handle = g.handle;
       return r;
     }
+    case GK::ExternalFunction: {
+      CalleeRef r{CK::External, g.s};
+      r.handle = g.handle;
+      return r;
+    }
     case GK::DType: {
       CalleeRef r{CK::DTypeCtor, types::dtypeName(g.dtype)};
       r.dtype = g.dtype;
@@ -85,6 +90,7 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
     if (base->type.kind == Kind::Module) {
       if (base->type.module == types::ModuleId::Numpy) {
         std::string n = a->attr == "bool_" ? "bool" : a->attr == "float_" ? "float64" : a->attr;
+        if (n == "intp" || n == "uintp") n = n == "intp" ? "int64" : "uint64"; // 64-bit platforms
         if (auto d = types::dtypeFromName(n)) {
           CalleeRef r{CK::DTypeCtor, n};
           r.dtype = *d;
@@ -178,6 +184,7 @@ ExprPtr FunctionTyper::call(const ast::Call &e) {
         return intrinsic(callee->name == "get_thread_id" ? ir::Intrinsic::ThreadId : ir::Intrinsic::NumThreads,
                          Type::int64(), {}, e.loc);
       }
+      if (callee->name == "carray" || callee->name == "farray") return carrayCall(callee->name, e);
       notSupported(e.loc, "mahou." + callee->name + " cannot be called in compiled code");
     }
     return mathCall(callee->module, callee->name, e);
@@ -196,6 +203,7 @@ ExprPtr FunctionTyper::call(const ast::Call &e) {
   case CalleeRef::Kind::ExcCtor:
     error(e.loc, "exception classes can only be instantiated in a 'raise' statement");
   case CalleeRef::Kind::Method: return methodCall(*callee->self, callee->name, e);
+  case CalleeRef::Kind::External: return nativeCall(callee->handle, callee->name, e);
   }
   internalError("unhandled callee kind");
 }
@@ -262,6 +270,7 @@ ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, c
     types.push_back(a->type);
   }
   if (unknownArg) return unknown(e.loc);
+  if (auto uf = env_.calleeUfunc(handle)) return ufuncCall(*uf, fname, std::move(args), e.loc);
   for (auto &t : types)
     if (t.kind == Kind::Module || t.kind == Kind::DTypeObj || t.kind == Kind::ExcClass)
       notSupported(e.loc, "passing a " + t.str() + " to a compiled function is not supported");

@@ -187,6 +187,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     }
     if (isUnknown(base)) return;
     if (base->type.isString()) error(loc, "'str' object does not support item assignment");
+    if (base->type.isPointer()) base = pointerView(std::move(base), loc);
     if (base->type.isTuple()) error(loc, "'tuple' object does not support item assignment");
     if (!base->type.isArray()) error(loc, "'" + base->type.str() + "' does not support item assignment");
     if (base->type.readonly) error(loc, "cannot assign to an item of a read-only array");
@@ -247,6 +248,7 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
     augAssignContainerItem(std::move(base), s, *sub, out);
     return;
   }
+  if (base->type.isPointer()) base = pointerView(std::move(base), s.loc);
   if (!base->type.isArray()) error(s.loc, "'" + base->type.str() + "' does not support item assignment");
   auto idx = elementIndices(base->type, *sub->index);
   if (!idx) { // a[1:3] += x: the view is evaluated once

@@ -23,10 +23,10 @@ void collectLocals(const ast::Body &body, std::vector<std::string> &names);
 
 // What a called expression refers to (resolved at compile time).
 struct CalleeRef {
-  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, Unknown } kind;
+  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, External, Unknown } kind;
   std::string name;             // builtin / module function / method / inner function name
   types::ModuleId module{};     // ModuleFn
-  uint64_t handle = 0;          // Compiled
+  uint64_t handle = 0;          // Compiled; External: the C function's address (name: its signature)
   DType dtype{};                // DTypeCtor
   types::ExcKind exc{};         // ExcCtor
   const ast::Expr *self = nullptr; // Method: the receiver expression
@@ -118,6 +118,14 @@ public:
                       ExprPtr self = nullptr);
   // Refuses a call with an argument type too large or typing nested too deep (call_limits.cpp).
   void checkCallLimits(const std::vector<Type> &args, const std::string &fname, Loc loc) const;
+  // C pointers (pointers.cpp): p[i] reads and writes through a 1-D view of the pointer;
+  // carray(p, shape[, dtype]) / farray(...) view the memory as an array.
+  ExprPtr pointerView(ExprPtr p, Loc loc);
+  ExprPtr carrayCall(const std::string &name, const ast::Call &e);
+  // A call through a C function pointer (a ctypes or cffi function, a @cfunc).
+  ExprPtr nativeCall(uint64_t address, const std::string &signature, const ast::Call &e);
+  // A call of a @vectorize ufunc (ufunc_calls.cpp): elementwise over arrays.
+  ExprPtr ufuncCall(const UfuncCallee &uf, const std::string &fname, std::vector<ExprPtr> args, Loc loc);
   // ---- inner functions (inner_functions.cpp)
   void collectInnerFunctions(); // before the variables are made: finds defs and named lambdas
   const InnerFunction *innerFunction(const std::string &name) const; // null unless `name` is one here

@@ -19,6 +19,7 @@ size_t nativeAlign(const Type &t) {
   case Kind::Unicode:
   case Kind::Str: return 8;
   case Kind::Optional: return nativeAlign(t.elems[0]);
+  case Kind::CPointer: return 8;
   case Kind::Tuple: {
     size_t a = 1;
     for (auto &e : t.elems) a = std::max(a, nativeAlign(e));
@@ -53,6 +54,7 @@ size_t nativeSize(const Type &t) {
     size_t a = nativeAlign(t), end = nativeSize(t.elems[0]) + 1;
     return (end + a - 1) / a * a;
   }
+  case Kind::CPointer: return sizeof(void *);
   case Kind::Tuple: {
     if (t.elems.empty()) return 0;
     auto offs = tupleOffsets(t);

@@ -161,6 +161,15 @@ private:
       if (name == "DictType") return Type::dict(items[0], items[1]);
       return Type::optional(items[0]);
     }
+    if (name == "voidptr") return Type::cpointer(std::nullopt);
+    if (name == "CPointer") { // CPointer(float64)
+      if (!eat('(')) return fail("expected '(' after CPointer");
+      auto pointee = parseType();
+      if (!pointee) return std::nullopt;
+      if (!pointee->isNumber()) return fail("CPointer needs a scalar type");
+      if (!eat(')')) return fail("expected ')'");
+      return Type::cpointer(pointee->dtype);
+    }
     if (name == "UniTuple") {
       if (!eat('(')) return fail("expected '(' after UniTuple");
       auto elem = parseType();

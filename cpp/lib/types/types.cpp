@@ -164,6 +164,12 @@ Type Type::namespaceObj(std::string path) {
   t.text = std::move(path);
   return t;
 }
+Type Type::cpointer(std::optional<DType> pointee) {
+  Type t;
+  t.kind = Kind::CPointer;
+  if (pointee) t.elems.push_back(scalar(*pointee));
+  return t;
+}
 
 Type Type::list(Type item, bool typedList) {
   Type t;
@@ -243,6 +249,7 @@ bool Type::operator==(const Type &o) const {
   case Kind::Set:
   case Kind::Optional: return elems == o.elems;
   case Kind::List: return typed == o.typed && elems == o.elems;
+  case Kind::CPointer: return elems == o.elems;
   case Kind::Str: return text == o.text;
   case Kind::Module: return module == o.module;
   case Kind::Function: return handle == o.handle;
@@ -282,6 +289,7 @@ std::string Type::str() const {
   case Kind::Set: return "set(" + elems[0].str() + ")";
   case Kind::Unicode: return "unicode_type";
   case Kind::Optional: return "OptionalType(" + elems[0].str() + ")";
+  case Kind::CPointer: return elems.empty() ? "voidptr" : "CPointer(" + elems[0].str() + ")";
   }
   return "?";
 }

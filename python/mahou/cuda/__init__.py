@@ -21,6 +21,7 @@ from ._devicearray import (
     pinned_array, to_device,
 )
 from ._device_side import *  # noqa: F401,F403  (threadIdx, grid, shared, atomic, ...)
+from ._vectorize import Reduce, Reduce as reduce  # noqa: F401  (@cuda.reduce)
 from ._device_side import __all__ as _device_side_names
 from ._runtime import (
     Context, Device, Event, Stream, close, current_context, default_stream, detect, event,
@@ -38,7 +39,7 @@ __all__ = [
     "default_stream", "legacy_default_stream", "per_thread_default_stream", "external_stream",
     "event", "event_elapsed_time", "Event", "Stream", "Device", "Context", "gpus",
     "get_current_device", "current_context", "select_device", "list_devices", "close",
-    "cg", "fp16", "libdevice", "random",
+    "cg", "fp16", "libdevice", "random", "reduce", "Reduce",
 ] + list(_device_side_names)
 
 # The CPU emulator (MAHOU_ENABLE_CUDASIM=1, read at import): the driver layer itself is
