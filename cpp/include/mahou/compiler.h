@@ -6,6 +6,7 @@
 #include "mahou/types.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -134,6 +135,9 @@ struct CompiledFunction {
   // parallel=True: which loops run in parallel and which reductions were found
   // (parallel_diagnostics), one line each.
   std::vector<std::string> parallelNotes;
+  // Keeps the linked machine code (entry, Python entry) alive: the JIT frees it when
+  // the last copy of this reference goes (jit.h CodeRef). Empty when not linked here.
+  std::shared_ptr<const void> code;
 };
 
 // `name` is the function to compile: the single def in `file` (JIT) or a
