@@ -39,13 +39,14 @@ BUILD_INPUTS := pyproject.toml CMakeLists.txt \
 DEPS_STAMP  := $(VENV)/.mahou-deps
 BUILD_STAMP := $(BUILD_DIR)/.mahou-installed
 
-.PHONY: help setup system-packages demo test bench clean
+.PHONY: help setup system-packages demo test bench clean fuzz
 
 help:
 	@echo "make setup   install system packages, create .venv, build mahou (editable) into it"
 	@echo "make demo    run every examples/*.py"
 	@echo "make test    unit tests (ctest), FileCheck tests (lit), Python tests (pytest), CUDA tests on the emulator"
 	@echo "make bench   mahou vs Numba vs C benchmarks; rewrites the tables in BENCHMARKS.md"
+	@echo "make fuzz    the differential fuzzer with new seeds (FUZZ_PROGRAMS=100000, FUZZ_SEED=clock)"
 	@echo "make clean   remove build outputs (keeps .venv)"
 
 setup: system-packages $(BUILD_STAMP)
@@ -100,11 +101,21 @@ test: setup
 	if [ -n "$$(find tests/python -name 'test_*.py' | head -1)" ]; then \
 	  $(VPY) -m pytest tests/python -q || status=1; \
 	else echo "no Python tests yet"; fi; \
+	echo "=== differential fuzzer (tests/fuzz: fixed seeds, at most $(FUZZ_TEST_SECONDS) s)"; \
+	$(VPY) tests/fuzz/fuzz.py --seed 1 --programs 400 --budget $(FUZZ_TEST_SECONDS) --hang-seconds 30 || status=1; \
 	echo "=== CUDA tests through the CPU emulator (two devices), with every kernel's PTX checked by ptxas"; \
 	MAHOU_ENABLE_CUDASIM=1 MAHOU_CUDASIM_CHECKS=1 MAHOU_PTXAS_CHECK=1 MAHOU_CUDASIM_DEVICES=2 \
 	  $(VPY) -m pytest tests/python/test_cuda_*.py -q || status=1; \
 	if [ $$status -ne 0 ]; then echo "make test: FAILED"; else echo "make test: all passed"; fi; \
 	exit $$status
+
+# The differential fuzzer with new seeds (FUZZ_SEED, default from the clock) over
+# FUZZ_PROGRAMS programs, at the lowest priority; failures are saved in build/fuzz/failures.
+FUZZ_TEST_SECONDS ?= 60
+FUZZ_PROGRAMS ?= 100000
+FUZZ_SEED ?= $(shell date +%s)
+fuzz: setup
+	nice -n 19 $(VPY) tests/fuzz/fuzz.py --seed $(FUZZ_SEED) --programs $(FUZZ_PROGRAMS) --batch 200 --progress 2000
 
 # pip resolves numba together with a numpy it supports (it may change the venv's numpy).
 # BENCH_ARGS=--quick for a smoke run (fewer repetitions), --no-write to leave BENCHMARKS.md.

@@ -118,6 +118,17 @@ NB_MODULE(_core, m) {
       "Imports NumPy and its C API (done by the first Dispatcher; import mahou does not).");
   m.def("live_allocations", [] { return mahou_rt_live_allocations(); },
         "Number of arrays allocated by compiled code that are still alive.");
+  m.def("linked_code_objects", []() -> size_t {
+          // Nothing is linked before the back end was first imported (by a compile).
+          PyObject *loaded = PyImport_GetModule(nb::str("mahou._backend").ptr());
+          if (!loaded) {
+            PyErr_Clear();
+            return 0;
+          }
+          Py_DECREF(loaded);
+          return backendTable().linkedObjects();
+        },
+        "Number of object files the JIT holds linked (each goes with the last overload using it).");
   m.def("parse_type", &parseTypeText, nb::arg("text"),
         "Canonical spelling of a type in signature syntax; ValueError if invalid.");
   m.def("parse_signature", &parseSignatureText, nb::arg("text"),

@@ -11,6 +11,7 @@ namespace {
 bool objectCode(const std::string &symbol, std::string *object) {
   return jit::Engine::created() && jit::Engine::instance().find(codegen::entrySymbol(symbol), object) != nullptr;
 }
+size_t linkedObjects() { return jit::Engine::created() ? jit::Engine::instance().linkedObjects() : 0; }
 } // namespace
 
 const Table &table() {
@@ -18,7 +19,7 @@ const Table &table() {
       kAbiVersion,       sizeof(Table),         &jit::useRuntimeSymbols,       &compileFunction,
       &emitStage,        &compileKernel,        &compileSimKernel,             &compileDeviceFunction,
       &emitKernelStage,  &cache::load,          &cache::store,                 &cache::objectCompatibilityKey,
-      &objectCode,       &cache::linkEntry,
+      &objectCode,       &cache::linkEntry,      &linkedObjects,
   };
   return t;
 }

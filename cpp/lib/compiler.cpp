@@ -160,7 +160,7 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   bool withPythonEntry = pythonAbi && !options.objectOnly && codegen::pythonEntryFits(args, fn.ret);
   // Same symbol, same code: an identical function compiled earlier in this process
   // (not for an object file of its own: that one may not have a Python entry).
-  if (void *entry = options.objectOnly ? nullptr : engine.find(codegen::entrySymbol(out.symbol), &out.object)) {
+  if (void *entry = options.objectOnly ? nullptr : engine.find(codegen::entrySymbol(out.symbol), &out.object, &out.code)) {
     out.entry = reinterpret_cast<EntryFn>(entry);
     if (withPythonEntry) out.pythonEntry = engine.lookup(codegen::pythonEntrySymbol(out.symbol));
     findNativeEntries(options.native, out.symbol, [&](const std::string &s) { return engine.lookup(s); }, out);
@@ -194,7 +194,7 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
     out.times.jitMs = msSince(t0);
     return out;
   }
-  out.entry = reinterpret_cast<EntryFn>(engine.addObject(out.object, codegen::entrySymbol(out.symbol)));
+  out.entry = reinterpret_cast<EntryFn>(engine.addObject(out.object, codegen::entrySymbol(out.symbol), &out.code));
   if (withPythonEntry) out.pythonEntry = engine.lookup(codegen::pythonEntrySymbol(out.symbol));
   findNativeEntries(options.native, out.symbol, [&](const std::string &s) { return engine.lookup(s); }, out);
   out.times.jitMs = msSince(t0);

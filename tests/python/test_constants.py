@@ -183,3 +183,17 @@ def test_chained_comparisons_of_arrays_are_refused():
         njit(chain_of_arrays)(np.ones(3))
     with pytest.raises(UnsupportedError, match="chained comparison"):
         njit(chain_ending_in_array)(np.ones(3), 0.5)
+
+
+def in_with_calls(counter, x):
+    return bump(counter, x) in (1, 2, bump(counter, 3))
+
+
+def not_in_with_calls(counter, x):
+    return bump(counter, x) not in (1, 2.5)
+
+
+@pytest.mark.parametrize("x", [1, 2, 3, 4])
+def test_in_evaluates_each_operand_once(x):
+    check(in_with_calls, np.zeros(4), x)
+    check(not_in_with_calls, np.zeros(4), x)

@@ -33,6 +33,8 @@ struct Table {
   decltype(&mahou::cache::objectCompatibilityKey) objectCompatibilityKey;
   bool (*objectCode)(const std::string &symbol, std::string *object);
   decltype(&mahou::cache::linkEntry) linkEntry;
+  // Object files the JIT holds linked now (they go with the last overload using them).
+  size_t (*linkedObjects)();
 };
 
 // The back end's table (backend_table.cpp, linked into mahou._backend).

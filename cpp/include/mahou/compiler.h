@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -153,6 +154,9 @@ struct CompiledFunction {
   // parallel=True: which loops run in parallel and which reductions were found
   // (parallel_diagnostics), one line each.
   std::vector<std::string> parallelNotes;
+  // Keeps the linked machine code (entry, Python entry) alive: the JIT frees it when
+  // the last copy of this reference goes (jit.h CodeRef). Empty when not linked here.
+  std::shared_ptr<const void> code;
 };
 
 // Sets out.ufuncLoop / gufuncLoop / cfunc for the entries `native` asks for, found by

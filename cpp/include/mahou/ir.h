@@ -92,7 +92,7 @@ struct Expr {
 struct Stmt {
   StmtOp op;
   Loc loc;
-  int var = -1;                // Assign, ForRange
+  int var = -1;                // Assign, ForRange; SaveError/RestoreError: the slot
   std::vector<ExprPtr> exprs;
   Block body, orelse;
   types::ExcKind exc{};        // Raise

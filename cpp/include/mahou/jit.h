@@ -17,6 +17,13 @@ struct RuntimeSymbol;
 
 namespace mahou::jit {
 
+// A reference to linked machine code (its entry address): the object file stays
+// linked while a reference lives and is freed (its resource tracker removed) when the
+// last one goes, unless other linked code calls into it. Whatever can call the code
+// later must hold one: a dispatcher's overloads do (CompiledFunction::code), and so
+// must a runtime object that keeps a pointer to a compiled function (a destructor).
+using CodeRef = std::shared_ptr<const void>;
+
 // The runtime's functions by name and address (runtime.h's runtimeSymbols()): compiled
 // code calls them. Given once, before the engine is first used, by whoever holds the
 // runtime: mahou._core (through the back-end table), mahouc, the unit tests.
@@ -49,16 +56,22 @@ public:
   // Machine code of an optimised module: an ELF relocatable object file.
   std::string emitObject(llvm::Module &module);
   // Links an object file (from emitObject, in this process or an earlier one) under
-  // a resource tracker of its own and returns the address of `symbol`. External
-  // references resolve by name: runtime, libm, and earlier objects' symbols.
-  void *addObject(const std::string &object, const std::string &symbol);
-  // The address of `symbol` if an object added earlier defines it (and that
-  // object's code in *object, when given), else nullptr.
-  void *find(const std::string &symbol, std::string *object = nullptr);
+  // a resource tracker of its own and returns the address of `symbol`, its entry
+  // (an object linked already under that symbol is reused). External references
+  // resolve by name: runtime, libm, and earlier objects' symbols; the objects it calls
+  // stay linked while it does. *ref, when given, gets a reference to the code.
+  void *addObject(const std::string &object, const std::string &symbol, CodeRef *ref = nullptr);
+  // The address of `symbol` if a linked object has it as its entry (that object's
+  // code in *object and a reference in *ref, when given), else nullptr.
+  void *find(const std::string &symbol, std::string *object = nullptr, CodeRef *ref = nullptr);
+  // Drops one reference to the object whose entry is `symbol` (CodeRef's deleter).
+  void release(const std::string &symbol);
+  // Object files linked now (addObject's; not the modules of add()).
+  size_t linkedObjects();
   // The address of `symbol` among everything linked so far, or nullptr.
   void *lookup(const std::string &symbol);
   // Adds the module (with its context) to the JIT under a resource tracker of its
-  // own and returns the address of `symbol` (materialising the module).
+  // own and returns the address of `symbol` (materialising the module). Never freed.
   void *add(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> ctx,
             const std::string &symbol);
 

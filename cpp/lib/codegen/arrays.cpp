@@ -85,9 +85,9 @@ llvm::Value *FunctionLowering::elementPointer(llvm::Value *arr, const Type &t, l
 llvm::Value *FunctionLowering::arrayItem(const ir::Expr &e) {
   const Type &t = e.args[0]->type;
   Value arr = expr(*e.args[0]);
-  std::vector<llvm::Value *> idx;
-  for (int k = 0; k < t.ndim; ++k)
-    idx.push_back(wrapIndex(scalarExpr(*e.args[k + 1]), arrayShape(arr.v, k), options_.boundscheck));
+  std::vector<llvm::Value *> idx; // every index evaluated before any is checked, as in Python
+  for (int k = 0; k < t.ndim; ++k) idx.push_back(scalarExpr(*e.args[k + 1]));
+  for (int k = 0; k < t.ndim; ++k) idx[k] = wrapIndex(idx[k], arrayShape(arr.v, k), options_.boundscheck);
   llvm::Value *p = elementPointer(arr.v, t, idx);
   llvm::Value *v = fromMem(b_.CreateLoad(types_.mem(e.type), p), e.type);
   release(arr, t);
@@ -96,12 +96,13 @@ llvm::Value *FunctionLowering::arrayItem(const ir::Expr &e) {
 
 void FunctionLowering::storeItem(const ir::Stmt &s) {
   const Type &t = s.exprs[0]->type;
-  Value arr = expr(*s.exprs[0]);
-  std::vector<llvm::Value *> idx;
-  for (int k = 0; k < t.ndim; ++k)
-    idx.push_back(wrapIndex(scalarExpr(*s.exprs[k + 1]), arrayShape(arr.v, k), options_.boundscheck));
+  // Python's order: the value, then the array and the indices (whose check may raise).
   const ir::Expr &valueE = *s.exprs.back();
   llvm::Value *v = scalarExpr(valueE);
+  Value arr = expr(*s.exprs[0]);
+  std::vector<llvm::Value *> idx;
+  for (int k = 0; k < t.ndim; ++k) idx.push_back(scalarExpr(*s.exprs[k + 1]));
+  for (int k = 0; k < t.ndim; ++k) idx[k] = wrapIndex(idx[k], arrayShape(arr.v, k), options_.boundscheck);
   llvm::Value *p = elementPointer(arr.v, t, idx);
   b_.CreateStore(toMem(v, valueE.type), p);
   release(arr, t);

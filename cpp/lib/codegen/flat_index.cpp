@@ -38,10 +38,10 @@ llvm::Value *FunctionLowering::arrayFlatItem(const ir::Expr &e) {
 
 void FunctionLowering::storeFlatItem(const ir::Stmt &s) {
   const Type &t = s.exprs[0]->type;
+  const ir::Expr &valueE = *s.exprs[2]; // Python's order: the value first
+  llvm::Value *v = scalarExpr(valueE);
   Value arr = expr(*s.exprs[0]);
   llvm::Value *index = scalarExpr(*s.exprs[1]);
-  const ir::Expr &valueE = *s.exprs[2];
-  llvm::Value *v = scalarExpr(valueE);
   b_.CreateStore(toMem(v, valueE.type), flatElementPointer(arr.v, t, index, false));
   release(arr, t);
 }

@@ -188,6 +188,8 @@ void FunctionLowering::stmt(const ir::Stmt &s) {
   case ir::StmtOp::Print: print(s); return;
   case ir::StmtOp::TryExcept:
   case ir::StmtOp::ClearError:
+  case ir::StmtOp::SaveError:
+  case ir::StmtOp::RestoreError:
   case ir::StmtOp::Reraise: languageStmt(s); return;
   case ir::StmtOp::StoreView: storeView(s); return;
   case ir::StmtOp::Scatter: scatter(s); return;

@@ -4,6 +4,8 @@
 // cmath functions that call into the runtime.
 #include "lowering.h"
 
+#include "mahou/runtime.h"
+
 namespace mahou::codegen {
 
 namespace {
@@ -86,6 +88,15 @@ void FunctionLowering::languageStmt(const ir::Stmt &s) {
   case ir::StmtOp::ClearError:
     b_.CreateCall(runtimeFn("mahou_rt_clear_error", b_.getVoidTy(), {}));
     return;
+  case ir::StmtOp::SaveError:
+  case ir::StmtOp::RestoreError: {
+    llvm::Value *&slot = errorSlots_[s.var];
+    if (!slot) slot = entryAlloca(llvm::ArrayType::get(b_.getInt8Ty(), sizeof(MahouError)), "saved.error");
+    bool save = s.op == ir::StmtOp::SaveError;
+    b_.CreateCall(runtimeFn(save ? "mahou_rt_save_error" : "mahou_rt_restore_error", b_.getVoidTy(), {b_.getPtrTy()}),
+                  {slot});
+    return;
+  }
   case ir::StmtOp::Reraise:
     b_.CreateBr(errorBlock_);
     startDeadBlock();

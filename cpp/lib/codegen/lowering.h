@@ -10,6 +10,7 @@
 #include <llvm/IR/Module.h>
 
 #include <functional>
+#include <map>
 #include <optional>
 
 namespace mahou::codegen {
@@ -229,6 +230,7 @@ public:
   llvm::BasicBlock *entryBlock_ = nullptr;
   llvm::BasicBlock *returnBlock_ = nullptr; // releases locals, returns 0
   llvm::BasicBlock *errorBlock_ = nullptr;  // releases locals, returns 1
+  std::map<int64_t, llvm::Value *> errorSlots_; // SaveError/RestoreError slots, by id (language.cpp)
   struct LoopTargets {
     llvm::BasicBlock *breakTo, *continueTo;
   };

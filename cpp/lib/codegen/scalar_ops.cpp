@@ -19,8 +19,11 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::Cast: return cast(e);
   case ir::ExprOp::Binary: return {binary(e), false};
   case ir::ExprOp::Unary: return {unary(e), false};
-  case ir::ExprOp::Compare:
-    return {compare(ir::CmpOp(e.sub), scalarExpr(*e.args[0]), scalarExpr(*e.args[1]), e.args[0]->type), false};
+  case ir::ExprOp::Compare: {
+    llvm::Value *lhs = scalarExpr(*e.args[0]); // Python's order: left operand first
+    llvm::Value *rhs = scalarExpr(*e.args[1]);
+    return {compare(ir::CmpOp(e.sub), lhs, rhs, e.args[0]->type), false};
+  }
   case ir::ExprOp::Truth: return {truth(scalarExpr(*e.args[0]), e.args[0]->type), false};
   case ir::ExprOp::Select: return select(e);
   case ir::ExprOp::ShortCircuit: return shortCircuit(e);

@@ -499,8 +499,8 @@ std::optional<CompiledFunction> linkEntry(const SourceFile &file, const std::str
   t0 = Clock::now();
   std::string entrySym = codegen::entrySymbol(e.symbol);
   try {
-    void *entry = engine.find(entrySym);
-    out.entry = reinterpret_cast<EntryFn>(entry ? entry : engine.addObject(e.object, entrySym));
+    void *entry = engine.find(entrySym, nullptr, &out.code);
+    out.entry = reinterpret_cast<EntryFn>(entry ? entry : engine.addObject(e.object, entrySym, &out.code));
   } catch (const InternalError &) {
     return std::nullopt; // an object that does not link is ignored and recompiled
   }

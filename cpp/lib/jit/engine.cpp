@@ -1,6 +1,7 @@
 // ORC LLJIT engine for the host CPU: runtime symbols by address, libm from the
 // process, the new-pass-manager pipeline (O3, or O1 for loop-free modules),
-// object emission and linking, and assembly emission.
+// object emission and linking (each object under its own resource tracker, freed
+// when the last reference to its code goes), and assembly emission.
 #include "mahou/jit.h"
 
 #include "inline_library.h"
@@ -20,12 +21,14 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
 #include <llvm/MC/TargetRegistry.h>
+#include <llvm/Object/ObjectFile.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <unordered_map>
@@ -44,6 +47,7 @@ template <class T> T unwrap(llvm::Expected<T> v, const char *what) {
 }
 
 std::atomic<bool> engineCreated{false};
+std::atomic<bool> engineDestroyed{false}; // at process exit: references dropped later free nothing
 
 // The runtime's symbol table, given by the process that holds the runtime.
 struct RegisteredRuntime {
@@ -65,12 +69,50 @@ struct Engine::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<llvm::TargetMachine> tm;
   std::string targetId;
-  struct Defined {
-    void *address;
+  // One linked object file, by its entry symbol. `users`: the CodeRefs handed out and
+  // the linked objects that call into it (`callees` lists those this one calls, each
+  // holding one user); at zero its tracker is removed, which frees its memory.
+  struct Linked {
+    void *address = nullptr;
     std::string object;
+    llvm::orc::ResourceTrackerSP tracker;
+    size_t users = 0;
+    std::vector<std::string> callees;
   };
-  std::unordered_map<std::string, Defined> defined; // entry symbols of the objects added so far
+  std::unordered_map<std::string, Linked> linked;
   InlineLibrary inlineLibrary;
+
+  CodeRef reference(const std::string &symbol, Linked &l) {
+    ++l.users;
+    return CodeRef(l.address, [symbol](const void *) { Engine::instance().release(symbol); });
+  }
+  // Entry symbols of the linked objects that `object`'s undefined symbols name
+  // (calls to other compiled functions are by the callee's internal symbol).
+  std::vector<std::string> linkedCallees(const std::string &object, const std::string &self) {
+    std::vector<std::string> out;
+    auto file = llvm::object::ObjectFile::createObjectFile(llvm::MemoryBufferRef(object, self));
+    if (!file) {
+      llvm::consumeError(file.takeError());
+      return out;
+    }
+    for (const llvm::object::SymbolRef &sym : (*file)->symbols()) {
+      auto flags = sym.getFlags();
+      if (!flags) {
+        llvm::consumeError(flags.takeError());
+        continue;
+      }
+      if (!(*flags & llvm::object::SymbolRef::SF_Undefined)) continue;
+      auto name = sym.getName();
+      if (!name) {
+        llvm::consumeError(name.takeError());
+        continue;
+      }
+      std::string entry = codegen::entrySymbol(name->str());
+      if (entry != self && linked.count(entry) && std::find(out.begin(), out.end(), entry) == out.end())
+        out.push_back(entry);
+    }
+    return out;
+  }
 };
 
 Engine &Engine::instance() {
@@ -121,7 +163,7 @@ Engine::Engine() : impl_(std::make_unique<Impl>()) {
   engineCreated.store(true, std::memory_order_relaxed);
 }
 
-Engine::~Engine() = default;
+Engine::~Engine() { engineDestroyed.store(true); }
 
 const std::string &Engine::targetId() const { return impl_->targetId; }
 
@@ -175,9 +217,13 @@ std::string Engine::emitObject(llvm::Module &module) {
   return std::string(buf.str());
 }
 
-void *Engine::addObject(const std::string &object, const std::string &symbol) {
+void *Engine::addObject(const std::string &object, const std::string &symbol, CodeRef *ref) {
+  if (ref) ref->reset(); // its deleter takes the lock
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  if (auto it = impl_->defined.find(symbol); it != impl_->defined.end()) return it->second.address;
+  if (auto it = impl_->linked.find(symbol); it != impl_->linked.end()) {
+    if (ref) *ref = impl_->reference(symbol, it->second);
+    return it->second.address;
+  }
   auto &jd = impl_->jit->getMainJITDylib();
   auto tracker = jd.createResourceTracker();
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, symbol);
@@ -190,17 +236,51 @@ void *Engine::addObject(const std::string &object, const std::string &symbol) {
     if (auto err = tracker->remove()) llvm::consumeError(std::move(err));
     internalError("looking up " + symbol + ": " + why);
   }
-  void *p = addr->toPtr<void *>();
-  impl_->defined.emplace(symbol, Impl::Defined{p, object});
-  return p;
+  Impl::Linked l;
+  l.address = addr->toPtr<void *>();
+  l.object = object;
+  l.tracker = std::move(tracker);
+  l.callees = impl_->linkedCallees(object, symbol);
+  for (const std::string &callee : l.callees) ++impl_->linked.at(callee).users;
+  Impl::Linked &stored = impl_->linked.emplace(symbol, std::move(l)).first->second;
+  if (ref) *ref = impl_->reference(symbol, stored);
+  return stored.address;
 }
 
-void *Engine::find(const std::string &symbol, std::string *object) {
+void *Engine::find(const std::string &symbol, std::string *object, CodeRef *ref) {
+  if (ref) ref->reset(); // its deleter takes the lock
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  auto it = impl_->defined.find(symbol);
-  if (it == impl_->defined.end()) return nullptr;
+  auto it = impl_->linked.find(symbol);
+  if (it == impl_->linked.end()) return nullptr;
   if (object) *object = it->second.object;
+  if (ref) *ref = impl_->reference(symbol, it->second);
   return it->second.address;
+}
+
+void Engine::release(const std::string &symbol) {
+  if (engineDestroyed.load()) return;
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  std::vector<std::string> pending{symbol};
+  bool removed = false;
+  while (!pending.empty()) {
+    std::string s = std::move(pending.back());
+    pending.pop_back();
+    auto it = impl_->linked.find(s);
+    if (it == impl_->linked.end() || --it->second.users > 0) continue;
+    if (auto err = it->second.tracker->remove()) llvm::consumeError(std::move(err));
+    pending.insert(pending.end(), it->second.callees.begin(), it->second.callees.end());
+    // Its bitcode goes too: a later caller links the code compiled again, or none.
+    impl_->inlineLibrary.forget(s.substr(0, s.size() - codegen::entrySymbol("").size()));
+    impl_->linked.erase(it);
+    removed = true;
+  }
+  // The symbol names of removed code stay interned until dead entries are cleared.
+  if (removed) impl_->jit->getExecutionSession().getSymbolStringPool()->clearDeadEntries();
+}
+
+size_t Engine::linkedObjects() {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->linked.size();
 }
 
 void *Engine::lookup(const std::string &symbol) {

@@ -64,4 +64,9 @@ void InlineLibrary::linkInto(llvm::Module &module) const {
   }
 }
 
+void InlineLibrary::forget(const std::string &symbol) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  bitcode_.erase(symbol);
+}
+
 } // namespace mahou::jit

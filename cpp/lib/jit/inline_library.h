@@ -21,6 +21,8 @@ public:
   // theirs, transitively) as available_externally: inlinable, never emitted; the
   // calls that stay calls resolve to the JIT's copy.
   void linkInto(llvm::Module &module) const;
+  // Drops the bitcode of `symbol` (its machine code was freed: engine.cpp).
+  void forget(const std::string &symbol);
 
 private:
   mutable std::mutex mutex_;

@@ -38,4 +38,10 @@ bool mahou_rt_error_matches(int32_t cls) {
 
 void mahou_rt_clear_error() { (void)mahou_rt_take_error(); }
 
+void mahou_rt_save_error(MahouError *slot) { *slot = mahou_rt_take_error(); }
+
+void mahou_rt_restore_error(const MahouError *slot) {
+  if (slot->set) mahou_rt_set_error(slot->kind, slot->message);
+}
+
 } // extern "C"

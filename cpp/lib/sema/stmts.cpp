@@ -738,7 +738,11 @@ void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
 
 void FunctionTyper::raiseStmt(const ast::Raise &s, ir::Block &out) {
   if (!s.exc) {
-    if (handlerDepth_ == 0) notSupported(s.loc, "a bare 'raise' is only supported inside an except clause");
+    if (handlerDepth_ == 0 || handlerSlots_.empty())
+      notSupported(s.loc, "a bare 'raise' is only supported inside an except clause");
+    auto restore = makeStmt(ir::StmtOp::RestoreError, s.loc); // the exception this clause handles
+    restore->var = handlerSlots_.back();
+    out.push_back(std::move(restore));
     out.push_back(makeStmt(ir::StmtOp::Reraise, s.loc));
     return;
   }

@@ -1,8 +1,10 @@
 // Typing of try/except/else/finally. The protected body becomes a TryExcept whose
 // handler tests the pending exception against each except clause in order
-// (ExcMatch), clears it and runs the clause, or re-raises it; `else` runs under a
-// hidden flag set at the end of the body; `finally` runs after a TryExcept that
-// records whether an exception is in flight, then re-raises it.
+// (ExcMatch), moves it into a slot of the frame (SaveError) and runs the clause, or
+// re-raises it; a bare `raise` in the clause restores it (RestoreError) and re-raises.
+// `else` runs under a hidden flag set at the end of the body; `finally` runs after a
+// TryExcept that records whether an exception is in flight (saved in a slot, so that
+// code in the finally block may raise and catch others), then restores and re-raises it.
 #include "typer.h"
 
 namespace mahou::sema {
@@ -10,34 +12,6 @@ namespace mahou::sema {
 namespace {
 
 ir::StmtPtr makeStmt(ir::StmtOp op, Loc loc) { return std::make_unique<ir::Stmt>(op, loc); }
-
-bool containsBareRaise(const ast::Body &body) {
-  for (auto &s : body) {
-    switch (s->kind) {
-    case ast::StmtKind::Raise:
-      if (!s->as<ast::Raise>()->exc) return true;
-      break;
-    case ast::StmtKind::If:
-      if (containsBareRaise(s->as<ast::If>()->body) || containsBareRaise(s->as<ast::If>()->orelse)) return true;
-      break;
-    case ast::StmtKind::For:
-      if (containsBareRaise(s->as<ast::For>()->body) || containsBareRaise(s->as<ast::For>()->orelse)) return true;
-      break;
-    case ast::StmtKind::While:
-      if (containsBareRaise(s->as<ast::While>()->body) || containsBareRaise(s->as<ast::While>()->orelse)) return true;
-      break;
-    case ast::StmtKind::Try: {
-      auto *t = s->as<ast::Try>();
-      if (containsBareRaise(t->body) || containsBareRaise(t->orelse) || containsBareRaise(t->finalbody)) return true;
-      for (auto &h : t->handlers)
-        if (containsBareRaise(h.body)) return true;
-      break;
-    }
-    default: break;
-    }
-  }
-  return false;
-}
 
 // A return, or a break/continue leaving the region, inside a try with `finally`
 // would have to run the finally block on the way out: refused.
@@ -122,10 +96,13 @@ void FunctionTyper::tryStmt(const ast::Try &s, ir::Block &out) {
         }
       }
       ir::Block body;
-      bool bare = containsBareRaise(h.body);
-      if (!bare) body.push_back(makeStmt(ir::StmtOp::ClearError, h.loc));
+      int slot = errorSlotCounter_++;
+      auto save = makeStmt(ir::StmtOp::SaveError, h.loc);
+      save->var = slot;
+      body.push_back(std::move(save));
+      handlerSlots_.push_back(slot);
       block(h.body, body);
-      if (bare) body.push_back(makeStmt(ir::StmtOp::ClearError, h.loc));
+      handlerSlots_.pop_back();
       if (all) {
         for (auto &st : body) chain->push_back(std::move(st));
         caughtAll = true;
@@ -169,11 +146,18 @@ void FunctionTyper::tryStmt(const ast::Try &s, ir::Block &out) {
   out.push_back(assignVar(raised, ir::makeConst(Type::boolean(), s.loc, 0), s.loc));
   auto tr = makeStmt(ir::StmtOp::TryExcept, s.loc);
   tr->body = std::move(inner);
+  int slot = errorSlotCounter_++;
   tr->orelse.push_back(assignVar(raised, ir::makeConst(Type::boolean(), s.loc, 1), s.loc));
+  auto save = makeStmt(ir::StmtOp::SaveError, s.loc);
+  save->var = slot;
+  tr->orelse.push_back(std::move(save));
   out.push_back(std::move(tr));
   block(s.finalbody, out);
   auto ifs = makeStmt(ir::StmtOp::If, s.loc);
   ifs->exprs.push_back(load(raised, s.loc));
+  auto restore = makeStmt(ir::StmtOp::RestoreError, s.loc);
+  restore->var = slot;
+  ifs->body.push_back(std::move(restore));
   ifs->body.push_back(makeStmt(ir::StmtOp::Reraise, s.loc));
   out.push_back(std::move(ifs));
 }

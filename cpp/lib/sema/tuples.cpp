@@ -87,6 +87,10 @@ ExprPtr FunctionTyper::tupleContains(bool negate, ExprPtr needle, ExprPtr tuple,
     notSupported(loc, "the 'in' operator is only supported on tuples, not " + tuple->type.str());
   const Type tt = tuple->type;
   const Type nt = needle->type;
+  std::vector<ExprPtr> operands; // each evaluated once, the needle first, as in Python
+  operands.push_back(std::move(needle));
+  operands.push_back(std::move(tuple));
+  auto bindings = bindOperands(operands, loc);
   ExprPtr acc;
   for (size_t i = 0; i < tt.elems.size(); ++i) {
     const Type &et = tt.elems[i];
@@ -100,8 +104,8 @@ ExprPtr FunctionTyper::tupleContains(bool negate, ExprPtr needle, ExprPtr tuple,
     } else {
       auto item = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, et, loc);
       item->ival = int64_t(i);
-      item->args.push_back(duplicate(*this, *tuple, "'in'"));
-      eq = compareOne(ast::CmpOpKind::Eq, duplicate(*this, *needle, "'in'"), std::move(item), loc);
+      item->args.push_back(ir::clone(*operands[1]));
+      eq = compareOne(ast::CmpOpKind::Eq, ir::clone(*operands[0]), std::move(item), loc);
     }
     if (!acc) {
       acc = std::move(eq);
@@ -114,11 +118,13 @@ ExprPtr FunctionTyper::tupleContains(bool negate, ExprPtr needle, ExprPtr tuple,
     acc = std::move(sc);
   }
   if (!acc) acc = ir::makeConst(Type::boolean(), loc, 0);
-  if (!negate) return acc;
-  auto n = std::make_unique<ir::Expr>(ir::ExprOp::Unary, Type::boolean(), loc);
-  n->sub = int(ir::UnaryOp::Not);
-  n->args.push_back(std::move(acc));
-  return n;
+  if (negate) {
+    auto n = std::make_unique<ir::Expr>(ir::ExprOp::Unary, Type::boolean(), loc);
+    n->sub = int(ir::UnaryOp::Not);
+    n->args.push_back(std::move(acc));
+    acc = std::move(n);
+  }
+  return wrapBindings(std::move(bindings), std::move(acc), loc);
 }
 
 ExprPtr FunctionTyper::tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc) {

@@ -144,6 +144,7 @@ ir::Function FunctionTyper::run() {
     if (pass == kMaxPasses) internalError("type inference did not converge for " + def_.name);
     changed_ = false;
     tempCounter_ = 0;
+    errorSlotCounter_ = 0;
     loopDepth_ = 0;
     returnsTyped_ = 0;
     ir::Block body;

@@ -284,6 +284,8 @@ public:
   ExprPtr cmathCall(const std::string &name, const ast::Call &e);
   int handlerDepth_ = 0; // nesting of except handlers being typed (a bare 'raise' re-raises)
   bool deadRest_ = false; // the statements after the current one in its block are unreachable
+  std::vector<int> handlerSlots_; // the SaveError slot of each enclosing except clause
+  int errorSlotCounter_ = 0;       // SaveError slots of this pass
 
   const SourceFile &file_;
   const ast::FunctionDef &def_;

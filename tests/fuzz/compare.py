@@ -1,0 +1,63 @@
+"""Equality of a compiled result with the reference result: numbers by value (an int
+and a float that are equal are equal: a variable has one type in compiled code, so an
+int assigned where floats also are is a float there), floats exactly (NaN equals NaN,
+-0.0 and 0.0 differ), NumPy scalars as Python numbers, arrays elementwise with shape
+and dtype kind, tuples item by item."""
+
+import math
+
+import numpy as np
+
+
+def _number(x):
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    if isinstance(x, (float, np.floating)):
+        return float(x)
+    return None
+
+
+def _float_same(a, b):
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+
+
+def difference(got, expected, path="result"):
+    """None when equal, else a description of the first difference."""
+    if isinstance(expected, tuple):
+        if not isinstance(got, tuple) or len(got) != len(expected):
+            return f"{path}: expected a tuple of {len(expected)}, got {got!r}"
+        for i, (g, e) in enumerate(zip(got, expected)):
+            d = difference(g, e, f"{path}[{i}]")
+            if d:
+                return d
+        return None
+    if isinstance(expected, np.ndarray):
+        if not isinstance(got, np.ndarray):
+            return f"{path}: expected an array, got {got!r}"
+        if got.shape != expected.shape or got.dtype.kind != expected.dtype.kind:
+            return f"{path}: expected {expected.dtype}{expected.shape}, got {got.dtype}{got.shape}"
+        for idx in np.ndindex(expected.shape):
+            d = difference(got[idx], expected[idx], f"{path}{list(idx)}")
+            if d:
+                return d
+        return None
+    e, g = _number(expected), _number(got)
+    if e is None:
+        return f"{path}: unexpected reference value {expected!r}"
+    if g is None:
+        return f"{path}: expected {expected!r}, got {got!r}"
+    if isinstance(e, bool) or isinstance(g, bool):
+        if type(e) is not type(g):
+            return f"{path}: expected {expected!r}, got {got!r}"
+        return None if e == g else f"{path}: expected {expected!r}, got {got!r}"
+    if isinstance(e, float) or isinstance(g, float):
+        if isinstance(e, int) and isinstance(g, float) and float(e) == g:
+            return None  # one type per variable: an int that is a float in compiled code
+        if isinstance(e, float) and isinstance(g, float) and _float_same(g, e):
+            return None
+        return f"{path}: expected {expected!r}, got {got!r}"
+    return None if e == g else f"{path}: expected {expected!r}, got {got!r}"

@@ -1,0 +1,13 @@
+"""What a generated program imports: the decorator its functions get. The worker
+loads each program twice: once compiled (mahou.njit) and once as the Python
+reference, instrumented so that an integer leaving int64 stops the run (reference.py)."""
+
+MODE = "python"  # or "mahou": set by the worker before it loads a program
+
+
+def decorator(boundscheck=False):
+    if MODE == "python":
+        return lambda fn: fn
+    import mahou
+
+    return mahou.njit(boundscheck=boundscheck)

@@ -1,0 +1,143 @@
+"""Statements: assignments (each variable keeps one type), augmented assignments,
+if/elif/else, bounded for and while loops with break/continue, early returns, and
+try/except around code that can raise."""
+
+from .core import BOOL, FLOAT, INT, SCALARS, feature, indent
+
+AUG_OPS = {INT: ["+=", "-=", "*=", "//=", "%=", "&=", "|=", "^="], FLOAT: ["+=", "-=", "*=", "/=", "//=", "%="]}
+CAUGHT = ["ZeroDivisionError", "ArithmeticError", "Exception", "(ZeroDivisionError, IndexError)", "IndexError"]
+
+
+def new_variable(g, depth):
+    t = g.rng.choice(SCALARS + (INT, FLOAT))
+    value = g.expr(t, 0)
+    name = g.fresh()
+    g.declare(name, t)
+    return [f"{name} = {value}"]
+
+
+def reassign(g, depth):
+    vs = g.vars_of(lambda v: v.assignable and v.type in SCALARS)
+    if not vs:
+        return None
+    v = g.rng.choice(vs)
+    if v.type in AUG_OPS and g.chance(0.5):
+        op = g.rng.choice(AUG_OPS[v.type])
+        rhs_t = v.type if v.type == INT or g.chance(0.7) else INT
+        return [f"{v.name} {op} {g.expr(rhs_t, 1)}"]
+    return [f"{v.name} = {g.expr(v.type, 0)}"]
+
+
+def if_stmt(g, depth):
+    if depth >= 3:
+        return None
+    lines = [f"if {g.expr(BOOL, 1)}:"]
+    g.push()
+    lines += indent(g.stmts(depth + 1, g.rng.randint(1, 3)))
+    g.pop()
+    for _ in range(g.rng.randint(0, 1)):
+        lines.append(f"elif {g.expr(BOOL, 1)}:")
+        g.push()
+        lines += indent(g.stmts(depth + 1, g.rng.randint(1, 2)))
+        g.pop()
+    if g.chance(0.5):
+        lines.append("else:")
+        g.push()
+        lines += indent(g.stmts(depth + 1, g.rng.randint(1, 2)))
+        g.pop()
+    return lines
+
+
+def bounded(g, limit):
+    """An int expression in [0, limit]: how many times a loop runs."""
+    return f"min(abs({g.expr(INT, 1)}) % {limit + 1}, {limit})" if g.chance(0.7) else str(g.rng.randint(0, limit))
+
+
+def for_range(g, depth):
+    if depth >= 3 or g.loop_depth >= 2:
+        return None
+    i = g.fresh("i")
+    form = g.rng.choice(["stop", "start_stop", "step"])
+    n = bounded(g, 9)
+    if form == "stop":
+        head = f"for {i} in range({n}):"
+    elif form == "start_stop":
+        head = f"for {i} in range({g.rng.randint(-3, 3)}, {n}):"
+    else:
+        head = f"for {i} in range({n}, {g.rng.randint(-4, 0)}, {g.rng.choice([-1, -2, -3])}):"
+    g.push()
+    g.declare(i, INT, assignable=False)
+    g.loop_depth += 1
+    body = g.stmts(depth + 1, g.rng.randint(1, 3))
+    if g.chance(0.3):
+        body += [f"if {g.expr(BOOL, 1)}:", "    " + g.rng.choice(["break", "continue"])]
+    g.loop_depth -= 1
+    g.pop()
+    lines = [head] + indent(body)
+    if g.chance(0.15):
+        g.push()
+        lines += ["else:"] + indent(g.stmts(depth + 1, 1))
+        g.pop()
+    return lines
+
+
+def while_loop(g, depth):
+    if depth >= 3 or g.loop_depth >= 2:
+        return None
+    w = g.fresh("w")
+    g.declare(w, INT, assignable=False)
+    limit = bounded(g, 8)
+    lines = [f"{w} = 0", f"while {w} < {limit} and {g.expr(BOOL, 1)}:", f"    {w} += 1"]
+    g.push()
+    g.loop_depth += 1
+    body = g.stmts(depth + 1, g.rng.randint(1, 3))
+    if g.chance(0.3):
+        body += [f"if {g.expr(BOOL, 1)}:", "    " + g.rng.choice(["break", "continue"])]
+    g.loop_depth -= 1
+    g.pop()
+    return lines + indent(body)
+
+
+def early_return(g, depth):
+    if depth == 0 or g.current is None or g.current.ret is None or g.try_depth:
+        return None
+    return [f"if {g.expr(BOOL, 1)}:", f"    return {g.expr(g.current.ret, 1)}"]
+
+
+def try_except(g, depth):
+    if depth >= 2 or g.try_depth:
+        return None
+    g.try_depth += 1
+    g.push()
+    body = g.stmts(depth + 1, g.rng.randint(1, 3))
+    g.pop()
+    g.push()
+    handler = g.stmts(depth + 1, 1)
+    g.pop()
+    g.try_depth -= 1
+    caught = g.rng.choice(CAUGHT)
+    lines = ["try:"] + indent(body) + [f"except {caught}:"] + indent(handler)
+    if g.chance(0.2):
+        g.push()
+        lines += ["finally:"] + indent(g.stmts(depth + 1, 1))
+        g.pop()
+    return lines
+
+
+def raise_stmt(g, depth):
+    if depth == 0:
+        return None
+    exc = g.rng.choice(["ValueError", "IndexError", "ZeroDivisionError", "KeyError"])
+    return [f"if {g.expr(BOOL, 1)}:", f"    raise {exc}(\"generated\")"]
+
+
+@feature("control")
+def register(reg):
+    reg.add_stmt(5, new_variable)
+    reg.add_stmt(5, reassign)
+    reg.add_stmt(2.5, if_stmt)
+    reg.add_stmt(2, for_range)
+    reg.add_stmt(1, while_loop)
+    reg.add_stmt(1, early_return)
+    reg.add_stmt(1, try_except)
+    reg.add_stmt(0.4, raise_stmt)

@@ -1,0 +1,104 @@
+"""The Python reference run. Compiled integers are int64 and wrap, Python's do not, so
+the reference source is instrumented: the value of every operation and call is checked
+and an int outside int64 raises Int64Overflow; such an input is skipped (the compiled
+code's wraparound is documented, not a bug). Errors that compiled code documents as
+different (math domain errors give NaN, float overflow gives inf, int() of NaN or inf)
+also skip the input unless compiled code raised the same."""
+
+import ast
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+class DocumentedDifference(BaseException):
+    """The reference did something compiled code documents as different: an int left
+    int64, or a math function, int() or round() raised ValueError/OverflowError (NaN,
+    inf or a saturated value in compiled code). A BaseException, so that the generated
+    program's own `except` clauses cannot catch it: the input is skipped."""
+
+    def __init__(self, kind, detail=""):
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+
+
+def Int64Overflow(v):
+    return DocumentedDifference("OverflowError", f"int64 overflow: {v}")
+
+
+def guarded_call(fn, *args, **kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except (ValueError, OverflowError) as e:
+        raise DocumentedDifference(type(e).__name__, str(e)) from None
+
+
+def guarded_pow(a, b):
+    try:
+        return a ** b
+    except OverflowError as e:  # a float power past the float range: inf in compiled code
+        raise DocumentedDifference("OverflowError", str(e)) from None
+
+
+# Calls whose ValueError/OverflowError compiled code documents as NaN, inf or saturation.
+GUARDED_NAMES = {"int", "round"}
+
+
+def check_int64(v):
+    if type(v) is int:
+        if not INT64_MIN <= v <= INT64_MAX:
+            raise Int64Overflow(v)
+    elif type(v) is tuple:
+        for x in v:
+            check_int64(x)
+    return v
+
+
+class _Instrument(ast.NodeTransformer):
+    def _wrap(self, node):
+        return ast.copy_location(ast.Call(func=ast.Name("__check_int64", ast.Load()), args=[node], keywords=[]), node)
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Pow):
+            node = ast.copy_location(ast.Call(func=ast.Name("__guarded_pow", ast.Load()),
+                                              args=[node.left, node.right], keywords=[]), node)
+        return self._wrap(node)
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        return self._wrap(node)
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        f = node.func
+        guarded = (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "math") or \
+                  (isinstance(f, ast.Name) and f.id in GUARDED_NAMES)
+        if guarded:
+            node = ast.copy_location(ast.Call(func=ast.Name("__guarded_call", ast.Load()), args=[f] + node.args,
+                                              keywords=node.keywords), node)
+        return self._wrap(node)
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        if isinstance(node.target, ast.Name):
+            value = ast.BinOp(left=ast.Name(node.target.id, ast.Load()), op=node.op, right=node.value)
+            return ast.copy_location(ast.Assign(targets=[ast.Name(node.target.id, ast.Store())],
+                                                value=self._wrap(ast.copy_location(value, node))), node)
+        return node
+
+    def visit_FunctionDef(self, node):
+        node.decorator_list = []
+        self.generic_visit(node)
+        return node
+
+
+def load_reference(source, path, name):
+    """The program as a module dict, functions undecorated and instrumented."""
+    tree = _Instrument().visit(ast.parse(source, path))
+    ast.fix_missing_locations(tree)
+    namespace = {"__name__": name, "__file__": path, "__check_int64": check_int64,
+                 "__guarded_call": guarded_call, "__guarded_pow": guarded_pow}
+    exec(compile(tree, path, "exec"), namespace)
+    return namespace
+
+

@@ -1,0 +1,155 @@
+"""Bugs the differential fuzzer (tests/fuzz) found, each reduced to a test."""
+
+import numpy as np
+import pytest
+
+from conftest import INT64_MAX, INT64_MIN, check, njit
+
+
+def store_raising_value(a, d):
+    a[10**6] = 1.0 / d  # Python evaluates the value first: ZeroDivisionError, not IndexError
+
+
+def store_raising_value_2d(a, d):
+    a[-100, 100] = 1 // d
+
+
+def flat_store_raising_value(a, d):
+    a.flat[10**6] = 1.0 / d
+
+
+@pytest.mark.parametrize("fn,shape", [(store_raising_value, (3,)), (store_raising_value_2d, (2, 2)),
+                                      (flat_store_raising_value, (2, 3))])
+def test_a_store_evaluates_its_value_before_the_index(fn, shape):
+    for d in (0, 0.0):
+        with pytest.raises(ZeroDivisionError):
+            check(fn, np.zeros(shape), d, jit_options={"boundscheck": True})
+    with pytest.raises(IndexError):
+        check(fn, np.zeros(shape), 2, jit_options={"boundscheck": True})
+
+
+def store_with_effects(a, b):
+    a[b[0]] = b[0] + 10  # a call in the value that changes the index would show the order too
+    return a
+
+
+def test_store_order_with_a_computed_index():
+    check(store_with_effects, np.zeros(4), np.array([2, 0]))
+
+
+def powmod(a, b, m):
+    return pow(a, b, m)
+
+
+@pytest.mark.parametrize("a,b", [(10, 3), (-7, 5), (3, 0), (INT64_MAX, 2), (INT64_MIN, 3), (2, 63), (5, -1),
+                                 (3, INT64_MAX)])
+def test_pow_with_the_int64_minimum_as_modulus(a, b):
+    """pow(a, b, -2**63) is an int64 in Python; it raised OverflowError."""
+    check(powmod, a, b, INT64_MIN)
+    check(powmod, a, b, INT64_MIN + 1)
+    check(powmod, a, b, INT64_MAX)
+
+
+def compare_raising_operands(a, m):
+    return int(a[0, 5]) <= pow(2, 3, m)  # IndexError from the left operand first
+
+
+def bump(a, v):
+    a[0] = a[0] * 10 + v
+    return a[0]
+
+
+bump_compiled = njit(bump)
+
+
+def compare_ordered_effects(a):
+    return bump_compiled(a, 1) < bump_compiled(a, 2)
+
+
+def test_comparison_operands_evaluate_left_to_right():
+    """Operands of a comparison were evaluated right to left (C++ argument order)."""
+    with pytest.raises(IndexError):
+        njit(boundscheck=True)(compare_raising_operands)(np.zeros((2, 2), np.uint8), 0)
+    check(compare_ordered_effects, np.zeros(1))
+
+
+def all_indices_before_the_check(a, d):
+    return a[a.ndim, 3 % d]  # ZeroDivisionError from the second index before IndexError
+
+
+def store_all_indices_before_the_check(a, d):
+    a[a.ndim, 3 % d] = 1.0
+
+
+@pytest.mark.parametrize("fn", [all_indices_before_the_check, store_all_indices_before_the_check])
+def test_every_index_is_evaluated_before_any_is_checked(fn):
+    with pytest.raises(ZeroDivisionError):
+        check(fn, np.zeros((0, 0)), 0, jit_options={"boundscheck": True})
+    with pytest.raises(IndexError):
+        check(fn, np.zeros((2, 2)), 1, jit_options={"boundscheck": True})
+
+
+def finally_catching_another(d):
+    try:
+        x = 1 // d
+    finally:
+        try:
+            y = 1 // d
+        except ZeroDivisionError:
+            pass
+    return 0
+
+
+def handler_catching_another_then_reraising(d):
+    try:
+        x = 1 // d
+    except ZeroDivisionError:
+        try:
+            raise ValueError("inner")
+        except ValueError:
+            pass
+        raise
+    return 0
+
+
+@njit
+def quiet_division(d):
+    try:
+        return 1 // d
+    except ZeroDivisionError:
+        return -1
+
+
+def finally_calling_a_function_that_catches(d):
+    try:
+        a = np.zeros(2)
+        a[1 // d] = 1.0
+    finally:
+        quiet_division(d)
+    return 1
+
+
+def nested_handlers_reraise_their_own(d):
+    try:
+        raise IndexError("outer")
+    except IndexError:
+        try:
+            x = 1 // d
+        except ZeroDivisionError:
+            pass
+        raise
+
+
+@pytest.mark.parametrize("fn,exc", [(finally_catching_another, ZeroDivisionError),
+                                    (handler_catching_another_then_reraising, ZeroDivisionError),
+                                    (finally_calling_a_function_that_catches, ZeroDivisionError),
+                                    (nested_handlers_reraise_their_own, IndexError)])
+def test_the_exception_being_handled_survives_others_caught_meanwhile(fn, exc):
+    """An exception in flight through a finally block or a handler with a bare raise was
+    lost when code there caught another one (SystemError: failed without an error)."""
+    for d in (0, 1):
+        if fn is nested_handlers_reraise_their_own or d == 0:
+            with pytest.raises(exc):
+                check(fn, d)
+        else:
+            check(fn, d)
