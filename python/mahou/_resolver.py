@@ -143,6 +143,17 @@ def _classify_constant(obj):
 
 def classify(obj):
     """The classification tuple of one value (see cpp/include/mahou/compiler.h)."""
+    extending = sys.modules.get("mahou.extending")
+    if extending is not None:
+        template = extending.overloaded_template(obj)
+        if template is not None:  # implementations from @overload; else what it is otherwise
+            return ("overloaded", template, template.name, _classify_plain(obj))
+        if isinstance(obj, extending._Refused):
+            return ("unsupported", obj._message())
+    return _classify_plain(obj)
+
+
+def _classify_plain(obj):
     if isinstance(obj, (_core.Dispatcher, _core.CUDAKernel)):
         return ("function", obj, obj.__name__)
     const = _classify_constant(obj)
@@ -154,6 +165,8 @@ def classify(obj):
     module = _module_name(obj)
     if module is not None:
         return ("module", module)
+    if isinstance(obj, _pytypes.ModuleType):  # its attributes are globals "name.attr"
+        return ("pymodule", obj.__name__)
     dtype = _dtype_name(obj)
     if dtype is not None:
         return ("dtype", dtype) if dtype in _DTYPES else ("unsupported", f"dtype {dtype}")
@@ -175,7 +188,30 @@ def make_resolver(func):
     if isinstance(func_builtins, _pytypes.ModuleType):
         func_builtins = func_builtins.__dict__
 
+    def lookup(name):
+        if name in cells:
+            return cells[name].cell_contents  # ValueError: an empty cell
+        if name in func_globals:
+            return func_globals[name]
+        if name in func_builtins:
+            return func_builtins[name]
+        raise KeyError(name)
+
     def resolver(name):
+        if "." in name:  # module.attr...: a global path through modules
+            head, *attrs = name.split(".")
+            try:
+                obj = lookup(head)
+            except (KeyError, ValueError):
+                return ("missing",)
+            for attr in attrs:
+                if not isinstance(obj, _pytypes.ModuleType):
+                    return ("missing",)
+                try:
+                    obj = getattr(obj, attr)
+                except AttributeError:
+                    return ("missing",)
+            return classify(obj)
         if name in cells:
             try:
                 return classify(cells[name].cell_contents)

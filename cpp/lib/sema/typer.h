@@ -23,13 +23,28 @@ void collectLocals(const ast::Body &body, std::vector<std::string> &names);
 
 // What a called expression refers to (resolved at compile time).
 struct CalleeRef {
-  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, Unknown } kind;
+  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, Overloaded, Unknown } kind;
   std::string name;             // builtin / module function / method / inner function name
   types::ModuleId module{};     // ModuleFn
   uint64_t handle = 0;          // Compiled
   DType dtype{};                // DTypeCtor
   types::ExcKind exc{};         // ExcCtor
   const ast::Expr *self = nullptr; // Method: the receiver expression
+  const GlobalValue *overloaded = nullptr; // Overloaded: the global (kept in FunctionTyper::globals_)
+};
+
+struct MemberAccess; // method_table.h
+
+// The arguments of a call, typed (call_args.cpp): positional ones (a `*t` spread into
+// its items) and keyword ones, and the hidden variables (`let`s) that hold values read
+// more than once, to be wrapped around the call expression built from them.
+struct CallArgs {
+  std::vector<ExprPtr> positional;
+  std::vector<std::pair<std::string, ExprPtr>> keywords;
+  std::vector<std::pair<int, ExprPtr>> lets; // (variable, value), in evaluation order
+  bool unknown = false;                      // some argument's type is not known yet
+  std::vector<std::string> kwnames() const;
+  ExprPtr wrap(ExprPtr call); // `call` inside the lets
 };
 
 class FunctionTyper {
@@ -100,7 +115,16 @@ public:
 
   // ---- calls (calls.cpp, numpy_calls.cpp)
   ExprPtr call(const ast::Call &e);
+  ExprPtr callResolved(const CalleeRef &callee, const ast::Call &e);
   std::optional<CalleeRef> resolveCallee(const ast::Expr &func);
+  std::optional<CalleeRef> calleeFromGlobal(const GlobalValue &g);
+  // ---- user extensions and modules as values (extensions.cpp)
+  ExtensionResult askExtension(ExtensionRequest request, const std::vector<const ir::Expr *> &args);
+  ExprPtr overloadedCall(const GlobalValue &g, const ast::Call &e, const std::function<ExprPtr()> &otherwise);
+  // A method or attribute from overload_method/overload_attribute, or null when none applies.
+  ExprPtr extensionMember(MemberAccess &m);
+  const GlobalValue *moduleMember(const Type &module, const std::string &attr); // null: no global path
+  ExprPtr moduleAttribute(const Type &module, const std::string &attr, Loc loc);
   ExprPtr builtinCall(const std::string &name, const ast::Call &e);
   ExprPtr mathCall(types::ModuleId module, const std::string &name, const ast::Call &e);
   ExprPtr numpyCall(const std::string &name, const ast::Call &e);
@@ -113,6 +137,15 @@ public:
   ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e);
   // Refuses a call with an argument type too large or typing nested too deep (call_limits.cpp).
   void checkCallLimits(const std::vector<Type> &args, const std::string &fname, Loc loc) const;
+  // A call of compiled function `handle` with typed arguments, bound to its parameters.
+  ExprPtr callCompiled(uint64_t handle, const std::string &fname, CallArgs args, Loc loc);
+  // ---- call arguments (call_args.cpp)
+  CallArgs callArgs(const ast::Call &e);
+  // The items of a tuple value; a value that is not a variable is bound in `args`'s lets
+  // (or, without `args`, must be pure: it is evaluated once per item).
+  std::vector<ExprPtr> spreadTuple(ExprPtr value, Loc loc, CallArgs *args);
+  // body(reload) where reload() reads `value`, evaluated once (a `let` unless it is a variable).
+  ExprPtr bindOnce(ExprPtr value, const std::function<ExprPtr(const std::function<ExprPtr()> &)> &body);
   // ---- inner functions (inner_functions.cpp)
   void collectInnerFunctions(); // before the variables are made: finds defs and named lambdas
   const InnerFunction *innerFunction(const std::string &name) const; // null unless `name` is one here
