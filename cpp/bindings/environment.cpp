@@ -108,6 +108,8 @@ public:
 
   const PythonAbi *pythonAbi() override { return owner_.gpu ? nullptr : &binding::pythonAbi(); }
 
+  uint64_t selfHandle() override { return owner_.self; }
+
   // mahou.extending._resolve(kind, template, name, argument types, keyword names,
   // literal values) → None, ("impl", dispatcher, name) or ("error", message).
   ExtensionResult resolveExtension(const ExtensionRequest &request) override {
@@ -132,6 +134,10 @@ public:
       if (r.is_none())
         return out;
       nb::tuple t = nb::cast<nb::tuple>(r);
+      if (nb::cast<std::string>(t[0]) == "declined") {
+        out.declined = true;
+        return out;
+      }
       if (nb::cast<std::string>(t[0]) == "error") {
         out.error = nb::cast<std::string>(t[1]);
         return out;
@@ -341,14 +347,16 @@ std::unique_ptr<CompileEnvironment> makeEnvironment(const EnvironmentOwner &owne
 
 std::unique_ptr<CompileEnvironment> makeEnvironment(DispatcherObject *self) {
   DispatcherState &st = *self->state;
-  return makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, false});
+  return makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, false,
+                                          uint64_t(reinterpret_cast<uintptr_t>(self))});
 }
 
 std::optional<FunctionSource> functionSource(PyObject *obj) {
   if (isDispatcher(obj)) {
     DispatcherState &st = *reinterpret_cast<DispatcherObject *>(obj)->state;
     return FunctionSource{&st.source, &st.filename, &st.name, st.firstLine,
-                          EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, false}};
+                          EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, false,
+                                           uint64_t(reinterpret_cast<uintptr_t>(obj))}};
   }
   return cudaDeviceFunctionSource(obj);
 }

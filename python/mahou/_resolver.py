@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _core
 from . import types as _types
+from ._language import literal_unroll, literally
 from ._prange import prange
 
 _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -22,6 +23,8 @@ _BUILTIN_NAMES = (
 )
 _BUILTINS = {id(getattr(builtins, n)): n for n in _BUILTIN_NAMES}
 _BUILTINS[id(prange)] = "prange"
+_BUILTINS[id(literally)] = "literally"
+_BUILTINS[id(literal_unroll)] = "literal_unroll"
 
 # mahou's own functions compiled code can call (thread control inside parallel loops).
 _MAHOU_CALLABLE = frozenset(("get_thread_id", "get_num_threads"))
@@ -160,7 +163,7 @@ def _classify_plain(obj):
     if const is not None:
         return const
     builtin = _BUILTINS.get(id(obj))
-    if builtin is not None and (getattr(builtins, builtin, None) is obj or obj is prange):
+    if builtin is not None and (getattr(builtins, builtin, None) is obj or obj is prange or obj is literally or obj is literal_unroll):
         return ("builtin", builtin)
     module = _module_name(obj)
     if module is not None:
@@ -181,6 +184,7 @@ def _classify_plain(obj):
 
 def make_resolver(func):
     """resolver(name) → classification of what `name` means inside `func`."""
+    from . import _math_impls  # noqa: F401  (math functions written in Python, as overloads)
     code = func.__code__
     cells = dict(zip(code.co_freevars, func.__closure__ or ()))
     func_globals = func.__globals__

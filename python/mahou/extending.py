@@ -18,6 +18,7 @@ import inspect
 import threading
 
 from . import types as _types
+from ._language import literally  # noqa: F401  (typed by sema: a compile-time value)
 from .errors import TypingError, UnsupportedError
 
 __all__ = ["overload", "overload_method", "overload_attribute", "register_jitable", "literally",
@@ -162,7 +163,8 @@ def overloaded_template(obj):
 
 def _resolve(kind, template, name, args, kwnames, literals):
     """Called by the compiler: kind 0 a call of `template`'s function, 1 the method and 2
-    the attribute `name` of args[0]. → None, ("impl", dispatcher, name) or ("error", text)."""
+    the attribute `name` of args[0]. → None, ("impl", dispatcher, name), ("error", text) or
+    ("declined",) (members: implementations exist, none accepts the types)."""
     args = tuple(args)
     nkw = len(kwnames)
     pos, kw = args[:len(args) - nkw], dict(zip(kwnames, args[len(args) - nkw:]))
@@ -173,6 +175,8 @@ def _resolve(kind, template, name, args, kwnames, literals):
     else:
         candidates = [m.typer for m in _members[kind - 1] if m.name == name and m.applies(args[0])]
         r = _first_implementation(candidates, pos, kw, literals)
+        if r is None and candidates:
+            return ("declined",)
         shown = name
     if r is None or r[0] == "error":
         return r
@@ -239,11 +243,6 @@ def register_jitable(*args, **kwargs):
     if args:
         raise TypeError("register_jitable takes the function, or keyword options")
     return wrap
-
-
-def literally(obj):
-    """In Python: obj. In compiled code: obj, which must be known at compile time."""
-    return obj
 
 
 class SentryLiteralArgs:

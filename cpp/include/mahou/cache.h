@@ -26,6 +26,7 @@ public:
   // Recorded too: a callee's default argument values are compiled into the caller.
   std::optional<CalleeParams> calleeParams(uint64_t handle) override;
   const PythonAbi *pythonAbi() override { return inner_.pythonAbi(); }
+  uint64_t selfHandle() override { return inner_.selfHandle(); }
   // Recorded: the implementation chosen is found again under the name "extension#N".
   ExtensionResult resolveExtension(const ExtensionRequest &request) override;
 

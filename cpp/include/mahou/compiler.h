@@ -87,6 +87,7 @@ struct ExtensionRequest {
 struct ExtensionResult {
   std::optional<GlobalValue> impl; // a Function: the compiled function to call with the arguments
   std::string error;               // set when a typing function failed: what it raised
+  bool declined = false;           // implementations exist but none accepts these types
 };
 
 // Everything outside the function that the compiler asks about.
@@ -103,6 +104,9 @@ public:
   // The parameter names and default values of compiled function `handle`, or
   // nullopt when unknown (calls then pass positional arguments only).
   virtual std::optional<CalleeParams> calleeParams(uint64_t handle) { (void)handle; return std::nullopt; }
+  // The compiled function (dispatcher) this environment compiles, or 0: a call of it
+  // with the same argument types is self-recursion.
+  virtual uint64_t selfHandle() { return 0; }
   // The implementation a user extension gives for this call, method or attribute;
   // neither impl nor error when no extension applies.
   virtual ExtensionResult resolveExtension(const ExtensionRequest &request) { (void)request; return {}; }

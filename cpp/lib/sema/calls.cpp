@@ -270,6 +270,8 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
   {
     const GlobalValue &g = global(def_.name);
     self = g.kind == GlobalValue::Kind::Function && g.handle == handle && types == argTypes_;
+    // Reached through another name (an @overload or register_jitable implementation).
+    if (!self && !innerSelf_ && handle == env_.selfHandle() && types == argTypes_) self = true;
   }
   if (self) {
     symbol = symbol_;
@@ -323,7 +325,8 @@ ExprPtr roundDigits(FunctionTyper &t, const ast::Expr *xe, const ast::Expr *ne, 
       a.push_back(std::move(x));
       return ir::makeCast(t.intrinsic(ir::Intrinsic::Rint, a[0]->type, std::move(a), e.loc), Type::int64());
     }
-    t.notSupported(ne->loc, "round() with a non-constant number of digits is not supported");
+    if (FunctionTyper::isUnknown(x)) return t.unknown(e.loc);
+    return t.roundVariableDigits(std::move(x), std::move(v), e.loc);
   }
   if (FunctionTyper::isUnknown(x)) return t.unknown(e.loc);
   const Type xt = x->type;
@@ -408,6 +411,18 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
   if (name == "range" || name == "prange")
     notSupported(e.loc, "range() is only supported as the iterable of a for loop");
   if (name == "print") notSupported(e.loc, "print() is only supported as a statement");
+  if (name == "literal_unroll")
+    notSupported(e.loc, "literal_unroll() is only supported as the iterable of a for loop");
+  if (name == "literally") {
+    checkKeywords(e, {}, name);
+    auto args = positionalArgs(e, 1, 1, name);
+    if (isUnknown(args[0])) return unknown(e.loc);
+    if (args[0]->op != ir::ExprOp::Const && args[0]->type.kind != Kind::Str)
+      error(e.loc, "literally(): the value (" + args[0]->type.str() +
+                       ") is not known at compile time here; mahou compiles a function once per argument "
+                       "type, not once per argument value");
+    return std::move(args[0]);
+  }
   if (name == "len") {
     checkKeywords(e, {}, name);
     auto args = positionalArgs(e, 1, 1, name);

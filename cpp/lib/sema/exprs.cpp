@@ -313,6 +313,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
       return compareOne(op, std::move(v[0]), std::move(v[1]), loc);
     }, loc);
   }
+  if (a.isTuple() && b.isTuple()) return tupleCompare(op, std::move(lhs), std::move(rhs), loc);
   if (a.isNone() || b.isNone()) {
     if (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq)
       return ir::makeConst(Type::boolean(), loc, (a.isNone() && b.isNone()) == (op == ast::CmpOpKind::Eq));

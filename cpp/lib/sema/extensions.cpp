@@ -100,6 +100,9 @@ ExprPtr FunctionTyper::extensionMember(MemberAccess &m) {
   std::string what = (m.call ? "method '" : "attribute '") + m.name + "' of " + m.self->type.str();
   if (!r.error.empty())
     error(m.loc, "the implementation of the " + what + " for (" + typeList(request.args) + ") failed: " + r.error);
+  if (r.declined)
+    error(m.loc, "no implementation of the " + what + " (mahou.extending) accepts the argument types (" +
+                     typeList(request.args) + ")");
   if (!r.impl) return nullptr;
   args.positional.insert(args.positional.begin(), std::move(m.self));
   return callCompiled(r.impl->handle, m.name, std::move(args), m.loc);

@@ -67,6 +67,7 @@ template <size_t N> const MathFn *findFn(const MathFn (&table)[N], const std::st
 
 ExprPtr FunctionTyper::mathCall(types::ModuleId module, const std::string &name, const ast::Call &e) {
   if (module == types::ModuleId::Cmath) return cmathCall(name, e);
+  if (auto r = mathExtra(name, e)) return r;
   checkKeywords(e, {}, "math." + name);
   if (name == "log") {
     auto args = positionalArgs(e, 1, 2, "math.log");
@@ -167,14 +168,8 @@ std::vector<ExprPtr> FunctionTyper::shapeArgument(const ast::Expr &e) {
     for (auto &x : v->args) dims.push_back(toInt64Index(std::move(x), "array dimension"));
     return dims;
   }
-  if (v->op != ir::ExprOp::LoadVar)
-    notSupported(e.loc, "a computed shape tuple; assign it to a variable first");
-  for (size_t i = 0; i < v->type.elems.size(); ++i) {
-    auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, v->type.elems[i], e.loc);
-    g->ival = int64_t(i);
-    g->args.push_back(load(v->var, e.loc));
-    dims.push_back(toInt64Index(std::move(g), "array dimension"));
-  }
+  // A variable, or a computation without effects (a.shape[:2]): read once per item.
+  for (auto &item : spreadTuple(std::move(v), e.loc, nullptr)) dims.push_back(toInt64Index(std::move(item), "array dimension"));
   return dims;
 }
 

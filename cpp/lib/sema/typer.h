@@ -255,6 +255,7 @@ public:
   void block(const ast::Body &body, ir::Block &out);
   void stmt(const ast::Stmt &s, ir::Block &out);
   void assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::Block &out);
+  void unpackArray(const std::vector<ast::ExprPtr> &targets, ExprPtr value, Loc loc, ir::Block &out);
   void augAssign(const ast::AugAssign &s, ir::Block &out);
   void forStmt(const ast::For &s, ir::Block &out);
   // for target in iter: body (and the else block when given), emitted into `out`.
@@ -265,6 +266,7 @@ public:
                        const ast::Body *orelse, ir::Block &out, bool parallelAllowed = false);
   // A loop over a typed iterable (array, tuple, list, string): body(element, block).
   void forEachValue(ExprPtr iterable, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body, ir::Block &out);
+  bool literalUnrollLoop(const ast::For &s, ir::Block &out); // literal_unroll.cpp; false: not one
   void raiseStmt(const ast::Raise &s, ir::Block &out);
   void exprStmt(const ast::ExprStmt &s, ir::Block &out);
   void returnStmt(const ast::Return &s, ir::Block &out);
@@ -281,9 +283,13 @@ public:
   std::vector<std::pair<int, ExprPtr>> bindOperands(std::vector<ExprPtr> &operands, Loc loc);
   ExprPtr wrapBindings(std::vector<std::pair<int, ExprPtr>> bindings, ExprPtr body, Loc loc);
   ExprPtr tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc);
+  ExprPtr tupleCompare(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc); // tuple_compare.cpp
   // t[i] with a variable index (homogeneous tuples) or t[a:b:c] with constant bounds.
   ExprPtr tupleSubscript(ExprPtr base, const ast::Expr &index, Loc loc);
   ExprPtr cmathCall(const std::string &name, const ast::Call &e);
+  // math_extras.cpp: math.frexp/ldexp (null for other names), round(x, n) with a run-time n.
+  ExprPtr mathExtra(const std::string &name, const ast::Call &e);
+  ExprPtr roundVariableDigits(ExprPtr x, ExprPtr n, Loc loc);
   int handlerDepth_ = 0; // nesting of except handlers being typed (a bare 'raise' re-raises)
   bool deadRest_ = false; // the statements after the current one in its block are unreachable
 
