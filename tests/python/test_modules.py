@@ -92,14 +92,17 @@ def write(path, text):
     path.write_text(textwrap.dedent(text))
 
 
+HELPER = """
+    from mahou import njit
+    K = {k}
+    @njit
+    def twice(x):
+        return x * {factor}
+"""
+
+
 def test_cache_follows_module_functions_and_constants(tmp_path):
-    write(tmp_path / "helpmod.py", """
-        from mahou import njit
-        K = 2
-        @njit
-        def twice(x):
-            return x * 2
-    """)
+    write(tmp_path / "helpmod.py", HELPER.format(k=2, factor=2))
     write(tmp_path / "prog.py", """
         import mahou, helpmod
         @mahou.njit(cache=True)
@@ -117,22 +120,8 @@ def test_cache_follows_module_functions_and_constants(tmp_path):
 
     assert run() == ["22", "False"]
     assert run() == ["22", "True"]
-    # A constant of the module changes: the cached code is not used.
-    write(tmp_path / "helpmod.py", """
-        from mahou import njit
-        K = 5
-        @njit
-        def twice(x):
-            return x * 2
-    """)
+    write(tmp_path / "helpmod.py", HELPER.format(k=5, factor=2))  # a constant of the module changes
     assert run() == ["25", "False"]
-    # The module's function changes: not used either.
-    write(tmp_path / "helpmod.py", """
-        from mahou import njit
-        K = 5
-        @njit
-        def twice(x):
-            return x * 3
-    """)
+    write(tmp_path / "helpmod.py", HELPER.format(k=5, factor=3))  # the module's function changes
     assert run() == ["35", "False"]
     assert run() == ["35", "True"]

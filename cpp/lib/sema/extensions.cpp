@@ -35,6 +35,19 @@ std::optional<GlobalValue> literalOf(const ir::Expr &e) {
   return g;
 }
 
+// The call's arguments as the request's types (keyword ones last, by name).
+void addArguments(ExtensionRequest &request, std::vector<const ir::Expr *> &values, const CallArgs &args) {
+  for (auto &a : args.positional) {
+    request.args.push_back(a->type);
+    values.push_back(a.get());
+  }
+  for (auto &[name, v] : args.keywords) {
+    request.args.push_back(v->type);
+    request.kwnames.push_back(name);
+    values.push_back(v.get());
+  }
+}
+
 } // namespace
 
 ExtensionResult FunctionTyper::askExtension(ExtensionRequest request, const std::vector<const ir::Expr *> &args) {
@@ -54,15 +67,7 @@ ExprPtr FunctionTyper::overloadedCall(const GlobalValue &g, const ast::Call &e,
   request.handle = g.handle;
   request.name = g.s;
   std::vector<const ir::Expr *> values;
-  for (auto &a : args.positional) {
-    request.args.push_back(a->type);
-    values.push_back(a.get());
-  }
-  for (auto &[name, v] : args.keywords) {
-    request.args.push_back(v->type);
-    request.kwnames.push_back(name);
-    values.push_back(v.get());
-  }
+  addArguments(request, values, args);
   ExtensionResult r = askExtension(request, values);
   if (!r.error.empty())
     error(e.loc, "the implementation of '" + g.s + "' for (" + typeList(request.args) + ") failed: " + r.error);
@@ -86,15 +91,7 @@ ExprPtr FunctionTyper::extensionMember(MemberAccess &m) {
   if (m.call) {
     args = callArgs(*m.call);
     if (args.unknown) return unknown(m.loc);
-    for (auto &a : args.positional) {
-      request.args.push_back(a->type);
-      values.push_back(a.get());
-    }
-    for (auto &[name, v] : args.keywords) {
-      request.args.push_back(v->type);
-      request.kwnames.push_back(name);
-      values.push_back(v.get());
-    }
+    addArguments(request, values, args);
   }
   ExtensionResult r = askExtension(request, values);
   std::string what = (m.call ? "method '" : "attribute '") + m.name + "' of " + m.self->type.str();

@@ -6,18 +6,6 @@
 
 namespace mahou::sema {
 
-namespace {
-
-void targetNames(const ast::Expr &t, std::vector<std::string> &out) {
-  if (auto *n = t.as<ast::Name>()) out.push_back(n->id);
-  else if (auto *tu = t.as<ast::Tuple>())
-    for (auto &e : tu->elts) targetNames(*e, out);
-  else if (auto *l = t.as<ast::List>())
-    for (auto &e : l->elts) targetNames(*e, out);
-}
-
-} // namespace
-
 bool FunctionTyper::literalUnrollLoop(const ast::For &s, ir::Block &out) {
   auto *call = s.iter->as<ast::Call>();
   if (!call) return false;
@@ -52,7 +40,7 @@ bool FunctionTyper::literalUnrollLoop(const ast::For &s, ir::Block &out) {
   loop->exprs.push_back(ir::makeConst(Type::int64(), loc, int64_t(n)));
   loop->exprs.push_back(ir::makeConst(Type::int64(), loc, 1));
   std::vector<std::string> names;
-  targetNames(*s.target, names);
+  collectTargets(*s.target, names);
   ++loopDepth_;
   ir::Block *chain = &loop->body; // if counter == 0: version 0 else if counter == 1: ...
   for (size_t i = 0; i < n; ++i) {

@@ -6,8 +6,6 @@
 
 namespace mahou::sema {
 
-namespace {
-
 void collectTargets(const ast::Expr &t, std::vector<std::string> &names) {
   if (auto *n = t.as<ast::Name>()) names.push_back(n->id);
   else if (auto *tu = t.as<ast::Tuple>())
@@ -16,8 +14,6 @@ void collectTargets(const ast::Expr &t, std::vector<std::string> &names) {
     for (auto &e : l->elts) collectTargets(*e, names);
   else if (auto *s = t.as<ast::Starred>()) collectTargets(*s->value, names);
 }
-
-} // namespace
 
 // Python scoping: a name assigned anywhere in the function is local everywhere.
 void collectLocals(const ast::Body &body, std::vector<std::string> &names) {

@@ -20,6 +20,8 @@ using types::Type;
 // Python scoping: every name bound anywhere in `body` (assignments, loop targets,
 // except handlers, nested def names), without looking into nested functions.
 void collectLocals(const ast::Body &body, std::vector<std::string> &names);
+// The names an assignment target binds (a, (b, c), [d, *e]).
+void collectTargets(const ast::Expr &target, std::vector<std::string> &names);
 
 // What a called expression refers to (resolved at compile time).
 struct CalleeRef {
