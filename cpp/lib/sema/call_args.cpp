@@ -11,18 +11,6 @@ std::vector<std::string> CallArgs::kwnames() const {
   return out;
 }
 
-ExprPtr CallArgs::wrap(ExprPtr call) {
-  for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
-    auto let = std::make_unique<ir::Expr>(ir::ExprOp::Let, call->type, call->loc);
-    let->var = it->first;
-    let->args.push_back(std::move(it->second));
-    let->args.push_back(std::move(call));
-    call = std::move(let);
-  }
-  lets.clear();
-  return call;
-}
-
 namespace {
 
 bool readsOnlyVariables(const ir::Expr &e) {
@@ -105,11 +93,9 @@ ExprPtr FunctionTyper::bindOnce(ExprPtr value, const std::function<ExprPtr(const
   int var = tempVar(value->type, loc);
   ExprPtr result = body([&] { return load(var, loc); });
   if (isUnknown(result)) return result;
-  auto let = std::make_unique<ir::Expr>(ir::ExprOp::Let, result->type, loc);
-  let->var = var;
-  let->args.push_back(std::move(value));
-  let->args.push_back(std::move(result));
-  return let;
+  std::vector<std::pair<int, ExprPtr>> binding;
+  binding.emplace_back(var, std::move(value));
+  return wrapBindings(std::move(binding), std::move(result), loc);
 }
 
 } // namespace mahou::sema

@@ -304,7 +304,7 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
   auto c = std::make_unique<ir::Expr>(ir::ExprOp::Call, ret, loc);
   c->symbol = symbol;
   c->args = std::move(args);
-  return call.wrap(std::move(c));
+  return wrapBindings(std::move(call.lets), std::move(c), loc);
 }
 
 namespace {

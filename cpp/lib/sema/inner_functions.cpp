@@ -303,7 +303,7 @@ ExprPtr FunctionTyper::innerCall(const InnerFunction &inner, const ast::Call &e)
   auto c = std::make_unique<ir::Expr>(ir::ExprOp::Call, ret, e.loc);
   c->symbol = symbol;
   c->args = std::move(args);
-  return call.wrap(std::move(c));
+  return wrapBindings(std::move(call.lets), std::move(c), e.loc);
 }
 
 } // namespace mahou::sema

@@ -43,10 +43,9 @@ struct MemberAccess; // method_table.h
 struct CallArgs {
   std::vector<ExprPtr> positional;
   std::vector<std::pair<std::string, ExprPtr>> keywords;
-  std::vector<std::pair<int, ExprPtr>> lets; // (variable, value), in evaluation order
+  std::vector<std::pair<int, ExprPtr>> lets; // (variable, value), in evaluation order: for wrapBindings
   bool unknown = false;                      // some argument's type is not known yet
   std::vector<std::string> kwnames() const;
-  ExprPtr wrap(ExprPtr call); // `call` inside the lets
 };
 
 class FunctionTyper {
