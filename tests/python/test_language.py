@@ -298,7 +298,7 @@ def test_star_args_from_compiled_code():
     # and from Python
     assert jitted(call_varargs)(10) == (10, 1011, 3016)
     assert total(1, 2) == total.py_func(1, 2) == 1003
-    assert total(5) == 5 and total(1, 2.5, 3) == 2006.5
+    assert total(5) == 5 and total(1.5, 2.5, 3.0) == 2007.0
 
 
 def test_function_as_argument():
