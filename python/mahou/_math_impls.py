@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from . import types
-from .extending import overload
+from .extending import overload, register_jitable
 
 
 def _integers(*ts):
@@ -18,6 +18,14 @@ def _real(*ts):
     return all(isinstance(t, (types.Integer, types.Boolean, types.Float)) for t in ts)
 
 
+@register_jitable
+def _euclid(a, b):
+    """gcd of two non-negative integers."""
+    while b:
+        a, b = b, a % b
+    return a
+
+
 @overload(math.gcd)
 def _gcd(*args):
     if not _integers(*args):
@@ -26,9 +34,7 @@ def _gcd(*args):
     def impl(*args):
         g = 0
         for v in args:
-            b = abs(v)
-            while b:
-                g, b = b, g % b
+            g = _euclid(g, abs(v))
         return g
     return impl
 
@@ -45,10 +51,7 @@ def _lcm(*args):
                 return 0
             a = abs(result)
             b = abs(v)
-            g, c = a, b
-            while c:
-                g, c = c, g % c
-            result = a // g * b
+            result = a // _euclid(a, b) * b
         return result
     return impl
 

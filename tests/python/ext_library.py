@@ -14,11 +14,7 @@ from mahou.extending import overload, overload_attribute, overload_method, regis
 
 @register_jitable
 def clamp(x, lo, hi):
-    if x < lo:
-        return lo
-    if x > hi:
-        return hi
-    return x
+    return lo if x < lo else (hi if x > hi else x)
 
 
 def smoothstep(x, edge0=0.0, edge1=1.0):

@@ -47,16 +47,7 @@ bool FunctionTyper::literalUnrollLoop(const ast::For &s, ir::Block &out) {
     // This version's variables for the loop target.
     std::vector<std::pair<std::string, int>> saved;
     for (auto &name : names) {
-      std::string hidden = name + "$unroll" + std::to_string(i);
-      auto it = varIndex_.find(hidden);
-      int var;
-      if (it == varIndex_.end()) {
-        var = int(vars_.size());
-        varIndex_[hidden] = var;
-        vars_.push_back({hidden, Type::unknown()});
-      } else {
-        var = it->second;
-      }
+      int var = hiddenVar(name + "$unroll" + std::to_string(i));
       saved.emplace_back(name, varIndex_.at(name));
       varIndex_[name] = var;
     }

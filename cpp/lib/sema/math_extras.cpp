@@ -99,10 +99,8 @@ ExprPtr FunctionTyper::roundVariableDigits(ExprPtr x, ExprPtr n, Loc loc) {
       auto kDigits = binary(ast::BinOpKind::Sub, i64(0), nv(), loc);
       return bindOnce(std::move(kDigits), [&](const std::function<ExprPtr()> &k) -> ExprPtr {
         // 10**19 does not fit (the result is 0 then); for n >= 0 the result is x: p = 1 there.
-        auto outside = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), loc);
-        outside->sub = 1;
-        outside->args.push_back(compareOne(ast::CmpOpKind::Gt, k(), i64(18), loc));
-        outside->args.push_back(compareOne(ast::CmpOpKind::Lt, k(), i64(0), loc));
+        auto outside = ir::makeBoolOp(true, compareOne(ast::CmpOpKind::Gt, k(), i64(18), loc),
+                                      compareOne(ast::CmpOpKind::Lt, k(), i64(0), loc), loc);
         auto p = binary(ast::BinOpKind::Pow, i64(10), select(std::move(outside), i64(0), k(), loc), loc);
         return bindOnce(std::move(p), [&](const std::function<ExprPtr()> &pv) -> ExprPtr {
           auto q = binary(ast::BinOpKind::FloorDiv, xi(), pv(), loc);
@@ -112,14 +110,8 @@ ExprPtr FunctionTyper::roundVariableDigits(ExprPtr x, ExprPtr n, Loc loc) {
             return bindOnce(std::move(twiceR), [&](const std::function<ExprPtr()> &r2) -> ExprPtr {
               auto odd = compareOne(ast::CmpOpKind::Eq, binary(ast::BinOpKind::BitAnd, qv(), i64(1), loc), i64(1), loc);
               auto roundUp = compareOne(ast::CmpOpKind::Gt, r2(), pv(), loc);
-              auto tieUp = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), loc);
-              tieUp->sub = 0;
-              tieUp->args.push_back(compareOne(ast::CmpOpKind::Eq, r2(), pv(), loc));
-              tieUp->args.push_back(std::move(odd));
-              auto up = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), loc);
-              up->sub = 1;
-              up->args.push_back(std::move(roundUp));
-              up->args.push_back(std::move(tieUp));
+              auto tieUp = ir::makeBoolOp(false, compareOne(ast::CmpOpKind::Eq, r2(), pv(), loc), std::move(odd), loc);
+              auto up = ir::makeBoolOp(true, std::move(roundUp), std::move(tieUp), loc);
               auto q2 = select(std::move(up), binary(ast::BinOpKind::Add, qv(), i64(1), loc), qv(), loc);
               auto rounded = binary(ast::BinOpKind::Mult, std::move(q2), pv(), loc);
               auto farResult = compareOne(ast::CmpOpKind::Gt, k(), i64(18), loc);

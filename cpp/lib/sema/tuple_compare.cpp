@@ -9,14 +9,6 @@ namespace {
 
 ExprPtr boolConst(Loc loc, bool v) { return ir::makeConst(Type::boolean(), loc, v ? 1 : 0); }
 
-ExprPtr shortCircuit(bool isOr, ExprPtr a, ExprPtr b, Loc loc) {
-  auto sc = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), loc);
-  sc->sub = isOr ? 1 : 0;
-  sc->args.push_back(std::move(a));
-  sc->args.push_back(std::move(b));
-  return sc;
-}
-
 ExprPtr notOf(ExprPtr a, Loc loc) {
   auto n = std::make_unique<ir::Expr>(ir::ExprOp::Unary, Type::boolean(), loc);
   n->sub = int(ir::UnaryOp::Not);
@@ -59,7 +51,7 @@ ExprPtr FunctionTyper::tupleCompare(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs,
             ExprPtr eq = canBeEqual(a.elems[i], b.elems[i])
                              ? compareOne(ast::CmpOpKind::Eq, item(l, a, i, loc), item(r, b, i, loc), loc)
                              : boolConst(loc, false);
-            all = shortCircuit(false, std::move(eq), std::move(all), loc);
+            all = ir::makeBoolOp(false, std::move(eq), std::move(all), loc);
           }
         return op == ast::CmpOpKind::Eq ? std::move(all) : notOf(std::move(all), loc);
       }
@@ -77,7 +69,7 @@ ExprPtr FunctionTyper::tupleCompare(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs,
                          " and " + y.str() + " of the tuples");
         ExprPtr less = compareOne(strict, item(l, a, i, loc), item(r, b, i, loc), loc);
         ExprPtr same = compareOne(ast::CmpOpKind::Eq, item(l, a, i, loc), item(r, b, i, loc), loc);
-        acc = shortCircuit(true, std::move(less), shortCircuit(false, std::move(same), std::move(acc), loc), loc);
+        acc = ir::makeBoolOp(true, std::move(less), ir::makeBoolOp(false, std::move(same), std::move(acc), loc), loc);
       }
       return acc;
     });

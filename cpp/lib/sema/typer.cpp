@@ -223,17 +223,17 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
   return s;
 }
 
-int FunctionTyper::tempVar(const Type &t, Loc loc) {
-  std::string name = "$t" + std::to_string(tempCounter_++);
+int FunctionTyper::hiddenVar(const std::string &name) {
   auto it = varIndex_.find(name);
-  int idx;
-  if (it == varIndex_.end()) {
-    idx = int(vars_.size());
-    varIndex_[name] = idx;
-    vars_.push_back({name, Type::unknown()});
-  } else {
-    idx = it->second;
-  }
+  if (it != varIndex_.end()) return it->second;
+  int idx = int(vars_.size());
+  varIndex_[name] = idx;
+  vars_.push_back({name, Type::unknown()});
+  return idx;
+}
+
+int FunctionTyper::tempVar(const Type &t, Loc loc) {
+  int idx = hiddenVar("$t" + std::to_string(tempCounter_++));
   (void)loc;
   if (!t.containsUnknown()) {
     auto u = types::unify(vars_[idx].type, t);

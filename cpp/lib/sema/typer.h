@@ -73,6 +73,7 @@ public:
   std::optional<ExprPtr> intConstant(const ast::Expr &e);
   std::optional<int64_t> constIntExpression(const ast::Expr &e);
   int tempVar(const Type &t, Loc loc); // a fresh hidden variable (stable across passes)
+  int hiddenVar(const std::string &name); // the variable of that name, created (untyped) on first use
   ir::StmtPtr assignVar(int var, ExprPtr value, Loc loc);
   ExprPtr load(int var, Loc loc);
 
