@@ -27,8 +27,9 @@ bool canBeEqual(const Type &a, const Type &b) {
   if (a.isNumber() && b.isNumber()) return true;
   if (a.isTuple() && b.isTuple()) return true;
   if (a.isNone() && b.isNone()) return true;
-  if (a.kind == Kind::Str && b.kind == Kind::Str) return true;
-  return false;
+  if (a.isString() && b.isString()) return true;
+  if (a.isOptional() || b.isOptional()) return true; // compareOne looks inside
+  return a.isObject() && a.kind == b.kind;
 }
 
 } // namespace
@@ -64,7 +65,7 @@ ExprPtr FunctionTyper::tupleCompare(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs,
       ExprPtr acc = compareOne(op, ir::makeConst(Type::int64(), loc, la), ir::makeConst(Type::int64(), loc, lb), loc);
       for (size_t i = n; i-- > 0;) {
         const Type &x = a.elems[i], &y = b.elems[i];
-        if (!((x.isNumber() && y.isNumber()) || (x.isTuple() && y.isTuple())))
+        if (!((x.isNumber() && y.isNumber()) || (x.isTuple() && y.isTuple()) || (x.isString() && y.isString())))
           error(loc, "'" + std::string(ast::cmpOpSymbol(op)) + "' is not supported between items " + x.str() +
                          " and " + y.str() + " of the tuples");
         ExprPtr less = compareOne(strict, item(l, a, i, loc), item(r, b, i, loc), loc);
