@@ -141,7 +141,8 @@ struct DispatcherState {
   bool nogil = false;
   bool cache = false; // cache=True: overloads are loaded from / stored to the on-disk cache
   bool canCompile = true;
-  int nparams = 0;
+  int nparams = 0;     // named (positional-or-keyword) parameters
+  bool varargs = false; // the function takes *args (packed into one tuple after them)
   std::vector<std::string> paramNames;
   std::vector<std::unique_ptr<Overload>> overloads; // in compilation order
   std::vector<OverloadEntry> entries;
@@ -204,6 +205,7 @@ struct EnvironmentOwner {
   std::vector<PyObject *> *keepAlive;
   bool gpu = false; // compiling for the CUDA target: callees come from calleeSource
   bool parallel = false; // the owner is compiled with parallel=True (stencils it calls run on threads)
+  uint64_t self = 0; // the Dispatcher compiled (its handle), or 0
 };
 // The compile environment of one dispatcher or kernel (environment.cpp).
 std::unique_ptr<CompileEnvironment> makeEnvironment(const EnvironmentOwner &owner);

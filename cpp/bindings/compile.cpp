@@ -131,14 +131,15 @@ int parameterIndex(const DispatcherState &st, PyObject *name) {
   return -1;
 }
 
-// Positional + keyword arguments + defaults → one borrowed object per parameter.
-bool normaliseArguments(const DispatcherState &st, PyObject *const *args, size_t nargs,
-                        PyObject *kwnames, std::vector<PyObject *> &out) {
+// Positional arguments args[0, npos) and keyword ones (values at kwvalues) + defaults
+// → one borrowed object per named parameter.
+bool bindNamed(const DispatcherState &st, PyObject *const *args, size_t npos, PyObject *const *kwvalues,
+               PyObject *kwnames, std::vector<PyObject *> &out) {
   size_t np = size_t(st.nparams);
-  if (nargs > np)
-    return raiseArity(st, nargs);
+  if (npos > np)
+    return raiseArity(st, npos);
   out.assign(np, nullptr);
-  std::copy(args, args + nargs, out.begin());
+  std::copy(args, args + npos, out.begin());
   Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t k = 0; k < nkw; ++k) {
     PyObject *name = PyTuple_GET_ITEM(kwnames, k);
@@ -153,7 +154,7 @@ bool normaliseArguments(const DispatcherState &st, PyObject *const *args, size_t
                    st.name.c_str(), name);
       return false;
     }
-    out[size_t(j)] = args[nargs + size_t(k)];
+    out[size_t(j)] = kwvalues[k];
   }
   size_t ndef = st.defaults ? size_t(PyTuple_GET_SIZE(st.defaults)) : 0;
   size_t firstDefault = np - std::min(ndef, np);
@@ -169,6 +170,26 @@ bool normaliseArguments(const DispatcherState &st, PyObject *const *args, size_t
   return missing.empty() || raiseMissing(st, missing);
 }
 
+// One borrowed object per parameter. A function with *args gets the extra positional
+// arguments as one tuple after the named parameters (`packed`, a new reference the
+// caller keeps while `out` is used).
+bool normaliseArguments(const DispatcherState &st, PyObject *const *args, size_t nargs,
+                        PyObject *kwnames, std::vector<PyObject *> &out, nb::object &packed) {
+  size_t np = size_t(st.nparams);
+  if (!st.varargs)
+    return bindNamed(st, args, nargs, args + nargs, kwnames, out);
+  size_t extra = nargs > np ? nargs - np : 0;
+  packed = nb::steal(PyTuple_New(Py_ssize_t(extra)));
+  if (!packed.is_valid())
+    return false;
+  for (size_t i = 0; i < extra; ++i)
+    PyTuple_SET_ITEM(packed.ptr(), Py_ssize_t(i), Py_NewRef(args[np + i]));
+  if (!bindNamed(st, args, nargs - extra, args + nargs, kwnames, out))
+    return false;
+  out.push_back(packed.ptr());
+  return true;
+}
+
 bool typeArguments(const DispatcherState &st, const std::vector<PyObject *> &objs,
                    std::vector<Type> &out) {
   for (size_t i = 0; i < objs.size(); ++i) {
@@ -177,7 +198,8 @@ bool typeArguments(const DispatcherState &st, const std::vector<PyObject *> &obj
     if (!t) {
       PyErr_Format(PyExc_TypeError,
                    "%s(): cannot compile for argument %zu ('%s') of type %s: not supported by mahou",
-                   st.name.c_str(), i + 1, st.paramNames[i].c_str(), why.c_str());
+                   st.name.c_str(), i + 1, i < st.paramNames.size() ? st.paramNames[i].c_str() : "*args",
+                   why.c_str());
       return false;
     }
     out.push_back(std::move(*t));
@@ -307,7 +329,8 @@ PyObject *slowCall(DispatcherObject *self, PyObject *const *args, size_t nargs,
                    PyObject *kwnames) {
   DispatcherState &st = *self->state;
   std::vector<PyObject *> objs;
-  if (!normaliseArguments(st, args, nargs, kwnames, objs))
+  nb::object packed;
+  if (!normaliseArguments(st, args, nargs, kwnames, objs, packed))
     return nullptr;
   std::vector<Type> argTypes;
   if (!typeArguments(st, objs, argTypes))

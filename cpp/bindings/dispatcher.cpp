@@ -380,6 +380,16 @@ bool readOptions(DispatcherState &st, PyObject *options) {
          readNativeEntryOptions(st.options.native, options);
 }
 
+bool takesVarargs(PyObject *func) {
+  PyObject *code = PyObject_GetAttrString(func, "__code__");
+  PyObject *flags = code ? PyObject_GetAttrString(code, "co_flags") : nullptr;
+  bool varargs = flags && (PyLong_AsLong(flags) & 0x04) != 0; // CO_VARARGS
+  Py_XDECREF(flags);
+  Py_XDECREF(code);
+  PyErr_Clear();
+  return varargs;
+}
+
 PyObject *dispatcherNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   PyObject *pyFunc, *resolver, *options = Py_None;
   const char *source, *filename, *name;
@@ -409,6 +419,7 @@ PyObject *dispatcherNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   st.filename = filename;
   st.firstLine = firstLine;
   st.name = name;
+  st.varargs = takesVarargs(pyFunc);
   if (!readOptions(st, options) || !readFunctionParameters(pyFunc, "Dispatcher", st.nparams, st.paramNames, &st.defaults) ||
       !copyWrappedAttributes(pyFunc, &self->dict)) {
     Py_DECREF(self);

@@ -114,6 +114,48 @@ public:
 
   const PythonAbi *pythonAbi() override { return owner_.gpu ? nullptr : &binding::pythonAbi(); }
 
+  uint64_t selfHandle() override { return owner_.self; }
+
+  // mahou.extending._resolve(kind, template, name, argument types, keyword names,
+  // literal values) → None, ("impl", dispatcher, name) or ("error", message).
+  ExtensionResult resolveExtension(const ExtensionRequest &request) override {
+    ExtensionResult out;
+    try {
+      nb::object resolve = nb::module_::import_("mahou.extending").attr("_resolve");
+      nb::object args = nb::steal(toPySignature(request.args));
+      if (!args.is_valid())
+        throw nb::python_error();
+      nb::list kwnames, literals;
+      for (const std::string &k : request.kwnames)
+        kwnames.append(nb::str(k.c_str(), k.size()));
+      for (size_t i = 0; i < request.args.size(); ++i) {
+        const std::optional<GlobalValue> *lit = i < request.literals.size() ? &request.literals[i] : nullptr;
+        literals.append(lit && *lit ? literalObject(**lit) : nb::none());
+      }
+      nb::handle tmpl = request.kind == ExtensionRequest::Kind::Function
+                            ? nb::handle(reinterpret_cast<PyObject *>(uintptr_t(request.handle)))
+                            : nb::handle(Py_None);
+      nb::object r = resolve(int(request.kind), tmpl, nb::str(request.name.c_str(), request.name.size()), args,
+                             kwnames, literals);
+      if (r.is_none())
+        return out;
+      nb::tuple t = nb::cast<nb::tuple>(r);
+      if (nb::cast<std::string>(t[0]) == "declined") {
+        out.declined = true;
+        return out;
+      }
+      if (nb::cast<std::string>(t[0]) == "error") {
+        out.error = nb::cast<std::string>(t[1]);
+        return out;
+      }
+      out.impl = function(t[1], nb::cast<std::string>(t[2]));
+    } catch (nb::python_error &e) {
+      e.restore();
+      throwPendingPythonError();
+    }
+    return out;
+  }
+
   std::optional<CalleeParams> calleeParams(uint64_t handle) override {
     auto *obj = reinterpret_cast<PyObject *>(uintptr_t(handle));
     if (!isDispatcher(obj))
@@ -142,6 +184,17 @@ public:
   }
 
 private:
+  static nb::object literalObject(const GlobalValue &g) {
+    using K = GlobalValue::Kind;
+    switch (g.kind) {
+    case K::Int: return nb::int_(g.i);
+    case K::Bool: return nb::bool_(g.b);
+    case K::Float: return nb::float_(g.f);
+    case K::Str: return nb::str(g.s.c_str(), g.s.size());
+    default: return nb::none();
+    }
+  }
+
   // A default argument value as a compile-time constant.
   static GlobalValue constantValue(PyObject *v) {
     GlobalValue g;
@@ -224,6 +277,16 @@ private:
         g.shape.push_back(nb::cast<int64_t>(extent));
       nb::bytes data = nb::cast<nb::bytes>(t[3]);
       g.bytes.assign(data.c_str(), data.size());
+    } else if (tag == "pymodule") { // ("pymodule", module name): any other module
+      g.kind = K::Module;
+      g.module = types::ModuleId::Python;
+      g.s = nb::cast<std::string>(t[1]);
+    } else if (tag == "overloaded") { // ("overloaded", template, name, what it is otherwise)
+      keepAliveIn(*owner_.keepAlive, t[1].ptr());
+      g.kind = K::Overloaded;
+      g.handle = uint64_t(reinterpret_cast<uintptr_t>(t[1].ptr()));
+      g.s = nb::cast<std::string>(t[2]);
+      g.elems.push_back(classify(t[3]));
     } else if (tag == "module" || tag == "modattr") {
       auto m = moduleFromName(nb::cast<std::string>(t[1]));
       if (!m)
@@ -294,14 +357,16 @@ std::unique_ptr<CompileEnvironment> makeEnvironment(const EnvironmentOwner &owne
 
 std::unique_ptr<CompileEnvironment> makeEnvironment(DispatcherObject *self) {
   DispatcherState &st = *self->state;
-  return makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, false, st.options.parallel});
+  return makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, false, st.options.parallel,
+                                          uint64_t(reinterpret_cast<uintptr_t>(self))});
 }
 
 std::optional<FunctionSource> functionSource(PyObject *obj) {
   if (isDispatcher(obj)) {
     DispatcherState &st = *reinterpret_cast<DispatcherObject *>(obj)->state;
     return FunctionSource{&st.source, &st.filename, &st.name, st.firstLine,
-                          EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, false}};
+                          EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, false, st.options.parallel,
+                                           uint64_t(reinterpret_cast<uintptr_t>(obj))}};
   }
   return cudaDeviceFunctionSource(obj);
 }

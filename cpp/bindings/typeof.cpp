@@ -352,6 +352,10 @@ PyObject *toPyType(const Type &t) {
   }
   case types::Kind::None:
     return callTypes("_scalar", nb::make_tuple("none"));
+  case types::Kind::Str: // a string known at compile time
+    return callTypes("StringLiteral", nb::make_tuple(nb::str(t.text.c_str(), t.text.size())));
+  case types::Kind::Function:
+    return callTypes("Dispatcher", nb::make_tuple(nb::handle(reinterpret_cast<PyObject *>(uintptr_t(t.handle)))));
   default:
     return callTypes("_opaque", nb::make_tuple(typeString(t)));
   }

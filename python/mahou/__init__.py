@@ -8,6 +8,7 @@ __version__ = "0.1.0"
 from . import _core  # noqa: F401  (the C++ compiler, runtime and Dispatcher)
 from . import errors, typed, types
 from ._prange import prange
+from ._language import literal_unroll, literally
 from ._threads import get_num_threads, get_thread_id, set_num_threads, threading_layer
 from . import config
 from .decorators import jit, njit
@@ -78,6 +79,9 @@ def __getattr__(name):
     if name in _LAZY:
         import importlib
         return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    if name in ("extending", "core"):
+        import importlib
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module 'mahou' has no attribute {name!r}")
 
 

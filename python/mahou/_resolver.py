@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _core
 from . import types as _types
+from ._language import literal_unroll, literally
 from ._prange import prange
 
 _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -22,6 +23,8 @@ _BUILTIN_NAMES = (
 )
 _BUILTINS = {id(getattr(builtins, n)): n for n in _BUILTIN_NAMES}
 _BUILTINS[id(prange)] = "prange"
+_BUILTINS[id(literally)] = "literally"
+_BUILTINS[id(literal_unroll)] = "literal_unroll"
 
 # mahou's own functions compiled code can call (thread control inside parallel loops,
 # views of C pointers).
@@ -144,6 +147,17 @@ def _classify_constant(obj):
 
 def classify(obj):
     """The classification tuple of one value (see cpp/include/mahou/compiler.h)."""
+    extending = sys.modules.get("mahou.extending")
+    if extending is not None:
+        template = extending.overloaded_template(obj)
+        if template is not None:  # implementations from @overload; else what it is otherwise
+            return ("overloaded", template, template.name, _classify_plain(obj))
+        if isinstance(obj, extending._Refused):
+            return ("unsupported", obj._message())
+    return _classify_plain(obj)
+
+
+def _classify_plain(obj):
     if isinstance(obj, (_core.Dispatcher, _core.CUDAKernel)):
         return ("function", obj, obj.__name__)
     if hasattr(type(obj), "_mahou_ufunc_info") or hasattr(type(obj), "_mahou_specialize"):
@@ -152,7 +166,7 @@ def classify(obj):
     if const is not None:
         return const
     builtin = _BUILTINS.get(id(obj))
-    if builtin is not None and (getattr(builtins, builtin, None) is obj or obj is prange):
+    if builtin is not None and (getattr(builtins, builtin, None) is obj or obj is prange or obj is literally or obj is literal_unroll):
         return ("builtin", builtin)
     if obj is _core.TypedList or obj is _core.TypedDict:  # mahou.typed.List / Dict
         return ("builtin", "typed.List" if obj is _core.TypedList else "typed.Dict")
@@ -161,6 +175,8 @@ def classify(obj):
     module = _module_name(obj)
     if module is not None:
         return ("module", module)
+    if isinstance(obj, _pytypes.ModuleType):  # its attributes are globals "name.attr"
+        return ("pymodule", obj.__name__)
     dtype = _dtype_name(obj)
     if dtype is not None:
         return ("dtype", dtype) if dtype in _DTYPES else ("unsupported", f"dtype {dtype}")
@@ -186,6 +202,7 @@ def _library_function(qualified):
 
 def make_resolver(func):
     """resolver(name) → classification of what `name` means inside `func`."""
+    from . import _math_impls  # noqa: F401  (math functions written in Python, as overloads)
     code = func.__code__
     cells = dict(zip(code.co_freevars, func.__closure__ or ()))
     func_globals = func.__globals__
@@ -193,9 +210,32 @@ def make_resolver(func):
     if isinstance(func_builtins, _pytypes.ModuleType):
         func_builtins = func_builtins.__dict__
 
+    def lookup(name):
+        if name in cells:
+            return cells[name].cell_contents  # ValueError: an empty cell
+        if name in func_globals:
+            return func_globals[name]
+        if name in func_builtins:
+            return func_builtins[name]
+        raise KeyError(name)
+
     def resolver(name):
         if name.startswith("@"):  # the compiler asks for a NumPy function written in Python
             return _library_function(name[1:])
+        if "." in name:  # module.attr...: a global path through modules
+            head, *attrs = name.split(".")
+            try:
+                obj = lookup(head)
+            except (KeyError, ValueError):
+                return ("missing",)
+            for attr in attrs:
+                if not isinstance(obj, _pytypes.ModuleType):
+                    return ("missing",)
+                try:
+                    obj = getattr(obj, attr)
+                except AttributeError:
+                    return ("missing",)
+            return classify(obj)
         if name in cells:
             try:
                 return classify(cells[name].cell_contents)

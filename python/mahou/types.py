@@ -9,6 +9,10 @@ __all__ = [
     "intp", "uintp", "intc", "uintc", "int_", "float_", "double", "byte",
     "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16",
     "CPointer", "voidptr",
+    "Boolean", "Number", "Integer", "Float", "Complex", "NoneType", "Literal", "IntegerLiteral",
+    "BooleanLiteral", "FloatLiteral", "StringLiteral", "UnicodeType", "unicode_type", "string",
+    "literal", "unliteral", "maybe_literal", "Omitted", "Dispatcher", "Module", "Optional",
+    "ListType", "List", "DictType", "NamedTuple", "NamedUniTuple",
 ]
 
 
@@ -75,6 +79,52 @@ class Scalar(Type):
         else:
             raise TypeError("'::1' must be on the first or the last dimension")
         return Array(self, ndim, layout)
+
+
+class Boolean(Scalar):
+    """bool."""
+
+    __slots__ = ()
+
+
+class Number(Scalar):
+    """Integers, floats and complex numbers (Numba's types.Number)."""
+
+    __slots__ = ()
+
+
+class Integer(Number):
+    """int8 ... uint64; .signed and .bitwidth."""
+
+    __slots__ = ()
+
+    @property
+    def signed(self):
+        return not self._name.startswith("u")
+
+    @property
+    def minval(self):
+        return -(1 << (self.bitwidth - 1)) if self.signed else 0
+
+    @property
+    def maxval(self):
+        return (1 << (self.bitwidth - 1)) - 1 if self.signed else (1 << self.bitwidth) - 1
+
+
+class Float(Number):
+    """float16, float32, float64."""
+
+    __slots__ = ()
+
+
+class Complex(Number):
+    """complex64, complex128; .underlying_float is the type of each part."""
+
+    __slots__ = ()
+
+    @property
+    def underlying_float(self):
+        return float32 if self._name == "complex64" else float64
 
 
 class Array(Type):
@@ -188,14 +238,20 @@ def signature(return_type, *args):
     return Signature(return_type, args)
 
 
-none = Type("none")
+class NoneType(Type):
+    """The type of None (the instance `none`)."""
+
+    __slots__ = ()
+
+
+none = NoneType("none")
 void = none
-boolean = Scalar("bool")
+boolean = Boolean("bool")
 bool_ = b1 = boolean
-int8, int16, int32, int64 = (Scalar(f"int{n}") for n in (8, 16, 32, 64))
-uint8, uint16, uint32, uint64 = (Scalar(f"uint{n}") for n in (8, 16, 32, 64))
-float16, float32, float64 = Scalar("float16"), Scalar("float32"), Scalar("float64")
-complex64, complex128 = Scalar("complex64"), Scalar("complex128")
+int8, int16, int32, int64 = (Integer(f"int{n}") for n in (8, 16, 32, 64))
+uint8, uint16, uint32, uint64 = (Integer(f"uint{n}") for n in (8, 16, 32, 64))
+float16, float32, float64 = Float("float16"), Float("float32"), Float("float64")
+complex64, complex128 = Complex("complex64"), Complex("complex128")
 intp, uintp, intc, uintc = int64, uint64, int32, uint32
 int_, float_, double, byte = int64, float64, float64, uint8
 i1, i2, i4, i8 = int8, int16, int32, int64
@@ -218,6 +274,191 @@ def _opaque(text):
     return Type(text)
 
 
+# ---------------------------------------------------------------------------------
+# The names typing functions of mahou.extending use (Numba's numba.types): literal
+# types, the types of compile-time values, and the container types.
+
+class Literal(Type):
+    """A value known at compile time: .literal_value; types.unliteral(t) is its plain type."""
+
+    __slots__ = ("literal_value",)
+
+    def __init__(self, value, name):
+        self.literal_value = value
+        super().__init__(name)
+
+
+class IntegerLiteral(Literal, Integer):
+    __slots__ = ()
+
+    def __init__(self, value):
+        Literal.__init__(self, value, f"Literal[int]({value})")
+
+    @property
+    def bitwidth(self):
+        return 64
+
+
+class BooleanLiteral(Literal, Boolean):
+    __slots__ = ()
+
+    def __init__(self, value):
+        Literal.__init__(self, bool(value), f"Literal[bool]({bool(value)})")
+
+
+class FloatLiteral(Literal, Float):
+    __slots__ = ()
+
+    def __init__(self, value):
+        Literal.__init__(self, float(value), f"Literal[float]({value!r})")
+
+    @property
+    def bitwidth(self):
+        return 64
+
+
+class UnicodeType(Type):
+    """A string (`unicode_type`)."""
+
+    __slots__ = ()
+
+
+unicode_type = UnicodeType("unicode_type")
+string = unicode_type
+
+
+class StringLiteral(Literal):
+    """A string known at compile time."""
+
+    __slots__ = ()
+
+    def __init__(self, value):
+        super().__init__(str(value), f"Literal[str]({value})")
+
+
+_LITERAL_PLAIN = {IntegerLiteral: int64, BooleanLiteral: boolean, FloatLiteral: float64,
+                  StringLiteral: unicode_type}
+
+
+def literal(value):
+    """The literal type of a Python value (types.literal(3) is Literal[int](3))."""
+    if isinstance(value, bool):
+        return BooleanLiteral(value)
+    if isinstance(value, int):
+        return IntegerLiteral(value)
+    if isinstance(value, float):
+        return FloatLiteral(value)
+    if isinstance(value, str):
+        return StringLiteral(value)
+    raise TypeError(f"no literal type for {value!r}")
+
+
+def unliteral(t):
+    """The plain type of a literal type (any other type is returned as it is)."""
+    return _LITERAL_PLAIN.get(type(t), t)
+
+
+def maybe_literal(value):
+    try:
+        return literal(value)
+    except TypeError:
+        return None
+
+
+class Omitted(Type):
+    """An argument left out, that takes its default value (.value)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+        super().__init__(f"omitted(default={value!r})")
+
+
+class Dispatcher(Type):
+    """A compiled function passed as a value (.dispatcher)."""
+
+    __slots__ = ("dispatcher",)
+
+    def __init__(self, dispatcher):
+        self.dispatcher = dispatcher
+        super().__init__(f"type(CPUDispatcher({getattr(dispatcher, '__name__', '?')}))")
+
+
+class Module(Type):
+    """A module used in compiled code (.pymod)."""
+
+    __slots__ = ("pymod",)
+
+    def __init__(self, pymod):
+        self.pymod = pymod
+        super().__init__(f"Module({getattr(pymod, '__name__', pymod)})")
+
+
+class Optional(Type):
+    """T or None: .type is T."""
+
+    __slots__ = ("type",)
+
+    def __init__(self, typ):
+        self.type = typ
+        super().__init__(f"OptionalType({typ})")
+
+
+class ListType(Type):
+    """A typed list of .item_type (also .dtype)."""
+
+    __slots__ = ("item_type",)
+
+    def __init__(self, item_type):
+        self.item_type = item_type
+        super().__init__(f"ListType[{item_type}]")
+
+    @property
+    def dtype(self):
+        return self.item_type
+
+
+class List(Type):
+    """A Python list of .dtype (reflected: changes are written back)."""
+
+    __slots__ = ("dtype", "reflected")
+
+    def __init__(self, dtype, reflected=False):
+        self.dtype, self.reflected = dtype, bool(reflected)
+        super().__init__(f"{'reflected ' if reflected else ''}list({dtype})")
+
+
+class DictType(Type):
+    """A typed dict .key_type -> .value_type."""
+
+    __slots__ = ("key_type", "value_type")
+
+    def __init__(self, key_type, value_type):
+        self.key_type, self.value_type = key_type, value_type
+        super().__init__(f"DictType[{key_type},{value_type}]")
+
+
+class NamedTuple(BaseTuple):
+    """A collections.namedtuple: the tuple's types and the class (.instance_class)."""
+
+    __slots__ = ("instance_class", "fields")
+
+    def __init__(self, types, cls):
+        self.types = tuple(types)
+        self.instance_class = cls
+        self.fields = tuple(getattr(cls, "_fields", ()))
+        super().__init__(f"{getattr(cls, '__name__', 'namedtuple')}(" + ", ".join(str(t) for t in self.types) + ")")
+
+
+NamedUniTuple = NamedTuple
+
+
+def _literal_of(value):
+    """For the binding: the literal type of a compile-time argument, or None."""
+    return maybe_literal(value)
+
+
 def typeof(value, purpose=None):
     """The type mahou compiles for when `value` is passed as an argument."""
     from . import _core
@@ -233,26 +474,3 @@ def signature_text(sig):
     if isinstance(sig, Signature):
         return str(sig)
     raise TypeError(f"a signature must be a string, a Signature or a tuple of types, not {sig!r}")
-
-
-# ---------------------------------------------------------------- objects
-# The types of strings and containers, as typed.List.empty_list / typed.Dict.empty and
-# signatures take them (str() is the compiler's spelling).
-unicode_type = Type("unicode_type")
-
-
-def ListType(item):
-    """The type of a typed.List of `item`."""
-    return Type(f"ListType[{item}]")
-
-
-def DictType(key, value):
-    """The type of a typed.Dict of `key` → `value`."""
-    return Type(f"DictType[{key}, {value}]")
-
-
-def Optional(t):
-    return Type(f"OptionalType({t})")
-
-
-__all__ += ["unicode_type", "ListType", "DictType", "Optional"]

@@ -27,6 +27,9 @@ public:
   std::optional<CalleeParams> calleeParams(uint64_t handle) override;
   const PythonAbi *pythonAbi() override { return inner_.pythonAbi(); }
   std::optional<UfuncCallee> calleeUfunc(uint64_t handle) override { return inner_.calleeUfunc(handle); }
+  uint64_t selfHandle() override { return inner_.selfHandle(); }
+  // Recorded: the implementation chosen is found again under the name "extension#N".
+  ExtensionResult resolveExtension(const ExtensionRequest &request) override;
 
   // Deterministic text of the record (sorted; no addresses).
   std::string dependencies() const;
@@ -44,6 +47,11 @@ private:
   std::map<std::string, GlobalValue> globals_;
   std::vector<Callee> callees_;
   std::map<uint64_t, std::string> params_; // handle → serialised CalleeParams
+  std::map<std::string, GlobalValue> namedCallees() const; // globals + extension#N
+  // Extension requests answered, in order, with the name their implementation is
+  // recorded under ("extension#N") and the request as text.
+  std::vector<std::pair<uint64_t, std::string>> extensions_;
+  bool unfindable_ = false; // an extension request that another process cannot ask again
 };
 
 // The symbol of a compiled overload: "mahou.<name>.<16 hex digits>", a hash of

@@ -24,7 +24,7 @@ struct GlobalValue {
     Missing,     // not defined anywhere: a NameError at compile time (TypingError)
     Int, Float, Complex, Bool, Str, None, Tuple, // constants captured at compile time
     Array,       // a NumPy array, frozen at compile time (read-only, as Numba does)
-    Module,      // module: math, cmath, numpy, numpy.random, mahou, mahou.cuda
+    Module,      // module: math, cmath, numpy, numpy.random, mahou, mahou.cuda, or any other (Python)
     ModuleAttr,  // a function or constant of such a module: `from math import sqrt`
     Function,    // another compiled function (dispatcher): handle + name
     Builtin,     // a Python builtin: range, len, abs, min, max, print, ...
@@ -32,15 +32,18 @@ struct GlobalValue {
     ExcClass,    // a builtin exception class
     Unsupported, // anything else: description says what (e.g. "list object")
     ExternalFunction, // a C function pointer (ctypes, cffi, @cfunc): handle = address, s = "float64(float64)"
+    Overloaded,  // an object with mahou.extending.overload implementations: handle + name;
+                 // elems[0] is what it is otherwise (used when no implementation applies)
   };
   Kind kind = Kind::Missing;
   int64_t i = 0;
   double f = 0, imag = 0;
   bool b = false;
-  std::string s;                  // Str value, Builtin name, ModuleAttr attr, Function name, Unsupported description
+  std::string s;                  // Str value, Builtin name, ModuleAttr attr, Function/Overloaded name,
+                                  // Python module name, Unsupported description
   std::vector<GlobalValue> elems; // Tuple
   types::ModuleId module{};       // Module, ModuleAttr
-  uint64_t handle = 0;            // Function
+  uint64_t handle = 0;            // Function, Overloaded
   types::DType dtype{};           // DType, Array
   std::vector<int64_t> shape;     // Array: its extents
   std::string bytes;              // Array: its elements in C order
@@ -82,6 +85,25 @@ struct CalleeSource {
   CompileEnvironment *env; // resolves the callee's globals; owned by the caller's environment
 };
 
+// A question to the user extensions (mahou.extending): which implementation of a
+// function (overload), a method (overload_method) or an attribute (overload_attribute)
+// applies to these argument types.
+struct ExtensionRequest {
+  enum class Kind { Function, Method, Attribute } kind = Kind::Function;
+  uint64_t handle = 0;              // Function: the Overloaded global's handle
+  std::string name;                 // the function's or the member's name
+  std::vector<types::Type> args;    // Method and Attribute: the receiver first
+  std::vector<std::string> kwnames; // the last kwnames.size() arguments were passed by keyword
+  // For each argument, its value when known at compile time (an Int, Bool, Float or Str),
+  // offered to typing functions as a literal type when they refuse the plain one.
+  std::vector<std::optional<GlobalValue>> literals;
+};
+struct ExtensionResult {
+  std::optional<GlobalValue> impl; // a Function: the compiled function to call with the arguments
+  std::string error;               // set when a typing function failed: what it raised
+  bool declined = false;           // implementations exist but none accepts these types
+};
+
 // Everything outside the function that the compiler asks about.
 class CompileEnvironment {
 public:
@@ -98,6 +120,12 @@ public:
   virtual std::optional<CalleeParams> calleeParams(uint64_t handle) { (void)handle; return std::nullopt; }
   // The loops of `handle` when it is a @vectorize ufunc (calls become elementwise), or nullopt.
   virtual std::optional<UfuncCallee> calleeUfunc(uint64_t handle) { (void)handle; return std::nullopt; }
+  // The compiled function (dispatcher) this environment compiles, or 0: a call of it
+  // with the same argument types is self-recursion.
+  virtual uint64_t selfHandle() { return 0; }
+  // The implementation a user extension gives for this call, method or attribute;
+  // neither impl nor error when no extension applies.
+  virtual ExtensionResult resolveExtension(const ExtensionRequest &request) { (void)request; return {}; }
   // The running Python's layouts, when compiled functions are called from Python: each
   // fitting overload then also gets a Python entry (codegen.h). Null: none.
   virtual const PythonAbi *pythonAbi() { return nullptr; }

@@ -36,8 +36,10 @@ DType realOf(DType complexType);         // complex64 → float32
 
 enum class Layout : uint8_t { C, F, A }; // contiguous C, contiguous Fortran, any strides
 
-// Compile-time modules a global name can refer to.
-enum class ModuleId : uint8_t { Math, Cmath, Numpy, NumpyRandom, Mahou, Cuda };
+// Compile-time modules a global name can refer to. Python: any other module (a user's
+// `import helpers`, `numpy.linalg`), known by the global path it is reached through
+// (Type::text: "helpers", "pkg.mod"); its attributes are globals of that path.
+enum class ModuleId : uint8_t { Math, Cmath, Numpy, NumpyRandom, Mahou, Cuda, Python };
 
 // Builtin exception classes a compiled function can raise (from exceptions.def).
 enum class ExcKind : uint8_t {
@@ -81,7 +83,7 @@ struct Type {
   uint64_t handle = 0;        // Function
   ModuleId module{};          // Module
   ExcKind exc{};              // ExcClass
-  std::string text;           // Str: the literal's value; Function: the function's name
+  std::string text;           // Str: the literal's value; Function: the function's name; Module: its global path
 
   static Type unknown() { return Type{}; }
   static Type none();

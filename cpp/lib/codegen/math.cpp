@@ -102,6 +102,25 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
     return b_.CreateSelect(b_.CreateICmpSLT(a[0], zero), b_.CreateNeg(a[0]), a[0]);
   }
   case Intrinsic::IPow: internalError("ipow is lowered as a binary operator");
+  case Intrinsic::FrexpMantissa:
+  case Intrinsic::FrexpExponent: {
+    auto *i32 = b_.getInt32Ty();
+    llvm::Value *pair = b_.CreateIntrinsic(llvm::Intrinsic::frexp, {a[0]->getType(), i32}, {a[0]});
+    llvm::Value *finite = b_.CreateFCmpOLT(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a[0]),
+                                           llvm::ConstantFP::getInfinity(a[0]->getType()));
+    if (Intrinsic(e.sub) == Intrinsic::FrexpMantissa)
+      return b_.CreateSelect(finite, b_.CreateExtractValue(pair, {0}), a[0]);
+    llvm::Value *exponent = b_.CreateSExt(b_.CreateExtractValue(pair, {1}), b_.getInt64Ty());
+    return b_.CreateSelect(finite, exponent, b_.getInt64(0));
+  }
+  case Intrinsic::Ldexp: {
+    // Exponents past +-100000 give the same inf or 0 as any larger one: clamped to fit i32.
+    auto *i64 = b_.getInt64Ty();
+    llvm::Value *i = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, a[1], llvm::ConstantInt::get(i64, -100000));
+    i = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, i, llvm::ConstantInt::get(i64, 100000));
+    return b_.CreateIntrinsic(llvm::Intrinsic::ldexp, {a[0]->getType(), b_.getInt32Ty()},
+                              {a[0], b_.CreateTrunc(i, b_.getInt32Ty())});
+  }
   case Intrinsic::PowMod: {
     auto *i64 = b_.getInt64Ty();
     auto fn = runtimeFn("mahou_rt_powmod", b_.getInt32Ty(), {i64, i64, i64, b_.getPtrTy()});

@@ -85,6 +85,14 @@ ExprPtr makeConst(const types::Type &t, Loc loc, int64_t i, double f, double f2)
   return e;
 }
 
+ExprPtr makeBoolOp(bool isOr, ExprPtr a, ExprPtr b, Loc loc) {
+  auto e = std::make_unique<Expr>(ExprOp::ShortCircuit, types::Type::boolean(), loc);
+  e->sub = isOr ? 1 : 0;
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  return e;
+}
+
 ExprPtr makeLoad(const Function &fn, int var, Loc loc) {
   auto e = std::make_unique<Expr>(ExprOp::LoadVar, fn.vars[var].type, loc);
   e->var = var;

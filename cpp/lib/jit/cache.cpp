@@ -84,7 +84,11 @@ std::string serialize(const GlobalValue &g) {
     for (const GlobalValue &e : g.elems) putField(out, serialize(e));
     out += ")";
     break;
-  case K::Module: out += std::to_string(int(g.module)); break;
+  case K::Module: out += std::to_string(int(g.module)); putField(out, g.s); break;
+  case K::Overloaded:
+    putField(out, g.s);
+    if (!g.elems.empty()) putField(out, serialize(g.elems[0]));
+    break;
   case K::ModuleAttr: out += std::to_string(int(g.module)) + "."; putField(out, g.s); break;
   case K::DType: out += std::to_string(int(g.dtype)); break;
   case K::Array:
@@ -249,11 +253,61 @@ std::optional<CalleeParams> RecordingEnvironment::calleeParams(uint64_t handle) 
 
 namespace {
 // The global name a callee handle was found under (top-level globals only), or "".
-std::string globalNameOf(const std::map<std::string, GlobalValue> &globals, uint64_t handle) {
+std::string globalNameOf(const std::map<std::string, GlobalValue> &globals, uint64_t handle,
+                         GlobalValue::Kind kind = GlobalValue::Kind::Function) {
   for (const auto &[name, g] : globals)
-    if (g.kind == GlobalValue::Kind::Function && g.handle == handle) return name;
+    if (g.kind == kind && g.handle == handle) return name;
   return "";
 }
+
+// A literal argument of an extension request as text, and back.
+std::string literalText(const GlobalValue &g) {
+  using K = GlobalValue::Kind;
+  switch (g.kind) {
+  case K::Int: return "i" + std::to_string(g.i);
+  case K::Bool: return g.b ? "b1" : "b0";
+  case K::Float: return "f" + hexBits(g.f);
+  case K::Str: return "s" + g.s;
+  default: return "-";
+  }
+}
+
+std::optional<GlobalValue> literalFromText(const std::string &t) {
+  if (t.empty() || t == "-") return std::nullopt;
+  GlobalValue g;
+  switch (t[0]) {
+  case 'i': g.kind = GlobalValue::Kind::Int; g.i = std::strtoll(t.c_str() + 1, nullptr, 10); break;
+  case 'b': g.kind = GlobalValue::Kind::Bool; g.b = t == "b1"; break;
+  case 'f': {
+    g.kind = GlobalValue::Kind::Float;
+    uint64_t bits = std::strtoull(t.c_str() + 1, nullptr, 16);
+    std::memcpy(&g.f, &bits, sizeof bits);
+    break;
+  }
+  case 's': g.kind = GlobalValue::Kind::Str; g.s = t.substr(1); break;
+  default: return std::nullopt;
+  }
+  return g;
+}
+
+// An extension request as text: kind, the overloaded global's name, the member name,
+// the argument types, keyword names and literal values.
+std::string requestText(const ExtensionRequest &r, const std::string &global) {
+  std::string out;
+  putField(out, std::to_string(int(r.kind)));
+  putField(out, global);
+  putField(out, r.name);
+  putField(out, std::to_string(r.args.size()));
+  for (size_t i = 0; i < r.args.size(); ++i) {
+    putField(out, r.args[i].str());
+    putField(out, i < r.literals.size() && r.literals[i] ? literalText(*r.literals[i]) : std::string("-"));
+  }
+  putField(out, std::to_string(r.kwnames.size()));
+  for (const std::string &k : r.kwnames) putField(out, k);
+  return out;
+}
+
+std::string extensionName(size_t index) { return "extension#" + std::to_string(index); }
 
 bool roundTrips(const types::Type &t) {
   std::string error;
@@ -261,6 +315,21 @@ bool roundTrips(const types::Type &t) {
   return parsed && *parsed == t;
 }
 } // namespace
+
+ExtensionResult RecordingEnvironment::resolveExtension(const ExtensionRequest &request) {
+  ExtensionResult r = inner_.resolveExtension(request);
+  std::string global = request.kind == ExtensionRequest::Kind::Function
+                           ? globalNameOf(globals_, request.handle, GlobalValue::Kind::Overloaded)
+                           : std::string();
+  std::string line;
+  putField(line, requestText(request, global));
+  putField(line, r.impl ? serialize(*r.impl) : "none");
+  if (request.kind == ExtensionRequest::Kind::Function && global.empty()) unfindable_ = true;
+  for (const types::Type &t : request.args)
+    if (t.kind == types::Kind::Function || !roundTrips(t)) unfindable_ = true;
+  extensions_.emplace_back(r.impl ? r.impl->handle : 0, line);
+  return r;
+}
 
 std::string RecordingEnvironment::dependencies() const {
   std::string out;
@@ -271,10 +340,13 @@ std::string RecordingEnvironment::dependencies() const {
     putField(out, serialize(g));
     out += '\n';
   }
+  // Extensions before the callees: their implementations are callees named extension#N.
+  for (const auto &[handle, line] : extensions_) out += "x " + line + "\n";
+  std::map<std::string, GlobalValue> named = namedCallees();
   std::vector<std::string> lines;
   for (const Callee &c : callees_) {
     std::string line = "c ";
-    putField(line, globalNameOf(globals_, c.handle));
+    putField(line, globalNameOf(named, c.handle));
     line += ' ';
     putField(line, std::to_string(c.args.size()));
     for (const types::Type &t : c.args) {
@@ -289,7 +361,7 @@ std::string RecordingEnvironment::dependencies() const {
   }
   for (const auto &[handle, params] : params_) {
     std::string line = "p ";
-    putField(line, globalNameOf(globals_, handle));
+    putField(line, globalNameOf(named, handle));
     line += ' ';
     putField(line, params);
     lines.push_back(line + "\n");
@@ -299,11 +371,24 @@ std::string RecordingEnvironment::dependencies() const {
   return out;
 }
 
+std::map<std::string, GlobalValue> RecordingEnvironment::namedCallees() const {
+  std::map<std::string, GlobalValue> named = globals_;
+  for (size_t i = 0; i < extensions_.size(); ++i) {
+    GlobalValue g;
+    g.kind = GlobalValue::Kind::Function;
+    g.handle = extensions_[i].first;
+    if (g.handle) named[extensionName(i)] = g;
+  }
+  return named;
+}
+
 bool RecordingEnvironment::cacheable() const {
+  std::map<std::string, GlobalValue> named = namedCallees();
+  if (unfindable_) return false;
   for (const auto &[handle, params] : params_)
-    if (globalNameOf(globals_, handle).empty()) return false;
+    if (globalNameOf(named, handle).empty()) return false;
   for (const Callee &c : callees_) {
-    if (globalNameOf(globals_, c.handle).empty()) return false;
+    if (globalNameOf(named, c.handle).empty()) return false;
     for (const types::Type &t : c.args)
       if (t.kind == types::Kind::Function || !roundTrips(t)) return false;
     if (!roundTrips(c.sig.ret)) return false;
@@ -433,15 +518,53 @@ bool writeEntry(const std::string &path, const std::string &key, const Entry &en
   return true;
 }
 
+namespace {
+// An 'x' record asked again: the same implementation must be chosen (its code is
+// checked by the 'c' record of extension#N that follows).
+bool extensionHolds(const std::vector<std::string> &f, std::map<std::string, GlobalValue> &now, size_t index,
+                    CompileEnvironment &env) {
+  if (f.size() != 2) return false;
+  std::vector<std::string> q;
+  size_t p = 0;
+  if (!readFields(f[0], p, q) || q.size() < 5) return false;
+  ExtensionRequest r;
+  r.kind = ExtensionRequest::Kind(std::strtol(q[0].c_str(), nullptr, 10));
+  if (r.kind == ExtensionRequest::Kind::Function) {
+    auto it = now.find(q[1]);
+    if (it == now.end() || it->second.kind != GlobalValue::Kind::Overloaded) return false;
+    r.handle = it->second.handle;
+  }
+  r.name = q[2];
+  size_t nargs = std::strtoul(q[3].c_str(), nullptr, 10), k = 4;
+  if (q.size() < k + 2 * nargs + 1) return false;
+  for (size_t i = 0; i < nargs; ++i, k += 2) {
+    std::string error;
+    auto t = types::parseType(q[k], &error);
+    if (!t) return false;
+    r.args.push_back(*t);
+    r.literals.push_back(literalFromText(q[k + 1]));
+  }
+  size_t nkw = std::strtoul(q[k++].c_str(), nullptr, 10);
+  if (q.size() != k + nkw) return false;
+  for (size_t i = 0; i < nkw; ++i) r.kwnames.push_back(q[k + i]);
+  ExtensionResult res = env.resolveExtension(r);
+  if ((res.impl ? serialize(*res.impl) : std::string("none")) != f[1]) return false;
+  if (res.impl) now[extensionName(index)] = *res.impl;
+  return true;
+}
+} // namespace
+
 bool dependenciesHold(const std::string &dependencies, CompileEnvironment &env) {
   std::map<std::string, GlobalValue> now;
   std::vector<std::string> f;
-  size_t pos = 0;
+  size_t pos = 0, extensions = 0;
   while (pos < dependencies.size()) {
     char tag = dependencies[pos];
     pos += 2;
     if (!readFields(dependencies, pos, f)) return false;
-    if (tag == 'g') {
+    if (tag == 'x') {
+      if (!extensionHolds(f, now, extensions++, env)) return false;
+    } else if (tag == 'g') {
       if (f.size() != 2) return false;
       GlobalValue g = env.resolveGlobal(f[0]);
       if (serialize(g) != f[1]) return false;

@@ -108,6 +108,17 @@ ExprPtr FunctionTyper::indexArray(ExprPtr base, const ast::Expr &index, Loc loc)
       }
       return gatherMulti(std::move(base), std::move(indices), loc);
     }
+    if (v->type.isTuple() && parts.size() == 1) { // a[idx] with idx a tuple of integers: a[i, j, ...]
+      if (int(v->type.elems.size()) > at.ndim)
+        error(loc, "too many indices for array: array is " + std::to_string(at.ndim) + "-dimensional, but " +
+                       std::to_string(v->type.elems.size()) + " were indexed");
+      for (auto &item : spreadTuple(std::move(v), p.loc, nullptr)) {
+        ir::ViewSlot slot;
+        slot.index = toInt64Index(std::move(item), "array index");
+        slots.push_back(std::move(slot));
+      }
+      continue;
+    }
     if (v->type.isArray() || v->type.isTuple())
       notSupported(p.loc, "advanced indexing with several index arrays or tuples is not supported yet");
     if (v->type.isNone()) notSupported(p.loc, "np.newaxis / None in an index is not supported yet");
@@ -162,8 +173,19 @@ ExprPtr FunctionTyper::indexArray(ExprPtr base, const ast::Expr &index, Loc loc)
 std::optional<std::vector<ExprPtr>> FunctionTyper::elementIndices(const Type &arrayType,
                                                                   const ast::Expr &index) {
   auto parts = indexParts(index);
-  if (int(parts.size()) != arrayType.ndim) return std::nullopt;
   std::vector<ExprPtr> out;
+  if (parts.size() == 1 && arrayType.ndim > 1 && parts[0]->kind != ast::ExprKind::Slice &&
+      parts[0]->kind != ast::ExprKind::EllipsisLit) { // a[idx] = v with idx a tuple of ndim integers
+    auto v = expr(*parts[0]);
+    if (isUnknown(v)) {
+      out.push_back(std::move(v));
+      return out;
+    }
+    if (!v->type.isTuple() || int(v->type.elems.size()) != arrayType.ndim) return std::nullopt;
+    for (auto &item : spreadTuple(std::move(v), parts[0]->loc, nullptr)) out.push_back(toInt64Index(std::move(item), "array index"));
+    return out;
+  }
+  if (int(parts.size()) != arrayType.ndim) return std::nullopt;
   for (auto *p : parts) {
     if (p->kind == ast::ExprKind::Slice || p->kind == ast::ExprKind::EllipsisLit) return std::nullopt;
     auto v = expr(*p);

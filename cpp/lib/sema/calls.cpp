@@ -1,8 +1,47 @@
 // Typing of calls: resolving what is called, Python builtins, dtype constructors,
 // methods of arrays and numbers, and calls to other compiled functions.
-#include "typer.h"
+#include "sema/method_table.h"
 
 namespace mahou::sema {
+
+std::optional<CalleeRef> FunctionTyper::calleeFromGlobal(const GlobalValue &g) {
+  using CK = CalleeRef::Kind;
+  using GK = GlobalValue::Kind;
+  switch (g.kind) {
+  case GK::Builtin: return CalleeRef{CK::Builtin, g.s};
+  case GK::ModuleAttr: {
+    CalleeRef r{CK::ModuleFn, g.s};
+    r.module = g.module;
+    return r;
+  }
+  case GK::Function: {
+    CalleeRef r{CK::Compiled, g.s};
+    r.handle = g.handle;
+    return r;
+  }
+  case GK::ExternalFunction: {
+    CalleeRef r{CK::External, g.s};
+    r.handle = g.handle;
+    return r;
+  }
+  case GK::DType: {
+    CalleeRef r{CK::DTypeCtor, types::dtypeName(g.dtype)};
+    r.dtype = g.dtype;
+    return r;
+  }
+  case GK::ExcClass: {
+    CalleeRef r{CK::ExcCtor, types::excName(g.exc)};
+    r.exc = g.exc;
+    return r;
+  }
+  case GK::Overloaded: {
+    CalleeRef r{CK::Overloaded, g.s};
+    r.overloaded = &g;
+    return r;
+  }
+  default: return std::nullopt;
+  }
+}
 
 std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
   using CK = CalleeRef::Kind;
@@ -19,37 +58,8 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
     }
     if (innerFunction(n->id)) return CalleeRef{CK::Inner, n->id};
     const GlobalValue &g = global(n->id);
-    using GK = GlobalValue::Kind;
-    if (g.kind == GK::Missing) error(n->loc, "name '" + n->id + "' is not defined");
-    switch (g.kind) {
-    case GK::Builtin: return CalleeRef{CK::Builtin, g.s};
-    case GK::ModuleAttr: {
-      CalleeRef r{CK::ModuleFn, g.s};
-      r.module = g.module;
-      return r;
-    }
-    case GK::Function: {
-      CalleeRef r{CK::Compiled, g.s};
-      r.handle = g.handle;
-      return r;
-    }
-    case GK::ExternalFunction: {
-      CalleeRef r{CK::External, g.s};
-      r.handle = g.handle;
-      return r;
-    }
-    case GK::DType: {
-      CalleeRef r{CK::DTypeCtor, types::dtypeName(g.dtype)};
-      r.dtype = g.dtype;
-      return r;
-    }
-    case GK::ExcClass: {
-      CalleeRef r{CK::ExcCtor, types::excName(g.exc)};
-      r.exc = g.exc;
-      return r;
-    }
-    default: return std::nullopt;
-    }
+    if (g.kind == GlobalValue::Kind::Missing) error(n->loc, "name '" + n->id + "' is not defined");
+    return calleeFromGlobal(g);
   }
   if (auto *a = func.as<ast::Attribute>()) {
     // typed.List.empty_list, Dict.empty: a class method of a typed container class.
@@ -88,6 +98,19 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
     auto base = expr(*a->value);
     if (isUnknown(base) && !base->type.isPartialContainer()) return CalleeRef{CK::Unknown};
     if (base->type.kind == Kind::Module) {
+      // A module reached by a global path: its attribute is the global of that path (a
+      // user module's function, or an @overload implementation of a NumPy function).
+      if (const GlobalValue *g = moduleMember(base->type, a->attr)) {
+        if (g->kind == GlobalValue::Kind::Overloaded) return calleeFromGlobal(*g);
+        if (base->type.module == types::ModuleId::Python) {
+          if (g->kind == GlobalValue::Kind::Missing)
+            error(a->loc, "module '" + base->type.text + "' has no attribute '" + a->attr + "'");
+          if (auto r = calleeFromGlobal(*g)) return r;
+          if (g->kind == GlobalValue::Kind::Unsupported)
+            notSupported(a->loc, "'" + base->type.text + "." + a->attr + "' is " + g->s + ", which compiled code cannot call");
+          return std::nullopt;
+        }
+      }
       if (base->type.module == types::ModuleId::Numpy) {
         std::string n = a->attr == "bool_" ? "bool" : a->attr == "float_" ? "float64" : a->attr;
         if (n == "intp" || n == "uintp") n = n == "intp" ? "int64" : "uint64"; // 64-bit platforms
@@ -166,7 +189,20 @@ ExprPtr FunctionTyper::call(const ast::Call &e) {
     if (isUnknown(v)) return unknown(e.loc);
     error(e.func->loc, "'" + v->type.str() + "' object is not callable");
   }
+  return callResolved(*callee, e);
+}
+
+ExprPtr FunctionTyper::callResolved(const CalleeRef &c, const ast::Call &e) {
+  const CalleeRef *callee = &c;
   switch (callee->kind) {
+  case CalleeRef::Kind::Overloaded: {
+    const GlobalValue &g = *callee->overloaded;
+    return overloadedCall(g, e, [&]() -> ExprPtr {
+      auto otherwise = calleeFromGlobal(g.elems[0]);
+      if (!otherwise) notSupported(e.loc, "'" + g.s + "' (" + g.elems[0].s + ") cannot be called in compiled code");
+      return callResolved(*otherwise, e);
+    });
+  }
   case CalleeRef::Kind::Unknown: {
     for (auto &a : e.args) expr(*a);
     return unknown(e.loc);
@@ -209,44 +245,45 @@ ExprPtr FunctionTyper::call(const ast::Call &e) {
 }
 
 ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e, ExprPtr receiver) {
+  CallArgs call = callArgs(e);
+  if (receiver) call.positional.insert(call.positional.begin(), std::move(receiver)); // a method's self comes first
+  return callCompiled(handle, fname, std::move(call), e.loc);
+}
+
+ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, CallArgs call, Loc loc) {
   std::vector<ExprPtr> args;
   std::vector<Type> types;
-  bool unknownArg = false;
-  for (auto &a : e.args)
-    if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "*args in calls is not supported yet");
+  bool unknownArg = call.unknown;
   std::optional<CalleeParams> params = env_.calleeParams(handle);
-  size_t first = receiver ? 1 : 0; // a method's receiver is the first argument
   if (!params) {
-    if (!e.keywords.empty())
-      notSupported(e.keywords[0].loc, "keyword arguments in calls to '" + fname + "' are not supported");
-    if (receiver) args.push_back(std::move(receiver));
-    for (auto &a : e.args) args.push_back(expr(*a));
+    if (!call.keywords.empty())
+      notSupported(loc, "keyword arguments in calls to '" + fname + "' are not supported");
+    args = std::move(call.positional);
   } else {
     // Bind positional and keyword arguments to the parameters; fill in defaults.
     size_t np = params->names.size();
     std::vector<ExprPtr> slots(np);
     std::vector<ExprPtr> extra;
-    if (receiver) slots[0] = std::move(receiver);
-    for (size_t i = 0; i < e.args.size(); ++i) {
-      if (i + first < np) slots[i + first] = expr(*e.args[i]);
-      else if (params->varargs) extra.push_back(expr(*e.args[i]));
+    size_t npos = call.positional.size();
+    for (size_t i = 0; i < npos; ++i) {
+      if (i < np) slots[i] = std::move(call.positional[i]);
+      else if (params->varargs) extra.push_back(std::move(call.positional[i]));
       else
-        error(e.loc, fname + "() takes " + std::to_string(np - first) + " positional argument" +
-                         (np - first == 1 ? "" : "s") + " but " + std::to_string(e.args.size()) + " were given");
+        error(loc, fname + "() takes " + std::to_string(np) + " positional argument" + (np == 1 ? "" : "s") +
+                       " but " + std::to_string(npos) + " were given");
     }
-    for (auto &k : e.keywords) {
-      if (k.name.empty()) notSupported(k.loc, "**kwargs in calls is not supported");
+    for (auto &[name, value] : call.keywords) {
       size_t j = 0;
-      while (j < np && params->names[j] != k.name) ++j;
-      if (j == np) error(k.loc, fname + "() got an unexpected keyword argument '" + k.name + "'");
-      if (slots[j]) error(k.loc, fname + "() got multiple values for argument '" + k.name + "'");
-      slots[j] = expr(*k.value);
+      while (j < np && params->names[j] != name) ++j;
+      if (j == np) error(value->loc, fname + "() got an unexpected keyword argument '" + name + "'");
+      if (slots[j]) error(value->loc, fname + "() got multiple values for argument '" + name + "'");
+      slots[j] = std::move(value);
     }
     for (size_t j = 0; j < np; ++j) {
       if (slots[j]) continue;
       if (!params->defaults[j])
-        error(e.loc, fname + "() missing required argument '" + params->names[j] + "'");
-      slots[j] = constantFromGlobal(*params->defaults[j], e.loc);
+        error(loc, fname + "() missing required argument '" + params->names[j] + "'");
+      slots[j] = constantFromGlobal(*params->defaults[j], loc);
     }
     args = std::move(slots);
     if (params->varargs) {
@@ -256,9 +293,9 @@ ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, c
         unk |= isUnknown(x);
         ts.push_back(x->type);
       }
-      if (unk) args.push_back(unknown(e.loc));
+      if (unk) args.push_back(unknown(loc));
       else {
-        auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(ts), e.loc);
+        auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(ts), loc);
         t->args = std::move(extra);
         args.push_back(std::move(t));
       }
@@ -269,11 +306,12 @@ ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, c
     if (!isUnknown(a) && (a->type.kind == Kind::Str || a->type.isTuple())) a = itemValue(std::move(a)); // literals as str
     types.push_back(a->type);
   }
-  if (unknownArg) return unknown(e.loc);
-  if (auto uf = env_.calleeUfunc(handle)) return ufuncCall(*uf, fname, std::move(args), e.loc);
+  if (unknownArg) return unknown(loc);
+  if (auto uf = env_.calleeUfunc(handle))
+    return wrapBindings(std::move(call.lets), ufuncCall(*uf, fname, std::move(args), loc), loc);
   for (auto &t : types)
     if (t.kind == Kind::Module || t.kind == Kind::DTypeObj || t.kind == Kind::ExcClass)
-      notSupported(e.loc, "passing a " + t.str() + " to a compiled function is not supported");
+      notSupported(loc, "passing a " + t.str() + " to a compiled function is not supported");
   // Self-recursion: same function, same argument types → our own symbol and the
   // return type inferred so far (unknown until a base case has been seen).
   std::string key;
@@ -284,14 +322,16 @@ ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, c
   {
     const GlobalValue &g = global(def_.name);
     self = g.kind == GlobalValue::Kind::Function && g.handle == handle && types == argTypes_;
+    // Reached through another name (an @overload or register_jitable implementation).
+    if (!self && !innerSelf_ && handle == env_.selfHandle() && types == argTypes_) self = true;
   }
   if (self) {
     symbol = symbol_;
     ret = ret_;
   } else if (gpu_) {
-    checkCallLimits(types, "'" + fname + "'", e.loc);
+    checkCallLimits(types, "'" + fname + "'", loc);
     auto src = env_.calleeSource(handle);
-    if (!src) notSupported(e.loc, "a CUDA kernel can only call @cuda.jit(device=True) and @njit functions, not '" + fname + "'");
+    if (!src) notSupported(loc, "a CUDA kernel can only call @cuda.jit(device=True) and @njit functions, not '" + fname + "'");
     if (!sink_) internalError("GPU typing without a function sink");
     CalleeSignature sig = sink_->require(*src, types);
     symbol = sig.symbol;
@@ -299,10 +339,10 @@ ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, c
   } else {
     auto it = callees_.find({handle, key});
     if (it == callees_.end()) {
-      checkCallLimits(types, "'" + fname + "'", e.loc);
+      checkCallLimits(types, "'" + fname + "'", loc);
       CalleeSignature sig = env_.compileCallee(handle, types);
       if (sig.symbol.empty())
-        notSupported(e.loc, "mutual recursion between '" + def_.name + "' and '" + fname +
+        notSupported(loc, "mutual recursion between '" + def_.name + "' and '" + fname +
                                 "' is not supported yet");
       it = callees_.emplace(std::make_pair(handle, key), sig).first;
     }
@@ -310,13 +350,13 @@ ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, c
     ret = it->second.ret;
   }
   if (ret.containsUnknown()) {
-    if (strict_) error(e.loc, "cannot infer the return type of the recursive call to '" + fname + "'");
-    return unknown(e.loc);
+    if (strict_) error(loc, "cannot infer the return type of the recursive call to '" + fname + "'");
+    return unknown(loc);
   }
-  auto c = std::make_unique<ir::Expr>(ir::ExprOp::Call, ret, e.loc);
+  auto c = std::make_unique<ir::Expr>(ir::ExprOp::Call, ret, loc);
   c->symbol = symbol;
   c->args = std::move(args);
-  return c;
+  return wrapBindings(std::move(call.lets), std::move(c), loc);
 }
 
 namespace {
@@ -337,7 +377,8 @@ ExprPtr roundDigits(FunctionTyper &t, const ast::Expr *xe, const ast::Expr *ne, 
       a.push_back(std::move(x));
       return ir::makeCast(t.intrinsic(ir::Intrinsic::Rint, a[0]->type, std::move(a), e.loc), Type::int64());
     }
-    t.notSupported(ne->loc, "round() with a non-constant number of digits is not supported");
+    if (FunctionTyper::isUnknown(x)) return t.unknown(e.loc);
+    return t.roundVariableDigits(std::move(x), std::move(v), e.loc);
   }
   if (FunctionTyper::isUnknown(x)) return t.unknown(e.loc);
   const Type xt = x->type;
@@ -422,6 +463,18 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
   if (name == "range" || name == "prange")
     notSupported(e.loc, "range() is only supported as the iterable of a for loop");
   if (name == "print") notSupported(e.loc, "print() is only supported as a statement");
+  if (name == "literal_unroll")
+    notSupported(e.loc, "literal_unroll() is only supported as the iterable of a for loop");
+  if (name == "literally") {
+    checkKeywords(e, {}, name);
+    auto args = positionalArgs(e, 1, 1, name);
+    if (isUnknown(args[0])) return unknown(e.loc);
+    if (args[0]->op != ir::ExprOp::Const && args[0]->type.kind != Kind::Str)
+      error(e.loc, "literally(): the value (" + args[0]->type.str() +
+                       ") is not known at compile time here; mahou compiles a function once per argument "
+                       "type, not once per argument value");
+    return std::move(args[0]);
+  }
   if (name == "len") {
     checkKeywords(e, {}, name);
     auto args = positionalArgs(e, 1, 1, name);
@@ -593,42 +646,13 @@ ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &
     return objectMethod(std::move(self), selfExpr, name, e);
   }
   const Type t = self->type;
-  if (t.isArray()) {
-    if (isArrayMethod(name)) return arrayMethod(std::move(self), name, e);
-    if (name == "copy" || name == "astype") requireHost(e.loc, "a." + name + "()");
-    if (name == "copy") {
-      checkKeywords(e, {}, name);
-      positionalArgs(e, 0, 0, "copy");
-      auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(t.dtype, t.ndim, types::Layout::C), e.loc);
-      c->args.push_back(std::move(self));
-      return c;
-    }
-    if (name == "astype") {
-      checkKeywords(e, {}, name);
-      if (e.args.size() != 1) error(e.loc, "astype() takes 1 argument");
-      auto d = dtypeArgument(*e.args[0]);
-      if (!d) return unknown(e.loc);
-      auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(*d, t.ndim, types::Layout::C), e.loc);
-      c->args.push_back(std::move(self));
-      return c;
-    }
-    if (name == "transpose" && e.args.empty()) {
-      return arrayAttribute(std::move(self), "T", e.loc);
-    }
-    Loc loc = e.loc;
-    if (auto r = libraryCall("ndarray." + name, "a." + name, e, std::move(self))) return r;
-    notSupported(loc, "the array method '" + name + "' is not supported yet");
-  }
-  if (t.isNumber()) {
-    if (name == "conjugate") {
-      positionalArgs(e, 0, 0, name);
-      if (!t.isComplex()) return self;
-      std::vector<ExprPtr> args;
-      args.push_back(std::move(self));
-      return intrinsic(ir::Intrinsic::Conj, t, std::move(args), e.loc);
-    }
-    notSupported(e.loc, "the method '" + name + "' of " + t.str() + " is not supported");
-  }
+  MemberAccess m{*this, std::move(self), selfExpr, &e, name, e.loc};
+  if (MemberTyper typer = findMethod(t.kind, name)) return typer(m);
+  if (auto r = extensionMember(m)) return r;
+  if (t.isArray()) // a method written in Python (python/mahou/_library), self first
+    if (auto r = libraryCall("ndarray." + name, "a." + name, e, std::move(m.self))) return r;
+  if (t.isArray()) notSupported(e.loc, "the array method '" + name + "' is not supported yet");
+  if (t.isNumber()) notSupported(e.loc, "the method '" + name + "' of " + t.str() + " is not supported");
   error(e.loc, t.str() + " has no method '" + name + "'");
 }
 

@@ -1,6 +1,6 @@
 // Typing of expressions: names, constants, operators with NumPy promotion,
 // comparisons, and/or, conditional expressions, attributes and tuples.
-#include "typer.h"
+#include "sema/method_table.h"
 
 #include <cmath>
 
@@ -94,7 +94,9 @@ ExprPtr FunctionTyper::name(const ast::Name &e) {
     notSupported(e.loc, "the inner function '" + e.id + "' can only be called here; using it as a value is not supported");
   const GlobalValue &g = global(e.id);
   if (g.kind == GlobalValue::Kind::Missing) error(e.loc, "name '" + e.id + "' is not defined");
-  return constantFromGlobal(g, e.loc);
+  ExprPtr v = constantFromGlobal(g, e.loc);
+  if (v->type.kind == Kind::Module) v->type.text = e.id; // its attributes are globals "name.attr"
+  return v;
 }
 
 ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
@@ -145,6 +147,7 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
   }
   case GK::Builtin: notSupported(loc, "the builtin '" + g.s + "' can only be called, not used as a value");
   case GK::Unsupported: notSupported(loc, "global value of unsupported type: " + g.s);
+  case GK::Overloaded: notSupported(loc, "'" + g.s + "' can only be called in compiled code, not used as a value");
   case GK::Missing: break;
   }
   error(loc, "name is not defined (not a local, a global of the module, or a builtin)");
@@ -318,6 +321,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
       return compareOne(op, std::move(v[0]), std::move(v[1]), loc);
     }, loc);
   }
+  if (a.isTuple() && b.isTuple()) return tupleCompare(op, std::move(lhs), std::move(rhs), loc);
   if (a.isNone() || b.isNone()) {
     if (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq)
       return ir::makeConst(Type::boolean(), loc, (a.isNone() && b.isNone()) == (op == ast::CmpOpKind::Eq));
@@ -462,11 +466,11 @@ ExprPtr FunctionTyper::tupleExpr(const ast::Tuple &t) {
 ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
   auto base = expr(*a.value);
   if (isUnknown(base)) return unknown(a.loc);
-  const Type &t = base->type;
+  const Type t = base->type;
   if ((t.kind == Kind::Module && t.module == types::ModuleId::Cuda) || t.kind == Kind::Namespace)
     return cudaAttribute(t, a.attr, a.loc);
+  if (t.kind == Kind::Module && t.module == types::ModuleId::Python) return moduleAttribute(t, a.attr, a.loc);
   if (t.kind == Kind::Module) {
-    std::string m = t.module == types::ModuleId::Math ? "math" : "numpy";
     if (a.attr == "pi") return ir::makeConst(Type::float64(), a.loc, 0, M_PI);
     if (a.attr == "e") return ir::makeConst(Type::float64(), a.loc, 0, M_E);
     if (a.attr == "inf" || (a.attr == "Inf" && t.module == types::ModuleId::Numpy))
@@ -483,23 +487,14 @@ ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
       if (n == "int_" || n == "intp") n = "int64";
       if (auto d = types::dtypeFromName(n)) return ir::makeConst(Type::dtypeObj(*d), a.loc, 0);
     }
+    if (const GlobalValue *g = moduleMember(t, a.attr)) // numpy.linalg and other modules, user constants
+      if (g->kind == GlobalValue::Kind::Module) return moduleAttribute(t, a.attr, a.loc);
     notSupported(a.loc, "'" + a.attr + "' of module " + t.str() + " is not supported as a value");
   }
-  if (t.isArray()) return arrayAttribute(std::move(base), a.attr, a.loc);
-  if (t.isNumber()) {
-    if (a.attr == "real" || a.attr == "imag") {
-      if (!t.isComplex()) {
-        if (a.attr == "real") return base;
-        return ir::makeConst(t, a.loc, 0);
-      }
-      Type rt = Type::scalar(types::realOf(t.dtype));
-      std::vector<ExprPtr> args;
-      args.push_back(std::move(base));
-      return intrinsic(a.attr == "real" ? ir::Intrinsic::Real : ir::Intrinsic::Imag, rt, std::move(args), a.loc);
-    }
-  }
-  if (t.kind == Kind::DTypeObj && a.attr == "itemsize")
-    return ir::makeConst(Type::int64(), a.loc, types::dtypeBytes(t.dtype));
+  MemberAccess m{*this, std::move(base), *a.value, nullptr, a.attr, a.loc};
+  if (MemberTyper typer = findAttribute(t.kind, a.attr)) return typer(m);
+  if (auto r = extensionMember(m)) return r;
+  if (t.isArray()) return arrayAttribute(std::move(m.self), a.attr, a.loc); // its own error
   error(a.loc, t.str() + " has no attribute '" + a.attr + "'");
 }
 

@@ -251,22 +251,20 @@ const InnerFunction *FunctionTyper::innerFunction(const std::string &name) const
 ExprPtr FunctionTyper::innerCall(const InnerFunction &inner, const ast::Call &e) {
   const ast::FunctionDef &d = *inner.def;
   std::string fname = d.name == "<lambda>" ? "the lambda" : d.name + "()";
-  for (auto &a : e.args)
-    if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "*args in calls is not supported yet");
   // Bind positional and keyword arguments to the parameters; defaults are evaluated here.
+  CallArgs call = callArgs(e);
   size_t np = d.args.size();
   std::vector<ExprPtr> args(np);
-  if (e.args.size() > np)
+  if (call.positional.size() > np)
     error(e.loc, fname + " takes " + std::to_string(np) + " positional argument" + (np == 1 ? "" : "s") + " but " +
-                     std::to_string(e.args.size()) + " were given");
-  for (size_t i = 0; i < e.args.size(); ++i) args[i] = expr(*e.args[i]);
-  for (auto &k : e.keywords) {
-    if (k.name.empty()) notSupported(k.loc, "**kwargs in calls is not supported");
+                     std::to_string(call.positional.size()) + " were given");
+  for (size_t i = 0; i < call.positional.size(); ++i) args[i] = std::move(call.positional[i]);
+  for (auto &[name, value] : call.keywords) {
     size_t j = 0;
-    while (j < np && d.args[j].name != k.name) ++j;
-    if (j == np) error(k.loc, fname + " got an unexpected keyword argument '" + k.name + "'");
-    if (args[j]) error(k.loc, fname + " got multiple values for argument '" + k.name + "'");
-    args[j] = expr(*k.value);
+    while (j < np && d.args[j].name != name) ++j;
+    if (j == np) error(value->loc, fname + " got an unexpected keyword argument '" + name + "'");
+    if (args[j]) error(value->loc, fname + " got multiple values for argument '" + name + "'");
+    args[j] = std::move(value);
   }
   for (size_t j = 0; j < np; ++j) {
     if (args[j]) continue;
@@ -305,7 +303,7 @@ ExprPtr FunctionTyper::innerCall(const InnerFunction &inner, const ast::Call &e)
   auto c = std::make_unique<ir::Expr>(ir::ExprOp::Call, ret, e.loc);
   c->symbol = symbol;
   c->args = std::move(args);
-  return c;
+  return wrapBindings(std::move(call.lets), std::move(c), e.loc);
 }
 
 } // namespace mahou::sema

@@ -46,6 +46,7 @@ template <size_t N> const MathFn *findFn(const MathFn (&table)[N], const std::st
 
 ExprPtr FunctionTyper::mathCall(types::ModuleId module, const std::string &name, const ast::Call &e) {
   if (module == types::ModuleId::Cmath) return cmathCall(name, e);
+  if (auto r = mathExtra(name, e)) return r;
   checkKeywords(e, {}, "math." + name);
   if (name == "log") {
     auto args = positionalArgs(e, 1, 2, "math.log");

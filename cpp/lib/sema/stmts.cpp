@@ -146,6 +146,10 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
   if (auto *t = target.as<ast::Tuple>()) elts = &t->elts;
   if (auto *l = target.as<ast::List>()) elts = &l->elts;
   if (elts) {
+    if (!isUnknown(value) && value->type.isArray()) {
+      unpackArray(*elts, std::move(value), loc, out);
+      return;
+    }
     if (!isUnknown(value)) {
       if (!value->type.isTuple())
         notSupported(loc, "unpacking a " + value->type.str() + " is not supported (only tuples)");
@@ -334,12 +338,24 @@ namespace {
 // loop: its length and its element at a given counter value (zip and enumerate
 // nest). A loop over anything but a plain range counts i = 0 .. len-1.
 struct IterSource {
-  enum class K { Range, Array, Flat, Tuple, List, Str, Enumerate, Zip } kind = K::Array;
+  enum class K { Range, Array, Flat, Tuple, List, Str, Enumerate, Zip, NdIndex } kind = K::Array;
   int var = -1;                       // Array, Tuple, List, Str: the iterable; Flat: the array of a.flat
   int start = -1, stop = -1, step = -1; // Range: int64 bounds
   int enumStart = -1;                 // Enumerate: int64 start value
   std::vector<IterSource> subs;       // Enumerate (1), Zip (n)
+  std::vector<int> dims;              // NdIndex: int64 extents
 };
+
+// np.ndindex(shape) / np.ndindex(d0, d1, ...): the call, or null.
+const ast::Call *ndindexCall(FunctionTyper &t, const ast::Expr &e) {
+  auto *c = e.as<ast::Call>();
+  if (!c) return nullptr;
+  auto callee = t.resolveCallee(*c->func);
+  if (!callee || callee->kind != CalleeRef::Kind::ModuleFn || callee->module != types::ModuleId::Numpy ||
+      callee->name != "ndindex")
+    return nullptr;
+  return c;
+}
 
 bool isBuiltinCall(FunctionTyper &t, const ast::Expr &e, const char *name, const ast::Call **call) {
   auto *c = e.as<ast::Call>();
@@ -413,6 +429,28 @@ bool iterSource(FunctionTyper &t, const ast::Expr &e, IterSource &src, ir::Block
     }
     return ok;
   }
+  if (const ast::Call *nd = ndindexCall(t, e)) { // every index tuple of the shape, in C order
+    t.checkKeywords(*nd, {}, "np.ndindex");
+    std::vector<ExprPtr> dims;
+    if (nd->args.size() == 1 && nd->args[0]->kind != ast::ExprKind::Starred) {
+      auto v = t.expr(*nd->args[0]);
+      if (FunctionTyper::isUnknown(v)) return false;
+      if (v->type.isTuple()) dims = t.spreadTuple(std::move(v), loc, nullptr);
+      else dims.push_back(std::move(v));
+    } else {
+      CallArgs a = t.callArgs(*nd);
+      if (a.unknown) return false;
+      if (!a.lets.empty()) t.notSupported(loc, "np.ndindex(*dims) needs a variable: assign the shape first");
+      dims = std::move(a.positional);
+    }
+    src.kind = IterSource::K::NdIndex;
+    for (auto &d : dims) {
+      auto v = t.toInt64Index(std::move(d), "np.ndindex() dimension");
+      src.dims.push_back(t.tempVar(Type::int64(), loc));
+      out.push_back(t.assignVar(src.dims.back(), std::move(v), loc));
+    }
+    return true;
+  }
   if (auto flat = t.flatBase(e)) { // a.flat: every element in C order
     if (FunctionTyper::isUnknown(flat)) return false;
     src.kind = IterSource::K::Flat;
@@ -485,6 +523,13 @@ ExprPtr iterLength(FunctionTyper &t, const IterSource &src, Loc loc) {
     return t.objectOp(list ? ir::ObjectOp::ListLen : ir::ObjectOp::StrLen, Type::int64(), std::move(a), loc);
   }
   case IterSource::K::Enumerate: return iterLength(t, src.subs[0], loc);
+  case IterSource::K::NdIndex: {
+    ExprPtr n = ir::makeConst(Type::int64(), loc, 1);
+    for (int d : src.dims) // a negative extent counts as empty
+      n = t.binary(ast::BinOpKind::Mult, std::move(n),
+                   intrinsic2(t, ir::Intrinsic::Max, ir::makeConst(Type::int64(), loc, 0), t.load(d, loc), loc), loc);
+    return n;
+  }
   case IterSource::K::Zip: {
     ExprPtr n = iterLength(t, src.subs[0], loc);
     for (size_t i = 1; i < src.subs.size(); ++i)
@@ -549,6 +594,20 @@ ExprPtr iterElement(FunctionTyper &t, const IterSource &src, int counter, Loc lo
     bool list = src.kind == IterSource::K::List;
     Type et = list ? t.vars_[src.var].type.elems[0] : Type::unicode();
     return t.objectOp(list ? ir::ObjectOp::ListGet : ir::ObjectOp::StrGet, et, std::move(a), loc);
+  }
+  case IterSource::K::NdIndex: {
+    // index k = (counter // (extent_{k+1} * ... * extent_last)) % extent_k
+    std::vector<ExprPtr> elems(src.dims.size());
+    ExprPtr stride = ir::makeConst(Type::int64(), loc, 1);
+    for (size_t k = src.dims.size(); k-- > 0;) {
+      auto q = t.binary(ast::BinOpKind::FloorDiv, t.load(counter, loc), ir::clone(*stride), loc);
+      elems[k] = t.binary(ast::BinOpKind::Mod, std::move(q), t.load(src.dims[k], loc), loc);
+      stride = t.binary(ast::BinOpKind::Mult, std::move(stride), t.load(src.dims[k], loc), loc);
+    }
+    std::vector<Type> ts(elems.size(), Type::int64());
+    auto m = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(ts), loc);
+    m->args = std::move(elems);
+    return m;
   }
   case IterSource::K::Enumerate:
   case IterSource::K::Zip: {
@@ -618,7 +677,34 @@ std::optional<std::pair<ExprPtr, FunctionTyper::EntryPart>> FunctionTyper::table
   return std::nullopt;
 }
 
+// a, b = arr: the array's first axis must have one item per target (ValueError
+// otherwise, as Python's unpacking); items of an N-D array are its rows (views).
+void FunctionTyper::unpackArray(const std::vector<ast::ExprPtr> &targets, ExprPtr value, Loc loc, ir::Block &out) {
+  if (value->type.ndim == 0) error(loc, "cannot unpack a 0-d array");
+  int tmp = tempVar(value->type, loc);
+  out.push_back(assignVar(tmp, std::move(value), loc));
+  if (vars_[tmp].type.containsUnknown()) return;
+  int64_t n = int64_t(targets.size());
+  for (int check = 0; check < 2; ++check) {
+    auto len = std::make_unique<ir::Expr>(ir::ExprOp::ArrayShape, Type::int64(), loc);
+    len->args.push_back(load(tmp, loc));
+    auto test = compareOne(check == 0 ? ast::CmpOpKind::Gt : ast::CmpOpKind::Lt, std::move(len),
+                           ir::makeConst(Type::int64(), loc, n), loc);
+    auto st = makeStmt(ir::StmtOp::If, loc);
+    st->exprs.push_back(std::move(test));
+    auto r = makeStmt(ir::StmtOp::Raise, loc);
+    r->exc = types::ExcKind::ValueError;
+    r->text = (check == 0 ? "too many values to unpack (expected " : "not enough values to unpack (expected ") +
+              std::to_string(n) + ")";
+    st->body.push_back(std::move(r));
+    out.push_back(std::move(st));
+  }
+  for (int64_t i = 0; i < n; ++i)
+    assign(*targets[size_t(i)], arrayElement(*this, tmp, ir::makeConst(Type::int64(), loc, i), loc), loc, out);
+}
+
 void FunctionTyper::forStmt(const ast::For &s, ir::Block &out) {
+  if (literalUnrollLoop(s, out)) return;
   forLoop(*s.target, *s.iter, s.loc, [&](ir::Block &body) { block(s.body, body); }, &s.orelse, out, true);
 }
 

@@ -6,8 +6,6 @@
 
 namespace mahou::sema {
 
-namespace {
-
 void collectTargets(const ast::Expr &t, std::vector<std::string> &names) {
   if (auto *n = t.as<ast::Name>()) names.push_back(n->id);
   else if (auto *tu = t.as<ast::Tuple>())
@@ -16,8 +14,6 @@ void collectTargets(const ast::Expr &t, std::vector<std::string> &names) {
     for (auto &e : l->elts) collectTargets(*e, names);
   else if (auto *s = t.as<ast::Starred>()) collectTargets(*s->value, names);
 }
-
-} // namespace
 
 // Python scoping: a name assigned anywhere in the function is local everywhere.
 void collectLocals(const ast::Body &body, std::vector<std::string> &names) {
@@ -230,17 +226,17 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
   return s;
 }
 
-int FunctionTyper::tempVar(const Type &t, Loc loc) {
-  std::string name = "$t" + std::to_string(tempCounter_++);
+int FunctionTyper::hiddenVar(const std::string &name) {
   auto it = varIndex_.find(name);
-  int idx;
-  if (it == varIndex_.end()) {
-    idx = int(vars_.size());
-    varIndex_[name] = idx;
-    vars_.push_back({name, Type::unknown()});
-  } else {
-    idx = it->second;
-  }
+  if (it != varIndex_.end()) return it->second;
+  int idx = int(vars_.size());
+  varIndex_[name] = idx;
+  vars_.push_back({name, Type::unknown()});
+  return idx;
+}
+
+int FunctionTyper::tempVar(const Type &t, Loc loc) {
+  int idx = hiddenVar("$t" + std::to_string(tempCounter_++));
   (void)loc;
   if (!t.containsUnknown()) {
     auto u = types::unify(vars_[idx].type, t);

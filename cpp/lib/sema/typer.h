@@ -20,16 +20,32 @@ using types::Type;
 // Python scoping: every name bound anywhere in `body` (assignments, loop targets,
 // except handlers, nested def names), without looking into nested functions.
 void collectLocals(const ast::Body &body, std::vector<std::string> &names);
+// The names an assignment target binds (a, (b, c), [d, *e]).
+void collectTargets(const ast::Expr &target, std::vector<std::string> &names);
 
 // What a called expression refers to (resolved at compile time).
 struct CalleeRef {
-  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, External, Unknown } kind;
+  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, External, Overloaded, Unknown } kind;
   std::string name;             // builtin / module function / method / inner function name
   types::ModuleId module{};     // ModuleFn
   uint64_t handle = 0;          // Compiled; External: the C function's address (name: its signature)
   DType dtype{};                // DTypeCtor
   types::ExcKind exc{};         // ExcCtor
   const ast::Expr *self = nullptr; // Method: the receiver expression
+  const GlobalValue *overloaded = nullptr; // Overloaded: the global (kept in FunctionTyper::globals_)
+};
+
+struct MemberAccess; // method_table.h
+
+// The arguments of a call, typed (call_args.cpp): positional ones (a `*t` spread into
+// its items) and keyword ones, and the hidden variables (`let`s) that hold values read
+// more than once, to be wrapped around the call expression built from them.
+struct CallArgs {
+  std::vector<ExprPtr> positional;
+  std::vector<std::pair<std::string, ExprPtr>> keywords;
+  std::vector<std::pair<int, ExprPtr>> lets; // (variable, value), in evaluation order: for wrapBindings
+  bool unknown = false;                      // some argument's type is not known yet
+  std::vector<std::string> kwnames() const;
 };
 
 class FunctionTyper {
@@ -57,6 +73,7 @@ public:
   std::optional<ExprPtr> intConstant(const ast::Expr &e);
   std::optional<int64_t> constIntExpression(const ast::Expr &e);
   int tempVar(const Type &t, Loc loc); // a fresh hidden variable (stable across passes)
+  int hiddenVar(const std::string &name); // the variable of that name, created (untyped) on first use
   ir::StmtPtr assignVar(int var, ExprPtr value, Loc loc);
   ExprPtr load(int var, Loc loc);
 
@@ -101,7 +118,16 @@ public:
 
   // ---- calls (calls.cpp, numpy_calls.cpp)
   ExprPtr call(const ast::Call &e);
+  ExprPtr callResolved(const CalleeRef &callee, const ast::Call &e);
   std::optional<CalleeRef> resolveCallee(const ast::Expr &func);
+  std::optional<CalleeRef> calleeFromGlobal(const GlobalValue &g);
+  // ---- user extensions and modules as values (extensions.cpp)
+  ExtensionResult askExtension(ExtensionRequest request, const std::vector<const ir::Expr *> &args);
+  ExprPtr overloadedCall(const GlobalValue &g, const ast::Call &e, const std::function<ExprPtr()> &otherwise);
+  // A method or attribute from overload_method/overload_attribute, or null when none applies.
+  ExprPtr extensionMember(MemberAccess &m);
+  const GlobalValue *moduleMember(const Type &module, const std::string &attr); // null: no global path
+  ExprPtr moduleAttribute(const Type &module, const std::string &attr, Loc loc);
   ExprPtr builtinCall(const std::string &name, const ast::Call &e);
   ExprPtr mathCall(types::ModuleId module, const std::string &name, const ast::Call &e);
   ExprPtr numpyCall(const std::string &name, const ast::Call &e);
@@ -126,6 +152,15 @@ public:
   ExprPtr nativeCall(uint64_t address, const std::string &signature, const ast::Call &e);
   // A call of a @vectorize ufunc (ufunc_calls.cpp): elementwise over arrays.
   ExprPtr ufuncCall(const UfuncCallee &uf, const std::string &fname, std::vector<ExprPtr> args, Loc loc);
+  // A call of compiled function `handle` with typed arguments, bound to its parameters.
+  ExprPtr callCompiled(uint64_t handle, const std::string &fname, CallArgs args, Loc loc);
+  // ---- call arguments (call_args.cpp)
+  CallArgs callArgs(const ast::Call &e);
+  // The items of a tuple value; a value that is not a variable is bound in `args`'s lets
+  // (or, without `args`, must be pure: it is evaluated once per item).
+  std::vector<ExprPtr> spreadTuple(ExprPtr value, Loc loc, CallArgs *args);
+  // body(reload) where reload() reads `value`, evaluated once (a `let` unless it is a variable).
+  ExprPtr bindOnce(ExprPtr value, const std::function<ExprPtr(const std::function<ExprPtr()> &)> &body);
   // ---- inner functions (inner_functions.cpp)
   void collectInnerFunctions(); // before the variables are made: finds defs and named lambdas
   const InnerFunction *innerFunction(const std::string &name) const; // null unless `name` is one here
@@ -251,6 +286,7 @@ public:
   void block(const ast::Body &body, ir::Block &out);
   void stmt(const ast::Stmt &s, ir::Block &out);
   void assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::Block &out);
+  void unpackArray(const std::vector<ast::ExprPtr> &targets, ExprPtr value, Loc loc, ir::Block &out);
   void augAssign(const ast::AugAssign &s, ir::Block &out);
   void forStmt(const ast::For &s, ir::Block &out);
   // for target in iter: body (and the else block when given), emitted into `out`.
@@ -263,6 +299,7 @@ public:
   std::optional<std::pair<ExprPtr, EntryPart>> tableIteration(const ast::Expr &iter);
   // A loop over a typed iterable (array, tuple, list, string): body(element, block).
   void forEachValue(ExprPtr iterable, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body, ir::Block &out);
+  bool literalUnrollLoop(const ast::For &s, ir::Block &out); // literal_unroll.cpp; false: not one
   void raiseStmt(const ast::Raise &s, ir::Block &out);
   void exprStmt(const ast::ExprStmt &s, ir::Block &out);
   void returnStmt(const ast::Return &s, ir::Block &out);
@@ -279,9 +316,13 @@ public:
   std::vector<std::pair<int, ExprPtr>> bindOperands(std::vector<ExprPtr> &operands, Loc loc);
   ExprPtr wrapBindings(std::vector<std::pair<int, ExprPtr>> bindings, ExprPtr body, Loc loc);
   ExprPtr tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc);
+  ExprPtr tupleCompare(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc); // tuple_compare.cpp
   // t[i] with a variable index (homogeneous tuples) or t[a:b:c] with constant bounds.
   ExprPtr tupleSubscript(ExprPtr base, const ast::Expr &index, Loc loc);
   ExprPtr cmathCall(const std::string &name, const ast::Call &e);
+  // math_extras.cpp: math.frexp/ldexp (null for other names), round(x, n) with a run-time n.
+  ExprPtr mathExtra(const std::string &name, const ast::Call &e);
+  ExprPtr roundVariableDigits(ExprPtr x, ExprPtr n, Loc loc);
   int handlerDepth_ = 0; // nesting of except handlers being typed (a bare 'raise' re-raises)
   bool deadRest_ = false; // the statements after the current one in its block are unreachable
   std::vector<int> handlerSlots_; // the SaveError slot of each enclosing except clause

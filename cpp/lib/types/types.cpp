@@ -33,6 +33,7 @@ const char *moduleName(ModuleId m) {
   case ModuleId::NumpyRandom: return "numpy.random";
   case ModuleId::Mahou: return "mahou";
   case ModuleId::Cuda: return "mahou.cuda";
+  case ModuleId::Python: return "python";
   }
   return "?";
 }
@@ -251,7 +252,7 @@ bool Type::operator==(const Type &o) const {
   case Kind::List: return typed == o.typed && elems == o.elems;
   case Kind::CPointer: return elems == o.elems;
   case Kind::Str: return text == o.text;
-  case Kind::Module: return module == o.module;
+  case Kind::Module: return module == o.module && (module != ModuleId::Python || text == o.text);
   case Kind::Function: return handle == o.handle;
   case Kind::ExcClass: return exc == o.exc;
   case Kind::Namespace: return text == o.text;
@@ -278,7 +279,8 @@ std::string Type::str() const {
     return s + ")";
   }
   case Kind::Str: return "str";
-  case Kind::Module: return std::string("module(") + moduleName(module) + ")";
+  case Kind::Module:
+    return std::string("module(") + (module == ModuleId::Python ? text : std::string(moduleName(module))) + ")";
   case Kind::Function: return "function(" + text + ")";
   case Kind::DTypeObj: return std::string("dtype(") + dtypeName(dtype) + ")";
   case Kind::ExcClass: return std::string("class(") + excName(exc) + ")";
