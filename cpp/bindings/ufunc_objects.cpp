@@ -37,6 +37,7 @@ struct ParallelLoop {
   PyUFuncGenericFunction serial;
   int ndims; // entries of `dims`: 1 + the gufunc's core dimensions
   int nargs;
+  int nin;
 };
 
 thread_local bool inParallelChunk = false; // a chunk of a parallel loop runs on this thread
@@ -67,11 +68,37 @@ int32_t runChunk(void *ctx, int64_t begin, int64_t end, int64_t) {
   return failed ? 1 : 0;
 }
 
+// Whether the outer loop's iterations are independent, so that chunks may run at once:
+// an output written at the same place every iteration (NumPy's reduce passes the
+// accumulator with step 0) or overlapping an input elsewhere than in place (accumulate
+// reads the previous output) makes each iteration depend on the one before.
+bool iterationsIndependent(const ParallelLoop &loop, char **args, const npy_intp *dims, const npy_intp *steps) {
+  const npy_intp n = dims[0];
+  auto range = [&](int k, char *&lo, char *&hi) {
+    npy_intp span = (n - 1) * steps[k];
+    lo = args[k] + (span < 0 ? span : 0);
+    hi = args[k] + (span > 0 ? span : 0) + 16; // + the widest item (complex128)
+  };
+  for (int k = loop.nin; k < loop.nargs; ++k) {
+    if (steps[k] == 0) return false;
+    if (loop.ndims > 1) continue; // a gufunc's core operands: only the step is checked
+    char *olo, *ohi;
+    range(k, olo, ohi);
+    for (int j = 0; j < loop.nargs; ++j) {
+      if (j == k || (args[j] == args[k] && steps[j] == steps[k])) continue; // in place: item by item
+      char *lo, *hi;
+      range(j, lo, hi);
+      if (lo < ohi && olo < hi) return false;
+    }
+  }
+  return true;
+}
+
 void parallelLoop(char **args, npy_intp const *dims, npy_intp const *steps, void *data) {
   auto *loop = static_cast<const ParallelLoop *>(data);
   // Elementwise loops below a few thousand elements are not worth a fork/join.
   npy_intp minimum = loop->ndims > 1 ? 2 : 4096;
-  if (dims[0] < minimum) {
+  if (dims[0] < minimum || !iterationsIndependent(*loop, args, dims, steps)) {
     loop->serial(args, const_cast<npy_intp *>(dims), const_cast<npy_intp *>(steps), nullptr);
     return;
   }
@@ -132,7 +159,7 @@ nb::object makeUfunc(const std::string &name, const std::string &doc, nb::list l
       functions[i] = reinterpret_cast<PyUFuncGenericFunction>(nb::cast<uintptr_t>(loop[0]));
       data[i] = nullptr;
       if (parallelDims > 0) { // NumPy calls the trampoline, which calls the compiled loop
-        parallel[i] = ParallelLoop{functions[i], parallelDims, int(nargs)};
+        parallel[i] = ParallelLoop{functions[i], parallelDims, int(nargs), nin};
         functions[i] = reinterpret_cast<PyUFuncGenericFunction>(&parallelLoop);
         data[i] = &parallel[i];
       }

@@ -6,6 +6,7 @@ different (math domain errors give NaN, float overflow gives inf, int() of NaN o
 also skip the input unless compiled code raised the same."""
 
 import ast
+import math
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
@@ -32,8 +33,27 @@ def guarded_call(fn, *args, **kwargs):
         raise DocumentedDifference(type(e).__name__, str(e)) from None
 
 
+def numba_float_int_power(a, b):
+    """float ** int as compiled code (and Numba) computes it: repeated squaring, the
+    reciprocal for a negative exponent; C's pow past 2**16."""
+    exp = -b if b < 0 else b
+    if exp > 0x10000:
+        return math.pow(a, float(b))
+    r = 1.0
+    while exp:
+        if exp & 1:
+            r *= a
+        exp >>= 1
+        a *= a
+    if b >= 0:
+        return r
+    return 1.0 / r if r != 0 else math.copysign(math.inf, r)
+
+
 def guarded_pow(a, b):
     try:
+        if type(a) is float and type(b) is int:
+            return numba_float_int_power(a, b)
         return a ** b
     except OverflowError as e:  # a float power past the float range: inf in compiled code
         raise DocumentedDifference("OverflowError", str(e)) from None

@@ -348,3 +348,19 @@ def test_parallel_dynamic_and_reduce():
     a = np.arange(20_000)
     np.testing.assert_array_equal(plus(a, a), a + a)
     assert plus.reduce(a) == a.sum()
+
+
+def test_parallel_reduce_and_accumulate_run_in_order():
+    # reduce passes the accumulator with step 0 and accumulate reads the previous
+    # output: their iterations depend on each other and must not be cut into chunks.
+    @vectorize(target="parallel", identity=0)
+    def add(x, y):
+        return x + y
+
+    a = np.arange(300_000)
+    for _ in range(10):
+        assert add.reduce(a) == a.sum()
+        np.testing.assert_array_equal(add.accumulate(a), np.cumsum(a))
+        b = a.copy()
+        add(b, b, out=b)  # in place, item by item: still parallel
+        np.testing.assert_array_equal(b, 2 * a)

@@ -13,7 +13,10 @@ using types::Type;
 
 namespace {
 
+// f is recursive so that a caller keeps calling it after LLVM inlines what it can.
 const char *kSource = "def f(x):\n"
+                      "    if x > 100:\n"
+                      "        return f(x // 2) + f(x - x // 2) - 1\n"
                       "    return x * 3 + 1\n"
                       "\n"
                       "def g(x):\n"
