@@ -477,3 +477,57 @@ def test_no_leak():
         f(3)
         g(3)
     assert mahou._core.live_allocations() == before
+
+
+def sort_with_keys(xs, n):
+    by_neg = sorted(xs, key=lambda v: -v)
+    by_mod = sorted(xs, key=lambda v: (v % n, v), reverse=True)
+
+    def second(p):
+        return p[1]
+
+    pairs = [(i, x) for i, x in enumerate(xs)]
+    pairs.sort(key=second)
+    words = [str(x) * (x % 3 + 1) for x in xs]
+    words.sort(key=lambda w: len(w) * n, reverse=True)  # stable: equal keys keep their order
+    calls = [0]
+
+    def counted(v):
+        calls[0] += 1
+        return v
+
+    once = sorted(xs, key=counted)
+    empty = sorted(xs[:0], key=lambda v: -v)
+    return by_neg, by_mod, pairs, words, once, calls[0], empty
+
+
+@pytest.mark.parametrize("xs", [[1], [3, 1, 2, 5, 4, 1], [-2, 7, -2, 0, 9, 3]])
+def test_sort_with_key(xs):
+    check(sort_with_keys, xs, 3)
+
+
+def test_sort_key_compiled_function_and_refusals():
+    @njit
+    def neg(v):
+        return -v
+
+    @njit
+    def by_compiled(xs):
+        xs.sort(key=neg)
+        return xs
+
+    assert by_compiled([1, 3, 2]) == [3, 2, 1]
+
+    @njit
+    def by_builtin(xs):
+        return sorted(xs, key=abs)
+
+    with pytest.raises(errors.UnsupportedError, match="key must be a lambda"):
+        by_builtin([1, -3])
+
+    @njit
+    def unorderable(xs):
+        return sorted(xs, key=lambda v: [v])
+
+    with pytest.raises(errors.UnsupportedError, match="sort of items of type list"):
+        unorderable([2, 1])

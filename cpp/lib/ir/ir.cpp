@@ -121,6 +121,12 @@ ExprPtr clone(const Expr &e) {
   return c;
 }
 
+StmtPtr makeEval(ExprPtr e, Loc loc) {
+  auto st = std::make_unique<Stmt>(StmtOp::Eval, loc);
+  st->exprs.push_back(std::move(e));
+  return st;
+}
+
 ExprPtr makeCast(ExprPtr e, const types::Type &to) {
   if (e->type == to) return e;
   auto c = std::make_unique<Expr>(ExprOp::Cast, to, e->loc);

@@ -219,10 +219,59 @@ ExprPtr FunctionTyper::listToTuple(ExprPtr list, size_t n, Loc loc) {
 }
 
 ExprPtr FunctionTyper::sortByKey(ExprPtr list, const ast::Expr &key, ExprPtr reverse, bool inPlace, Loc loc) {
-  (void)list;
-  (void)reverse;
-  (void)inPlace;
-  notSupported(key.loc, "sort with key= is not supported yet");
+  // keys = [key(x) for x in list]; order = the stable permutation sorting keys;
+  // sorted = [list[i] for i in order] (in place: list[:] = sorted). key runs once per item.
+  if (isUnknown(list) || isUnknown(reverse)) return unknown(loc);
+  const Type listType = list->type;
+  auto stmts = std::make_shared<ir::Block>();
+  int src = holdInTemp(std::move(list), loc, *stmts);
+  int rev = holdInTemp(std::move(reverse), loc, *stmts);
+  ir::Block loop;
+  int keys = -1;
+  bool unknownKey = false;
+  forEachValue(load(src, loc), loc, [&](ExprPtr x, ir::Block &body) {
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(x));
+    auto k = callFunctionArgument(key, std::move(args), loc, "sort's key");
+    if (isUnknown(k)) {
+      unknownKey = true;
+      return;
+    }
+    k = itemValue(std::move(k));
+    keys = tempVar(Type::list(itemType(k->type, loc, "a sort key")), loc);
+    std::vector<ExprPtr> a;
+    a.push_back(load(keys, loc));
+    a.push_back(std::move(k));
+    body.push_back(ir::makeEval(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc), loc));
+  }, loop);
+  if (unknownKey || keys < 0) return unknown(loc);
+  requireComparable(vars_[keys].type.elems[0], loc, "sort");
+  stmts->push_back(assignVar(keys, objectOp(ObjectOp::ListNew, vars_[keys].type, {}, loc), loc));
+  for (auto &st : loop) stmts->push_back(std::move(st));
+  std::vector<ExprPtr> sortArgs;
+  sortArgs.push_back(load(keys, loc));
+  sortArgs.push_back(load(rev, loc));
+  int order = holdInTemp(objectOp(ObjectOp::ListArgsort, Type::array(types::DType::Int64, 1, types::Layout::C),
+                                  std::move(sortArgs), loc),
+                         loc, *stmts);
+  int out = holdInTemp(objectOp(ObjectOp::ListNew, listType, {}, loc), loc, *stmts);
+  forEachValue(load(order, loc), loc, [&](ExprPtr i, ir::Block &body) {
+    std::vector<ExprPtr> get;
+    get.push_back(load(src, loc));
+    get.push_back(std::move(i));
+    std::vector<ExprPtr> a;
+    a.push_back(load(out, loc));
+    a.push_back(objectOp(ObjectOp::ListGet, listType.elems[0], std::move(get), loc));
+    body.push_back(ir::makeEval(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc), loc));
+  }, *stmts);
+  if (!inPlace) return seqExpr(std::move(stmts), load(out, loc), loc);
+  for (ObjectOp op : {ObjectOp::ListClear, ObjectOp::ListExtend}) {
+    std::vector<ExprPtr> a;
+    a.push_back(load(src, loc));
+    if (op == ObjectOp::ListExtend) a.push_back(load(out, loc));
+    stmts->push_back(ir::makeEval(objectOp(op, Type::none(), std::move(a), loc), loc));
+  }
+  return seqExpr(std::move(stmts), ir::makeConst(Type::none(), loc, 0), loc);
 }
 
 } // namespace mahou::sema

@@ -14,11 +14,6 @@ ExprPtr literal(const std::string &text, Loc loc) {
   return c;
 }
 
-ir::StmtPtr evalStmt(ExprPtr e, Loc loc) {
-  auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
-  st->exprs.push_back(std::move(e));
-  return st;
-}
 
 } // namespace
 
@@ -52,7 +47,7 @@ ExprPtr FunctionTyper::dictDisplay(const ast::Dict &d) {
     a.push_back(load(v, d.loc));
     a.push_back(convert(std::move(keys[i]), kt, "dict key"));
     a.push_back(convert(std::move(values[i]), vt, "dict value"));
-    stmts->push_back(evalStmt(objectOp(ObjectOp::DictSet, Type::none(), std::move(a), d.loc), d.loc));
+    stmts->push_back(ir::makeEval(objectOp(ObjectOp::DictSet, Type::none(), std::move(a), d.loc), d.loc));
   }
   return seqExpr(std::move(stmts), load(v, d.loc), d.loc);
 }
@@ -75,7 +70,7 @@ ExprPtr FunctionTyper::setDisplay(const ast::Set &s) {
     std::vector<ExprPtr> a;
     a.push_back(load(v, s.loc));
     a.push_back(convert(std::move(x), it, "set item"));
-    stmts->push_back(evalStmt(objectOp(ObjectOp::SetAdd, Type::none(), std::move(a), s.loc), s.loc));
+    stmts->push_back(ir::makeEval(objectOp(ObjectOp::SetAdd, Type::none(), std::move(a), s.loc), s.loc));
   }
   return seqExpr(std::move(stmts), load(v, s.loc), s.loc);
 }
@@ -98,7 +93,7 @@ ExprPtr FunctionTyper::hashedComprehension(const ast::Comprehension &c) {
     a.push_back(load(acc, c.loc));
     a.push_back(convert(std::move(k), kt, "key"));
     if (isDict) a.push_back(convert(std::move(v), t.elems[1], "dict value"));
-    out.push_back(evalStmt(objectOp(isDict ? ObjectOp::DictSet : ObjectOp::SetAdd, Type::none(), std::move(a), c.loc), c.loc));
+    out.push_back(ir::makeEval(objectOp(isDict ? ObjectOp::DictSet : ObjectOp::SetAdd, Type::none(), std::move(a), c.loc), c.loc));
     return true;
   });
 }
@@ -147,7 +142,7 @@ void FunctionTyper::storeDictItem(ExprPtr dict, const ast::Expr &keyExpr, const 
   a.push_back(std::move(dict));
   a.push_back(hashedKey(std::move(k), kt, "dict key"));
   a.push_back(convertItem(std::move(value), vt, "dict value"));
-  out.push_back(evalStmt(objectOp(ObjectOp::DictSet, Type::none(), std::move(a), loc), loc));
+  out.push_back(ir::makeEval(objectOp(ObjectOp::DictSet, Type::none(), std::move(a), loc), loc));
 }
 
 void FunctionTyper::dictDelete(ExprPtr dict, const ast::Expr &key, Loc loc, ir::Block &out) {
@@ -157,7 +152,7 @@ void FunctionTyper::dictDelete(ExprPtr dict, const ast::Expr &key, Loc loc, ir::
   std::vector<ExprPtr> a;
   a.push_back(std::move(dict));
   a.push_back(hashedKey(std::move(k), kt, "dict key"));
-  out.push_back(evalStmt(objectOp(ObjectOp::DictDelItem, Type::none(), std::move(a), loc), loc));
+  out.push_back(ir::makeEval(objectOp(ObjectOp::DictDelItem, Type::none(), std::move(a), loc), loc));
 }
 
 ExprPtr FunctionTyper::containerTruth(ExprPtr e) {
@@ -184,7 +179,7 @@ ExprPtr FunctionTyper::dictReprText(ExprPtr d, Loc loc) {
     std::vector<ExprPtr> a;
     a.push_back(load(pieces, loc));
     a.push_back(concatText(std::move(kv), loc));
-    body.push_back(evalStmt(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc), loc));
+    body.push_back(ir::makeEval(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc), loc));
   }, *stmts);
   std::vector<ExprPtr> join;
   join.push_back(toUnicode(literal(", ", loc)));

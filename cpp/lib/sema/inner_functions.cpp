@@ -271,15 +271,21 @@ ExprPtr FunctionTyper::innerCall(const InnerFunction &inner, const ast::Call &e)
     if (!d.args[j].defaultValue) error(e.loc, fname + " missing required argument '" + d.args[j].name + "'");
     args[j] = expr(*d.args[j].defaultValue);
   }
+  return wrapBindings(std::move(call.lets), callInner(inner, std::move(args), e.loc), e.loc);
+}
+
+ExprPtr FunctionTyper::callInner(const InnerFunction &inner, std::vector<ExprPtr> args, Loc loc) {
+  const ast::FunctionDef &d = *inner.def;
+  std::string fname = d.name == "<lambda>" ? "the lambda" : d.name + "()";
   for (const std::string &c : inner.captured) {
     auto it = varIndex_.find(c);
     if (it == varIndex_.end())
-      notSupported(e.loc, fname + " reads '" + c + "', a variable of an enclosing function that is not visible here");
-    args.push_back(load(it->second, e.loc));
+      notSupported(loc, fname + " reads '" + c + "', a variable of an enclosing function that is not visible here");
+    args.push_back(load(it->second, loc));
   }
   std::vector<Type> types;
   for (auto &a : args) {
-    if (isUnknown(a)) return unknown(e.loc);
+    if (isUnknown(a)) return unknown(loc);
     if (a->type.kind == Kind::Module || a->type.kind == Kind::DTypeObj || a->type.kind == Kind::ExcClass)
       notSupported(a->loc, "passing a " + a->type.str() + " to an inner function is not supported");
     types.push_back(a->type);
@@ -291,19 +297,71 @@ ExprPtr FunctionTyper::innerCall(const InnerFunction &inner, const ast::Call &e)
     ret = ret_;
   } else {
     if (!sink_) internalError("inner function typed without a function sink");
-    checkCallLimits(types, fname, e.loc);
+    checkCallLimits(types, fname, loc);
     CalleeSignature sig = sink_->requireInner(inner, types);
     symbol = sig.symbol;
     ret = sig.ret;
   }
   if (ret.containsUnknown()) {
-    if (strict_) error(e.loc, "cannot infer the return type of the recursive call to " + fname);
-    return unknown(e.loc);
+    if (strict_) error(loc, "cannot infer the return type of the recursive call to " + fname);
+    return unknown(loc);
   }
-  auto c = std::make_unique<ir::Expr>(ir::ExprOp::Call, ret, e.loc);
+  auto c = std::make_unique<ir::Expr>(ir::ExprOp::Call, ret, loc);
   c->symbol = symbol;
   c->args = std::move(args);
-  return wrapBindings(std::move(call.lets), std::move(c), e.loc);
+  return c;
+}
+
+ExprPtr FunctionTyper::callFunctionArgument(const ast::Expr &fn, std::vector<ExprPtr> args, Loc loc,
+                                            const std::string &what) {
+  for (auto &a : args)
+    if (isUnknown(a)) return unknown(loc);
+  auto bindDefaults = [&](const ast::FunctionDef &d, const std::string &fname) {
+    if (args.size() > d.args.size())
+      error(fn.loc, fname + " takes " + std::to_string(d.args.size()) + " argument(s) but " +
+                        std::to_string(args.size()) + " are given by " + what);
+    for (size_t j = args.size(); j < d.args.size(); ++j) {
+      if (!d.args[j].defaultValue) error(fn.loc, fname + " missing required argument '" + d.args[j].name + "'");
+      args.push_back(expr(*d.args[j].defaultValue));
+    }
+  };
+  if (auto *l = fn.as<ast::Lambda>()) {
+    auto it = argumentLambdas_.find(l->def.get());
+    if (it == argumentLambdas_.end()) {
+      // Captures: the enclosing variables its body reads (and those of inner functions it calls).
+      std::set<std::string> names;
+      for (auto &a : l->def->args) namesIn(a.defaultValue.get(), names);
+      namesIn(l->def->body, names);
+      for (auto &a : l->def->args) names.erase(a.name);
+      std::set<std::string> cap;
+      for (auto &n : names) {
+        if (varIndex_.count(n)) cap.insert(n);
+        else if (auto f = inner_.find(n); f != inner_.end()) cap.insert(f->second.captured.begin(), f->second.captured.end());
+      }
+      InnerFunction f;
+      f.file = &file_;
+      f.def = l->def.get();
+      f.env = &env_;
+      f.visible = &inner_;
+      f.captured.assign(cap.begin(), cap.end());
+      it = argumentLambdas_.emplace(l->def.get(), std::move(f)).first;
+    }
+    bindDefaults(*l->def, "the lambda");
+    return callInner(it->second, std::move(args), loc);
+  }
+  if (auto *n = fn.as<ast::Name>())
+    if (const InnerFunction *inner = innerFunction(n->id)) {
+      bindDefaults(*inner->def, n->id + "()");
+      return callInner(*inner, std::move(args), loc);
+    }
+  auto callee = resolveCallee(fn);
+  if (callee && callee->kind == CalleeRef::Kind::Unknown) return unknown(loc);
+  if (callee && callee->kind == CalleeRef::Kind::Compiled) {
+    CallArgs call;
+    call.positional = std::move(args);
+    return callCompiled(callee->handle, callee->name, std::move(call), loc);
+  }
+  notSupported(fn.loc, what + " must be a lambda, an inner function or an @njit function");
 }
 
 } // namespace mahou::sema

@@ -685,6 +685,11 @@ ExprPtr FunctionTyper::objectBuiltin(const std::string &name, const ast::Call &e
     if (e.args.size() != 1) error(e.loc, name + "() takes exactly one positional argument");
     auto copy = listFromAst(*e.args[0], e.loc);
     if (isUnknown(copy)) return unknown(e.loc);
+    if (const ast::Expr *key = keyword(e, "key"); name == "sorted" && key && key->kind != ast::ExprKind::NoneLit) {
+      const ast::Expr *rev = keyword(e, "reverse");
+      return sortByKey(std::move(copy), *key, rev ? truth(expr(*rev)) : ir::makeConst(Type::boolean(), e.loc, 0), false,
+                       e.loc);
+    }
     auto stmts = std::make_shared<ir::Block>();
     int v = holdInTemp(std::move(copy), e.loc, *stmts);
     auto eval = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, e.loc);
@@ -696,8 +701,6 @@ ExprPtr FunctionTyper::objectBuiltin(const std::string &name, const ast::Call &e
       const ast::Expr *rev = keyword(e, "reverse");
       ExprPtr reverse = rev ? truth(expr(*rev)) : ir::makeConst(Type::boolean(), e.loc, 0);
       if (isUnknown(reverse)) return unknown(e.loc);
-      if (const ast::Expr *key = keyword(e, "key"); key && key->kind != ast::ExprKind::NoneLit)
-        return sortByKey(load(v, e.loc), *key, std::move(reverse), false, e.loc);
       requireComparable(vars_[v].type.elems[0], e.loc, "sort");
       a.push_back(std::move(reverse));
       eval->exprs.push_back(objectOp(ObjectOp::ListSort, Type::none(), std::move(a), e.loc));

@@ -327,9 +327,7 @@ void FunctionTyper::augAssignContainerItem(ExprPtr base, const ast::AugAssign &s
   setArgs.push_back(std::move(container));
   setArgs.push_back(std::move(key));
   setArgs.push_back(convertItem(std::move(value), item, isList ? "list item assignment" : "dict value"));
-  auto st = makeStmt(ir::StmtOp::Eval, s.loc);
-  st->exprs.push_back(objectOp(isList ? ir::ObjectOp::ListSet : ir::ObjectOp::DictSet, Type::none(), std::move(setArgs), s.loc));
-  out.push_back(std::move(st));
+  out.push_back(ir::makeEval(objectOp(isList ? ir::ObjectOp::ListSet : ir::ObjectOp::DictSet, Type::none(), std::move(setArgs), s.loc), s.loc));
 }
 
 namespace {

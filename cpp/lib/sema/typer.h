@@ -165,6 +165,11 @@ public:
   void collectInnerFunctions(); // before the variables are made: finds defs and named lambdas
   const InnerFunction *innerFunction(const std::string &name) const; // null unless `name` is one here
   ExprPtr innerCall(const InnerFunction &inner, const ast::Call &e);
+  // A call of an inner function with its parameters' values (defaults already filled in).
+  ExprPtr callInner(const InnerFunction &inner, std::vector<ExprPtr> args, Loc loc);
+  // A function given as a value (sort's key=): an inline lambda, an inner function or a
+  // compiled function, called with typed positional arguments.
+  ExprPtr callFunctionArgument(const ast::Expr &fn, std::vector<ExprPtr> args, Loc loc, const std::string &what);
   ExprPtr intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc);
   std::optional<DType> dtypeArgument(const ast::Expr &e);
   std::vector<ExprPtr> shapeArgument(const ast::Expr &e);
@@ -340,6 +345,8 @@ public:
   // Inner functions (nested defs, `f = lambda ...`) callable here by name: this
   // function's own and those visible from an enclosing one (inner_functions.cpp).
   std::map<std::string, InnerFunction> inner_;
+  // Lambdas written where a function is passed (key=lambda x: ...), by their definition.
+  std::map<const ast::FunctionDef *, InnerFunction> argumentLambdas_;
 
   // State kept across passes.
   std::vector<ir::Var> vars_;
