@@ -6,7 +6,7 @@ set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT" /tmp/cudabench
 export PYTHONUNBUFFERED=1
-g++ -std=c++20 -O2 -Icpp/include -Icpp/lib bench/cuda/driver_loop.cpp cpp/lib/cuda/*.cpp cpp/lib/runtime/*.cpp \
+g++ -std=c++20 -O2 -Icpp/include -Icpp/lib bench/cuda/driver_loop.cpp cpp/lib/cuda/*.cpp cpp/lib/runtime/*.cpp cpp/lib/types/*.cpp \
   -ldl -lpthread -ltbb \
   -o /tmp/cudabench/driver_loop || echo "driver_loop build failed"
 nvcc -O3 -arch=sm_90 -o /tmp/cudabench/vadd_cuda bench/cuda/vadd.cu || echo "nvcc failed"

@@ -176,6 +176,8 @@ def _classify_plain(obj):
     if module is not None:
         return ("module", module)
     if isinstance(obj, _pytypes.ModuleType):  # its attributes are globals "name.attr"
+        if _cuda_device_name(obj) is not None:  # cuda.libdevice, cuda.fp16, ...: device namespaces
+            return _module_attr(obj)
         return ("pymodule", obj.__name__)
     dtype = _dtype_name(obj)
     if dtype is not None:
