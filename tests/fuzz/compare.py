@@ -2,7 +2,7 @@
 and a float that are equal are equal: a variable has one type in compiled code, so an
 int assigned where floats also are is a float there), floats exactly (NaN equals NaN,
 -0.0 and 0.0 differ), NumPy scalars as Python numbers, arrays elementwise with shape
-and dtype kind, tuples item by item."""
+and dtype kind, tuples and lists item by item, strings exactly, None as None."""
 
 import math
 
@@ -27,9 +27,10 @@ def _float_same(a, b):
 
 def difference(got, expected, path="result"):
     """None when equal, else a description of the first difference."""
-    if isinstance(expected, tuple):
-        if not isinstance(got, tuple) or len(got) != len(expected):
-            return f"{path}: expected a tuple of {len(expected)}, got {got!r}"
+    if isinstance(expected, (tuple, list)):
+        what = type(expected).__name__
+        if type(got) is not type(expected) or len(got) != len(expected):
+            return f"{path}: expected a {what} of {len(expected)}, got {got!r}"
         for i, (g, e) in enumerate(zip(got, expected)):
             d = difference(g, e, f"{path}[{i}]")
             if d:
@@ -45,6 +46,8 @@ def difference(got, expected, path="result"):
             if d:
                 return d
         return None
+    if expected is None or isinstance(expected, str):
+        return None if type(got) is type(expected) and got == expected else f"{path}: expected {expected!r}, got {got!r}"
     e, g = _number(expected), _number(got)
     if e is None:
         return f"{path}: unexpected reference value {expected!r}"

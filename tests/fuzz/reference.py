@@ -6,7 +6,6 @@ different (math domain errors give NaN, float overflow gives inf, int() of NaN o
 also skip the input unless compiled code raised the same."""
 
 import ast
-import math
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
@@ -33,27 +32,31 @@ def guarded_call(fn, *args, **kwargs):
         raise DocumentedDifference(type(e).__name__, str(e)) from None
 
 
-def numba_float_int_power(a, b):
-    """float ** int as compiled code (and Numba) computes it: repeated squaring, the
-    reciprocal for a negative exponent; C's pow past 2**16."""
-    exp = -b if b < 0 else b
-    if exp > 0x10000:
-        return math.pow(a, float(b))
-    r = 1.0
-    while exp:
-        if exp & 1:
-            r *= a
-        exp >>= 1
-        a *= a
-    if b >= 0:
-        return r
-    return 1.0 / r if r != 0 else math.copysign(math.inf, r)
+SQUARING_LIMIT = 0x10000  # beyond it compiled code (as Numba) calls pow()
+
+
+def float_int_power(x, n):
+    """x ** n for a float x and an int n as compiled code (as Numba) computes it:
+    repeated squaring in floating point, 1/r for a negative exponent; it can differ
+    from C's pow() in the last bit."""
+    r, square, m = 1.0, x, abs(n)
+    while m:
+        if m & 1:
+            r *= square
+        m >>= 1
+        if m:
+            square *= square
+    if n < 0:
+        if r == 0.0:
+            raise ZeroDivisionError("0.0 cannot be raised to a negative power")
+        return 1.0 / r
+    return r
 
 
 def guarded_pow(a, b):
+    if type(a) is float and type(b) in (int, bool) and abs(b) <= SQUARING_LIMIT:
+        return float_int_power(a, int(b))
     try:
-        if type(a) is float and type(b) is int:
-            return numba_float_int_power(a, b)
         return a ** b
     except OverflowError as e:  # a float power past the float range: inf in compiled code
         raise DocumentedDifference("OverflowError", str(e)) from None
@@ -93,7 +96,10 @@ class _Instrument(ast.NodeTransformer):
         f = node.func
         guarded = (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "math") or \
                   (isinstance(f, ast.Name) and f.id in GUARDED_NAMES)
-        if guarded:
+        if isinstance(f, ast.Name) and f.id == "pow" and len(node.args) == 2 and not node.keywords:
+            node = ast.copy_location(ast.Call(func=ast.Name("__guarded_pow", ast.Load()), args=node.args,
+                                              keywords=[]), node)
+        elif guarded:
             node = ast.copy_location(ast.Call(func=ast.Name("__guarded_call", ast.Load()), args=[f] + node.args,
                                               keywords=node.keywords), node)
         return self._wrap(node)

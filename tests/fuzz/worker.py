@@ -46,12 +46,13 @@ def outcome(fn, args):
         return ("raise", type(e).__name__, str(e).splitlines()[0] if str(e) else "", e)
 
 
-def arrays_in(args):
+def mutable_in(args):
+    """The arguments a call can change: arrays and lists (written back), also in tuples."""
     for a in args:
-        if isinstance(a, np.ndarray):
+        if isinstance(a, (np.ndarray, list)):
             yield a
         elif isinstance(a, tuple):
-            yield from arrays_in(a)
+            yield from mutable_in(a)
 
 
 REFUSALS = ("TypingError", "UnsupportedError")
@@ -90,8 +91,8 @@ def run_program(source, path, name):
                 continue
             d = difference(got[1], expected[1])
             if d is None:
-                for k, (ga, ea) in enumerate(zip(arrays_in(args_jit), arrays_in(args_ref))):
-                    d = difference(ga, ea, f"array argument {k} after the call")
+                for k, (ga, ea) in enumerate(zip(mutable_in(args_jit), mutable_in(args_ref))):
+                    d = difference(ga, ea, f"argument {k} (array or list) after the call")
                     if d:
                         break
             if d:

@@ -3,7 +3,16 @@
 import numpy as np
 import pytest
 
-from conftest import INT64_MAX, INT64_MIN, check, njit
+from conftest import INT64_MAX, INT64_MIN, check, clone, jitted, njit
+
+
+def check_raises(exc, fn, *args, jit_options=None):
+    """Both the Python function and its compiled version raise `exc` (check() alone
+    stops at the Python call's exception)."""
+    with pytest.raises(exc):
+        fn(*clone(args))
+    with pytest.raises(exc):
+        jitted(fn, **(jit_options or {}))(*clone(args))
 
 
 def store_raising_value(a, d):
@@ -22,10 +31,8 @@ def flat_store_raising_value(a, d):
                                       (flat_store_raising_value, (2, 3))])
 def test_a_store_evaluates_its_value_before_the_index(fn, shape):
     for d in (0, 0.0):
-        with pytest.raises(ZeroDivisionError):
-            check(fn, np.zeros(shape), d, jit_options={"boundscheck": True})
-    with pytest.raises(IndexError):
-        check(fn, np.zeros(shape), 2, jit_options={"boundscheck": True})
+        check_raises(ZeroDivisionError, fn, np.zeros(shape), d, jit_options={"boundscheck": True})
+    check_raises(IndexError, fn, np.zeros(shape), 2, jit_options={"boundscheck": True})
 
 
 def store_with_effects(a, b):
@@ -83,10 +90,8 @@ def store_all_indices_before_the_check(a, d):
 
 @pytest.mark.parametrize("fn", [all_indices_before_the_check, store_all_indices_before_the_check])
 def test_every_index_is_evaluated_before_any_is_checked(fn):
-    with pytest.raises(ZeroDivisionError):
-        check(fn, np.zeros((0, 0)), 0, jit_options={"boundscheck": True})
-    with pytest.raises(IndexError):
-        check(fn, np.zeros((2, 2)), 1, jit_options={"boundscheck": True})
+    check_raises(ZeroDivisionError, fn, np.zeros((0, 0)), 0, jit_options={"boundscheck": True})
+    check_raises(IndexError, fn, np.zeros((2, 2)), 1, jit_options={"boundscheck": True})
 
 
 def finally_catching_another(d):
@@ -149,7 +154,84 @@ def test_the_exception_being_handled_survives_others_caught_meanwhile(fn, exc):
     lost when code there caught another one (SystemError: failed without an error)."""
     for d in (0, 1):
         if fn is nested_handlers_reraise_their_own or d == 0:
-            with pytest.raises(exc):
-                check(fn, d)
+            check_raises(exc, fn, d)
         else:
             check(fn, d)
+
+
+def literal_lengths():
+    s = "日本語"
+    return len("ß"), len("🙂x"), len(s), len(""), ~len("héllo wörld")
+
+
+def test_the_length_of_a_string_literal_counts_code_points():
+    """len() of a literal string was its length in UTF-8 bytes (len("ß") == 2)."""
+    check(literal_lengths)
+
+
+def none_or_literal(c):
+    return None if c else "日本語"
+
+
+def literal_or_none(c):
+    return "abc" if c else None
+
+
+@pytest.mark.parametrize("fn", [none_or_literal, literal_or_none])
+def test_an_optional_literal_string_is_returned_as_a_string(fn):
+    """None unified with a literal string gave an optional of the literal, which could
+    not be returned to Python (TypeError)."""
+    check(fn, True)
+    check(fn, False)
+
+
+def list_store_raising_value(xs, a):
+    xs[len(a) % len(xs) if len(a) else 1 % len(a)] = bool(a[5])  # IndexError before ZeroDivisionError
+
+
+def list_store_ordered_effects(xs):
+    xs[xs.pop()] = xs.pop()  # value first: pops the 3, then the index pops the 1
+    return xs
+
+
+def test_a_list_store_evaluates_its_value_before_the_index():
+    """A list item store evaluated its index (ZeroDivisionError) before its value
+    (IndexError), the reverse of Python's order."""
+    check_raises(IndexError, list_store_raising_value, [True, False], np.zeros(0, np.bool_),
+                 jit_options={"boundscheck": True})
+    check(list_store_ordered_effects, [5, 6, 7, 1, 3])
+
+
+def float_int_powers(x, n):
+    return x ** n, x ** 5, x ** -3, pow(x, n)
+
+
+@pytest.mark.parametrize("x", [67.186, 1.1, -2.5, 1e-10, 3.0])
+def test_a_float_to_an_int_power_is_repeated_squaring(x):
+    """float ** int is computed by repeated squaring, as Numba does (the fuzzer's
+    reference does the same); it may differ from pow() in the last bit."""
+    def squaring(x, n):
+        r, sq, m = 1.0, x, abs(n)
+        while m:
+            if m & 1:
+                r *= sq
+            m >>= 1
+            if m:
+                sq *= sq
+        return 1.0 / r if n < 0 else r
+
+    got = njit(float_int_powers)(x, 7)
+    assert got == (squaring(x, 7), squaring(x, 5), squaring(x, -3), squaring(x, 7))
+
+
+def always_raises(d):
+    if d:
+        raise ValueError("d")
+    raise KeyError("no d")
+
+
+def test_a_function_that_only_raises_compiles():
+    """A function with no return statement whose every path raises was refused ("cannot
+    infer the return type"); as in Numba its result type is None."""
+    check_raises(ValueError, always_raises, 1)
+    check_raises(KeyError, always_raises, 0)

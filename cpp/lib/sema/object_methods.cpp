@@ -539,7 +539,11 @@ ExprPtr FunctionTyper::objectMethod(ExprPtr self, const ast::Expr &selfExpr, con
 }
 
 ExprPtr FunctionTyper::objectLen(ExprPtr v, Loc loc) {
-  if (v->type.kind == Kind::Str) return ir::makeConst(Type::int64(), loc, int64_t(v->type.text.size()));
+  if (v->type.kind == Kind::Str) { // a literal: its length in code points (text is UTF-8)
+    int64_t n = 0;
+    for (unsigned char c : v->type.text) n += (c & 0xC0) != 0x80;
+    return ir::makeConst(Type::int64(), loc, n);
+  }
   std::vector<ExprPtr> a;
   Kind k = v->type.kind;
   a.push_back(std::move(v));

@@ -182,6 +182,12 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     base = unwrapOptional(std::move(base));
     if (base->type.isList() && !isUnknown(base)) {
       requireHost(loc, "a list");
+      // Python evaluates the value before the list and the index: an index that raises
+      // or has effects comes after it.
+      if (!isUnknown(value) && value->op != ir::ExprOp::Const && value->op != ir::ExprOp::LoadVar) {
+        int tmp = holdInTemp(std::move(value), loc, out);
+        value = load(tmp, loc);
+      }
       storeListItem(std::move(base), *sub->index, std::move(value), loc, out);
       return;
     }

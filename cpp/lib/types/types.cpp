@@ -195,6 +195,7 @@ Type Type::set(Type item) {
 Type Type::unicode() { Type t; t.kind = Kind::Unicode; return t; }
 Type Type::optional(Type v) {
   if (v.kind == Kind::None || v.kind == Kind::Optional) return v;
+  if (v.kind == Kind::Str) v = unicode(); // an optional holds a run-time string, not a literal
   Type t;
   t.kind = Kind::Optional;
   t.elems.push_back(std::move(v));

@@ -14,7 +14,7 @@ from .core import BOOL, FLOAT, INT, FunctionInfo, Gen, NoExpression, indent, is_
 from .inputs import input_text
 
 # Feature modules, each registering itself on import.
-FEATURES = ["scalars", "control", "arrays", "tuples", "calls"]
+FEATURES = ["scalars", "control", "arrays", "tuples", "strings", "lists", "optionals", "calls"]
 for _name in FEATURES:
     importlib.import_module(f"{__name__}.{_name}")
 
@@ -37,6 +37,8 @@ class Program:
 
 
 def return_type(g):
+    if g.reg.ret and g.chance(0.3):
+        return g.pick(g.reg.ret)(g)  # a string, a list, an optional value, ...
     r = g.rng.random()
     if r < 0.3:
         return INT

@@ -9,8 +9,9 @@ import random
 
 # ---------------------------------------------------------------- types
 # 'int' (Python int, kept in int64 range by the reference run's checks), 'float',
-# 'bool', ('array', dtype, ndim), ('tuple', (type, ...)).
-INT, FLOAT, BOOL = "int", "float", "bool"
+# 'bool', 'str', ('array', dtype, ndim), ('tuple', (type, ...)), ('list', item type),
+# ('optional', type): the type or None.
+INT, FLOAT, BOOL, STR = "int", "float", "bool", "str"
 SCALARS = (INT, FLOAT, BOOL)
 
 
@@ -30,8 +31,25 @@ def is_tuple(t):
     return isinstance(t, tuple) and t[0] == "tuple"
 
 
+def list_type(item):
+    return ("list", item)
+
+
+def is_list(t):
+    return isinstance(t, tuple) and t[0] == "list"
+
+
+def optional_type(t):
+    return ("optional", t)
+
+
+def is_optional(t):
+    return isinstance(t, tuple) and t[0] == "optional"
+
+
 def kind(t):
-    """The registry key of a type: 'int', 'float', 'bool', 'array', 'tuple'."""
+    """The registry key of a type: 'int', 'float', 'bool', 'str', 'array', 'tuple',
+    'list', 'optional'."""
     return t if isinstance(t, str) else t[0]
 
 
@@ -39,12 +57,15 @@ def kind(t):
 class Registry:
     """What the feature modules can produce. expr[kind]: (weight, producer(gen, type,
     depth) -> source text or None); stmt: (weight, producer(gen, depth) -> list of
-    lines or None); param: (weight, producer(gen) -> type) for function parameters."""
+    lines or None); param: (weight, producer(gen) -> type) for function parameters;
+    ret: (weight, producer(gen) -> type) for function results beyond the scalars,
+    tuples and arrays that every program may return."""
 
     def __init__(self):
         self.expr = {}
         self.stmt = []
         self.param = []
+        self.ret = []
         self.features = []
 
     def add_expr(self, kinds, weight, producer):
@@ -56,6 +77,9 @@ class Registry:
 
     def add_param(self, weight, producer):
         self.param.append((weight, producer))
+
+    def add_return(self, weight, producer):
+        self.ret.append((weight, producer))
 
 
 REGISTRY = Registry()

@@ -1,11 +1,17 @@
 """Argument values for generated functions, as source text: edge cases of every
 type (zero, signs, int64 extremes, NaN, infinities, -0.0) and arrays in every layout
-compiled code meets (C, reversed, strided, Fortran-ordered, empty)."""
+compiled code meets (C, reversed, strided, Fortran-ordered, empty), strings (empty,
+ASCII, accented, CJK, astral, digits, separators) and non-empty lists (an empty list
+from Python has no item type: a TypeError in compiled code as in Numba)."""
 
-from .core import BOOL, FLOAT, INT, is_array, is_tuple, np_dtype
+from .core import BOOL, FLOAT, INT, STR, is_array, is_list, is_tuple, np_dtype
 
 INTS = [0, 1, -1, 2, 3, 7, -13, 100, 255, 2**31, -(2**40), 2**62, -(2**63), 2**63 - 1]
 FLOATS = ["0.0", "-0.0", "1.5", "-2.25", "1e300", "-1e-300", "math.inf", "-math.inf", "math.nan", "0.1"]
+
+
+WORDS = ["", "a", "hello", "Hello World", "héllo", "日本語テキスト", "emoji 🙂!", "a,b,,c", "  pad\t", "123",
+         "-42", "ß", "İstanbul", "l"]
 
 
 def int_text(rng):
@@ -59,6 +65,10 @@ def input_text(rng, t):
     if is_tuple(t):
         items = [input_text(rng, e) for e in t[1]]
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    if t == STR:
+        return repr(rng.choice(WORDS))
+    if is_list(t):
+        return "[" + ", ".join(input_text(rng, t[1]) for _ in range(rng.randint(1, 6))) + "]"
     if is_array(t):
         return array_text(rng, t[1], t[2])
     raise ValueError(f"no inputs for {t}")
