@@ -115,14 +115,40 @@ bool appendTupleKey(PyObject *tuple, KeyBuffer &key) {
   return true;
 }
 
+// Lists and tuples nested deeper than this (a list that contains itself among them)
+// are refused instead of typed by an unbounded recursion.
+constexpr int kMaxNesting = 100;
+const char *const kTooDeep = "a list or tuple nested more than 100 levels deep (or a list that contains itself)";
+thread_local int nestingDepth = 0;
+
+struct NestingLevel {
+  NestingLevel() { ++nestingDepth; }
+  ~NestingLevel() { --nestingDepth; }
+  bool tooDeep(std::string *why) const {
+    if (nestingDepth <= kMaxNesting)
+      return false;
+    if (why)
+      *why = kTooDeep;
+    return true;
+  }
+};
+
+// "list of X" for an item's reason, except the nesting limit's own.
+void prefixReason(std::string *why, const char *prefix) {
+  if (why && *why != kTooDeep)
+    *why = prefix + *why;
+}
+
 std::optional<Type> typeOfTuple(PyObject *obj, std::string *why) {
+  NestingLevel level;
+  if (level.tooDeep(why))
+    return std::nullopt;
   std::vector<Type> elems;
   Py_ssize_t n = PyTuple_GET_SIZE(obj);
   for (Py_ssize_t i = 0; i < n; ++i) {
     auto t = typeOfObject(PyTuple_GET_ITEM(obj, i), why);
     if (!t) {
-      if (why)
-        *why = "tuple containing " + *why;
+      prefixReason(why, "tuple containing ");
       return std::nullopt;
     }
     elems.push_back(std::move(*t));
@@ -286,10 +312,12 @@ std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
         *why = "an empty list (its item type cannot be known; use mahou.typed.List.empty_list(item_type))";
       return std::nullopt;
     }
+    NestingLevel level;
+    if (level.tooDeep(why))
+      return std::nullopt;
     auto item = typeOfObject(PyList_GET_ITEM(obj, 0), why);
     if (!item) {
-      if (why)
-        *why = "list of " + *why;
+      prefixReason(why, "list of ");
       return std::nullopt;
     }
     return Type::list(*item);

@@ -1,0 +1,179 @@
+"""Leak checks: the runtime's allocation counter (mahou._core.live_allocations(),
+every array block, list and string alive) is back where it started after compiled
+loops that build and drop arrays, lists, strings and optional values, that raise and
+catch while holding them, that let an exception escape to Python, and that run
+prange bodies; and after values cross into Python and back. Each function is also
+compared with Python's result."""
+
+import gc
+
+import numpy as np
+import pytest
+
+import mahou._core
+from conftest import check, jitted
+from mahou import prange
+
+
+def live():
+    gc.collect()
+    return mahou._core.live_allocations()
+
+
+def strings(n):
+    t = 0
+    for i in range(n):
+        s = str(i) + "x" * (i % 5)
+        parts = s.split("x")
+        t += len(parts) + len(f"{i:5d}{s!r}") + len(",".join(parts).upper())
+    return t
+
+
+def lists_of_lists(n):
+    t = 0
+    for i in range(n):
+        xs = [[j, j + 1] for j in range(i % 7)]
+        xs.append([1])
+        xs[0] = xs[-1]
+        t += len(xs) + sum([len(x) for x in xs])
+    return t
+
+
+def lists_of_arrays_and_strings(n):
+    t = 0.0
+    for i in range(n):
+        arrays = [np.zeros(3) + j for j in range(i % 4)]
+        names = [str(j) * 2 for j in range(i % 3)]
+        arrays.extend(arrays[:1])
+        names.insert(0, "a")
+        t += len(arrays) + len(names)
+        if arrays:
+            t += arrays.pop().sum()
+    return t
+
+
+def optionals(n):
+    t = 0
+    for i in range(n):
+        s = None
+        if i % 2:
+            s = "odd" * (i % 4)
+        xs = None if i % 3 else [i, i]
+        if s is not None:
+            t += len(s)
+        if xs is not None:
+            t += len(xs)
+    return t
+
+
+def raise_and_catch(n):
+    t = 0
+    for i in range(n):
+        try:
+            xs = [str(i)] * 3
+            a = np.ones(4)
+            if i % 2:
+                raise ValueError("odd")
+            t += len(xs) + a.size
+        except ValueError:
+            t -= 1
+        finally:
+            t += 1
+    return t
+
+
+def holds_then_raises(i):
+    xs = [np.zeros(2), np.ones(2)]
+    s = "abc" * i
+    if i % 3 == 0:
+        raise KeyError("k")
+    return len(xs) + len(s)
+
+
+held = jitted(holds_then_raises)
+
+
+def catches_a_callee(n):
+    t = 0
+    for i in range(n):
+        try:
+            t += held(i)
+        except KeyError:
+            t += 100
+    return t
+
+
+def index_errors(n):
+    t = 0
+    for i in range(n):
+        xs = [str(j) for j in range(i % 4)]
+        try:
+            t += len(xs[5])
+        except IndexError:
+            t += 1
+    return t
+
+
+def prange_bodies(n):
+    s = 0.0
+    for i in prange(n):
+        a = np.arange(i % 10 + 1) * 1.0
+        s += a.sum()
+    return s
+
+
+def changes_a_list(xs, s):
+    for i in range(5):
+        xs.append(xs[0] + i)
+        s = s + str(i)
+    xs.pop(0)
+    return s
+
+
+CASES = [(strings, (300,)), (lists_of_lists, (300,)), (lists_of_arrays_and_strings, (300,)), (optionals, (300,)),
+         (raise_and_catch, (300,)), (catches_a_callee, (300,)), (index_errors, (300,)),
+         (changes_a_list, ([3, 1, 2], "héllo"))]
+
+
+@pytest.mark.parametrize("fn,args", CASES, ids=[c[0].__name__ for c in CASES])
+def test_compiled_loops_free_what_they_build(fn, args):
+    check(fn, *args)  # compiles; the same results as Python
+    f = jitted(fn)
+    start = live()
+    for _ in range(3):
+        f(*args)
+    assert live() == start
+
+
+def test_prange_bodies_free_what_they_build():
+    f = jitted(prange_bodies, parallel=True)
+    assert f(10) == prange_bodies(10)
+    start = live()
+    assert f(2000) == prange_bodies(2000)
+    assert live() == start
+
+
+def test_an_exception_escaping_to_python_frees_what_was_held():
+    with pytest.raises(KeyError):
+        held(3)
+    start = live()
+    for _ in range(200):
+        with pytest.raises(KeyError):
+            held(3)
+    assert live() == start
+
+
+def make_array(n):
+    return np.arange(n) * 2
+
+
+def test_the_counter_sees_what_is_alive():
+    """The counter is not blind: a returned array's block stays counted while Python
+    holds the array."""
+    f = jitted(make_array)
+    f(3)
+    start = live()
+    kept = [f(i) for i in range(1, 11)]
+    assert live() == start + 10
+    del kept
+    assert live() == start
