@@ -235,3 +235,33 @@ def test_a_function_that_only_raises_compiles():
     infer the return type"); as in Numba its result type is None."""
     check_raises(ValueError, always_raises, 1)
     check_raises(KeyError, always_raises, 0)
+
+
+def param_becomes_optional_str(c, s):
+    t = s + "x"
+    if c:
+        t = None
+    s = t if t is not None else s
+    return s
+
+
+def param_becomes_none_elsewhere(c, x):
+    if c:
+        x = None
+    return x
+
+
+def param_list_becomes_optional(c, xs):
+    if c:
+        xs = None
+    return 0 if xs is None else len(xs)
+
+
+@pytest.mark.parametrize("fn,value", [(param_becomes_optional_str, "héllo"), (param_becomes_none_elsewhere, 3),
+                                      (param_becomes_none_elsewhere, 2.5), (param_becomes_none_elsewhere, "s"),
+                                      (param_list_becomes_optional, [1, 2])])
+def test_a_parameter_widened_to_an_optional(fn, value):
+    """A parameter assigned None (or an optional) elsewhere has an optional variable; its
+    argument was stored into it unconverted, a crash (segfault) in code generation."""
+    check(fn, False, value)
+    check(fn, True, value)

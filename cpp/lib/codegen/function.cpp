@@ -97,10 +97,9 @@ llvm::Function *FunctionLowering::run() {
   for (int i = 0; i < fn_.numParams; ++i) {
     llvm::Value *arg = func_->getArg(i + 1);
     const Type &from = fn_.argTypes[i], &to = fn_.vars[i].type;
-    if (from != to) {
-      if (from.isNumber()) arg = castScalar(arg, from, to);
-      // arrays differing only in layout/readonly share the LLVM type
-    }
+    // A number widened, an array of another layout, a value that is None elsewhere
+    // (an optional), a literal string stored as a string.
+    if (from != to) arg = castValue({arg, false}, from, to, nullptr).v;
     incref(arg, to);
     b_.CreateStore(arg, slots_[i]);
   }
