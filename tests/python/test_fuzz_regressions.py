@@ -265,3 +265,42 @@ def test_a_parameter_widened_to_an_optional(fn, value):
     argument was stored into it unconverted, a crash (segfault) in code generation."""
     check(fn, False, value)
     check(fn, True, value)
+
+
+def reversed_while_deleting(xs):
+    seen = []
+    for x in reversed(xs):
+        seen.append(x)
+        del xs[x:xs.count(x)]
+    return seen
+
+
+def reversed_while_appending(xs):
+    seen = []
+    for x in reversed(xs):
+        seen.append(x)
+        if len(xs) < 10:
+            xs.append(x * 2)
+    else:
+        seen.append(-1)
+    return seen
+
+
+def reversed_with_break(xs):
+    t = 0
+    for x in reversed(xs):
+        if x < 0:
+            break
+        t += x
+        xs.pop()
+    else:
+        t = -t
+    return t
+
+
+@pytest.mark.parametrize("fn", [reversed_while_deleting, reversed_while_appending, reversed_with_break])
+@pytest.mark.parametrize("xs", [[4611686018427387904, -1, -14, 1], [3], [1, 2, 3, -4, 5], [0, 0, 0]])
+def test_reversed_reads_a_changing_list_live(fn, xs):
+    """for x in reversed(xs) iterated a reversed copy: Python's reversed iterator reads the
+    list as it is at each step and stops at an index the list no longer has."""
+    check(fn, xs)

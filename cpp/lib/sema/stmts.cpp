@@ -180,14 +180,13 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     auto base = expr(*sub->value);
     if (isUnknown(base) && !base->type.isPartialContainer()) return;
     base = unwrapOptional(std::move(base));
+    // Python evaluates the value before the container and the index or key: an index
+    // that raises or has effects comes after it.
+    if ((base->type.isList() || base->type.isDict()) && !isUnknown(base) && !isUnknown(value) &&
+        value->op != ir::ExprOp::Const && value->op != ir::ExprOp::LoadVar)
+      value = load(holdInTemp(std::move(value), loc, out), loc);
     if (base->type.isList() && !isUnknown(base)) {
       requireHost(loc, "a list");
-      // Python evaluates the value before the list and the index: an index that raises
-      // or has effects comes after it.
-      if (!isUnknown(value) && value->op != ir::ExprOp::Const && value->op != ir::ExprOp::LoadVar) {
-        int tmp = holdInTemp(std::move(value), loc, out);
-        value = load(tmp, loc);
-      }
       storeListItem(std::move(base), *sub->index, std::move(value), loc, out);
       return;
     }
@@ -657,6 +656,45 @@ void loopOverChangingLength(FunctionTyper &t, const IterSource &src, int counter
   out.push_back(std::move(w));
 }
 
+// for x in reversed(xs), xs a list variable: Python's reversed iterator reads the list
+// live, from its last index down, and stops at an index the list no longer has:
+// i = len(xs) - 1; while i >= 0 and i < len(xs): x = xs[i]; i -= 1; body.
+bool loopOverReversedList(FunctionTyper &t, const ast::Call &call, int counter, Loc loc,
+                          const std::function<void(ExprPtr, ir::Block &)> &body, const ast::Body *orelse,
+                          ir::Block &out) {
+  if (call.args.size() != 1 || !call.keywords.empty()) return false;
+  auto *name = call.args[0]->as<ast::Name>();
+  if (!name || !t.varIndex_.count(name->id)) return false;
+  int var = t.varIndex_.at(name->id);
+  if (!t.vars_[var].type.isList()) return false;
+  auto length = [&] {
+    std::vector<ExprPtr> a;
+    a.push_back(t.load(var, loc));
+    return t.objectOp(ir::ObjectOp::ListLen, Type::int64(), std::move(a), loc);
+  };
+  auto one = [&] { return ir::makeConst(Type::int64(), loc, 1); };
+  out.push_back(t.assignVar(counter, t.binary(ast::BinOpKind::Sub, length(), one(), loc), loc));
+  auto w = makeStmt(ir::StmtOp::While, loc);
+  auto inRange = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), loc);
+  inRange->sub = 0; // and
+  inRange->args.push_back(t.compareOne(ast::CmpOpKind::GtE, t.load(counter, loc), ir::makeConst(Type::int64(), loc, 0), loc));
+  inRange->args.push_back(t.compareOne(ast::CmpOpKind::Lt, t.load(counter, loc), length(), loc));
+  w->exprs.push_back(std::move(inRange));
+  std::vector<ExprPtr> a;
+  a.push_back(t.load(var, loc));
+  a.push_back(t.load(counter, loc));
+  ExprPtr element = t.objectOp(ir::ObjectOp::ListGet, t.vars_[var].type.elems[0], std::move(a), loc);
+  int item = t.tempVar(element->type, loc);
+  w->body.push_back(t.assignVar(item, std::move(element), loc));
+  w->body.push_back(t.assignVar(counter, t.binary(ast::BinOpKind::Sub, t.load(counter, loc), one(), loc), loc));
+  ++t.loopDepth_;
+  body(t.load(item, loc), w->body);
+  --t.loopDepth_;
+  if (orelse) t.block(*orelse, w->orelse);
+  out.push_back(std::move(w));
+  return true;
+}
+
 } // namespace
 
 std::optional<std::pair<ExprPtr, FunctionTyper::EntryPart>> FunctionTyper::tableIteration(const ast::Expr &iter) {
@@ -750,6 +788,9 @@ void FunctionTyper::forLoopElements(const ast::Expr &iter, Loc loc,
     element = load(counter, loc);
   } else if (auto table = tableIteration(iter)) {
     if (!isUnknown(table->first)) forEachEntry(std::move(table->first), table->second, loc, body, out, orelse);
+    return;
+  } else if (isBuiltinCall(*this, iter, "reversed", &call) &&
+             loopOverReversedList(*this, *call, counter, loc, body, orelse, out)) {
     return;
   } else {
     IterSource src;
