@@ -2,7 +2,8 @@
 and a float that are equal are equal: a variable has one type in compiled code, so an
 int assigned where floats also are is a float there), floats exactly (NaN equals NaN,
 -0.0 and 0.0 differ), NumPy scalars as Python numbers, arrays elementwise with shape
-and dtype kind, tuples and lists item by item, strings exactly, None as None."""
+and dtype kind, tuples and lists item by item, dicts key by key in insertion order, sets and strings
+exactly, None as None."""
 
 import math
 
@@ -46,6 +47,16 @@ def difference(got, expected, path="result"):
             if d:
                 return d
         return None
+    if isinstance(expected, dict):
+        if type(got) is not dict or list(got) != list(expected):
+            return f"{path}: expected a dict with keys {list(expected)!r} in that order, got {got!r}"
+        for k in expected:
+            d = difference(got[k], expected[k], f"{path}[{k!r}]")
+            if d:
+                return d
+        return None
+    if isinstance(expected, (set, frozenset)):
+        return None if type(got) is type(expected) and got == expected else f"{path}: expected {expected!r}, got {got!r}"
     if expected is None or isinstance(expected, str):
         return None if type(got) is type(expected) and got == expected else f"{path}: expected {expected!r}, got {got!r}"
     e, g = _number(expected), _number(got)

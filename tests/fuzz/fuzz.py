@@ -44,13 +44,19 @@ class Run:
         return self.args.budget and time.time() - self.start_time > self.args.budget
 
     def save(self, status, seed, index, detail):
-        from gen import generate
+        # The program as the worker wrote it (kept unless it passed), else generated again.
+        written = os.path.join(self.workdir, f"fuzz_{seed}_{index}.py")
+        if os.path.exists(written):
+            with open(written) as f:
+                source = f.read()
+        else:
+            from gen import generate
 
-        program = generate(seed, index)
+            source = generate(seed, index).source
         path = os.path.join(self.faildir, f"{status}-{seed}-{index}.py")
         header = "".join(f"# {line}\n" for line in f"{status}: {detail}".splitlines()[:30])
         with open(path, "w") as f:
-            f.write(header + program.source)
+            f.write(header + source)
         self.failures.append((status, path, detail))
         print(f"  {status}: {path}\n    {detail.splitlines()[0][:300] if detail else ''}", flush=True)
 

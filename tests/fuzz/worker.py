@@ -47,9 +47,9 @@ def outcome(fn, args):
 
 
 def mutable_in(args):
-    """The arguments a call can change: arrays and lists (written back), also in tuples."""
+    """The arguments a call can change: arrays, lists and sets (written back), also in tuples."""
     for a in args:
-        if isinstance(a, (np.ndarray, list)):
+        if isinstance(a, (np.ndarray, list, set)):
             yield a
         elif isinstance(a, tuple):
             yield from mutable_in(a)
@@ -92,7 +92,7 @@ def run_program(source, path, name):
             d = difference(got[1], expected[1])
             if d is None:
                 for k, (ga, ea) in enumerate(zip(mutable_in(args_jit), mutable_in(args_ref))):
-                    d = difference(ga, ea, f"argument {k} (array or list) after the call")
+                    d = difference(ga, ea, f"argument {k} (array, list or set) after the call")
                     if d:
                         break
             if d:

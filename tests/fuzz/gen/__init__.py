@@ -14,7 +14,7 @@ from .core import BOOL, FLOAT, INT, FunctionInfo, Gen, NoExpression, indent, is_
 from .inputs import input_text
 
 # Feature modules, each registering itself on import.
-FEATURES = ["scalars", "control", "arrays", "tuples", "strings", "lists", "optionals", "calls"]
+FEATURES = ["scalars", "control", "arrays", "tuples", "strings", "lists", "optionals", "prange", "calls"]
 for _name in FEATURES:
     importlib.import_module(f"{__name__}.{_name}")
 
@@ -23,7 +23,8 @@ PRELUDE = """\
 import math
 import numpy as np
 import fuzz_runtime
-compiled = fuzz_runtime.decorator(boundscheck={boundscheck})
+compiled = fuzz_runtime.decorator(boundscheck={boundscheck}, parallel={parallel})
+prange = fuzz_runtime.prange()
 """
 
 
@@ -82,7 +83,8 @@ def generate(seed, index):
     rng = random.Random(f"mahou-fuzz:{seed}:{index}")
     g = Gen(rng)
     g.boundscheck = rng.random() < 0.4
-    lines = [PRELUDE.format(seed=seed, index=index, boundscheck=g.boundscheck)]
+    parallel = rng.random() < 0.5
+    lines = [PRELUDE.format(seed=seed, index=index, boundscheck=g.boundscheck, parallel=parallel)]
     cases = []
     input_lines = ["", "", "def inputs():", "    return {"]
     for k in range(rng.randint(1, 3)):

@@ -1,6 +1,6 @@
 """Calls between the compiled functions of a program: each function may call those
 generated before it (so the call graph has no cycles), with any argument types its
-parameters take; arrays and lists are passed by reference in both."""
+parameters take; arrays, lists and sets are passed by reference in both."""
 
 from .core import feature, is_array
 
@@ -24,5 +24,5 @@ def call(g, t, depth):
 
 @feature("calls")
 def register(reg):
-    for k in ("int", "float", "bool", "tuple", "str", "list", "optional"):
+    for k in ("int", "float", "bool", "tuple", "str", "list", "optional", "dict", "set"):
         reg.add_expr(k, 0.8, call)

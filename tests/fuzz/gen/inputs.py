@@ -67,6 +67,8 @@ def input_text(rng, t):
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
     if t == STR:
         return repr(rng.choice(WORDS))
+    if isinstance(t, tuple) and t[0] == "set":
+        return "{" + ", ".join(input_text(rng, t[1]) for _ in range(rng.randint(1, 5))) + "}"
     if is_list(t):
         return "[" + ", ".join(input_text(rng, t[1]) for _ in range(rng.randint(1, 6))) + "]"
     if is_array(t):
