@@ -48,6 +48,9 @@ def difference(got, expected, path="result"):
                 return d
         return None
     if isinstance(expected, dict):
+        # A dict made in compiled code comes back as a typed.Dict (as in Numba).
+        if type(got) is not dict and type(got).__name__ == "Dict":
+            got = dict(got.items())
         if type(got) is not dict or list(got) != list(expected):
             return f"{path}: expected a dict with keys {list(expected)!r} in that order, got {got!r}"
         for k in expected:

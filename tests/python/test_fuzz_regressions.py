@@ -304,3 +304,42 @@ def test_reversed_reads_a_changing_list_live(fn, xs):
     """for x in reversed(xs) iterated a reversed copy: Python's reversed iterator reads the
     list as it is at each step and stops at an index the list no longer has."""
     check(fn, xs)
+
+
+def dict_store_raising_value(a):
+    d = {1: 1.0}
+    d[len(a) // len(a)] = a[5]  # Python evaluates the value first: IndexError, not ZeroDivisionError
+    return d[1]
+
+
+def dict_store_ordered_effects(xs):
+    d = {0: 0}
+    d[xs.pop()] = xs.pop()  # value first: pops the 3, then the key pops the 1
+    return d[1]
+
+
+def test_a_dict_store_evaluates_its_value_before_the_key():
+    check_raises(IndexError, dict_store_raising_value, np.zeros(0), jit_options={"boundscheck": True})
+    check(dict_store_ordered_effects, [5, 6, 7, 1, 3])
+
+
+def store_into_a_dict_typed_late(x):
+    if True:
+        try:
+            d = {}
+            d["b"] = -84.25
+        except ArithmeticError:
+            pass
+        finally:
+            pass
+    for i in range(3):
+        pass
+    return d["b"]
+
+
+def test_temporaries_keep_their_types_while_a_container_is_typed():
+    """The value of a store into a dict whose item types were still unknown in the first
+    typing pass was held in a temporary only from the second pass on, which renumbered
+    the temporaries after it: a bool temporary took a float's type (IR verifier:
+    condition must be bool)."""
+    check(store_into_a_dict_typed_late, 1)

@@ -1,9 +1,9 @@
 """Leak checks: the runtime's allocation counter (mahou._core.live_allocations(),
-every array block, list and string alive) is back where it started after compiled
-loops that build and drop arrays, lists, strings and optional values, that raise and
-catch while holding them, that let an exception escape to Python, and that run
-prange bodies; and after values cross into Python and back. Each function is also
-compared with Python's result."""
+every array block, list, string, dict and set alive) is back where it started after
+compiled loops that build and drop arrays, lists, strings, dicts, sets and optional
+values, that raise and catch while holding them, that let an exception escape to
+Python, and that run prange bodies; and after values cross into Python and back.
+Each function is also compared with Python's result."""
 
 import gc
 
@@ -63,6 +63,26 @@ def optionals(n):
             t += len(s)
         if xs is not None:
             t += len(xs)
+    return t
+
+
+def dicts_and_sets(n):
+    t = 0
+    for i in range(n):
+        d = {str(j): [j, j + 1] for j in range(i % 6)}
+        d["x" * (i % 3)] = [i]
+        s = {j % 4 for j in range(i % 9)}
+        s.add(i)
+        names = {k: len(k) for k in d}
+        if "x" in d:
+            del d["x"]
+        for k, v in d.items():
+            t += len(k) + len(v)
+        t += len(s) + len(names)
+        try:
+            t += len(d["missing"])
+        except KeyError:
+            t += 1
     return t
 
 
@@ -131,6 +151,7 @@ def changes_a_list(xs, s):
 
 
 CASES = [(strings, (300,)), (lists_of_lists, (300,)), (lists_of_arrays_and_strings, (300,)), (optionals, (300,)),
+         (dicts_and_sets, (300,)),
          (raise_and_catch, (300,)), (catches_a_callee, (300,)), (index_errors, (300,)),
          (changes_a_list, ([3, 1, 2], "héllo"))]
 

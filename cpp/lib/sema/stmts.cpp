@@ -173,6 +173,10 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     return;
   }
   if (auto *sub = target.as<ast::Subscript>()) {
+    // The number of the temporary that holds the value below, taken whether or not the
+    // value is held in this pass: the temporaries after it keep their numbers, and so
+    // their types, from one pass to the next while the base's type is still unknown.
+    const int valueTemp = tempCounter_++;
     if (auto flat = flatBase(*sub->value)) {
       storeFlatItem(std::move(flat), *sub->index, std::move(value), loc, out);
       return;
@@ -183,8 +187,13 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     // Python evaluates the value before the container and the index or key: an index
     // that raises or has effects comes after it.
     if ((base->type.isList() || base->type.isDict()) && !isUnknown(base) && !isUnknown(value) &&
-        value->op != ir::ExprOp::Const && value->op != ir::ExprOp::LoadVar)
-      value = load(holdInTemp(std::move(value), loc, out), loc);
+        value->op != ir::ExprOp::Const && value->op != ir::ExprOp::LoadVar) {
+      const int next = tempCounter_;
+      tempCounter_ = valueTemp;
+      int held = holdInTemp(std::move(value), loc, out);
+      tempCounter_ = next;
+      value = load(held, loc);
+    }
     if (base->type.isList() && !isUnknown(base)) {
       requireHost(loc, "a list");
       storeListItem(std::move(base), *sub->index, std::move(value), loc, out);

@@ -14,7 +14,7 @@ from .core import BOOL, FLOAT, INT, FunctionInfo, Gen, NoExpression, indent, is_
 from .inputs import input_text
 
 # Feature modules, each registering itself on import.
-FEATURES = ["scalars", "control", "arrays", "tuples", "strings", "lists", "optionals", "prange", "calls"]
+FEATURES = ["scalars", "control", "arrays", "tuples", "strings", "lists", "optionals", "dicts", "prange", "calls"]
 for _name in FEATURES:
     importlib.import_module(f"{__name__}.{_name}")
 

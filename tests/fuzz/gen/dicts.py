@@ -1,5 +1,5 @@
 """Dicts and sets with int and str keys (float keys would bring NaN's identity rules):
-displays, comprehensions, dict()/set() of other containers, copies; `d[k]` (KeyError
+displays, comprehensions, set() of lists and dicts, copies; `d[k]` (KeyError
 both), `get` (with and without a default), `pop`, `setdefault`, `in`, `len`,
 `sum`/`min`/`max` of keys and values, comparisons; stores, `del`, `update`, `clear`,
 augmented stores `d[k] += v`; iteration over keys, values and items (the dict changed
@@ -83,11 +83,8 @@ def dict_comprehension(g, t, depth):
 
 
 def dict_derived(g, t, depth):
-    form = g.rng.choice(["copy", "dict", "cond"])
-    if form == "copy":
+    if g.chance(0.5):
         return f"{g.expr(t, depth)}.copy()"
-    if form == "dict":
-        return f"dict({g.expr(t, depth)})"
     return f"({g.expr(t, depth)} if {g.expr(BOOL, depth)} else {g.expr(t, depth)})"
 
 
@@ -171,7 +168,7 @@ def bool_of_container(g, t, depth):
             return None  # CPython compares a value to itself by identity first (NaN)
         return f"({c.name} {g.rng.choice(['==', '!='])} {g.expr(c.type, depth)})"
     if form == "truth":
-        return f"(not {c.name})" if g.chance(0.5) else f"bool({c.name})"
+        return f"(not {c.name})"
     if not is_set(c.type):
         return None
     other = g.expr(c.type, depth)
