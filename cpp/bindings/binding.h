@@ -182,7 +182,9 @@ Overload *findOverload(DispatcherState &st, const std::vector<uint64_t> &key);
 // eager signatures of @njit functions and CUDA kernels pick the cheapest (compile.cpp).
 int conversionCost(const types::Type &from, const types::Type &to);
 // Finds or compiles the overload for these argument types; throws C++ errors.
-Overload &compileOverload(DispatcherObject *self, const std::vector<types::Type> &args);
+// declaredRet: an eager signature's return type (a scalar one is compiled in).
+Overload &compileOverload(DispatcherObject *self, const std::vector<types::Type> &args,
+                          const std::optional<types::Type> &declaredRet = std::nullopt);
 // Adds a compiled (or shipped) overload under its argument key.
 Overload &addOverload(DispatcherState &st, std::vector<uint64_t> key, CompiledFunction fn);
 // Pickling (shipped_code.cpp): the machine code of the overloads as bytes, keyed by

@@ -281,7 +281,7 @@ int conversionCost(const Type &from, const Type &to) {
   return -1;
 }
 
-Overload &compileOverload(DispatcherObject *self, const std::vector<Type> &args) {
+Overload &compileOverload(DispatcherObject *self, const std::vector<Type> &args, const std::optional<Type> &declaredRet) {
   DispatcherState &st = *self->state;
   std::vector<uint64_t> key;
   for (const Type &t : args)
@@ -296,15 +296,18 @@ Overload &compileOverload(DispatcherObject *self, const std::vector<Type> &args)
     CompilingMark mark(st, args);
     std::unique_ptr<CompileEnvironment> env = makeEnvironment(self);
     SourceFile file(st.filename, st.source, st.firstLine);
+    CompileOptions options = st.options;
+    if (declaredRet && declaredRet->isNumber())
+      options.declaredReturn = declaredRet; // "i4(i8)": results converted to int32
     std::optional<CompiledFunction> cached;
     if (st.cache)
-      cached = backendTable().cacheLoad(file, st.name, args, *env, st.options);
+      cached = backendTable().cacheLoad(file, st.name, args, *env, options);
     if (cached) {
       fn = std::move(*cached);
     } else {
-      fn = backendTable().compileFunction(file, st.name, args, *env, st.options);
+      fn = backendTable().compileFunction(file, st.name, args, *env, options);
       if (st.cache)
-        backendTable().cacheStore(file, st.name, fn, st.options);
+        backendTable().cacheStore(file, st.name, fn, options);
     }
     fn.object.clear(); // the JIT keeps its own copy
   }

@@ -20,8 +20,11 @@ std::string textOf(PyObject *obj) {
 }
 
 bool checkDeclaredReturn(Overload &ov, const Type &declared) {
-  if (declared == ov.fn.ret)
+  if (declared == ov.fn.ret) {
+    if (declared.isNumber())
+      ov.declaredRet = declared; // compiled in: kept for recompile() and pickling
     return true;
+  }
   if (declared.isScalar() && ov.fn.ret.isScalar()) {
     ov.declaredRet = declared; // the result is converted when boxed
     return true;
@@ -40,7 +43,7 @@ PyObject *dispCompile(PyObject *self, PyObject *sig) {
   if (!parseSignatureArg(sig, parsed))
     return nullptr;
   Overload *ov = nullptr;
-  if (!translateErrors([&] { ov = &compileOverload(asDispatcher(self), parsed.args); }))
+  if (!translateErrors([&] { ov = &compileOverload(asDispatcher(self), parsed.args, parsed.ret); }))
     return nullptr;
   if (parsed.ret && !checkDeclaredReturn(*ov, *parsed.ret))
     return nullptr;
@@ -139,7 +142,7 @@ PyObject *dispRecompile(PyObject *self, PyObject *) {
   d->vectorcall = dispatcherCall;
   for (auto &[args, declared] : sigs) {
     Overload *ov = nullptr;
-    if (!translateErrors([&] { ov = &compileOverload(d, args); }))
+    if (!translateErrors([&] { ov = &compileOverload(d, args, declared); }))
       return nullptr;
     ov->declaredRet = declared;
   }

@@ -217,7 +217,10 @@ PyObject *dispatcherImportCode(PyObject *self, PyObject *payload) {
         } pop{st};
         std::unique_ptr<CompileEnvironment> env = makeEnvironment(disp);
         SourceFile file(st.filename, st.source, st.firstLine);
-        fn = backendTable().linkEntry(file, st.name, s.args, *env, st.options, std::move(s.entry));
+        CompileOptions options = st.options; // as compileOverload: the signature's return compiled in
+        if (s.declaredRet && s.declaredRet->isNumber())
+          options.declaredReturn = s.declaredRet;
+        fn = backendTable().linkEntry(file, st.name, s.args, *env, options, std::move(s.entry));
       }
       if (!fn || findOverload(st, key))
         continue; // another source, options or dependencies here: compiled when called
@@ -225,7 +228,7 @@ PyObject *dispatcherImportCode(PyObject *self, PyObject *payload) {
       fn->object.clear();
       Overload &ov = addOverload(st, std::move(key), std::move(*fn));
       ov.shipped = true;
-      if (s.declaredRet && *s.declaredRet != ov.fn.ret && s.declaredRet->isScalar() && ov.fn.ret.isScalar())
+      if (s.declaredRet && s.declaredRet->isScalar() && ov.fn.ret.isScalar())
         ov.declaredRet = s.declaredRet;
       ++linked;
     }

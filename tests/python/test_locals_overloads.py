@@ -129,3 +129,23 @@ def test_recompile_error_is_raised():
         FACTOR = 2
     f.recompile()
     assert f(1) == 2
+
+
+def test_eager_return_type_converts_results():
+    # As Numba: the declared return type is the function's, for Python and compiled callers.
+    @njit("i4(i8)")
+    def doubled(x):
+        return x * 2
+
+    @njit("f4(f8)")
+    def third(x):
+        return x / 3
+
+    @njit
+    def caller(x):
+        return doubled(x)
+
+    assert doubled(3172171919) == np.int32(np.int64(6344343838).astype(np.int32))
+    assert doubled(-5) == -10
+    assert third(1.0) == float(np.float32(1.0 / 3))
+    assert caller(3172171919) == doubled(3172171919)

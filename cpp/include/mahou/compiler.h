@@ -138,6 +138,9 @@ struct CompileOptions {
   bool verifyIR = true; // run the IR verifier after every pass
   // jit(locals={...}): variables whose type is declared (values are converted to it).
   std::vector<std::pair<std::string, types::Type>> localTypes;
+  // An eager signature's scalar return type ("i4(i8)"): returned values are converted
+  // to it, as Numba does, instead of the inferred type.
+  std::optional<types::Type> declaredReturn;
   // Ahead-of-time compilation (mahou.aot): compileFunction returns the object file
   // without linking it into the JIT (entry stays null), for a shared library.
   bool objectOnly = false;

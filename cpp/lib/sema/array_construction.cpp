@@ -138,6 +138,7 @@ ExprPtr FunctionTyper::arrayConstruction(const std::string &name, const ast::Cal
       c->args.push_back(std::move(v));
       return c;
     }
+    if (v->type.isList()) return arrayFromList(std::move(v), dtype, fname, e.loc);
     if (v->type.kind == Kind::Str) notSupported(obj.loc, fname + "() of a string is not supported");
     if (v->type.isNumber()) notSupported(obj.loc, fname + "() of a scalar (a 0-d array) is not supported");
     if (!v->type.isTuple())
@@ -153,6 +154,39 @@ ExprPtr FunctionTyper::arrayConstruction(const std::string &name, const ast::Cal
   collector.node(obj, 0, c);
   if (c.unknown) return unknown(e.loc);
   return arrayFromSequence(std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, dtype, fortran, e.loc);
+}
+
+ExprPtr FunctionTyper::tupleAsArray(ExprPtr tuple, Loc loc) {
+  Collected c;
+  SequenceCollector collector(*this, "storing a tuple into an array");
+  collector.value(std::move(tuple), 0, loc, c);
+  if (c.unknown) return unknown(loc);
+  return arrayFromSequence(std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, std::nullopt, false, loc);
+}
+
+// A list held in a variable (or computed): its items are known at run time only, so a
+// compiled helper (python/mahou/_library/internal.py) fills the array, checking that the
+// rows have one length. A list of arrays stacks them.
+ExprPtr FunctionTyper::arrayFromList(ExprPtr list, std::optional<DType> dtype, const std::string &fname, Loc loc) {
+  const Type item = list->type.elems[0];
+  const char *helper = nullptr;
+  DType d{};
+  if (item.isNumber()) {
+    helper = "list_to_array", d = item.dtype;
+  } else if (item.isList() && item.elems[0].isNumber()) {
+    helper = "nested_list_to_array", d = item.elems[0].dtype;
+  } else if (item.isArray()) {
+    helper = "stack_list_of_arrays", d = item.dtype;
+  } else {
+    notSupported(loc, fname + "() of " + list->type.str() + " is not supported (a list of numbers, of lists of numbers or of arrays is)");
+  }
+  if (dtype) d = *dtype;
+  const GlobalValue &g = global(std::string("@internal.") + helper);
+  if (g.kind != GlobalValue::Kind::Function) internalError(std::string("the library helper ") + helper + " is missing");
+  CallArgs call;
+  call.positional.push_back(std::move(list));
+  call.positional.push_back(ir::makeConst(Type::scalar(d), loc, 0));
+  return callCompiled(g.handle, fname, std::move(call), loc);
 }
 
 ExprPtr FunctionTyper::arrayFromSequence(std::vector<ExprPtr> leaves, const std::vector<int64_t> &shape,

@@ -206,7 +206,7 @@ ExprPtr FunctionTyper::arrayMethod(ExprPtr self, const std::string &name, const 
     return r;
   }
   if (name == "sort" || name == "argsort") {
-    checkKeywords(e, {}, "a." + name);
+    checkSortKind(e, "a." + name);
     if (!e.args.empty()) notSupported(loc, "a." + name + "() arguments are not supported");
     return sortLike(name == "sort" ? 2 : 1, std::move(self), loc, "a." + name);
   }

@@ -30,11 +30,27 @@ ExprPtr FunctionTyper::sortLike(int kind, ExprPtr arr, Loc loc, const std::strin
   return e;
 }
 
+void FunctionTyper::checkSortKind(const ast::Call &e, const std::string &fname) {
+  // kind= names NumPy's algorithm; every kind sorts the same values, and mahou's sort is
+  // stable (as 'stable' and 'mergesort'), so ties among equal keys come out in order.
+  checkKeywords(e, {"kind"}, fname);
+  const ast::Expr *k = keyword(e, "kind");
+  if (!k || k->kind == ast::ExprKind::NoneLit) return;
+  auto v = expr(*k);
+  if (isUnknown(v)) return;
+  static const char *kinds[] = {"quicksort", "mergesort", "heapsort", "stable"};
+  if (v->type.kind == Kind::Str)
+    for (const char *name : kinds)
+      if (v->type.text == name) return;
+  error(k->loc, fname + "(): kind must be a constant string, one of 'quicksort', 'mergesort', 'heapsort', 'stable'");
+}
+
 ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::Call &e) {
   std::string fname = "np." + name;
   Loc loc = e.loc;
   if (name == "sort" || name == "argsort" || name == "unique") {
-    checkKeywords(e, {}, fname);
+    if (name == "unique") checkKeywords(e, {}, fname);
+    else checkSortKind(e, fname);
     auto args = positionalArgs(e, 1, 1, fname);
     return sortLike(name == "sort" ? 0 : name == "argsort" ? 1 : 3, std::move(args[0]), loc, fname);
   }

@@ -218,6 +218,8 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     if (!idx) { // a[1:3] = x, a[i] = row: store into the view, broadcasting
       auto view = indexArray(std::move(base), *sub->index, loc);
       if (isUnknown(view) || isUnknown(value)) return;
+      if (value->type.isTuple()) value = tupleAsArray(std::move(value), loc); // a[:2] = (x, y)
+      if (isUnknown(value)) return;
       out.push_back(storeView(std::move(view), std::move(value), loc));
       return;
     }

@@ -132,6 +132,10 @@ FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def
       vars_[it->second].type = t;
       declaredVars_.insert(it->second);
     }
+  if (!innerSelf_ && options.declaredReturn && options.declaredReturn->isNumber()) {
+    ret_ = *options.declaredReturn;
+    returnDeclared_ = true;
+  }
 }
 
 ir::Function FunctionTyper::run() {
@@ -387,6 +391,11 @@ std::optional<int64_t> FunctionTyper::constInt(const ast::Expr &e) {
 
 void FunctionTyper::unifyReturn(const Type &t, Loc loc) {
   if (t.containsUnknown()) return;
+  if (returnDeclared_) { // the signature's type: numbers are converted to it
+    if (!t.isNumber())
+      error(loc, "'" + def_.name + "' is declared to return " + ret_.str() + " but returns " + t.str() + " here");
+    return;
+  }
   auto u = types::unify(ret_, t);
   if (!u)
     error(loc, "'" + def_.name + "' returns " + ret_.str() + " elsewhere but " + t.str() +

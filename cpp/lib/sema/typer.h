@@ -194,6 +194,9 @@ public:
   ExprPtr numpyLibraryFunction(const std::string &name, const ast::Call &e); // array_library.cpp
   // np.array/asarray/ascontiguousarray/asfortranarray (array_construction.cpp); nullptr: another name.
   ExprPtr arrayConstruction(const std::string &name, const ast::Call &e);
+  void checkSortKind(const ast::Call &e, const std::string &fname); // kind= of sort/argsort
+  ExprPtr tupleAsArray(ExprPtr tuple, Loc loc); // a (nested) tuple of numbers as an array, for stores
+  ExprPtr arrayFromList(ExprPtr list, std::optional<DType> dtype, const std::string &fname, Loc loc);
   ExprPtr arrayFromSequence(std::vector<ExprPtr> leaves, const std::vector<int64_t> &shape,
                             std::vector<std::pair<int, ExprPtr>> bindings, bool arrays, std::optional<DType> dtype,
                             bool fortran, Loc loc);
@@ -353,6 +356,7 @@ public:
   std::unordered_map<std::string, int> varIndex_;
   std::set<int> declaredVars_; // variables typed by jit(locals={...})
   Type ret_ = Type::unknown();
+  bool returnDeclared_ = false; // ret_ is an eager signature's return type
   bool sawReturnValue_ = false;
   std::unordered_map<std::string, GlobalValue> globals_;
   std::map<std::pair<uint64_t, std::string>, CalleeSignature> callees_;

@@ -3,7 +3,8 @@ NumPy (numba/np/arraymath.py): a call of np.median(a) in compiled code is a call
 `numpy_functions.median`, compiled for the argument types like any other callee.
 
 The compiler asks for them by the names '@numpy.<name>' (numpy_functions),
-'@numpy.linalg.<name>' (linalg) and '@ndarray.<name>' (array_methods, self first); the
+'@numpy.linalg.<name>' (linalg), '@ndarray.<name>' (array_methods, self first) and
+'@internal.<name>' (internal: helpers of the compiler's own lowering); the
 resolver (mahou._resolver) imports this package on the first such name.
 """
 
@@ -13,6 +14,7 @@ _MODULES = {
     "numpy": "mahou._library.numpy_functions",
     "numpy.linalg": "mahou._library.linalg",
     "ndarray": "mahou._library.array_methods",
+    "internal": "mahou._library.internal",
 }
 
 

@@ -1,0 +1,49 @@
+"""Helpers the compiler itself calls, written in Python and compiled like the NumPy
+library (asked for as '@internal.<name>'): np.array / np.asarray of a list held in a
+variable (a list of numbers, of lists of numbers, or of arrays)."""
+
+import numpy as np
+
+from mahou import njit
+
+_RAGGED = ("setting an array element with a sequence. The requested array has an "
+           "inhomogeneous shape after 1 dimensions.")
+
+
+@njit
+def list_to_array(items, zero):
+    # zero: a number of the result's dtype
+    n = len(items)
+    out = np.full(n, zero)
+    for i in range(n):
+        out[i] = items[i]
+    return out
+
+
+@njit
+def nested_list_to_array(rows, zero):
+    n = len(rows)
+    cols = len(rows[0]) if n > 0 else 0
+    out = np.full((n, cols), zero)
+    for i in range(n):
+        row = rows[i]
+        if len(row) != cols:
+            raise ValueError(_RAGGED)
+        for j in range(cols):
+            out[i, j] = row[j]
+    return out
+
+
+@njit
+def stack_list_of_arrays(arrays, zero):
+    n = len(arrays)
+    if n == 0:
+        raise ValueError("np.array() of an empty list of arrays: the shape of the items is unknown")
+    first = arrays[0]
+    out = np.full((n,) + first.shape, zero)
+    for i in range(n):
+        a = arrays[i]
+        if a.shape != first.shape:
+            raise ValueError(_RAGGED)
+        out[i] = a
+    return out
