@@ -87,3 +87,27 @@ def test_unknown_sort_kind_is_a_typing_error():
 
     with pytest.raises(errors.TypingError, match="kind must be"):
         bogus(np.ones(2))
+
+
+def dtype_variables(n):
+    dtype = np.int_
+    a = np.zeros(n, dtype=dtype)
+    single = np.float32
+    return a, np.ones(n, single), np.arange(n).astype(single)
+
+
+@pytest.mark.parametrize("n", [0, 3])
+def test_dtype_held_in_a_variable(n):
+    check(dtype_variables, n)
+
+
+def test_a_variable_holds_one_dtype():
+    @njit
+    def two(flag):
+        d = np.int64
+        if flag:
+            d = np.float64
+        return np.zeros(2, d)
+
+    with pytest.raises(errors.TypingError, match="cannot be unified"):
+        two(True)

@@ -43,7 +43,8 @@ llvm::Type *TypeMapper::ssa(const Type &t) {
   case types::Kind::Tuple: return mem(t);
   case types::Kind::None:
   case types::Kind::Namespace: // a cooperative group (cuda.cg): no data
-  case types::Kind::Function: return llvm::StructType::get(ctx_); // functions are static: no data
+  case types::Kind::Function: // functions are static: no data
+  case types::Kind::DTypeObj: return llvm::StructType::get(ctx_); // a dtype held in a variable: its type says it
   case types::Kind::Str:
   case types::Kind::List:
   case types::Kind::Dict:

@@ -196,7 +196,6 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
   switch (t.kind) {
   case Kind::Module:
   case Kind::Function:
-  case Kind::DTypeObj:
   case Kind::ExcClass:
   case Kind::Range:
     notSupported(loc, "cannot store a " + t.str() + " in variable '" + vars_[var].name + "'");
