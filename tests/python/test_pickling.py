@@ -499,3 +499,38 @@ def test_cuda_kernels_pickle_by_value_and_run_on_the_emulator():
     assert out["apply"] == [2.5, -3.5, 7.5, 0.5]
     assert out["fill"] == [7.0] * 4
     assert out["fill_can_compile"] is False and len(out["fill_sigs"]) == 1
+
+
+def test_typed_containers_pickle_by_value():
+    from mahou.typed import Dict, List
+
+    ints = List([1, 2, 3])
+    arrays = List([np.arange(3.0), np.ones(3)])
+    scores = Dict()
+    scores["a"] = 1.5
+    nested = Dict()
+    nested[7] = List([1.0, 2.0])
+    empty = List.empty_list(mahou.types.float32)
+    for original in (ints, arrays, scores, nested, empty, List(), Dict()):
+        copy = pickle.loads(pickle.dumps(original))
+        assert type(copy) is type(original)
+        if isinstance(original, List):
+            assert copy.item_type == original.item_type
+            assert len(copy) == len(original)
+            for a, b in zip(copy, original):
+                np.testing.assert_array_equal(a, b)
+        else:
+            assert (copy.key_type, copy.value_type) == (original.key_type, original.value_type)
+            assert list(copy.keys()) == list(original.keys())
+    copied = pickle.loads(pickle.dumps(nested))
+    copied[7].append(3.0)  # the copy is its own object
+    assert len(nested[7]) == 2 and len(copied[7]) == 3
+
+    @njit
+    def total(xs):
+        s = 0.0
+        for x in xs:
+            s += x
+        return s
+
+    assert total(pickle.loads(pickle.dumps(List([1.5, 2.5])))) == 4.0
