@@ -62,6 +62,14 @@ def guarded_pow(a, b):
         raise DocumentedDifference("OverflowError", str(e)) from None
 
 
+def true_div(a, b):
+    """a / b; of two ints as compiled code (and Numba) divides them: converted to float
+    first (past 2**53 CPython's correctly rounded quotient can differ in the last bit)."""
+    if type(a) in (int, bool) and type(b) in (int, bool):
+        return float(a) / float(b)
+    return a / b
+
+
 # Calls whose ValueError/OverflowError compiled code documents as NaN, inf or saturation.
 GUARDED_NAMES = {"int", "round"}
 
@@ -84,6 +92,9 @@ class _Instrument(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.op, ast.Pow):
             node = ast.copy_location(ast.Call(func=ast.Name("__guarded_pow", ast.Load()),
+                                              args=[node.left, node.right], keywords=[]), node)
+        elif isinstance(node.op, ast.Div):
+            node = ast.copy_location(ast.Call(func=ast.Name("__true_div", ast.Load()),
                                               args=[node.left, node.right], keywords=[]), node)
         return self._wrap(node)
 
@@ -108,6 +119,9 @@ class _Instrument(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.target, ast.Name):
             value = ast.BinOp(left=ast.Name(node.target.id, ast.Load()), op=node.op, right=node.value)
+            if isinstance(node.op, ast.Div):
+                value = ast.Call(func=ast.Name("__true_div", ast.Load()),
+                                 args=[ast.Name(node.target.id, ast.Load()), node.value], keywords=[])
             return ast.copy_location(ast.Assign(targets=[ast.Name(node.target.id, ast.Store())],
                                                 value=self._wrap(ast.copy_location(value, node))), node)
         return node
@@ -123,7 +137,8 @@ def load_reference(source, path, name):
     tree = _Instrument().visit(ast.parse(source, path))
     ast.fix_missing_locations(tree)
     namespace = {"__name__": name, "__file__": path, "__check_int64": check_int64,
-                 "__guarded_call": guarded_call, "__guarded_pow": guarded_pow}
+                 "__guarded_call": guarded_call, "__guarded_pow": guarded_pow,
+                 "__true_div": true_div}
     exec(compile(tree, path, "exec"), namespace)
     return namespace
 
