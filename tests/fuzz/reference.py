@@ -6,6 +6,7 @@ different (math domain errors give NaN, float overflow gives inf, int() of NaN o
 also skip the input unless compiled code raised the same."""
 
 import ast
+import operator
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
@@ -70,6 +71,41 @@ def true_div(a, b):
     return a / b
 
 
+_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+            ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+            ast.In: lambda a, b: operator.contains(b, a), ast.NotIn: lambda a, b: not operator.contains(b, a)}
+
+
+def _numeric_pair(a, b):
+    """An int (or bool) compared with a float is converted to float first, as compiled
+    code (and Numba) compare them; CPython compares the exact values."""
+    if type(a) in (int, bool) and type(b) is float:
+        return float(a), b
+    if type(a) is float and type(b) in (int, bool):
+        return a, float(b)
+    return a, b
+
+
+def compare_one(op, a, b):
+    if op in (ast.In, ast.NotIn) and type(b) is tuple:
+        found = any(compare_one(ast.Eq, a, x) for x in b)
+        return found if op is ast.In else not found
+    if op not in (ast.Is, ast.IsNot, ast.In, ast.NotIn):
+        a, b = _numeric_pair(a, b)
+    return _COMPARE[op](a, b)
+
+
+def compare_chain(first, rest):
+    """`first op1 x1 op2 x2 ...` with each x a thunk, evaluated only while the chain holds."""
+    left = first
+    for op, thunk in rest:
+        right = thunk()
+        if not compare_one(op, left, right):
+            return False
+        left = right
+    return True
+
+
 # Calls whose ValueError/OverflowError compiled code documents as NaN, inf or saturation.
 GUARDED_NAMES = {"int", "round"}
 
@@ -97,6 +133,16 @@ class _Instrument(ast.NodeTransformer):
             node = ast.copy_location(ast.Call(func=ast.Name("__true_div", ast.Load()),
                                               args=[node.left, node.right], keywords=[]), node)
         return self._wrap(node)
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        rest = ast.List(elts=[ast.Tuple(elts=[ast.Attribute(ast.Name("__ast", ast.Load()), type(op).__name__, ast.Load()),
+                                              ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[],
+                                                                            kw_defaults=[], defaults=[]), body=x)],
+                                        ctx=ast.Load())
+                              for op, x in zip(node.ops, node.comparators)], ctx=ast.Load())
+        return ast.copy_location(ast.Call(func=ast.Name("__compare_chain", ast.Load()), args=[node.left, rest],
+                                          keywords=[]), node)
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
@@ -138,7 +184,7 @@ def load_reference(source, path, name):
     ast.fix_missing_locations(tree)
     namespace = {"__name__": name, "__file__": path, "__check_int64": check_int64,
                  "__guarded_call": guarded_call, "__guarded_pow": guarded_pow,
-                 "__true_div": true_div}
+                 "__true_div": true_div, "__compare_chain": compare_chain, "__ast": ast}
     exec(compile(tree, path, "exec"), namespace)
     return namespace
 
