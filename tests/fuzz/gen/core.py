@@ -212,6 +212,13 @@ def leaf(fn):
     return fn
 
 
+@leaf
+def variable(g, t, depth):
+    """A variable of type t in scope (every feature's commonest leaf)."""
+    v = g.var_of_type(t)
+    return v.name if v else None
+
+
 def indent(lines, n=1):
     return ["    " * n + line for line in lines]
 

@@ -11,7 +11,7 @@ Sets are iterated only through `sorted()`: CPython orders a set by hash, compile
 code by insertion. Every statement that can grow a container is guarded by a length
 limit."""
 
-from .core import BOOL, FLOAT, INT, STR, feature, indent, leaf, list_type
+from .core import BOOL, FLOAT, INT, STR, feature, indent, leaf, list_type, variable
 
 LIMIT = 40
 KEYS = [INT, INT, STR]
@@ -58,12 +58,6 @@ def key_expr(g, k, depth):
 # ---------------------------------------------------------------- dict expressions
 
 @leaf
-def dict_variable(g, t, depth):
-    v = g.var_of_type(t)
-    return v.name if v else None
-
-
-@leaf
 def dict_display(g, t, depth):
     items = [f"{key_expr(g, t[1], depth)}: {g.expr(t[2], depth)}" for _ in range(g.rng.randint(0, 4))]
     if not items:
@@ -89,12 +83,6 @@ def dict_derived(g, t, depth):
 
 
 # ---------------------------------------------------------------- set expressions
-
-@leaf
-def set_variable(g, t, depth):
-    v = g.var_of_type(t)
-    return v.name if v else None
-
 
 @leaf
 def set_display(g, t, depth):
@@ -302,11 +290,11 @@ def loop_over_dict(g, depth):
 
 @feature("dicts")
 def register(reg):
-    reg.add_expr("dict", 4, dict_variable)
+    reg.add_expr("dict", 4, variable)
     reg.add_expr("dict", 2, dict_display)
     reg.add_expr("dict", 1.2, dict_comprehension)
     reg.add_expr("dict", 1, dict_derived)
-    reg.add_expr("set", 4, set_variable)
+    reg.add_expr("set", 4, variable)
     reg.add_expr("set", 2, set_display)
     reg.add_expr("set", 2, set_derived)
     reg.add_expr(VALUES, 0.8, value_of_dict)

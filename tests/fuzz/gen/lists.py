@@ -10,7 +10,7 @@ Every statement that can grow a list is guarded by `len(xs) < LIMIT`, and the
 expressions that build lists from lists take short slices, so that no loop can grow
 a list without bound (not even a loop over the list it appends to)."""
 
-from .core import BOOL, FLOAT, INT, STR, feature, indent, is_list, leaf, list_type
+from .core import BOOL, FLOAT, INT, STR, feature, indent, is_list, leaf, list_type, variable
 
 LIMIT = 40
 ITEMS = [INT, INT, FLOAT, BOOL, STR]
@@ -42,12 +42,6 @@ def small_count(g, depth):
 
 
 # ---------------------------------------------------------------- list expressions
-
-@leaf
-def variable(g, t, depth):
-    v = g.var_of_type(t)
-    return v.name if v else None
-
 
 @leaf
 def display(g, t, depth):

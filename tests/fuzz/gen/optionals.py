@@ -3,7 +3,7 @@ bool or a string on others, `is None` / `is not None` tests (and the value used 
 `if x is not None:`), `x if x is not None else default`, conditional expressions with
 None, and functions that return a value on some paths and None on others."""
 
-from .core import BOOL, FLOAT, INT, STR, feature, indent, is_optional, leaf, optional_type
+from .core import BOOL, FLOAT, INT, STR, feature, indent, is_optional, leaf, optional_type, variable
 
 VALUE_TYPES = [INT, FLOAT, BOOL, STR]
 
@@ -15,12 +15,6 @@ def optionals(g, t=None):
 @leaf
 def none(g, t, depth):
     return "None"
-
-
-@leaf
-def variable(g, t, depth):
-    v = g.var_of_type(t)
-    return v.name if v else None
 
 
 def value(g, t, depth):

@@ -2,7 +2,7 @@
 rules, comparisons, and/or/not, conditional expressions, builtins (abs, min, max,
 int, float, bool, round, divmod, pow) and the math module."""
 
-from .core import BOOL, FLOAT, INT, feature, leaf
+from .core import BOOL, FLOAT, INT, feature, leaf, variable
 
 INT_LITERALS = [0, 1, -1, 2, 3, 5, 7, -13, 100, 255, -1000, 65537, 2**31, -(2**31) - 1, 2**40, 10**15,
                 2**62, -(2**62)]
@@ -32,12 +32,6 @@ def float_literal(g, t, depth):
 @leaf
 def bool_literal(g, t, depth):
     return g.rng.choice(["True", "False"])
-
-
-@leaf
-def variable(g, t, depth):
-    v = g.var_of_type(t)
-    return v.name if v else None
 
 
 def int_binary(g, t, depth):

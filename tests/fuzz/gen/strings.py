@@ -4,7 +4,7 @@ indexing, slicing with steps, iteration, comparisons, `in`, the search, case, st
 replace, padding and predicate methods, str()/int()/float() conversions, chr/ord,
 f-strings with format specs, and split/join with lists of strings."""
 
-from .core import BOOL, FLOAT, INT, STR, feature, indent, leaf, list_type
+from .core import BOOL, FLOAT, INT, STR, feature, indent, leaf, list_type, variable
 
 LITERALS = ['""', '"a"', '"hello"', '"Hello World"', '"héllo wörld"', '"日本語"', '"🙂x"', '"a,b,,c"',
             '"  pad\\t"', '"Ab1_"', '"ß"', '"123"', '"l"', '"ll"', '","']
@@ -20,12 +20,6 @@ FORMAT_SPECS = {INT: ["", "5d", "<4", "^7", ">3", "x", "+", ",", "08b"],
 @leaf
 def literal(g, t, depth):
     return g.rng.choice(LITERALS)
-
-
-@leaf
-def variable(g, t, depth):
-    v = g.var_of_type(t)
-    return v.name if v else None
 
 
 def short(g, depth):
