@@ -10,7 +10,7 @@ import importlib
 import random
 
 from . import core
-from .core import BOOL, FLOAT, INT, FunctionInfo, Gen, NoExpression, indent, is_array, is_tuple, kind
+from .core import BOOL, FLOAT, INT, FunctionInfo, Gen, NoExpression, indent, is_array, is_tuple
 from .inputs import input_text
 
 # Feature modules, each registering itself on import.
