@@ -1,7 +1,7 @@
 """Argument values for generated functions, as source text: edge cases of every
 type (zero, signs, int64 extremes, NaN, infinities, -0.0) and arrays in every layout
 compiled code meets (C, reversed, strided, Fortran-ordered, empty), strings (empty,
-ASCII, accented, CJK, astral, digits, separators) and non-empty lists (an empty list
+ASCII, accented, CJK, astral, digits, separators, lone surrogates) and non-empty lists (an empty list
 from Python has no item type: a TypeError in compiled code as in Numba)."""
 
 from .core import BOOL, FLOAT, INT, STR, is_array, is_list, is_tuple, np_dtype
@@ -11,7 +11,7 @@ FLOATS = ["0.0", "-0.0", "1.5", "-2.25", "1e300", "-1e-300", "math.inf", "-math.
 
 
 WORDS = ["", "a", "hello", "Hello World", "héllo", "日本語テキスト", "emoji 🙂!", "a,b,,c", "  pad\t", "123",
-         "-42", "ß", "İstanbul", "l"]
+         "-42", "ß", "İstanbul", "l", "lone \ud800 surrogate", "\udcff"]
 
 
 def int_text(rng):
