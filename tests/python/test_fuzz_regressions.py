@@ -1,5 +1,7 @@
 """Bugs the differential fuzzer (tests/fuzz) found, each reduced to a test."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -343,3 +345,31 @@ def test_temporaries_keep_their_types_while_a_container_is_typed():
     the temporaries after it: a bool temporary took a float's type (IR verifier:
     condition must be bool)."""
     check(store_into_a_dict_typed_late, 1)
+
+
+def numbers_of_an_optional(c, x):
+    o = None
+    if c:
+        o = x
+    if o is not None:
+        return abs(o), -o, +o, round(o), math.isinf(o), math.floor(o), math.sqrt(abs(o))
+    return 0.0, 0.0, 0.0, 0, False, 0, 0.0
+
+
+def abs_of_none(c, x):
+    o = None
+    if c:
+        o = x
+    return abs(o)
+
+
+@pytest.mark.parametrize("c,x", [(True, -2.5), (False, 1.5), (True, 3.0), (True, -0.0)])
+def test_an_optional_number_is_its_value_in_arithmetic_and_math(c, x):
+    """abs(), unary -/+, round() and the math functions of an optional number were
+    refused (TypingError); as in Numba they take its value (TypeError when it is None)."""
+    check(numbers_of_an_optional, c, x)
+
+
+def test_abs_of_none_is_a_type_error():
+    check_raises(TypeError, abs_of_none, False, 1.5)
+    check(abs_of_none, True, -1.5)

@@ -492,6 +492,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     checkKeywords(e, {}, name);
     auto args = positionalArgs(e, 1, 1, name);
     if (isUnknown(args[0])) return unknown(e.loc);
+    args[0] = unwrapOptional(std::move(args[0])); // its value (TypeError when None), as in Numba
     Type t = args[0]->type;
     if (t.isArray()) { // elementwise, as np.abs
       Loc loc = e.loc;
@@ -577,6 +578,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     auto args = positionalArgs(e, 1, 2, name);
     if (args.size() == 2) return roundDigits(*this, e.args[0].get(), e.args[1].get(), e);
     if (isUnknown(args[0])) return unknown(e.loc);
+    args[0] = unwrapOptional(std::move(args[0])); // its value (TypeError when None), as in Numba
     const Type t = args[0]->type;
     if (t.isInt() || t.isBool()) return ir::makeCast(std::move(args[0]), Type::int64());
     if (!t.isFloat()) error(e.loc, "round() of " + t.str() + " is not supported");

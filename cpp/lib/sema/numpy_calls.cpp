@@ -82,6 +82,7 @@ ExprPtr FunctionTyper::mathCall(types::ModuleId module, const std::string &name,
   auto args = positionalArgs(e, arity, arity, "math." + name);
   for (auto &a : args) {
     if (isUnknown(a)) return unknown(e.loc);
+    a = unwrapOptional(std::move(a)); // an optional number is its value (TypeError when None), as in Numba
     if (!a->type.isNumber() || a->type.isComplex())
       error(a->loc, "math." + name + "() needs a real number, got " + a->type.str());
   }
