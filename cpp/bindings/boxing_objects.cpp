@@ -225,6 +225,7 @@ bool unboxObject(PyObject *obj, const Type &t, char *dst) {
     storeObjectPtr(dst, s);
     return true;
   }
+  case types::Kind::Instance: return unboxJitInstance(obj, t, dst);
   case types::Kind::Optional: {
     size_t flag = types::nativeSize(t.elems[0]);
     std::memset(dst, 0, types::nativeSize(t));
@@ -261,6 +262,7 @@ PyObject *boxObject(const Type &t, char *src) {
     mahou_rt_decref(s);
     return out;
   }
+  case types::Kind::Instance: return wrapJitInstance(loadObjectPtr(src), t); // takes the reference
   case types::Kind::Optional: {
     if (!src[types::nativeSize(t.elems[0])]) Py_RETURN_NONE;
     return boxValue(t.elems[0], src);

@@ -29,6 +29,7 @@ Slot slotOf(const Type &t) {
   case types::Kind::Dict:
   case types::Kind::Set:
   case types::Kind::Unicode:
+  case types::Kind::Instance:
   case types::Kind::Optional:
     return {types::nativeSize(t), std::max<size_t>(1, types::nativeAlign(t))};
   default:

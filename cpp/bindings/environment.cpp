@@ -2,6 +2,9 @@
 // the Python resolver, calls to other dispatchers compiled on demand (with cycle
 // detection) and, for the GPU target, the source of the device functions it calls.
 #include "binding.h"
+#include "objects_binding.h"
+
+#include "mahou/jitclass.h"
 
 #include <algorithm>
 #include <map>
@@ -154,6 +157,19 @@ public:
       throwPendingPythonError();
     }
     return out;
+  }
+
+  const JitClassInfo *jitClass(uint64_t handle) override {
+    auto &slot = classes_[handle];
+    if (!slot) {
+      slot = jitClassInfo(reinterpret_cast<PyObject *>(uintptr_t(handle)));
+      for (auto *m : {&slot->methods, &slot->staticMethods})
+        for (auto &[name, h] : *m) keepAliveIn(*owner_.keepAlive, reinterpret_cast<PyObject *>(uintptr_t(h)));
+      for (auto &[name, p] : slot->properties)
+        for (uint64_t h : {p.getter, p.setter})
+          if (h) keepAliveIn(*owner_.keepAlive, reinterpret_cast<PyObject *>(uintptr_t(h)));
+    }
+    return slot.get();
   }
 
   std::optional<CalleeParams> calleeParams(uint64_t handle) override {
@@ -318,6 +334,13 @@ private:
       g.kind = K::ExternalFunction;
       g.handle = nb::cast<uint64_t>(t[1]);
       g.s = nb::cast<std::string>(t[2]);
+    } else if (tag == "jitclass") { // ("jitclass", its box type, name)
+      if (!isJitClassBoxType(t[1].ptr()))
+        internalError("the resolver's jitclass is not a jitclass type");
+      keepAliveIn(*owner_.keepAlive, t[1].ptr());
+      g.kind = K::JitClass;
+      g.handle = uint64_t(reinterpret_cast<uintptr_t>(t[1].ptr()));
+      g.s = nb::cast<std::string>(t[2]);
     } else if (tag == "unsupported") {
       return unsupported(nb::cast<std::string>(t[1]));
     } else {
@@ -347,6 +370,7 @@ private:
 
   EnvironmentOwner owner_;
   std::map<uint64_t, std::unique_ptr<ResolverEnvironment>> callees_; // calleeSource environments
+  std::map<uint64_t, std::unique_ptr<JitClassInfo>> classes_;         // jitclasses asked about
 };
 
 } // namespace

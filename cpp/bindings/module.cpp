@@ -103,6 +103,7 @@ NB_MODULE(_core, m) {
   m.doc() = "mahou's compiler, runtime and Dispatcher (C++).";
   registerDispatcher(m);
   registerTypedContainers(m);
+  registerJitClass(m);
   registerCuda(m);
   registerParallel(m);
   registerUfuncObjects(m);

@@ -5,6 +5,7 @@
 #include "binding.h"
 
 struct MahouTypeDesc;
+namespace mahou { struct JitClassInfo; }
 
 namespace mahou::binding {
 
@@ -31,6 +32,18 @@ void releaseObject(const types::Type &t, char *src);
 // After a call: writes changed lists back into the caller's lists, releases the
 // objects made for the arguments. False with a Python error set.
 bool afterCall(const std::vector<types::Type> &args, PyObject *const *objs, void **argv);
+
+// @jitclass (jitclass_binding.cpp): each class has a box type (a subclass of
+// mahou._core.JitInstanceBase) whose address is the class's handle; its instances hold
+// one native instance.
+void registerJitClass(nanobind::module_ &m);
+bool isJitClassBoxType(PyObject *obj);
+bool isJitInstance(PyObject *obj);
+types::Type jitInstanceType(PyObject *obj); // obj: a jitclass instance
+// The class as the compiler sees it (box type's _mahou_class_info()); throws UserError.
+std::unique_ptr<JitClassInfo> jitClassInfo(PyObject *boxType);
+bool unboxJitInstance(PyObject *obj, const types::Type &t, char *dst);
+PyObject *wrapJitInstance(MahouMemInfo *instance, const types::Type &t); // takes the reference
 
 // mahou.typed.List and mahou.typed.Dict (typed_list.cpp, typed_dict.cpp).
 void registerTypedContainers(nanobind::module_ &m);

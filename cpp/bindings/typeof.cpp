@@ -21,6 +21,7 @@ enum class KeyTag : uint64_t {
   Dict = 9,    // the key's and the value's keys follow
   Optional = 10,
   Set = 11,
+  Instance = 12, // a jitclass instance: its class handle follows
 };
 
 constexpr uint64_t tagged(KeyTag tag, uint64_t payload) { return uint64_t(tag) << 56 | payload; }
@@ -228,6 +229,8 @@ bool appendObjectKey(PyObject *obj, KeyBuffer &key) {
     auto ct = isTypedList(obj) ? typedListType(obj) : typedDictType(obj);
     return ct && appendTypeWords(*ct, key);
   }
+  if (isJitInstance(obj))
+    return push(key, tagged(KeyTag::Instance, 0)) && push(key, uint64_t(reinterpret_cast<uintptr_t>(t)));
   if (t == dispatcherType())
     return push(key, tagged(KeyTag::Function, 0)) &&
            push(key, uint64_t(reinterpret_cast<uintptr_t>(obj)));
@@ -277,6 +280,10 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
   case types::Kind::Optional:
     key.push_back(tagged(KeyTag::Optional, 0));
     appendTypeKey(t.elems[0], key);
+    return;
+  case types::Kind::Instance:
+    key.push_back(tagged(KeyTag::Instance, 0));
+    key.push_back(t.handle);
     return;
   default:
     // Compile-time-only kinds never come from an argument object.
@@ -341,6 +348,8 @@ std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
     if (!t && why)
       *why = "an empty typed container whose item type is not known yet";
     return t;
+  } else if (isJitInstance(obj)) {
+    return jitInstanceType(obj);
   } else if (isDispatcher(obj)) {
     auto *d = reinterpret_cast<DispatcherObject *>(obj);
     return Type::function(uint64_t(reinterpret_cast<uintptr_t>(obj)), d->state->name);

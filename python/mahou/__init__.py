@@ -12,6 +12,8 @@ from ._language import literal_unroll, literally
 from ._threads import get_num_threads, get_thread_id, set_num_threads, threading_layer
 from . import config
 from .decorators import jit, njit
+from ._jitclass import deferred_type, jitclass, optional
+from . import experimental  # noqa: F401  (experimental.jitclass, as Numba)
 from .types import typeof
 from .types import (  # noqa: F401  Numba exports its type names at the top level
     b1, boolean, bool_, byte, c8, c16, complex64, complex128, double, f2, f4, f8, float16, float32,
@@ -86,4 +88,5 @@ def __getattr__(name):
 
 
 __all__ = ["jit", "njit", "vectorize", "prange", "types", "errors", "typeof", "__version__", "config",
-           "set_num_threads", "get_num_threads", "get_thread_id", "threading_layer"]
+           "set_num_threads", "get_num_threads", "get_thread_id", "threading_layer", "jitclass",
+           "deferred_type", "optional"]

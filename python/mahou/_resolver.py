@@ -162,6 +162,9 @@ def _classify_plain(obj):
         return ("function", obj, obj.__name__)
     if hasattr(type(obj), "_mahou_ufunc_info") or hasattr(type(obj), "_mahou_specialize"):
         return ("function", obj, obj.__name__)  # @vectorize ufuncs, stencils
+    jitclass_box = getattr(type(obj), "_mahou_jitclass_box", None)  # a @jitclass (_jitclass.py)
+    if jitclass_box is not None:
+        return ("jitclass", jitclass_box(obj), obj.__name__)
     const = _classify_constant(obj)
     if const is not None:
         return const

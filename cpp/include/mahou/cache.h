@@ -30,6 +30,7 @@ public:
   uint64_t selfHandle() override { return inner_.selfHandle(); }
   // Recorded: the implementation chosen is found again under the name "extension#N".
   ExtensionResult resolveExtension(const ExtensionRequest &request) override;
+  const JitClassInfo *jitClass(uint64_t handle) override; // recorded: the class's layout
 
   // Deterministic text of the record (sorted; no addresses).
   std::string dependencies() const;
@@ -52,6 +53,7 @@ private:
   // recorded under ("extension#N") and the request as text.
   std::vector<std::pair<uint64_t, std::string>> extensions_;
   bool unfindable_ = false; // an extension request that another process cannot ask again
+  std::map<uint64_t, std::string> classes_; // handle → the jitclass's name and fields
 };
 
 // The symbol of a compiled overload: "mahou.<name>.<16 hex digits>", a hash of

@@ -30,6 +30,7 @@ struct GlobalValue {
     Builtin,     // a Python builtin: range, len, abs, min, max, print, ...
     DType,       // np.float32, np.int64, ...: the dtype class itself
     ExcClass,    // a builtin exception class
+    JitClass,    // a @jitclass class: handle (CompileEnvironment::jitClass) + name
     Unsupported, // anything else: description says what (e.g. "list object")
     ExternalFunction, // a C function pointer (ctypes, cffi, @cfunc): handle = address, s = "float64(float64)"
     Overloaded,  // an object with mahou.extending.overload implementations: handle + name;
@@ -43,7 +44,7 @@ struct GlobalValue {
                                   // Python module name, Unsupported description
   std::vector<GlobalValue> elems; // Tuple
   types::ModuleId module{};       // Module, ModuleAttr
-  uint64_t handle = 0;            // Function, Overloaded
+  uint64_t handle = 0;            // Function, Overloaded, JitClass
   types::DType dtype{};           // DType, Array
   std::vector<int64_t> shape;     // Array: its extents
   std::string bytes;              // Array: its elements in C order
@@ -104,6 +105,8 @@ struct ExtensionResult {
   bool declined = false;           // implementations exist but none accepts these types
 };
 
+struct JitClassInfo; // jitclass.h
+
 // Everything outside the function that the compiler asks about.
 class CompileEnvironment {
 public:
@@ -129,6 +132,9 @@ public:
   // The running Python's layouts, when compiled functions are called from Python: each
   // fitting overload then also gets a Python entry (codegen.h). Null: none.
   virtual const PythonAbi *pythonAbi() { return nullptr; }
+  // The @jitclass with this handle (its fields, methods and properties), or null when
+  // the environment knows none; owned by the environment.
+  virtual const JitClassInfo *jitClass(uint64_t handle) { (void)handle; return nullptr; }
 };
 
 struct CompileOptions {

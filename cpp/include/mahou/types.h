@@ -70,6 +70,12 @@ enum class Kind : uint8_t {
   Unicode,  // a string known only at run time (str arguments, concatenations, ...)
   Optional, // elems[0] or None
   CPointer,  // a C pointer (@cfunc arguments): to elems[0] (a scalar), or void when elems is empty
+  // @jitclass (mahou.experimental.jitclass): `handle` identifies the class (its entry in
+  // the class registry the compile environment reaches, CompileEnvironment::jitClass),
+  // `text` is its name. An instance is one reference-counted object whose payload holds
+  // the fields; the class itself is a compile-time value (calling it constructs).
+  Instance,
+  ClassRef,
 };
 
 struct Type {
@@ -80,7 +86,7 @@ struct Type {
   bool readonly = false;      // Array
   bool typed = false;         // List: a typed.List
   std::vector<Type> elems;    // Tuple
-  uint64_t handle = 0;        // Function
+  uint64_t handle = 0;        // Function, Instance, ClassRef
   ModuleId module{};          // Module
   ExcKind exc{};              // ExcClass
   std::string text;           // Str: the literal's value; Function: the function's name; Module: its global path
@@ -104,6 +110,8 @@ struct Type {
   static Type dict(Type key, Type value);
   static Type set(Type item);
   static Type unicode();
+  static Type instance(uint64_t classHandle, std::string className);
+  static Type classRef(uint64_t classHandle, std::string className);
   // Optional(t); none stays none and an optional stays as it is.
   static Type optional(Type t);
   static Type cpointer(std::optional<DType> pointee); // nullopt: voidptr
@@ -124,10 +132,14 @@ struct Type {
   bool isSet() const { return kind == Kind::Set; }
   bool isUnicode() const { return kind == Kind::Unicode; }
   bool isOptional() const { return kind == Kind::Optional; }
+  bool isInstance() const { return kind == Kind::Instance; }
   // A string: a literal known at compile time (Str) or a runtime one (Unicode).
   bool isString() const { return kind == Kind::Str || kind == Kind::Unicode; }
-  // A heap object behind one MahouMemInfo pointer (list, dict, set, string).
-  bool isObject() const { return kind == Kind::List || kind == Kind::Dict || kind == Kind::Set || kind == Kind::Unicode; }
+  // A heap object behind one MahouMemInfo pointer (list, dict, set, string, jitclass instance).
+  bool isObject() const {
+    return kind == Kind::List || kind == Kind::Dict || kind == Kind::Set || kind == Kind::Unicode ||
+           kind == Kind::Instance;
+  }
   // True when a value of the type holds references somewhere inside (arrays, objects,
   // tuples and optionals of them): codegen counts them.
   bool hasRefs() const;

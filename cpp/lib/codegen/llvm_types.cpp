@@ -45,10 +45,12 @@ llvm::Type *TypeMapper::ssa(const Type &t) {
   case types::Kind::Namespace: // a cooperative group (cuda.cg): no data
   case types::Kind::Function: // functions are static: no data
   case types::Kind::DTypeObj: return llvm::StructType::get(ctx_); // a dtype held in a variable: its type says it
+  case types::Kind::ClassRef: return llvm::StructType::get(ctx_); // a jitclass as a value: no data
   case types::Kind::Str:
   case types::Kind::List:
   case types::Kind::Dict:
   case types::Kind::Set:
+  case types::Kind::Instance:
   case types::Kind::Unicode: return llvm::PointerType::get(ctx_, 0);
   case types::Kind::Optional: return mem(t);
   case types::Kind::CPointer: return llvm::PointerType::get(ctx_, 0);

@@ -86,10 +86,11 @@ llvm::Value *FunctionLowering::constant(const ir::Expr &e) {
       auto *st = llvm::cast<llvm::StructType>(types_.scalar(t.dtype));
       return llvm::ConstantStruct::get(st, {llvm::ConstantFP::get(ft, e.fval), llvm::ConstantFP::get(ft, e.fval2)});
     }
-  case types::Kind::None: case types::Kind::Function: case types::Kind::DTypeObj:
+  case types::Kind::None: case types::Kind::Function: case types::Kind::DTypeObj: case types::Kind::ClassRef:
     return llvm::Constant::getNullValue(types_.ssa(t));
   // An object constant is the null object: an absent optional argument of a runtime call.
   case types::Kind::List: case types::Kind::Dict: case types::Kind::Set: case types::Kind::Unicode:
+  case types::Kind::Instance:
     return llvm::ConstantPointerNull::get(b_.getPtrTy());
   case types::Kind::Str: return stringConstant(e.symbol);
   default: internalError("constant of type " + t.str() + " reached codegen");

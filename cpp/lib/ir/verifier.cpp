@@ -236,6 +236,10 @@ private:
       check(arg(0).isUnicode() && arg(1).isUnicode(), name);
       break;
     case ObjectOp::OptIsNone: check(arg(0).isOptional() && e.type.isBool(), name); break;
+    case ObjectOp::InstanceNew: check(e.type.isInstance() && e.args.empty(), name); break;
+    case ObjectOp::InstanceGet: check(arg(0).isInstance() && e.args.size() == 1 && e.ival >= 8, name); break;
+    case ObjectOp::InstanceSet: check(arg(0).isInstance() && e.args.size() == 2 && e.ival >= 8, name); break;
+    case ObjectOp::InstanceIs: check(arg(0).isInstance() && arg(1) == arg(0) && e.type.isBool(), name); break;
     default: break;
     }
   }

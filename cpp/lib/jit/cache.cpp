@@ -1,6 +1,7 @@
 // Deterministic symbols and the on-disk object cache (cache=True): the dependency
 // record of a compilation, keys, entry files (checksummed, written atomically).
 #include "mahou/cache.h"
+#include "mahou/jitclass.h"
 
 #include "mahou/codegen.h"
 #include "mahou/jit.h"
@@ -98,7 +99,7 @@ std::string serialize(const GlobalValue &g) {
     putField(out, g.bytes);
     break;
   case K::ExcClass: out += std::to_string(int(g.exc)); break;
-  case K::Str: case K::Function: case K::Builtin: case K::Unsupported: putField(out, g.s); break;
+  case K::Str: case K::Function: case K::Builtin: case K::Unsupported: case K::JitClass: putField(out, g.s); break;
   case K::Missing: case K::None: break;
   case K::ExternalFunction: out += std::to_string(g.handle) + ":"; putField(out, g.s); break; // the code calls the address
   }
@@ -367,6 +368,7 @@ std::string RecordingEnvironment::dependencies() const {
     putField(line, params);
     lines.push_back(line + "\n");
   }
+  for (const auto &[handle, layout] : classes_) lines.push_back("j " + layout + "\n");
   std::sort(lines.begin(), lines.end());
   for (const std::string &l : lines) out += l;
   return out;
@@ -383,7 +385,24 @@ std::map<std::string, GlobalValue> RecordingEnvironment::namedCallees() const {
   return named;
 }
 
+const JitClassInfo *RecordingEnvironment::jitClass(uint64_t handle) {
+  const JitClassInfo *c = inner_.jitClass(handle);
+  if (c) { // the layout is part of the code (a class at a reused address gets other code)
+    std::string layout;
+    putField(layout, c->name);
+    for (size_t i = 0; i < c->fieldNames.size(); ++i) {
+      layout += ' ';
+      putField(layout, c->fieldNames[i] + ":" + c->fieldTypes[i].str());
+    }
+    classes_[handle] = layout;
+  }
+  return c;
+}
+
 bool RecordingEnvironment::cacheable() const {
+  if (!classes_.empty()) return false; // jitclasses are known by address: not found again in another process
+  for (const auto &[name, g] : globals_)
+    if (g.kind == GlobalValue::Kind::JitClass) return false;
   std::map<std::string, GlobalValue> named = namedCallees();
   if (unfindable_) return false;
   for (const auto &[handle, params] : params_)

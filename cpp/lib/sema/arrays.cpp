@@ -36,6 +36,7 @@ ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
   }
   if (base->type.isArray()) return indexArray(std::move(base), *s.index, s.loc);
   base = unwrapOptional(std::move(base));
+  if (base->type.isInstance()) return instanceGetItem(std::move(base), *s.index, s.loc);
   if (base->type.isList() || base->type.isString()) {
     requireHost(s.loc, "indexing a " + base->type.str());
     return sequenceSubscript(toUnicode(std::move(base)), *s.index, s.loc);

@@ -34,6 +34,11 @@ std::optional<CalleeRef> FunctionTyper::calleeFromGlobal(const GlobalValue &g) {
     r.exc = g.exc;
     return r;
   }
+  case GK::JitClass: {
+    CalleeRef r{CK::JitClass, g.s};
+    r.handle = g.handle;
+    return r;
+  }
   case GK::Overloaded: {
     CalleeRef r{CK::Overloaded, g.s};
     r.overloaded = &g;
@@ -129,6 +134,7 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
       r.module = types::ModuleId::Cuda;
       return r;
     }
+    if (base->type.kind == Kind::ClassRef) return classAttributeCallee(base->type, a->attr, a->loc);
     CalleeRef r{CK::Method, a->attr};
     r.self = a->value.get();
     return r;
@@ -240,6 +246,7 @@ ExprPtr FunctionTyper::callResolved(const CalleeRef &c, const ast::Call &e) {
     error(e.loc, "exception classes can only be instantiated in a 'raise' statement");
   case CalleeRef::Kind::Method: return methodCall(*callee->self, callee->name, e);
   case CalleeRef::Kind::External: return nativeCall(callee->handle, callee->name, e);
+  case CalleeRef::Kind::JitClass: return newInstance(callee->handle, callee->name, e);
   }
   internalError("unhandled callee kind");
 }
@@ -446,6 +453,9 @@ ExprPtr isinstanceCall(FunctionTyper &t, const ast::Call &e) {
         match = xt.isScalar(v->type.dtype);
       } else if (v->type.kind == Kind::ExcClass) {
         knownClass = true;
+      } else if (v->type.kind == Kind::ClassRef) { // a jitclass
+        knownClass = true;
+        match = xt.isInstance() && xt.handle == v->type.handle;
       }
     }
     if (!knownClass)
@@ -643,6 +653,7 @@ ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &
   auto self = expr(selfExpr);
   if (isUnknown(self) && !self->type.isPartialContainer()) return unknown(e.loc);
   self = unwrapOptional(std::move(self));
+  if (self->type.isInstance()) return instanceMethodCall(std::move(self), name, e);
   if (self->type.isObject() || self->type.isString()) {
     requireHost(e.loc, "a method of " + self->type.str());
     return objectMethod(std::move(self), selfExpr, name, e);

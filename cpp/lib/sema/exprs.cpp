@@ -14,6 +14,7 @@ bool isCompileTimeOnly(const Type &t) {
   case Kind::Function:
   case Kind::DTypeObj:
   case Kind::ExcClass:
+  case Kind::ClassRef:
   case Kind::Namespace:
   case Kind::Range: return true;
   default: return false;
@@ -132,6 +133,7 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
   }
   case GK::Module: return ir::makeConst(Type::moduleRef(g.module), loc, 0);
   case GK::Function: return ir::makeConst(Type::function(g.handle, g.s), loc, 0);
+  case GK::JitClass: return ir::makeConst(Type::classRef(g.handle, g.s), loc, 0);
   case GK::DType: return ir::makeConst(Type::dtypeObj(g.dtype), loc, 0);
   case GK::ExcClass: return ir::makeConst(Type::excClass(g.exc), loc, 0);
   case GK::ModuleAttr: {
@@ -158,6 +160,7 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   // An optional operand is its value (TypeError at run time when it is None), as Numba.
   lhs = unwrapOptional(std::move(lhs));
   rhs = unwrapOptional(std::move(rhs));
+  if (lhs->type.isInstance() || rhs->type.isInstance()) return instanceBinary(op, lhs, rhs, loc);
   if (lhs->type.isObject() || rhs->type.isObject() || (lhs->type.isString() && rhs->type.isString()) ||
       ((lhs->type.isString() || rhs->type.isString()) && op == ast::BinOpKind::Mult))
     if (auto r = objectBinary(op, lhs, rhs, loc)) return r;
@@ -297,6 +300,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     bool same;
     if ((a.isOptional() && b.isNone()) || (b.isOptional() && a.isNone()))
       return isNoneTest(a.isOptional() ? std::move(lhs) : std::move(rhs), op == ast::CmpOpKind::IsNot, loc);
+    if (a.isInstance() && a == b) return instanceIdentity(op == ast::CmpOpKind::IsNot, std::move(lhs), std::move(rhs), loc);
     if (a.isNone() || b.isNone()) same = a.isNone() && b.isNone();
     else if (!a.isNumber() && a == b && a.kind != Kind::Array && a.kind != Kind::Tuple) same = true;
     else error(loc, "'is' is only supported for comparisons with None");
@@ -304,6 +308,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   }
   if (op == ast::CmpOpKind::In || op == ast::CmpOpKind::NotIn) {
     rhs = unwrapOptional(std::move(rhs));
+    if (rhs->type.isInstance()) return instanceContains(op == ast::CmpOpKind::NotIn, lhs, rhs, loc);
     if (auto r = containerContains(op == ast::CmpOpKind::NotIn, lhs, rhs, loc)) return r;
     return tupleContains(op == ast::CmpOpKind::NotIn, std::move(lhs), std::move(rhs), loc);
   }
@@ -312,6 +317,8 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
       return isNoneTest(a.isOptional() ? std::move(lhs) : std::move(rhs), op == ast::CmpOpKind::NotEq, loc);
   if (a.isOptional() || b.isOptional())
     return compareOne(op, unwrapOptional(std::move(lhs)), unwrapOptional(std::move(rhs)), loc);
+  if (a.isInstance() || b.isInstance())
+    if (auto r = instanceCompare(op, lhs, rhs, loc)) return r;
   if (a.isObject() || b.isObject() || a.isString() || b.isString())
     if (auto r = objectCompare(op, lhs, rhs, loc)) return r;
   if (a.isArray() || b.isArray()) {
@@ -471,6 +478,8 @@ ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
   if ((t.kind == Kind::Module && t.module == types::ModuleId::Cuda) || t.kind == Kind::Namespace)
     return cudaAttribute(t, a.attr, a.loc);
   if (t.kind == Kind::Module && t.module == types::ModuleId::Python) return moduleAttribute(t, a.attr, a.loc);
+  if (t.isInstance() || t.kind == Kind::ClassRef || (t.isOptional() && t.elems[0].isInstance()))
+    return instanceAttribute(std::move(base), a.attr, a.loc);
   if (t.kind == Kind::Module) {
     if (a.attr == "pi") return ir::makeConst(Type::float64(), a.loc, 0, M_PI);
     if (a.attr == "e") return ir::makeConst(Type::float64(), a.loc, 0, M_E);

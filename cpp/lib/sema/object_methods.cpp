@@ -539,6 +539,7 @@ ExprPtr FunctionTyper::objectMethod(ExprPtr self, const ast::Expr &selfExpr, con
 }
 
 ExprPtr FunctionTyper::objectLen(ExprPtr v, Loc loc) {
+  if (v->type.isInstance()) return instanceLen(std::move(v), loc);
   if (v->type.kind == Kind::Str) { // a literal: its length in code points (text is UTF-8)
     int64_t n = 0;
     for (unsigned char c : v->type.text) n += (c & 0xC0) != 0x80;

@@ -30,6 +30,7 @@ Type FunctionTyper::itemType(const Type &t, Loc loc, const std::string &what) {
   case Kind::Function:
   case Kind::DTypeObj:
   case Kind::ExcClass:
+  case Kind::ClassRef:
   case Kind::Range:
   case Kind::Namespace: notSupported(loc, "a " + t.str() + " cannot be " + what);
   default: return t;

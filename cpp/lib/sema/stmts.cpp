@@ -184,6 +184,10 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     auto base = expr(*sub->value);
     if (isUnknown(base) && !base->type.isPartialContainer()) return;
     base = unwrapOptional(std::move(base));
+    if (base->type.isInstance()) {
+      instanceSetItem(std::move(base), *sub->index, std::move(value), loc, out);
+      return;
+    }
     // Python evaluates the value before the container and the index or key: an index
     // that raises or has effects comes after it.
     if ((base->type.isList() || base->type.isDict()) && !isUnknown(base) && !isUnknown(value) &&
@@ -236,7 +240,10 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     out.push_back(std::move(st));
     return;
   }
-  if (target.kind == ast::ExprKind::Attribute) notSupported(loc, "assigning to an attribute is not supported");
+  if (auto *a = target.as<ast::Attribute>()) {
+    storeAttribute(expr(*a->value), a->attr, std::move(value), loc, out);
+    return;
+  }
   if (target.kind == ast::ExprKind::Starred) notSupported(loc, "starred assignment is not supported");
   error(loc, "cannot assign to this expression");
 }
@@ -253,6 +260,10 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
     }
     auto v = binary(s.op, std::move(cur), expr(*s.value), s.loc);
     out.push_back(assignVar(var, std::move(v), s.loc));
+    return;
+  }
+  if (auto *a = s.target->as<ast::Attribute>()) {
+    augAssignAttribute(*a, s, out);
     return;
   }
   auto *sub = s.target->as<ast::Subscript>();
@@ -863,6 +874,7 @@ void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
   case Kind::Function:
   case Kind::DTypeObj:
   case Kind::ExcClass:
+  case Kind::ClassRef:
   case Kind::Range: notSupported(s.loc, "returning a " + v->type.str() + " is not supported");
   default: break;
   }

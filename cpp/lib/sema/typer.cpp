@@ -197,6 +197,7 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
   case Kind::Module:
   case Kind::Function:
   case Kind::ExcClass:
+  case Kind::ClassRef:
   case Kind::Range:
     notSupported(loc, "cannot store a " + t.str() + " in variable '" + vars_[var].name + "'");
   case Kind::Namespace: // a cooperative group (g = cuda.cg.this_grid()) is a value; cuda.shared is not
@@ -339,6 +340,7 @@ ExprPtr FunctionTyper::truth(ExprPtr e) {
     return t;
   }
   case Kind::None: return ir::makeConst(Type::boolean(), loc, 0);
+  case Kind::Instance: return instanceTruth(std::move(e));
   case Kind::List:
   case Kind::Unicode: {
     std::vector<ExprPtr> a;

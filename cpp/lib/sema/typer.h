@@ -2,6 +2,7 @@
 // building typed IR under the current variable types until they stop changing.
 #pragma once
 
+#include "mahou/jitclass.h"
 #include "mahou/sema.h"
 
 #include <functional>
@@ -25,10 +26,10 @@ void collectTargets(const ast::Expr &target, std::vector<std::string> &names);
 
 // What a called expression refers to (resolved at compile time).
 struct CalleeRef {
-  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, External, Overloaded, Unknown } kind;
+  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, External, Overloaded, JitClass, Unknown } kind;
   std::string name;             // builtin / module function / method / inner function name
   types::ModuleId module{};     // ModuleFn
-  uint64_t handle = 0;          // Compiled; External: the C function's address (name: its signature)
+  uint64_t handle = 0;          // Compiled, JitClass; External: the C function's address (name: its signature)
   DType dtype{};                // DTypeCtor
   types::ExcKind exc{};         // ExcCtor
   const ast::Expr *self = nullptr; // Method: the receiver expression
@@ -289,6 +290,25 @@ public:
                      ir::Block &out);
   ExprPtr hashedContains(ExprPtr needle, ExprPtr container, Loc loc);
   void dictDelete(ExprPtr dict, const ast::Expr &key, Loc loc, ir::Block &out);
+
+  // ---- @jitclass instances (jitclass.cpp)
+  const JitClassInfo &jitClassOf(const Type &instanceOrClass, Loc loc);
+  ExprPtr newInstance(uint64_t classHandle, const std::string &className, const ast::Call &e);
+  ExprPtr instanceAttribute(ExprPtr obj, const std::string &attr, Loc loc); // a field or a property
+  void storeAttribute(ExprPtr obj, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out);
+  void augAssignAttribute(const ast::Attribute &target, const ast::AugAssign &s, ir::Block &out);
+  ExprPtr instanceMethodCall(ExprPtr self, const std::string &name, const ast::Call &e);
+  std::optional<CalleeRef> classAttributeCallee(const Type &cls, const std::string &attr, Loc loc);
+  // A call of the special method `method` of args[0]'s class; nullptr when it has none.
+  ExprPtr specialMethod(const std::string &method, std::vector<ExprPtr> args, Loc loc);
+  ExprPtr instanceBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
+  ExprPtr instanceCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc); // nullptr: not a comparison
+  ExprPtr instanceIdentity(bool negate, ExprPtr lhs, ExprPtr rhs, Loc loc);        // `is` / `is not`
+  ExprPtr instanceContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc);
+  ExprPtr instanceLen(ExprPtr obj, Loc loc);
+  ExprPtr instanceTruth(ExprPtr obj);
+  ExprPtr instanceGetItem(ExprPtr obj, const ast::Expr &index, Loc loc);
+  void instanceSetItem(ExprPtr obj, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
 
   // ---- statements (stmts.cpp)
   void block(const ast::Body &body, ir::Block &out);

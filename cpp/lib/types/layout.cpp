@@ -17,6 +17,7 @@ size_t nativeAlign(const Type &t) {
   case Kind::Dict:
   case Kind::Set:
   case Kind::Unicode:
+  case Kind::Instance:
   case Kind::Str: return 8;
   case Kind::Optional: return nativeAlign(t.elems[0]);
   case Kind::CPointer: return 8;
@@ -49,6 +50,7 @@ size_t nativeSize(const Type &t) {
   case Kind::Dict:
   case Kind::Set:
   case Kind::Unicode:
+  case Kind::Instance:
   case Kind::Str: return 8;
   case Kind::Optional: {
     size_t a = nativeAlign(t), end = nativeSize(t.elems[0]) + 1;
@@ -105,6 +107,7 @@ struct DescBuilder {
     case Kind::Array:
     case Kind::Dict:
     case Kind::Set:
+    case Kind::Instance:
       refs.push_back(uint32_t(offset)); // an array's meminfo, or the object
       field(offset, MAHOU_FIELD_OPAQUE, 8);
       flags = 0;

@@ -220,10 +220,24 @@ private:
       if (!eat(')')) return fail("expected ')'");
       return Type::array(d->dtype, nd, layout, readonly);
     }
+    if (name == "instance" && eatWord(".jitclass.")) return parseInstance();
     auto scalar = scalarByName(name);
     if (!scalar) return fail("unknown type name '" + name + "'");
     if (eat('[')) return parseArraySuffix(scalar->dtype);
     return scalar;
+  }
+
+  // A jitclass instance as Type::str() spells it: instance.jitclass.<name>#<class handle in hex>
+  // (the name may hold any character but '#').
+  std::optional<Type> parseInstance() {
+    size_t hash = s_.find('#', pos_);
+    if (hash == std::string::npos || hash == pos_) return fail("expected instance.jitclass.<name>#<id>");
+    std::string className = s_.substr(pos_, hash - pos_);
+    pos_ = hash + 1;
+    size_t start = pos_;
+    while (pos_ < s_.size() && std::isxdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+    if (start == pos_) return fail("expected the class id after '#'");
+    return Type::instance(std::stoull(s_.substr(start, pos_ - start), nullptr, 16), className);
   }
 
   const std::string &s_;

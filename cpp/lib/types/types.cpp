@@ -1,6 +1,7 @@
 // Type constructors, predicates, printing and unification of the type lattice.
 #include "mahou/types.h"
 
+#include <cstdio>
 #include <cstring>
 
 namespace mahou::types {
@@ -24,6 +25,12 @@ constexpr const char *kExcNames[] = {
 };
 const DTypeInfo &info(DType d) { return kDTypes[static_cast<int>(d)]; }
 constexpr int kNumDTypes = sizeof(kDTypes) / sizeof(kDTypes[0]);
+
+std::string hexHandle(uint64_t h) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(h));
+  return buf;
+}
 
 const char *moduleName(ModuleId m) {
   switch (m) {
@@ -193,6 +200,18 @@ Type Type::set(Type item) {
   return t;
 }
 Type Type::unicode() { Type t; t.kind = Kind::Unicode; return t; }
+Type Type::instance(uint64_t classHandle, std::string className) {
+  Type t;
+  t.kind = Kind::Instance;
+  t.handle = classHandle;
+  t.text = std::move(className);
+  return t;
+}
+Type Type::classRef(uint64_t classHandle, std::string className) {
+  Type t = instance(classHandle, std::move(className));
+  t.kind = Kind::ClassRef;
+  return t;
+}
 Type Type::optional(Type v) {
   if (v.kind == Kind::None || v.kind == Kind::Optional) return v;
   if (v.kind == Kind::Str) v = unicode(); // an optional holds a run-time string, not a literal
@@ -208,7 +227,8 @@ bool Type::hasRefs() const {
   case Kind::List:
   case Kind::Dict:
   case Kind::Set:
-  case Kind::Unicode: return true;
+  case Kind::Unicode:
+  case Kind::Instance: return true;
   case Kind::Tuple:
   case Kind::Optional:
     for (auto &e : elems)
@@ -254,7 +274,9 @@ bool Type::operator==(const Type &o) const {
   case Kind::CPointer: return elems == o.elems;
   case Kind::Str: return text == o.text;
   case Kind::Module: return module == o.module && (module != ModuleId::Python || text == o.text);
-  case Kind::Function: return handle == o.handle;
+  case Kind::Function:
+  case Kind::Instance:
+  case Kind::ClassRef: return handle == o.handle;
   case Kind::ExcClass: return exc == o.exc;
   case Kind::Namespace: return text == o.text;
   default: return true;
@@ -293,6 +315,8 @@ std::string Type::str() const {
   case Kind::Unicode: return "unicode_type";
   case Kind::Optional: return "OptionalType(" + elems[0].str() + ")";
   case Kind::CPointer: return elems.empty() ? "voidptr" : "CPointer(" + elems[0].str() + ")";
+  case Kind::Instance: return "instance.jitclass." + text + "#" + hexHandle(handle);
+  case Kind::ClassRef: return "jitclass." + text + "#" + hexHandle(handle);
   }
   return "?";
 }

@@ -1,0 +1,282 @@
+# @jitclass: attribute reads and writes, method calls and construction from Python,
+# and a compiled loop over a method and fields, mahou vs Numba (and a plain Python class
+# for reference), interleaved rounds, best of each. Rewrites the bench:jitclass table
+# of BENCHMARKS.md. Usage: python bench/jitclass.py [--quick] [--no-write]
+import argparse
+import datetime
+import platform
+import re
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BENCHMARKS_MD = HERE.parent / "BENCHMARKS.md"
+BEGIN, END = "<!-- BEGIN bench:jitclass -->", "<!-- END bench:jitclass -->"
+
+# The same class and functions, compiled by each library (`lib` is mahou or numba).
+SOURCE = '''
+import numpy as np
+spec = [("x", lib.float64), ("n", lib.int64), ("data", lib.float64[:])]
+
+@lib.experimental.jitclass(spec)
+class Acc:
+    def __init__(self, x, n):
+        self.x = x
+        self.n = n
+        self.data = np.zeros(4)
+
+    def add(self, v):
+        self.x += v
+        self.n += 1
+        return self.x
+
+    def mean(self):
+        return self.x / self.n
+
+@lib.njit
+def compiled_loop(acc, m):
+    s = 0.0
+    for i in range(m):
+        s += acc.add(i * 0.5) * 1e-9 + acc.n
+    return s + acc.mean()
+
+@lib.njit
+def compiled_construct(m):
+    s = 0.0
+    for i in range(m):
+        a = Acc(i * 1.0, 1)
+        s += a.mean()
+    return s
+'''
+
+PLAIN = '''
+import numpy as np
+class Acc:
+    def __init__(self, x, n):
+        self.x = x
+        self.n = n
+        self.data = np.zeros(4)
+
+    def add(self, v):
+        self.x += v
+        self.n += 1
+        return self.x
+
+    def mean(self):
+        return self.x / self.n
+'''
+
+
+def load(lib):
+    ns = {"lib": lib}
+    exec(compile(SOURCE if lib is not None else PLAIN, f"<bench jitclass {getattr(lib, '__name__', 'python')}>",
+                 "exec"), ns)
+    return ns
+
+
+def register_source(lib_name):
+    # mahou compiles from source text: make the exec'd text findable through linecache.
+    import linecache
+    name = f"<bench jitclass {lib_name}>"
+    linecache.cache[name] = (len(SOURCE), None, SOURCE.splitlines(True), name)
+
+
+def attr_read(acc, loop):
+    for _ in loop:
+        acc.x
+        acc.n
+        acc.x
+        acc.n
+        acc.x
+        acc.n
+        acc.x
+        acc.n
+        acc.x
+        acc.n
+
+
+def attr_write(acc, loop):
+    for _ in loop:
+        acc.x = 1.5
+        acc.n = 3
+        acc.x = 1.5
+        acc.n = 3
+        acc.x = 1.5
+        acc.n = 3
+        acc.x = 1.5
+        acc.n = 3
+        acc.x = 1.5
+        acc.n = 3
+
+
+def method_call(acc, loop):
+    for _ in loop:
+        acc.mean()
+        acc.mean()
+        acc.mean()
+        acc.mean()
+        acc.mean()
+        acc.mean()
+        acc.mean()
+        acc.mean()
+        acc.mean()
+        acc.mean()
+
+
+def method_call_arg(acc, loop):
+    for _ in loop:
+        acc.add(1.0)
+        acc.add(1.0)
+        acc.add(1.0)
+        acc.add(1.0)
+        acc.add(1.0)
+        acc.add(1.0)
+        acc.add(1.0)
+        acc.add(1.0)
+        acc.add(1.0)
+        acc.add(1.0)
+
+
+def construct(cls, loop):
+    for _ in loop:
+        cls(1.0, 2)
+        cls(1.0, 2)
+        cls(1.0, 2)
+        cls(1.0, 2)
+        cls(1.0, 2)
+        cls(1.0, 2)
+        cls(1.0, 2)
+        cls(1.0, 2)
+        cls(1.0, 2)
+        cls(1.0, 2)
+
+
+def array_field(acc, loop):
+    for _ in loop:
+        acc.data
+        acc.data
+        acc.data
+        acc.data
+        acc.data
+        acc.data
+        acc.data
+        acc.data
+        acc.data
+        acc.data
+
+
+PY_CASES = [  # (label, function, argument: "acc" or "cls", operations per loop step)
+    ("read a float and an int field (`a.x`, `a.n`)", attr_read, "acc", 10),
+    ("write a float and an int field (`a.x = 1.5`)", attr_write, "acc", 10),
+    ("read an array field (`a.data`)", array_field, "acc", 10),
+    ("call a method, no arguments (`a.mean()`)", method_call, "acc", 10),
+    ("call a method with a float (`a.add(1.0)`)", method_call_arg, "acc", 10),
+    ("construct (`Acc(1.0, 2)`, `__init__` runs)", construct, "cls", 10),
+]
+
+
+def per_op_ns(fn, arg, ops, steps, reps):
+    loop = range(steps)
+    best = None
+    for _ in range(reps):
+        t0 = time.perf_counter_ns()
+        fn(arg, loop)
+        dt = (time.perf_counter_ns() - t0) / (steps * ops)
+        best = dt if best is None else min(best, dt)
+    return best
+
+
+def best_call_ns(fn, args, reps):
+    best = None
+    for _ in range(reps):
+        t0 = time.perf_counter_ns()
+        fn(*args)
+        dt = time.perf_counter_ns() - t0
+        best = dt if best is None else min(best, dt)
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--no-write", action="store_true")
+    opts = ap.parse_args()
+    sys.path.insert(0, str(HERE.parent / "python"))
+    import mahou
+    try:
+        import numba
+        import numba.experimental  # noqa: F401
+    except ImportError:
+        numba = None
+    register_source("mahou")
+    impls = {"mahou": load(mahou), "python": load(None)}
+    if numba is not None:
+        impls["numba"] = load(numba)
+    steps = 2_000 if opts.quick else 20_000
+    rounds = 3 if opts.quick else 7
+    accs = {k: ns["Acc"](1.0, 1) for k, ns in impls.items()}
+    # warm up (compiles every method and the loops)
+    for k, ns in impls.items():
+        for _, fn, which, _ in PY_CASES:
+            fn(accs[k] if which == "acc" else ns["Acc"], range(2))
+        if k != "python":
+            ns["compiled_loop"](accs[k], 10)
+            ns["compiled_construct"](10)
+    results = {}
+    for _ in range(rounds):  # interleaved: each round measures every library once
+        for label, fn, which, ops in PY_CASES:
+            for k, ns in impls.items():
+                arg = accs[k] if which == "acc" else ns["Acc"]
+                t = per_op_ns(fn, arg, ops, steps, 1)
+                key = (label, k)
+                results[key] = min(results.get(key, t), t)
+    m = 200_000 if opts.quick else 2_000_000
+    compiled = {}
+    for _ in range(rounds):
+        for k, ns in impls.items():
+            if k == "python":
+                continue
+            for label, f, args in (("method call + field reads in a compiled loop (per iteration)",
+                                    ns["compiled_loop"], (ns["Acc"](1.0, 1), m)),
+                                   ("construct in a compiled loop (per instance)", ns["compiled_construct"], (m // 10,))):
+                t = best_call_ns(f, args, 1) / (m if "loop (per iteration)" in label else m // 10)
+                key = (label, k)
+                compiled[key] = min(compiled.get(key, t), t)
+    rows = []
+    for label, _, _, _ in PY_CASES:
+        mh, py = results[(label, "mahou")], results[(label, "python")]
+        nb = results.get((label, "numba"))
+        rows.append((f"from Python: {label}", mh, nb, py))
+    for label in ("method call + field reads in a compiled loop (per iteration)",
+                  "construct in a compiled loop (per instance)"):
+        rows.append((f"compiled: {label}", compiled[(label, "mahou")], compiled.get((label, "numba")), None))
+    lines = ["| operation | mahou ns | Numba ns | mahou / Numba | plain Python class ns |",
+             "|---|---:|---:|---:|---:|"]
+    for label, mh, nb, py in rows:
+        ratio = f"{mh / nb:.3f}x" if nb else "n/a"
+        lines.append(f"| {label} | {mh:.1f} | {nb:.1f} | {ratio} | {py:.1f} |" if nb else
+                     f"| {label} | {mh:.1f} | n/a | n/a | {'' if py is None else f'{py:.1f}'} |")
+        if nb and py is None:
+            lines[-1] = f"| {label} | {mh:.1f} | {nb:.1f} | {ratio} | |"
+    versions = f"mahou {mahou.__version__}" + (f", Numba {numba.__version__}" if numba else "")
+    text = "\n".join([
+        BEGIN,
+        f"_{datetime.date.today()}, {platform.machine()}, Python {platform.python_version()}, {versions}; "
+        f"best of {rounds} interleaved rounds, {steps} steps per Python measurement._",
+        "",
+        *lines,
+        END,
+    ])
+    print(text)
+    if not opts.no_write:
+        doc = BENCHMARKS_MD.read_text()
+        if BEGIN in doc:
+            doc = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: text, doc, flags=re.S)
+        else:
+            doc = doc.rstrip("\n") + "\n\n## @jitclass (bench/jitclass.py)\n\n" + text + "\n"
+        BENCHMARKS_MD.write_text(doc)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,301 @@
+// @jitclass on the Python side: the base of every class's box type (an instance holds
+// one native instance, jitclass.h), field descriptors that read and write a field at
+// its offset in C++ (no compiled call per access), boxing and unboxing of instances,
+// and the class registry the compile environment reads (the box type's
+// _mahou_class_info()).
+#include "binding.h"
+#include "objects_binding.h"
+
+#include "mahou/jitclass.h"
+#include "mahou/layout.h"
+#include "mahou/objects.h"
+
+#include <cstring>
+#include <memory>
+
+namespace nb = nanobind;
+
+namespace mahou::binding {
+
+using types::Type;
+
+namespace {
+
+struct JitInstanceObject {
+  PyObject_HEAD
+  MahouMemInfo *instance; // owned; null only while being built
+};
+
+// A field of a box type: its type and byte offset in the instance's payload.
+struct JitFieldObject {
+  PyObject_HEAD
+  Type *type;
+  size_t offset;
+  PyObject *name;
+  PyTypeObject *owner; // the box type (borrowed: it holds this descriptor)
+};
+
+PyTypeObject *theInstanceBase = nullptr;
+PyTypeObject *theFieldType = nullptr;
+
+JitInstanceObject *asInstance(PyObject *o) { return reinterpret_cast<JitInstanceObject *>(o); }
+JitFieldObject *asField(PyObject *o) { return reinterpret_cast<JitFieldObject *>(o); }
+
+void instanceDealloc(PyObject *self) {
+  PyTypeObject *type = Py_TYPE(self);
+  mahou_rt_decref(asInstance(self)->instance);
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
+PyObject *instanceNew(PyTypeObject *type, PyObject *, PyObject *) {
+  PyErr_Format(PyExc_TypeError, "instances of the jitclass '%s' are made by calling the class", type->tp_name);
+  return nullptr;
+}
+
+// The fields of an instance as a new Python dict-like repr: Name(field=value, ...).
+PyObject *instanceRepr(PyObject *self) {
+  return PyUnicode_FromFormat("<jitclass %s object at %p>", Py_TYPE(self)->tp_name, self);
+}
+
+PyType_Slot instanceSlots[] = {
+    {Py_tp_new, reinterpret_cast<void *>(instanceNew)},
+    {Py_tp_dealloc, reinterpret_cast<void *>(instanceDealloc)},
+    {Py_tp_repr, reinterpret_cast<void *>(instanceRepr)},
+    {Py_tp_doc, const_cast<char *>("An instance of a @jitclass: one native object shared with compiled code.")},
+    {0, nullptr},
+};
+PyType_Spec instanceSpec = {"mahou._core.JitInstanceBase", sizeof(JitInstanceObject), 0,
+                            Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, instanceSlots};
+
+char *fieldAddress(PyObject *field, PyObject *obj) {
+  if (!PyObject_TypeCheck(obj, asField(field)->owner)) {
+    PyErr_Format(PyExc_TypeError, "descriptor '%U' for '%s' objects doesn't apply to a '%s' object", asField(field)->name,
+                 asField(field)->owner->tp_name, Py_TYPE(obj)->tp_name);
+    return nullptr;
+  }
+  MahouMemInfo *mi = asInstance(obj)->instance;
+  return static_cast<char *>(mahouObjectPayload(mi)) + asField(field)->offset;
+}
+
+PyObject *fieldGet(PyObject *self, PyObject *obj, PyObject *) {
+  if (!obj || obj == Py_None) return Py_NewRef(self);
+  char *p = fieldAddress(self, obj);
+  if (!p) return nullptr;
+  const Type &t = *asField(self)->type;
+  if (t.isScalar()) return boxValue(t, p); // no references: boxed in place
+  // Boxing takes the references of the value: box a counted copy.
+  size_t n = types::nativeSize(t);
+  alignas(16) char small[64];
+  std::unique_ptr<char[]> big;
+  char *tmp = n <= sizeof small ? small : (big.reset(new char[n]), big.get());
+  std::memcpy(tmp, p, n);
+  runtime::increfItem(descriptorOf(t), tmp);
+  return boxValue(t, tmp);
+}
+
+int fieldSet(PyObject *self, PyObject *obj, PyObject *value) {
+  if (!value) {
+    PyErr_Format(PyExc_AttributeError, "the field '%U' of a jitclass cannot be deleted", asField(self)->name);
+    return -1;
+  }
+  char *p = fieldAddress(self, obj);
+  if (!p) return -1;
+  const Type &t = *asField(self)->type;
+  size_t n = types::nativeSize(t);
+  alignas(16) char small[64];
+  std::unique_ptr<char[]> big;
+  char *tmp = n <= sizeof small ? small : (big.reset(new char[n]), big.get());
+  std::memset(tmp, 0, n);
+  if (!unboxValue(value, t, tmp)) return -1;
+  if (!adoptArrays(t, tmp)) { // arrays from NumPy get a reference of their own
+    releaseValue(t, tmp);
+    return -1;
+  }
+  if (t.hasRefs()) {
+    const MahouTypeDesc *d = descriptorOf(t);
+    alignas(16) char oldSmall[64];
+    std::unique_ptr<char[]> oldBig;
+    char *old = n <= sizeof oldSmall ? oldSmall : (oldBig.reset(new char[n]), oldBig.get());
+    std::memcpy(old, p, n);
+    std::memcpy(p, tmp, n);
+    runtime::decrefItem(d, old); // after the store: the old value may hold the last reference to obj
+  } else {
+    std::memcpy(p, tmp, n);
+  }
+  return 0;
+}
+
+void fieldDealloc(PyObject *self) {
+  PyTypeObject *type = Py_TYPE(self);
+  delete asField(self)->type;
+  Py_XDECREF(asField(self)->name);
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
+PyObject *fieldRepr(PyObject *self) {
+  return PyUnicode_FromFormat("<jitclass field '%U' of type %s>", asField(self)->name,
+                              asField(self)->type->str().c_str());
+}
+
+PyType_Slot fieldSlots[] = {
+    {Py_tp_descr_get, reinterpret_cast<void *>(fieldGet)},
+    {Py_tp_descr_set, reinterpret_cast<void *>(fieldSet)},
+    {Py_tp_dealloc, reinterpret_cast<void *>(fieldDealloc)},
+    {Py_tp_repr, reinterpret_cast<void *>(fieldRepr)},
+    {0, nullptr},
+};
+PyType_Spec fieldSpec = {"mahou._core.JitField", sizeof(JitFieldObject), 0, Py_TPFLAGS_DEFAULT, fieldSlots};
+
+Type parseFieldType(const std::string &text, const std::string &field) {
+  std::string error;
+  auto t = types::parseType(text, &error);
+  if (!t) throw nb::type_error(("field '" + field + "': cannot read the type '" + text + "': " + error).c_str());
+  if (!t->isScalar() && !t->isArray() && !t->isTuple() && !t->isObject() && !t->isOptional())
+    throw nb::type_error(("field '" + field + "': a " + t->str() + " cannot be a jitclass field").c_str());
+  return *t;
+}
+
+PyTypeObject *boxTypeOf(const Type &t) { return reinterpret_cast<PyTypeObject *>(uintptr_t(t.handle)); }
+
+// _core.jitclass_layout(box_type, [(name, type text), ...]): installs one field
+// descriptor per field on the box type; returns the fields' tuple type as text.
+std::string jitclassLayout(nb::handle boxType, nb::list fields) {
+  if (!isJitClassBoxType(boxType.ptr())) throw nb::type_error("jitclass_layout: not a jitclass box type");
+  std::vector<std::string> names;
+  std::vector<Type> ts;
+  for (nb::handle f : fields) {
+    nb::tuple pair = nb::cast<nb::tuple>(f);
+    names.push_back(nb::cast<std::string>(pair[0]));
+    ts.push_back(parseFieldType(nb::cast<std::string>(pair[1]), names.back()));
+  }
+  Type tuple = Type::tuple(ts);
+  std::vector<size_t> offs = types::tupleOffsets(tuple);
+  for (size_t i = 0; i < names.size(); ++i) {
+    auto *d = reinterpret_cast<JitFieldObject *>(PyType_GenericAlloc(theFieldType, 0));
+    if (!d) throw nb::python_error();
+    d->type = new Type(ts[i]);
+    d->offset = kJitInstanceFieldsOffset + offs[i];
+    d->name = PyUnicode_FromString(names[i].c_str());
+    d->owner = reinterpret_cast<PyTypeObject *>(boxType.ptr());
+    nb::object holder = nb::steal(reinterpret_cast<PyObject *>(d));
+    if (PyObject_SetAttrString(boxType.ptr(), names[i].c_str(), holder.ptr()) != 0) throw nb::python_error();
+  }
+  return tuple.str();
+}
+
+// _core.jitclass_new(box_type, fields type text): an instance with every field zero
+// (unpickling fills them in through the descriptors).
+nb::object jitclassNew(nb::handle boxType, const std::string &fieldsText) {
+  if (!isJitClassBoxType(boxType.ptr())) throw nb::type_error("jitclass_new: not a jitclass box type");
+  std::string error;
+  auto t = types::parseType(fieldsText, &error);
+  if (!t || !t->isTuple()) throw nb::type_error(("jitclass_new: bad fields type: " + error).c_str());
+  MahouMemInfo *mi = mahou_rt_instance_new(descriptorOf(*t));
+  if (!mi) {
+    MahouError e = mahou_rt_take_error();
+    PyErr_SetString(builtinExceptionClass(types::ExcKind(e.kind)), e.message);
+    throw nb::python_error();
+  }
+  auto *type = reinterpret_cast<PyTypeObject *>(boxType.ptr());
+  PyObject *obj = type->tp_alloc(type, 0);
+  if (!obj) {
+    mahou_rt_decref(mi);
+    throw nb::python_error();
+  }
+  asInstance(obj)->instance = mi;
+  return nb::steal(obj);
+}
+
+uint64_t handleOf(nb::handle dispatcher, const char *what) {
+  if (!isDispatcher(dispatcher.ptr())) throw nb::type_error((std::string(what) + " is not a compiled function").c_str());
+  return uint64_t(reinterpret_cast<uintptr_t>(dispatcher.ptr()));
+}
+
+} // namespace
+
+bool isJitClassBoxType(PyObject *obj) {
+  return theInstanceBase && PyType_Check(obj) && reinterpret_cast<PyTypeObject *>(obj) != theInstanceBase &&
+         PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(obj), theInstanceBase);
+}
+
+bool isJitInstance(PyObject *obj) { return theInstanceBase && PyObject_TypeCheck(obj, theInstanceBase); }
+
+Type jitInstanceType(PyObject *obj) {
+  PyTypeObject *t = Py_TYPE(obj);
+  const char *dot = std::strrchr(t->tp_name, '.');
+  return Type::instance(uint64_t(reinterpret_cast<uintptr_t>(t)), dot ? dot + 1 : t->tp_name);
+}
+
+std::unique_ptr<JitClassInfo> jitClassInfo(PyObject *boxType) {
+  if (!isJitClassBoxType(boxType)) internalError("jitClass: the handle is not a jitclass box type");
+  nb::object info = nb::steal(PyObject_CallMethod(boxType, "_mahou_class_info", nullptr));
+  if (!info.is_valid()) throwPendingPythonError();
+  auto c = std::make_unique<JitClassInfo>();
+  try {
+    nb::tuple t = nb::cast<nb::tuple>(info);
+    c->handle = uint64_t(reinterpret_cast<uintptr_t>(boxType));
+    c->name = nb::cast<std::string>(t[0]);
+    for (nb::handle f : t[1]) {
+      nb::tuple pair = nb::cast<nb::tuple>(f);
+      c->fieldNames.push_back(nb::cast<std::string>(pair[0]));
+      c->fieldTypes.push_back(parseFieldType(nb::cast<std::string>(pair[1]), c->fieldNames.back()));
+    }
+    for (auto [k, v] : nb::cast<nb::dict>(t[2])) c->methods[nb::cast<std::string>(k)] = handleOf(v, "a method");
+    for (auto [k, v] : nb::cast<nb::dict>(t[3])) c->staticMethods[nb::cast<std::string>(k)] = handleOf(v, "a static method");
+    for (auto [k, v] : nb::cast<nb::dict>(t[4])) {
+      nb::tuple gs = nb::cast<nb::tuple>(v);
+      JitClassInfo::Property p;
+      if (!gs[0].is_none()) p.getter = handleOf(gs[0], "a property getter");
+      if (!gs[1].is_none()) p.setter = handleOf(gs[1], "a property setter");
+      c->properties[nb::cast<std::string>(k)] = p;
+    }
+  } catch (nb::python_error &) {
+    throwPendingPythonError();
+  } catch (const std::exception &e) {
+    internalError(std::string("malformed jitclass information: ") + e.what());
+  }
+  return c;
+}
+
+bool unboxJitInstance(PyObject *obj, const Type &t, char *dst) {
+  if (!PyObject_TypeCheck(obj, boxTypeOf(t))) {
+    PyErr_Format(PyExc_TypeError, "expected an instance of the jitclass %s, got %s", t.text.c_str(), Py_TYPE(obj)->tp_name);
+    return false;
+  }
+  MahouMemInfo *mi = asInstance(obj)->instance;
+  mahou_rt_incref(mi);
+  std::memcpy(dst, &mi, sizeof mi);
+  return true;
+}
+
+PyObject *wrapJitInstance(MahouMemInfo *instance, const Type &t) {
+  PyTypeObject *type = boxTypeOf(t);
+  PyObject *obj = type->tp_alloc(type, 0);
+  if (!obj) {
+    mahou_rt_decref(instance);
+    return nullptr;
+  }
+  asInstance(obj)->instance = instance;
+  return obj;
+}
+
+void registerJitClass(nb::module_ &m) {
+  PyObject *base = PyType_FromSpec(&instanceSpec);
+  if (!base) throw nb::python_error();
+  theInstanceBase = reinterpret_cast<PyTypeObject *>(base);
+  m.attr("JitInstanceBase") = nb::borrow(base);
+  PyObject *field = PyType_FromSpec(&fieldSpec);
+  if (!field) throw nb::python_error();
+  theFieldType = reinterpret_cast<PyTypeObject *>(field);
+  m.attr("JitField") = nb::borrow(field);
+  m.def("jitclass_layout", &jitclassLayout, nb::arg("box_type"), nb::arg("fields"));
+  m.def("jitclass_new", &jitclassNew, nb::arg("box_type"), nb::arg("fields_type"));
+  m.def("jitclass_instance_id", [](nb::handle obj) -> uint64_t {
+    if (!isJitInstance(obj.ptr())) throw nb::type_error("not a jitclass instance");
+    return uint64_t(reinterpret_cast<uintptr_t>(asInstance(obj.ptr())->instance));
+  });
+}
+
+} // namespace mahou::binding

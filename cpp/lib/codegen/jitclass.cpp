@@ -1,0 +1,55 @@
+// Lowering of @jitclass instances: allocation through the runtime (zeroed fields and
+// the field descriptor the destructor reads), field reads and writes at their byte
+// offsets with the fields' references counted, and identity.
+#include "lowering.h"
+
+#include "mahou/jitclass.h"
+#include "mahou/objects.h"
+
+namespace mahou::codegen {
+
+Value FunctionLowering::instanceOp(const ir::Expr &e) {
+  auto op = ir::ObjectOp(e.sub);
+  auto *ptr = b_.getPtrTy();
+  if (op == ir::ObjectOp::InstanceNew) {
+    llvm::Value *desc = typeDescriptor(Type::tuple(e.type.elems));
+    llvm::Value *obj = b_.CreateCall(runtimeFn("mahou_rt_instance_new", ptr, {ptr}), {desc});
+    checkNotNull(obj);
+    return {obj, true};
+  }
+  if (op == ir::ObjectOp::InstanceIs) {
+    Value a = expr(*e.args[0]);
+    Value b = expr(*e.args[1]);
+    llvm::Value *same = b_.CreateICmpEQ(a.v, b.v);
+    release(a, e.args[0]->type);
+    release(b, e.args[1]->type);
+    return {same, false};
+  }
+  Value obj = expr(*e.args[0]);
+  llvm::Value *field = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), objectPayload(obj.v), uint64_t(e.ival));
+  Value result{nullptr, false};
+  if (op == ir::ObjectOp::InstanceGet) {
+    const Type &ft = e.type;
+    llvm::Value *x = fromMem(b_.CreateLoad(types_.mem(ft), field), ft);
+    if (ft.hasRefs()) incref(x, ft); // the caller owns it: the instance may drop it meanwhile
+    result = {x, ft.hasRefs()};
+  } else if (op == ir::ObjectOp::InstanceSet) {
+    const Type &ft = e.args[1]->type;
+    Value v = expr(*e.args[1]);
+    llvm::Value *x = ft.hasRefs() ? own(v, ft) : v.v;
+    if (ft.hasRefs()) {
+      llvm::Value *old = fromMem(b_.CreateLoad(types_.mem(ft), field), ft);
+      b_.CreateStore(toMem(x, ft), field);
+      decref(old, ft);
+    } else {
+      b_.CreateStore(toMem(x, ft), field);
+    }
+    result = {llvm::Constant::getNullValue(types_.ssa(Type::none())), false};
+  } else {
+    internalError("instance operation not lowered");
+  }
+  release(obj, e.args[0]->type);
+  return result;
+}
+
+} // namespace mahou::codegen

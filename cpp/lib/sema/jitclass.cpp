@@ -1,0 +1,306 @@
+// Typing of @jitclass instances: construction (allocation, then __init__), field reads
+// and writes at their offsets (with the spec's types), properties, methods and static
+// methods (compiled functions taking the instance first), and the special methods
+// operators, len(), subscripts and `in` call.
+#include "typer.h"
+
+#include "mahou/jitclass.h"
+#include "mahou/layout.h"
+
+namespace mahou::sema {
+
+using ObjectOp = ir::ObjectOp;
+
+namespace {
+
+ir::StmtPtr evalStmt(ExprPtr e, Loc loc) {
+  auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
+  st->exprs.push_back(std::move(e));
+  return st;
+}
+
+int64_t fieldOffset(const JitClassInfo &c, int field) {
+  return int64_t(kJitInstanceFieldsOffset + types::tupleOffsets(fieldsType(c))[size_t(field)]);
+}
+
+// The special method of a binary operator and of its reflected form.
+std::pair<const char *, const char *> binaryMethods(ast::BinOpKind op) {
+  switch (op) {
+  case ast::BinOpKind::Add: return {"__add__", "__radd__"};
+  case ast::BinOpKind::Sub: return {"__sub__", "__rsub__"};
+  case ast::BinOpKind::Mult: return {"__mul__", "__rmul__"};
+  case ast::BinOpKind::Div: return {"__truediv__", "__rtruediv__"};
+  case ast::BinOpKind::FloorDiv: return {"__floordiv__", "__rfloordiv__"};
+  case ast::BinOpKind::Mod: return {"__mod__", "__rmod__"};
+  case ast::BinOpKind::Pow: return {"__pow__", "__rpow__"};
+  case ast::BinOpKind::MatMult: return {"__matmul__", "__rmatmul__"};
+  case ast::BinOpKind::BitAnd: return {"__and__", "__rand__"};
+  case ast::BinOpKind::BitOr: return {"__or__", "__ror__"};
+  case ast::BinOpKind::BitXor: return {"__xor__", "__rxor__"};
+  case ast::BinOpKind::LShift: return {"__lshift__", "__rlshift__"};
+  case ast::BinOpKind::RShift: return {"__rshift__", "__rrshift__"};
+  }
+  return {"", ""};
+}
+
+// A comparison's method and the one the other operand answers it with.
+std::pair<const char *, const char *> compareMethods(ast::CmpOpKind op) {
+  switch (op) {
+  case ast::CmpOpKind::Eq: return {"__eq__", "__eq__"};
+  case ast::CmpOpKind::NotEq: return {"__ne__", "__ne__"};
+  case ast::CmpOpKind::Lt: return {"__lt__", "__gt__"};
+  case ast::CmpOpKind::LtE: return {"__le__", "__ge__"};
+  case ast::CmpOpKind::Gt: return {"__gt__", "__lt__"};
+  case ast::CmpOpKind::GtE: return {"__ge__", "__le__"};
+  default: return {"", ""};
+  }
+}
+
+} // namespace
+
+const JitClassInfo &FunctionTyper::jitClassOf(const Type &t, Loc loc) {
+  requireHost(loc, "a jitclass");
+  const JitClassInfo *c = env_.jitClass(t.handle);
+  if (!c) notSupported(loc, "the jitclass '" + t.text + "' is not known to this function");
+  return *c;
+}
+
+ExprPtr FunctionTyper::newInstance(uint64_t classHandle, const std::string &className, const ast::Call &e) {
+  const JitClassInfo &c = jitClassOf(Type::classRef(classHandle, className), e.loc);
+  Type withFields = c.instanceType();
+  withFields.elems = c.fieldTypes; // the layout InstanceNew allocates (jitclass.h)
+  auto stmts = std::make_shared<ir::Block>();
+  int self = holdInTemp(objectOp(ObjectOp::InstanceNew, withFields, {}, e.loc), e.loc, *stmts);
+  if (uint64_t init = c.method("__init__")) {
+    auto r = compiledCall(init, c.name, e, load(self, e.loc));
+    if (isUnknown(r)) return unknown(e.loc);
+    if (!r->type.isNone()) error(e.loc, "__init__() of '" + c.name + "' should return None, not " + r->type.str());
+    stmts->push_back(evalStmt(std::move(r), e.loc));
+  } else if (!e.args.empty() || !e.keywords.empty()) {
+    error(e.loc, c.name + "() takes no arguments");
+  }
+  return seqExpr(std::move(stmts), load(self, e.loc), e.loc);
+}
+
+ExprPtr FunctionTyper::instanceAttribute(ExprPtr obj, const std::string &attr, Loc loc) {
+  obj = unwrapOptional(std::move(obj));
+  const Type t = obj->type;
+  const JitClassInfo &c = jitClassOf(t, loc);
+  if (t.kind == Kind::ClassRef)
+    notSupported(loc, "'" + attr + "' of the class '" + c.name + "' is only supported as a call of a static method");
+  int i = c.fieldIndex(attr);
+  if (i >= 0) {
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(obj));
+    return objectOp(ObjectOp::InstanceGet, c.fieldTypes[size_t(i)], std::move(a), loc, fieldOffset(c, i));
+  }
+  auto p = c.properties.find(attr);
+  if (p != c.properties.end()) {
+    if (!p->second.getter) error(loc, "the property '" + attr + "' of '" + c.name + "' has no getter");
+    CallArgs a;
+    a.positional.push_back(std::move(obj));
+    return callCompiled(p->second.getter, c.name + "." + attr, std::move(a), loc);
+  }
+  if (c.method(attr) || c.staticMethods.count(attr))
+    notSupported(loc, "the method '" + attr + "' of '" + c.name + "' can only be called, not used as a value");
+  error(loc, "'" + c.name + "' object has no attribute '" + attr + "'");
+}
+
+void FunctionTyper::storeAttribute(ExprPtr obj, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out) {
+  if (isUnknown(obj)) return;
+  obj = unwrapOptional(std::move(obj));
+  if (!obj->type.isInstance())
+    notSupported(loc, "assigning to an attribute of a " + obj->type.str() + " is not supported");
+  const JitClassInfo &c = jitClassOf(obj->type, loc);
+  int i = c.fieldIndex(attr);
+  if (i >= 0) {
+    if (isUnknown(value) && !value->type.isPartialContainer()) return;
+    const Type &ft = c.fieldTypes[size_t(i)];
+    if (ft.isUnicode()) value = toUnicode(std::move(value));
+    value = convert(std::move(value), ft, "the assignment to field '" + attr + "' of jitclass '" + c.name + "'");
+    if (isUnknown(value)) return;
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(obj));
+    a.push_back(std::move(value));
+    out.push_back(evalStmt(objectOp(ObjectOp::InstanceSet, Type::none(), std::move(a), loc, fieldOffset(c, i)), loc));
+    return;
+  }
+  auto p = c.properties.find(attr);
+  if (p != c.properties.end()) {
+    if (!p->second.setter) error(loc, "the property '" + attr + "' of '" + c.name + "' has no setter");
+    CallArgs a;
+    a.positional.push_back(std::move(obj));
+    a.positional.push_back(std::move(value));
+    auto r = callCompiled(p->second.setter, c.name + "." + attr, std::move(a), loc);
+    if (!isUnknown(r)) out.push_back(evalStmt(std::move(r), loc));
+    return;
+  }
+  error(loc, "'" + c.name + "' object has no field '" + attr + "' (a jitclass's fields are those of its spec)");
+}
+
+void FunctionTyper::augAssignAttribute(const ast::Attribute &target, const ast::AugAssign &s, ir::Block &out) {
+  auto obj = expr(*target.value);
+  if (isUnknown(obj)) {
+    expr(*s.value);
+    return;
+  }
+  obj = unwrapOptional(std::move(obj));
+  if (!obj->type.isInstance())
+    notSupported(s.loc, "augmented assignment to an attribute of a " + obj->type.str() + " is not supported");
+  int self = holdInTemp(std::move(obj), s.loc, out); // the instance is evaluated once
+  auto cur = instanceAttribute(load(self, s.loc), target.attr, s.loc);
+  if (!isUnknown(cur) && cur->type.isArray()) { // in place: o.a += b writes into the array
+    auto v = binary(s.op, instanceAttribute(load(self, s.loc), target.attr, s.loc), expr(*s.value), s.loc);
+    if (!isUnknown(v)) out.push_back(storeView(std::move(cur), std::move(v), s.loc));
+    return;
+  }
+  auto v = binary(s.op, std::move(cur), expr(*s.value), s.loc);
+  storeAttribute(load(self, s.loc), target.attr, std::move(v), s.loc, out);
+}
+
+ExprPtr FunctionTyper::instanceMethodCall(ExprPtr self, const std::string &name, const ast::Call &e) {
+  const JitClassInfo &c = jitClassOf(self->type, e.loc);
+  if (uint64_t m = c.method(name)) {
+    return compiledCall(m, c.name + "." + name, e, std::move(self));
+  }
+  auto st = c.staticMethods.find(name);
+  if (st != c.staticMethods.end()) return compiledCall(st->second, c.name + "." + name, e);
+  if (c.fieldIndex(name) >= 0 || c.properties.count(name))
+    notSupported(e.loc, "calling the field '" + name + "' of '" + c.name + "' is not supported");
+  error(e.loc, "'" + c.name + "' object has no attribute '" + name + "'");
+}
+
+std::optional<CalleeRef> FunctionTyper::classAttributeCallee(const Type &cls, const std::string &attr, Loc loc) {
+  const JitClassInfo &c = jitClassOf(cls, loc);
+  auto st = c.staticMethods.find(attr);
+  if (st == c.staticMethods.end())
+    notSupported(loc, "'" + attr + "' of the class '" + c.name + "': only static methods can be called on a jitclass");
+  CalleeRef r{CalleeRef::Kind::Compiled, c.name + "." + attr};
+  r.handle = st->second;
+  return r;
+}
+
+ExprPtr FunctionTyper::specialMethod(const std::string &method, std::vector<ExprPtr> args, Loc loc) {
+  const JitClassInfo &c = jitClassOf(args[0]->type, loc);
+  uint64_t m = c.method(method);
+  if (!m) return nullptr;
+  CallArgs call;
+  call.positional = std::move(args);
+  return callCompiled(m, c.name + "." + method, std::move(call), loc);
+}
+
+ExprPtr FunctionTyper::instanceBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {
+  auto [fwd, refl] = binaryMethods(op);
+  if (lhs->type.isInstance() && jitClassOf(lhs->type, loc).method(fwd)) {
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(lhs));
+    a.push_back(std::move(rhs));
+    return specialMethod(fwd, std::move(a), loc);
+  }
+  if (rhs->type.isInstance() && jitClassOf(rhs->type, loc).method(refl)) {
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(rhs));
+    a.push_back(std::move(lhs));
+    return specialMethod(refl, std::move(a), loc);
+  }
+  error(loc, std::string("unsupported operand type(s) for ") + ast::binOpSymbol(op) + ": " + lhs->type.str() +
+                 " and " + rhs->type.str());
+}
+
+ExprPtr FunctionTyper::instanceCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {
+  auto [fwd, refl] = compareMethods(op);
+  if (!*fwd) return nullptr;
+  bool eqOp = op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq;
+  auto call = [&](const char *m, ExprPtr &self, ExprPtr &other) {
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(self));
+    a.push_back(std::move(other));
+    return specialMethod(m, std::move(a), loc);
+  };
+  if (lhs->type.isInstance() && jitClassOf(lhs->type, loc).method(fwd)) return call(fwd, lhs, rhs);
+  if (rhs->type.isInstance() && jitClassOf(rhs->type, loc).method(refl)) return call(refl, rhs, lhs);
+  if (op == ast::CmpOpKind::NotEq) { // != is the negation of __eq__ when __ne__ is not defined
+    if (lhs->type.isInstance() && jitClassOf(lhs->type, loc).method("__eq__")) {
+      auto r = call("__eq__", lhs, rhs);
+      return isUnknown(r) ? std::move(r) : logicalNot(truth(std::move(r)));
+    }
+  }
+  if (eqOp) { // without __eq__: identity
+    bool ne = op == ast::CmpOpKind::NotEq;
+    if (lhs->type != rhs->type) return ir::makeConst(Type::boolean(), loc, ne);
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(lhs));
+    a.push_back(std::move(rhs));
+    auto same = objectOp(ObjectOp::InstanceIs, Type::boolean(), std::move(a), loc);
+    return ne ? logicalNot(std::move(same)) : std::move(same);
+  }
+  error(loc, std::string("'") + ast::cmpOpSymbol(op) + "' is not supported between " + lhs->type.str() + " and " +
+                 rhs->type.str() + " (the class defines no " + fwd + ")");
+}
+
+ExprPtr FunctionTyper::instanceIdentity(bool negate, ExprPtr lhs, ExprPtr rhs, Loc loc) {
+  std::vector<ExprPtr> a;
+  a.push_back(std::move(lhs));
+  a.push_back(std::move(rhs));
+  auto same = objectOp(ObjectOp::InstanceIs, Type::boolean(), std::move(a), loc);
+  return negate ? logicalNot(std::move(same)) : std::move(same);
+}
+
+ExprPtr FunctionTyper::instanceContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc) {
+  std::vector<ExprPtr> a;
+  a.push_back(std::move(container));
+  a.push_back(std::move(needle));
+  Type ct = a[0]->type;
+  auto r = specialMethod("__contains__", std::move(a), loc);
+  if (!r) error(loc, "argument of type '" + ct.text + "' is not iterable (it defines no __contains__)");
+  if (isUnknown(r)) return r;
+  r = truth(std::move(r));
+  return negate ? logicalNot(std::move(r)) : std::move(r);
+}
+
+ExprPtr FunctionTyper::instanceLen(ExprPtr obj, Loc loc) {
+  std::string name = obj->type.text;
+  std::vector<ExprPtr> a;
+  a.push_back(std::move(obj));
+  auto r = specialMethod("__len__", std::move(a), loc);
+  if (!r) error(loc, "object of type '" + name + "' has no len()");
+  if (isUnknown(r)) return r;
+  if (!r->type.isInt() && !r->type.isBool()) error(loc, "__len__() of '" + name + "' should return an integer");
+  return ir::makeCast(std::move(r), Type::int64());
+}
+
+ExprPtr FunctionTyper::instanceTruth(ExprPtr obj) {
+  Loc loc = obj->loc;
+  const JitClassInfo &c = jitClassOf(obj->type, loc);
+  if (c.method("__bool__") || c.method("__len__")) {
+    bool viaBool = c.method("__bool__") != 0;
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(obj));
+    auto r = specialMethod(viaBool ? "__bool__" : "__len__", std::move(a), loc);
+    return truth(std::move(r));
+  }
+  return ir::makeConst(Type::boolean(), loc, 1); // an object is true
+}
+
+ExprPtr FunctionTyper::instanceGetItem(ExprPtr obj, const ast::Expr &index, Loc loc) {
+  std::string name = obj->type.text;
+  std::vector<ExprPtr> a;
+  a.push_back(std::move(obj));
+  a.push_back(expr(index));
+  auto r = specialMethod("__getitem__", std::move(a), loc);
+  if (!r) error(loc, "'" + name + "' object is not subscriptable (it defines no __getitem__)");
+  return r;
+}
+
+void FunctionTyper::instanceSetItem(ExprPtr obj, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out) {
+  std::string name = obj->type.text;
+  std::vector<ExprPtr> a;
+  a.push_back(std::move(obj));
+  a.push_back(expr(index));
+  a.push_back(std::move(value));
+  auto r = specialMethod("__setitem__", std::move(a), loc);
+  if (!r) error(loc, "'" + name + "' object does not support item assignment (it defines no __setitem__)");
+  if (!isUnknown(r)) out.push_back(evalStmt(std::move(r), loc));
+}
+
+} // namespace mahou::sema

@@ -1,0 +1,321 @@
+"""@jitclass (mahou.experimental.jitclass): a class whose instances are native objects
+shared with compiled code. The class's fields (from the spec and the class's
+annotations), methods, properties and static methods are what the compiler's class
+registry reads (the box type's _mahou_class_info()); every method is a compiled function
+taking the instance first. From Python, fields are read and written by offset in C++
+(mahou._core.JitField) and methods call their compiled functions."""
+
+import linecache
+
+from . import _core
+from . import types as _types
+
+__all__ = ["jitclass", "deferred_type", "optional", "JitClassType", "InstanceType"]
+
+
+class InstanceType(_types.Type):
+    """The type of the instances of a jitclass (Numba: Class.class_type.instance_type)."""
+
+    __slots__ = ("jitclass",)
+
+    def __init__(self, jitclass):
+        self.jitclass = jitclass
+        super().__init__(f"instance.jitclass.{jitclass.__name__}#{id(jitclass._box):x}")
+
+    @property
+    def class_type(self):
+        return self.jitclass.class_type
+
+
+class ClassType:
+    """Numba's Class.class_type: its instance_type is the instances' type."""
+
+    __slots__ = ("jitclass", "instance_type")
+
+    def __init__(self, jitclass):
+        self.jitclass = jitclass
+        self.instance_type = InstanceType(jitclass)
+
+    @property
+    def class_name(self):
+        return self.jitclass.__name__
+
+    def __repr__(self):
+        return f"jitclass.{self.jitclass.__name__}"
+
+
+class DeferredType(_types.Type):
+    """A type named before it is known (a field of a recursive structure): define() it
+    before the class is first used."""
+
+    __slots__ = ("_defined",)
+
+    def __init__(self):
+        self._defined = None
+        super().__init__("deferred_type")
+
+    def define(self, typ):
+        if self._defined is not None:
+            raise TypeError("a deferred type is defined once")
+        self._defined = typ
+
+    def get(self):
+        if self._defined is None:
+            raise TypeError("the deferred type is not defined yet (call .define(type) first)")
+        return self._defined
+
+    def __str__(self):
+        return _type_text(self.get(), "deferred type")
+
+    def __eq__(self, other):
+        return self is other
+
+    def __hash__(self):
+        return id(self)
+
+
+def deferred_type():
+    return DeferredType()
+
+
+class OptionalType(_types.Type):
+    """A value of `type` or None: optional(float64)."""
+
+    __slots__ = ("type",)
+
+    def __init__(self, typ):
+        self.type = typ
+        super().__init__("OptionalType(?)")
+
+    def __str__(self):
+        return "OptionalType(" + _type_text(self.type, "optional type") + ")"
+
+    __repr__ = __str__
+
+
+def optional(typ):
+    return OptionalType(typ)
+
+
+_PYTHON_TYPES = {int: "int64", float: "float64", bool: "bool", complex: "complex128", str: "unicode_type"}
+
+
+def _type_text(typ, where):
+    """The text the compiler reads (types/type_parser.cpp) for a type given in a spec."""
+    if isinstance(typ, JitClassType):
+        return typ.class_type.instance_type.name
+    if isinstance(typ, ClassType):
+        return typ.instance_type.name
+    if isinstance(typ, (DeferredType, OptionalType)):
+        return str(typ)
+    if isinstance(typ, _types.Type):
+        return str(typ)
+    if isinstance(typ, str):
+        return typ
+    if typ in _PYTHON_TYPES:
+        return _PYTHON_TYPES[typ]
+    from ._resolver import _dtype_name
+    dtype = _dtype_name(typ)
+    if dtype is not None:
+        return dtype
+    raise TypeError(f"{where}: {typ!r} is not a type")
+
+
+def _spec_items(spec):
+    if spec is None:
+        return []
+    if isinstance(spec, dict):
+        return list(spec.items())
+    items = list(spec)
+    for item in items:
+        if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)):
+            raise TypeError(f"a jitclass spec is a list of (name, type) pairs or a dict, not {spec!r}")
+    return items
+
+
+class _Method:
+    """A compiled method on the box type: bound to the instance like a function."""
+
+    __slots__ = ("dispatcher",)
+
+    def __init__(self, dispatcher):
+        self.dispatcher = dispatcher
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self.dispatcher
+        return _MethodType(self.dispatcher, obj)
+
+
+_MethodType = type(_Method.__init__.__get__(object()))  # types.MethodType
+
+# Special methods compiled code calls and Python reaches through the box type's slots.
+_SPECIAL = frozenset((
+    "__len__", "__getitem__", "__setitem__", "__contains__", "__bool__", "__eq__", "__ne__", "__lt__", "__le__",
+    "__gt__", "__ge__", "__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__pow__",
+    "__matmul__", "__and__", "__or__", "__xor__", "__lshift__", "__rshift__", "__radd__", "__rsub__", "__rmul__",
+    "__rtruediv__", "__rfloordiv__", "__rmod__", "__rpow__", "__rmatmul__", "__rand__", "__ror__", "__rxor__",
+    "__rlshift__", "__rrshift__", "__hash__", "__neg__", "__pos__", "__abs__", "__invert__",
+))
+
+
+def _compile(func):
+    from .decorators import njit
+    return njit(func)
+
+
+class JitClassType:
+    """What @jitclass makes of a class: calling it constructs an instance (its compiled
+    __init__ runs); isinstance(x, C) works; C.class_type.instance_type is its type."""
+
+    _mahou_jitclass_box = staticmethod(lambda cls: cls._box)  # the resolver's hook
+
+    def __init__(self, cls, spec):
+        if not isinstance(cls, type):
+            raise TypeError(f"@jitclass decorates a class, not {cls!r}")
+        if cls.__bases__ != (object,):
+            raise TypeError(f"jitclass '{cls.__name__}': inheritance is not supported")
+        self.py_class = cls
+        self.__name__ = cls.__name__
+        self.__qualname__ = cls.__qualname__
+        self.__module__ = cls.__module__
+        self.__doc__ = cls.__doc__
+        fields = _spec_items(spec)
+        named = {n for n, _ in fields}
+        for name, typ in getattr(cls, "__annotations__", {}).items():
+            if name not in named:
+                fields.append((name, typ))
+                named.add(name)
+        self._spec = fields
+        self._methods, self._statics, self._properties = {}, {}, {}
+        import inspect
+        namespace = {"__slots__": (), "__module__": cls.__module__, "__qualname__": cls.__qualname__,
+                     "__doc__": cls.__doc__, "_mahou_class_info": classmethod(lambda box: self._class_info()),
+                     "_mahou_jitclass": self, "__reduce__": _reduce_instance}
+        for name, member in cls.__dict__.items():
+            if isinstance(member, staticmethod):
+                disp = _compile(member.__func__)
+                self._statics[name] = disp
+                namespace[name] = staticmethod(disp)
+            elif isinstance(member, property):
+                getter = _compile(member.fget) if member.fget is not None else None
+                setter = _compile(member.fset) if member.fset is not None else None
+                self._properties[name] = (getter, setter)
+                namespace[name] = property(getter, setter, None, member.__doc__)
+            elif inspect.isfunction(member):
+                disp = _compile(member)
+                self._methods[name] = disp
+                if name != "__init__":
+                    namespace[name] = _Method(disp)
+            elif isinstance(member, classmethod):
+                raise TypeError(f"jitclass '{cls.__name__}': class methods are not supported ('{name}')")
+        if "__hash__" not in self._methods and "__eq__" in self._methods:
+            namespace["__hash__"] = None  # as Python: a class defining __eq__ alone is unhashable
+        self._box = type(cls.__name__, (_core.JitInstanceBase,), namespace)
+        self.class_type = ClassType(self)
+        self._fields = None  # [(name, type text)] once the types are known (deferred types)
+        self._ctor = None
+
+    # ---- the class as the compiler sees it
+    def _finish(self):
+        if self._fields is None:
+            fields = [(name, _type_text(typ, f"jitclass '{self.__name__}', field '{name}'"))
+                      for name, typ in self._spec]
+            self._fields_type = _core.jitclass_layout(self._box, fields)
+            self._fields = fields
+        return self._fields
+
+    def _class_info(self):
+        return (self.__name__, self._finish(), dict(self._methods), dict(self._statics),
+                dict(self._properties))
+
+    def _constructor(self):
+        if self._ctor is None:
+            self._ctor = _compile(_constructor_function(self))
+        return self._ctor
+
+    # ---- Python API
+    def __call__(self, *args, **kwargs):
+        self._finish()
+        return self._constructor()(*args, **kwargs)
+
+    def __instancecheck__(self, obj):
+        return isinstance(obj, self._box)
+
+    def __repr__(self):
+        return f"<jitclass '{self.__module__}.{self.__qualname__}'>"
+
+    @property
+    def spec(self):
+        return list(self._spec)
+
+    def __getattr__(self, name):
+        # Static methods are reached on the class too: C.make(...)
+        statics = self.__dict__.get("_statics", {})
+        if name in statics:
+            return statics[name]
+        raise AttributeError(f"jitclass '{self.__name__}' has no attribute '{name}'")
+
+
+def _constructor_function(jc):
+    """A Python function `Name(params of __init__): return Name(params)`, compiled as
+    the constructor callable from Python (its source registered with linecache)."""
+    import inspect
+    init = jc.py_class.__dict__.get("__init__")
+    if init is None:
+        params, call = "", ""
+        defaults, kwdefaults = None, None
+    else:
+        sig = inspect.signature(init)
+        ps = list(sig.parameters.values())[1:]
+        for p in ps:
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise TypeError(f"jitclass '{jc.__name__}': __init__ with *args or **kwargs is not supported")
+            if p.kind is p.KEYWORD_ONLY:
+                raise TypeError(f"jitclass '{jc.__name__}': keyword-only parameters of __init__ are not supported")
+        params = ", ".join(p.name for p in ps)
+        call = params
+        defaults = init.__defaults__
+    name = jc.__name__
+    filename = f"<jitclass {jc.__module__}.{jc.__qualname__} constructor>"
+    source = f"def {name}({params}):\n    return __mahou_jitclass__({call})\n"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {"__mahou_jitclass__": jc}
+    exec(compile(source, filename, "exec"), namespace)
+    func = namespace[name]
+    func.__defaults__ = defaults
+    func.__qualname__ = jc.__qualname__
+    return func
+
+
+def _rebuild_instance(jc, values):
+    jc._finish()
+    obj = _core.jitclass_new(jc._box, jc._fields_type)
+    for (name, _), value in zip(jc._fields, values):
+        setattr(obj, name, value)
+    return obj
+
+
+def _reduce_instance(obj):
+    """Pickling of an instance: its class (pickled by reference, or by value through
+    mahou.serialize like any class) and its field values."""
+    jc = type(obj)._mahou_jitclass
+    return (_rebuild_instance, (jc, tuple(getattr(obj, name) for name, _ in jc._finish())))
+
+
+def jitclass(cls_or_spec=None, spec=None):
+    """@jitclass(spec) / @jitclass / jitclass(cls, spec): compile a class. `spec` is a list
+    of (field name, type) pairs or a dict; annotated class attributes are fields too."""
+    from . import config
+    if config.DISABLE_JIT:
+        if isinstance(cls_or_spec, type):
+            return cls_or_spec
+        return lambda cls: cls
+    if isinstance(cls_or_spec, type):
+        return JitClassType(cls_or_spec, spec)
+    spec = cls_or_spec if spec is None else spec
+
+    def wrap(cls):
+        return JitClassType(cls, spec)
+
+    return wrap
