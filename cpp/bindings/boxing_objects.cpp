@@ -182,6 +182,17 @@ bool adoptArrays(const Type &t, char *value) {
   return true;
 }
 
+MahouMemInfo *holdArrayParent(void *parent) {
+  PyGILState_STATE g = PyGILState_Ensure();
+  MahouMemInfo *mi = mahou_rt_alloc_object(0, releaseParent);
+  if (mi) {
+    Py_INCREF(static_cast<PyObject *>(parent));
+    mi->data = parent;
+  }
+  PyGILState_Release(g);
+  return mi;
+}
+
 // ------------------------------------------------------------------ the dispatch hooks
 
 bool holdsObjects(const Type &t) {

@@ -282,6 +282,7 @@ PyObject *wrapJitInstance(MahouMemInfo *instance, const Type &t) {
 }
 
 void registerJitClass(nb::module_ &m) {
+  runtime::setAdoptParentHook(holdArrayParent);
   PyObject *base = PyType_FromSpec(&instanceSpec);
   if (!base) throw nb::python_error();
   theInstanceBase = reinterpret_cast<PyTypeObject *>(base);

@@ -21,6 +21,9 @@ bool reflectList(PyObject *target, MahouMemInfo *list, const types::Type &item);
 // Gives the arrays from NumPy inside a value (of type t) a meminfo holding the ndarray,
 // so that an object storing the value may outlive the call. False with an error.
 bool adoptArrays(const types::Type &t, char *value);
+// A meminfo holding a reference to an ndarray (the runtime's adopt hook: compiled code
+// storing an argument array in an object); takes the GIL. Null with an error set.
+MahouMemInfo *holdArrayParent(void *parent);
 
 // True when a value of the type holds objects made for it (lists, strings, dicts...).
 bool holdsObjects(const types::Type &t);

@@ -249,6 +249,17 @@ class JitClassType:
     def spec(self):
         return list(self._spec)
 
+    def __reduce__(self):
+        """Pickled by reference: the module global that is this class."""
+        import sys
+        module = sys.modules.get(self.__module__)
+        for name, value in (vars(module).items() if module is not None else ()):
+            if value is self:
+                return (_jitclass_by_name, (self.__module__, name))
+        import pickle
+        raise pickle.PicklingError(f"cannot pickle the jitclass {self.__qualname__}: it is not a global of "
+                                   f"module {self.__module__}")
+
     def __getattr__(self, name):
         # Static methods are reached on the class too: C.make(...)
         statics = self.__dict__.get("_statics", {})
@@ -286,6 +297,14 @@ def _constructor_function(jc):
     func.__defaults__ = defaults
     func.__qualname__ = jc.__qualname__
     return func
+
+
+def _jitclass_by_name(module, name):
+    import importlib
+    jc = getattr(importlib.import_module(module), name)
+    if not isinstance(jc, JitClassType):
+        raise TypeError(f"{module}.{name} is not a jitclass")
+    return jc
 
 
 def _rebuild_instance(jc, values):

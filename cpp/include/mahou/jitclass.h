@@ -3,6 +3,7 @@
 // instances, shared by sema, codegen, the runtime and the binding.
 #pragma once
 
+#include "mahou/runtime.h"
 #include "mahou/types.h"
 
 #include <cstddef>
@@ -46,5 +47,11 @@ struct JitClassInfo {
 // destructor releases) followed by the fields laid out as that tuple.
 constexpr size_t kJitInstanceFieldsOffset = 8; // after the descriptor pointer
 inline types::Type fieldsType(const JitClassInfo &c) { return types::Type::tuple(c.fieldTypes); }
+
+namespace runtime {
+// Compiled code storing an array from NumPy (no meminfo, `parent` borrowed for the call)
+// in an object gives it a meminfo that holds the ndarray: the binding installs how.
+void setAdoptParentHook(MahouMemInfo *(*hook)(void *parent));
+} // namespace runtime
 
 } // namespace mahou

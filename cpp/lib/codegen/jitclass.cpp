@@ -8,6 +8,29 @@
 
 namespace mahou::codegen {
 
+// An array from NumPy has no meminfo (its argument keeps it alive during the call);
+// stored in an instance, which may outlive the call, it gets one holding the ndarray.
+llvm::Value *FunctionLowering::adoptArgumentArray(llvm::Value *arr) {
+  llvm::Value *mi = b_.CreateExtractValue(arr, {0u});
+  llvm::Value *parent = b_.CreateExtractValue(arr, {1u});
+  auto *before = b_.GetInsertBlock();
+  auto *adopt = newBlock("adopt");
+  auto *done = newBlock("adopt.done");
+  b_.CreateCondBr(b_.CreateAnd(b_.CreateIsNull(mi), b_.CreateIsNotNull(parent)), adopt, done,
+                  llvm::MDBuilder(ctx()).createBranchWeights(1, 100));
+  b_.SetInsertPoint(adopt);
+  llvm::Value *held = b_.CreateCall(runtimeFn("mahou_rt_adopt_parent", b_.getPtrTy(), {b_.getPtrTy()}), {parent});
+  checkNotNull(held);
+  llvm::Value *adopted = b_.CreateInsertValue(arr, held, {0u});
+  auto *adoptEnd = b_.GetInsertBlock();
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+  auto *phi = b_.CreatePHI(arr->getType(), 2);
+  phi->addIncoming(arr, before);
+  phi->addIncoming(adopted, adoptEnd);
+  return phi;
+}
+
 Value FunctionLowering::instanceOp(const ir::Expr &e) {
   auto op = ir::ObjectOp(e.sub);
   auto *ptr = b_.getPtrTy();
@@ -37,6 +60,7 @@ Value FunctionLowering::instanceOp(const ir::Expr &e) {
     const Type &ft = e.args[1]->type;
     Value v = expr(*e.args[1]);
     llvm::Value *x = ft.hasRefs() ? own(v, ft) : v.v;
+    if (ft.isArray()) x = adoptArgumentArray(x);
     if (ft.hasRefs()) {
       llvm::Value *old = fromMem(b_.CreateLoad(types_.mem(ft), field), ft);
       b_.CreateStore(toMem(x, ft), field);

@@ -183,6 +183,7 @@ public:
   Value stringOp(const ir::Expr &e);
   Value hashedOp(const ir::Expr &e); // dicts and sets (dicts.cpp)
   Value instanceOp(const ir::Expr &e); // @jitclass instances (jitclass.cpp)
+  llvm::Value *adoptArgumentArray(llvm::Value *arr);
   Value seq(const ir::Expr &e);
   // Casts that involve optionals, string literals → unicode, list → typed list.
   Value castObject(const ir::Expr &e, Value v);

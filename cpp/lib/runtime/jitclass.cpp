@@ -6,7 +6,11 @@
 
 #include <cstring>
 
+#include <atomic>
+
 namespace {
+
+std::atomic<MahouMemInfo *(*)(void *)> adoptParentHook{nullptr};
 
 const MahouTypeDesc *fieldsDesc(MahouMemInfo *mi) {
   const MahouTypeDesc *d;
@@ -28,4 +32,15 @@ extern "C" MahouMemInfo *mahou_rt_instance_new(const MahouTypeDesc *fields) {
   std::memcpy(payload, &fields, sizeof fields);
   std::memset(payload + mahou::kJitInstanceFieldsOffset, 0, fields->size);
   return mi;
+}
+
+extern "C" MahouMemInfo *mahou_rt_adopt_parent(void *parent) {
+  auto hook = adoptParentHook.load(std::memory_order_acquire);
+  MahouMemInfo *mi = hook ? hook(parent) : nullptr;
+  if (!mi) mahou_rt_set_error(int32_t(mahou::types::ExcKind::MemoryError), "cannot keep an array in an object");
+  return mi;
+}
+
+void mahou::runtime::setAdoptParentHook(MahouMemInfo *(*hook)(void *parent)) {
+  adoptParentHook.store(hook, std::memory_order_release);
 }
