@@ -14,12 +14,8 @@ HERE = Path(__file__).resolve().parent
 BENCHMARKS_MD = HERE.parent / "BENCHMARKS.md"
 BEGIN, END = "<!-- BEGIN bench:jitclass -->", "<!-- END bench:jitclass -->"
 
-# The same class and functions, compiled by each library (`lib` is mahou or numba).
-SOURCE = '''
-import numpy as np
-spec = [("x", lib.float64), ("n", lib.int64), ("data", lib.float64[:])]
-
-@lib.experimental.jitclass(spec)
+# The same class, compiled by each library (`lib` is mahou or numba) and left plain.
+CLASS = '''
 class Acc:
     def __init__(self, x, n):
         self.x = x
@@ -33,7 +29,15 @@ class Acc:
 
     def mean(self):
         return self.x / self.n
+'''
 
+PLAIN = "import numpy as np\n" + CLASS
+
+SOURCE = '''
+import numpy as np
+spec = [("x", lib.float64), ("n", lib.int64), ("data", lib.float64[:])]
+
+@lib.experimental.jitclass(spec)''' + CLASS + '''
 @lib.njit
 def compiled_loop(acc, m):
     s = 0.0
@@ -48,23 +52,6 @@ def compiled_construct(m):
         a = Acc(i * 1.0, 1)
         s += a.mean()
     return s
-'''
-
-PLAIN = '''
-import numpy as np
-class Acc:
-    def __init__(self, x, n):
-        self.x = x
-        self.n = n
-        self.data = np.zeros(4)
-
-    def add(self, v):
-        self.x += v
-        self.n += 1
-        return self.x
-
-    def mean(self):
-        return self.x / self.n
 '''
 
 

@@ -191,7 +191,7 @@ class JitClassType:
         import inspect
         namespace = {"__slots__": (), "__module__": cls.__module__, "__qualname__": cls.__qualname__,
                      "__doc__": cls.__doc__, "_mahou_class_info": classmethod(lambda box: self._class_info()),
-                     "_mahou_jitclass": self, "__reduce__": _reduce_instance}
+                     "_mahou_jitclass": self}
         for name, member in cls.__dict__.items():
             if isinstance(member, staticmethod):
                 disp = _compile(member.__func__)
@@ -212,6 +212,9 @@ class JitClassType:
         if "__hash__" not in self._methods and "__eq__" in self._methods:
             namespace["__hash__"] = None  # as Python: a class defining __eq__ alone is unhashable
         self._box = type(cls.__name__, (_core.JitInstanceBase,), namespace)
+        from . import serialize  # instances pickle through mahou.serialize's registry
+        serialize.register(self._box, _reduce_instance)
+        serialize.register(JitClassType, JitClassType.__reduce__)
         self.class_type = ClassType(self)
         self._fields = None  # [(name, type text)] once the types are known (deferred types)
         self._ctor = None
