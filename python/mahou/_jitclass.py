@@ -133,22 +133,6 @@ def _spec_items(spec):
     return items
 
 
-class _Method:
-    """A compiled method on the box type: bound to the instance like a function."""
-
-    __slots__ = ("dispatcher",)
-
-    def __init__(self, dispatcher):
-        self.dispatcher = dispatcher
-
-    def __get__(self, obj, cls=None):
-        if obj is None:
-            return self.dispatcher
-        return _MethodType(self.dispatcher, obj)
-
-
-_MethodType = type(_Method.__init__.__get__(object()))  # types.MethodType
-
 # Special methods compiled code calls and Python reaches through the box type's slots.
 _SPECIAL = frozenset((
     "__len__", "__getitem__", "__setitem__", "__contains__", "__bool__", "__eq__", "__ne__", "__lt__", "__le__",
@@ -206,7 +190,7 @@ class JitClassType:
                 disp = _compile(member)
                 self._methods[name] = disp
                 if name != "__init__":
-                    namespace[name] = _Method(disp)
+                    namespace[name] = disp  # a Dispatcher binds to the instance like a function
             elif isinstance(member, classmethod):
                 raise TypeError(f"jitclass '{cls.__name__}': class methods are not supported ('{name}')")
         if "__hash__" not in self._methods and "__eq__" in self._methods:

@@ -147,15 +147,19 @@ void FunctionTyper::augAssignAttribute(const ast::Attribute &target, const ast::
   obj = unwrapOptional(std::move(obj));
   if (!obj->type.isInstance())
     notSupported(s.loc, "augmented assignment to an attribute of a " + obj->type.str() + " is not supported");
-  int self = holdInTemp(std::move(obj), s.loc, out); // the instance is evaluated once
-  auto cur = instanceAttribute(load(self, s.loc), target.attr, s.loc);
+  // The instance is evaluated once: a variable is read again, anything else is held in a
+  // hidden variable.
+  int self = -1;
+  if (!isPureValue(*obj)) self = holdInTemp(std::move(obj), s.loc, out);
+  auto instance = [&] { return self >= 0 ? load(self, s.loc) : ir::clone(*obj); };
+  auto cur = instanceAttribute(instance(), target.attr, s.loc);
   if (!isUnknown(cur) && cur->type.isArray()) { // in place: o.a += b writes into the array
-    auto v = binary(s.op, instanceAttribute(load(self, s.loc), target.attr, s.loc), expr(*s.value), s.loc);
+    auto v = binary(s.op, instanceAttribute(instance(), target.attr, s.loc), expr(*s.value), s.loc);
     if (!isUnknown(v)) out.push_back(storeView(std::move(cur), std::move(v), s.loc));
     return;
   }
   auto v = binary(s.op, std::move(cur), expr(*s.value), s.loc);
-  storeAttribute(load(self, s.loc), target.attr, std::move(v), s.loc, out);
+  storeAttribute(instance(), target.attr, std::move(v), s.loc, out);
 }
 
 ExprPtr FunctionTyper::instanceMethodCall(ExprPtr self, const std::string &name, const ast::Call &e) {
