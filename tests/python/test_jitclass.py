@@ -613,3 +613,29 @@ def test_many_instances_do_not_leak():
     s.a = Vec(2.0, 2.0)
     del s
     assert live() == before
+
+
+def test_instances_in_dicts():
+    @njit
+    def build(n):
+        d = {}
+        for i in range(n):
+            d[i] = Vec(i * 1.0, 2.0)
+        return d
+
+    @njit
+    def total(d):
+        s = 0.0
+        for k in d:
+            s += d[k].x * d[k].y
+        return s
+
+    d = build(4)
+    assert len(d) == 4 and d[2].x == 2.0 and isinstance(d[3], Vec)
+    assert total(d) == 12.0
+    td = typed.Dict.empty(int64, Vec.class_type.instance_type)
+    td[5] = Vec(1.0, 3.0)
+    assert total(td) == 3.0
+    before = live()
+    del d, td
+    assert live() < before
