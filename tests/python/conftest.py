@@ -395,3 +395,17 @@ def pytest_sessionfinish(session, exitstatus):
         say("  " + failure)
     if failures or (checked == 0 and exitstatus == 0):
         session.exitstatus = 1
+
+
+def assert_no_leaks(*calls, repeat=1000):
+    """Each call (a function of no arguments, which compiles on its first run) is run
+    once, then `repeat` times: the runtime's count of live allocations must not grow."""
+    import mahou
+
+    for call in calls:
+        call()
+    before = mahou._core.live_allocations()
+    for _ in range(repeat):
+        for call in calls:
+            call()
+    assert mahou._core.live_allocations() == before

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import mahou
-from conftest import check
+from conftest import assert_no_leaks, check
 from mahou import errors, njit
 
 
@@ -284,13 +284,7 @@ def test_refused_with_the_line():
 def test_no_leak():
     f = njit(values_of_every_kind)
     g = njit(methods)
-    f(4)
-    g(4)
-    before = mahou._core.live_allocations()
-    for _ in range(1000):
-        f(4)
-        g(4)
-    assert mahou._core.live_allocations() == before
+    assert_no_leaks(lambda: f(4), lambda: g(4))
 
 
 def augmented_items(words, n):

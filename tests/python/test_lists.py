@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import mahou
-from conftest import check
+from conftest import assert_no_leaks, check
 from mahou import errors, njit
 from mahou.types import float64, int64, unicode_type
 
@@ -470,13 +470,7 @@ def test_refused_with_the_line():
 def test_no_leak():
     f = njit(list_of_arrays)
     g = njit(list_of_strings)
-    f(3)
-    g(3)
-    before = mahou._core.live_allocations()
-    for _ in range(2000):
-        f(3)
-        g(3)
-    assert mahou._core.live_allocations() == before
+    assert_no_leaks(lambda: f(3), lambda: g(3), repeat=2000)
 
 
 def sort_with_keys(xs, n):

@@ -5,7 +5,7 @@ the str methods, conversions with numbers, f-strings and print — non-ASCII tex
 import pytest
 
 import mahou
-from conftest import check
+from conftest import assert_no_leaks, check
 from mahou import errors, njit
 
 WORDS = ["", "a", "hello", "Hello World", "  padded\t\n", "héllo wörld", "日本語テキスト", "emoji 🙂 here", "a,b,,c"]
@@ -176,9 +176,4 @@ def test_errors():
 
 def test_no_leak():
     f = njit(methods)
-    f("héllo wörld")
-    before = mahou._core.live_allocations()
-    for _ in range(500):
-        f("héllo wörld")
-        f("ascii only")
-    assert mahou._core.live_allocations() == before
+    assert_no_leaks(lambda: f("héllo wörld"), lambda: f("ascii only"), repeat=500)

@@ -121,6 +121,12 @@ ExprPtr clone(const Expr &e) {
   return c;
 }
 
+ExprPtr makeStrConst(const std::string &text, Loc loc) {
+  auto c = makeConst(types::Type::str_(text), loc, 0);
+  c->symbol = text;
+  return c;
+}
+
 StmtPtr makeEval(ExprPtr e, Loc loc) {
   auto st = std::make_unique<Stmt>(StmtOp::Eval, loc);
   st->exprs.push_back(std::move(e));

@@ -6,17 +6,6 @@ namespace mahou::sema {
 
 using ObjectOp = ir::ObjectOp;
 
-namespace {
-
-ExprPtr literal(const std::string &text, Loc loc) {
-  auto c = ir::makeConst(Type::str_(text), loc, 0);
-  c->symbol = text;
-  return c;
-}
-
-
-} // namespace
-
 Type FunctionTyper::keyType(const Type &t, Loc loc) {
   Type k = itemType(t, loc, "a dict key or set item");
   requireHashable(k, loc);
@@ -174,7 +163,7 @@ ExprPtr FunctionTyper::dictReprText(ExprPtr d, Loc loc) {
     };
     std::vector<ExprPtr> kv;
     kv.push_back(part(0));
-    kv.push_back(literal(": ", loc));
+    kv.push_back(ir::makeStrConst(": ", loc));
     kv.push_back(part(1));
     std::vector<ExprPtr> a;
     a.push_back(load(pieces, loc));
@@ -182,14 +171,14 @@ ExprPtr FunctionTyper::dictReprText(ExprPtr d, Loc loc) {
     body.push_back(ir::makeEval(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc), loc));
   }, *stmts);
   std::vector<ExprPtr> join;
-  join.push_back(toUnicode(literal(", ", loc)));
+  join.push_back(toUnicode(ir::makeStrConst(", ", loc)));
   join.push_back(load(pieces, loc));
   auto joined = objectOp(ObjectOp::StrCall, Type::unicode(), std::move(join), loc);
   joined->symbol = "mahou_rt_str_join";
   std::vector<ExprPtr> parts;
-  parts.push_back(literal("{", loc));
+  parts.push_back(ir::makeStrConst("{", loc));
   parts.push_back(std::move(joined));
-  parts.push_back(literal("}", loc));
+  parts.push_back(ir::makeStrConst("}", loc));
   return seqExpr(std::move(stmts), concatText(std::move(parts), loc), loc);
 }
 

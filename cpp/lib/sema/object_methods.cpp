@@ -623,11 +623,6 @@ bool isListLike(const ast::Expr &e) {
   return e.kind == ast::ExprKind::List || (c && c->comp != ast::CompKind::Set && c->comp != ast::CompKind::Dict);
 }
 
-ExprPtr strLiteral(const std::string &text, Loc loc) {
-  auto c = ir::makeConst(Type::str_(text), loc, 0);
-  c->symbol = text;
-  return c;
-}
 
 } // namespace
 
@@ -735,7 +730,7 @@ ExprPtr FunctionTyper::objectBuiltin(const std::string &name, const ast::Call &e
     requireHost(e.loc, name + "()");
     checkKeywords(e, {}, name);
     auto a = positionalArgs(e, 0, 1, name);
-    if (a.empty()) return strLiteral("", e.loc);
+    if (a.empty()) return ir::makeStrConst("", e.loc);
     if (isUnknown(a[0])) return unknown(e.loc);
     return toStr(std::move(a[0]), name == "repr", e.loc);
   }
@@ -834,12 +829,12 @@ ExprPtr FunctionTyper::toStr(ExprPtr v, bool repr, Loc loc) {
     rest.push_back(toUnicode(std::move(v)));
     return call("mahou_rt_str_repr");
   }
-  if (t.isNone()) return strLiteral("None", loc);
+  if (t.isNone()) return ir::makeStrConst("None", loc);
   if (t.isBool()) {
     auto sel = std::make_unique<ir::Expr>(ir::ExprOp::Select, Type::unicode(), loc);
     sel->args.push_back(std::move(v));
-    sel->args.push_back(toUnicode(strLiteral("True", loc)));
-    sel->args.push_back(toUnicode(strLiteral("False", loc)));
+    sel->args.push_back(toUnicode(ir::makeStrConst("True", loc)));
+    sel->args.push_back(toUnicode(ir::makeStrConst("False", loc)));
     return sel;
   }
   if (t.isInt()) {
@@ -864,7 +859,7 @@ ExprPtr FunctionTyper::unwrapOptionalForStr(ExprPtr v) {
   int o = holdInTemp(std::move(v), loc, *stmts);
   auto sel = std::make_unique<ir::Expr>(ir::ExprOp::Select, Type::unicode(), loc);
   sel->args.push_back(isNoneTest(load(o, loc), false, loc));
-  sel->args.push_back(toUnicode(strLiteral("None", loc)));
+  sel->args.push_back(toUnicode(ir::makeStrConst("None", loc)));
   sel->args.push_back(toStr(unwrapOptional(load(o, loc)), false, loc));
   return seqExpr(std::move(stmts), std::move(sel), loc);
 }

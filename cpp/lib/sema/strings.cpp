@@ -6,18 +6,8 @@ namespace mahou::sema {
 
 using ObjectOp = ir::ObjectOp;
 
-namespace {
-
-ExprPtr literal(const std::string &text, Loc loc) {
-  auto c = ir::makeConst(Type::str_(text), loc, 0);
-  c->symbol = text;
-  return c;
-}
-
-} // namespace
-
 ExprPtr FunctionTyper::concatText(std::vector<ExprPtr> parts, Loc loc) {
-  if (parts.empty()) return toUnicode(literal("", loc));
+  if (parts.empty()) return toUnicode(ir::makeStrConst("", loc));
   ExprPtr acc = toUnicode(std::move(parts[0]));
   for (size_t i = 1; i < parts.size(); ++i) {
     std::vector<ExprPtr> a;
@@ -36,15 +26,15 @@ ExprPtr FunctionTyper::reprText(ExprPtr v, Loc loc) {
     auto stmts = std::make_shared<ir::Block>();
     int tv = holdInTemp(std::move(v), loc, *stmts);
     std::vector<ExprPtr> parts;
-    parts.push_back(literal("(", loc));
+    parts.push_back(ir::makeStrConst("(", loc));
     for (size_t i = 0; i < t.elems.size(); ++i) {
-      if (i) parts.push_back(literal(", ", loc));
+      if (i) parts.push_back(ir::makeStrConst(", ", loc));
       auto item = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, t.elems[i], loc);
       item->ival = int64_t(i);
       item->args.push_back(load(tv, loc));
       parts.push_back(reprText(std::move(item), loc));
     }
-    parts.push_back(literal(t.elems.size() == 1 ? ",)" : ")", loc));
+    parts.push_back(ir::makeStrConst(t.elems.size() == 1 ? ",)" : ")", loc));
     return seqExpr(std::move(stmts), concatText(std::move(parts), loc), loc);
   }
   if (t.isList() || t.isSet()) {
@@ -62,14 +52,14 @@ ExprPtr FunctionTyper::reprText(ExprPtr v, Loc loc) {
     }, *stmts);
     (void)empty;
     std::vector<ExprPtr> join;
-    join.push_back(toUnicode(literal(", ", loc)));
+    join.push_back(toUnicode(ir::makeStrConst(", ", loc)));
     join.push_back(load(pieces, loc));
     auto joined = objectOp(ObjectOp::StrCall, Type::unicode(), std::move(join), loc);
     joined->symbol = "mahou_rt_str_join";
     std::vector<ExprPtr> parts;
-    parts.push_back(literal(t.isList() ? "[" : "{", loc));
+    parts.push_back(ir::makeStrConst(t.isList() ? "[" : "{", loc));
     parts.push_back(std::move(joined));
-    parts.push_back(literal(t.isList() ? "]" : "}", loc));
+    parts.push_back(ir::makeStrConst(t.isList() ? "]" : "}", loc));
     return seqExpr(std::move(stmts), concatText(std::move(parts), loc), loc);
   }
   if (t.isDict()) return dictReprText(std::move(v), loc);
@@ -83,7 +73,7 @@ ExprPtr FunctionTyper::joinedStr(const ast::JoinedStr &e) {
   std::vector<ExprPtr> parts;
   for (auto &p : e.values) {
     if (auto *s = p->as<ast::StrLit>()) {
-      parts.push_back(literal(s->value, s->loc));
+      parts.push_back(ir::makeStrConst(s->value, s->loc));
       continue;
     }
     auto *f = p->as<ast::FormattedValue>();
