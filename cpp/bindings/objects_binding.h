@@ -4,10 +4,43 @@
 
 #include "binding.h"
 
+#include <cstring>
+
 struct MahouTypeDesc;
 namespace mahou { struct JitClassInfo; }
 
 namespace mahou::binding {
+
+// The fast path of typed containers from Python for int64 and float64 items given as
+// exact Python ints and floats: converted in place, no typing, no allocation.
+inline bool scalarItem(const types::Type &t, PyObject *x, int64_t &out) {
+  if (!t.isNumber()) return false;
+  if (t.dtype == types::DType::Int64 && PyLong_CheckExact(x)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(x, &overflow);
+    if (overflow || (v == -1 && PyErr_Occurred())) {
+      PyErr_Clear();
+      return false; // the general path reports it
+    }
+    out = v;
+    return true;
+  }
+  if (t.dtype == types::DType::Float64 && PyFloat_CheckExact(x)) {
+    double d = PyFloat_AS_DOUBLE(x);
+    std::memcpy(&out, &d, sizeof d);
+    return true;
+  }
+  return false;
+}
+
+inline bool isFastScalar(const types::Type &t) {
+  return t.isNumber() && (t.dtype == types::DType::Int64 || t.dtype == types::DType::Float64);
+}
+
+inline PyObject *boxFastScalar(const types::Type &t, const void *p) {
+  if (t.dtype == types::DType::Int64) return PyLong_FromLongLong(*static_cast<const int64_t *>(p));
+  return PyFloat_FromDouble(*static_cast<const double *>(p));
+}
 
 // The interned runtime descriptor of an item type (cached per type).
 const MahouTypeDesc *descriptorOf(const types::Type &item);

@@ -176,6 +176,11 @@ PyObject *keyErrorFor(PyObject *key) {
 
 PyObject *dictSubscript(PyObject *obj, PyObject *key) {
   auto *self = asDict(obj);
+  int64_t k;
+  if (self->dict && isFastScalar(valueType(self)) && scalarItem(keyType(self), key, k)) {
+    void *v = mahou_rt_dict_find(self->dict, &k);
+    return v ? boxFastScalar(valueType(self), v) : keyErrorFor(key);
+  }
   bool error;
   void *v = lookup(self, key, error);
   if (!v) return error ? nullptr : keyErrorFor(key);
@@ -194,6 +199,9 @@ int dictAssign(PyObject *obj, PyObject *key, PyObject *value) {
     return rc == 0 ? 0 : (keyErrorFor(key), -1);
   }
   if (!ensureTypes(self, key, value)) return -1;
+  int64_t fastKey, fastValue;
+  if (scalarItem(keyType(self), key, fastKey) && scalarItem(valueType(self), value, fastValue))
+    return mahou_rt_dict_setitem(self->dict, &fastKey, &fastValue) == 0 ? 0 : (setRuntimeError(), -1);
   std::vector<char> k, v;
   if (!toNative(keyType(self), key, k, "key")) return -1;
   if (!toNative(valueType(self), value, v, "value")) {

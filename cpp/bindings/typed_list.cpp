@@ -161,6 +161,7 @@ Py_ssize_t listLength(PyObject *obj) { return Py_ssize_t(size(asList(obj))); }
 PyObject *listItem(PyObject *obj, Py_ssize_t i) {
   auto *self = asList(obj);
   if (!normalizeIndex(self, i, "list index out of range")) return nullptr;
+  if (isFastScalar(*self->item)) return boxFastScalar(*self->item, itemPtr(self, int64_t(i)));
   return itemToPython(self, int64_t(i));
 }
 
@@ -255,6 +256,11 @@ PyObject *listRichCompare(PyObject *a, PyObject *b, int op) {
 
 PyObject *listAppend(PyObject *obj, PyObject *x) {
   auto *self = asList(obj);
+  int64_t fast;
+  if (self->list && scalarItem(*self->item, x, fast)) {
+    if (mahou_rt_list_append(self->list, &fast) != 0) return setRuntimeError(), nullptr;
+    Py_RETURN_NONE;
+  }
   std::vector<char> buf;
   if (!ensureItemType(self, x) || !itemFromPython(self, x, buf)) return nullptr;
   if (mahou_rt_list_append(self->list, buf.data()) != 0) return setRuntimeError(), nullptr;
