@@ -639,3 +639,48 @@ def test_instances_in_dicts():
     before = live()
     del d, td
     assert live() < before
+
+
+class PyMoney:
+    def __init__(self, cents):
+        self.cents = cents
+
+    def __neg__(self):
+        return Money(-self.cents)
+
+    def __abs__(self):
+        return Money(abs(self.cents))
+
+    def __invert__(self):
+        return Money(~self.cents)
+
+    def __iadd__(self, other):
+        self.cents += other
+        return self
+
+    def __add__(self, other):
+        return Money(self.cents + other)
+
+
+Money = jitclass([("cents", int64)])(PyMoney)
+
+
+def money_ops(c, k):
+    m = Money(c)
+    a = -m
+    b = abs(a)
+    i = ~m
+    same = m
+    m += k       # __iadd__: the same object, changed in place
+    n = same + 1  # __add__: a new one
+    return a.cents, b.cents, i.cents, m.cents, same.cents, m is same, n.cents, n is same
+
+
+@pytest.mark.parametrize("c,k", [(5, 3), (-7, 0), (0, -2)])
+def test_unary_and_in_place_special_methods(c, k):
+    # as the plain class does (__iadd__ returns the same object)
+    expected = (-c, abs(c), ~c, c + k, c + k, True, c + k + 1, False)
+    assert njit(money_ops)(c, k) == expected
+    m = Money(c)
+    m += k
+    assert m.cents == c + k and (-m).cents == -(c + k) and abs(Money(-4)).cents == 4

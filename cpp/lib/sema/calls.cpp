@@ -504,6 +504,10 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     if (isUnknown(args[0])) return unknown(e.loc);
     args[0] = unwrapOptional(std::move(args[0])); // its value (TypeError when None), as in Numba
     Type t = args[0]->type;
+    if (t.isInstance()) {
+      if (auto r = specialMethod("__abs__", std::move(args), e.loc)) return r;
+      error(e.loc, "bad operand type for abs(): '" + t.text + "' (it defines no __abs__)");
+    }
     if (t.isArray()) { // elementwise, as np.abs
       Loc loc = e.loc;
       return elementwise(std::move(args), [this, loc](std::vector<ExprPtr> v) { return scalarUfunc("absolute", std::move(v), loc); }, loc);

@@ -278,6 +278,7 @@ ExprPtr FunctionTyper::unary(const ast::UnaryOp &u) {
 
 ExprPtr FunctionTyper::unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc) {
   v = unwrapOptional(std::move(v)); // an optional number is its value (TypeError when None), as in Numba
+  if (v->type.isInstance()) return instanceUnary(op, std::move(v), loc);
   if (!v->type.isNumber())
     error(loc, std::string("bad operand type for unary ") + ast::unaryOpSymbol(op) + ": " + v->type.str());
   Type t = v->type.isBool() ? Type::int64() : v->type;

@@ -158,7 +158,10 @@ void FunctionTyper::augAssignAttribute(const ast::Attribute &target, const ast::
     if (!isUnknown(v)) out.push_back(storeView(std::move(cur), std::move(v), s.loc));
     return;
   }
-  auto v = binary(s.op, std::move(cur), expr(*s.value), s.loc);
+  auto rhs = expr(*s.value);
+  ExprPtr v;
+  if (!isUnknown(cur) && cur->type.isInstance()) v = instanceInPlace(s.op, cur, rhs, s.loc);
+  if (!v) v = binary(s.op, std::move(cur), std::move(rhs), s.loc);
   storeAttribute(instance(), target.attr, std::move(v), s.loc, out);
 }
 
@@ -209,6 +212,27 @@ ExprPtr FunctionTyper::instanceBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &
   }
   error(loc, std::string("unsupported operand type(s) for ") + ast::binOpSymbol(op) + ": " + lhs->type.str() +
                  " and " + rhs->type.str());
+}
+
+ExprPtr FunctionTyper::instanceInPlace(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {
+  if (isUnknown(rhs)) return nullptr;
+  std::string method = std::string("__i") + (binaryMethods(op).first + 2); // __add__ -> __iadd__
+  if (!jitClassOf(lhs->type, loc).method(method)) return nullptr;
+  std::vector<ExprPtr> a;
+  a.push_back(std::move(lhs));
+  a.push_back(std::move(rhs));
+  return specialMethod(method, std::move(a), loc);
+}
+
+ExprPtr FunctionTyper::instanceUnary(ast::UnaryOpKind op, ExprPtr obj, Loc loc) {
+  if (op == ast::UnaryOpKind::Not) return logicalNot(truth(std::move(obj)));
+  const char *method = op == ast::UnaryOpKind::USub ? "__neg__" : op == ast::UnaryOpKind::UAdd ? "__pos__" : "__invert__";
+  std::string name = obj->type.text;
+  std::vector<ExprPtr> a;
+  a.push_back(std::move(obj));
+  if (auto r = specialMethod(method, std::move(a), loc)) return r;
+  error(loc, std::string("bad operand type for unary ") + ast::unaryOpSymbol(op) + ": '" + name + "' (it defines no " +
+                 method + ")");
 }
 
 ExprPtr FunctionTyper::instanceCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {

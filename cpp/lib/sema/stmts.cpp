@@ -258,6 +258,15 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
       out.push_back(storeView(std::move(cur), std::move(v), s.loc));
       return;
     }
+    if (!isUnknown(cur) && cur->type.isInstance()) { // x += y: x.__iadd__(y) when the class has it
+      auto rhs = expr(*s.value);
+      if (auto r = instanceInPlace(s.op, cur, rhs, s.loc)) {
+        out.push_back(assignVar(var, std::move(r), s.loc));
+        return;
+      }
+      out.push_back(assignVar(var, binary(s.op, std::move(cur), std::move(rhs), s.loc), s.loc));
+      return;
+    }
     auto v = binary(s.op, std::move(cur), expr(*s.value), s.loc);
     out.push_back(assignVar(var, std::move(v), s.loc));
     return;

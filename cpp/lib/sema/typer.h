@@ -302,6 +302,9 @@ public:
   // A call of the special method `method` of args[0]'s class; nullptr when it has none.
   ExprPtr specialMethod(const std::string &method, std::vector<ExprPtr> args, Loc loc);
   ExprPtr instanceBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
+  // lhs.__iadd__(rhs) (and the other in-place methods) when lhs's class has it; else nullptr.
+  ExprPtr instanceInPlace(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
+  ExprPtr instanceUnary(ast::UnaryOpKind op, ExprPtr obj, Loc loc); // -o, +o, ~o, not o
   ExprPtr instanceCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc); // nullptr: not a comparison
   ExprPtr instanceIdentity(bool negate, ExprPtr lhs, ExprPtr rhs, Loc loc);        // `is` / `is not`
   ExprPtr instanceContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc);
