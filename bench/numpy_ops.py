@@ -60,10 +60,35 @@ def unique_count(a):
     return np.unique(a).shape[0]
 
 
+def matmul_1000(a, b):
+    return (a @ b)[0, 0]
+
+
+def matvec_2000(m, v):
+    return np.dot(m, v)[0]
+
+
+def solve_500(a, b):
+    return np.linalg.solve(a, b)[0]
+
+
+def eigh_500(a):
+    return np.linalg.eigh(a)[0][0]
+
+
+def inv_300(a):
+    return np.linalg.inv(a)[0, 0]
+
+
+def svd_300(a):
+    return np.linalg.svd(a)[1][0]
+
+
 def make_args():
     rng = np.random.default_rng(0)
     a, b = rng.random(200_000), rng.random(200_000)
     m, v = rng.random((300, 300)), rng.random(300)
+    sym = rng.random((500, 500))
     return {
         "new_array_per_iteration": (rng.random(100_000), rng.random(100_000)),
         "empty_per_iteration": (1_000_000,),
@@ -77,4 +102,10 @@ def make_args():
         "stencil_sum": (a,),
         "gather_sum": (a, rng.integers(0, a.shape[0], 50_000)),
         "unique_count": (rng.integers(0, 1000, 50_000),),
+        "matmul_1000": (rng.random((1000, 1000)), rng.random((1000, 1000))),
+        "matvec_2000": (rng.random((2000, 2000)), rng.random(2000)),
+        "solve_500": (rng.random((500, 500)) + 500 * np.eye(500), rng.random(500)),
+        "eigh_500": (sym + sym.T,),
+        "inv_300": (rng.random((300, 300)) + 300 * np.eye(300),),
+        "svd_300": (rng.random((300, 300)),),
     }

@@ -17,6 +17,9 @@ namespace {
 PyObject *excClassFromIndex(int32_t kind) {
   // PyExc_* are not constants: build the table on first use.
   static PyObject *const *table = [] {
+    // numpy.linalg.LinAlgError, the one class that is not a builtin (NumPy is imported)
+    nb::object linalg = nb::module_::import_("numpy.linalg");
+    PyObject *PyExc_LinAlgError = nb::object(linalg.attr("LinAlgError")).release().ptr();
     static PyObject *classes[] = {
 #define MAHOU_EXCEPTION(name) PyExc_##name,
 #include "mahou/exceptions.def"

@@ -188,6 +188,10 @@ def _classify_plain(obj):
     if (isinstance(obj, type) and issubclass(obj, BaseException)
             and obj.__name__ in _EXCEPTIONS and getattr(builtins, obj.__name__, None) is obj):
         return ("exc", obj.__name__)
+    if obj is np.linalg.LinAlgError:
+        return ("exc", "LinAlgError")
+    if getattr(obj, "__module__", None) == "numpy.linalg" and callable(obj):
+        return _linalg_function(obj)
     attr = _module_attr(obj)
     if attr is not None:
         return attr
@@ -203,6 +207,15 @@ def _library_function(qualified):
     from ._library import lookup
     impl = lookup(qualified)
     return classify(impl) if impl is not None else ("missing",)
+
+
+def _linalg_function(obj):
+    # np.linalg.solve & co: compiled from mahou._library.linalg (LAPACK through SciPy)
+    name = getattr(obj, "__name__", "?")
+    found = _library_function("numpy.linalg." + name)
+    if found == ("missing",):
+        return ("unsupported", f"np.linalg.{name}")
+    return found
 
 
 def make_resolver(func):

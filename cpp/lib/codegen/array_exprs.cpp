@@ -233,6 +233,7 @@ Value FunctionLowering::arrayDot(const ir::Expr &e) {
     llvm::Value *out = allocateArray(e.type, extents);
     llvm::Value *count = c64(1);
     for (auto *x : extents) count = b_.CreateMul(count, x);
+    llvm::BasicBlock *blasDone = e.ival ? blasDot(e, a.v, b.v, out, ka) : nullptr; // BLAS when it pays
     b_.CreateMemSet(arrayData(out), b_.getInt8(0), b_.CreateMul(count, c64(types::dtypeBytes(e.type.dtype))), llvm::MaybeAlign(64));
     llvm::Type *mt = types_.mem(rt);
     if (ta.ndim == 2 && tb.ndim == 2) {
@@ -276,6 +277,10 @@ Value FunctionLowering::arrayDot(const ir::Expr &e) {
         llvm::Value *prod = arith(ir::BinaryOp::Mul, load(a, ta, {kj[0]}), load(b, tb, {kj[0], kj[1]}), rt);
         b_.CreateStore(arith(ir::BinaryOp::Add, b_.CreateLoad(mt, p), prod, rt), p);
       });
+    }
+    if (blasDone) {
+      b_.CreateBr(blasDone);
+      b_.SetInsertPoint(blasDone);
     }
     result = {out, true};
   }

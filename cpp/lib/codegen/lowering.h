@@ -150,6 +150,9 @@ public:
   Value arrayReduce(const ir::Expr &e);
   Value arrayReshape(const ir::Expr &e);
   Value arrayDot(const ir::Expr &e);
+  struct BlasMatrix { llvm::Value *usable, *rowMajor, *ld; };          // blas.cpp
+  BlasMatrix blasMatrix(llvm::Value *arr, int64_t itemBytes);
+  llvm::BasicBlock *blasDot(const ir::Expr &e, llvm::Value *a, llvm::Value *b, llvm::Value *out, llvm::Value *k);
   Value arrayLinspace(const ir::Expr &e);
   Value arrayEye(const ir::Expr &e);
   llvm::Value *arrayFromPointer(const ir::Expr &e); // pointers.cpp

@@ -38,12 +38,20 @@ llvm::Value *FunctionLowering::arrayFromPointer(const ir::Expr &e) {
 namespace mahou::codegen {
 
 // A call of the C function at address e.ival: arguments and result in the C calling
-// convention (small integers and bool extended as C does), no status to check.
+// convention (small integers and bool extended as C does), no status to check; an
+// array argument passes its data pointer.
 llvm::Value *FunctionLowering::callNative(const ir::Expr &e) {
   std::vector<llvm::Type *> params;
   std::vector<llvm::Value *> args;
+  std::vector<std::pair<Value, const Type *>> arrays; // passed by data pointer, held over the call
   for (const auto &a : e.args) {
-    args.push_back(scalarExpr(*a));
+    if (a->type.isArray()) {
+      Value arr = expr(*a);
+      args.push_back(b_.CreateExtractValue(arr.v, 2));
+      arrays.emplace_back(arr, &a->type);
+    } else {
+      args.push_back(scalarExpr(*a));
+    }
     params.push_back(args.back()->getType());
   }
   llvm::Type *ret = e.type.isNone() ? b_.getVoidTy() : types_.ssa(e.type);
@@ -57,6 +65,7 @@ llvm::Value *FunctionLowering::callNative(const ir::Expr &e) {
   for (size_t i = 0; i < e.args.size(); ++i)
     if (auto ext = extension(e.args[i]->type)) call->addParamAttr(unsigned(i), *ext);
   if (auto ext = extension(e.type)) call->addRetAttr(*ext);
+  for (auto &[arr, type] : arrays) release(arr, *type);
   if (e.type.isNone()) return llvm::Constant::getNullValue(types_.ssa(e.type));
   return call;
 }

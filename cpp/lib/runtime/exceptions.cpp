@@ -18,6 +18,7 @@ int32_t baseOf(int32_t kind) {
   case ExcIndexError:
   case ExcKeyError: return ExcLookupError;
   case ExcNotImplementedError: return ExcRuntimeError;
+  case ExcLinAlgError: return ExcValueError; // numpy.linalg.LinAlgError
   case ExcException: return -1;
   default: return ExcException;
   }

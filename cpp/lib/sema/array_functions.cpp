@@ -41,6 +41,13 @@ ExprPtr FunctionTyper::matmul(ExprPtr a, ExprPtr b, Loc loc) {
   if (na + nb == 3) rt = Type::array(d, 1, types::Layout::C);
   if (na == 2 && nb == 2) rt = Type::array(d, 2, types::Layout::C);
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::ArrayDot, rt, loc);
+  // Float and complex products with a matrix go to BLAS (codegen/blas.cpp) when they pay.
+  bool blasType = types::isFloat(d) || types::isComplex(d);
+  if (!gpu_ && blasType && na + nb >= 3 && a->type.dtype == d && b->type.dtype == d && d != DType::Float16) {
+    const char *prefix = d == DType::Float32 ? "s" : d == DType::Float64 ? "d" : d == DType::Complex64 ? "c" : "z";
+    const GlobalValue &g = global(std::string("@blas.") + prefix + (na + nb == 4 ? "gemm" : "gemv"));
+    if (g.kind == GlobalValue::Kind::ExternalFunction) e->ival = int64_t(g.handle);
+  }
   e->args.push_back(std::move(a));
   e->args.push_back(std::move(b));
   return e;

@@ -90,10 +90,11 @@ ExprPtr FunctionTyper::nativeCall(uint64_t address, const std::string &signature
   c->ival = int64_t(address);
   for (size_t i = 0; i < args.size(); ++i) {
     const Type &to = sig->args[i];
-    if (to.isPointer() && args[i]->type.isArray()) { // an array's data pointer, as Numba allows
+    if (to.isPointer() && args[i]->type.isArray()) { // its data pointer, as Numba allows
       if (!to.elems.empty() && to.elems[0].dtype != args[i]->type.dtype)
         error(args[i]->loc, "cannot pass " + args[i]->type.str() + " as " + to.str());
-      notSupported(args[i]->loc, "passing an array to a C pointer parameter is not supported yet");
+      c->args.push_back(std::move(args[i]));
+      continue;
     }
     if (to.isPointer() && args[i]->type != to)
       error(args[i]->loc, "cannot pass " + args[i]->type.str() + " as " + to.str());

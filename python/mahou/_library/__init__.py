@@ -3,9 +3,9 @@ NumPy (numba/np/arraymath.py): a call of np.median(a) in compiled code is a call
 `numpy_functions.median`, compiled for the argument types like any other callee.
 
 The compiler asks for them by the names '@numpy.<name>' (numpy_functions),
-'@numpy.linalg.<name>' (linalg), '@ndarray.<name>' (array_methods, self first) and
-'@internal.<name>' (internal: helpers of the compiler's own lowering); the
-resolver (mahou._resolver) imports this package on the first such name.
+'@numpy.linalg.<name>' (linalg), '@ndarray.<name>' (array_methods, self first),
+'@internal.<name>' (internal: helpers of the compiler's own lowering) and '@blas.dgemm'
+&c. (blas: BLAS routines as C function pointers for np.dot); the resolver (mahou._resolver) imports this package on the first such name.
 """
 
 import importlib
@@ -15,6 +15,7 @@ _MODULES = {
     "numpy.linalg": "mahou._library.linalg",
     "ndarray": "mahou._library.array_methods",
     "internal": "mahou._library.internal",
+    "blas": "mahou._library.blas",
 }
 
 

@@ -35,6 +35,8 @@ typedef struct { int32_t kind; _Bool set; char message[512]; } mahou_error;
 extern mahou_error mahou_rt_take_error(void);
 extern void mahou_rt_decref(void *meminfo);
 
+/* numpy.linalg.LinAlgError, looked up when first raised */
+static PyObject *PyExc_LinAlgError = NULL;
 static PyObject **mahou_exception_classes[] = {%(exceptions)s};
 
 static void mahou_raise(void) {
@@ -45,6 +47,13 @@ static void mahou_raise(void) {
     }
     int n = (int)(sizeof mahou_exception_classes / sizeof *mahou_exception_classes);
     PyObject *cls = e.kind >= 0 && e.kind < n ? *mahou_exception_classes[e.kind] : PyExc_SystemError;
+    if (cls == NULL) {
+        PyObject *linalg = PyImport_ImportModule("numpy.linalg");
+        if (linalg == NULL) return;
+        PyExc_LinAlgError = cls = PyObject_GetAttrString(linalg, "LinAlgError");
+        Py_DECREF(linalg);
+        if (cls == NULL) return;
+    }
     if (e.message[0])
         PyErr_SetString(cls, e.message);
     else
