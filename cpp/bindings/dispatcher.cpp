@@ -370,6 +370,8 @@ bool readOptions(DispatcherState &st, PyObject *options) {
   };
   st.options.boundscheck = flag("boundscheck", false);
   st.options.fastmath = flag("fastmath", false);
+  if (PyObject *bits = PyDict_GetItemString(options, "fastmath_flags"); bits && PyLong_Check(bits))
+    st.options.fastmathFlags = unsigned(PyLong_AsUnsignedLong(bits));
   st.options.parallel = flag("parallel", false);
   st.options.verifyIR = flag("verify_ir", true);
   st.nogil = flag("nogil", false);

@@ -184,7 +184,7 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   out.times.codegenMs = msSince(t0);
 
   t0 = Clock::now();
-  engine.optimize(*module, options.fastmath, &engine.inlineLibrary());
+  engine.optimize(*module, options.fastmath, &engine.inlineLibrary(), options.fastmathFlags);
   engine.inlineLibrary().keep(out.symbol, *module);
   out.times.optimizeMs = msSince(t0);
 
@@ -226,7 +226,7 @@ std::string emitStage(const SourceFile &file, const std::string &name, const std
   auto module = codegen::lowerFunction(fn, helpers, ctx, cg, /*withEntry=*/false);
   if (stage == Stage::LLVM) return moduleText(*module);
   jit::Engine &engine = jit::Engine::instance();
-  engine.optimize(*module, options.fastmath, &engine.inlineLibrary());
+  engine.optimize(*module, options.fastmath, &engine.inlineLibrary(), options.fastmathFlags);
   if (stage == Stage::OptLLVM) return moduleText(*module);
   return engine.emitAssembly(*module);
 }

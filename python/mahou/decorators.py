@@ -10,6 +10,25 @@ from ._parallel_diagnostics import parallel_diagnostics as _parallel_diagnostics
 from .errors import UnsupportedError
 
 _ERROR_MODELS = ("python", "numpy")
+# fastmath={'nnan', ...}: LLVM's fast-math flags by Numba's names, bit i for name i
+# (CompileOptions::fastmathFlags); 'fast' is all of them, as fastmath=True.
+_FASTMATH_FLAGS = ("nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc")
+
+
+def _fastmath_flags(fastmath):
+    """(on, bits) of a fastmath option: a bool, or a set (or dict) of flag names."""
+    if isinstance(fastmath, (bool, int)) or fastmath is None:
+        return bool(fastmath), 0
+    if not isinstance(fastmath, (set, frozenset, dict)):
+        raise ValueError("Expected fastmath option(s) to be either a bool, dict or set, "
+                         f"not {type(fastmath).__name__}")
+    names = {n for n, v in fastmath.items() if v} if isinstance(fastmath, dict) else set(fastmath)
+    unknown = names - set(_FASTMATH_FLAGS) - {"fast"}
+    if unknown:
+        raise ValueError(f"Unrecognized fastmath flags: {sorted(unknown)}")
+    if "fast" in names:
+        return True, 0
+    return bool(names), sum(1 << i for i, n in enumerate(_FASTMATH_FLAGS) if n in names)
 
 
 def _check_options(nopython, cache, boundscheck, fastmath, nogil, parallel, error_model,
@@ -21,11 +40,13 @@ def _check_options(nopython, cache, boundscheck, fastmath, nogil, parallel, erro
         raise UnsupportedError("object mode (forceobj=True) is not supported by mahou")
     if error_model not in _ERROR_MODELS:
         raise ValueError(f"error_model must be one of {_ERROR_MODELS}, not {error_model!r}")
+    fastmath_on, fastmath_bits = _fastmath_flags(fastmath)
     return {
         "nopython": True,
         "cache": bool(cache),
         "boundscheck": bool(boundscheck),
-        "fastmath": bool(fastmath),
+        "fastmath": fastmath_on,
+        "fastmath_flags": fastmath_bits,
         "nogil": bool(nogil),
         "parallel": bool(parallel),
         "error_model": error_model,

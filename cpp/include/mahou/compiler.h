@@ -140,6 +140,7 @@ public:
 struct CompileOptions {
   bool boundscheck = false;
   bool fastmath = false;
+  unsigned fastmathFlags = 0; // with fastmath: a flag set (jit.h FastMathFlag bits); 0: all of them
   bool parallel = false; // parallel=True: prange loops run on threads (transforms/outline_parallel_loops)
   bool verifyIR = true; // run the IR verifier after every pass
   // jit(locals={...}): variables whose type is declared (values are converted to it).

@@ -48,7 +48,13 @@ public:
   // floating-point instruction and call gets LLVM's fast-math flags first.
   // Given `callees`, the kept definitions of the compiled functions the module calls
   // are linked in (after the flags: they keep their own) so that LLVM can inline them.
-  void optimize(llvm::Module &module, bool fastmath = false, const InlineLibrary *callees = nullptr);
+  // `fastmathFlags`: the flags of a set (fastmath={'nnan', 'contract'}), FastMathFlag
+  // bits; 0: all of them.
+  void optimize(llvm::Module &module, bool fastmath = false, const InlineLibrary *callees = nullptr,
+                unsigned fastmathFlags = 0);
+  // Numba's fast-math flag names, bit i for the i-th (decorators.py _FASTMATH_FLAGS).
+  enum FastMathFlag : unsigned { NoNaNs = 1, NoInfs = 2, NoSignedZeros = 4, AllowReciprocal = 8,
+                                 AllowContract = 16, ApproxFunc = 32, AllowReassoc = 64 };
   // Compiled functions kept for their callers to inline (inline_library.h).
   InlineLibrary &inlineLibrary();
   // Host assembly of an optimised module.

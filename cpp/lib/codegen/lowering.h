@@ -179,6 +179,7 @@ public:
   void languageStmt(const ir::Stmt &s);     // TryExcept, ClearError, Reraise
   void tryExcept(const ir::Stmt &s);
   llvm::Value *complexRuntime(const char *name, llvm::Value *z, const Type &t); // mahou_rt_csqrt, ...
+  llvm::Value *complexPower(llvm::Value *a, llvm::Value *b, const Type &t);    // power.cpp
 
   // ---- heap objects (objects.cpp, strings.cpp)
   Value objectOp(const ir::Expr &e);

@@ -1,5 +1,6 @@
 // A float raised to an integer, as Numba computes it: repeated squaring in the
-// float's own type (unrolled for a constant exponent), 1/r for a negative one.
+// float's own type (unrolled for a constant exponent), 1/r for a negative one; a complex
+// power as Numba (a multiplication for a square, CPython's polar formula otherwise).
 #include "lowering.h"
 
 #include <cstdlib>
@@ -88,6 +89,46 @@ llvm::Value *FunctionLowering::floatIntPower(const ir::Expr &e) {
   result->addIncoming(inverted, invertedEnd);
   result->addIncoming(product, positiveEnd);
   return result;
+}
+
+} // namespace mahou::codegen
+
+namespace mahou::codegen {
+
+// complex ** complex as Numba: a square (b == 2+0j) is a multiplication, anything else
+// CPython's algorithm in the runtime (complex128; complex64 widened around it).
+llvm::Value *FunctionLowering::complexPower(llvm::Value *a, llvm::Value *b, const Type &t) {
+  Type ft = Type::scalar(types::realOf(t.dtype));
+  llvm::Value *br = b_.CreateExtractValue(b, 0), *bi = b_.CreateExtractValue(b, 1);
+  llvm::Value *two = llvm::ConstantFP::get(br->getType(), 2.0), *zero = llvm::ConstantFP::get(br->getType(), 0.0);
+  llvm::Value *square = b_.CreateAnd(b_.CreateFCmpOEQ(br, two), b_.CreateFCmpOEQ(bi, zero));
+  auto *squareBlock = newBlock("cpow.square");
+  auto *generalBlock = newBlock("cpow.general");
+  auto *done = newBlock("cpow.done");
+  b_.CreateCondBr(square, squareBlock, generalBlock);
+  b_.SetInsertPoint(squareBlock);
+  llvm::Value *squared = complexBinary(ir::BinaryOp::Mul, a, a, t, false);
+  llvm::BasicBlock *squareEnd = b_.GetInsertBlock();
+  b_.CreateBr(done);
+  b_.SetInsertPoint(generalBlock);
+  auto wide = [&](llvm::Value *z, unsigned i) { return castScalar(b_.CreateExtractValue(z, i), ft, Type::float64()); };
+  auto *pairTy = llvm::ArrayType::get(b_.getDoubleTy(), 2);
+  llvm::Value *out = entryAlloca(pairTy, "cpow.out");
+  llvm::Type *d = b_.getDoubleTy();
+  auto fn = runtimeFn("mahou_rt_cpow", b_.getVoidTy(), {d, d, d, d, b_.getPtrTy()});
+  b_.CreateCall(fn, {wide(a, 0), wide(a, 1), wide(b, 0), wide(b, 1), out});
+  llvm::Value *general = llvm::UndefValue::get(a->getType());
+  for (unsigned i = 0; i < 2; ++i) {
+    llvm::Value *part = b_.CreateLoad(d, b_.CreateConstInBoundsGEP2_64(pairTy, out, 0, i));
+    general = b_.CreateInsertValue(general, castScalar(part, Type::float64(), ft), {i});
+  }
+  llvm::BasicBlock *generalEnd = b_.GetInsertBlock();
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+  llvm::PHINode *phi = b_.CreatePHI(a->getType(), 2, "cpow");
+  phi->addIncoming(squared, squareEnd);
+  phi->addIncoming(general, generalEnd);
+  return phi;
 }
 
 } // namespace mahou::codegen

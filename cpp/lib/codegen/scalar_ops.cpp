@@ -299,7 +299,7 @@ llvm::Value *FunctionLowering::complexBinary(BinaryOp op, llvm::Value *a, llvm::
     im = b_.CreateFDiv(b_.CreateFSub(b_.CreateFMul(ai, br), b_.CreateFMul(ar, bi)), d);
     break;
   }
-  case BinaryOp::Pow: return mathCall("cpow", t, {a, b});
+  case BinaryOp::Pow: return complexPower(a, b, t);
   default: internalError("unsupported complex operator");
   }
   llvm::Value *agg = llvm::UndefValue::get(a->getType());

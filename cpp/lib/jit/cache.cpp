@@ -141,6 +141,7 @@ void hashCommon(llvm::SHA256 &h, const SourceFile &file, const std::string &name
   for (const types::Type &t : args) hashField(h, t.str());
   hashField(h, std::string("boundscheck=") + (options.boundscheck ? "1" : "0") + " fastmath=" +
                    (options.fastmath ? "1" : "0") + (options.parallel ? " parallel=1" : ""));
+  if (options.fastmath && options.fastmathFlags) hashField(h, "fastmath flags " + std::to_string(options.fastmathFlags));
   for (const auto &[var, t] : options.localTypes) hashField(h, "local " + var + ": " + t.str());
   if (options.declaredReturn) hashField(h, "returns " + options.declaredReturn->str());
   if (!options.native.empty()) hashField(h, "native:" + options.native.key());

@@ -56,11 +56,24 @@ struct RegisteredRuntime {
 } registeredRuntime;
 
 // fastmath=True: LLVM's `fast` flags (reassoc, contract, nnan, ninf, nsz, arcp, afn)
-// on every floating-point operation and call, so that reductions vectorise.
-void setFastMathFlags(llvm::Module &module) {
+// on every floating-point operation and call, so that reductions vectorise; a flag set
+// (Engine::FastMathFlag bits) adds just those.
+void setFastMathFlags(llvm::Module &module, unsigned bits) {
+  llvm::FastMathFlags flags;
+  if (bits == 0) {
+    flags.setFast(true);
+  } else {
+    flags.setNoNaNs(bits & Engine::NoNaNs);
+    flags.setNoInfs(bits & Engine::NoInfs);
+    flags.setNoSignedZeros(bits & Engine::NoSignedZeros);
+    flags.setAllowReciprocal(bits & Engine::AllowReciprocal);
+    flags.setAllowContract(bits & Engine::AllowContract);
+    flags.setApproxFunc(bits & Engine::ApproxFunc);
+    flags.setAllowReassoc(bits & Engine::AllowReassoc);
+  }
   for (llvm::Function &f : module)
     for (llvm::Instruction &inst : llvm::instructions(f))
-      if (llvm::isa<llvm::FPMathOperator>(inst)) inst.setFast(true);
+      if (llvm::isa<llvm::FPMathOperator>(inst)) inst.setFastMathFlags(inst.getFastMathFlags() | flags);
 }
 } // namespace
 
@@ -169,10 +182,10 @@ const std::string &Engine::targetId() const { return impl_->targetId; }
 
 InlineLibrary &Engine::inlineLibrary() { return impl_->inlineLibrary; }
 
-void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *callees) {
+void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *callees, unsigned fastmathFlags) {
   module.setTargetTriple(impl_->tm->getTargetTriple().str());
   module.setDataLayout(impl_->tm->createDataLayout());
-  if (fastmath) setFastMathFlags(module);
+  if (fastmath) setFastMathFlags(module, fastmathFlags);
   if (callees) callees->linkInto(module);
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;

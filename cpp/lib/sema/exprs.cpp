@@ -208,7 +208,7 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
     if (common == DType::Bool) result = DType::Int64;
     break;
   case ast::BinOpKind::Pow:
-    if (types::isComplex(common)) notSupported(loc, "complex ** is not supported yet");
+    if (types::isComplex(common) && gpu_) notSupported(loc, "complex ** in CUDA kernels is not supported yet");
     if (common == DType::Bool) result = DType::Int64;
     // Numba: a float scalar raised to an integer keeps the float's type (float32 **
     // int is float32) and is computed by repeated squaring (codegen: floatIntPower).

@@ -5,7 +5,8 @@ NumPy (numba/np/arraymath.py): a call of np.median(a) in compiled code is a call
 The compiler asks for them by the names '@numpy.<name>' (numpy_functions),
 '@numpy.linalg.<name>' (linalg), '@ndarray.<name>' (array_methods, self first),
 '@internal.<name>' (internal: helpers of the compiler's own lowering) and '@blas.dgemm'
-&c. (blas: BLAS routines as C function pointers for np.dot); the resolver (mahou._resolver) imports this package on the first such name.
+&c. (blas: BLAS routines as C function pointers for np.dot); the resolver
+(mahou._resolver) imports this package on the first such name.
 """
 
 import importlib

@@ -22,6 +22,7 @@ def _routine(name, nargs):
 
 
 _sgetrf, _dgetrf, _cgetrf, _zgetrf = (_routine(p + "getrf", 6) for p in "sdcz")
+_sgetri, _dgetri, _cgetri, _zgetri = (_routine(p + "getri", 7) for p in "sdcz")
 _sgesv, _dgesv, _cgesv, _zgesv = (_routine(p + "gesv", 8) for p in "sdcz")
 _spotrf, _dpotrf, _cpotrf, _zpotrf = (_routine(p + "potrf", 5) for p in "sdcz")
 _ssyevd, _dsyevd = (_routine(p + "syevd", 11) for p in "sd")
@@ -135,12 +136,17 @@ def _check_square(a):
 
 @njit
 def _fortran(a, z):
-    # a copy of 2-D a in Fortran order (the C-ordered transpose), of z's type
+    # a copy of 2-D a in Fortran order (the C-ordered transpose), of z's type, in tiles
+    # of 32 x 32 so that both the rows read and the rows written stay in cache
     m, n = a.shape
     t = _empty((n, m), z)
-    for j in range(n):
-        for i in range(m):
-            t[j, i] = a[i, j]
+    for ib in range(0, m, 32):
+        ie = min(ib + 32, m)
+        for jb in range(0, n, 32):
+            je = min(jb + 32, n)
+            for i in range(ib, ie):
+                for j in range(jb, je):
+                    t[j, i] = a[i, j]
     return t
 
 
@@ -223,17 +229,37 @@ def _solve_2d(a, b):
 
 @njit
 def _inv_2d(a):
+    # LU (getrf), then the inverse from it (getri), as Numba (NumPy solves A X = I)
     _check_square(a)
     z = _zero(a)
     n = a.shape[0]
     t = _fortran(a, z)
-    x = _empty((n, n), z)
-    x[:, :] = 0
-    for i in range(n):
-        x[i, i] = 1
-    if n > 0 and _gesv(t, x, n, n) > 0:
+    if n == 0:
+        return t.T
+    ipiv = np.empty(n, dtype=np.int32)
+    if _getrf(t, n, ipiv) > 0:
         raise np.linalg.LinAlgError("Singular matrix")
-    return x.T
+    ints = np.empty(3, dtype=np.int32)
+    ints[0] = n
+    ints[1] = -1  # lwork: a query first
+    ints[2] = 0   # info
+    work = np.ones(1, dtype=t.dtype)
+    p = _prefix(z)
+    for query in range(2):
+        if p == 0:
+            _sgetri(ints[0:], t, ints[0:], ipiv, work, ints[1:], ints[2:])
+        elif p == 1:
+            _dgetri(ints[0:], t, ints[0:], ipiv, work, ints[1:], ints[2:])
+        elif p == 2:
+            _cgetri(ints[0:], t, ints[0:], ipiv, work, ints[1:], ints[2:])
+        else:
+            _zgetri(ints[0:], t, ints[0:], ipiv, work, ints[1:], ints[2:])
+        if query == 0:
+            ints[1] = _work_size(work)
+            work = np.empty(ints[1], dtype=t.dtype)
+    if ints[2] != 0:
+        raise np.linalg.LinAlgError("Singular matrix")
+    return t.T
 
 
 @njit

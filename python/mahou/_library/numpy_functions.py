@@ -400,6 +400,16 @@ def outer(a, b):
 
 
 @njit
+def vdot(a, b):
+    # the dot product of the flattened arrays, the first conjugated
+    x = a.ravel()
+    y = b.ravel()
+    if x.shape[0] != y.shape[0]:
+        raise ValueError("cannot reshape array: vdot of arrays of different sizes")
+    return np.dot(np.conj(x), y)
+
+
+@njit
 def _cross_rows(a, b):
     # a, b 2-D with 3 columns; rows broadcast when one has a single row
     n = max(a.shape[0], b.shape[0])
