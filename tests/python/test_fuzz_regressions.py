@@ -373,3 +373,41 @@ def test_an_optional_number_is_its_value_in_arithmetic_and_math(c, x):
 def test_abs_of_none_is_a_type_error():
     check_raises(TypeError, abs_of_none, False, 1.5)
     check(abs_of_none, True, -1.5)
+
+
+def pop_the_last_entry_while_iterating(n):
+    d = {"a": n}
+    t = 0
+    for k in d:
+        t += d[k]
+        d.popitem()
+    return t
+
+
+def clear_a_set_while_iterating(n):
+    s = {n, n + 1}
+    t = 0
+    for x in s:
+        if x == n + 1:
+            s.clear()
+        t += 1
+    else:
+        t = -1
+    return t
+
+
+def break_after_the_change(n):
+    d = {1: n, 2: n}
+    for k in d:
+        del d[2]
+        break
+    return len(d)
+
+
+def test_a_size_change_in_the_last_entrys_body_raises():
+    """A dict or set that changed size while its last entry was being handled ended the
+    loop quietly; Python's iterator checks once more and raises RuntimeError (a break
+    skips the check)."""
+    check_raises(RuntimeError, pop_the_last_entry_while_iterating, 3)
+    check_raises(RuntimeError, clear_a_set_while_iterating, 3)
+    check(break_after_the_change, 3)

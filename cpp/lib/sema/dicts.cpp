@@ -201,13 +201,16 @@ void FunctionTyper::forEachEntry(ExprPtr table, EntryPart part, Loc loc,
   int i = holdInTemp(load(counter, loc), loc, w->body);
   w->body.push_back(
       assignVar(counter, binary(ast::BinOpKind::Add, load(counter, loc), ir::makeConst(Type::int64(), loc, 1), loc), loc));
-  auto changed = std::make_unique<ir::Stmt>(ir::StmtOp::If, loc);
-  changed->exprs.push_back(compareOne(ast::CmpOpKind::NotEq, objectLen(load(t, loc), loc), load(size0, loc), loc));
-  auto r = std::make_unique<ir::Stmt>(ir::StmtOp::Raise, loc);
-  r->exc = types::ExcKind::RuntimeError;
-  r->text = isDict ? "dictionary changed size during iteration" : "Set changed size during iteration";
-  changed->body.push_back(std::move(r));
-  w->body.push_back(std::move(changed));
+  auto sizeCheck = [&] {
+    auto changed = std::make_unique<ir::Stmt>(ir::StmtOp::If, loc);
+    changed->exprs.push_back(compareOne(ast::CmpOpKind::NotEq, objectLen(load(t, loc), loc), load(size0, loc), loc));
+    auto r = std::make_unique<ir::Stmt>(ir::StmtOp::Raise, loc);
+    r->exc = types::ExcKind::RuntimeError;
+    r->text = isDict ? "dictionary changed size during iteration" : "Set changed size during iteration";
+    changed->body.push_back(std::move(r));
+    return changed;
+  };
+  w->body.push_back(sizeCheck());
   auto live = std::make_unique<ir::Stmt>(ir::StmtOp::If, loc);
   std::vector<ExprPtr> la;
   la.push_back(load(t, loc));
@@ -234,6 +237,9 @@ void FunctionTyper::forEachEntry(ExprPtr table, EntryPart part, Loc loc,
   body(std::move(element), live->body);
   --loopDepth_;
   w->body.push_back(std::move(live));
+  // Past the last slot Python's iterator checks the size once more (after a change in the
+  // last entry's body), before any else clause; a break skips it.
+  w->orelse.push_back(sizeCheck());
   if (orelse) block(*orelse, w->orelse);
   out.push_back(std::move(w));
 }
