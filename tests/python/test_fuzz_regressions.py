@@ -413,14 +413,20 @@ def test_a_size_change_in_the_last_entrys_body_raises():
     check(break_after_the_change, 3)
 
 
-def temporaries_after_a_pruned_branch(p1, w4):
-    o9 = None
-    if w4 == 0:
-        if o9 is not None:
-            st = {(k % 2) for k in range(w4 % 3 + 4)}
-        else:
-            o9 = w4
-    elif p1.endswith(","):
+def temporaries_after_a_pruned_branch(p1, p2):
+    w4 = 0
+    if (w4 & w4) == w4 == (1099511627776 ** (1099511627776 % 4)):
+        o9 = None
+        try:
+            if o9 is not None:
+                st = {(k % 2) for k in range((((w4 ^ (-13)) if ("ll" not in "Ab1_") else w4)) % 3 + 4)}
+            else:
+                o9 = w4
+        except IndexError:
+            pass
+        finally:
+            pass
+    elif p2.endswith(","):
         v17 = w4 <= w4
         xs = [("b" not in (p1[:2] * (k % 3))) for k in range(w4 % 4 + 4) if v17]
     return 0
@@ -431,4 +437,4 @@ def temporaries_after_a_pruned_branch(p1, w4):
                                        "temporaries after it, and one of them keeps another's type (sema/typer.cpp "
                                        "tempVar); not fixed yet")
 def test_temporaries_keep_their_types_after_a_branch_pruned_in_one_pass():
-    check(temporaries_after_a_pruned_branch, "", 0)
+    check(temporaries_after_a_pruned_branch, "", "")
