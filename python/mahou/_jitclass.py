@@ -133,16 +133,6 @@ def _spec_items(spec):
     return items
 
 
-# Special methods compiled code calls and Python reaches through the box type's slots.
-_SPECIAL = frozenset((
-    "__len__", "__getitem__", "__setitem__", "__contains__", "__bool__", "__eq__", "__ne__", "__lt__", "__le__",
-    "__gt__", "__ge__", "__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__pow__",
-    "__matmul__", "__and__", "__or__", "__xor__", "__lshift__", "__rshift__", "__radd__", "__rsub__", "__rmul__",
-    "__rtruediv__", "__rfloordiv__", "__rmod__", "__rpow__", "__rmatmul__", "__rand__", "__ror__", "__rxor__",
-    "__rlshift__", "__rrshift__", "__hash__", "__neg__", "__pos__", "__abs__", "__invert__",
-))
-
-
 def _compile(func):
     from .decorators import njit
     return njit(func)
