@@ -525,3 +525,52 @@ def test_sort_key_compiled_function_and_refusals():
 
     with pytest.raises(errors.UnsupportedError, match="sort of items of type list"):
         unorderable([2, 1])
+
+
+def test_arrays_from_numpy_stored_in_containers_outlive_the_call():
+    # An argument array has no meminfo of its own: stored into a container that outlives
+    # the call, it must hold the ndarray (else the container reads freed memory).
+    @njit
+    def store(tl, d, a):
+        tl.append(a)
+        d[1] = a
+        xs = [a, a]
+        xs[0] = a
+        xs.insert(0, a)
+        return xs
+
+    @njit
+    def make():
+        tl = mahou.typed.List()
+        tl.append(np.zeros(3))
+        d = mahou.typed.Dict()
+        d[0] = np.zeros(3)
+        return tl, d
+
+    tl, d = make()
+    tl.pop()
+    d.pop(0)
+    a = np.arange(1e5)
+    xs = store(tl, d, a)
+    del a
+    import gc
+
+    gc.collect()
+    junk = [np.full(100_000, 7.0) for _ in range(10)]  # reuse of freed memory shows up as 7s
+    expected = np.arange(1e5)
+    np.testing.assert_array_equal(tl[0], expected)
+    np.testing.assert_array_equal(d[1], expected)
+    for x in xs:
+        np.testing.assert_array_equal(x, expected)
+    del junk
+
+
+def test_is_compares_object_identity():
+    @njit
+    def ident(a, b):
+        c = a
+        d1 = {1: 2}
+        d2 = d1
+        return a is b, a is c, a is not b, [1] is [1], d1 is d2, d1 is {1: 2}
+
+    assert ident([1], [1]) == (False, True, True, False, True, False)

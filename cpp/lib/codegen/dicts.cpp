@@ -36,7 +36,7 @@ Value FunctionLowering::hashedOp(const ir::Expr &e) {
   auto operand = [&](size_t i, bool give) {
     Value v = expr(*e.args[i]);
     const Type &t = e.args[i]->type;
-    if (give) return spill(t.hasRefs() ? own(v, t) : v.v, t);
+    if (give) return spill(ownedForStore(v, t), t);
     held.push_back({v, &e.args[i]->type});
     return spill(v.v, t);
   };
@@ -94,7 +94,7 @@ Value FunctionLowering::hashedOp(const ir::Expr &e) {
     auto *foundEnd = b_.GetInsertBlock();
     b_.CreateBr(done);
     b_.SetInsertPoint(missing);
-    llvm::Value *d = rt.hasRefs() ? own(dflt, rt) : dflt.v;
+    llvm::Value *d = op == ObjectOp::DictSetDefault ? ownedForStore(dflt, rt) : rt.hasRefs() ? own(dflt, rt) : dflt.v;
     if (op == ObjectOp::DictSetDefault) { // store it: the table takes a reference, the caller keeps one
       Value k2 = expr(*e.args[1]);
       llvm::Value *keySlot = spill(kt.hasRefs() ? own(k2, kt) : k2.v, kt);

@@ -31,6 +31,11 @@ llvm::Value *FunctionLowering::adoptArgumentArray(llvm::Value *arr) {
   return phi;
 }
 
+llvm::Value *FunctionLowering::ownedForStore(Value v, const Type &t) {
+  llvm::Value *x = t.hasRefs() ? own(v, t) : v.v;
+  return t.isArray() ? adoptArgumentArray(x) : x;
+}
+
 Value FunctionLowering::instanceOp(const ir::Expr &e) {
   auto op = ir::ObjectOp(e.sub);
   auto *ptr = b_.getPtrTy();
@@ -59,8 +64,7 @@ Value FunctionLowering::instanceOp(const ir::Expr &e) {
   } else if (op == ir::ObjectOp::InstanceSet) {
     const Type &ft = e.args[1]->type;
     Value v = expr(*e.args[1]);
-    llvm::Value *x = ft.hasRefs() ? own(v, ft) : v.v;
-    if (ft.isArray()) x = adoptArgumentArray(x);
+    llvm::Value *x = ownedForStore(v, ft);
     if (ft.hasRefs()) {
       llvm::Value *old = fromMem(b_.CreateLoad(types_.mem(ft), field), ft);
       b_.CreateStore(toMem(x, ft), field);

@@ -188,6 +188,9 @@ public:
   Value hashedOp(const ir::Expr &e); // dicts and sets (dicts.cpp)
   Value instanceOp(const ir::Expr &e); // @jitclass instances (jitclass.cpp)
   llvm::Value *adoptArgumentArray(llvm::Value *arr);
+  // A value stored into a container that may outlive the call: an owned reference, and an
+  // array from NumPy (no meminfo) given one holding the ndarray (adoptArgumentArray).
+  llvm::Value *ownedForStore(Value v, const types::Type &t);
   Value seq(const ir::Expr &e);
   // Casts that involve optionals, string literals → unicode, list → typed list.
   Value castObject(const ir::Expr &e, Value v);

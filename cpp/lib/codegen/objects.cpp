@@ -201,8 +201,7 @@ Value FunctionLowering::listOp(const ir::Expr &e) {
       llvm::Value *items = b_.CreateLoad(ptr, listField(list, kListItems));
       llvm::Type *memT = types_.mem(item);
       for (size_t i = 0; i < e.args.size(); ++i) {
-        Value v = expr(*e.args[i]);
-        llvm::Value *x = item.hasRefs() ? own(v, item) : v.v;
+        llvm::Value *x = ownedForStore(expr(*e.args[i]), item);
         b_.CreateStore(toMem(x, item), b_.CreateConstInBoundsGEP1_64(memT, items, i));
       }
       b_.CreateStore(c64(int64_t(e.args.size())), listField(list, kListSize));
@@ -245,8 +244,7 @@ Value FunctionLowering::listOp(const ir::Expr &e) {
   }
   case ObjectOp::ListSet: {
     llvm::Value *idx = scalarExpr(*e.args[1]);
-    Value v = expr(*e.args[2]);
-    llvm::Value *x = item.hasRefs() ? own(v, item) : v.v;
+    llvm::Value *x = ownedForStore(expr(*e.args[2]), item);
     llvm::Value *p = itemPtr(idx, "list assignment index out of range");
     if (item.hasRefs()) {
       llvm::Value *old = fromMem(b_.CreateLoad(memT, p), item);
@@ -260,8 +258,7 @@ Value FunctionLowering::listOp(const ir::Expr &e) {
     break;
   }
   case ObjectOp::ListAppend: {
-    Value v = expr(*e.args[1]);
-    llvm::Value *x = item.hasRefs() ? own(v, item) : v.v;
+    llvm::Value *x = ownedForStore(expr(*e.args[1]), item);
     llvm::Value *size = b_.CreateLoad(i64(), listField(list.v, kListSize));
     llvm::Value *cap = b_.CreateLoad(i64(), listField(list.v, kListCapacity));
     auto *fast = newBlock("append.fast");
@@ -285,8 +282,7 @@ Value FunctionLowering::listOp(const ir::Expr &e) {
   }
   case ObjectOp::ListInsert: {
     llvm::Value *idx = scalarExpr(*e.args[1]);
-    Value v = expr(*e.args[2]);
-    llvm::Value *slot = spill(item.hasRefs() ? own(v, item) : v.v, item);
+    llvm::Value *slot = spill(ownedForStore(expr(*e.args[2]), item), item);
     auto fn = runtimeFn("mahou_rt_list_insert", i32, {ptr, i64(), ptr});
     checkStatus(b_.CreateCall(fn, {list.v, idx, slot}));
     result = noneResult();

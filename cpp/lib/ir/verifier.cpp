@@ -239,7 +239,11 @@ private:
     case ObjectOp::InstanceNew: check(e.type.isInstance() && e.args.empty(), name); break;
     case ObjectOp::InstanceGet: check(arg(0).isInstance() && e.args.size() == 1 && e.ival >= 8, name); break;
     case ObjectOp::InstanceSet: check(arg(0).isInstance() && e.args.size() == 2 && e.ival >= 8, name); break;
-    case ObjectOp::InstanceIs: check(arg(0).isInstance() && arg(1) == arg(0) && e.type.isBool(), name); break;
+    case ObjectOp::InstanceIs:
+      check((arg(0).isInstance() || arg(0).isList() || arg(0).isDict() || arg(0).isSet() || arg(0).isUnicode()) &&
+                arg(1) == arg(0) && e.type.isBool(),
+            name);
+      break;
     default: break;
     }
   }

@@ -301,7 +301,8 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     bool same;
     if ((a.isOptional() && b.isNone()) || (b.isOptional() && a.isNone()))
       return isNoneTest(a.isOptional() ? std::move(lhs) : std::move(rhs), op == ast::CmpOpKind::IsNot, loc);
-    if (a.isInstance() && a == b) return instanceIdentity(op == ast::CmpOpKind::IsNot, std::move(lhs), std::move(rhs), loc);
+    if ((a.isInstance() || a.isList() || a.isDict() || a.isSet() || a.isUnicode()) && a == b) // the same object?
+      return instanceIdentity(op == ast::CmpOpKind::IsNot, std::move(lhs), std::move(rhs), loc);
     if (a.isNone() || b.isNone()) same = a.isNone() && b.isNone();
     else if (!a.isNumber() && a == b && a.kind != Kind::Array && a.kind != Kind::Tuple) same = true;
     else error(loc, "'is' is only supported for comparisons with None");
