@@ -1,6 +1,7 @@
 // Lexer: Python source text → tokens (with INDENT/DEDENT/NEWLINE), following
 // CPython's tokenizer for the subset mahou accepts.
 #include "mahou/lexer.h"
+#include "mahou/utf8.h"
 
 #include "repr.h"
 
@@ -79,23 +80,6 @@ int digitValue(char c) {
   return 99;
 }
 
-void appendUtf8(std::string &out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 // Digits (0..base-1 values) of a hex/octal/binary literal → decimal text, with
 // arbitrary precision for literals wider than 64 bits.

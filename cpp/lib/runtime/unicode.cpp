@@ -2,6 +2,7 @@
 // them (from UTF-8 literals, code points, interned constants), concatenation,
 // repetition, comparison, hashing, indexing, slicing, searching and printing.
 #include "mahou/objects.h"
+#include "mahou/utf8.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <vector>
 
 using namespace mahou::runtime;
+using mahou::appendUtf8;
 
 namespace {
 
@@ -52,22 +54,6 @@ std::vector<uint32_t> decodeUtf8(const char *p, int64_t n) {
   return out;
 }
 
-void appendUtf8(std::string &out, uint32_t c) {
-  if (c < 0x80) out += char(c);
-  else if (c < 0x800) {
-    out += char(0xC0 | (c >> 6));
-    out += char(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += char(0xE0 | (c >> 12));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  } else {
-    out += char(0xF0 | (c >> 18));
-    out += char(0x80 | ((c >> 12) & 0x3F));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  }
-}
 
 // A copy of code points [start, start + n*step) of s, in the smallest kind.
 MahouMemInfo *substring(MahouStr *s, int64_t start, int64_t n, int64_t step) {

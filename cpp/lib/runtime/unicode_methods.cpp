@@ -3,6 +3,7 @@
 // strings (str(int), repr of floats, int(s), float(s), format specs of f-strings).
 // Text beyond ASCII uses tables generated from Python's own str methods.
 #include "mahou/objects.h"
+#include "mahou/utf8.h"
 #include "mahou/layout.h"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <vector>
 
 using namespace mahou::runtime;
+using mahou::appendUtf8;
 
 namespace {
 
@@ -79,22 +81,7 @@ MahouMemInfo *fromAscii(const std::string &text) {
 
 std::string toUtf8(const std::vector<uint32_t> &cps) {
   std::string out;
-  for (uint32_t c : cps) {
-    if (c < 0x80) out += char(c);
-    else if (c < 0x800) {
-      out += char(0xC0 | (c >> 6));
-      out += char(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += char(0xE0 | (c >> 12));
-      out += char(0x80 | ((c >> 6) & 0x3F));
-      out += char(0x80 | (c & 0x3F));
-    } else {
-      out += char(0xF0 | (c >> 18));
-      out += char(0x80 | ((c >> 12) & 0x3F));
-      out += char(0x80 | ((c >> 6) & 0x3F));
-      out += char(0x80 | (c & 0x3F));
-    }
-  }
+  for (uint32_t c : cps) appendUtf8(out, c);
   return out;
 }
 

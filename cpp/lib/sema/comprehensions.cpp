@@ -124,11 +124,18 @@ ExprPtr FunctionTyper::listFromIterable(ExprPtr iterable, Loc loc) {
     a.push_back(std::move(iterable));
     return objectOp(ObjectOp::ListCopy, t, std::move(a), loc);
   }
+  return collectList([&](const LoopBody &each, ir::Block &loop) { forEachValue(std::move(iterable), loc, each, loop); },
+                     loc);
+}
+
+// A list of the elements a loop gives (list(iterable)): `runLoop` emits the loop into its
+// block, calling `each` with every element; the list's item type is the elements'.
+ExprPtr FunctionTyper::collectList(const std::function<void(const LoopBody &, ir::Block &)> &runLoop, Loc loc) {
   auto stmts = std::make_shared<ir::Block>();
   int acc = tempVar(Type::unknown(), loc);
   ir::Block loop;
   bool typed = false;
-  forEachValue(std::move(iterable), loc, [&](ExprPtr x, ir::Block &body) {
+  runLoop([&](ExprPtr x, ir::Block &body) {
     if (isUnknown(x)) return;
     typed = true;
     Type lt = Type::list(itemType(x->type, loc, "a list item"));
@@ -139,13 +146,11 @@ ExprPtr FunctionTyper::listFromIterable(ExprPtr iterable, Loc loc) {
     std::vector<ExprPtr> a;
     a.push_back(load(acc, loc));
     a.push_back(convert(std::move(x), lt.elems[0], "list()"));
-    auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
-    st->exprs.push_back(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc));
-    body.push_back(std::move(st));
+    body.push_back(ir::makeEval(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc), loc));
   }, loop);
   if (!typed || vars_[acc].type.containsUnknown()) return unknown(loc);
   stmts->push_back(assignVar(acc, objectOp(ObjectOp::ListNew, vars_[acc].type, {}, loc), loc));
-  for (auto &s : loop) stmts->push_back(std::move(s));
+  for (auto &st : loop) stmts->push_back(std::move(st));
   return seqExpr(std::move(stmts), load(acc, loc), loc);
 }
 
@@ -158,29 +163,8 @@ ExprPtr FunctionTyper::listFromAst(const ast::Expr &iterable, Loc loc) {
                                  callee->name == "enumerate")) ||
                                (callee->kind == CalleeRef::Kind::ModuleFn && callee->name == "prange"));
     if (loopForm) {
-      auto stmts = std::make_shared<ir::Block>();
-      int acc = tempVar(Type::unknown(), loc);
-      ir::Block loop;
-      bool typed = false;
-      forLoopElements(iterable, loc, [&](ExprPtr x, ir::Block &body) {
-        if (isUnknown(x)) return;
-        typed = true;
-        Type lt = Type::list(itemType(x->type, loc, "a list item"));
-        if (vars_[acc].type != lt) {
-          vars_[acc].type = lt;
-          changed_ = true;
-        }
-        std::vector<ExprPtr> a;
-        a.push_back(load(acc, loc));
-        a.push_back(convert(std::move(x), lt.elems[0], "list()"));
-        auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
-        st->exprs.push_back(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc));
-        body.push_back(std::move(st));
-      }, nullptr, loop);
-      if (!typed || vars_[acc].type.containsUnknown()) return unknown(loc);
-      stmts->push_back(assignVar(acc, objectOp(ObjectOp::ListNew, vars_[acc].type, {}, loc), loc));
-      for (auto &s : loop) stmts->push_back(std::move(s));
-      return seqExpr(std::move(stmts), load(acc, loc), loc);
+      return collectList(
+          [&](const LoopBody &each, ir::Block &loop) { forLoopElements(iterable, loc, each, nullptr, loop); }, loc);
     }
   }
   if (auto *c = iterable.as<ast::Comprehension>(); c && c->comp == ast::CompKind::Generator) return comprehension(*c);

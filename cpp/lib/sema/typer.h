@@ -329,6 +329,8 @@ public:
   // The table a loop iterates when it is one (a dict or set, or d.keys()/values()/items()).
   std::optional<std::pair<ExprPtr, EntryPart>> tableIteration(const ast::Expr &iter);
   // A loop over a typed iterable (array, tuple, list, string): body(element, block).
+  using LoopBody = std::function<void(ExprPtr, ir::Block &)>;
+  ExprPtr collectList(const std::function<void(const LoopBody &, ir::Block &)> &runLoop, Loc loc);
   void forEachValue(ExprPtr iterable, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body, ir::Block &out);
   bool literalUnrollLoop(const ast::For &s, ir::Block &out); // literal_unroll.cpp; false: not one
   void raiseStmt(const ast::Raise &s, ir::Block &out);
