@@ -20,6 +20,8 @@ enum class DTypeClass : uint8_t { Bool, SignedInt, UnsignedInt, Float, Complex }
 const char *dtypeName(DType d);          // "float64"
 int dtypeBytes(DType d);                 // 8
 DTypeClass dtypeClass(DType d);
+// NumPy's kind order for value-based casting: bool 0, integers 1, floats 2, complex 3.
+int kindRank(DType d);
 int dtypeNumpyNum(DType d);              // NPY_FLOAT64 etc. (NumPy's type_num)
 std::optional<DType> dtypeFromNumpyNum(int num);
 std::optional<DType> dtypeFromName(const std::string &name); // "float64", "f8" not accepted

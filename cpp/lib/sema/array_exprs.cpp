@@ -9,24 +9,14 @@ namespace mahou::sema {
 
 namespace {
 
-int kindRank(DType d) {
-  switch (types::dtypeClass(d)) {
-  case types::DTypeClass::Bool: return 0;
-  case types::DTypeClass::SignedInt:
-  case types::DTypeClass::UnsignedInt: return 1;
-  case types::DTypeClass::Float: return 2;
-  case types::DTypeClass::Complex: return 3;
-  }
-  return 0;
-}
 
 // Python scalars (int, float, complex, bool) are "weak" next to arrays (NEP 50):
 // they take the array's dtype unless they are of a higher kind.
 DType weakScalarType(DType scalar, DType arrays) {
-  if (kindRank(scalar) <= kindRank(arrays)) return arrays;
-  if (kindRank(scalar) == 1) return DType::Int64;
-  if (kindRank(scalar) == 2) return DType::Float64;
-  return kindRank(arrays) == 2 ? types::complexOf(arrays) : DType::Complex128;
+  if (types::kindRank(scalar) <= types::kindRank(arrays)) return arrays;
+  if (types::kindRank(scalar) == 1) return DType::Int64;
+  if (types::kindRank(scalar) == 2) return DType::Float64;
+  return types::kindRank(arrays) == 2 ? types::complexOf(arrays) : DType::Complex128;
 }
 
 bool isPythonScalarType(DType d) {

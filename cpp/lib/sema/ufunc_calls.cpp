@@ -9,16 +9,6 @@ namespace mahou::sema {
 
 namespace {
 
-int kindRank(DType d) {
-  switch (types::dtypeClass(d)) {
-  case types::DTypeClass::Bool: return 0;
-  case types::DTypeClass::SignedInt:
-  case types::DTypeClass::UnsignedInt: return 1;
-  case types::DTypeClass::Float: return 2;
-  case types::DTypeClass::Complex: return 3;
-  }
-  return 0;
-}
 
 // NumPy's can_cast(from, to, 'safe').
 bool canCastSafely(DType from, DType to) { return from == to || types::promote(from, to) == to; }
@@ -28,7 +18,7 @@ bool loopTakes(const std::vector<DType> &loop, const std::vector<ExprPtr> &args,
     DType d = args[i]->type.dtype, to = loop[i];
     if (canCastSafely(d, to)) continue;
     // A scalar among arrays is weak (NEP 50): it only needs a type of its kind or higher.
-    if (mixed && !args[i]->type.isArray() && kindRank(d) <= kindRank(to)) continue;
+    if (mixed && !args[i]->type.isArray() && types::kindRank(d) <= types::kindRank(to)) continue;
     return false;
   }
   return true;

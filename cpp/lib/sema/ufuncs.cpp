@@ -207,16 +207,6 @@ bool isPythonScalarType(DType d) {
   return d == DType::Bool || d == DType::Int64 || d == DType::Float64 || d == DType::Complex128;
 }
 
-int kindRank(DType d) {
-  switch (types::dtypeClass(d)) {
-  case types::DTypeClass::Bool: return 0;
-  case types::DTypeClass::SignedInt:
-  case types::DTypeClass::UnsignedInt: return 1;
-  case types::DTypeClass::Float: return 2;
-  case types::DTypeClass::Complex: return 3;
-  }
-  return 0;
-}
 
 } // namespace
 
@@ -247,7 +237,7 @@ ExprPtr FunctionTyper::scalarUfunc(const std::string &name, std::vector<ExprPtr>
       }
     if (haveStrong)
       for (DType &d : dts)
-        if (isPythonScalarType(d) && kindRank(d) <= kindRank(strong)) d = strong;
+        if (isPythonScalarType(d) && types::kindRank(d) <= types::kindRank(strong)) d = strong;
   }
   // The operators take the weak scalars in the other operands' type; loops convert each
   // value straight to the loop's type.

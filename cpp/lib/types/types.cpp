@@ -50,6 +50,17 @@ const char *dtypeName(DType d) { return info(d).name; }
 int dtypeBytes(DType d) { return info(d).bytes; }
 int dtypeBits(DType d) { return d == DType::Bool ? 1 : info(d).bytes * 8; }
 DTypeClass dtypeClass(DType d) { return info(d).cls; }
+
+int kindRank(DType d) {
+  switch (dtypeClass(d)) {
+  case DTypeClass::Bool: return 0;
+  case DTypeClass::SignedInt:
+  case DTypeClass::UnsignedInt: return 1;
+  case DTypeClass::Float: return 2;
+  case DTypeClass::Complex: return 3;
+  }
+  return 0;
+}
 int dtypeNumpyNum(DType d) { return info(d).numpyNum; }
 bool isInteger(DType d) {
   return info(d).cls == DTypeClass::SignedInt || info(d).cls == DTypeClass::UnsignedInt;
