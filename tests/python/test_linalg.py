@@ -1,4 +1,4 @@
-"""np.linalg on LAPACK through SciPy (python/mahou/_library/linalg.py): each function
+"""np.linalg on LAPACK through SciPy (python/mahou/_library/linalg/): each function
 compared with NumPy on float32/float64/complex/integer matrices, Fortran and strided
 views, empty matrices, and the LinAlgError and ValueError cases NumPy raises; arrays
 passed to C pointer parameters (their data pointers)."""
