@@ -9,7 +9,7 @@ import re
 
 from . import _core
 from . import types as _types
-from .ufunc import jit_options, parse_identity, raise_loop_error
+from .ufunc import UfuncAttributes, jit_options, parse_identity, raise_loop_error
 
 _DTYPE_NAMES = frozenset(_core.dtype_names())
 _DIM = r"\s*(?:[A-Za-z_]\w*|\d+)\s*"
@@ -54,7 +54,7 @@ def _where(func):
     return f"{code.co_filename}:{code.co_firstlineno}"
 
 
-class GUFunc:
+class GUFunc(UfuncAttributes):
     """A generalised ufunc of compiled loops (Numba's GUFunc): `.ufunc` is NumPy's."""
 
     _parallel = False  # target='parallel' (_parallel_ufunc.py): outer loop split over threads
@@ -193,24 +193,6 @@ class GUFunc:
             return self._ufunc(*args, **kws)
         except SystemError as exc:
             raise_loop_error(exc)
-
-    # ---- attributes
-
-    @property
-    def ufunc(self):
-        return self._ufunc
-
-    @property
-    def py_func(self):
-        return self._py_func
-
-    nin = property(lambda self: self._ufunc.nin)
-    nout = property(lambda self: self._ufunc.nout)
-    nargs = property(lambda self: self._ufunc.nargs)
-    ntypes = property(lambda self: self._ufunc.ntypes)
-    types = property(lambda self: self._ufunc.types)
-    identity = property(lambda self: self._ufunc.identity)
-    signature = property(lambda self: self._ufunc.signature)
 
     def __repr__(self):
         return f"<mahou GUFunc '{self.__name__}'>"

@@ -70,7 +70,28 @@ def raise_loop_error(exc):
     raise exc
 
 
-class DUFunc:
+class UfuncAttributes:
+    """The attributes of the NumPy ufunc a DUFunc or GUFunc wraps (self._ufunc), and the
+    Python function it was made from (self._py_func)."""
+
+    @property
+    def ufunc(self):
+        return self._ufunc
+
+    @property
+    def py_func(self):
+        return self._py_func
+
+    nin = property(lambda self: self._ufunc.nin)
+    nout = property(lambda self: self._ufunc.nout)
+    nargs = property(lambda self: self._ufunc.nargs)
+    ntypes = property(lambda self: self._ufunc.ntypes)
+    types = property(lambda self: self._ufunc.types)
+    identity = property(lambda self: self._ufunc.identity)
+    signature = property(lambda self: self._ufunc.signature)
+
+
+class DUFunc(UfuncAttributes):
     """A ufunc of compiled loops (Numba's DUFunc): `.ufunc` is the NumPy ufunc."""
 
     _parallel = False  # target='parallel' (_parallel_ufunc.py): loops split over threads
@@ -207,23 +228,7 @@ class DUFunc:
         return (self._dispatcher, self._nin, [list(ins) + [out] for ins, out, _ in self._loops],
                 not self._frozen)
 
-    # ---- the ufunc's attributes
-
-    @property
-    def ufunc(self):
-        return self._ufunc
-
-    @property
-    def py_func(self):
-        return self._py_func
-
-    nin = property(lambda self: self._ufunc.nin)
-    nout = property(lambda self: self._ufunc.nout)
-    nargs = property(lambda self: self._ufunc.nargs)
-    ntypes = property(lambda self: self._ufunc.ntypes)
-    types = property(lambda self: self._ufunc.types)
-    identity = property(lambda self: self._ufunc.identity)
-    signature = property(lambda self: self._ufunc.signature)
+    # ---- the ufunc's attributes (the NumPy ones from UfuncAttributes)
 
     @property
     def targetoptions(self):
