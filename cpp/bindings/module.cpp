@@ -5,6 +5,7 @@
 #define MAHOU_IMPORT_NUMPY
 #include "numpy_api.h"
 
+#include "mahou/objects.h"
 #include "mahou/runtime.h"
 
 #include <nanobind/stl/optional.h>
@@ -109,6 +110,12 @@ NB_MODULE(_core, m) {
   registerUfuncObjects(m);
   runtime::setPrintFlushHook(flushPythonStdout);
   runtime::setArrayFormatHook(formatArrayWithNumpy);
+#if PY_VERSION_HEX >= 0x030E0000
+  runtime::setStringHashHook([](const void *data, int64_t bytes) -> int64_t { return Py_HashBuffer(data, bytes); });
+#else
+  runtime::setStringHashHook([](const void *data, int64_t bytes) -> int64_t { return _Py_HashBytes(data, bytes); });
+#endif
+  runtime::setNoneHash(int64_t(PyObject_Hash(Py_None))); // CPython's str hash and hash(None), for hash()
 
   m.def(
       "_import_numpy",

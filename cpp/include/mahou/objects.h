@@ -129,4 +129,10 @@ int64_t hashString(MahouMemInfo *s);
 int64_t hashInt(int64_t v);
 int64_t hashUInt(uint64_t v);
 int64_t hashDouble(double v);
+// The interpreter's hash of a string's canonical bytes (hashing.cpp; installed by the
+// binding, absent without an interpreter: strings then hash with FNV-1a).
+using StringHashHook = int64_t (*)(const void *data, int64_t bytes);
+void setStringHashHook(StringHashHook hook);
+StringHashHook stringHashHook();
+void setNoneHash(int64_t h); // hash(None) in this process
 } // namespace mahou::runtime

@@ -177,6 +177,7 @@ Value FunctionLowering::objectOp(const ir::Expr &e) {
   case ir::ObjectOpKind::Dict:
   case ir::ObjectOpKind::Set: return hashedOp(e);
   case ir::ObjectOpKind::Instance: return instanceOp(e);
+  case ir::ObjectOpKind::Hash: return hashOp(e);
   case ir::ObjectOpKind::Optional: break;
   }
   if (op != ObjectOp::OptIsNone) internalError("optional operation not lowered");

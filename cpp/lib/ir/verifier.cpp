@@ -239,6 +239,16 @@ private:
     case ObjectOp::InstanceNew: check(e.type.isInstance() && e.args.empty(), name); break;
     case ObjectOp::InstanceGet: check(arg(0).isInstance() && e.args.size() == 1 && e.ival >= 8, name); break;
     case ObjectOp::InstanceSet: check(arg(0).isInstance() && e.args.size() == 2 && e.ival >= 8, name); break;
+    case ObjectOp::HashValue:
+      check(e.args.size() == 1 && e.type == Type::int64() &&
+                (arg(0).isNumber() || arg(0).isUnicode() || arg(0).isNone()),
+            name);
+      break;
+    case ObjectOp::HashTuple:
+      check(e.type == Type::int64(), name);
+      for (auto &a : e.args) check(a->type == Type::int64(), name);
+      break;
+    case ObjectOp::HashFinish: check(e.args.size() == 1 && arg(0) == Type::int64() && e.type == Type::int64(), name); break;
     case ObjectOp::InstanceIs:
       check((arg(0).isInstance() || arg(0).isList() || arg(0).isDict() || arg(0).isSet() || arg(0).isUnicode()) &&
                 arg(1) == arg(0) && e.type.isBool(),

@@ -127,8 +127,14 @@ int compareStrings(MahouMemInfo *a, MahouMemInfo *b) {
 int64_t hashString(MahouMemInfo *mi) {
   MahouStr *s = mahouStr(mi);
   if (s->hash != -1) return s->hash;
-  // FNV-1a over the canonical bytes, finished with a multiply-xorshift (not CPython's
-  // randomised SipHash: hashes of strings are not exposed to Python).
+  // The interpreter's hash of the canonical (PEP 393) bytes, as CPython hashes a str, so
+  // hash(s) in compiled code equals hash(s) in Python; without an interpreter FNV-1a,
+  // finished with a multiply-xorshift.
+  if (StringHashHook hook = stringHashHook()) {
+    int64_t r = hook(mahouStrData(s), s->length * s->kind);
+    s->hash = r;
+    return r;
+  }
   uint64_t h = 1469598103934665603ULL;
   const auto *d = reinterpret_cast<const uint8_t *>(mahouStrData(s));
   for (int64_t i = 0, n = s->length * s->kind; i < n; ++i) h = (h ^ d[i]) * 1099511628211ULL;

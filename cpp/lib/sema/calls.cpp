@@ -566,6 +566,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
       if (name == "bool") return ir::makeConst(Type::boolean(), e.loc, 0);
       return ir::makeConst(name == "int" ? Type::int64() : Type::float64(), e.loc, 0);
     }
+    if (args.size() == 1 && args[0]->type.isInstance()) return instanceConversion(name, std::move(args[0]), e.loc);
     for (auto &a : args)
       if (!a->type.isNumber()) notSupported(e.loc, name + "() of " + a->type.str() + " is not supported");
     if (name == "bool") return truth(std::move(args[0]));
@@ -631,6 +632,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     return wrapBindings(std::move(bindings), std::move(t), e.loc);
   }
   if (name == "isinstance") return isinstanceCall(*this, e);
+  if (name == "hash") return hashCall(e);
   if (name == "sum") {
     checkKeywords(e, {}, name);
     auto args = positionalArgs(e, 1, 1, name);

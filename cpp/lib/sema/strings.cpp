@@ -22,6 +22,7 @@ ExprPtr FunctionTyper::reprText(ExprPtr v, Loc loc) {
   const Type t = v->type;
   if (t.isString()) return toStr(std::move(v), true, loc);
   if (t.isNumber() || t.isNone() || t.isOptional()) return toStr(std::move(v), false, loc);
+  if (t.isInstance()) return toStr(std::move(v), true, loc);
   if (t.isTuple()) {
     auto stmts = std::make_shared<ir::Block>();
     int tv = holdInTemp(std::move(v), loc, *stmts);
@@ -66,7 +67,10 @@ ExprPtr FunctionTyper::reprText(ExprPtr v, Loc loc) {
   notSupported(loc, "the text of a " + t.str() + " (print, str, f-string) is not supported");
 }
 
-ExprPtr FunctionTyper::printableText(ExprPtr v, Loc loc) { return reprText(std::move(v), loc); }
+ExprPtr FunctionTyper::printableText(ExprPtr v, Loc loc) {
+  if (v->type.isInstance()) return toStr(std::move(v), false, loc); // print(obj) writes str(obj)
+  return reprText(std::move(v), loc);
+}
 
 ExprPtr FunctionTyper::joinedStr(const ast::JoinedStr &e) {
   requireHost(e.loc, "an f-string");

@@ -312,6 +312,13 @@ public:
   ExprPtr instanceTruth(ExprPtr obj);
   ExprPtr instanceGetItem(ExprPtr obj, const ast::Expr &index, Loc loc);
   void instanceSetItem(ExprPtr obj, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
+  // int(), float(), complex(), bool() of an instance; str()/repr() (jitclass_conversions.cpp)
+  ExprPtr instanceConversion(const std::string &builtin, ExprPtr obj, Loc loc);
+  ExprPtr instanceStr(ExprPtr obj, bool repr, Loc loc);
+
+  // ---- hash() (hashing.cpp)
+  ExprPtr hashCall(const ast::Call &e);
+  ExprPtr hashOf(ExprPtr x, Loc loc);
 
   // ---- statements (stmts.cpp)
   void block(const ast::Body &body, ir::Block &out);

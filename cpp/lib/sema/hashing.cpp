@@ -1,0 +1,62 @@
+// Typing of hash(x) with CPython's values: numbers, bools, strings and None hash in the
+// runtime (codegen/hashing.cpp), a tuple combines its items' hashes as CPython does (so
+// nested tuples and instances inside tuples hash item by item), and a @jitclass
+// instance calls its __hash__.
+#include "typer.h"
+
+#include "mahou/jitclass.h"
+
+namespace mahou::sema {
+
+using ObjectOp = ir::ObjectOp;
+
+ExprPtr FunctionTyper::hashCall(const ast::Call &e) {
+  requireHost(e.loc, "hash()");
+  checkKeywords(e, {}, "hash");
+  auto args = positionalArgs(e, 1, 1, "hash");
+  return hashOf(std::move(args[0]), e.loc);
+}
+
+ExprPtr FunctionTyper::hashOf(ExprPtr x, Loc loc) {
+  if (isUnknown(x)) return x;
+  const Type t = x->type;
+  auto one = [&](ObjectOp op, ExprPtr v) {
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(v));
+    return objectOp(op, Type::int64(), std::move(a), loc);
+  };
+  if (t.isString()) return one(ObjectOp::HashValue, toUnicode(std::move(x)));
+  if (t.isNumber() || t.isNone()) return one(ObjectOp::HashValue, std::move(x));
+  if (t.isTuple()) {
+    return bindOnce(std::move(x), [&](const std::function<ExprPtr()> &v) -> ExprPtr {
+      std::vector<ExprPtr> lanes;
+      for (size_t i = 0; i < t.elems.size(); ++i) {
+        auto item = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, t.elems[i], loc);
+        item->ival = int64_t(i);
+        item->args.push_back(v());
+        lanes.push_back(hashOf(std::move(item), loc));
+        if (isUnknown(lanes.back())) return unknown(loc);
+      }
+      return objectOp(ObjectOp::HashTuple, Type::int64(), std::move(lanes), loc);
+    });
+  }
+  if (t.isInstance()) {
+    const JitClassInfo &c = jitClassOf(t, loc);
+    if (!c.method("__hash__")) {
+      if (c.method("__eq__")) error(loc, "unhashable type: '" + c.name + "' (it defines __eq__ without __hash__)");
+      error(loc, "hash() of a '" + c.name +
+                     "' instance needs its class to define __hash__ (identity hashes are not supported in compiled code)");
+    }
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(x));
+    auto r = specialMethod("__hash__", std::move(a), loc);
+    if (isUnknown(r)) return r;
+    if (!r->type.isInt() && !r->type.isBool())
+      error(loc, "__hash__ method of '" + c.name + "' should return an integer, not " + r->type.str());
+    return one(ObjectOp::HashFinish, ir::makeCast(std::move(r), Type::int64()));
+  }
+  if (t.isOptional()) notSupported(loc, "hash() of an optional value is not supported (test it against None first)");
+  error(loc, "unhashable type: '" + t.str() + "'");
+}
+
+} // namespace mahou::sema

@@ -1,0 +1,67 @@
+// Conversions of @jitclass instances through their special methods, as Python does
+// them: int() (__int__, else __index__), float() (__float__, else __index__), complex()
+// (__complex__, else __float__, else __index__), bool() (__bool__, else __len__, else
+// true), str() (__str__, else __repr__) and repr() (__repr__); print() and f-strings
+// use str(). Each method's result must have the type Python requires of it.
+#include "typer.h"
+
+#include "mahou/jitclass.h"
+
+namespace mahou::sema {
+
+namespace {
+
+bool isIntegral(const Type &t) { return t.isInt() || t.isBool(); }
+
+} // namespace
+
+ExprPtr FunctionTyper::instanceConversion(const std::string &builtin, ExprPtr obj, Loc loc) {
+  if (builtin == "bool") return truth(std::move(obj));
+  const JitClassInfo &c = jitClassOf(obj->type, loc);
+  // The methods Python tries, in order.
+  std::vector<const char *> order;
+  if (builtin == "int") order = {"__int__", "__index__"};
+  else if (builtin == "float") order = {"__float__", "__index__"};
+  else order = {"__complex__", "__float__", "__index__"};
+  const char *method = nullptr;
+  for (const char *m : order)
+    if (c.method(m)) {
+      method = m;
+      break;
+    }
+  if (!method)
+    error(loc, builtin + "() argument must be a string or a" + (builtin == "int" ? " real number" : " number") +
+                   ", not '" + c.name + "' (it defines none of " + order[0] + (order.size() > 2 ? ", " : " or ") +
+                   order[1] + (order.size() > 2 ? std::string(" or ") + order[2] : "") + ")");
+  std::vector<ExprPtr> a;
+  a.push_back(std::move(obj));
+  auto r = specialMethod(method, std::move(a), loc);
+  if (isUnknown(r)) return r;
+  const Type rt = r->type;
+  std::string m = method;
+  bool ok = m == "__complex__" ? rt.isComplex() : m == "__float__" ? rt.isFloat() : isIntegral(rt);
+  if (!ok) {
+    const char *want = m == "__complex__" ? "complex" : m == "__float__" ? "float" : "int";
+    error(loc, m + " of '" + c.name + "' returned non-" + want + " (type " + rt.str() + ")");
+  }
+  Type target = builtin == "int" ? Type::int64() : builtin == "float" ? Type::float64() : Type::scalar(DType::Complex128);
+  if (rt.isInt() && !types::isSigned(rt.dtype) && builtin == "int") target = rt; // a uint64 keeps its range
+  return ir::makeCast(std::move(r), target);
+}
+
+ExprPtr FunctionTyper::instanceStr(ExprPtr obj, bool repr, Loc loc) {
+  const JitClassInfo &c = jitClassOf(obj->type, loc);
+  const char *method = repr ? "__repr__" : c.method("__str__") ? "__str__" : "__repr__";
+  if (!c.method(method))
+    notSupported(loc, std::string(repr ? "repr()" : "str() or print()") + " of a '" + c.name + "' instance needs its class to define " +
+                          (repr ? "__repr__" : "__str__ or __repr__") + " (the default text shows an address)");
+  std::vector<ExprPtr> a;
+  a.push_back(std::move(obj));
+  auto r = specialMethod(method, std::move(a), loc);
+  if (isUnknown(r)) return r;
+  if (!r->type.isString())
+    error(loc, std::string(method) + " of '" + c.name + "' returned non-string (type " + r->type.str() + ")");
+  return toUnicode(std::move(r));
+}
+
+} // namespace mahou::sema
