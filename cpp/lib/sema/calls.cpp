@@ -1,6 +1,7 @@
 // Typing of calls: resolving what is called, Python builtins, dtype constructors,
 // methods of arrays and numbers, and calls to other compiled functions.
 #include "sema/method_table.h"
+#include "mahou/versions.h"
 
 namespace mahou::sema {
 
@@ -59,7 +60,7 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
         r.handle = v->type.handle;
         return r;
       }
-      error(n->loc, "'" + n->id + "' (" + v->type.str() + ") is not callable");
+      error(n->loc, "'" + frontend::userName(n->id) + "' (" + v->type.str() + ") is not callable");
     }
     if (innerFunction(n->id)) return CalleeRef{CK::Inner, n->id};
     const GlobalValue &g = global(n->id);
