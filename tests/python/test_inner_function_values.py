@@ -3,6 +3,7 @@ functions, stored in local variables and tuples, unrolled over with literal_unro
 (dispatched statically, as Numba does), compared with CPython; returning one is refused."""
 
 import types
+from functools import reduce
 
 import numpy as np
 import pytest
@@ -145,6 +146,38 @@ def test_no_leaks_through_closures():
     f = jitted(closure_over_an_array)
     a = np.arange(4.0)
     assert_no_leaks(lambda: f(a), lambda: jitted(unrolled_over_closures)(3), repeat=200)
+
+
+def map_filter_reduce(n):
+    def mul(x, m):
+        return x * m
+    V = 20
+
+    def big(x):
+        return x > V
+    a = [x ** 2 for x in range(n)]
+    b = [i for i in range(n)]
+    return reduce(lambda x, y: x * 2 + y, filter(big, map(mul, a, b)), 0)
+
+
+def map_filter_reduce_forms(a):
+    ones = list(map(lambda v: v + 1, a))
+    threes = list(map(lambda x, y, z: x + y * z, a, a, a))
+    return ones, threes, list(filter(None, a)), reduce(lambda x, y: x + y, a)
+
+
+def reduce_of_nothing(a):
+    return reduce(lambda x, y: x + y, a[:0])
+
+
+def test_map_filter_and_reduce():
+    for n in (0, 3, 10):
+        check(map_filter_reduce, n)
+    check(map_filter_reduce_forms, [0, 1, 2])
+    check(map_filter_reduce_forms, [1.5, 0.0])
+    for fn in (reduce_of_nothing, jitted(reduce_of_nothing)):
+        with pytest.raises(TypeError, match="empty iterable"):
+            fn([1, 2])
 
 
 def returns_a_closure(x):
