@@ -88,27 +88,12 @@ ExprPtr FunctionTyper::closureCall(ExprPtr closure, std::vector<ExprPtr> args,
   if (isUnknown(closure)) return unknown(loc);
   const InnerFunction &inner = closureFunction(closure->type, loc);
   const ast::FunctionDef &d = *inner.def;
-  std::string fname = d.name == "<lambda>" ? "the lambda" : d.name + "()";
-  size_t np = d.args.size();
-  if (args.size() > np)
-    error(loc, fname + " takes " + std::to_string(np) + " positional argument" + (np == 1 ? "" : "s") + " but " +
-                   std::to_string(args.size()) + " were given");
-  args.resize(np);
-  for (auto &[name, value] : keywords) {
-    size_t j = 0;
-    while (j < np && d.args[j].name != name) ++j;
-    if (j == np) error(value->loc, fname + " got an unexpected keyword argument '" + name + "'");
-    if (args[j]) error(value->loc, fname + " got multiple values for argument '" + name + "'");
-    args[j] = std::move(value);
-  }
-  for (size_t j = 0; j < np; ++j) {
-    if (args[j]) continue;
-    if (!d.args[j].defaultValue) error(loc, fname + " missing required argument '" + d.args[j].name + "'");
-    if (!isConstantDefault(*d.args[j].defaultValue))
-      notSupported(loc, fname + " is called through a variable here: its default value for '" + d.args[j].name +
+  args = bindInnerArguments(d, std::move(args), std::move(keywords), loc, [&](const ast::Arg &a) {
+    if (!isConstantDefault(*a.defaultValue))
+      notSupported(loc, (d.name == "<lambda>" ? "the lambda" : d.name + "()") +
+                            " is called through a variable here: its default value for '" + a.name +
                             "' must be a constant (pass the argument)");
-    args[j] = expr(*d.args[j].defaultValue);
-  }
+  });
   size_t ncap = closure->type.elems.size();
   return bindOnce(std::move(closure), [&](const std::function<ExprPtr()> &reload) {
     std::vector<ExprPtr> captured;

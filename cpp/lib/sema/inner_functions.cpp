@@ -257,18 +257,17 @@ const InnerFunction *FunctionTyper::innerFunction(const std::string &name) const
   return it == inner_.end() ? nullptr : &it->second;
 }
 
-ExprPtr FunctionTyper::innerCall(const InnerFunction &inner, const ast::Call &e) {
-  const ast::FunctionDef &d = *inner.def;
+std::vector<ExprPtr> FunctionTyper::bindInnerArguments(const ast::FunctionDef &d, std::vector<ExprPtr> positional,
+                                                       std::vector<std::pair<std::string, ExprPtr>> keywords, Loc loc,
+                                                       const std::function<void(const ast::Arg &)> &checkDefault) {
   std::string fname = d.name == "<lambda>" ? "the lambda" : d.name + "()";
-  // Bind positional and keyword arguments to the parameters; defaults are evaluated here.
-  CallArgs call = callArgs(e);
   size_t np = d.args.size();
-  std::vector<ExprPtr> args(np);
-  if (call.positional.size() > np)
-    error(e.loc, fname + " takes " + std::to_string(np) + " positional argument" + (np == 1 ? "" : "s") + " but " +
-                     std::to_string(call.positional.size()) + " were given");
-  for (size_t i = 0; i < call.positional.size(); ++i) args[i] = std::move(call.positional[i]);
-  for (auto &[name, value] : call.keywords) {
+  if (positional.size() > np)
+    error(loc, fname + " takes " + std::to_string(np) + " positional argument" + (np == 1 ? "" : "s") + " but " +
+                   std::to_string(positional.size()) + " were given");
+  std::vector<ExprPtr> args = std::move(positional);
+  args.resize(np);
+  for (auto &[name, value] : keywords) {
     size_t j = 0;
     while (j < np && d.args[j].name != name) ++j;
     if (j == np) error(value->loc, fname + " got an unexpected keyword argument '" + name + "'");
@@ -277,9 +276,17 @@ ExprPtr FunctionTyper::innerCall(const InnerFunction &inner, const ast::Call &e)
   }
   for (size_t j = 0; j < np; ++j) {
     if (args[j]) continue;
-    if (!d.args[j].defaultValue) error(e.loc, fname + " missing required argument '" + d.args[j].name + "'");
+    if (!d.args[j].defaultValue) error(loc, fname + " missing required argument '" + d.args[j].name + "'");
+    if (checkDefault) checkDefault(d.args[j]);
     args[j] = expr(*d.args[j].defaultValue);
   }
+  return args;
+}
+
+ExprPtr FunctionTyper::innerCall(const InnerFunction &inner, const ast::Call &e) {
+  // Positional and keyword arguments bound to the parameters; defaults are evaluated here.
+  CallArgs call = callArgs(e);
+  auto args = bindInnerArguments(*inner.def, std::move(call.positional), std::move(call.keywords), e.loc);
   return wrapBindings(std::move(call.lets), callInner(inner, std::move(args), e.loc), e.loc);
 }
 

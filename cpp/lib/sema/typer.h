@@ -166,6 +166,10 @@ public:
   void collectInnerFunctions(); // before the variables are made: finds defs and named lambdas
   const InnerFunction *innerFunction(const std::string &name) const; // null unless `name` is one here
   ExprPtr innerCall(const InnerFunction &inner, const ast::Call &e);
+  // Arguments bound to the parameters of `d`, defaults evaluated here (after checkDefault).
+  std::vector<ExprPtr> bindInnerArguments(const ast::FunctionDef &d, std::vector<ExprPtr> positional,
+                                          std::vector<std::pair<std::string, ExprPtr>> keywords, Loc loc,
+                                          const std::function<void(const ast::Arg &)> &checkDefault = nullptr);
   // A call of an inner function with its parameters' values (defaults already filled in).
   // `captured`: the captured values (from a closure); null: the variables of that name here.
   ExprPtr callInner(const InnerFunction &inner, std::vector<ExprPtr> args, Loc loc,
