@@ -97,18 +97,15 @@ public:
   std::optional<CalleeSource> calleeSource(uint64_t handle) override {
     if (!owner_.gpu)
       return std::nullopt;
-    auto *obj = reinterpret_cast<PyObject *>(uintptr_t(handle));
-    std::optional<FunctionSource> src = functionSource(obj);
-    if (!src)
+    return sourceOf(handle, true, callees_);
+  }
+
+  // CPU target: an @njit function that receives an inner function is compiled from
+  // source into the caller's module.
+  std::optional<CalleeSource> hostCalleeSource(uint64_t handle) override {
+    if (owner_.gpu)
       return std::nullopt;
-    auto &env = callees_[handle];
-    if (!env) {
-      EnvironmentOwner owner = src->owner;
-      owner.gpu = true;
-      env = std::make_unique<ResolverEnvironment>(owner);
-    }
-    return CalleeSource{SourceFile(*src->filename, *src->source, src->firstLine), *src->name,
-                        env.get()};
+    return sourceOf(handle, false, hostCallees_);
   }
 
   std::optional<UfuncCallee> calleeUfunc(uint64_t handle) override {
@@ -368,8 +365,25 @@ private:
     return g;
   }
 
+  std::optional<CalleeSource> sourceOf(uint64_t handle, bool gpu,
+                                       std::map<uint64_t, std::unique_ptr<ResolverEnvironment>> &envs) {
+    auto *obj = reinterpret_cast<PyObject *>(uintptr_t(handle));
+    std::optional<FunctionSource> src = functionSource(obj);
+    if (!src)
+      return std::nullopt;
+    auto &env = envs[handle];
+    if (!env) {
+      EnvironmentOwner owner = src->owner;
+      owner.gpu = gpu;
+      env = std::make_unique<ResolverEnvironment>(owner);
+    }
+    return CalleeSource{SourceFile(*src->filename, *src->source, src->firstLine), *src->name,
+                        env.get()};
+  }
+
   EnvironmentOwner owner_;
   std::map<uint64_t, std::unique_ptr<ResolverEnvironment>> callees_; // calleeSource environments
+  std::map<uint64_t, std::unique_ptr<ResolverEnvironment>> hostCallees_; // hostCalleeSource environments
   std::map<uint64_t, std::unique_ptr<JitClassInfo>> classes_;         // jitclasses asked about
 };
 

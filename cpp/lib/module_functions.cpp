@@ -86,4 +86,15 @@ std::vector<const ir::Function *> ModuleFunctions::functions() const {
   return out;
 }
 
+uint64_t ModuleFunctions::closureId(const sema::InnerFunction &inner) {
+  auto [it, fresh] = closureIds_.try_emplace(inner.def, closures_.size() + 1);
+  if (fresh) closures_.push_back(std::make_unique<sema::InnerFunction>(inner));
+  else *closures_[it->second - 1] = inner; // the latest definition's scope (alive while it is used)
+  return it->second;
+}
+
+const sema::InnerFunction *ModuleFunctions::closure(uint64_t id) const {
+  return id >= 1 && id <= closures_.size() ? closures_[id - 1].get() : nullptr;
+}
+
 } // namespace mahou

@@ -19,6 +19,8 @@ public:
 
   CalleeSignature require(const CalleeSource &callee, const std::vector<types::Type> &args) override;
   CalleeSignature requireInner(const sema::InnerFunction &inner, const std::vector<types::Type> &args) override;
+  uint64_t closureId(const sema::InnerFunction &inner) override;
+  const sema::InnerFunction *closure(uint64_t id) const override;
 
   // The typed functions, in the order they were finished.
   std::vector<const ir::Function *> functions() const;
@@ -38,6 +40,8 @@ private:
   std::vector<std::unique_ptr<SourceFile>> sources_;
   std::vector<std::unique_ptr<ast::Module>> modules_;
   std::vector<std::unique_ptr<ir::Function>> functions_;
+  std::map<const ast::FunctionDef *, uint64_t> closureIds_;
+  std::vector<std::unique_ptr<sema::InnerFunction>> closures_; // closures_[id - 1]
 };
 
 } // namespace mahou

@@ -3,6 +3,7 @@ builtins; each value is classified into the tuple the C++ compiler reads."""
 
 import builtins
 import cmath
+import functools
 import math
 import sys
 import types as _pytypes
@@ -168,6 +169,8 @@ def _classify_plain(obj):
     const = _classify_constant(obj)
     if const is not None:
         return const
+    if obj is builtins.map or obj is builtins.filter or obj is functools.reduce:
+        return _library_function("functional." + obj.__name__)  # _library/functional.py
     builtin = _BUILTINS.get(id(obj))
     if builtin is not None and (getattr(builtins, builtin, None) is obj or obj is prange or obj is literally or obj is literal_unroll):
         return ("builtin", builtin)

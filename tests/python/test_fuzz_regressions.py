@@ -417,15 +417,16 @@ def temporaries_after_a_pruned_branch(p1, p2):
     w4 = 0
     if (w4 & w4) == w4 == (1099511627776 ** (1099511627776 % 4)):
         o9 = None
-        try:
-            if o9 is not None:
-                st = {(k % 2) for k in range((((w4 ^ (-13)) if ("ll" not in "Ab1_") else w4)) % 3 + 4)}
-            else:
-                o9 = w4
-        except IndexError:
-            pass
-        finally:
-            pass
+        for _ in range(2):  # the two values of o9 meet at the loop head: o9 is None only in the first pass
+            try:
+                if o9 is not None:
+                    st = {(k % 2) for k in range((((w4 ^ (-13)) if ("ll" not in "Ab1_") else w4)) % 3 + 4)}
+                else:
+                    o9 = w4
+            except IndexError:
+                pass
+            finally:
+                pass
     elif p2.endswith(","):
         v17 = w4 <= w4
         xs = [("b" not in (p1[:2] * (k % 3))) for k in range(w4 % 4 + 4) if v17]

@@ -4,6 +4,7 @@
 #include "mahou/diagnostics.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -135,6 +136,9 @@ struct FunctionDef : Stmt {
   std::vector<Arg> kwonlyargs;  // after * or *args
   std::string kwarg;            // **kwargs name, "" if none
   Body body;
+  // Where the assignments of a variable (version) first meet at a read, for the
+  // error when their types cannot be unified (frontend/versions.cpp).
+  std::map<std::string, Loc> versionJoins;
 };
 struct Return : Stmt { MAHOU_AST_STMT(Return) ExprPtr value; }; // value may be null
 // a = b = expr: targets = {a, b}. Targets are Name, Tuple/List (unpacking), Subscript, Attribute.

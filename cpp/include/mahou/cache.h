@@ -5,6 +5,7 @@
 #include "mahou/compiler.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,6 +24,9 @@ public:
   GlobalValue resolveGlobal(const std::string &name) override;
   CalleeSignature compileCallee(uint64_t handle, const std::vector<types::Type> &args) override;
   std::optional<CalleeSource> calleeSource(uint64_t handle) override { return inner_.calleeSource(handle); }
+  // Recorded: the callee's source and, through an environment of its own, its globals
+  // (the code is compiled into this function's); such a function is not written to disk.
+  std::optional<CalleeSource> hostCalleeSource(uint64_t handle) override;
   // Recorded too: a callee's default argument values are compiled into the caller.
   std::optional<CalleeParams> calleeParams(uint64_t handle) override;
   const PythonAbi *pythonAbi() override { return inner_.pythonAbi(); }
@@ -54,6 +58,8 @@ private:
   std::vector<std::pair<uint64_t, std::string>> extensions_;
   bool unfindable_ = false; // an extension request that another process cannot ask again
   std::map<uint64_t, std::string> classes_; // handle → the jitclass's name and fields
+  // hostCalleeSource: per callee handle, its source text and the recorder of its globals.
+  std::map<uint64_t, std::pair<std::string, std::unique_ptr<RecordingEnvironment>>> inlined_;
 };
 
 // The symbol of a compiled overload: "mahou.<name>.<16 hex digits>", a hash of

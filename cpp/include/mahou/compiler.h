@@ -118,6 +118,9 @@ public:
   // GPU target: the source of device function `handle` (compiled into the kernel's
   // module), or nullopt when `handle` is not a device function.
   virtual std::optional<CalleeSource> calleeSource(uint64_t handle) { (void)handle; return std::nullopt; }
+  // CPU target: the source of @njit function `handle`, to be compiled into the caller's
+  // module when an argument is an inner function (sema/closures.cpp); nullopt: none.
+  virtual std::optional<CalleeSource> hostCalleeSource(uint64_t handle) { (void)handle; return std::nullopt; }
   // The parameter names and default values of compiled function `handle`, or
   // nullopt when unknown (calls then pass positional arguments only).
   virtual std::optional<CalleeParams> calleeParams(uint64_t handle) { (void)handle; return std::nullopt; }

@@ -34,6 +34,11 @@ public:
   virtual CalleeSignature require(const CalleeSource &callee, const std::vector<types::Type> &args) = 0;
   // `args` are the call's arguments followed by the captured variables' values.
   virtual CalleeSignature requireInner(const InnerFunction &inner, const std::vector<types::Type> &args) = 0;
+  // Inner functions used as values (sema/closures.cpp): the id of `inner` in this
+  // module (the same for every use of one definition; never 0), and the function an
+  // id names (null: none).
+  virtual uint64_t closureId(const InnerFunction &inner) = 0;
+  virtual const InnerFunction *closure(uint64_t id) const = 0;
 };
 
 // Where a function is typed: the target, the sink for functions compiled alongside

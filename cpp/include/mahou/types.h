@@ -88,7 +88,7 @@ struct Type {
   bool readonly = false;      // Array
   bool typed = false;         // List: a typed.List
   std::vector<Type> elems;    // Tuple
-  uint64_t handle = 0;        // Function, Instance, ClassRef
+  uint64_t handle = 0;        // Function, Instance, ClassRef, closure (Tuple)
   ModuleId module{};          // Module
   ExcKind exc{};              // ExcClass
   std::string text;           // Str: the literal's value; Function: the function's name; Module: its global path
@@ -101,6 +101,10 @@ struct Type {
   static Type float64() { return scalar(DType::Float64); }
   static Type array(DType d, int ndim, Layout layout, bool readonly = false);
   static Type tuple(std::vector<Type> elems);
+  // An inner function used as a value: a tuple of the values it captured, whose
+  // `handle` (never 0) names the function in the module being compiled and `text` is
+  // its name (sema/closures.cpp). Not a Python tuple: it never leaves compiled code.
+  static Type closure(uint64_t id, std::string name, std::vector<Type> captured);
   static Type str_(std::string value);
   static Type moduleRef(ModuleId m);
   static Type function(uint64_t handle, std::string name);
@@ -128,6 +132,8 @@ struct Type {
   bool isNumber() const { return kind == Kind::Scalar; }
   bool isArray() const { return kind == Kind::Array; }
   bool isTuple() const { return kind == Kind::Tuple; }
+  bool isClosure() const { return kind == Kind::Tuple && handle != 0; }
+  bool containsClosure() const; // a closure, or a tuple, list, ... holding one
   bool isNone() const { return kind == Kind::None; }
   bool isList() const { return kind == Kind::List; }
   bool isDict() const { return kind == Kind::Dict; }

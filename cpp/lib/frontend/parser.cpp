@@ -1,6 +1,7 @@
 // Parser, statement half: modules, function definitions, blocks and simple
 // statements (expressions live in parser_expr.cpp).
 #include "mahou/parser.h"
+#include "mahou/versions.h"
 
 #include "parser_impl.h"
 
@@ -582,10 +583,16 @@ StmtPtr Parser::fromImportStatement() {
 
 } // namespace detail
 
-ast::Module parseModule(const SourceFile &file) { return detail::Parser(file).module(); }
+ast::Module parseModule(const SourceFile &file) {
+  ast::Module module = detail::Parser(file).module();
+  splitVariableVersions(module);
+  return module;
+}
 
 std::unique_ptr<ast::FunctionDef> parseFunction(const SourceFile &file) {
-  return detail::Parser(file).singleFunction();
+  auto fn = detail::Parser(file).singleFunction();
+  splitVariableVersions(*fn);
+  return fn;
 }
 
 } // namespace mahou::frontend

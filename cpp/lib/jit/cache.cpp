@@ -248,6 +248,20 @@ CalleeSignature RecordingEnvironment::compileCallee(uint64_t handle, const std::
   return sig;
 }
 
+std::optional<CalleeSource> RecordingEnvironment::hostCalleeSource(uint64_t handle) {
+  std::optional<CalleeSource> src = inner_.hostCalleeSource(handle);
+  if (!src) return src;
+  unfindable_ = true; // another process could not find the callee's code by a global name
+  auto &entry = inlined_[handle];
+  if (!entry.second) {
+    entry.first = src->file.path() + ":" + std::to_string(src->file.firstLine()) + ":" + src->name + "\n" +
+                  src->file.text();
+    entry.second = std::make_unique<RecordingEnvironment>(*src->env);
+  }
+  src->env = entry.second.get();
+  return src;
+}
+
 std::optional<CalleeParams> RecordingEnvironment::calleeParams(uint64_t handle) {
   std::optional<CalleeParams> p = inner_.calleeParams(handle);
   params_[handle] = serialize(p);
@@ -370,6 +384,13 @@ std::string RecordingEnvironment::dependencies() const {
     lines.push_back(line + "\n");
   }
   for (const auto &[handle, layout] : classes_) lines.push_back("j " + layout + "\n");
+  for (const auto &[handle, inlined] : inlined_) { // callees compiled into this function
+    std::string line = "i ";
+    putField(line, inlined.first);
+    line += ' ';
+    putField(line, inlined.second->dependencies());
+    lines.push_back(line + "\n");
+  }
   std::sort(lines.begin(), lines.end());
   for (const std::string &l : lines) out += l;
   return out;

@@ -1,6 +1,7 @@
 // Typing of calls: resolving what is called, Python builtins, dtype constructors,
 // methods of arrays and numbers, and calls to other compiled functions.
 #include "sema/method_table.h"
+#include "mahou/versions.h"
 
 namespace mahou::sema {
 
@@ -59,7 +60,12 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
         r.handle = v->type.handle;
         return r;
       }
-      error(n->loc, "'" + n->id + "' (" + v->type.str() + ") is not callable");
+      if (v->type.isClosure()) { // an inner function held in a variable (closures.cpp)
+        CalleeRef r{CK::Closure, v->type.text};
+        r.self = &func;
+        return r;
+      }
+      error(n->loc, "'" + frontend::userName(n->id) + "' (" + v->type.str() + ") is not callable");
     }
     if (innerFunction(n->id)) return CalleeRef{CK::Inner, n->id};
     const GlobalValue &g = global(n->id);
@@ -193,6 +199,7 @@ ExprPtr FunctionTyper::call(const ast::Call &e) {
   if (!callee) {
     auto v = expr(*e.func);
     if (isUnknown(v)) return unknown(e.loc);
+    if (v->type.isClosure()) return closureCall(std::move(v), e); // (lambda x: ...)(1), fs[0](x)
     error(e.func->loc, "'" + v->type.str() + "' object is not callable");
   }
   return callResolved(*callee, e);
@@ -232,6 +239,7 @@ ExprPtr FunctionTyper::callResolved(const CalleeRef &c, const ast::Call &e) {
     return mathCall(callee->module, callee->name, e);
   case CalleeRef::Kind::Compiled: return compiledCall(callee->handle, callee->name, e);
   case CalleeRef::Kind::Inner: return innerCall(*innerFunction(callee->name), e);
+  case CalleeRef::Kind::Closure: return closureCall(expr(*callee->self), e);
   case CalleeRef::Kind::DTypeCtor: {
     checkKeywords(e, {}, callee->name);
     auto args = positionalArgs(e, 1, 1, callee->name);
@@ -332,9 +340,18 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
     // Reached through another name (an @overload or register_jitable implementation).
     if (!self && !innerSelf_ && handle == env_.selfHandle() && types == argTypes_) self = true;
   }
+  bool closures = std::any_of(types.begin(), types.end(), [](const Type &t) { return t.containsClosure(); });
   if (self) {
     symbol = symbol_;
     ret = ret_;
+  } else if (closures && !gpu_) {
+    // An inner function passed in: the callee is compiled into this module for it (closures.cpp).
+    checkCallLimits(types, "'" + fname + "'", loc);
+    auto src = env_.hostCalleeSource(handle);
+    if (!src || !sink_) notSupported(loc, "an inner function cannot be passed to '" + fname + "'");
+    CalleeSignature sig = sink_->require(*src, types);
+    symbol = sig.symbol;
+    ret = sig.ret;
   } else if (gpu_) {
     checkCallLimits(types, "'" + fname + "'", loc);
     auto src = env_.calleeSource(handle);

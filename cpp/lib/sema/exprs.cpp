@@ -82,8 +82,7 @@ ExprPtr FunctionTyper::expr(const ast::Expr &e) {
   case ast::ExprKind::Slice: error(e.loc, "a slice is only allowed inside []");
   case ast::ExprKind::EllipsisLit: notSupported(e.loc, "'...' is not supported here");
   case ast::ExprKind::Starred: notSupported(e.loc, "starred expressions are not supported here");
-  case ast::ExprKind::Lambda:
-    notSupported(e.loc, "a lambda can only be assigned to a name and called (f = lambda x: ...; f(1))");
+  case ast::ExprKind::Lambda: return closureValue(lambdaFunction(*e.as<ast::Lambda>()), e.loc);
   }
   internalError("unhandled expression kind");
 }
@@ -91,8 +90,7 @@ ExprPtr FunctionTyper::expr(const ast::Expr &e) {
 ExprPtr FunctionTyper::name(const ast::Name &e) {
   auto it = varIndex_.find(e.id);
   if (it != varIndex_.end()) return load(it->second, e.loc);
-  if (innerFunction(e.id))
-    notSupported(e.loc, "the inner function '" + e.id + "' can only be called here; using it as a value is not supported");
+  if (const InnerFunction *inner = innerFunction(e.id)) return closureValue(*inner, e.loc); // closures.cpp
   const GlobalValue &g = global(e.id);
   if (g.kind == GlobalValue::Kind::Missing) error(e.loc, "name '" + e.id + "' is not defined");
   ExprPtr v = constantFromGlobal(g, e.loc);

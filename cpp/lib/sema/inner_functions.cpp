@@ -242,24 +242,32 @@ void FunctionTyper::collectInnerFunctions() {
   for (auto &[name, cap] : captured) inner_[name].captured.assign(cap.begin(), cap.end());
 }
 
+void innerFunctionReads(const ast::FunctionDef &d, std::set<std::string> &out) {
+  for (auto &a : d.args) namesIn(a.defaultValue.get(), out);
+  namesIn(d.body, out);
+  std::vector<std::string> locals;
+  collectLocals(d.body, locals);
+  for (auto &a : d.args) out.erase(a.name);
+  for (auto &l : locals) out.erase(l);
+}
+
 const InnerFunction *FunctionTyper::innerFunction(const std::string &name) const {
   if (varIndex_.count(name)) return nullptr;
   auto it = inner_.find(name);
   return it == inner_.end() ? nullptr : &it->second;
 }
 
-ExprPtr FunctionTyper::innerCall(const InnerFunction &inner, const ast::Call &e) {
-  const ast::FunctionDef &d = *inner.def;
+std::vector<ExprPtr> FunctionTyper::bindInnerArguments(const ast::FunctionDef &d, std::vector<ExprPtr> positional,
+                                                       std::vector<std::pair<std::string, ExprPtr>> keywords, Loc loc,
+                                                       const std::function<void(const ast::Arg &)> &checkDefault) {
   std::string fname = d.name == "<lambda>" ? "the lambda" : d.name + "()";
-  // Bind positional and keyword arguments to the parameters; defaults are evaluated here.
-  CallArgs call = callArgs(e);
   size_t np = d.args.size();
-  std::vector<ExprPtr> args(np);
-  if (call.positional.size() > np)
-    error(e.loc, fname + " takes " + std::to_string(np) + " positional argument" + (np == 1 ? "" : "s") + " but " +
-                     std::to_string(call.positional.size()) + " were given");
-  for (size_t i = 0; i < call.positional.size(); ++i) args[i] = std::move(call.positional[i]);
-  for (auto &[name, value] : call.keywords) {
+  if (positional.size() > np)
+    error(loc, fname + " takes " + std::to_string(np) + " positional argument" + (np == 1 ? "" : "s") + " but " +
+                   std::to_string(positional.size()) + " were given");
+  std::vector<ExprPtr> args = std::move(positional);
+  args.resize(np);
+  for (auto &[name, value] : keywords) {
     size_t j = 0;
     while (j < np && d.args[j].name != name) ++j;
     if (j == np) error(value->loc, fname + " got an unexpected keyword argument '" + name + "'");
@@ -268,20 +276,33 @@ ExprPtr FunctionTyper::innerCall(const InnerFunction &inner, const ast::Call &e)
   }
   for (size_t j = 0; j < np; ++j) {
     if (args[j]) continue;
-    if (!d.args[j].defaultValue) error(e.loc, fname + " missing required argument '" + d.args[j].name + "'");
+    if (!d.args[j].defaultValue) error(loc, fname + " missing required argument '" + d.args[j].name + "'");
+    if (checkDefault) checkDefault(d.args[j]);
     args[j] = expr(*d.args[j].defaultValue);
   }
+  return args;
+}
+
+ExprPtr FunctionTyper::innerCall(const InnerFunction &inner, const ast::Call &e) {
+  // Positional and keyword arguments bound to the parameters; defaults are evaluated here.
+  CallArgs call = callArgs(e);
+  auto args = bindInnerArguments(*inner.def, std::move(call.positional), std::move(call.keywords), e.loc);
   return wrapBindings(std::move(call.lets), callInner(inner, std::move(args), e.loc), e.loc);
 }
 
-ExprPtr FunctionTyper::callInner(const InnerFunction &inner, std::vector<ExprPtr> args, Loc loc) {
+ExprPtr FunctionTyper::callInner(const InnerFunction &inner, std::vector<ExprPtr> args, Loc loc,
+                                 std::vector<ExprPtr> *captured) {
   const ast::FunctionDef &d = *inner.def;
   std::string fname = d.name == "<lambda>" ? "the lambda" : d.name + "()";
-  for (const std::string &c : inner.captured) {
-    auto it = varIndex_.find(c);
-    if (it == varIndex_.end())
-      notSupported(loc, fname + " reads '" + c + "', a variable of an enclosing function that is not visible here");
-    args.push_back(load(it->second, loc));
+  if (captured) {
+    for (auto &c : *captured) args.push_back(std::move(c));
+  } else {
+    for (const std::string &c : inner.captured) {
+      auto it = varIndex_.find(c);
+      if (it == varIndex_.end())
+        notSupported(loc, fname + " reads '" + c + "', a variable of an enclosing function that is not visible here");
+      args.push_back(load(it->second, loc));
+    }
   }
   std::vector<Type> types;
   for (auto &a : args) {
@@ -326,34 +347,21 @@ ExprPtr FunctionTyper::callFunctionArgument(const ast::Expr &fn, std::vector<Exp
     }
   };
   if (auto *l = fn.as<ast::Lambda>()) {
-    auto it = argumentLambdas_.find(l->def.get());
-    if (it == argumentLambdas_.end()) {
-      // Captures: the enclosing variables its body reads (and those of inner functions it calls).
-      std::set<std::string> names;
-      for (auto &a : l->def->args) namesIn(a.defaultValue.get(), names);
-      namesIn(l->def->body, names);
-      for (auto &a : l->def->args) names.erase(a.name);
-      std::set<std::string> cap;
-      for (auto &n : names) {
-        if (varIndex_.count(n)) cap.insert(n);
-        else if (auto f = inner_.find(n); f != inner_.end()) cap.insert(f->second.captured.begin(), f->second.captured.end());
-      }
-      InnerFunction f;
-      f.file = &file_;
-      f.def = l->def.get();
-      f.env = &env_;
-      f.visible = &inner_;
-      f.captured.assign(cap.begin(), cap.end());
-      it = argumentLambdas_.emplace(l->def.get(), std::move(f)).first;
-    }
+    const InnerFunction &f = lambdaFunction(*l);
     bindDefaults(*l->def, "the lambda");
-    return callInner(it->second, std::move(args), loc);
+    return callInner(f, std::move(args), loc);
   }
-  if (auto *n = fn.as<ast::Name>())
+  if (auto *n = fn.as<ast::Name>()) {
     if (const InnerFunction *inner = innerFunction(n->id)) {
       bindDefaults(*inner->def, n->id + "()");
       return callInner(*inner, std::move(args), loc);
     }
+    if (auto it = varIndex_.find(n->id); it != varIndex_.end()) { // an inner function held in a variable
+      auto v = load(it->second, fn.loc);
+      if (isUnknown(v)) return unknown(loc);
+      if (v->type.isClosure()) return closureCall(std::move(v), std::move(args), {}, loc);
+    }
+  }
   auto callee = resolveCallee(fn);
   if (callee && callee->kind == CalleeRef::Kind::Unknown) return unknown(loc);
   if (callee && callee->kind == CalleeRef::Kind::Compiled) {

@@ -2,6 +2,7 @@
 // del, the operators on lists and strings (+, *, ==, <, in), optional values, and the
 // refinement of containers made empty ([] whose item type later uses give).
 #include "typer.h"
+#include "mahou/versions.h"
 
 #include "mahou/layout.h"
 #include "mahou/objects.h"
@@ -68,7 +69,7 @@ bool FunctionTyper::refineContainer(const ast::Expr &target, const Type &refined
                "assign it to a variable first");
   int var = varIndex_[n->id];
   auto u = types::unify(vars_[var].type, refined);
-  if (!u) error(loc, "'" + n->id + "' is " + vars_[var].type.str() + ", it cannot hold " + refined.str());
+  if (!u) error(loc, "'" + frontend::userName(n->id) + "' is " + vars_[var].type.str() + ", it cannot hold " + refined.str());
   if (*u != vars_[var].type) {
     vars_[var].type = *u;
     changed_ = true;

@@ -887,6 +887,7 @@ void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
   case Kind::Range: notSupported(s.loc, "returning a " + v->type.str() + " is not supported");
   default: break;
   }
+  if (v->type.containsClosure()) notSupported(s.loc, "returning an inner function is not supported (Numba refuses it too)");
   v = itemValue(std::move(v)); // a string literal is returned as a str
   unifyReturn(v->type, s.loc);
   if (!ret_.isNone()) {

@@ -2,6 +2,8 @@
 // helpers every part of sema uses: conversions, temporaries, globals.
 #include "typer.h"
 
+#include "mahou/versions.h"
+
 #include <functional>
 
 namespace mahou::sema {
@@ -125,13 +127,14 @@ FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def
     vars_.push_back({n, Type::unknown()});
   }
   // jit(locals={...}): a declared variable has that type; what is assigned is converted.
+  // Every version of the variable (frontend/versions.cpp) is declared.
   if (!innerSelf_)
-    for (auto &[n, t] : options.localTypes) {
-      auto it = varIndex_.find(n);
-      if (it == varIndex_.end() || it->second < int(argTypes.size())) continue; // parameters keep their types
-      vars_[it->second].type = t;
-      declaredVars_.insert(it->second);
-    }
+    for (auto &[n, t] : options.localTypes)
+      for (int i = int(argTypes.size()); i < int(vars_.size()); ++i) { // parameters keep their types
+        if (frontend::userName(vars_[i].name) != n) continue;
+        vars_[i].type = t;
+        declaredVars_.insert(i);
+      }
   if (!innerSelf_ && options.declaredReturn && options.declaredReturn->isNumber()) {
     ret_ = *options.declaredReturn;
     returnDeclared_ = true;
@@ -183,7 +186,7 @@ ExprPtr FunctionTyper::unknown(Loc loc) const { return ir::makeConst(Type::unkno
 
 ExprPtr FunctionTyper::load(int var, Loc loc) {
   if (vars_[var].type.containsUnknown() && strict_)
-    error(loc, "cannot infer the type of variable '" + vars_[var].name +
+    error(loc, "cannot infer the type of variable '" + frontend::userName(vars_[var].name) +
                    "' (is it used before it is assigned?)");
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::LoadVar, vars_[var].type, loc);
   e->var = var;
@@ -199,9 +202,9 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
   case Kind::ExcClass:
   case Kind::ClassRef:
   case Kind::Range:
-    notSupported(loc, "cannot store a " + t.str() + " in variable '" + vars_[var].name + "'");
+    notSupported(loc, "cannot store a " + t.str() + " in variable '" + frontend::userName(vars_[var].name) + "'");
   case Kind::Namespace: // a cooperative group (g = cuda.cg.this_grid()) is a value; cuda.shared is not
-    if (t.text != "cg.grid") notSupported(loc, "cannot store a " + t.str() + " in variable '" + vars_[var].name + "'");
+    if (t.text != "cg.grid") notSupported(loc, "cannot store a " + t.str() + " in variable '" + frontend::userName(vars_[var].name) + "'");
     break;
   default: break;
   }
@@ -209,15 +212,22 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
     auto s = std::make_unique<ir::Stmt>(ir::StmtOp::Assign, loc);
     s->var = var;
     s->exprs.push_back(t.containsUnknown() ? std::move(value)
-                                           : convert(std::move(value), vt, "assignment to '" + vars_[var].name + "' (declared " + vt.str() + " in locals=)"));
+                                           : convert(std::move(value), vt, "assignment to '" + frontend::userName(vars_[var].name) + "' (declared " + vt.str() + " in locals=)"));
     return s;
   }
   bool partial = t.isPartialContainer(); // [] or {}: the item types come from later uses
   if (!t.containsUnknown() || partial) {
     auto u = types::unify(vt, t.kind == Kind::Str && !vt.isUnknown() && vt != t ? Type::unicode() : t);
-    if (!u)
-      error(loc, "variable '" + vars_[var].name + "' is " + vt.str() + " elsewhere but " + t.str() +
-                     " here; the types cannot be unified");
+    if (!u) {
+      // The assignments of one version meet at a read (after an if, around a loop).
+      auto join = def_.versionJoins.find(vars_[var].name);
+      std::string where = join == def_.versionJoins.end()
+                              ? ""
+                              : " (both values reach the read of '" + frontend::userName(vars_[var].name) +
+                                    "' at line " + std::to_string(join->second.line) + ")";
+      error(loc, "variable '" + frontend::userName(vars_[var].name) + "' is " + vt.str() + " elsewhere but " + t.str() +
+                     " here; the types cannot be unified" + where);
+    }
     if (*u != vt) {
       vt = *u;
       changed_ = true;

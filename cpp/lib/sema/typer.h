@@ -26,13 +26,13 @@ void collectTargets(const ast::Expr &target, std::vector<std::string> &names);
 
 // What a called expression refers to (resolved at compile time).
 struct CalleeRef {
-  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, External, Overloaded, JitClass, Unknown } kind;
+  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, External, Overloaded, JitClass, Closure, Unknown } kind;
   std::string name;             // builtin / module function / method / inner function name
   types::ModuleId module{};     // ModuleFn
   uint64_t handle = 0;          // Compiled, JitClass; External: the C function's address (name: its signature)
   DType dtype{};                // DTypeCtor
   types::ExcKind exc{};         // ExcCtor
-  const ast::Expr *self = nullptr; // Method: the receiver expression
+  const ast::Expr *self = nullptr; // Method: the receiver expression; Closure: the called expression
   const GlobalValue *overloaded = nullptr; // Overloaded: the global (kept in FunctionTyper::globals_)
 };
 
@@ -166,8 +166,21 @@ public:
   void collectInnerFunctions(); // before the variables are made: finds defs and named lambdas
   const InnerFunction *innerFunction(const std::string &name) const; // null unless `name` is one here
   ExprPtr innerCall(const InnerFunction &inner, const ast::Call &e);
+  // Arguments bound to the parameters of `d`, defaults evaluated here (after checkDefault).
+  std::vector<ExprPtr> bindInnerArguments(const ast::FunctionDef &d, std::vector<ExprPtr> positional,
+                                          std::vector<std::pair<std::string, ExprPtr>> keywords, Loc loc,
+                                          const std::function<void(const ast::Arg &)> &checkDefault = nullptr);
   // A call of an inner function with its parameters' values (defaults already filled in).
-  ExprPtr callInner(const InnerFunction &inner, std::vector<ExprPtr> args, Loc loc);
+  // `captured`: the captured values (from a closure); null: the variables of that name here.
+  ExprPtr callInner(const InnerFunction &inner, std::vector<ExprPtr> args, Loc loc,
+                    std::vector<ExprPtr> *captured = nullptr);
+  // ---- inner functions as values (closures.cpp)
+  ExprPtr closureValue(const InnerFunction &inner, Loc loc); // the closure of `inner` here
+  const InnerFunction &lambdaFunction(const ast::Lambda &l); // a lambda written where a value is
+  const InnerFunction &closureFunction(const Type &closure, Loc loc);
+  ExprPtr closureCall(ExprPtr closure, std::vector<ExprPtr> args,
+                      std::vector<std::pair<std::string, ExprPtr>> keywords, Loc loc);
+  ExprPtr closureCall(ExprPtr closure, const ast::Call &e);
   // A function given as a value (sort's key=): an inline lambda, an inner function or a
   // compiled function, called with typed positional arguments.
   ExprPtr callFunctionArgument(const ast::Expr &fn, std::vector<ExprPtr> args, Loc loc, const std::string &what);
@@ -416,6 +429,10 @@ struct TypingNesting {
 // A deep copy (ir::clone) of an expression whose second evaluation cannot differ;
 // refuses (naming `what`) calls and allocations (tuples.cpp).
 ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &what);
+
+// The names an inner function reads that are not its parameters or locals (its
+// captures among them; inner_functions.cpp).
+void innerFunctionReads(const ast::FunctionDef &d, std::set<std::string> &out);
 
 // True when control cannot fall off the end of `body` (return/raise on every path).
 bool alwaysExits(const ast::Body &body);

@@ -12,6 +12,7 @@
 // The chunk function is  f(begin, end, start, step, captured...) -> (partials...)  and
 // runs iterations begin <= j < end of the loop (index start + j * step).
 #include "transforms/outline_parallel_loops.h"
+#include "mahou/versions.h"
 
 #include <algorithm>
 #include <cmath>
@@ -414,7 +415,7 @@ private:
     for (int v : written)
       if (!reduced.count(v) && readLater(v))
         unsupported(file_, loc,
-                    "variable '" + fn_.vars[v].name +
+                    "variable '" + frontend::userName(fn_.vars[v].name) +
                         "' is assigned in this prange loop and read after it, but it is not a reduction "
                         "(v = v op x with op one of + - * | & ^, or v = min(v, x) / max(v, x)): each thread has its "
                         "own copy, so its value after the loop is undefined");
@@ -553,7 +554,7 @@ private:
     if (!reductions.empty()) {
       line += "; reductions:";
       for (size_t k = 0; k < reductions.size(); ++k)
-        line += (k ? ", " : " ") + fn_.vars[reductions[k].var].name + " (" + combineName(reductions[k].op) +
+        line += (k ? ", " : " ") + frontend::userName(fn_.vars[reductions[k].var].name) + " (" + combineName(reductions[k].op) +
                 (fn_.vars[reductions[k].var].type.isArray() ? ", array" : "") + ")";
     }
     report_.push_back(line);

@@ -165,6 +165,18 @@ Type Type::tuple(std::vector<Type> elems) {
   t.elems = std::move(elems);
   return t;
 }
+Type Type::closure(uint64_t id, std::string name, std::vector<Type> captured) {
+  Type t = tuple(std::move(captured));
+  t.handle = id;
+  t.text = std::move(name);
+  return t;
+}
+bool Type::containsClosure() const {
+  if (isClosure()) return true;
+  for (auto &e : elems)
+    if (e.containsClosure()) return true;
+  return false;
+}
 Type Type::str_(std::string value) { Type t; t.kind = Kind::Str; t.text = std::move(value); return t; }
 Type Type::moduleRef(ModuleId m) { Type t; t.kind = Kind::Module; t.module = m; return t; }
 Type Type::function(uint64_t handle, std::string name) {
@@ -277,7 +289,7 @@ bool Type::operator==(const Type &o) const {
   case Kind::DTypeObj: return dtype == o.dtype;
   case Kind::Array:
     return dtype == o.dtype && ndim == o.ndim && layout == o.layout && readonly == o.readonly;
-  case Kind::Tuple:
+  case Kind::Tuple: return handle == o.handle && elems == o.elems;
   case Kind::Dict:
   case Kind::Set:
   case Kind::Optional: return elems == o.elems;
@@ -306,6 +318,11 @@ std::string Type::str() const {
     return s + ")";
   }
   case Kind::Tuple: {
+    if (handle) { // a closure: its function and captured values
+      std::string s = "closure(" + text + "#" + std::to_string(handle);
+      for (auto &e : elems) s += ", " + e.str();
+      return s + ")";
+    }
     if (!elems.empty() && isHomogeneousTuple())
       return "UniTuple(" + elems[0].str() + " x " + std::to_string(elems.size()) + ")";
     std::string s = "Tuple(";
@@ -339,7 +356,7 @@ std::optional<Type> unifyItems(const Type &a, const Type &b) {
   if (a.containsUnknown() || b.containsUnknown()) {
     if (a.isUnknown()) return b;
     if (b.isUnknown()) return a;
-    if (a.kind != b.kind || a.elems.size() != b.elems.size()) return std::nullopt;
+    if (a.kind != b.kind || a.elems.size() != b.elems.size() || a.handle != b.handle) return std::nullopt;
     if (a.kind == Kind::List || a.kind == Kind::Dict || a.kind == Kind::Set || a.kind == Kind::Tuple ||
         a.kind == Kind::Optional) {
       Type r = a;
@@ -390,14 +407,14 @@ std::optional<Type> unify(const Type &a, const Type &b) {
     return Type::array(a.dtype, a.ndim, a.layout == b.layout ? a.layout : Layout::A,
                        a.readonly || b.readonly);
   case Kind::Tuple: {
-    if (a.elems.size() != b.elems.size()) return std::nullopt;
-    std::vector<Type> elems;
+    if (a.elems.size() != b.elems.size() || a.handle != b.handle) return std::nullopt;
+    Type r = a; // a closure keeps its function
     for (size_t i = 0; i < a.elems.size(); ++i) {
       auto u = unify(a.elems[i], b.elems[i]);
       if (!u) return std::nullopt;
-      elems.push_back(*u);
+      r.elems[i] = *u;
     }
-    return Type::tuple(std::move(elems));
+    return r;
   }
   case Kind::List:
   case Kind::Dict:

@@ -17,6 +17,7 @@ _MODULES = {
     "ndarray": "mahou._library.array_methods",
     "internal": "mahou._library.internal",
     "blas": "mahou._library.blas",
+    "functional": "mahou._library.functional",
 }
 
 
