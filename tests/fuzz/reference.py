@@ -3,7 +3,9 @@ the reference source is instrumented: the value of every operation and call is c
 and an int outside int64 raises Int64Overflow; such an input is skipped (the compiled
 code's wraparound is documented, not a bug). Errors that compiled code documents as
 different (math domain errors give NaN, float overflow gives inf, int() of NaN or inf)
-also skip the input unless compiled code raised the same."""
+also skip the input unless compiled code raised the same, and so does `math.copysign` of
+a NaN (the sign of a made NaN is not specified). `sum()` adds left to right, as compiled
+code does, on every Python version."""
 
 import ast
 import math
