@@ -564,6 +564,32 @@ def test_running_out_of_memory_in_the_runtime_raises_memory_error(tmp_path):
     assert "isalpha_of (True, False)" in lines and "alive" in lines, proc.stdout
 
 
+def split_a_temporary(n):
+    caught = 0
+    for i in range(n):
+        try:
+            ("ab" * i).split("")  # ValueError: empty separator
+        except ValueError:
+            caught += 1
+    return caught
+
+
+def test_a_failing_string_call_releases_its_temporary_operands():
+    """A string method that failed (null from the runtime: an error, or MemoryError)
+    left its temporary operands unreleased: the error exit was taken before them."""
+    import gc
+
+    import mahou._core
+
+    compiled = njit(split_a_temporary)
+    compiled(2)
+    gc.collect()
+    before = mahou._core.live_allocations()
+    assert compiled(50) == split_a_temporary(50) == 50
+    gc.collect()
+    assert mahou._core.live_allocations() == before
+
+
 def reference_of(source, name):
     """A function of the fuzzer's instrumented CPython reference (tests/fuzz/reference.py)."""
     import os
