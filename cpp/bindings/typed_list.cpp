@@ -368,7 +368,7 @@ PyObject *listSort(PyObject *obj, PyObject *args, PyObject *kwargs) {
     PyErr_Format(PyExc_TypeError, "items of type %s cannot be ordered", self->item->str().c_str());
     return nullptr;
   }
-  mahou_rt_list_sort(self->list, reverse);
+  if (mahou_rt_list_sort(self->list, reverse) != 0) return setRuntimeError(), nullptr; // MemoryError
   Py_RETURN_NONE;
 }
 

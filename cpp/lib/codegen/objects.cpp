@@ -312,7 +312,8 @@ Value FunctionLowering::listOp(const ir::Expr &e) {
     result = noneResult();
     break;
   case ObjectOp::ListSort:
-    b_.CreateCall(runtimeFn("mahou_rt_list_sort", voidT, {ptr, i32}), {list.v, b_.CreateZExt(scalarExpr(*e.args[1]), i32)});
+    checkStatus(b_.CreateCall(runtimeFn("mahou_rt_list_sort", i32, {ptr, i32}),
+                              {list.v, b_.CreateZExt(scalarExpr(*e.args[1]), i32)}));
     result = noneResult();
     break;
   case ObjectOp::ListCopy: {

@@ -23,11 +23,15 @@ Value FunctionLowering::stringOp(const ir::Expr &e) {
     if (a->type.isBool()) v = b_.CreateZExt(v, i32);
     args.push_back(v);
   }
+  // Whether the runtime call failed (i1), branched on once the operands are released:
+  // a temporary operand is released on the error path too (("ab" * n).split("")).
+  llvm::Value *failed = nullptr;
   auto objectResult = [&](const char *fn, std::vector<llvm::Type *> params) {
     llvm::Value *r = b_.CreateCall(runtimeFn(fn, ptr, params), args);
-    checkNotNull(r);
+    failed = b_.CreateIsNull(r);
     return Value{r, true};
   };
+  auto statusOf = [&](llvm::Value *status) { failed = b_.CreateICmpNE(status, b_.getInt32(0)); };
   Value result{nullptr, false};
   switch (op) {
   case ObjectOp::StrLen:
@@ -59,7 +63,7 @@ Value FunctionLowering::stringOp(const ir::Expr &e) {
   case ObjectOp::StrOrd: {
     llvm::Value *slot = entryAlloca(i64(), "ord");
     args.push_back(slot);
-    checkStatus(b_.CreateCall(runtimeFn("mahou_rt_str_ord", i32, {ptr, ptr}), args));
+    statusOf(b_.CreateCall(runtimeFn("mahou_rt_str_ord", i32, {ptr, ptr}), args));
     result = {b_.CreateLoad(i64(), slot), false};
     break;
   }
@@ -77,13 +81,13 @@ Value FunctionLowering::stringOp(const ir::Expr &e) {
       llvm::Value *slot = entryAlloca(i64(), "out");
       args.push_back(slot);
       params.push_back(ptr);
-      checkStatus(b_.CreateCall(runtimeFn(e.symbol.c_str(), i32, params), args));
+      statusOf(b_.CreateCall(runtimeFn(e.symbol.c_str(), i32, params), args));
       result = {castScalar(b_.CreateLoad(i64(), slot), Type::int64(), rt), false};
     } else if (rt.isFloat()) {
       llvm::Value *slot = entryAlloca(b_.getDoubleTy(), "out");
       args.push_back(slot);
       params.push_back(ptr);
-      checkStatus(b_.CreateCall(runtimeFn(e.symbol.c_str(), i32, params), args));
+      statusOf(b_.CreateCall(runtimeFn(e.symbol.c_str(), i32, params), args));
       result = {castScalar(b_.CreateLoad(b_.getDoubleTy(), slot), Type::float64(), rt), false};
     } else {
       internalError("string call @" + e.symbol + " with result " + rt.str());
@@ -93,6 +97,7 @@ Value FunctionLowering::stringOp(const ir::Expr &e) {
   default: internalError(std::string("string operation ") + ir::objectOpName(op) + " is not lowered");
   }
   for (size_t i = 0; i < held.size(); ++i) release(held[i], e.args[i]->type);
+  if (failed) checkStatus(b_.CreateZExt(failed, i32));
   return result;
 }
 

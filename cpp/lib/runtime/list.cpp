@@ -2,6 +2,7 @@
 // item's descriptor (size, references, fields). Reads and writes of single items are
 // inlined by codegen; growing, inserting, slicing, searching and sorting are here.
 #include "mahou/objects.h"
+#include "out_of_memory.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -198,25 +199,26 @@ MahouMemInfo *mahou_rt_list_slice(MahouMemInfo *mi, int64_t start, int64_t stop,
 }
 
 int32_t mahou_rt_list_setslice(MahouMemInfo *mi, int64_t start, int64_t stop, int64_t step, int32_t flags,
-                               MahouMemInfo *src) {
+                               MahouMemInfo *src) try {
   if (step == 0) {
     mahou_rt_set_error(ExcValueError, "slice step cannot be zero");
     return 1;
   }
   MahouList *l = mahouList(mi);
+  int64_t n = adjustSlice(l->size, start, stop, step, flags);
+  if (step == 1 && stop < start) stop = start;
+  // The items replaced, kept until the new ones are in (allocated before anything changes).
+  std::vector<char> old(step == 1 ? size_t((stop - start) * l->itemSize) : 0);
   // A copy of the source first: l[a:b] = l is allowed.
   MahouMemInfo *copy = mahou_rt_list_copy(src);
   if (!copy) return 1;
   MahouList *s = mahouList(copy);
-  int64_t n = adjustSlice(l->size, start, stop, step, flags);
   if (step == 1) {
-    if (stop < start) stop = start;
     int64_t removed = stop - start, added = s->size;
     if (!reserve(l, l->size - removed + added)) {
       mahou_rt_decref(copy);
       return 1;
     }
-    std::vector<char> old(size_t(removed * l->itemSize));
     if (removed) std::memcpy(old.data(), itemAt(l, start), old.size());
     std::memmove(itemAt(l, start + added), itemAt(l, stop), size_t((l->size - stop) * l->itemSize));
     std::memcpy(itemAt(l, start), s->items, size_t(added * l->itemSize));
@@ -239,9 +241,9 @@ int32_t mahou_rt_list_setslice(MahouMemInfo *mi, int64_t start, int64_t stop, in
   l->dirty = 1;
   mahou_rt_decref(copy);
   return 0;
-}
+} MAHOU_RT_CATCH_ALLOC(1)
 
-int32_t mahou_rt_list_delslice(MahouMemInfo *mi, int64_t start, int64_t stop, int64_t step, int32_t flags) {
+int32_t mahou_rt_list_delslice(MahouMemInfo *mi, int64_t start, int64_t stop, int64_t step, int32_t flags) try {
   if (step == 0) {
     mahou_rt_set_error(ExcValueError, "slice step cannot be zero");
     return 1;
@@ -263,16 +265,12 @@ int32_t mahou_rt_list_delslice(MahouMemInfo *mi, int64_t start, int64_t stop, in
   l->dirty = 1;
   for (int64_t i = 0; i < gone; ++i) decrefItem(l->desc, removed.data() + i * l->itemSize);
   return 0;
-}
+} MAHOU_RT_CATCH_ALLOC(1)
 
 void mahou_rt_list_reverse(MahouMemInfo *mi) {
   MahouList *l = mahouList(mi);
-  std::vector<char> tmp(size_t(l->itemSize));
-  for (int64_t i = 0, j = l->size - 1; i < j; ++i, --j) {
-    std::memcpy(tmp.data(), itemAt(l, i), tmp.size());
-    std::memcpy(itemAt(l, i), itemAt(l, j), tmp.size());
-    std::memcpy(itemAt(l, j), tmp.data(), tmp.size());
-  }
+  for (int64_t i = 0, j = l->size - 1; i < j; ++i, --j) // byte by byte: nothing to allocate
+    std::swap_ranges(itemAt(l, i), itemAt(l, i) + l->itemSize, itemAt(l, j));
   l->dirty = 1;
 }
 
@@ -339,7 +337,7 @@ MahouMemInfo *mahou_rt_list_repeat(MahouMemInfo *a, int64_t times) {
   return out;
 }
 
-void mahou_rt_list_sort(MahouMemInfo *mi, int32_t reverse) {
+int32_t mahou_rt_list_sort(MahouMemInfo *mi, int32_t reverse) try {
   // Stable, as Python's sort; reverse keeps equal items in their original order.
   MahouList *l = mahouList(mi);
   std::vector<int64_t> order(size_t(l->size));
@@ -354,7 +352,8 @@ void mahou_rt_list_sort(MahouMemInfo *mi, int32_t reverse) {
     std::memcpy(sorted.data() + k * size_t(l->itemSize), itemAt(l, order[k]), size_t(l->itemSize));
   if (!sorted.empty()) std::memcpy(l->items, sorted.data(), sorted.size());
   l->dirty = 1;
-}
+  return 0;
+} MAHOU_RT_CATCH_ALLOC(1)
 
 // The permutation that sorts the list (stable), for sort(key=...): keys are sorted and
 // the items reordered by the caller.

@@ -3,6 +3,7 @@
 // repetition, comparison, hashing, indexing, slicing, searching and printing.
 #include "mahou/objects.h"
 #include "mahou/utf8.h"
+#include "out_of_memory.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -151,12 +152,12 @@ int64_t hashString(MahouMemInfo *mi) {
 
 extern "C" {
 
-MahouMemInfo *mahou_rt_str_from_utf8(const char *text, int64_t bytes) {
+MahouMemInfo *mahou_rt_str_from_utf8(const char *text, int64_t bytes) try {
   std::vector<uint32_t> cps = decodeUtf8(text, bytes);
   return stringFromCodePoints(cps.data(), int64_t(cps.size()));
-}
+} MAHOU_RT_CATCH_ALLOC(nullptr)
 
-MahouMemInfo *mahou_rt_str_const(const char *text, int64_t bytes) {
+MahouMemInfo *mahou_rt_str_const(const char *text, int64_t bytes) try {
   // String literals are interned and immortal: an object holding one (a dict key)
   // never points into the module that was compiled with it.
   static std::mutex lock;
@@ -171,7 +172,7 @@ MahouMemInfo *mahou_rt_str_const(const char *text, int64_t bytes) {
   mahou_rt_untrack_allocation();   // not a leak: interned for the process
   table->emplace(std::move(key), mi);
   return mi;
-}
+} MAHOU_RT_CATCH_ALLOC(nullptr)
 
 MahouMemInfo *mahou_rt_str_concat(MahouMemInfo *a, MahouMemInfo *b) {
   MahouStr *x = mahouStr(a), *y = mahouStr(b);

@@ -5,6 +5,7 @@
 #include "mahou/objects.h"
 #include "mahou/utf8.h"
 #include "mahou/layout.h"
+#include "out_of_memory.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -71,6 +73,43 @@ std::vector<uint32_t> codePoints(MahouMemInfo *mi) {
   for (int64_t i = 0; i < s->length; ++i) out[size_t(i)] = stringCharAt(s, i);
   return out;
 }
+
+// The code points of a string read in place: for the predicates, whose result cannot
+// report an allocation failure (out_of_memory.h).
+class CodePointView {
+public:
+  class iterator {
+  public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = uint32_t;
+    using difference_type = int64_t;
+    using pointer = const uint32_t *;
+    using reference = uint32_t;
+    iterator(const MahouStr *s, int64_t i) : s_(s), i_(i) {}
+    uint32_t operator*() const { return stringCharAt(s_, i_); }
+    iterator &operator++() {
+      ++i_;
+      return *this;
+    }
+    iterator operator++(int) { return {s_, i_++}; }
+    iterator operator+(int64_t k) const { return {s_, i_ + k}; }
+    bool operator==(const iterator &o) const { return i_ == o.i_; }
+    bool operator!=(const iterator &o) const { return i_ != o.i_; }
+
+  private:
+    const MahouStr *s_;
+    int64_t i_;
+  };
+  explicit CodePointView(MahouMemInfo *mi) : s_(mahouStr(mi)) {}
+  iterator begin() const { return {s_, 0}; }
+  iterator end() const { return {s_, s_->length}; }
+  bool empty() const { return s_->length == 0; }
+  int64_t size() const { return s_->length; }
+  uint32_t operator[](int64_t i) const { return stringCharAt(s_, i); }
+
+private:
+  const MahouStr *s_;
+};
 
 MahouMemInfo *fromVector(const std::vector<uint32_t> &cps) { return stringFromCodePoints(cps.data(), int64_t(cps.size())); }
 
@@ -329,16 +368,18 @@ MahouMemInfo *formatDouble(double v, const FormatSpec &f, bool fromInt) {
 extern "C" {
 
 int32_t mahou_rt_str_startswith(MahouMemInfo *s, MahouMemInfo *prefix, int64_t start, int64_t end, int32_t atEnd) {
-  std::vector<uint32_t> h = codePoints(s), p = codePoints(prefix);
-  int64_t n = int64_t(h.size());
+  CodePointView h(s), p(prefix);
+  int64_t n = h.size();
   start = clampIndex(start, n);
   end = clampIndex(end, n);
-  if (end - start < int64_t(p.size())) return 0;
-  size_t at = atEnd ? size_t(end) - p.size() : size_t(start);
-  return std::equal(p.begin(), p.end(), h.begin() + long(at));
+  if (end - start < p.size()) return 0;
+  int64_t at = atEnd ? end - p.size() : start;
+  for (int64_t k = 0; k < p.size(); ++k)
+    if (h[at + k] != p[k]) return 0;
+  return 1;
 }
 
-int32_t mahou_rt_str_count(MahouMemInfo *s, MahouMemInfo *sub, int64_t start, int64_t end, int64_t *out) {
+int32_t mahou_rt_str_count(MahouMemInfo *s, MahouMemInfo *sub, int64_t start, int64_t end, int64_t *out) try {
   std::vector<uint32_t> h = codePoints(s), p = codePoints(sub);
   int64_t n = int64_t(h.size());
   start = clampIndex(start, n);
@@ -355,9 +396,9 @@ int32_t mahou_rt_str_count(MahouMemInfo *s, MahouMemInfo *sub, int64_t start, in
       }
   *out = count;
   return 0;
-}
+} MAHOU_RT_CATCH_ALLOC(1)
 
-MahouMemInfo *mahou_rt_str_split(MahouMemInfo *s, MahouMemInfo *sep, int64_t maxsplit, int32_t fromRight) {
+MahouMemInfo *mahou_rt_str_split(MahouMemInfo *s, MahouMemInfo *sep, int64_t maxsplit, int32_t fromRight) try {
   std::vector<uint32_t> h = codePoints(s), p = codePoints(sep);
   if (p.empty()) {
     mahou_rt_set_error(ExcValueError, "empty separator");
@@ -393,9 +434,9 @@ MahouMemInfo *mahou_rt_str_split(MahouMemInfo *s, MahouMemInfo *sep, int64_t max
   std::vector<MahouMemInfo *> parts;
   for (auto [a, b] : pieces) parts.push_back(slice(h, a, b));
   return listOfStrings(parts);
-}
+} MAHOU_RT_CATCH_ALLOC(nullptr)
 
-MahouMemInfo *mahou_rt_str_split_ws(MahouMemInfo *s, int64_t maxsplit, int32_t fromRight) {
+MahouMemInfo *mahou_rt_str_split_ws(MahouMemInfo *s, int64_t maxsplit, int32_t fromRight) try {
   std::vector<uint32_t> h = codePoints(s);
   std::vector<std::pair<size_t, size_t>> pieces;
   if (!fromRight) {
@@ -435,9 +476,9 @@ MahouMemInfo *mahou_rt_str_split_ws(MahouMemInfo *s, int64_t maxsplit, int32_t f
   std::vector<MahouMemInfo *> parts;
   for (auto [a, b] : pieces) parts.push_back(slice(h, a, b));
   return listOfStrings(parts);
-}
+} MAHOU_RT_CATCH_ALLOC(nullptr)
 
-MahouMemInfo *mahou_rt_str_join(MahouMemInfo *sep, MahouMemInfo *list) {
+MahouMemInfo *mahou_rt_str_join(MahouMemInfo *sep, MahouMemInfo *list) try {
   MahouList *l = mahouList(list);
   std::vector<uint32_t> p = codePoints(sep), out;
   for (int64_t i = 0; i < l->size; ++i) {
@@ -448,10 +489,10 @@ MahouMemInfo *mahou_rt_str_join(MahouMemInfo *sep, MahouMemInfo *list) {
     out.insert(out.end(), cps.begin(), cps.end());
   }
   return fromVector(out);
-}
+} MAHOU_RT_CATCH_ALLOC(nullptr)
 
 // mode: 0 both ends, 1 left, 2 right. chars null: whitespace.
-MahouMemInfo *mahou_rt_str_strip(MahouMemInfo *s, MahouMemInfo *chars, int64_t mode) {
+MahouMemInfo *mahou_rt_str_strip(MahouMemInfo *s, MahouMemInfo *chars, int64_t mode) try {
   std::vector<uint32_t> h = codePoints(s), c;
   if (chars) c = codePoints(chars);
   auto strip = [&](uint32_t x) { return chars ? std::find(c.begin(), c.end(), x) != c.end() : isSpace(x); };
@@ -461,10 +502,10 @@ MahouMemInfo *mahou_rt_str_strip(MahouMemInfo *s, MahouMemInfo *chars, int64_t m
   if (mode != 1)
     while (b > a && strip(h[b - 1])) --b;
   return slice(h, a, b);
-}
+} MAHOU_RT_CATCH_ALLOC(nullptr)
 
 // mode: 0 lower, 1 upper, 2 swapcase, 3 capitalize, 4 title, 5 casefold (as lower).
-MahouMemInfo *mahou_rt_str_case(MahouMemInfo *s, int64_t mode) {
+MahouMemInfo *mahou_rt_str_case(MahouMemInfo *s, int64_t mode) try {
   std::vector<uint32_t> h = codePoints(s), out;
   out.reserve(h.size());
   bool previousCased = false;
@@ -485,9 +526,9 @@ MahouMemInfo *mahou_rt_str_case(MahouMemInfo *s, int64_t mode) {
     previousCased = isCased(c);
   }
   return fromVector(out);
-}
+} MAHOU_RT_CATCH_ALLOC(nullptr)
 
-MahouMemInfo *mahou_rt_str_replace(MahouMemInfo *s, MahouMemInfo *old, MahouMemInfo *repl, int64_t count) {
+MahouMemInfo *mahou_rt_str_replace(MahouMemInfo *s, MahouMemInfo *old, MahouMemInfo *repl, int64_t count) try {
   std::vector<uint32_t> h = codePoints(s), o = codePoints(old), r = codePoints(repl), out;
   int64_t done = 0;
   if (o.empty()) {
@@ -511,12 +552,12 @@ MahouMemInfo *mahou_rt_str_replace(MahouMemInfo *s, MahouMemInfo *old, MahouMemI
     }
   }
   return fromVector(out);
-}
+} MAHOU_RT_CATCH_ALLOC(nullptr)
 
 // kind: 0 isdigit 1 isalpha 2 isspace 3 isalnum 4 isdecimal 5 isnumeric 6 islower
 // 7 isupper 8 istitle 9 isascii 10 isidentifier 11 isprintable
 int32_t mahou_rt_str_is(MahouMemInfo *s, int64_t kind) {
-  std::vector<uint32_t> h = codePoints(s);
+  CodePointView h(s);
   if (kind == 9) return std::all_of(h.begin(), h.end(), [](uint32_t c) { return c < 128; });
   if (kind == 11) return std::all_of(h.begin(), h.end(), [](uint32_t c) { return c == ' ' || inRanges(kPrintable, c); });
   if (h.empty()) return 0;
@@ -563,17 +604,17 @@ int32_t mahou_rt_str_is(MahouMemInfo *s, int64_t kind) {
   }
 }
 
-MahouMemInfo *mahou_rt_str_zfill(MahouMemInfo *s, int64_t width) {
+MahouMemInfo *mahou_rt_str_zfill(MahouMemInfo *s, int64_t width) try {
   std::vector<uint32_t> h = codePoints(s);
   if (int64_t(h.size()) >= width) return fromVector(h);
   size_t fill = size_t(width) - h.size();
   size_t at = !h.empty() && (h[0] == '+' || h[0] == '-') ? 1 : 0;
   h.insert(h.begin() + long(at), fill, '0');
   return fromVector(h);
-}
+} MAHOU_RT_CATCH_ALLOC(nullptr)
 
 // mode: 0 center, 1 ljust, 2 rjust; fill is a string of one character.
-MahouMemInfo *mahou_rt_str_pad(MahouMemInfo *s, int64_t width, MahouMemInfo *fill, int64_t mode) {
+MahouMemInfo *mahou_rt_str_pad(MahouMemInfo *s, int64_t width, MahouMemInfo *fill, int64_t mode) try {
   std::vector<uint32_t> h = codePoints(s), f = codePoints(fill);
   if (f.size() != 1) {
     mahou_rt_set_error(ExcTypeError, "The fill character must be exactly one character long");
@@ -589,9 +630,9 @@ MahouMemInfo *mahou_rt_str_pad(MahouMemInfo *s, int64_t width, MahouMemInfo *fil
   out.insert(out.end(), h.begin(), h.end());
   out.insert(out.end(), size_t(total - left), f[0]);
   return fromVector(out);
-}
+} MAHOU_RT_CATCH_ALLOC(nullptr)
 
-MahouMemInfo *mahou_rt_str_partition(MahouMemInfo *s, MahouMemInfo *sep, int32_t fromRight) {
+MahouMemInfo *mahou_rt_str_partition(MahouMemInfo *s, MahouMemInfo *sep, int32_t fromRight) try {
   std::vector<uint32_t> h = codePoints(s), p = codePoints(sep);
   if (p.empty()) {
     mahou_rt_set_error(ExcValueError, "empty separator");
@@ -608,15 +649,15 @@ MahouMemInfo *mahou_rt_str_partition(MahouMemInfo *s, MahouMemInfo *sep, int32_t
     parts = {slice(h, 0, size_t(at)), fromVector(p), slice(h, size_t(at) + p.size(), h.size())};
   }
   return listOfStrings(parts);
-}
+} MAHOU_RT_CATCH_ALLOC(nullptr)
 
-MahouMemInfo *mahou_rt_str_repr(MahouMemInfo *s) { return fromVector(reprOf(s)); }
+MahouMemInfo *mahou_rt_str_repr(MahouMemInfo *s) try { return fromVector(reprOf(s)); } MAHOU_RT_CATCH_ALLOC(nullptr)
 
-MahouMemInfo *mahou_rt_str_from_int(int64_t v) { return fromAscii(std::to_string(v)); }
-MahouMemInfo *mahou_rt_str_from_uint(uint64_t v) { return fromAscii(std::to_string(v)); }
-MahouMemInfo *mahou_rt_str_from_float(double v) { return fromAscii(floatRepr(v)); }
+MahouMemInfo *mahou_rt_str_from_int(int64_t v) try { return fromAscii(std::to_string(v)); } MAHOU_RT_CATCH_ALLOC(nullptr)
+MahouMemInfo *mahou_rt_str_from_uint(uint64_t v) try { return fromAscii(std::to_string(v)); } MAHOU_RT_CATCH_ALLOC(nullptr)
+MahouMemInfo *mahou_rt_str_from_float(double v) try { return fromAscii(floatRepr(v)); } MAHOU_RT_CATCH_ALLOC(nullptr)
 
-int32_t mahou_rt_str_to_int(MahouMemInfo *s, int64_t base, int64_t *out) {
+int32_t mahou_rt_str_to_int(MahouMemInfo *s, int64_t base, int64_t *out) try {
   std::vector<uint32_t> h = codePoints(s);
   auto fail = [&] {
     std::string msg = "invalid literal for int() with base " + std::to_string(base) + ": " + toUtf8(reprOf(s));
@@ -662,9 +703,9 @@ int32_t mahou_rt_str_to_int(MahouMemInfo *s, int64_t base, int64_t *out) {
   }
   *out = neg ? int64_t(uint64_t(0) - uint64_t(value)) : int64_t(value);
   return 0;
-}
+} MAHOU_RT_CATCH_ALLOC(1)
 
-int32_t mahou_rt_str_to_float(MahouMemInfo *s, double *out) {
+int32_t mahou_rt_str_to_float(MahouMemInfo *s, double *out) try {
   std::vector<uint32_t> h = codePoints(s);
   size_t a = 0, b = h.size();
   while (a < b && isSpace(h[a])) ++a;
@@ -705,9 +746,9 @@ int32_t mahou_rt_str_to_float(MahouMemInfo *s, double *out) {
   }
   *out = v;
   return 0;
-}
+} MAHOU_RT_CATCH_ALLOC(1)
 
-MahouMemInfo *mahou_rt_str_format_int(int64_t v, MahouMemInfo *specStr) {
+MahouMemInfo *mahou_rt_str_format_int(int64_t v, MahouMemInfo *specStr) try {
   FormatSpec f;
   if (!parseSpec(specStr, f) && !badSpec("Invalid format specifier")) return nullptr;
   char type = f.type ? f.type : 'd';
@@ -735,15 +776,15 @@ MahouMemInfo *mahou_rt_str_format_int(int64_t v, MahouMemInfo *specStr) {
   if (f.alternate && base != 10) prefix = std::string("0") + (base == 16 ? type : base == 8 ? 'o' : 'b');
   if (f.grouping) body = group(body, f.grouping);
   return pad(f, sign + prefix, ascii(body), '>');
-}
+} MAHOU_RT_CATCH_ALLOC(nullptr)
 
-MahouMemInfo *mahou_rt_str_format_float(double v, MahouMemInfo *specStr) {
+MahouMemInfo *mahou_rt_str_format_float(double v, MahouMemInfo *specStr) try {
   FormatSpec f;
   if (!parseSpec(specStr, f) && !badSpec("Invalid format specifier")) return nullptr;
   return formatDouble(v, f, false);
-}
+} MAHOU_RT_CATCH_ALLOC(nullptr)
 
-MahouMemInfo *mahou_rt_str_format_str(MahouMemInfo *s, MahouMemInfo *specStr) {
+MahouMemInfo *mahou_rt_str_format_str(MahouMemInfo *s, MahouMemInfo *specStr) try {
   FormatSpec f;
   if (!parseSpec(specStr, f) && !badSpec("Invalid format specifier")) return nullptr;
   if (f.type && f.type != 's') {
@@ -753,6 +794,6 @@ MahouMemInfo *mahou_rt_str_format_str(MahouMemInfo *s, MahouMemInfo *specStr) {
   std::vector<uint32_t> h = codePoints(s);
   if (f.precision >= 0 && int64_t(h.size()) > f.precision) h.resize(size_t(f.precision));
   return pad(f, "", h, '<');
-}
+} MAHOU_RT_CATCH_ALLOC(nullptr)
 
 } // extern "C"

@@ -307,10 +307,20 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     return ir::makeConst(Type::boolean(), loc, (op == ast::CmpOpKind::Is) == same);
   }
   if (op == ast::CmpOpKind::In || op == ast::CmpOpKind::NotIn) {
-    rhs = unwrapOptional(std::move(rhs));
-    if (rhs->type.isInstance()) return instanceContains(op == ast::CmpOpKind::NotIn, lhs, rhs, loc);
-    if (auto r = containerContains(op == ast::CmpOpKind::NotIn, lhs, rhs, loc)) return r;
-    return tupleContains(op == ast::CmpOpKind::NotIn, std::move(lhs), std::move(rhs), loc);
+    // The needle is evaluated first, as in Python (`xs[i] in xs.pop()`); the operations
+    // below take the container first, so operands with effects go to hidden variables.
+    std::vector<ExprPtr> operands;
+    operands.push_back(std::move(lhs));
+    operands.push_back(std::move(rhs));
+    auto bindings = bindOperands(operands, loc);
+    lhs = std::move(operands[0]);
+    rhs = unwrapOptional(std::move(operands[1]));
+    bool negate = op == ast::CmpOpKind::NotIn;
+    ExprPtr r;
+    if (rhs->type.isInstance()) r = instanceContains(negate, lhs, rhs, loc);
+    else if (!(r = containerContains(negate, lhs, rhs, loc))) r = tupleContains(negate, std::move(lhs), std::move(rhs), loc);
+    if (isUnknown(r)) return r;
+    return wrapBindings(std::move(bindings), std::move(r), loc);
   }
   if ((a.isOptional() && b.isNone()) || (b.isOptional() && a.isNone()))
     if (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq)

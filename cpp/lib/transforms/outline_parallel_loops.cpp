@@ -34,7 +34,10 @@ using ir::StmtOp;
 using types::Type;
 
 // ------------------------------------------------------------------ variable uses
+// Every walker below also enters a Seq's statements (a comprehension, a conditional
+// expression on an optional): they read and assign the function's variables too.
 
+bool readsVar(const Block &b, int v);
 bool readsVar(const Expr &e, int v) {
   if (e.op == ExprOp::LoadVar && e.var == v) return true;
   for (auto &a : e.args)
@@ -42,10 +45,9 @@ bool readsVar(const Expr &e, int v) {
   for (auto &s : e.slots)
     for (auto *p : {&s.index, &s.start, &s.stop, &s.step})
       if (*p && readsVar(**p, v)) return true;
-  return false;
+  return e.body && readsVar(*e.body, v);
 }
 
-bool readsVar(const Block &b, int v);
 bool readsVar(const Stmt &s, int v) {
   for (auto &e : s.exprs)
     if (readsVar(*e, v)) return true;
@@ -57,18 +59,29 @@ bool readsVar(const Block &b, int v) {
   return false;
 }
 
-bool writesVar(const Expr &e, int v) {
-  if (e.op == ExprOp::Let && e.var == v) return true;
-  for (auto &a : e.args)
-    if (writesVar(*a, v)) return true;
-  return false;
-}
-
 bool definesVar(const Stmt &s) {
   return s.var >= 0 && (s.op == StmtOp::Assign || s.op == StmtOp::ForRange || s.op == StmtOp::ParallelFor);
 }
 
+bool writesVar(const Block &b, int v);
+bool writesVar(const Expr &e, int v) {
+  if (e.op == ExprOp::Let && e.var == v) return true;
+  for (auto &a : e.args)
+    if (writesVar(*a, v)) return true;
+  return e.body && writesVar(*e.body, v);
+}
+bool writesVar(const Block &b, int v) {
+  for (auto &s : b) {
+    if (definesVar(*s) && s->var == v) return true;
+    for (auto &e : s->exprs)
+      if (writesVar(*e, v)) return true;
+    if (writesVar(s->body, v) || writesVar(s->orelse, v)) return true;
+  }
+  return false;
+}
+
 // Let (an assignment inside an expression) writes its variable.
+void usedVars(const Block &b, std::set<int> &out, std::set<int> &written);
 void usedVars(const Expr &e, std::set<int> &out, std::set<int> &written) {
   if (e.op == ExprOp::LoadVar) out.insert(e.var);
   if (e.op == ExprOp::Let) {
@@ -79,6 +92,7 @@ void usedVars(const Expr &e, std::set<int> &out, std::set<int> &written) {
   for (auto &s : e.slots)
     for (auto *p : {&s.index, &s.start, &s.stop, &s.step})
       if (*p) usedVars(**p, out, written);
+  if (e.body) usedVars(*e.body, out, written);
 }
 void usedVars(const Block &b, std::set<int> &out, std::set<int> &written) {
   for (auto &s : b) {
@@ -92,19 +106,23 @@ void usedVars(const Block &b, std::set<int> &out, std::set<int> &written) {
   }
 }
 
-void remap(Expr &e, const std::map<int, int> &to) {
+// `seen`: a Seq's statements may be shared by copies of the expression (ir::clone);
+// they are renumbered once.
+void remap(Block &b, const std::map<int, int> &to, std::set<const Block *> &seen);
+void remap(Expr &e, const std::map<int, int> &to, std::set<const Block *> &seen) {
   if (e.op == ExprOp::LoadVar || e.op == ExprOp::Let) e.var = to.at(e.var);
-  for (auto &a : e.args) remap(*a, to);
+  for (auto &a : e.args) remap(*a, to, seen);
   for (auto &s : e.slots)
     for (auto *p : {&s.index, &s.start, &s.stop, &s.step})
-      if (*p) remap(**p, to);
+      if (*p) remap(**p, to, seen);
+  if (e.body && seen.insert(e.body.get()).second) remap(*e.body, to, seen);
 }
-void remap(Block &b, const std::map<int, int> &to) {
+void remap(Block &b, const std::map<int, int> &to, std::set<const Block *> &seen) {
   for (auto &s : b) {
-    for (auto &e : s->exprs) remap(*e, to);
+    for (auto &e : s->exprs) remap(*e, to, seen);
     if (s->var >= 0 && definesVar(*s)) s->var = to.at(s->var);
-    remap(s->body, to);
-    remap(s->orelse, to);
+    remap(s->body, to, seen);
+    remap(s->orelse, to, seen);
   }
 }
 
@@ -473,7 +491,8 @@ private:
       assign->exprs.push_back(std::move(init));
       chunk->body.push_back(std::move(assign));
     }
-    remap(loop.body, to);
+    std::set<const Block *> remapped;
+    remap(loop.body, to, remapped);
     auto serial = std::make_unique<Stmt>(StmtOp::ForRange, loc);
     serial->var = j;
     serial->exprs.push_back(ir::makeLoad(*chunk, begin, loc));
