@@ -1,6 +1,8 @@
 """Bugs the differential fuzzer (tests/fuzz) found, each reduced to a test."""
 
 import math
+import os
+import sys
 
 import numpy as np
 import pytest
@@ -438,3 +440,65 @@ def temporaries_after_a_pruned_branch(p1, p2):
                                        "tempVar); not fixed yet")
 def test_temporaries_keep_their_types_after_a_branch_pruned_in_one_pass():
     check(temporaries_after_a_pruned_branch, "", "")
+
+
+DOMAIN_ERROR_LOST_IN_FINALLY = '''
+import math
+import os
+import sys
+import numpy as np
+import fuzz_runtime
+compiled = fuzz_runtime.decorator()
+
+
+@compiled
+def f0(a, xs):
+    try:
+        for x in xs:
+            a[0] = math.log1p(-29.6)
+    finally:
+        for x in xs:
+            if x:
+                return 1
+    return 0
+
+
+def inputs():
+    return {"f0": [(np.zeros(2), [False, True]), (np.zeros(2), [False])]}
+'''
+
+
+def log1p_in_try_finally(a, xs):
+    try:
+        for x in xs:
+            a[0] = math.log1p(-29.6)
+    finally:
+        for x in xs:
+            if x:
+                return 1
+    return 0
+
+
+def test_a_domain_error_lost_in_a_finally_block_skips_the_input(tmp_path):
+    """Seed 20261207, program 20547: the reference run's math domain error (NaN in
+    compiled code, documented) was ended by a `return` in a `finally` block, and the
+    reference went on along a path compiled code never takes: the array argument
+    differed. The reference records every documented difference it raises; the fuzzer
+    skips such an input whatever the call returned."""
+    a = np.zeros(2)
+    assert jitted(log1p_in_try_finally)(a, [False, True]) == 1 and math.isnan(a[0])
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "fuzz"))
+    try:
+        import worker
+    finally:
+        sys.path.pop(0)
+    path = tmp_path / "fuzz_domain_error_in_finally.py"
+    path.write_text(DOMAIN_ERROR_LOST_IN_FINALLY)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        status, detail, cases, skipped = worker.run_program(DOMAIN_ERROR_LOST_IN_FINALLY, str(path),
+                                                            "fuzz_domain_error_in_finally")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("fuzz_domain_error_in_finally", None)
+    assert (status, detail, cases, skipped) == ("ok", "", 2, 2)
