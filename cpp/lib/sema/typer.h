@@ -390,6 +390,7 @@ public:
   bool changed_ = false;
   bool strict_ = false; // last pass: anything still unknown is an error
   int tempCounter_ = 0;
+  std::unordered_map<int, Loc> tempSites_; // where each temporary was last taken (tempVar)
   int loopDepth_ = 0;
   int returnsTyped_ = 0;     // return statements typed in this pass
   int elementwiseDepth_ = 0; // > 0 while typing the element body of an array expression
