@@ -6,6 +6,7 @@ that caused it, which the driver then saves as a reproducer."""
 import argparse
 import importlib.util
 import json
+import linecache
 import os
 import sys
 import traceback
@@ -137,6 +138,7 @@ def main():
         except Exception:  # noqa: BLE001
             status, detail, cases, skipped = "generator", traceback.format_exc(limit=3)[-600:], 0, 0
         sys.modules.pop(name, None)
+        linecache.clearcache()  # the source of every program compiled (read by inspect) would stay
         if status == "ok":
             os.remove(path)
         print(json.dumps({"done": i, "status": status, "detail": detail[:2000], "cases": cases,
