@@ -9,6 +9,8 @@ code does, on every Python version."""
 
 import ast
 import math
+import ctypes
+import ctypes.util
 import operator
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -18,11 +20,19 @@ class DocumentedDifference(BaseException):
     """The reference did something compiled code documents as different: an int left
     int64, or a math function, int() or round() raised ValueError/OverflowError (NaN,
     inf or a saturated value in compiled code). A BaseException, so that the generated
-    program's own `except` clauses cannot catch it: the input is skipped."""
+    program's own `except` clauses cannot catch it: the input is skipped.
+
+    A `finally` block can still lose it (a `return`, `break` or `continue` there ends
+    it, an exception raised there replaces it) and the run then goes on along a path
+    compiled code never takes; so every one raised is also recorded (`raised`), and the
+    worker skips the input when the reference call raised one, whatever it returned."""
+
+    raised = []  # those raised since the worker last cleared it (before each reference call)
 
     def __init__(self, kind, detail=""):
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
+        DocumentedDifference.raised.append(self)
 
 
 def Int64Overflow(v):
@@ -69,6 +79,18 @@ def guarded_pow(a, b):
         return a ** b
     except OverflowError as e:  # a float power past the float range: inf in compiled code
         raise DocumentedDifference("OverflowError", str(e)) from None
+
+
+_libm = ctypes.CDLL(ctypes.util.find_library("m"))
+_libm.hypot.restype = ctypes.c_double
+_libm.hypot.argtypes = [ctypes.c_double, ctypes.c_double]
+
+
+def libm_hypot(x, y):
+    """math.hypot(x, y) as compiled code (and Numba) computes it: C's hypot(). CPython
+    has its own algorithm (correctly rounded more often); the two can differ in the last
+    bit, and CPython raises OverflowError where C's returns inf."""
+    return _libm.hypot(x, y)
 
 
 def true_div(a, b):
@@ -170,7 +192,11 @@ class _Instrument(ast.NodeTransformer):
         f = node.func
         guarded = (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "math") or \
                   (isinstance(f, ast.Name) and f.id in GUARDED_NAMES)
-        if isinstance(f, ast.Name) and f.id == "pow" and len(node.args) == 2 and not node.keywords:
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "math" and \
+                f.attr == "hypot" and len(node.args) == 2 and not node.keywords:
+            node = ast.copy_location(ast.Call(func=ast.Name("__libm_hypot", ast.Load()), args=node.args,
+                                              keywords=[]), node)
+        elif isinstance(f, ast.Name) and f.id == "pow" and len(node.args) == 2 and not node.keywords:
             node = ast.copy_location(ast.Call(func=ast.Name("__guarded_pow", ast.Load()), args=node.args,
                                               keywords=[]), node)
         elif isinstance(f, ast.Name) and f.id == "sum" and not node.keywords:
@@ -204,7 +230,8 @@ def load_reference(source, path, name):
     ast.fix_missing_locations(tree)
     namespace = {"__name__": name, "__file__": path, "__check_int64": check_int64,
                  "__guarded_call": guarded_call, "__guarded_pow": guarded_pow,
-                 "__true_div": true_div, "__sum": left_to_right_sum, "__compare_chain": compare_chain, "__ast": ast}
+                 "__true_div": true_div, "__sum": left_to_right_sum,
+                 "__libm_hypot": libm_hypot, "__compare_chain": compare_chain, "__ast": ast}
     exec(compile(tree, path, "exec"), namespace)
     return namespace
 

@@ -232,7 +232,7 @@ llvm::Value *FunctionLowering::allocateArray(const Type &t, const std::vector<ll
   llvm::Value *nbytes = b_.CreateMul(count, c64(itemsize));
   llvm::Value *mi = b_.CreateCall(runtimeFn("mahou_rt_alloc", b_.getPtrTy(), {i64()}), {nbytes});
   auto *ok = newBlock("alloc.ok");
-  b_.CreateCondBr(b_.CreateIsNull(mi), errorBlock_, ok, llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
+  b_.CreateCondBr(b_.CreateIsNull(mi), errorExit(), ok, llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
   b_.SetInsertPoint(ok);
   // MahouMemInfo { i64 refcount; ptr data; i64 nbytes }
   llvm::Value *data = b_.CreateLoad(b_.getPtrTy(), b_.CreateConstGEP1_64(b_.getInt8Ty(), mi, 8));

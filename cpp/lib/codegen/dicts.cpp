@@ -153,7 +153,7 @@ Value FunctionLowering::hashedOp(const ir::Expr &e) {
       b_.CreateCondBr(missing, fail, ok, llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
       b_.SetInsertPoint(fail);
       b_.CreateCall(runtimeFn("mahou_rt_dict_getitem", ptr, {ptr, ptr}), {table.v, key}); // sets the KeyError
-      b_.CreateBr(errorBlock_);
+      b_.CreateBr(errorExit());
       b_.SetInsertPoint(ok);
       result = {fromMem(b_.CreateLoad(types_.mem(vt), out), vt), vt.hasRefs()};
     } else {

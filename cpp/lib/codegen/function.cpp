@@ -45,6 +45,22 @@ llvm::Value *FunctionLowering::stringConstant(const std::string &s) {
 
 void FunctionLowering::startDeadBlock() { b_.SetInsertPoint(newBlock("dead")); }
 
+llvm::BasicBlock *FunctionLowering::errorExit() {
+  if (heldForError_.empty() || gpu()) return errorBlock_;
+  llvm::IRBuilderBase::InsertPointGuard guard(b_);
+  auto *release = newBlock("raise.release");
+  b_.SetInsertPoint(release);
+  for (auto it = heldForError_.rbegin(); it != heldForError_.rend(); ++it) decref(it->first, it->second);
+  b_.CreateBr(errorBlock_);
+  return release;
+}
+
+size_t FunctionLowering::holdForError(const Value &v, const Type &t) {
+  size_t mark = heldForError_.size();
+  if (v.owned && t.hasRefs()) heldForError_.push_back({v.v, t});
+  return mark;
+}
+
 void FunctionLowering::raise(types::ExcKind kind, const std::string &message) {
   if (gpu()) { // kernels stop the thread's work; there is no host error state on the device
     b_.CreateBr(errorBlock_);
@@ -53,7 +69,7 @@ void FunctionLowering::raise(types::ExcKind kind, const std::string &message) {
   }
   auto fn = runtimeFn("mahou_rt_set_error", b_.getVoidTy(), {b_.getInt32Ty(), b_.getPtrTy()});
   b_.CreateCall(fn, {b_.getInt32(uint32_t(kind)), stringConstant(message)});
-  b_.CreateBr(errorBlock_);
+  b_.CreateBr(errorExit());
   startDeadBlock();
 }
 
@@ -66,7 +82,7 @@ void FunctionLowering::raiseIf(llvm::Value *cond, types::ExcKind kind, const std
     auto fn = runtimeFn("mahou_rt_set_error", b_.getVoidTy(), {b_.getInt32Ty(), b_.getPtrTy()});
     b_.CreateCall(fn, {b_.getInt32(uint32_t(kind)), stringConstant(message)});
   }
-  b_.CreateBr(errorBlock_);
+  b_.CreateBr(errorExit());
   b_.SetInsertPoint(ok);
 }
 
@@ -382,10 +398,13 @@ Value FunctionLowering::call(const ir::Expr &e) {
   std::vector<Type> argTypes;
   std::vector<Value> args;
   std::vector<llvm::Value *> llArgs;
+  size_t mark = heldForError_.size();
   for (auto &a : e.args) {
     argTypes.push_back(a->type);
     args.push_back(expr(*a));
+    holdForError(args.back(), a->type); // a later argument may raise
   }
+  dropHeld(mark);
   llvm::Function *callee = declareCompiled(module_, types_, e.symbol, argTypes);
   llvm::Type *retMem = types_.mem(e.type);
   llvm::Value *slot = entryAlloca(retMem, "call.ret");
@@ -394,7 +413,7 @@ Value FunctionLowering::call(const ir::Expr &e) {
   llvm::Value *status = b_.CreateCall(callee, llArgs);
   for (size_t i = 0; i < args.size(); ++i) release(args[i], argTypes[i]);
   auto *ok = newBlock("call.ok");
-  b_.CreateCondBr(b_.CreateICmpNE(status, b_.getInt32(0)), errorBlock_, ok,
+  b_.CreateCondBr(b_.CreateICmpNE(status, b_.getInt32(0)), errorExit(), ok,
                   llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
   b_.SetInsertPoint(ok);
   if (e.type.isNone()) return {llvm::Constant::getNullValue(types_.ssa(e.type)), false};
@@ -404,11 +423,14 @@ Value FunctionLowering::call(const ir::Expr &e) {
 Value FunctionLowering::tupleMake(const ir::Expr &e) {
   llvm::Value *agg = llvm::UndefValue::get(types_.mem(e.type));
   bool arrays = e.type.hasRefs();
+  size_t mark = heldForError_.size();
   for (size_t i = 0; i < e.args.size(); ++i) {
     Value v = expr(*e.args[i]);
     llvm::Value *x = arrays && e.args[i]->type.hasRefs() ? own(v, e.args[i]->type) : v.v;
+    if (arrays) holdForError({x, true}, e.args[i]->type); // a later element may raise
     agg = b_.CreateInsertValue(agg, toMem(x, e.args[i]->type), {unsigned(i)});
   }
+  dropHeld(mark);
   return {agg, arrays};
 }
 

@@ -73,7 +73,12 @@ void FunctionLowering::tryExcept(const ir::Stmt &s) {
   auto *end = newBlock("try.end");
   llvm::BasicBlock *outer = errorBlock_;
   errorBlock_ = handler; // raises and failing calls in the body land in the handler
+  // What an enclosing expression holds lives on past a handler that catches: a raise
+  // in the body must not release it.
+  auto held = std::move(heldForError_);
+  heldForError_.clear();
   block(s.body);
+  heldForError_ = std::move(held);
   errorBlock_ = outer;
   b_.CreateBr(end);
   b_.SetInsertPoint(handler);
@@ -98,7 +103,7 @@ void FunctionLowering::languageStmt(const ir::Stmt &s) {
     return;
   }
   case ir::StmtOp::Reraise:
-    b_.CreateBr(errorBlock_);
+    b_.CreateBr(errorExit());
     startDeadBlock();
     return;
   default: break;

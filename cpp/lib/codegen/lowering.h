@@ -54,6 +54,13 @@ public:
   void raise(types::ExcKind kind, const std::string &message);
   // Branches to a raise when `cond` is true, continuing in a fresh block otherwise.
   void raiseIf(llvm::Value *cond, types::ExcKind kind, const std::string &message);
+  // Owned temporaries that a raise from here must release (an operand evaluated after
+  // them, or the operation itself, may raise): errorExit() is where a raise or a failed
+  // call branches, through their releases (function.cpp).
+  llvm::BasicBlock *errorExit();
+  size_t holdForError(const Value &v, const Type &t); // returns the mark to drop back to
+  void dropHeld(size_t mark) { heldForError_.resize(mark); }
+  std::vector<std::pair<llvm::Value *, Type>> heldForError_;
   // " at file:line in 'name'" of the statement being lowered (for runtime messages).
   std::string where() const;
   Loc stmtLoc_{}; // the statement being lowered

@@ -127,7 +127,7 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
     llvm::Value *out = entryAlloca(i64, "powmod.out");
     llvm::Value *status = b_.CreateCall(fn, {a[0], a[1], a[2], out});
     auto *ok = newBlock("powmod.ok");
-    b_.CreateCondBr(b_.CreateICmpNE(status, b_.getInt32(0)), errorBlock_, ok,
+    b_.CreateCondBr(b_.CreateICmpNE(status, b_.getInt32(0)), errorExit(), ok,
                     llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
     b_.SetInsertPoint(ok);
     return b_.CreateLoad(i64, out);

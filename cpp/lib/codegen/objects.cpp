@@ -30,13 +30,13 @@ llvm::Value *FunctionLowering::listField(llvm::Value *list, unsigned field) {
 
 void FunctionLowering::checkNotNull(llvm::Value *p) {
   auto *ok = newBlock("obj.ok");
-  b_.CreateCondBr(b_.CreateIsNull(p), errorBlock_, ok, llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
+  b_.CreateCondBr(b_.CreateIsNull(p), errorExit(), ok, llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
   b_.SetInsertPoint(ok);
 }
 
 void FunctionLowering::checkStatus(llvm::Value *status) {
   auto *ok = newBlock("obj.ok");
-  b_.CreateCondBr(b_.CreateICmpNE(status, b_.getInt32(0)), errorBlock_, ok,
+  b_.CreateCondBr(b_.CreateICmpNE(status, b_.getInt32(0)), errorExit(), ok,
                   llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
   b_.SetInsertPoint(ok);
 }
@@ -194,23 +194,30 @@ Value FunctionLowering::listOp(const ir::Expr &e) {
   auto *voidT = b_.getVoidTy();
   if (op == ObjectOp::ListNew) {
     const Type &item = e.type.elems[0];
+    // The items first, as Python evaluates them (one that raises releases those before
+    // it), then the list.
+    size_t mark = heldForError_.size();
+    std::vector<llvm::Value *> xs;
+    for (auto &a : e.args) {
+      xs.push_back(ownedForStore(expr(*a), item));
+      holdForError({xs.back(), true}, item);
+    }
     llvm::Value *desc = typeDescriptor(item);
     auto fn = runtimeFn("mahou_rt_list_new", ptr, {ptr, i64()});
     llvm::Value *list = b_.CreateCall(fn, {desc, c64(int64_t(e.args.size()))});
     checkNotNull(list);
-    if (!e.args.empty()) {
+    dropHeld(mark);
+    if (!xs.empty()) {
       llvm::Value *items = b_.CreateLoad(ptr, listField(list, kListItems));
       llvm::Type *memT = types_.mem(item);
-      for (size_t i = 0; i < e.args.size(); ++i) {
-        llvm::Value *x = ownedForStore(expr(*e.args[i]), item);
-        b_.CreateStore(toMem(x, item), b_.CreateConstInBoundsGEP1_64(memT, items, i));
-      }
+      for (size_t i = 0; i < xs.size(); ++i) b_.CreateStore(toMem(xs[i], item), b_.CreateConstInBoundsGEP1_64(memT, items, i));
       b_.CreateStore(c64(int64_t(e.args.size())), listField(list, kListSize));
     }
     return {list, true};
   }
   const Type &lt = e.args[0]->type;
   Value list = expr(*e.args[0]);
+  const size_t heldMark = holdForError(list, lt); // a fresh list is released if an operand or the operation raises
   const Type item = lt.elems[0];
   llvm::Type *memT = item.containsUnknown() ? nullptr : types_.mem(item);
   Value result{nullptr, false};
@@ -246,7 +253,9 @@ Value FunctionLowering::listOp(const ir::Expr &e) {
   case ObjectOp::ListSet: {
     llvm::Value *idx = scalarExpr(*e.args[1]);
     llvm::Value *x = ownedForStore(expr(*e.args[2]), item);
+    size_t valueMark = holdForError({x, true}, item); // until it is stored: the index may be out of range
     llvm::Value *p = itemPtr(idx, "list assignment index out of range");
+    dropHeld(valueMark);
     if (item.hasRefs()) {
       llvm::Value *old = fromMem(b_.CreateLoad(memT, p), item);
       b_.CreateStore(toMem(x, item), p);
@@ -327,6 +336,7 @@ Value FunctionLowering::listOp(const ir::Expr &e) {
   case ObjectOp::ListCompare:
   case ObjectOp::ListConcat: {
     Value other = expr(*e.args[1]);
+    holdForError(other, e.args[1]->type);
     if (op == ObjectOp::ListExtend) {
       checkStatus(b_.CreateCall(runtimeFn("mahou_rt_list_extend", i32, {ptr, ptr}), {list.v, other.v}));
       result = noneResult();
@@ -361,6 +371,7 @@ Value FunctionLowering::listOp(const ir::Expr &e) {
   case ObjectOp::ListSetSlice: {
     auto a = sliceArgs();
     Value src = expr(*e.args[4]);
+    holdForError(src, e.args[4]->type);
     auto fn = runtimeFn("mahou_rt_list_setslice", i32, {ptr, i64(), i64(), i64(), i32, ptr});
     checkStatus(b_.CreateCall(fn, {list.v, a[0], a[1], a[2], a[3], src.v}));
     release(src, e.args[4]->type);
@@ -380,6 +391,7 @@ Value FunctionLowering::listOp(const ir::Expr &e) {
   case ObjectOp::ListContains: {
     Value held;
     llvm::Value *slot = itemArg(*e.args[1], held);
+    holdForError(held, item);
     if (op == ObjectOp::ListRemove) {
       checkStatus(b_.CreateCall(runtimeFn("mahou_rt_list_remove", i32, {ptr, ptr}), {list.v, slot}));
       result = noneResult();
@@ -411,6 +423,7 @@ Value FunctionLowering::listOp(const ir::Expr &e) {
   }
   default: internalError(std::string("list operation ") + ir::objectOpName(op) + " is not lowered");
   }
+  dropHeld(heldMark);
   release(list, lt);
   return result;
 }

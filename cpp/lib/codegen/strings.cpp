@@ -17,8 +17,10 @@ Value FunctionLowering::stringOp(const ir::Expr &e) {
   auto *i32 = b_.getInt32Ty();
   std::vector<Value> held;
   std::vector<llvm::Value *> args;
+  const size_t mark = heldForError_.size();
   for (auto &a : e.args) {
     held.push_back(expr(*a));
+    holdForError(held.back(), a->type); // released if a later operand or the operation raises
     llvm::Value *v = held.back().v;
     if (a->type.isBool()) v = b_.CreateZExt(v, i32);
     args.push_back(v);
@@ -96,6 +98,7 @@ Value FunctionLowering::stringOp(const ir::Expr &e) {
   }
   default: internalError(std::string("string operation ") + ir::objectOpName(op) + " is not lowered");
   }
+  dropHeld(mark);
   for (size_t i = 0; i < held.size(); ++i) release(held[i], e.args[i]->type);
   if (failed) checkStatus(b_.CreateZExt(failed, i32));
   return result;

@@ -478,18 +478,46 @@ MahouMemInfo *mahou_rt_str_split_ws(MahouMemInfo *s, int64_t maxsplit, int32_t f
   return listOfStrings(parts);
 } MAHOU_RT_CATCH_ALLOC(nullptr)
 
-MahouMemInfo *mahou_rt_str_join(MahouMemInfo *sep, MahouMemInfo *list) try {
+// One pass for the length and the widest kind, one to copy: nothing beyond the result
+// is held (through code point vectors a join held four bytes a character, twice over).
+MahouMemInfo *mahou_rt_str_join(MahouMemInfo *sep, MahouMemInfo *list) {
   MahouList *l = mahouList(list);
-  std::vector<uint32_t> p = codePoints(sep), out;
+  MahouStr *s = mahouStr(sep);
+  auto item = [&](int64_t i) {
+    MahouMemInfo *mi;
+    std::memcpy(&mi, l->items + i * l->itemSize, sizeof mi);
+    return mahouStr(mi);
+  };
+  int64_t length = l->size > 1 ? s->length * (l->size - 1) : 0;
+  int32_t kind = 1; // kinds are canonical: the widest piece's is the result's
+  bool ascii = l->size < 2 || s->ascii;
+  if (l->size > 1 && s->length) kind = s->kind;
   for (int64_t i = 0; i < l->size; ++i) {
-    if (i) out.insert(out.end(), p.begin(), p.end());
-    MahouMemInfo *item;
-    std::memcpy(&item, l->items + i * l->itemSize, sizeof item);
-    std::vector<uint32_t> cps = codePoints(item);
-    out.insert(out.end(), cps.begin(), cps.end());
+    MahouStr *x = item(i);
+    length += x->length;
+    if (x->length) kind = std::max(kind, x->kind);
+    ascii = ascii && x->ascii;
   }
-  return fromVector(out);
-} MAHOU_RT_CATCH_ALLOC(nullptr)
+  MahouMemInfo *out = newString(length, kind);
+  if (!out) return nullptr;
+  MahouStr *o = mahouStr(out);
+  int64_t at = 0;
+  auto append = [&](MahouStr *x) {
+    char *d = mahouStrData(o) + at * kind;
+    if (x->kind == kind) std::memcpy(d, mahouStrData(x), size_t(x->length * kind));
+    else if (kind == 2)
+      for (int64_t k = 0; k < x->length; ++k) reinterpret_cast<uint16_t *>(d)[k] = uint16_t(stringCharAt(x, k));
+    else
+      for (int64_t k = 0; k < x->length; ++k) reinterpret_cast<uint32_t *>(d)[k] = stringCharAt(x, k);
+    at += x->length;
+  };
+  for (int64_t i = 0; i < l->size; ++i) {
+    if (i) append(s);
+    append(item(i));
+  }
+  o->ascii = ascii;
+  return out;
+}
 
 // mode: 0 both ends, 1 left, 2 right. chars null: whitespace.
 MahouMemInfo *mahou_rt_str_strip(MahouMemInfo *s, MahouMemInfo *chars, int64_t mode) try {

@@ -559,6 +559,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
       }
       args = std::move(items);
     }
+    auto bindings = bindOptionals(args, e.loc);
     Type t = Type::unknown();
     for (auto &a : args) {
       if (!a->type.isNumber() || a->type.isComplex())
@@ -572,7 +573,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
       pair.push_back(ir::makeCast(std::move(args[i]), t));
       acc = intrinsic(name == "min" ? ir::Intrinsic::Min : ir::Intrinsic::Max, t, std::move(pair), e.loc);
     }
-    return acc;
+    return wrapBindings(std::move(bindings), std::move(acc), e.loc);
   }
   if (name == "int" || name == "float" || name == "bool" || name == "complex") {
     checkKeywords(e, {}, name);
@@ -584,9 +585,13 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
       return ir::makeConst(name == "int" ? Type::int64() : Type::float64(), e.loc, 0);
     }
     if (args.size() == 1 && args[0]->type.isInstance()) return instanceConversion(name, std::move(args[0]), e.loc);
-    for (auto &a : args)
-      if (!a->type.isNumber()) notSupported(e.loc, name + "() of " + a->type.str() + " is not supported");
+    // bool() of anything with a truth value (a container, a string, None or an optional);
+    // the others take an optional's value (TypeError when None), as in Numba.
     if (name == "bool") return truth(std::move(args[0]));
+    for (auto &a : args) {
+      a = unwrapOptional(std::move(a));
+      if (!a->type.isNumber()) notSupported(e.loc, name + "() of " + a->type.str() + " is not supported");
+    }
     if (name == "int") {
       if (args[0]->type.isComplex()) error(e.loc, "int() can't convert complex");
       return ir::makeCast(std::move(args[0]), Type::int64());
@@ -624,23 +629,28 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
       auto args = positionalArgs(e, 3, 3, name);
       for (auto &a : args)
         if (isUnknown(a)) return unknown(e.loc);
+      auto bindings = bindOptionals(args, e.loc);
       for (auto &a : args)
         if (!a->type.isInt() && !a->type.isBool())
           error(a->loc, "pow() 3rd argument not allowed unless all arguments are integers (got " + a->type.str() + ")");
       for (auto &a : args) a = ir::makeCast(std::move(a), Type::int64());
-      return intrinsic(ir::Intrinsic::PowMod, Type::int64(), std::move(args), e.loc);
+      return wrapBindings(std::move(bindings), intrinsic(ir::Intrinsic::PowMod, Type::int64(), std::move(args), e.loc),
+                          e.loc);
     }
     auto args = positionalArgs(e, 2, 2, name);
-    return binary(ast::BinOpKind::Pow, std::move(args[0]), std::move(args[1]), e.loc);
+    auto bindings = bindOptionals(args, e.loc);
+    return wrapBindings(std::move(bindings), binary(ast::BinOpKind::Pow, std::move(args[0]), std::move(args[1]), e.loc),
+                        e.loc);
   }
   if (name == "divmod") {
     checkKeywords(e, {}, name);
     auto args = positionalArgs(e, 2, 2, name);
     if (isUnknown(args[0]) || isUnknown(args[1])) return unknown(e.loc);
+    auto bindings = bindOperands(args, e.loc); // each operand evaluated once
+    for (auto &a : args) a = unwrapOptional(std::move(a)); // once both are evaluated, as in Python
     for (auto &a : args)
       if (!a->type.isNumber() || a->type.isComplex())
         error(a->loc, "divmod() arguments must be real numbers, not " + a->type.str());
-    auto bindings = bindOperands(args, e.loc); // each operand evaluated once
     auto q = binary(ast::BinOpKind::FloorDiv, ir::clone(*args[0]), ir::clone(*args[1]), e.loc);
     auto r = binary(ast::BinOpKind::Mod, std::move(args[0]), std::move(args[1]), e.loc);
     auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple({q->type, r->type}), e.loc);

@@ -421,11 +421,16 @@ ExprPtr FunctionTyper::boolOp(const ast::BoolOp &b) {
     values.push_back(expr(*v));
     if (isUnknown(values.back())) return unknown(b.loc);
     auto u = types::unify(t, values.back()->type);
+    if (u && u->isOptional() && u->elems[0].isNumber()) {
+      t = *u;
+      continue;
+    }
     if (!u || !(u->isNumber()))
       error(v->loc, "operands of 'and'/'or' must be numbers or bools of compatible types, got " +
                         values.back()->type.str());
     t = *u;
   }
+  if (t.isOptional()) return optionalBoolOp(b.op == ast::BoolOpKind::Or, std::move(values), t, b.loc);
   // Bools known at compile time fold (`a.ndim != 1 or b.ndim != 1`), keeping branch pruning.
   if (t.isBool()) {
     bool allConst = true;
@@ -444,6 +449,23 @@ ExprPtr FunctionTyper::boolOp(const ast::BoolOp &b) {
     sc->args.push_back(ir::makeCast(std::move(values[i]), t));
     sc->args.push_back(std::move(acc));
     acc = std::move(sc);
+  }
+  return acc;
+}
+
+// `a or b` / `a and b` with an operand that may be None (false): the operand whose
+// truth decides, as in Python, of the operands' unified optional type.
+ExprPtr FunctionTyper::optionalBoolOp(bool isOr, std::vector<ExprPtr> values, const Type &t, Loc loc) {
+  ExprPtr acc = convert(std::move(values.back()), t, "'and'/'or'");
+  for (int i = int(values.size()) - 2; i >= 0; --i) {
+    auto stmts = std::make_shared<ir::Block>();
+    int v = holdInTemp(std::move(values[i]), loc, *stmts);
+    auto sel = std::make_unique<ir::Expr>(ir::ExprOp::Select, t, loc);
+    sel->args.push_back(truth(load(v, loc)));
+    ExprPtr self = convert(load(v, loc), t, "'and'/'or'");
+    sel->args.push_back(isOr ? std::move(self) : std::move(acc));
+    sel->args.push_back(isOr ? std::move(acc) : std::move(self));
+    acc = seqExpr(std::move(stmts), std::move(sel), loc);
   }
   return acc;
 }

@@ -649,7 +649,21 @@ ExprPtr FunctionTyper::objectBuiltin(const std::string &name, const ast::Call &e
       return isSet ? objectOp(ObjectOp::SetNew, Type::set(Type::unknown()), {}, e.loc)
                    : objectOp(ObjectOp::DictNew, Type::dict(Type::unknown(), Type::unknown()), {}, e.loc);
     // set(iterable) / dict(iterable of pairs, or a dict): a loop adding each item.
-    ExprPtr items = listFromAst(*e.args[0], e.loc);
+    ExprPtr items;
+    const ast::Expr &arg = *e.args[0];
+    if (!isSet && arg.kind != ast::ExprKind::Call && !arg.as<ast::Comprehension>()) {
+      ExprPtr value = expr(arg); // dict(d) of a dict: a copy of it
+      if (isUnknown(value)) return unknown(e.loc);
+      if (value->type.isDict()) {
+        Type t = value->type;
+        std::vector<ExprPtr> a;
+        a.push_back(std::move(value));
+        return objectOp(ObjectOp::DictCopy, t, std::move(a), e.loc);
+      }
+      items = listFromIterable(std::move(value), e.loc);
+    } else {
+      items = listFromAst(arg, e.loc);
+    }
     if (isUnknown(items)) return unknown(e.loc);
     Type item = items->type.elems[0];
     if (!isSet && (!item.isTuple() || item.elems.size() != 2))

@@ -70,6 +70,15 @@ std::vector<std::pair<int, ExprPtr>> FunctionTyper::bindOperands(std::vector<Exp
   return bindings;
 }
 
+std::vector<std::pair<int, ExprPtr>> FunctionTyper::bindOptionals(std::vector<ExprPtr> &operands, Loc loc) {
+  bool any = false;
+  for (auto &x : operands) any |= x->type.isOptional();
+  if (!any) return {};
+  auto bindings = bindOperands(operands, loc);
+  for (auto &x : operands) x = unwrapOptional(std::move(x));
+  return bindings;
+}
+
 ExprPtr FunctionTyper::wrapBindings(std::vector<std::pair<int, ExprPtr>> bindings, ExprPtr body, Loc loc) {
   for (auto it = bindings.rbegin(); it != bindings.rend(); ++it) {
     auto let = std::make_unique<ir::Expr>(ir::ExprOp::Let, body->type, loc);

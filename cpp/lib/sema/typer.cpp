@@ -251,7 +251,20 @@ int FunctionTyper::hiddenVar(const std::string &name) {
 
 int FunctionTyper::tempVar(const Type &t, Loc loc) {
   int idx = hiddenVar("$t" + std::to_string(tempCounter_++));
-  (void)loc;
+  // Temporaries are numbered in the order a pass takes them. A branch typed in one pass
+  // and pruned in another (or the reverse) shifts the numbers after it, and a number
+  // then names another site's value: it starts afresh there instead of unifying with
+  // the type it had for the other site (a bool temporary took a float's type).
+  auto [site, first] = tempSites_.try_emplace(idx, loc);
+  if (!first && (site->second.line != loc.line || site->second.col != loc.col)) {
+    site->second = loc;
+    Type fresh = t.containsUnknown() ? Type::unknown() : t;
+    if (vars_[idx].type != fresh) {
+      vars_[idx].type = fresh;
+      changed_ = true;
+    }
+    return idx;
+  }
   if (!t.containsUnknown()) {
     auto u = types::unify(vars_[idx].type, t);
     if (!u) { // a temporary gets a new type in a later pass: take the new one

@@ -367,6 +367,10 @@ public:
   // becomes a load of it; a pure operand is left as it is, to be cloned) and
   // wrapBindings puts those evaluations (Let) around the final expression (tuples.cpp).
   std::vector<std::pair<int, ExprPtr>> bindOperands(std::vector<ExprPtr> &operands, Loc loc);
+  // Optional operands of a builtin taken by value (TypeError when None, as in Numba)
+  // once all are evaluated: bindings for wrapBindings (tuples.cpp).
+  std::vector<std::pair<int, ExprPtr>> bindOptionals(std::vector<ExprPtr> &operands, Loc loc);
+  ExprPtr optionalBoolOp(bool isOr, std::vector<ExprPtr> values, const Type &t, Loc loc); // exprs.cpp
   ExprPtr wrapBindings(std::vector<std::pair<int, ExprPtr>> bindings, ExprPtr body, Loc loc);
   ExprPtr tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc);
   ExprPtr tupleCompare(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc); // tuple_compare.cpp
@@ -410,6 +414,7 @@ public:
   bool changed_ = false;
   bool strict_ = false; // last pass: anything still unknown is an error
   int tempCounter_ = 0;
+  std::unordered_map<int, Loc> tempSites_; // where each temporary was last taken (tempVar)
   int loopDepth_ = 0;
   int returnsTyped_ = 0;     // return statements typed in this pass
   int elementwiseDepth_ = 0; // > 0 while typing the element body of an array expression

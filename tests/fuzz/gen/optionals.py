@@ -1,7 +1,8 @@
 """None and optional values: variables that are None on some paths and a number, a
 bool or a string on others, `is None` / `is not None` tests (and the value used inside
 `if x is not None:`), `x if x is not None else default`, conditional expressions with
-None, and functions that return a value on some paths and None on others."""
+None, `and`/`or` with an optional operand, and functions that return a value on some
+paths and None on others."""
 
 from .core import BOOL, FLOAT, INT, STR, feature, indent, is_optional, leaf, optional_type, variable
 
@@ -35,6 +36,18 @@ def value_or_default(g, t, depth):
     if g.chance(0.5):
         return f"({o} if {o} is not None else {g.expr(t, depth)})"
     return f"({g.expr(t, depth)} if {o} is None else {o})"
+
+
+def or_and(g, t, depth):
+    """`o or x` / `x and o` / `o and x` of an optional number or bool: None is false, and
+    the operand whose truth decides is the value (an optional)."""
+    if t[1] == STR:
+        return None
+    vs = optionals(g, t[1])
+    if not vs:
+        return None
+    o, x = g.rng.choice(vs).name, g.expr(t[1], depth + 1)
+    return g.rng.choice([f"({o} or {x})", f"({o} and {x})", f"({x} and {o})", f"({x} or {o})"])
 
 
 def is_none(g, t, depth):
@@ -88,6 +101,7 @@ def register(reg):
     reg.add_expr("optional", 3, variable)
     reg.add_expr("optional", 2, value)
     reg.add_expr("optional", 1, maybe)
+    reg.add_expr("optional", 0.6, or_and)
     reg.add_expr(VALUE_TYPES, 0.4, value_or_default)
     reg.add_expr(BOOL, 0.4, is_none)
     reg.add_stmt(0.8, new_optional)

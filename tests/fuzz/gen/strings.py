@@ -92,7 +92,9 @@ def joined(g, t, depth):
     if not lists:
         return None
     sep = g.rng.choice(['""', '", "', '"-"', '"é"'])
-    return f"{sep}.join({g.rng.choice(lists).name})"
+    # Cut short: a join stored back into the list it joins (p.extend([sep.join(p)]) in a
+    # loop) grows the strings geometrically, gigabytes within the list's length guard.
+    return f"{sep}.join({g.rng.choice(lists).name})[:{g.rng.choice([6, 20, 60])}]"
 
 
 def str_to_int(g, t, depth):
