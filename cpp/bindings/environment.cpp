@@ -159,7 +159,12 @@ public:
   const JitClassInfo *jitClass(uint64_t handle) override {
     auto &slot = classes_[handle];
     if (!slot) {
-      slot = jitClassInfo(reinterpret_cast<PyObject *>(uintptr_t(handle)));
+      PyObject *box = jitClassBoxType(handle);
+      if (!box) {
+        classes_.erase(handle);
+        return nullptr; // no class of this process has it (a cache entry of another class)
+      }
+      slot = jitClassInfo(box);
       for (auto *m : {&slot->methods, &slot->staticMethods})
         for (auto &[name, h] : *m) keepAliveIn(*owner_.keepAlive, reinterpret_cast<PyObject *>(uintptr_t(h)));
       for (auto &[name, p] : slot->properties)
@@ -336,7 +341,7 @@ private:
         internalError("the resolver's jitclass is not a jitclass type");
       keepAliveIn(*owner_.keepAlive, t[1].ptr());
       g.kind = K::JitClass;
-      g.handle = uint64_t(reinterpret_cast<uintptr_t>(t[1].ptr()));
+      g.handle = jitClassHandle(t[1].ptr());
       g.s = nb::cast<std::string>(t[2]);
     } else if (tag == "unsupported") {
       return unsupported(nb::cast<std::string>(t[1]));

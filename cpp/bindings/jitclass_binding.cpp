@@ -12,6 +12,7 @@
 
 #include <cstring>
 #include <memory>
+#include <unordered_map>
 
 namespace nb = nanobind;
 
@@ -157,7 +158,55 @@ Type parseFieldType(const std::string &text, const std::string &field) {
   return *t;
 }
 
-PyTypeObject *boxTypeOf(const Type &t) { return reinterpret_cast<PyTypeObject *>(uintptr_t(t.handle)); }
+// ---- the class registry. A class's handle is a digest of its description (module,
+// qualified name, fields, source: _jitclass.py), so that a type text names the same
+// class in every process and cache=True finds code compiled by another process; a
+// second class with the same description in one process takes the next free value.
+// Registered box types live as long as the process.
+struct ClassRegistry {
+  std::unordered_map<uint64_t, PyTypeObject *> byHandle;
+  std::unordered_map<PyTypeObject *, uint64_t> byType;
+};
+ClassRegistry &registry() {
+  static auto *r = new ClassRegistry();
+  return *r;
+}
+
+uint64_t jitclassRegister(nb::handle boxType, const std::string &description) {
+  if (!isJitClassBoxType(boxType.ptr())) throw nb::type_error("jitclass_register: not a jitclass box type");
+  auto *type = reinterpret_cast<PyTypeObject *>(boxType.ptr());
+  ClassRegistry &r = registry();
+  if (auto it = r.byType.find(type); it != r.byType.end()) return it->second;
+  uint64_t h = 14695981039346656037ULL; // FNV-1a, then a finishing mix
+  for (unsigned char c : description) h = (h ^ c) * 1099511628211ULL;
+  for (;; ++h) {
+    uint64_t x = h ^ (h >> 31);
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 29)) >> 4; // 60 bits, never 0
+    if (x == 0) continue;
+    if (r.byHandle.count(x)) continue;
+    Py_INCREF(boxType.ptr());
+    r.byHandle[x] = type;
+    r.byType[type] = x;
+    return x;
+  }
+}
+
+PyTypeObject *boxTypeOf(const Type &t) {
+  auto it = registry().byHandle.find(t.handle);
+  return it == registry().byHandle.end() ? nullptr : it->second;
+}
+
+// The handle of a box type, registering the class (through its Python side) when that
+// has not happened yet.
+uint64_t handleOfBoxType(PyTypeObject *type) {
+  if (auto it = registry().byType.find(type); it != registry().byType.end()) return it->second;
+  nb::object jc = nb::steal(PyObject_GetAttrString(reinterpret_cast<PyObject *>(type), "_mahou_jitclass"));
+  if (!jc.is_valid()) throwPendingPythonError();
+  nb::object h = nb::steal(PyObject_CallMethod(jc.ptr(), "_handle", nullptr));
+  if (!h.is_valid()) throwPendingPythonError();
+  return nb::cast<uint64_t>(h);
+}
 
 // _core.jitclass_layout(box_type, [(name, type text), ...]): installs one field
 // descriptor per field on the box type; returns the fields' tuple type as text.
@@ -225,7 +274,14 @@ bool isJitInstance(PyObject *obj) { return theInstanceBase && PyObject_TypeCheck
 Type jitInstanceType(PyObject *obj) {
   PyTypeObject *t = Py_TYPE(obj);
   const char *dot = std::strrchr(t->tp_name, '.');
-  return Type::instance(uint64_t(reinterpret_cast<uintptr_t>(t)), dot ? dot + 1 : t->tp_name);
+  return Type::instance(jitClassHandle(reinterpret_cast<PyObject *>(t)), dot ? dot + 1 : t->tp_name);
+}
+
+uint64_t jitClassHandle(PyObject *boxType) { return handleOfBoxType(reinterpret_cast<PyTypeObject *>(boxType)); }
+
+PyObject *jitClassBoxType(uint64_t handle) {
+  auto it = registry().byHandle.find(handle);
+  return it == registry().byHandle.end() ? nullptr : reinterpret_cast<PyObject *>(it->second);
 }
 
 std::unique_ptr<JitClassInfo> jitClassInfo(PyObject *boxType) {
@@ -235,7 +291,7 @@ std::unique_ptr<JitClassInfo> jitClassInfo(PyObject *boxType) {
   auto c = std::make_unique<JitClassInfo>();
   try {
     nb::tuple t = nb::cast<nb::tuple>(info);
-    c->handle = uint64_t(reinterpret_cast<uintptr_t>(boxType));
+    c->handle = jitClassHandle(boxType);
     c->name = nb::cast<std::string>(t[0]);
     for (nb::handle f : t[1]) {
       nb::tuple pair = nb::cast<nb::tuple>(f);
@@ -260,7 +316,8 @@ std::unique_ptr<JitClassInfo> jitClassInfo(PyObject *boxType) {
 }
 
 bool unboxJitInstance(PyObject *obj, const Type &t, char *dst) {
-  if (!PyObject_TypeCheck(obj, boxTypeOf(t))) {
+  PyTypeObject *box = boxTypeOf(t);
+  if (!box || !PyObject_TypeCheck(obj, box)) {
     PyErr_Format(PyExc_TypeError, "expected an instance of the jitclass %s, got %s", t.text.c_str(), Py_TYPE(obj)->tp_name);
     return false;
   }
@@ -272,6 +329,11 @@ bool unboxJitInstance(PyObject *obj, const Type &t, char *dst) {
 
 PyObject *wrapJitInstance(MahouMemInfo *instance, const Type &t) {
   PyTypeObject *type = boxTypeOf(t);
+  if (!type) {
+    mahou_rt_decref(instance);
+    PyErr_Format(PyExc_TypeError, "the jitclass %s is not defined in this process", t.text.c_str());
+    return nullptr;
+  }
   PyObject *obj = type->tp_alloc(type, 0);
   if (!obj) {
     mahou_rt_decref(instance);
@@ -293,6 +355,7 @@ void registerJitClass(nb::module_ &m) {
   m.attr("JitField") = nb::borrow(field);
   m.def("jitclass_layout", &jitclassLayout, nb::arg("box_type"), nb::arg("fields"));
   m.def("jitclass_new", &jitclassNew, nb::arg("box_type"), nb::arg("fields_type"));
+  m.def("jitclass_register", &jitclassRegister, nb::arg("box_type"), nb::arg("description"));
   m.def("jitclass_instance_id", [](nb::handle obj) -> uint64_t {
     if (!isJitInstance(obj.ptr())) throw nb::type_error("not a jitclass instance");
     return uint64_t(reinterpret_cast<uintptr_t>(asInstance(obj.ptr())->instance));

@@ -70,11 +70,14 @@ void releaseObject(const types::Type &t, char *src);
 bool afterCall(const std::vector<types::Type> &args, PyObject *const *objs, void **argv);
 
 // @jitclass (jitclass_binding.cpp): each class has a box type (a subclass of
-// mahou._core.JitInstanceBase) whose address is the class's handle; its instances hold
-// one native instance.
+// mahou._core.JitInstanceBase), registered under the class's handle (a digest of the
+// class's description, the same in every process); its instances hold one native
+// instance.
 void registerJitClass(nanobind::module_ &m);
 bool isJitClassBoxType(PyObject *obj);
 bool isJitInstance(PyObject *obj);
+uint64_t jitClassHandle(PyObject *boxType); // registers the class when needed
+PyObject *jitClassBoxType(uint64_t handle); // borrowed; null when no class has the handle
 types::Type jitInstanceType(PyObject *obj); // obj: a jitclass instance
 // The class as the compiler sees it (box type's _mahou_class_info()); throws UserError.
 std::unique_ptr<JitClassInfo> jitClassInfo(PyObject *boxType);

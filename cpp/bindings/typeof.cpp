@@ -230,7 +230,7 @@ bool appendObjectKey(PyObject *obj, KeyBuffer &key) {
     return ct && appendTypeWords(*ct, key);
   }
   if (isJitInstance(obj))
-    return push(key, tagged(KeyTag::Instance, 0)) && push(key, uint64_t(reinterpret_cast<uintptr_t>(t)));
+    return push(key, tagged(KeyTag::Instance, 0)) && push(key, jitClassHandle(reinterpret_cast<PyObject *>(t)));
   if (t == dispatcherType())
     return push(key, tagged(KeyTag::Function, 0)) &&
            push(key, uint64_t(reinterpret_cast<uintptr_t>(obj)));

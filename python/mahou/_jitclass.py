@@ -14,13 +14,36 @@ __all__ = ["jitclass", "deferred_type", "optional", "JitClassType", "InstanceTyp
 
 
 class InstanceType(_types.Type):
-    """The type of the instances of a jitclass (Numba: Class.class_type.instance_type)."""
+    """The type of the instances of a jitclass (Numba: Class.class_type.instance_type).
+    Its text names the class by its handle, known once the class's fields are (deferred
+    types defined)."""
 
     __slots__ = ("jitclass",)
 
     def __init__(self, jitclass):
         self.jitclass = jitclass
-        super().__init__(f"instance.jitclass.{jitclass.__name__}#{id(jitclass._box):x}")
+        super().__init__(None)
+
+    @property
+    def name(self):
+        if self._name is not None:
+            return self._name
+        handle = self.jitclass._handle()
+        name = f"instance.jitclass.{self.jitclass.__name__}#{handle:x}"
+        if handle:  # 0 while the class is being described
+            self._name = name
+        return name
+
+    def __str__(self):
+        return self.name
+
+    __repr__ = __str__
+
+    def __eq__(self, other):
+        return isinstance(other, _types.Type) and self.name == other.name
+
+    def __hash__(self):
+        return hash(self.name)
 
     @property
     def class_type(self):
@@ -97,6 +120,8 @@ def optional(typ):
     return OptionalType(typ)
 
 
+_describing = set()  # classes whose description is being made (JitClassType._handle)
+
 _PYTHON_TYPES = {int: "int64", float: "float64", bool: "bool", complex: "complex128", str: "unicode_type"}
 
 
@@ -121,6 +146,19 @@ def _type_text(typ, where):
     raise TypeError(f"{where}: {typ!r} is not a type")
 
 
+def _describe_type(typ):
+    """A field's type for the class's description: as its text, but a jitclass by its
+    qualified name (its handle is a digest of this description; recursive classes)."""
+    if isinstance(typ, DeferredType):
+        return "deferred " + _describe_type(typ.get())
+    if isinstance(typ, OptionalType):
+        return "optional " + _describe_type(typ.type)
+    jc = typ if isinstance(typ, JitClassType) else typ.jitclass if isinstance(typ, (ClassType, InstanceType)) else None
+    if jc is not None:
+        return f"jitclass {jc.__module__}.{jc.__qualname__}"
+    return _type_text(typ, "field")
+
+
 def _spec_items(spec):
     if spec is None:
         return []
@@ -142,7 +180,7 @@ class JitClassType:
     """What @jitclass makes of a class: calling it constructs an instance (its compiled
     __init__ runs); isinstance(x, C) works; C.class_type.instance_type is its type."""
 
-    _mahou_jitclass_box = staticmethod(lambda cls: cls._box)  # the resolver's hook
+    _mahou_jitclass_box = staticmethod(lambda cls: cls._registered_box())  # the resolver's hook
 
     def __init__(self, cls, spec):
         if not isinstance(cls, type):
@@ -192,6 +230,7 @@ class JitClassType:
         self.class_type = ClassType(self)
         self._fields = None  # [(name, type text)] once the types are known (deferred types)
         self._ctor = None
+        self._handle_value = None
 
     # ---- the class as the compiler sees it
     def _finish(self):
@@ -200,7 +239,38 @@ class JitClassType:
                       for name, typ in self._spec]
             self._fields_type = _core.jitclass_layout(self._box, fields)
             self._fields = fields
+            self._handle()
         return self._fields
+
+    def _handle(self):
+        """The class's handle (its name in type texts): a digest of what the class is, so
+        that the same class has the same handle in every process (cache=True finds code
+        compiled for it by another process), registered with the compiler's registry."""
+        if self._handle_value is None:
+            if self in _describing:
+                return 0  # the class named in its own fields' types (through a container)
+            _describing.add(self)
+            try:
+                description = self._description()
+            finally:
+                _describing.discard(self)
+            self._handle_value = _core.jitclass_register(self._box, description)
+        return self._handle_value
+
+    def _registered_box(self):
+        self._handle()
+        return self._box
+
+    def _description(self):
+        """What identifies the class across processes: its module, qualified name, fields
+        (other jitclasses named by their qualified names) and the source of its body."""
+        import inspect
+        fields = [(name, _describe_type(typ)) for name, typ in self._spec]
+        try:
+            source = inspect.getsource(self.py_class)
+        except (OSError, TypeError):
+            source = f"<no source: this process only, {id(self)}>"
+        return repr((self.__module__, self.__qualname__, fields, source))
 
     def _class_info(self):
         return (self.__name__, self._finish(), dict(self._methods), dict(self._statics),

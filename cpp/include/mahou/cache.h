@@ -60,6 +60,10 @@ private:
   std::map<uint64_t, std::string> classes_; // handle → the jitclass's name and fields
   // hostCalleeSource: per callee handle, its source text and the recorder of its globals.
   std::map<uint64_t, std::pair<std::string, std::unique_ptr<RecordingEnvironment>>> inlined_;
+  // The methods, static methods and property accessors of those classes: callee handle
+  // → its name in the records, "jitclass#<class handle>.<member>" (found again through
+  // the class, whose handle is the same in every process).
+  std::map<uint64_t, std::string> members_;
 };
 
 // The symbol of a compiled overload: "mahou.<name>.<16 hex digits>", a hash of

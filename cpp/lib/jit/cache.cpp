@@ -99,7 +99,8 @@ std::string serialize(const GlobalValue &g) {
     putField(out, g.bytes);
     break;
   case K::ExcClass: out += std::to_string(int(g.exc)); break;
-  case K::Str: case K::Function: case K::Builtin: case K::Unsupported: case K::JitClass: putField(out, g.s); break;
+  case K::JitClass: out += std::to_string(g.handle) + ":"; putField(out, g.s); break; // the handle: a digest of the class
+  case K::Str: case K::Function: case K::Builtin: case K::Unsupported: putField(out, g.s); break;
   case K::Missing: case K::None: break;
   case K::ExternalFunction: out += std::to_string(g.handle) + ":"; putField(out, g.s); break; // the code calls the address
   }
@@ -383,7 +384,11 @@ std::string RecordingEnvironment::dependencies() const {
     putField(line, params);
     lines.push_back(line + "\n");
   }
-  for (const auto &[handle, layout] : classes_) lines.push_back("j " + layout + "\n");
+  for (const auto &[handle, layout] : classes_) {
+    std::string line = "j ";
+    putField(line, std::to_string(handle));
+    lines.push_back(line + " " + layout + "\n");
+  }
   for (const auto &[handle, inlined] : inlined_) { // callees compiled into this function
     std::string line = "i ";
     putField(line, inlined.first);
@@ -398,6 +403,12 @@ std::string RecordingEnvironment::dependencies() const {
 
 std::map<std::string, GlobalValue> RecordingEnvironment::namedCallees() const {
   std::map<std::string, GlobalValue> named = globals_;
+  for (const auto &[handle, name] : members_) {
+    GlobalValue g;
+    g.kind = GlobalValue::Kind::Function;
+    g.handle = handle;
+    named[name] = g;
+  }
   for (size_t i = 0; i < extensions_.size(); ++i) {
     GlobalValue g;
     g.kind = GlobalValue::Kind::Function;
@@ -407,24 +418,61 @@ std::map<std::string, GlobalValue> RecordingEnvironment::namedCallees() const {
   return named;
 }
 
+namespace {
+// A jitclass's layout as recorded (its name and fields), and the record names of its
+// members: "jitclass#<handle>.<method>", ".static:<name>", ".get:<property>", ".set:<property>".
+std::string layoutText(const JitClassInfo &c) {
+  std::string layout;
+  putField(layout, c.name);
+  for (size_t i = 0; i < c.fieldNames.size(); ++i) {
+    layout += ' ';
+    putField(layout, c.fieldNames[i] + ":" + c.fieldTypes[i].str());
+  }
+  return layout;
+}
+
+const char kMemberPrefix[] = "jitclass#";
+
+template <class F> void forEachMember(const JitClassInfo &c, F &&f) {
+  std::string base = kMemberPrefix + std::to_string(c.handle) + ".";
+  for (const auto &[name, h] : c.methods) f(h, base + name);
+  for (const auto &[name, h] : c.staticMethods) f(h, base + "static:" + name);
+  for (const auto &[name, p] : c.properties) {
+    if (p.getter) f(p.getter, base + "get:" + name);
+    if (p.setter) f(p.setter, base + "set:" + name);
+  }
+}
+
+// The member a record names, found again through its class in this process.
+std::optional<GlobalValue> memberByName(const std::string &name, CompileEnvironment &env) {
+  if (name.rfind(kMemberPrefix, 0) != 0) return std::nullopt;
+  size_t dot = name.find('.');
+  if (dot == std::string::npos) return std::nullopt;
+  uint64_t handle = std::strtoull(name.c_str() + sizeof kMemberPrefix - 1, nullptr, 10);
+  const JitClassInfo *c = env.jitClass(handle);
+  if (!c) return std::nullopt;
+  std::optional<GlobalValue> found;
+  forEachMember(*c, [&](uint64_t h, const std::string &n) {
+    if (n == name) {
+      found = GlobalValue{};
+      found->kind = GlobalValue::Kind::Function;
+      found->handle = h;
+    }
+  });
+  return found;
+}
+} // namespace
+
 const JitClassInfo *RecordingEnvironment::jitClass(uint64_t handle) {
   const JitClassInfo *c = inner_.jitClass(handle);
-  if (c) { // the layout is part of the code (a class at a reused address gets other code)
-    std::string layout;
-    putField(layout, c->name);
-    for (size_t i = 0; i < c->fieldNames.size(); ++i) {
-      layout += ' ';
-      putField(layout, c->fieldNames[i] + ":" + c->fieldTypes[i].str());
-    }
-    classes_[handle] = layout;
+  if (c) { // the layout is part of the code; the members are callees found through the class
+    classes_[handle] = layoutText(*c);
+    forEachMember(*c, [&](uint64_t h, const std::string &name) { members_[h] = name; });
   }
   return c;
 }
 
 bool RecordingEnvironment::cacheable() const {
-  if (!classes_.empty()) return false; // jitclasses are known by address: not found again in another process
-  for (const auto &[name, g] : globals_)
-    if (g.kind == GlobalValue::Kind::JitClass) return false;
   std::map<std::string, GlobalValue> named = namedCallees();
   if (unfindable_) return false;
   for (const auto &[handle, params] : params_)
@@ -611,8 +659,18 @@ bool dependenciesHold(const std::string &dependencies, CompileEnvironment &env) 
       GlobalValue g = env.resolveGlobal(f[0]);
       if (serialize(g) != f[1]) return false;
       now[f[0]] = g;
+    } else if (tag == 'j') { // a jitclass: the same description (its handle) and layout
+      if (f.size() < 2) return false;
+      const JitClassInfo *c = env.jitClass(std::strtoull(f[0].c_str(), nullptr, 10));
+      if (!c) return false;
+      size_t p = 0;
+      std::vector<std::string> layout;
+      if (!readFields(layoutText(*c), p, layout) || layout != std::vector<std::string>(f.begin() + 1, f.end()))
+        return false;
     } else if (tag == 'c') {
       if (f.size() < 4) return false;
+      if (!now.count(f[0]))
+        if (auto m = memberByName(f[0], env)) now[f[0]] = *m;
       auto it = now.find(f[0]);
       if (it == now.end() || it->second.kind != GlobalValue::Kind::Function) return false;
       size_t nargs = std::strtoul(f[1].c_str(), nullptr, 10);
@@ -628,6 +686,8 @@ bool dependenciesHold(const std::string &dependencies, CompileEnvironment &env) 
       if (sig.symbol != f[2 + nargs] || sig.ret.str() != f[3 + nargs]) return false;
     } else if (tag == 'p') {
       if (f.size() != 2) return false;
+      if (!now.count(f[0]))
+        if (auto m = memberByName(f[0], env)) now[f[0]] = *m;
       auto it = now.find(f[0]);
       if (it == now.end() || it->second.kind != GlobalValue::Kind::Function) return false;
       if (serialize(env.calleeParams(it->second.handle)) != f[1]) return false;
