@@ -144,3 +144,81 @@ def test_handles_are_stable_and_distinct():
     ta, tb = a.class_type.instance_type, b.class_type.instance_type
     assert ta != tb  # the same description twice in one process: two classes
     assert a(1.0).v == b(2.0).v - 1.0
+
+
+LINKED = """
+import mahou
+from mahou import int64, optional, typed, types
+from mahou.experimental import jitclass
+from mahou import deferred_type
+
+node_type = deferred_type()
+
+
+@jitclass([("value", int64), ("next", optional(node_type))])
+class Node:
+    def __init__(self, value, next):
+        self.value = value
+        self.next = next
+
+
+node_type.define(Node.class_type.instance_type)
+
+
+@mahou.njit(cache=True)
+def build(n):
+    head = Node(0, None)
+    for i in range(1, n):
+        head = Node(i, head)
+    return head
+
+
+@mahou.njit(cache=True)
+def total(head):
+    s = 0
+    node = head
+    while node is not None:
+        s += node.value
+        node = node.next
+    return s
+"""
+
+LINKED_MAIN = """
+import json, pickle, sys
+import linked
+head = linked.build(10)
+out = {"sum": linked.total(head), "cached": [list(f.stats.values())[0]["cached"] for f in (linked.build, linked.total)]}
+if len(sys.argv) > 1:
+    with open(sys.argv[1], "wb") as fh:
+        pickle.dump(head.next, fh)
+print(json.dumps(out))
+"""
+
+UNPICKLE = """
+import json, pickle, sys
+with open(sys.argv[1], "rb") as fh:
+    node = pickle.load(fh)
+import linked
+print(json.dumps({"sum": linked.total(node), "value": node.value, "type": type(node).__name__}))
+"""
+
+
+def run_script(path, text, *args):
+    env = dict(os.environ, MAHOU_CACHE_DIR=str(path / "cache"))
+    out = subprocess.run([sys.executable, "-c", text, *args], cwd=path, env=env, capture_output=True, text=True,
+                         timeout=180)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_recursive_class_through_a_deferred_type(tmp_path):
+    write(tmp_path / "linked.py", LINKED)
+    assert run_script(tmp_path, LINKED_MAIN) == {"sum": 45, "cached": [False, False]}
+    assert run_script(tmp_path, LINKED_MAIN) == {"sum": 45, "cached": [True, True]}
+
+
+def test_instance_pickled_in_one_process_loads_in_another(tmp_path):
+    write(tmp_path / "linked.py", LINKED)
+    blob = str(tmp_path / "node.pkl")
+    run_script(tmp_path, LINKED_MAIN, blob)
+    assert run_script(tmp_path, UNPICKLE, blob) == {"sum": 36, "value": 8, "type": "Node"}
