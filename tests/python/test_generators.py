@@ -349,11 +349,15 @@ def try_inside(n):
     return list(catching(n))
 
 
+@njit
 def consume(g):
     t = 0
     for x in g:
         t += x
     return t
+
+
+GENERATORS.append(consume)
 
 
 def generator_argument(n):
@@ -547,3 +551,19 @@ def test_refused():
 
         with pytest.raises((UnsupportedError, mahou.errors.TypingError), match=what):
             use(3)
+
+
+def test_generator_expression_as_value_refused():
+    from mahou.errors import UnsupportedError
+
+    def keeps(n):
+        g = (x for x in range(n))
+        return g
+
+    with pytest.raises(UnsupportedError, match="generator expression"):
+        njit(keeps)(3)
+
+    def summed(n):
+        return sum(x * x for x in range(n))  # a builtin's argument: fine
+
+    assert njit(summed)(5) == summed(5)

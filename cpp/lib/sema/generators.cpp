@@ -65,6 +65,13 @@ void FunctionTyper::yieldStmt(const ast::Yield &s, ir::Block &out) {
   out.push_back(std::move(st));
 }
 
+void FunctionTyper::refuseGeneratorExpression(const ast::Expr &value) {
+  auto *c = value.as<ast::Comprehension>();
+  if (c && c->comp == ast::CompKind::Generator)
+    notSupported(value.loc, "a generator expression as a value is not supported (write a generator function with "
+                            "'yield', or a list comprehension); builtins such as sum() and any() take one");
+}
+
 ExprPtr FunctionTyper::genResume(int genVar, Loc loc) {
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::GenNext, Type::boolean(), loc);
   e->sub = 0;

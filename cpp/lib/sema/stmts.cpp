@@ -45,6 +45,7 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
     auto *a = s.as<ast::Assign>();
     if (a->value->kind == ast::ExprKind::Lambda && a->targets.size() == 1)
       if (auto *n = a->targets[0]->as<ast::Name>(); n && innerFunction(n->id)) return; // f = lambda ...
+    refuseGeneratorExpression(*a->value);
     auto value = expr(*a->value);
     if (a->targets.size() == 1) {
       assign(*a->targets[0], std::move(value), s.loc, out);
@@ -948,6 +949,7 @@ void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
     out.push_back(std::move(st));
     return;
   }
+  if (s.value) refuseGeneratorExpression(*s.value);
   ExprPtr v = s.value ? expr(*s.value) : ir::makeConst(Type::none(), s.loc, 0);
   if (isUnknown(v)) {
     out.push_back(std::move(st)); // discarded: another pass follows

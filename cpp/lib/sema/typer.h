@@ -355,6 +355,9 @@ public:
   ExprPtr genResume(int genVar, Loc loc); // an item is ready → bool (GenNext sub 0)
   ExprPtr genItem(int genVar, Loc loc);   // that item (GenNext sub 1)
   ExprPtr reduceGenerator(const std::string &name, ExprPtr gen, Loc loc); // sum/min/max/any/all (object_methods.cpp)
+  // `g = (x for x in ...)` / `return (x ...)`: a generator expression as a value (Numba
+  // refuses it too; builtins such as sum() take one as a list comprehension).
+  void refuseGeneratorExpression(const ast::Expr &value);
   bool generator_ = false;               // the body yields: this is a generator function
   Type yield_ = Type::unknown();         // the type of the items it yields
 
