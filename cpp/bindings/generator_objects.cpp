@@ -14,14 +14,18 @@ struct GeneratorObject {
   PyObject_HEAD
   MahouMemInfo *gen;  // the runtime's generator object (one reference)
   types::Type *item;  // the yield type
+  // The code its frame may point into (the function that returned it may have inlined
+  // the generator's start): kept linked while the generator lives.
+  std::shared_ptr<const void> *code;
 };
 
 PyTypeObject *theGeneratorType = nullptr;
 
 void generatorDealloc(PyObject *self) {
   auto *g = reinterpret_cast<GeneratorObject *>(self);
-  mahou_rt_decref(g->gen);
+  mahou_rt_decref(g->gen); // runs the frame's destroy function: before the code goes
   delete g->item;
+  delete g->code;
   PyTypeObject *tp = Py_TYPE(self);
   tp->tp_free(self);
   Py_DECREF(tp);
@@ -68,7 +72,14 @@ PyObject *wrapGenerator(MahouMemInfo *gen, const types::Type &t) {
   }
   g->gen = gen;
   g->item = new types::Type(t.elems[0]);
+  g->code = nullptr;
   return reinterpret_cast<PyObject *>(g);
+}
+
+void holdGeneratorCode(PyObject *gen, const std::shared_ptr<const void> &code) {
+  if (!gen || !theGeneratorType || Py_TYPE(gen) != theGeneratorType || !code) return;
+  auto *g = reinterpret_cast<GeneratorObject *>(gen);
+  if (!g->code) g->code = new std::shared_ptr<const void>(code);
 }
 
 void registerGenerators(nanobind::module_ &m) {

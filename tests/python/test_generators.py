@@ -473,6 +473,22 @@ def test_returned_from_compiled_function():
     assert list(make(5)) == [0, 1, 4, 9, 16]
 
 
+def test_generator_outlives_the_function_that_made_it():
+    # `make` inlines the start of `squares`: the frame points into make's code, which
+    # must stay linked while the generator lives (the dispatcher is gone).
+    def build():
+        @njit
+        def make(n):
+            return squares(n)
+
+        return make(6)
+
+    g = build()
+    gc.collect()
+    assert next(g) == 0
+    assert list(g) == [1, 4, 9, 16, 25]
+
+
 # ---------------------------------------------------------------- leaks
 
 def drop_early(n):

@@ -30,6 +30,10 @@ inline char *generatorPromise(void *handle, const types::Type &item) {
   size_t off = (2 * sizeof(void *) + a - 1) / a * a;
   return static_cast<char *>(handle) + off;
 }
-inline void *generatorHandle(MahouMemInfo *gen) { return *static_cast<void **>(mahouObjectPayload(gen)); }
+// A generator object is one MahouMemInfo block holding the coroutine frame at this
+// offset (16-byte aligned: malloc's alignment; codegen adds it to get the handle).
+constexpr size_t kGeneratorFrameOffset = 48;
+static_assert(kGeneratorFrameOffset >= sizeof(MahouMemInfo) && kGeneratorFrameOffset % 16 == 0);
+inline void *generatorHandle(MahouMemInfo *gen) { return reinterpret_cast<char *>(gen) + kGeneratorFrameOffset; }
 
 } // namespace mahou::runtime

@@ -1,11 +1,12 @@
 // Generators as LLVM coroutines (the switched-resume lowering C++20 coroutines use).
 // A generator function is lowered as usual with its variables in allocas, plus:
 //   entry:   coro.id (the promise: {i32 state, item}), the frame from
-//            mahou_rt_gen_frame_alloc unless LLVM elides it, coro.begin; parameters are
-//            stored (with their references); the Generator object wrapping the handle is
-//            written to the result; an initial suspend returns it to the caller.
+//            mahou_rt_gen_frame_alloc (inside the generator object, at a fixed offset
+//            after its header), coro.begin; parameters are stored (with their
+//            references); the generator object is written to the result; an initial
+//            suspend returns it to the caller.
 //   yield x: the item (owned) into the promise, state 0, suspend; a destroy there
-//            releases the locals (gen.cleanup) and frees the frame.
+//            releases the locals (gen.cleanup); the runtime then frees the object.
 //   return / end / error: the locals released, state 2 (done) or 1 (raised), final suspend.
 // CoroSplit turns this into a ramp (the function's own symbol and calling convention),
 // a resume and a destroy function; the frame keeps every value live across a yield.
@@ -47,21 +48,15 @@ void FunctionLowering::beginGenerator() {
   promise->setAlignment(llvm::Align(promiseAlign(item)));
   promise_ = promise;
   auto *null = llvm::ConstantPointerNull::get(b_.getPtrTy());
-  coroId_ = coroIntrinsic(llvm::Intrinsic::coro_id, {b_.getInt32(0), promise, null, null});
-  llvm::Value *need = coroIntrinsic(llvm::Intrinsic::coro_alloc, {coroId_});
-  auto *entry = b_.GetInsertBlock();
-  auto *alloc = newBlock("gen.alloc");
-  auto *begin = newBlock("gen.begin");
-  b_.CreateCondBr(need, alloc, begin);
-  b_.SetInsertPoint(alloc);
+  // The frame is always on the heap, inside the generator object (no coro.alloc: the
+  // object's address is derived from the frame's, so the frame is never elided).
+  coroId_ = coroIntrinsic(llvm::Intrinsic::coro_id, {b_.getInt32(16), promise, null, null});
   llvm::Value *size = coroIntrinsic(llvm::Intrinsic::coro_size, {}, {i64()});
-  llvm::Value *mem = b_.CreateCall(runtimeFn("mahou_rt_gen_frame_alloc", b_.getPtrTy(), {i64()}), {size});
-  b_.CreateBr(begin);
-  b_.SetInsertPoint(begin);
-  auto *frame = b_.CreatePHI(b_.getPtrTy(), 2, "gen.mem");
-  frame->addIncoming(null, entry);
-  frame->addIncoming(mem, alloc);
-  coroHandle_ = coroIntrinsic(llvm::Intrinsic::coro_begin, {coroId_, frame});
+  auto *alloc = llvm::cast<llvm::CallInst>(
+      b_.CreateCall(runtimeFn("mahou_rt_gen_frame_alloc", b_.getPtrTy(), {i64()}), {size}));
+  alloc->addRetAttr(llvm::Attribute::NoAlias);
+  alloc->addRetAttr(llvm::Attribute::NonNull);
+  coroHandle_ = coroIntrinsic(llvm::Intrinsic::coro_begin, {coroId_, alloc});
 
   // The exits every suspend point shares.
   auto *here = b_.GetInsertBlock();
@@ -70,13 +65,8 @@ void FunctionLowering::beginGenerator() {
   coroIntrinsic(llvm::Intrinsic::coro_end,
                 {coroHandle_, b_.getFalse(), llvm::ConstantTokenNone::get(ctx())});
   b_.CreateRet(b_.getInt32(0));
-  genFree_ = newBlock("gen.free");
+  genFree_ = newBlock("gen.free"); // the object's block (the frame with it) is freed by the runtime
   b_.SetInsertPoint(genFree_);
-  llvm::Value *toFree = coroIntrinsic(llvm::Intrinsic::coro_free, {coroId_, coroHandle_});
-  auto *doFree = newBlock("gen.dofree");
-  b_.CreateCondBr(b_.CreateIsNotNull(toFree), doFree, genSuspendRet_);
-  b_.SetInsertPoint(doFree);
-  b_.CreateCall(runtimeFn("mahou_rt_gen_frame_free", b_.getVoidTy(), {b_.getPtrTy()}), {toFree});
   b_.CreateBr(genSuspendRet_);
   genCleanup_ = newBlock("gen.cleanup"); // destroyed at a yield: the locals are still held
   b_.SetInsertPoint(genCleanup_);
@@ -94,7 +84,7 @@ void FunctionLowering::suspendGenerator(bool final, llvm::BasicBlock *resume) {
 
 void FunctionLowering::startGenerator(llvm::BasicBlock *body) {
   b_.CreateStore(b_.getInt32(kGenReady), b_.CreateStructGEP(promiseType(fn_.ret.elems[0]), promise_, 0));
-  llvm::Value *gen = b_.CreateCall(runtimeFn("mahou_rt_gen_new", b_.getPtrTy(), {b_.getPtrTy()}), {coroHandle_});
+  llvm::Value *gen = b_.CreateConstGEP1_64(b_.getInt8Ty(), coroHandle_, -int64_t(runtime::kGeneratorFrameOffset));
   b_.CreateStore(gen, retPtr_);
   suspendGenerator(false, body);
 }
@@ -131,7 +121,8 @@ Value FunctionLowering::genNext(const ir::Expr &e) {
   const Type &genType = e.args[0]->type;
   const Type &item = genType.elems[0];
   Value g = expr(*e.args[0]);
-  llvm::Value *handle = b_.CreateLoad(b_.getPtrTy(), objectPayload(g.v), "gen.handle");
+  llvm::Value *handle =
+      b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), g.v, int64_t(runtime::kGeneratorFrameOffset), "gen.handle");
   auto *pty = promiseType(item);
   llvm::Value *promise =
       coroIntrinsic(llvm::Intrinsic::coro_promise, {handle, b_.getInt32(promiseAlign(item)), b_.getFalse()});
