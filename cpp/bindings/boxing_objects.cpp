@@ -274,6 +274,7 @@ PyObject *boxObject(const Type &t, char *src) {
     return out;
   }
   case types::Kind::Instance: return wrapJitInstance(loadObjectPtr(src), t); // takes the reference
+  case types::Kind::Generator: return wrapGenerator(loadObjectPtr(src), t);   // takes the reference
   case types::Kind::Optional: {
     if (!src[types::nativeSize(t.elems[0])]) Py_RETURN_NONE;
     return boxValue(t.elems[0], src);

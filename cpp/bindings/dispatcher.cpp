@@ -127,6 +127,7 @@ PyObject *boxResult(const Overload &ov, char *ret) {
     break;
   default:
     result = boxValue(ov.fn.ret, ret);
+    if (ov.fn.ret.isGenerator()) holdGeneratorCode(result, ov.fn.code);
     break;
   }
   return ov.declaredRet ? convertResult(result, *ov.declaredRet) : result;

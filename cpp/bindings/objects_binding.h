@@ -84,6 +84,12 @@ std::unique_ptr<JitClassInfo> jitClassInfo(PyObject *boxType);
 bool unboxJitInstance(PyObject *obj, const types::Type &t, char *dst);
 PyObject *wrapJitInstance(MahouMemInfo *instance, const types::Type &t); // takes the reference
 
+// Generators returned to Python (generator_objects.cpp): mahou._core.Generator.
+void registerGenerators(nanobind::module_ &m);
+PyObject *wrapGenerator(MahouMemInfo *gen, const types::Type &t); // takes the reference
+// Keeps `code` (the returning function's machine code) linked while `gen` lives.
+void holdGeneratorCode(PyObject *gen, const std::shared_ptr<const void> &code);
+
 // mahou.typed.List and mahou.typed.Dict (typed_list.cpp, typed_dict.cpp).
 void registerTypedContainers(nanobind::module_ &m);
 bool isTypedList(PyObject *obj);

@@ -184,8 +184,11 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   out.times.codegenMs = msSince(t0);
 
   t0 = Clock::now();
+  // A generator is kept before CoroSplit: a caller that inlines it splits it again in its
+  // own module, where LLVM sees the frame its loop resumes and inlines the resume function.
+  if (fn.generator) engine.inlineLibrary().keep(out.symbol, *module);
   engine.optimize(*module, options.fastmath, &engine.inlineLibrary(), options.fastmathFlags);
-  engine.inlineLibrary().keep(out.symbol, *module);
+  if (!fn.generator) engine.inlineLibrary().keep(out.symbol, *module);
   out.times.optimizeMs = msSince(t0);
 
   t0 = Clock::now();

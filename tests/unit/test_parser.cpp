@@ -644,8 +644,13 @@ TEST(ParserUnsupported, NamedConstructs) {
   EXPECT_PARSE_ERROR("class A:\n    pass\n", 1, 1, "'class' definitions are not supported");
   EXPECT_PARSE_ERROR("def f():\n    with open(p) as fh:\n        pass\n", 2, 5,
                      "'with' statements are not supported");
-  EXPECT_PARSE_ERROR("def f():\n    yield 1\n", 2, 5, "'yield' expressions are not supported");
-  EXPECT_PARSE_ERROR("def f():\n    x = yield\n", 2, 9, "'yield' expressions are not supported");
+  EXPECT_PARSE_ERROR("def f():\n    yield from g\n", 2, 11,
+                     "'yield from' is not supported (loop over the inner generator and yield each item)");
+  EXPECT_PARSE_ERROR("def f():\n    x = yield\n", 2, 9,
+                     "'x = yield' (a value sent with send()) is not supported: use 'yield' as a statement");
+  EXPECT_PARSE_ERROR("def f():\n    print((yield 1))\n", 2, 12,
+                     "'yield' inside an expression (a value sent with send()) is not supported: use 'yield' as "
+                     "a statement");
   EXPECT_PARSE_ERROR("async def f():\n    pass\n", 1, 1, "'async def' functions are not supported");
   EXPECT_PARSE_ERROR("x = await y\n", 1, 5, "'await' expressions are not supported");
   EXPECT_PARSE_ERROR("if (n := 10) > 5:\n    pass\n", 1, 7,

@@ -107,7 +107,7 @@ struct FormattedValue : Expr {
 // ---------------------------------------------------------------- statements
 enum class StmtKind {
   FunctionDef, Return, Assign, AugAssign, AnnAssign, If, For, While, Break, Continue,
-  Pass, ExprStmt, Assert, Raise, Try, Import, ImportFrom, Global, Nonlocal, Delete
+  Pass, ExprStmt, Assert, Raise, Try, Import, ImportFrom, Global, Nonlocal, Delete, Yield
 };
 
 struct Stmt {
@@ -168,6 +168,8 @@ struct ImportFrom : Stmt { MAHOU_AST_STMT(ImportFrom) std::string module; std::v
 struct Global : Stmt { MAHOU_AST_STMT(Global) std::vector<std::string> names; };
 struct Nonlocal : Stmt { MAHOU_AST_STMT(Nonlocal) std::vector<std::string> names; };
 struct Delete : Stmt { MAHOU_AST_STMT(Delete) std::vector<ExprPtr> targets; }; // del a[i], b[j:k]
+// `yield x` / bare `yield` as a statement (a function containing one is a generator).
+struct Yield : Stmt { MAHOU_AST_STMT(Yield) ExprPtr value; }; // value may be null
 #undef MAHOU_AST_STMT
 
 struct Module {

@@ -115,6 +115,9 @@ struct Function {
   // type (int then float) has vars[i].type != argTypes[i] and is converted on entry.
   std::vector<types::Type> argTypes;
   types::Type ret;
+  // A generator function (its body yields): calling it makes a Generator (ret) whose
+  // body runs as a coroutine, item by item (codegen/generators.cpp).
+  bool generator = false;
   Block body;
 };
 

@@ -78,6 +78,10 @@ enum class Kind : uint8_t {
   // the fields; the class itself is a compile-time value (calling it constructs).
   Instance,
   ClassRef,
+  // A generator made by calling a compiled function that contains `yield`: one
+  // reference-counted object (runtime/generators.cpp) holding the suspended function;
+  // elems[0] is the type of the values it yields.
+  Generator,
 };
 
 struct Type {
@@ -121,6 +125,7 @@ struct Type {
   // Optional(t); none stays none and an optional stays as it is.
   static Type optional(Type t);
   static Type cpointer(std::optional<DType> pointee); // nullopt: voidptr
+  static Type generator(Type yieldType);
 
   bool isUnknown() const { return kind == Kind::Unknown; }
   bool isScalar() const { return kind == Kind::Scalar; }
@@ -141,12 +146,13 @@ struct Type {
   bool isUnicode() const { return kind == Kind::Unicode; }
   bool isOptional() const { return kind == Kind::Optional; }
   bool isInstance() const { return kind == Kind::Instance; }
+  bool isGenerator() const { return kind == Kind::Generator; }
   // A string: a literal known at compile time (Str) or a runtime one (Unicode).
   bool isString() const { return kind == Kind::Str || kind == Kind::Unicode; }
   // A heap object behind one MahouMemInfo pointer (list, dict, set, string, jitclass instance).
   bool isObject() const {
     return kind == Kind::List || kind == Kind::Dict || kind == Kind::Set || kind == Kind::Unicode ||
-           kind == Kind::Instance;
+           kind == Kind::Instance || kind == Kind::Generator;
   }
   // True when a value of the type holds references somewhere inside (arrays, objects,
   // tuples and optionals of them): codegen counts them.

@@ -107,6 +107,7 @@ llvm::Function *FunctionLowering::run() {
     auto *slot = b_.CreateAlloca(t, nullptr, fn_.vars[i].name);
     slots_.push_back(slot);
   }
+  if (fn_.generator) beginGenerator();
   for (size_t i = 0; i < fn_.vars.size(); ++i)
     b_.CreateStore(llvm::Constant::getNullValue(slots_[i]->getAllocatedType()), slots_[i]);
   // Parameters: take a reference for the slot, converting if the variable was widened.
@@ -119,25 +120,24 @@ llvm::Function *FunctionLowering::run() {
     incref(arg, to);
     b_.CreateStore(arg, slots_[i]);
   }
-  b_.CreateBr(body);
+  if (fn_.generator) startGenerator(body);
+  else b_.CreateBr(body);
   b_.SetInsertPoint(body);
   block(fn_.body);
   if (!b_.GetInsertBlock()->getTerminator()) {
     // Falling off the end returns None: an optional result's None is all zeros.
-    if (fn_.ret.isOptional()) b_.CreateStore(llvm::Constant::getNullValue(types_.mem(fn_.ret)), retPtr_);
+    if (fn_.ret.isOptional() && !fn_.generator) b_.CreateStore(llvm::Constant::getNullValue(types_.mem(fn_.ret)), retPtr_);
     b_.CreateBr(returnBlock_);
   }
 
-  auto releaseLocals = [&]() {
-    for (size_t i = 0; i < fn_.vars.size(); ++i)
-      if (fn_.vars[i].type.hasRefs()) decref(b_.CreateLoad(slots_[i]->getAllocatedType(), slots_[i]), fn_.vars[i].type);
-  };
   b_.SetInsertPoint(returnBlock_);
   releaseLocals();
-  b_.CreateRet(b_.getInt32(0));
+  if (fn_.generator) endGenerator(false);
+  else b_.CreateRet(b_.getInt32(0));
   b_.SetInsertPoint(errorBlock_);
   releaseLocals();
-  b_.CreateRet(b_.getInt32(1));
+  if (fn_.generator) endGenerator(true);
+  else b_.CreateRet(b_.getInt32(1));
   // Blocks left open after raise/return (dead code) are unreachable.
   for (auto &bb : *func_)
     if (!bb.getTerminator()) {
@@ -145,6 +145,11 @@ llvm::Function *FunctionLowering::run() {
       tb.CreateUnreachable();
     }
   return func_;
+}
+
+void FunctionLowering::releaseLocals() {
+  for (size_t i = 0; i < fn_.vars.size(); ++i)
+    if (fn_.vars[i].type.hasRefs()) decref(b_.CreateLoad(slots_[i]->getAllocatedType(), slots_[i]), fn_.vars[i].type);
 }
 
 // ------------------------------------------------------------------ statements
@@ -199,6 +204,7 @@ void FunctionLowering::stmt(const ir::Stmt &s) {
     startDeadBlock();
     return;
   case ir::StmtOp::Return: returnStmt(s); return;
+  case ir::StmtOp::Yield: yieldStmt(s); return;
   case ir::StmtOp::Raise: raise(s.exc, s.text); return;
   case ir::StmtOp::Print: print(s); return;
   case ir::StmtOp::TryExcept:

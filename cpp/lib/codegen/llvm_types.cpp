@@ -51,6 +51,7 @@ llvm::Type *TypeMapper::ssa(const Type &t) {
   case types::Kind::Dict:
   case types::Kind::Set:
   case types::Kind::Instance:
+  case types::Kind::Generator:
   case types::Kind::Unicode: return llvm::PointerType::get(ctx_, 0);
   case types::Kind::Optional: return mem(t);
   case types::Kind::CPointer: return llvm::PointerType::get(ctx_, 0);

@@ -6,6 +6,7 @@
 #include "mahou/ir.h"
 
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
@@ -228,6 +229,21 @@ public:
   void printScalar(llvm::Value *v, const Type &t);  // numbers, bools, literals, None
   void printValue(llvm::Value *v, const Type &t);   // strings, optionals
   void startDeadBlock(); // after a terminator: continue emitting into an unreachable block
+  void releaseLocals();  // drops the references every variable holds (the function's exits)
+
+  // ---- generators as coroutines (generators.cpp)
+  llvm::StructType *promiseType(const Type &yieldType); // {i32 state, item}
+  unsigned promiseAlign(const Type &yieldType);
+  llvm::Value *coroIntrinsic(llvm::Intrinsic::ID id, llvm::ArrayRef<llvm::Value *> args,
+                             llvm::ArrayRef<llvm::Type *> overloads = {});
+  void beginGenerator();                         // entry: coro.id, the frame, coro.begin
+  void startGenerator(llvm::BasicBlock *body);   // the generator object, the initial suspend
+  void endGenerator(bool raised);                // state done/raised, the final suspend
+  void suspendGenerator(bool final, llvm::BasicBlock *resume);
+  void yieldStmt(const ir::Stmt &s);
+  Value genNext(const ir::Expr &e);
+  llvm::Value *promise_ = nullptr, *coroId_ = nullptr, *coroHandle_ = nullptr;
+  llvm::BasicBlock *genSuspendRet_ = nullptr, *genFree_ = nullptr, *genCleanup_ = nullptr, *genFinal_ = nullptr;
 
   // ---- outlined prange loops (parallel.cpp)
   void parallelFor(const ir::Stmt &s);

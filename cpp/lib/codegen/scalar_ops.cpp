@@ -69,6 +69,7 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::ArrayJoin: return arrayJoin(e);
   case ir::ExprOp::Let: assign(e.var, *e.args[0]); return expr(*e.args[1]);
   case ir::ExprOp::Object: return objectOp(e);
+  case ir::ExprOp::GenNext: return genNext(e);
   case ir::ExprOp::Seq: return seq(e);
   }
   internalError("unhandled IR expression");

@@ -471,6 +471,9 @@ void Dumper::stmt(const Stmt &s, int n) {
     return;
   case StmtKind::Nonlocal:
     return line(n, "Nonlocal " + nameList(s.as<Nonlocal>()->names) + at(s.loc));
+  case StmtKind::Yield:
+    line(n, "Yield" + at(s.loc));
+    return opt(s.as<Yield>()->value, n + 1);
   }
 }
 

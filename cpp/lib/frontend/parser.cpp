@@ -226,7 +226,18 @@ StmtPtr Parser::simpleStatement() {
     n->names = nameList();
     return n;
   }
-  case K::KwYield: fail(loc, "'yield' expressions are not supported");
+  case K::KwYield: {
+    advance();
+    if (at(K::KwFrom))
+      fail(cur().loc, "'yield from' is not supported (loop over the inner generator and yield each item)");
+    auto y = node<Yield>(loc);
+    if (startsExpr())
+      y->value = exprList(false);
+    if (at(K::Assign))
+      fail(cur().loc, "'yield' as a statement only: values sent with send() are not supported");
+    result = std::move(y);
+    break;
+  }
   case K::KwDel: {
     advance();
     auto d = node<Delete>(loc);
@@ -295,7 +306,7 @@ StmtPtr Parser::exprStatement() {
   a->targets.push_back(std::move(first));
   while (accept(K::Assign)) {
     if (at(K::KwYield))
-      fail(cur().loc, "'yield' expressions are not supported");
+      fail(cur().loc, "'x = yield' (a value sent with send()) is not supported: use 'yield' as a statement");
     a->targets.push_back(exprList(false));
   }
   a->value = std::move(a->targets.back());

@@ -409,7 +409,7 @@ ExprPtr Parser::atom() {
   case K::LParen: return parenthesized();
   case K::LBracket: return listDisplay();
   case K::LBrace: return braceDisplay();
-  case K::KwYield: fail(t.loc, "'yield' expressions are not supported");
+  case K::KwYield: fail(t.loc, "'yield' inside an expression (a value sent with send()) is not supported: use 'yield' as a statement");
   case K::Star: fail(t.loc, "starred expressions are not supported here");
   case K::KwLambda: fail(t.loc, "invalid syntax: lambda must be parenthesized here");
   default: fail(t.loc, "invalid syntax: expected an expression");
@@ -604,7 +604,7 @@ ExprPtr Parser::parenthesized() {
   if (accept(K::RParen))
     return node<Tuple>(loc);
   if (at(K::KwYield))
-    fail(cur().loc, "'yield' expressions are not supported");
+    fail(cur().loc, "'yield' inside an expression (a value sent with send()) is not supported: use 'yield' as a statement");
   ExprPtr first = starOrExpr();
   if (atComprehension()) {
     auto g = comprehension(CompKind::Generator, std::move(first), nullptr, loc);

@@ -58,6 +58,7 @@ private:
     case ExprOp::Compare: s += "." + std::string(cmpOpName(CmpOp(e.sub))); break;
     case ExprOp::Intrinsic: s += "." + std::string(intrinsicName(Intrinsic(e.sub))); break;
     case ExprOp::ShortCircuit: s += e.sub ? ".or" : ".and"; break;
+    case ExprOp::GenNext: s += e.sub == 0 ? ".resume" : e.sub == 1 ? ".item" : ".next"; break;
     case ExprOp::Call: s += " @" + e.symbol; break;
     case ExprOp::GpuOp: s += "." + std::string(gpuOpName(GpuOpKind(e.sub))); break;
     case ExprOp::Object:

@@ -54,6 +54,11 @@ private:
       check(e.args[0]->type == e.type, "seq value type");
       break;
     case ExprOp::Object: objectOp(e); break;
+    case ExprOp::GenNext:
+      nargs(1);
+      check(e.args[0]->type.isGenerator(), "gennext of a non-generator");
+      check(e.sub == 0 ? e.type.isBool() : e.type == e.args[0]->type.elems[0], "gennext type");
+      break;
     case ExprOp::Binary:
       nargs(2);
       check(e.args[0]->type == e.type, "binary lhs type differs from result type");
@@ -305,8 +310,13 @@ private:
       break;
     case StmtOp::Break:
     case StmtOp::Continue: check(loopDepth > 0, "break/continue outside a loop"); break;
+    case StmtOp::Yield:
+      check(fn_.generator && fn_.ret.isGenerator(), "yield outside a generator function");
+      check(s.exprs.size() == 1 && s.exprs[0]->type == fn_.ret.elems[0], "yield type differs from the generator's");
+      break;
     case StmtOp::Return:
-      if (fn_.ret.isNone()) check(s.exprs.empty(), "return value in a none function");
+      if (fn_.generator) check(s.exprs.empty(), "return value in a generator");
+      else if (fn_.ret.isNone()) check(s.exprs.empty(), "return value in a none function");
       else check(s.exprs.size() == 1 && s.exprs[0]->type == fn_.ret, "return type differs from function type");
       break;
     default: break;

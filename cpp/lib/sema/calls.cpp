@@ -489,6 +489,17 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
   if (auto r = objectBuiltin(name, e)) return r;
   if (name == "range" || name == "prange")
     notSupported(e.loc, "range() is only supported as the iterable of a for loop");
+  if (name == "next" || name == "iter") {
+    checkKeywords(e, {}, name);
+    if (name == "next" && e.args.size() == 2)
+      notSupported(e.loc, "next() with a default is not supported (catch StopIteration instead)");
+    auto args = positionalArgs(e, 1, 1, name);
+    if (isUnknown(args[0])) return unknown(e.loc);
+    if (!args[0]->type.isGenerator())
+      notSupported(e.loc, name + "() of " + args[0]->type.str() + " is not supported (only of generators)");
+    if (name == "iter") return std::move(args[0]); // a generator is its own iterator
+    return generatorNext(std::move(args[0]), e.loc);
+  }
   if (name == "print") notSupported(e.loc, "print() is only supported as a statement");
   if (name == "literal_unroll")
     notSupported(e.loc, "literal_unroll() is only supported as the iterable of a for loop");

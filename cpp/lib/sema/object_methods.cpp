@@ -618,6 +618,18 @@ ExprPtr reduceList(FunctionTyper &t, const std::string &name, ExprPtr list, Loc 
   return t.seqExpr(std::move(stmts), t.load(acc, loc), loc);
 }
 
+} // namespace
+
+// sum/any/all of a generator consume it item by item; min/max collect its items first
+// (they need the first item and an emptiness test).
+ExprPtr FunctionTyper::reduceGenerator(const std::string &name, ExprPtr gen, Loc loc) {
+  if (gen->type.elems[0].containsUnknown()) return unknown(loc);
+  if (name == "min" || name == "max") return reduceList(*this, name, listFromIterable(std::move(gen), loc), loc);
+  return reduceList(*this, name, std::move(gen), loc);
+}
+
+namespace {
+
 bool isListLike(const ast::Expr &e) {
   auto *c = e.as<ast::Comprehension>();
   return e.kind == ast::ExprKind::List || (c && c->comp != ast::CompKind::Set && c->comp != ast::CompKind::Dict);
@@ -733,7 +745,13 @@ ExprPtr FunctionTyper::objectBuiltin(const std::string &name, const ast::Call &e
         if (!isUnknown(v) && v->type.isList()) return reduceList(*this, name, std::move(v), e.loc);
         if (!isUnknown(v) && (v->type.isSet() || v->type.isDict() || v->type.isUnicode()))
           return reduceList(*this, name, listFromIterable(std::move(v), e.loc), e.loc);
-      } else if (arg.kind == ast::ExprKind::Call || arg.kind == ast::ExprKind::Subscript || arg.kind == ast::ExprKind::Attribute) {
+        if (!isUnknown(v) && v->type.isGenerator()) return reduceGenerator(name, std::move(v), e.loc);
+      } else if (arg.kind == ast::ExprKind::Call) { // a generator made by the call: reduced as it yields
+        auto v = expr(arg);
+        if (isUnknown(v)) return unknown(e.loc);
+        if (v->type.isGenerator()) return reduceGenerator(name, std::move(v), e.loc);
+        return nullptr;
+      } else if (arg.kind == ast::ExprKind::Subscript || arg.kind == ast::ExprKind::Attribute) {
         // Evaluated once here; only lists are handled (arrays and tuples go the usual way).
         return nullptr;
       }

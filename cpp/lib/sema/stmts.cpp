@@ -45,6 +45,7 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
     auto *a = s.as<ast::Assign>();
     if (a->value->kind == ast::ExprKind::Lambda && a->targets.size() == 1)
       if (auto *n = a->targets[0]->as<ast::Name>(); n && innerFunction(n->id)) return; // f = lambda ...
+    refuseGeneratorExpression(*a->value);
     auto value = expr(*a->value);
     if (a->targets.size() == 1) {
       assign(*a->targets[0], std::move(value), s.loc, out);
@@ -99,6 +100,7 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
     return;
   case ast::StmtKind::Pass: return;
   case ast::StmtKind::Return: returnStmt(*s.as<ast::Return>(), out); return;
+  case ast::StmtKind::Yield: yieldStmt(*s.as<ast::Yield>(), out); return;
   case ast::StmtKind::Raise: raiseStmt(*s.as<ast::Raise>(), out); return;
   case ast::StmtKind::Assert: {
     auto *a = s.as<ast::Assert>();
@@ -372,12 +374,13 @@ namespace {
 // loop: its length and its element at a given counter value (zip and enumerate
 // nest). A loop over anything but a plain range counts i = 0 .. len-1.
 struct IterSource {
-  enum class K { Range, Array, Flat, Tuple, List, Str, Enumerate, Zip, NdIndex } kind = K::Array;
+  enum class K { Range, Array, Flat, Tuple, List, Str, Enumerate, Zip, NdIndex, Gen } kind = K::Array;
   int var = -1;                       // Array, Tuple, List, Str: the iterable; Flat: the array of a.flat
   int start = -1, stop = -1, step = -1; // Range: int64 bounds
   int enumStart = -1;                 // Enumerate: int64 start value
   std::vector<IterSource> subs;       // Enumerate (1), Zip (n)
   std::vector<int> dims;              // NdIndex: int64 extents
+  int item = -1;                      // Gen: the item it gave last (var: the generator)
 };
 
 // np.ndindex(shape) / np.ndindex(d0, d1, ...): the call, or null.
@@ -507,6 +510,10 @@ bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block 
   } else if (it->type.isArray()) {
     if (it->type.ndim == 0) t.error(loc, "iteration over a 0-d array");
     src.kind = IterSource::K::Array;
+  } else if (it->type.isGenerator()) {
+    if (it->type.elems[0].containsUnknown()) return false; // a recursive generator's type, not known yet
+    src.kind = IterSource::K::Gen;
+    src.item = t.tempVar(it->type.elems[0], loc);
   } else if (it->type.isTuple()) {
     if (it->type.elems.empty() && !topLevel)
       t.notSupported(loc, "zip() or enumerate() over an empty tuple is not supported");
@@ -557,6 +564,7 @@ ExprPtr iterLength(FunctionTyper &t, const IterSource &src, Loc loc) {
     return t.objectOp(list ? ir::ObjectOp::ListLen : ir::ObjectOp::StrLen, Type::int64(), std::move(a), loc);
   }
   case IterSource::K::Enumerate: return iterLength(t, src.subs[0], loc);
+  case IterSource::K::Gen: internalError("the length of a generator");
   case IterSource::K::NdIndex: {
     ExprPtr n = ir::makeConst(Type::int64(), loc, 1);
     for (int d : src.dims) // a negative extent counts as empty
@@ -601,6 +609,7 @@ ExprPtr arrayElement(FunctionTyper &t, int arrayVar, ExprPtr index, Loc loc) {
 
 ExprPtr iterElement(FunctionTyper &t, const IterSource &src, int counter, Loc loc) {
   switch (src.kind) {
+  case IterSource::K::Gen: return t.load(src.item, loc);
   case IterSource::K::Range: {
     auto off = t.binary(ast::BinOpKind::Mult, t.load(counter, loc), t.load(src.step, loc), loc);
     return t.binary(ast::BinOpKind::Add, t.load(src.start, loc), std::move(off), loc);
@@ -657,6 +666,59 @@ ExprPtr iterElement(FunctionTyper &t, const IterSource &src, int counter, Loc lo
   }
   }
   return nullptr;
+}
+
+bool hasGenerator(const IterSource &src) {
+  if (src.kind == IterSource::K::Gen) return true;
+  for (auto &sub : src.subs)
+    if (hasGenerator(sub)) return true;
+  return false;
+}
+
+// Advances every iterator of `src` in order (zip stops at the first one exhausted, as
+// Python's does): `more` is set false at the first that has no item; a generator's
+// item is taken into its variable.
+void stepSources(FunctionTyper &t, const IterSource &src, int counter, int more, Loc loc, ir::Block &out) {
+  if (src.kind == IterSource::K::Enumerate || src.kind == IterSource::K::Zip) {
+    for (auto &sub : src.subs) stepSources(t, sub, counter, more, loc, out);
+    return;
+  }
+  auto guard = makeStmt(ir::StmtOp::If, loc);
+  guard->exprs.push_back(t.load(more, loc));
+  if (src.kind == IterSource::K::Gen) {
+    guard->body.push_back(t.assignVar(more, t.genResume(src.var, loc), loc));
+    auto take = makeStmt(ir::StmtOp::If, loc);
+    take->exprs.push_back(t.load(more, loc));
+    take->body.push_back(t.assignVar(src.item, t.genItem(src.var, loc), loc));
+    guard->body.push_back(std::move(take));
+  } else {
+    guard->body.push_back(
+        t.assignVar(more, t.compareOne(ast::CmpOpKind::Lt, t.load(counter, loc), iterLength(t, src, loc), loc), loc));
+  }
+  out.push_back(std::move(guard));
+}
+
+// for x in <a generator, or zip/enumerate over one>: a while loop whose condition steps
+// each iterator (a generator has no length to count to).
+void loopStepping(FunctionTyper &t, const IterSource &src, int counter, Loc loc,
+                  const std::function<void(ExprPtr, ir::Block &)> &body, const ast::Body *orelse, ir::Block &out) {
+  out.push_back(t.assignVar(counter, ir::makeConst(Type::int64(), loc, 0), loc));
+  int more = t.tempVar(Type::boolean(), loc);
+  auto step = std::make_shared<ir::Block>();
+  step->push_back(t.assignVar(more, ir::makeConst(Type::boolean(), loc, 1), loc));
+  stepSources(t, src, counter, more, loc, *step);
+  auto w = makeStmt(ir::StmtOp::While, loc);
+  w->exprs.push_back(t.seqExpr(std::move(step), t.load(more, loc), loc));
+  ExprPtr element = iterElement(t, src, counter, loc);
+  int item = t.tempVar(element->type, loc);
+  w->body.push_back(t.assignVar(item, std::move(element), loc));
+  w->body.push_back(
+      t.assignVar(counter, t.binary(ast::BinOpKind::Add, t.load(counter, loc), ir::makeConst(Type::int64(), loc, 1), loc), loc));
+  ++t.loopDepth_;
+  body(t.load(item, loc), w->body);
+  --t.loopDepth_;
+  if (orelse) t.block(*orelse, w->orelse);
+  out.push_back(std::move(w));
 }
 
 // A list can change while it is iterated: its length is read again at every step.
@@ -830,6 +892,10 @@ void FunctionTyper::forLoopElements(const ast::Expr &iter, Loc loc,
       if (orelse) block(*orelse, out); // an empty tuple: the body never runs
       return;
     }
+    if (known && hasGenerator(src)) {
+      loopStepping(*this, src, counter, loc, body, orelse, out);
+      return;
+    }
     if (known && readsList(src)) {
       loopOverChangingLength(*this, src, counter, loc, body, orelse, out);
       return;
@@ -850,6 +916,10 @@ void FunctionTyper::forEachValue(ExprPtr iterable, Loc loc, const std::function<
                                  ir::Block &out) {
   if (!isUnknown(iterable) && (iterable->type.isDict() || iterable->type.isSet())) {
     forEachEntry(std::move(iterable), EntryPart::Keys, loc, body, out);
+    return;
+  }
+  if (!isUnknown(iterable) && iterable->type.isGenerator()) {
+    loopOverGenerator(std::move(iterable), loc, body, nullptr, out);
     return;
   }
   IterSource src;
@@ -873,6 +943,13 @@ void FunctionTyper::forEachValue(ExprPtr iterable, Loc loc, const std::function<
 void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
   ++returnsTyped_;
   auto st = makeStmt(ir::StmtOp::Return, s.loc);
+  if (generator_) { // ends the generator (StopIteration); a value would be StopIteration.value
+    if (s.value && s.value->kind != ast::ExprKind::NoneLit)
+      notSupported(s.value->loc, "returning a value from a generator is not supported (use a bare 'return')");
+    out.push_back(std::move(st));
+    return;
+  }
+  if (s.value) refuseGeneratorExpression(*s.value);
   ExprPtr v = s.value ? expr(*s.value) : ir::makeConst(Type::none(), s.loc, 0);
   if (isUnknown(v)) {
     out.push_back(std::move(st)); // discarded: another pass follows

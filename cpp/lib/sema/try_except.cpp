@@ -20,6 +20,8 @@ void checkFinallyExits(const FunctionTyper &t, const ast::Body &body, bool inLoo
     switch (s->kind) {
     case ast::StmtKind::Return:
       t.notSupported(s->loc, "'return' inside a try statement with 'finally' is not supported");
+    case ast::StmtKind::Yield: // a generator dropped there would have to run the finally block
+      t.notSupported(s->loc, "'yield' inside a try statement with 'finally' is not supported");
     case ast::StmtKind::Break:
     case ast::StmtKind::Continue:
       if (!inLoop)

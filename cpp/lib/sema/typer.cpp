@@ -60,6 +60,8 @@ void collectLocals(const ast::Body &body, std::vector<std::string> &names) {
 
 
 
+bool bodyYields(const ast::Body &body); // generators.cpp
+
 bool alwaysExits(const ast::Body &body) {
   if (body.empty()) return false;
   const ast::Stmt &last = *body.back();
@@ -135,7 +137,12 @@ FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def
         vars_[i].type = t;
         declaredVars_.insert(i);
       }
-  if (!innerSelf_ && options.declaredReturn && options.declaredReturn->isNumber()) {
+  generator_ = bodyYields(def.body);
+  if (generator_) {
+    if (gpu_) notSupported(def.loc, "generators are not supported in CUDA kernels and device functions");
+    ret_ = Type::generator(Type::unknown());
+  }
+  if (!generator_ && !innerSelf_ && options.declaredReturn && options.declaredReturn->isNumber()) {
     ret_ = *options.declaredReturn;
     returnDeclared_ = true;
   }
@@ -153,7 +160,20 @@ ir::Function FunctionTyper::run() {
     ir::Block body;
     block(def_.body, body);
     // No return typed at all (every live path raises, after branch pruning): None.
-    if (!alwaysExits(def_.body) || (returnsTyped_ == 0 && ret_.isUnknown())) unifyReturn(Type::none(), def_.loc);
+    if (generator_) {
+      // A generator whose yields are all unreachable yields nothing: its items are None.
+      if (!changed_ && yield_.isUnknown()) {
+        bool unknownVars = false;
+        for (auto &v : vars_) unknownVars |= v.type.containsUnknown();
+        if (!unknownVars) {
+          yield_ = Type::none();
+          ret_ = Type::generator(yield_);
+          changed_ = true;
+        }
+      }
+    } else if (!alwaysExits(def_.body) || (returnsTyped_ == 0 && ret_.isUnknown())) {
+      unifyReturn(Type::none(), def_.loc);
+    }
     if (changed_) continue;
     bool unknownLeft = ret_.containsUnknown();
     for (auto &v : vars_) unknownLeft |= v.type.containsUnknown();
@@ -171,6 +191,7 @@ ir::Function FunctionTyper::run() {
     fn.numParams = int(argTypes_.size());
     fn.argTypes = argTypes_;
     fn.ret = ret_;
+    fn.generator = generator_;
     fn.body = std::move(body);
     for (auto &v : vars_) {
       // Locals that are never given a value (only in dead code) get a harmless type.

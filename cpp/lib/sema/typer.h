@@ -358,6 +358,22 @@ public:
   void returnStmt(const ast::Return &s, ir::Block &out);
   void unifyReturn(const Type &t, Loc loc);
 
+  // ---- generators (generators.cpp)
+  void yieldStmt(const ast::Yield &s, ir::Block &out);
+  // next(g) of a generator value (null when args[0] is not one).
+  ExprPtr generatorNext(ExprPtr gen, Loc loc);
+  // A loop over a generator value: body(item) for each item it yields, `orelse` when it ends.
+  void loopOverGenerator(ExprPtr gen, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
+                         const ast::Body *orelse, ir::Block &out);
+  ExprPtr genResume(int genVar, Loc loc); // an item is ready → bool (GenNext sub 0)
+  ExprPtr genItem(int genVar, Loc loc);   // that item (GenNext sub 1)
+  ExprPtr reduceGenerator(const std::string &name, ExprPtr gen, Loc loc); // sum/min/max/any/all (object_methods.cpp)
+  // `g = (x for x in ...)` / `return (x ...)`: a generator expression as a value (Numba
+  // refuses it too; builtins such as sum() take one as a list comprehension).
+  void refuseGeneratorExpression(const ast::Expr &value);
+  bool generator_ = false;               // the body yields: this is a generator function
+  Type yield_ = Type::unknown();         // the type of the items it yields
+
   // ---- language features (stmts.cpp, try_except.cpp, tuples.cpp, cmath_calls.cpp)
   void tryStmt(const ast::Try &s, ir::Block &out);
   // `needle in tuple` (negate: not in), compared elementwise with ==.

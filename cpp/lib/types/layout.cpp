@@ -18,6 +18,7 @@ size_t nativeAlign(const Type &t) {
   case Kind::Set:
   case Kind::Unicode:
   case Kind::Instance:
+  case Kind::Generator:
   case Kind::Str: return 8;
   case Kind::Optional: return nativeAlign(t.elems[0]);
   case Kind::CPointer: return 8;
@@ -51,6 +52,7 @@ size_t nativeSize(const Type &t) {
   case Kind::Set:
   case Kind::Unicode:
   case Kind::Instance:
+  case Kind::Generator:
   case Kind::Str: return 8;
   case Kind::Optional: {
     size_t a = nativeAlign(t), end = nativeSize(t.elems[0]) + 1;
@@ -108,6 +110,7 @@ struct DescBuilder {
     case Kind::Dict:
     case Kind::Set:
     case Kind::Instance:
+    case Kind::Generator:
       refs.push_back(uint32_t(offset)); // an array's meminfo, or the object
       field(offset, MAHOU_FIELD_OPAQUE, 8);
       flags = 0;

@@ -235,6 +235,12 @@ Type Type::classRef(uint64_t classHandle, std::string className) {
   t.kind = Kind::ClassRef;
   return t;
 }
+Type Type::generator(Type yieldType) {
+  Type t;
+  t.kind = Kind::Generator;
+  t.elems.push_back(std::move(yieldType));
+  return t;
+}
 Type Type::optional(Type v) {
   if (v.kind == Kind::None || v.kind == Kind::Optional) return v;
   if (v.kind == Kind::Str) v = unicode(); // an optional holds a run-time string, not a literal
@@ -251,7 +257,8 @@ bool Type::hasRefs() const {
   case Kind::Dict:
   case Kind::Set:
   case Kind::Unicode:
-  case Kind::Instance: return true;
+  case Kind::Instance:
+  case Kind::Generator: return true;
   case Kind::Tuple:
   case Kind::Optional:
     for (auto &e : elems)
@@ -292,7 +299,8 @@ bool Type::operator==(const Type &o) const {
   case Kind::Tuple: return handle == o.handle && elems == o.elems;
   case Kind::Dict:
   case Kind::Set:
-  case Kind::Optional: return elems == o.elems;
+  case Kind::Optional:
+  case Kind::Generator: return elems == o.elems;
   case Kind::List: return typed == o.typed && elems == o.elems;
   case Kind::CPointer: return elems == o.elems;
   case Kind::Str: return text == o.text;
@@ -345,6 +353,7 @@ std::string Type::str() const {
   case Kind::CPointer: return elems.empty() ? "voidptr" : "CPointer(" + elems[0].str() + ")";
   case Kind::Instance: return "instance.jitclass." + text + "#" + hexHandle(handle);
   case Kind::ClassRef: return "jitclass." + text + "#" + hexHandle(handle);
+  case Kind::Generator: return "generator(" + elems[0].str() + ")";
   }
   return "?";
 }
@@ -419,6 +428,10 @@ std::optional<Type> unify(const Type &a, const Type &b) {
   case Kind::List:
   case Kind::Dict:
   case Kind::Set: return unifyItems(a, b);
+  case Kind::Generator: // one yield type: a generator's items are not converted
+    if (a.elems[0].containsUnknown()) return b;
+    if (b.elems[0].containsUnknown()) return a;
+    return std::nullopt;
   default: return std::nullopt;
   }
 }

@@ -1,0 +1,169 @@
+# Generators: a compiled loop summing the items of a compiled generator, against the
+# same loop written directly (no generator), in mahou and Numba, and Python's own
+# generator for reference; also a generator returned to Python and iterated there.
+# Interleaved rounds, best of each, ns per item. Rewrites the bench:generators table
+# of BENCHMARKS.md. Usage: python bench/generators.py [--quick] [--no-write]
+import argparse
+import datetime
+import platform
+import re
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BENCHMARKS_MD = HERE.parent / "BENCHMARKS.md"
+BEGIN, END = "<!-- BEGIN bench:generators -->", "<!-- END bench:generators -->"
+
+SOURCE = '''
+import numpy as np
+
+@lib.njit
+def halves(n):
+    for i in range(n):
+        yield i * 0.5
+
+@lib.njit
+def filtered(a):
+    for x in a:
+        if x > 0.0:
+            yield x * x
+
+@lib.njit
+def sum_generator(n):
+    s = 0.0
+    for x in halves(n):
+        s += x
+    return s
+
+@lib.njit
+def sum_direct(n):
+    s = 0.0
+    for i in range(n):
+        s += i * 0.5
+    return s
+
+@lib.njit
+def sum_filtered_generator(a):
+    s = 0.0
+    for x in filtered(a):
+        s += x
+    return s
+
+@lib.njit
+def sum_filtered_direct(a):
+    s = 0.0
+    for x in a:
+        if x > 0.0:
+            s += x * x
+    return s
+'''
+
+PLAIN = SOURCE.replace("@lib.njit\n", "")
+
+
+def load(lib):
+    name = f"<bench generators {getattr(lib, '__name__', 'python')}>"
+    text = SOURCE if lib is not None else PLAIN
+    import linecache
+    linecache.cache[name] = (len(text), None, text.splitlines(True), name)  # mahou reads source text
+    ns = {"lib": lib}
+    exec(compile(text, name, "exec"), ns)
+    return ns
+
+
+def best_ns(fn, args, reps):
+    best = None
+    for _ in range(reps):
+        t0 = time.perf_counter_ns()
+        fn(*args)
+        dt = time.perf_counter_ns() - t0
+        best = dt if best is None else min(best, dt)
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--no-write", action="store_true")
+    opts = ap.parse_args()
+    sys.path.insert(0, str(HERE.parent / "python"))
+    import numpy as np
+
+    import mahou
+    try:
+        import numba
+    except ImportError:
+        numba = None
+    impls = {"mahou": load(mahou), "python": load(None)}
+    if numba is not None:
+        impls["numba"] = load(numba)
+    n = 200_000 if opts.quick else 2_000_000
+    rounds = 3 if opts.quick else 7
+    a = np.random.default_rng(0).standard_normal(n)
+    m = n // 20  # Python is slow: fewer items, per-item time is what is reported
+    cases = [  # (label, function name, argument for compiled code, for Python)
+        ("sum of a generator's items (`for x in halves(n)`)", "sum_generator", (n,), (m,)),
+        ("the same loop without a generator", "sum_direct", (n,), (m,)),
+        ("sum of a filtering generator over an array", "sum_filtered_generator", (a,), (a[:m],)),
+        ("the same loop without a generator", "sum_filtered_direct", (a,), (a[:m],)),
+    ]
+    for ns in impls.values():  # warm up: compiles everything
+        for _, fname, args, pargs in cases:
+            ns[fname](*pargs)
+        list(ns["halves"](10))
+    for k in impls:  # the same results
+        if k != "python":
+            assert abs(impls[k]["sum_generator"](1000) - impls["python"]["sum_generator"](1000)) < 1e-6
+    results = {}
+    for _ in range(rounds):
+        for label, fname, args, pargs in cases:
+            for k, ns in impls.items():
+                py = k == "python"
+                items = m if py else n
+                t = best_ns(ns[fname], pargs if py else args, 1) / items
+                key = (label, fname, k)
+                results[key] = min(results.get(key, t), t)
+            # a generator returned to Python, iterated by Python
+        for k, ns in impls.items():
+            t0 = time.perf_counter_ns()
+            for _ in ns["halves"](m):
+                pass
+            t = (time.perf_counter_ns() - t0) / m
+            key = ("python iterates", "iter", k)
+            results[key] = min(results.get(key, t), t)
+    libs = [k for k in ("mahou", "numba") if k in impls]
+    rows = []
+    header = "| operation | " + " | ".join(f"{k} ns/item" for k in libs) + \
+             (" | mahou / Numba" if "numba" in impls else "") + " | Python ns/item |"
+    rows.append(header)
+    rows.append("|---|" + "---:|" * (len(libs) + (1 if "numba" in impls else 0) + 1))
+    labels = [(label, fname) for label, fname, _, _ in cases] + \
+             [("a generator returned to Python, iterated by a Python `for`", "iter")]
+    for label, fname in labels:
+        key = label if fname != "iter" else "python iterates"
+        vals = [results[(key, fname, k)] for k in libs]
+        line = f"| {label} | " + " | ".join(f"{v:.2f}" for v in vals)
+        if "numba" in impls:
+            line += f" | {vals[0] / vals[1]:.2f}x"
+        line += f" | {results[(key, fname, 'python')]:.1f} |"
+        rows.append(line)
+    meta = (f"_{datetime.date.today()}, {platform.machine()}, Python {platform.python_version()}, "
+            f"mahou {getattr(mahou, '__version__', '?')}"
+            + (f", Numba {numba.__version__}" if numba is not None else ", Numba not installed")
+            + f"; best of {rounds} interleaved rounds, {n} items per compiled call ({m} for Python)._")
+    table = meta + "\n\n" + "\n".join(rows)
+    print(table)
+    if opts.no_write:
+        return
+    text = BENCHMARKS_MD.read_text()
+    block = BEGIN + "\n" + table + "\n" + END
+    if BEGIN in text:
+        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
+    else:
+        text += "\n## Generators (bench/generators.py)\n\n" + block + "\n"
+    BENCHMARKS_MD.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
