@@ -123,6 +123,10 @@ bool unboxTuple(PyObject *obj, const Type &t, char *dst) {
                  Py_TYPE(obj)->tp_name);
     return false;
   }
+  if (t.handle && Py_TYPE(obj) != reinterpret_cast<PyTypeObject *>(uintptr_t(t.handle))) {
+    PyErr_Format(PyExc_TypeError, "expected a %s, got %s", t.text.c_str(), Py_TYPE(obj)->tp_name);
+    return false;
+  }
   std::vector<size_t> offsets = types::tupleOffsets(t);
   for (size_t i = 0; i < t.elems.size(); ++i)
     if (!unboxValue(PyTuple_GET_ITEM(obj, Py_ssize_t(i)), t.elems[i], dst + offsets[i]))
@@ -244,7 +248,7 @@ PyObject *boxTuple(const Type &t, char *src) {
     }
     PyTuple_SET_ITEM(tuple, Py_ssize_t(i), item);
   }
-  return tuple;
+  return t.handle ? boxNamedTuple(t, tuple) : tuple;
 }
 
 } // namespace

@@ -22,6 +22,7 @@ enum class KeyTag : uint64_t {
   Optional = 10,
   Set = 11,
   Instance = 12, // a jitclass instance: its class handle follows
+  NamedTuple = 13, // a namedtuple: its class handle follows, then the tuple's key
 };
 
 constexpr uint64_t tagged(KeyTag tag, uint64_t payload) { return uint64_t(tag) << 56 | payload; }
@@ -154,6 +155,11 @@ std::optional<Type> typeOfTuple(PyObject *obj, std::string *why) {
     }
     elems.push_back(std::move(*t));
   }
+  if (Py_TYPE(obj) != &PyTuple_Type)
+    if (auto named = namedTupleClass(reinterpret_cast<PyObject *>(Py_TYPE(obj)), n)) {
+      named->elems = std::move(elems);
+      return named;
+    }
   return Type::tuple(std::move(elems));
 }
 
@@ -220,6 +226,12 @@ bool appendObjectKey(PyObject *obj, KeyBuffer &key) {
     return push(key, tagged(KeyTag::None, 0));
   if (t == &PyTuple_Type)
     return appendTupleKey(obj, key);
+  if (PyTuple_Check(obj)) { // a namedtuple: its class is part of the key; another subclass is a tuple
+    if (namedTupleClass(reinterpret_cast<PyObject *>(t), PyTuple_GET_SIZE(obj)) &&
+        !(push(key, tagged(KeyTag::NamedTuple, 0)) && push(key, uint64_t(reinterpret_cast<uintptr_t>(t)))))
+      return false;
+    return appendTupleKey(obj, key);
+  }
   if (t == &PyUnicode_Type)
     return push(key, tagged(KeyTag::Unicode, 0));
   if (t == &PyList_Type) // as Numba: the first item gives the item type (unboxing checks the rest)
@@ -250,6 +262,10 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
     key.push_back(arrayWord(t.dtype, t.ndim, t.layout, t.readonly));
     return;
   case types::Kind::Tuple:
+    if (t.handle) {
+      key.push_back(tagged(KeyTag::NamedTuple, 0));
+      key.push_back(t.handle);
+    }
     key.push_back(tupleWord(t.elems.size()));
     for (const Type &e : t.elems)
       appendTypeKey(e, key);
@@ -385,6 +401,8 @@ PyObject *toPyType(const Type &t) {
         return nullptr;
       items.append(item);
     }
+    if (t.handle) // a namedtuple: types.NamedTuple(items, its class)
+      return callTypes("NamedTuple", nb::make_tuple(items, nb::handle(reinterpret_cast<PyObject *>(uintptr_t(t.handle)))));
     return callTypes("Tuple", nb::make_tuple(items));
   }
   case types::Kind::None:

@@ -134,6 +134,8 @@ def _classify_constant(obj):
     if obj is None:
         return ("none",)
     if isinstance(obj, tuple):
+        if isinstance(getattr(type(obj), "_fields", None), tuple):  # a namedtuple instance
+            return ("tuple", [classify(item) for item in obj], type(obj))
         return ("tuple", [classify(item) for item in obj])
     if isinstance(obj, np.ndarray):
         # Frozen into the compiled code as a read-only constant (Numba's rule): later
@@ -192,6 +194,10 @@ def _classify_plain(obj):
         return ("exc", "LinAlgError")
     if getattr(obj, "__module__", None) == "numpy.linalg" and callable(obj):
         return _linalg_function(obj)
+    if isinstance(obj, type) and issubclass(obj, tuple) and isinstance(getattr(obj, "_fields", None), tuple):
+        # collections.namedtuple / typing.NamedTuple: called in compiled code to make one
+        defaults = getattr(obj, "_field_defaults", None) or {}
+        return ("namedtuple", obj, {name: classify(value) for name, value in defaults.items()})
     attr = _module_attr(obj)
     if attr is not None:
         return attr

@@ -88,7 +88,8 @@ struct Type {
   bool readonly = false;      // Array
   bool typed = false;         // List: a typed.List
   std::vector<Type> elems;    // Tuple
-  uint64_t handle = 0;        // Function, Instance, ClassRef
+  uint64_t handle = 0;        // Function, Instance, ClassRef; Tuple: a namedtuple's class (0: a plain tuple)
+  std::vector<std::string> fields; // Tuple: a namedtuple's field names (`text`: its class name)
   ModuleId module{};          // Module
   ExcKind exc{};              // ExcClass
   std::string text;           // Str: the literal's value; Function: the function's name; Module: its global path
@@ -101,6 +102,9 @@ struct Type {
   static Type float64() { return scalar(DType::Float64); }
   static Type array(DType d, int ndim, Layout layout, bool readonly = false);
   static Type tuple(std::vector<Type> elems);
+  // A collections.namedtuple / typing.NamedTuple value: a tuple that remembers its class
+  // (a handle the binding keeps alive), the class's name and its field names.
+  static Type namedTuple(std::vector<Type> elems, uint64_t cls, std::string name, std::vector<std::string> fields);
   static Type str_(std::string value);
   static Type moduleRef(ModuleId m);
   static Type function(uint64_t handle, std::string name);
@@ -128,6 +132,9 @@ struct Type {
   bool isNumber() const { return kind == Kind::Scalar; }
   bool isArray() const { return kind == Kind::Array; }
   bool isTuple() const { return kind == Kind::Tuple; }
+  bool isNamedTuple() const { return kind == Kind::Tuple && handle != 0; }
+  // The index of a namedtuple's field, or -1.
+  int fieldIndex(const std::string &name) const;
   bool isNone() const { return kind == Kind::None; }
   bool isList() const { return kind == Kind::List; }
   bool isDict() const { return kind == Kind::Dict; }

@@ -44,6 +44,11 @@ std::optional<CalleeRef> FunctionTyper::calleeFromGlobal(const GlobalValue &g) {
     r.overloaded = &g;
     return r;
   }
+  case GK::NamedTupleClass: {
+    CalleeRef r{CK::NamedTuple, g.s};
+    r.overloaded = &g;
+    return r;
+  }
   default: return std::nullopt;
   }
 }
@@ -247,6 +252,7 @@ ExprPtr FunctionTyper::callResolved(const CalleeRef &c, const ast::Call &e) {
   case CalleeRef::Kind::Method: return methodCall(*callee->self, callee->name, e);
   case CalleeRef::Kind::External: return nativeCall(callee->handle, callee->name, e);
   case CalleeRef::Kind::JitClass: return newInstance(callee->handle, callee->name, e);
+  case CalleeRef::Kind::NamedTuple: return newNamedTuple(*callee->overloaded, e);
   }
   internalError("unhandled callee kind");
 }
@@ -435,6 +441,9 @@ ExprPtr isinstanceCall(FunctionTyper &t, const ast::Call &e) {
         else if (g.s == "dict") match = xt.isDict();
         else if (g.s == "set") match = xt.isSet();
         else knownClass = false;
+      } else if (g.kind == GlobalValue::Kind::NamedTupleClass) { // the exact class, not a subclass
+        knownClass = true;
+        match = xt.isNamedTuple() && xt.handle == g.handle;
       }
     }
     if (!knownClass) {
@@ -662,6 +671,7 @@ ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &
     requireHost(e.loc, "a method of " + self->type.str());
     return objectMethod(std::move(self), selfExpr, name, e);
   }
+  if (self->type.isNamedTuple() && name == "_replace") return namedTupleMethod(std::move(self), name, e);
   const Type t = self->type;
   MemberAccess m{*this, std::move(self), selfExpr, &e, name, e.loc};
   if (MemberTyper typer = findMethod(t.kind, name)) return typer(m);

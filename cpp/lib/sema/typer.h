@@ -26,14 +26,14 @@ void collectTargets(const ast::Expr &target, std::vector<std::string> &names);
 
 // What a called expression refers to (resolved at compile time).
 struct CalleeRef {
-  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, External, Overloaded, JitClass, Unknown } kind;
+  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, External, Overloaded, JitClass, NamedTuple, Unknown } kind;
   std::string name;             // builtin / module function / method / inner function name
   types::ModuleId module{};     // ModuleFn
   uint64_t handle = 0;          // Compiled, JitClass; External: the C function's address (name: its signature)
   DType dtype{};                // DTypeCtor
   types::ExcKind exc{};         // ExcCtor
   const ast::Expr *self = nullptr; // Method: the receiver expression
-  const GlobalValue *overloaded = nullptr; // Overloaded: the global (kept in FunctionTyper::globals_)
+  const GlobalValue *overloaded = nullptr; // Overloaded, NamedTuple: the global (kept in FunctionTyper::globals_)
 };
 
 struct MemberAccess; // method_table.h
@@ -290,6 +290,11 @@ public:
                      ir::Block &out);
   ExprPtr hashedContains(ExprPtr needle, ExprPtr container, Loc loc);
   void dictDelete(ExprPtr dict, const ast::Expr &key, Loc loc, ir::Block &out);
+
+  // ---- collections.namedtuple / typing.NamedTuple (named_tuples.cpp)
+  ExprPtr newNamedTuple(const GlobalValue &cls, const ast::Call &e); // P(a, y=2.0)
+  ExprPtr namedTupleField(ExprPtr tuple, const std::string &attr, Loc loc); // p.x; nullptr: no such field
+  ExprPtr namedTupleMethod(ExprPtr tuple, const std::string &name, const ast::Call &e); // p._replace(x=1); nullptr: none
 
   // ---- @jitclass instances (jitclass.cpp)
   const JitClassInfo &jitClassOf(const Type &instanceOrClass, Loc loc);

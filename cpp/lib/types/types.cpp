@@ -165,6 +165,18 @@ Type Type::tuple(std::vector<Type> elems) {
   t.elems = std::move(elems);
   return t;
 }
+Type Type::namedTuple(std::vector<Type> elems, uint64_t cls, std::string name, std::vector<std::string> fields) {
+  Type t = tuple(std::move(elems));
+  t.handle = cls;
+  t.text = std::move(name);
+  t.fields = std::move(fields);
+  return t;
+}
+int Type::fieldIndex(const std::string &name) const {
+  for (size_t i = 0; i < fields.size(); ++i)
+    if (fields[i] == name) return int(i);
+  return -1;
+}
 Type Type::str_(std::string value) { Type t; t.kind = Kind::Str; t.text = std::move(value); return t; }
 Type Type::moduleRef(ModuleId m) { Type t; t.kind = Kind::Module; t.module = m; return t; }
 Type Type::function(uint64_t handle, std::string name) {
@@ -277,7 +289,7 @@ bool Type::operator==(const Type &o) const {
   case Kind::DTypeObj: return dtype == o.dtype;
   case Kind::Array:
     return dtype == o.dtype && ndim == o.ndim && layout == o.layout && readonly == o.readonly;
-  case Kind::Tuple:
+  case Kind::Tuple: return elems == o.elems && handle == o.handle && fields == o.fields;
   case Kind::Dict:
   case Kind::Set:
   case Kind::Optional: return elems == o.elems;
@@ -306,6 +318,11 @@ std::string Type::str() const {
     return s + ")";
   }
   case Kind::Tuple: {
+    if (handle) { // NamedTuple(P, x: int64, y: float64): the field names are part of the type
+      std::string s = "NamedTuple(" + text;
+      for (size_t i = 0; i < elems.size(); ++i) s += ", " + fields[i] + ": " + elems[i].str();
+      return s + ")";
+    }
     if (!elems.empty() && isHomogeneousTuple())
       return "UniTuple(" + elems[0].str() + " x " + std::to_string(elems.size()) + ")";
     std::string s = "Tuple(";
@@ -390,14 +407,15 @@ std::optional<Type> unify(const Type &a, const Type &b) {
     return Type::array(a.dtype, a.ndim, a.layout == b.layout ? a.layout : Layout::A,
                        a.readonly || b.readonly);
   case Kind::Tuple: {
-    if (a.elems.size() != b.elems.size()) return std::nullopt;
-    std::vector<Type> elems;
+    // A namedtuple meets only its own class (a plain tuple and another class do not unify).
+    if (a.elems.size() != b.elems.size() || a.handle != b.handle || a.fields != b.fields) return std::nullopt;
+    Type r = a;
     for (size_t i = 0; i < a.elems.size(); ++i) {
       auto u = unify(a.elems[i], b.elems[i]);
       if (!u) return std::nullopt;
-      elems.push_back(*u);
+      r.elems[i] = *u;
     }
-    return Type::tuple(std::move(elems));
+    return r;
   }
   case Kind::List:
   case Kind::Dict:
