@@ -13,6 +13,7 @@ namespace {
 // message[2] the number of arguments, then each one as a tag byte and its payload.
 constexpr size_t kHeader = 3;
 constexpr size_t kCapacity = sizeof(MahouError::message);
+constexpr size_t kReserve = 32; // bytes a string leaves for later arguments
 
 size_t usedBytes(const MahouError &e) { return size_t(uint8_t(e.message[0])) | size_t(uint8_t(e.message[1])) << 8; }
 void setUsed(MahouError &e, size_t n) {
@@ -81,9 +82,11 @@ void mahou_rt_error_arg_str(MahouMemInfo *s) {
     if (append(e, &t, 1)) countArgument(e);
     return;
   }
-  // As many code points as fit (a longer string is cut, as a long message is).
+  // As many code points as fit (a longer string is cut, as a long message is), leaving
+  // room for the arguments after it (or their '...' marks).
   size_t kind = size_t(str->kind);
-  size_t room = (kCapacity - used - head) / kind;
+  size_t free = kCapacity - used - head;
+  size_t room = (free > kReserve ? free - kReserve : 0) / kind;
   uint32_t length = uint32_t(size_t(str->length) < room ? size_t(str->length) : room);
   char t = MAHOU_ERRARG_STR, k = char(kind);
   append(e, &t, 1);

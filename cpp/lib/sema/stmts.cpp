@@ -919,8 +919,14 @@ void FunctionTyper::raiseStmt(const ast::Raise &s, ir::Block &out) {
   auto st = makeStmt(ir::StmtOp::Raise, s.loc);
   st->exc = c->exc;
   if (call) {
-    if (!call->keywords.empty() || call->args.size() > 1)
-      notSupported(s.loc, "exceptions take at most one constant message argument");
+    if (!call->keywords.empty()) notSupported(s.loc, "keyword arguments of exceptions are not supported");
+    bool literalMessage = call->args.size() == 1 && call->args[0]->kind == ast::ExprKind::StrLit;
+    if (!literalMessage && !call->args.empty() && !gpu_) { // run-time values: the exception's args
+      raiseArguments(*call, *st);
+      out.push_back(std::move(st));
+      return;
+    }
+    if (call->args.size() > 1) notSupported(s.loc, "exceptions in CUDA kernels take at most one constant message argument");
     if (call->args.size() == 1) {
       auto m = expr(*call->args[0]);
       if (!isUnknown(m)) {

@@ -291,6 +291,9 @@ public:
   ExprPtr hashedContains(ExprPtr needle, ExprPtr container, Loc loc);
   void dictDelete(ExprPtr dict, const ast::Expr &key, Loc loc, ir::Block &out);
 
+  // raise E(args...) with run-time arguments: typed into st.exprs (exception_args.cpp)
+  void raiseArguments(const ast::Call &call, ir::Stmt &st);
+
   // ---- collections.namedtuple / typing.NamedTuple (named_tuples.cpp)
   ExprPtr newNamedTuple(const GlobalValue &cls, const ast::Call &e); // P(a, y=2.0)
   ExprPtr namedTupleField(ExprPtr tuple, const std::string &attr, Loc loc); // p.x; nullptr: no such field
