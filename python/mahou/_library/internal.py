@@ -49,6 +49,15 @@ def stack_list_of_arrays(arrays, zero):
     return out
 
 
+
+@njit
+def _slice_bound(v, length, lower, upper):
+    if v < 0:
+        v += length
+        return lower if v < lower else v
+    return upper if v > upper else v
+
+
 @njit
 def slice_indices(s, length):
     # slice.indices(length), as CPython adjusts a slice to a sequence's length. A bound
@@ -64,20 +73,8 @@ def slice_indices(s, length):
     upper = length - 1 if step < 0 else length
     start = upper if step < 0 else lower
     if s.start is not None:
-        start = s.start
-        if start < 0:
-            start += length
-            if start < lower:
-                start = lower
-        elif start > upper:
-            start = upper
+        start = _slice_bound(s.start, length, lower, upper)
     stop = lower if step < 0 else upper
     if s.stop is not None:
-        stop = s.stop
-        if stop < 0:
-            stop += length
-            if stop < lower:
-                stop = lower
-        elif stop > upper:
-            stop = upper
+        stop = _slice_bound(s.stop, length, lower, upper)
     return start, stop, step
