@@ -6,6 +6,7 @@
 
 #include "mahou/half.h"
 #include "mahou/layout.h"
+#include "mahou/slice_type.h"
 #include "mahou/runtime.h"
 
 #include <cstring>
@@ -118,6 +119,8 @@ bool unboxScalar(PyObject *obj, DType d, char *dst) {
 }
 
 bool unboxTuple(PyObject *obj, const Type &t, char *dst) {
+  if (types::isSlice(t))
+    return unboxSlice(obj, t, dst);
   if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != Py_ssize_t(t.elems.size())) {
     PyErr_Format(PyExc_TypeError, "expected a tuple of %zu items, got %s", t.elems.size(),
                  Py_TYPE(obj)->tp_name);

@@ -2,6 +2,8 @@
 // methods of arrays and numbers, and calls to other compiled functions.
 #include "sema/method_table.h"
 
+#include "mahou/slice_type.h"
+
 namespace mahou::sema {
 
 std::optional<CalleeRef> FunctionTyper::calleeFromGlobal(const GlobalValue &g) {
@@ -435,7 +437,8 @@ ExprPtr isinstanceCall(FunctionTyper &t, const ast::Call &e) {
         else if (g.s == "float") match = xt.isFloat();
         else if (g.s == "complex") match = xt.isComplex();
         else if (g.s == "bool") match = xt.isBool();
-        else if (g.s == "tuple") match = xt.isTuple();
+        else if (g.s == "tuple") match = xt.isTuple() && !types::isSlice(xt);
+        else if (g.s == "slice") match = types::isSlice(xt);
         else if (g.s == "str") match = xt.isString();
         else if (g.s == "list") match = xt.isList();
         else if (g.s == "dict") match = xt.isDict();
@@ -479,6 +482,7 @@ ExprPtr isinstanceCall(FunctionTyper &t, const ast::Call &e) {
 
 ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) {
   if (auto r = objectBuiltin(name, e)) return r;
+  if (name == "slice") return sliceCall(e);
   if (name == "range" || name == "prange")
     notSupported(e.loc, "range() is only supported as the iterable of a for loop");
   if (name == "print") notSupported(e.loc, "print() is only supported as a statement");
@@ -499,6 +503,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     auto args = positionalArgs(e, 1, 1, name);
     if (isUnknown(args[0])) return unknown(e.loc);
     const Type &t = args[0]->type;
+    refuseSlice(t, e.loc, "has no len()");
     if (t.isTuple()) return ir::makeConst(Type::int64(), e.loc, int64_t(t.elems.size()));
     if (t.isObject() || t.kind == Kind::Str || t.isOptional()) return objectLen(unwrapOptional(std::move(args[0])), e.loc);
     if (!t.isArray()) error(e.loc, "object of type " + t.str() + " has no len()");
@@ -540,6 +545,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
         if (args[0]->type.ndim != 1) notSupported(e.loc, name + "() over a " + std::to_string(args[0]->type.ndim) + "-D array is not supported");
         return numpyCall(name, e);
       }
+      refuseSlice(args[0]->type, e.loc, "is not iterable");
       if (!args[0]->type.isTuple()) error(e.loc, "'" + args[0]->type.str() + "' object is not iterable");
       if (args[0]->type.elems.empty()) error(e.loc, name + "() arg is an empty sequence");
       std::vector<ExprPtr> items;
@@ -649,6 +655,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
       if (t.ndim != 1) notSupported(e.loc, "sum() over a " + std::to_string(t.ndim) + "-D array is not supported (use np.sum)");
       return numpyCall("sum", e);
     }
+    refuseSlice(t, e.loc, "is not iterable");
     if (!t.isTuple()) error(e.loc, "'" + t.str() + "' object is not iterable");
     ExprPtr acc = ir::makeConst(Type::int64(), e.loc, 0);
     for (size_t i = 0; i < t.elems.size(); ++i) {
@@ -671,6 +678,7 @@ ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &
     requireHost(e.loc, "a method of " + self->type.str());
     return objectMethod(std::move(self), selfExpr, name, e);
   }
+  if (types::isSlice(self->type)) return sliceMethod(std::move(self), name, e);
   if (self->type.isNamedTuple() && name == "_replace") return namedTupleMethod(std::move(self), name, e);
   const Type t = self->type;
   MemberAccess m{*this, std::move(self), selfExpr, &e, name, e.loc};

@@ -151,6 +151,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
       return;
     }
     if (!isUnknown(value)) {
+      refuseSlice(value->type, loc, "cannot be unpacked");
       if (!value->type.isTuple())
         notSupported(loc, "unpacking a " + value->type.str() + " is not supported (only tuples)");
       if (value->type.elems.size() != elts->size())
@@ -508,6 +509,7 @@ bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block 
     if (it->type.ndim == 0) t.error(loc, "iteration over a 0-d array");
     src.kind = IterSource::K::Array;
   } else if (it->type.isTuple()) {
+    t.refuseSlice(it->type, loc, "is not iterable");
     if (it->type.elems.empty() && !topLevel)
       t.notSupported(loc, "zip() or enumerate() over an empty tuple is not supported");
     if (!it->type.isHomogeneousTuple())

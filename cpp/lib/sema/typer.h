@@ -294,6 +294,14 @@ public:
   // raise E(args...) with run-time arguments: typed into st.exprs (exception_args.cpp)
   void raiseArguments(const ast::Call &call, ir::Stmt &st);
 
+  // ---- slice objects (slices.cpp)
+  ExprPtr sliceCall(const ast::Call &e); // slice(stop), slice(start, stop[, step])
+  // A slice value's bounds (reads of a pure `slice`), null where the bound is None.
+  std::vector<ExprPtr> sliceBounds(const ir::Expr &slice, Loc loc);
+  ir::ViewSlot sliceSlot(const ir::Expr &slice, Loc loc); // an array index slot of a slice value
+  ExprPtr sliceMethod(ExprPtr slice, const std::string &name, const ast::Call &e); // s.indices(n)
+  void refuseSlice(const Type &t, Loc loc, const std::string &what) const; // "'slice' object <what>"
+
   // ---- collections.namedtuple / typing.NamedTuple (named_tuples.cpp)
   ExprPtr newNamedTuple(const GlobalValue &cls, const ast::Call &e); // P(a, y=2.0)
   ExprPtr namedTupleField(ExprPtr tuple, const std::string &attr, Loc loc); // p.x; nullptr: no such field

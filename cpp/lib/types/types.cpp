@@ -1,5 +1,6 @@
 // Type constructors, predicates, printing and unification of the type lattice.
 #include "mahou/types.h"
+#include "mahou/slice_type.h"
 
 #include <cstdio>
 #include <cstring>
@@ -318,6 +319,7 @@ std::string Type::str() const {
     return s + ")";
   }
   case Kind::Tuple: {
+    if (handle == kSliceClass) return "slice(" + elems[0].str() + ", " + elems[1].str() + ", " + elems[2].str() + ")";
     if (handle) { // NamedTuple(P, x: int64, y: float64): the field names are part of the type
       std::string s = "NamedTuple(" + text;
       for (size_t i = 0; i < elems.size(); ++i) s += ", " + fields[i] + ": " + elems[i].str();
@@ -411,6 +413,7 @@ std::optional<Type> unify(const Type &a, const Type &b) {
     if (a.elems.size() != b.elems.size() || a.handle != b.handle || a.fields != b.fields) return std::nullopt;
     Type r = a;
     for (size_t i = 0; i < a.elems.size(); ++i) {
+      if (isSlice(a) && a.elems[i].isNone() != b.elems[i].isNone()) return std::nullopt; // bounds known to be None
       auto u = unify(a.elems[i], b.elems[i]);
       if (!u) return std::nullopt;
       r.elems[i] = *u;
