@@ -4,6 +4,7 @@
 
 #include "numpy_api.h"
 
+#include "mahou/layout.h"
 #include "mahou/slice_type.h"
 
 #include <unordered_map>

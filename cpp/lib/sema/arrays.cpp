@@ -26,6 +26,7 @@ ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
   if (isUnknown(base)) return unknown(s.loc);
   if (base->type.isPointer()) base = pointerView(std::move(base), s.loc);
   if (base->type.isTuple()) {
+    refuseSlice(base->type, s.loc, "is not subscriptable");
     auto idx = constInt(*s.index);
     if (!idx) return tupleSubscript(std::move(base), *s.index, s.loc);
     int64_t n = int64_t(base->type.elems.size());
