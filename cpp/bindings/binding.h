@@ -70,6 +70,18 @@ uint64_t arrayKeyWord(PyObject *obj);
 // object ("list", "array(float16)") when it cannot be typed.
 std::optional<types::Type> typeOfObject(PyObject *obj, std::string *why);
 
+// A tuple subclass with `_fields` (collections.namedtuple, typing.NamedTuple) of `size`
+// fields (any number when size < 0): its namedtuple type with no items yet; else nullopt.
+// The class is kept alive from then on (types hold its address). named_tuples.cpp.
+std::optional<types::Type> namedTupleClass(PyObject *cls, Py_ssize_t size);
+// An instance of t's class made from `items` (a tuple; its reference is taken).
+PyObject *boxNamedTuple(const types::Type &t, PyObject *items);
+// Slice objects (named_tuples.cpp): the type of a slice, its key word's mask of None
+// bounds (-1: not all integers or None), unboxing into the slice type's layout.
+std::optional<types::Type> typeOfSlice(PyObject *obj, std::string *why);
+int sliceKeyMask(PyObject *obj);
+bool unboxSlice(PyObject *obj, const types::Type &t, char *dst);
+
 // DType number of a NumPy scalar object (numpy.float32(1) → Float32), or -1.
 int dtypeOfNumpyScalar(PyObject *obj);
 

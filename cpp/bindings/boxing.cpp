@@ -6,6 +6,7 @@
 
 #include "mahou/half.h"
 #include "mahou/layout.h"
+#include "mahou/slice_type.h"
 #include "mahou/runtime.h"
 
 #include <cstring>
@@ -118,9 +119,15 @@ bool unboxScalar(PyObject *obj, DType d, char *dst) {
 }
 
 bool unboxTuple(PyObject *obj, const Type &t, char *dst) {
+  if (types::isSlice(t))
+    return unboxSlice(obj, t, dst);
   if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != Py_ssize_t(t.elems.size())) {
     PyErr_Format(PyExc_TypeError, "expected a tuple of %zu items, got %s", t.elems.size(),
                  Py_TYPE(obj)->tp_name);
+    return false;
+  }
+  if (t.handle && Py_TYPE(obj) != reinterpret_cast<PyTypeObject *>(uintptr_t(t.handle))) {
+    PyErr_Format(PyExc_TypeError, "expected a %s, got %s", t.text.c_str(), Py_TYPE(obj)->tp_name);
     return false;
   }
   std::vector<size_t> offsets = types::tupleOffsets(t);
@@ -244,7 +251,7 @@ PyObject *boxTuple(const Type &t, char *src) {
     }
     PyTuple_SET_ITEM(tuple, Py_ssize_t(i), item);
   }
-  return tuple;
+  return t.handle ? boxNamedTuple(t, tuple) : tuple;
 }
 
 } // namespace

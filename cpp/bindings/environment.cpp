@@ -280,10 +280,16 @@ private:
       g.s = nb::cast<std::string>(t[1]);
     } else if (tag == "none") {
       g.kind = K::None;
-    } else if (tag == "tuple") {
+    } else if (tag == "tuple") { // ("tuple", [items]) or ("tuple", [items], its namedtuple class)
       g.kind = K::Tuple;
       for (nb::handle elem : t[1])
         g.elems.push_back(classify(elem));
+      if (nb::len(t) > 2)
+        if (auto nt = namedTupleClass(t[2].ptr(), Py_ssize_t(g.elems.size()))) {
+          g.handle = nt->handle;
+          g.s = nt->text;
+          g.fields = nt->fields;
+        }
     } else if (tag == "array") { // ("array", dtype name, shape, C-order bytes)
       std::string name = nb::cast<std::string>(t[1]);
       auto d = dtypeFromPyName(name);
@@ -343,6 +349,22 @@ private:
       g.kind = K::JitClass;
       g.handle = jitClassHandle(t[1].ptr());
       g.s = nb::cast<std::string>(t[2]);
+    } else if (tag == "namedtuple") { // ("namedtuple", the class, {field: classified default})
+      auto nt = namedTupleClass(t[1].ptr(), -1);
+      if (!nt)
+        internalError("the resolver's namedtuple is not a namedtuple class");
+      g.kind = K::NamedTupleClass;
+      g.handle = nt->handle;
+      g.s = nt->text;
+      nb::dict defaults = nb::cast<nb::dict>(t[2]);
+      for (const std::string &name : nt->fields) {
+        GlobalValue f;
+        f.kind = K::Str;
+        f.s = name;
+        if (defaults.contains(name.c_str()))
+          f.elems.push_back(classify(defaults[name.c_str()]));
+        g.elems.push_back(std::move(f));
+      }
     } else if (tag == "unsupported") {
       return unsupported(nb::cast<std::string>(t[1]));
     } else {

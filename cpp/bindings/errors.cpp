@@ -4,8 +4,10 @@
 
 #include "mahou/cuda_driver.h"
 #include "mahou/diagnostics.h"
+#include "mahou/exception_args.h"
 #include "mahou/runtime.h"
 
+#include <cstring>
 #include <exception>
 
 namespace nb = nanobind;
@@ -33,6 +35,44 @@ PyObject *excClassFromIndex(int32_t kind) {
 #undef MAHOU_EXCEPTION
       ;
   return kind >= 0 && kind < count ? table[kind] : PyExc_Exception;
+}
+
+// The Python value of one packed exception argument (new reference).
+PyObject *argumentObject(const MahouErrorArg &a) {
+  switch (a.tag) {
+  case MAHOU_ERRARG_NONE: Py_RETURN_NONE;
+  case MAHOU_ERRARG_BOOL: return PyBool_FromLong(long(a.bits));
+  case MAHOU_ERRARG_INT: return PyLong_FromLongLong(a.bits);
+  case MAHOU_ERRARG_UINT: return PyLong_FromUnsignedLongLong(uint64_t(a.bits));
+  case MAHOU_ERRARG_FLOAT: {
+    double d;
+    std::memcpy(&d, &a.bits, sizeof d);
+    return PyFloat_FromDouble(d);
+  }
+  case MAHOU_ERRARG_STR: return PyUnicode_FromKindAndData(a.kind, a.data, Py_ssize_t(a.length));
+  default: return PyUnicode_FromString("..."); // did not fit in the error's buffer
+  }
+}
+
+// cls(*args) of the arguments packed in `err`, set as the pending Python exception;
+// false when they cannot be read (a Python error may be set).
+bool raiseWithArguments(PyObject *cls, const MahouError &err) {
+  nb::list items;
+  bool ok = mahouUnpackErrorArgs(err, [&](const MahouErrorArg &a) {
+    PyObject *o = argumentObject(a);
+    if (!o) return false;
+    items.append(nb::steal(o));
+    return true;
+  });
+  if (!ok) return false;
+  PyObject *args = PyList_AsTuple(items.ptr());
+  if (!args) return false;
+  PyObject *exc = PyObject_Call(cls, args, nullptr);
+  Py_DECREF(args);
+  if (!exc) return false;
+  PyErr_SetObject(cls, exc);
+  Py_DECREF(exc);
+  return true;
 }
 
 } // namespace
@@ -92,6 +132,11 @@ void raiseRuntimeError() {
     return;
   }
   PyObject *cls = excClassFromIndex(err.kind);
+  if (err.hasArgs) {
+    if (!raiseWithArguments(cls, err) && !PyErr_Occurred())
+      PyErr_SetString(PyExc_SystemError, "compiled function raised an exception whose arguments could not be read");
+    return;
+  }
   if (err.message[0])
     PyErr_SetString(cls, err.message);
   else

@@ -4,6 +4,8 @@
 #include "numpy_api.h"
 #include "objects_binding.h"
 
+#include "mahou/slice_type.h"
+
 namespace nb = nanobind;
 
 namespace mahou::binding {
@@ -22,6 +24,8 @@ enum class KeyTag : uint64_t {
   Optional = 10,
   Set = 11,
   Instance = 12, // a jitclass instance: its class handle follows
+  NamedTuple = 13, // a namedtuple: its class handle follows, then the tuple's key
+  Slice = 14,      // a slice object: payload the mask of its None bounds
 };
 
 constexpr uint64_t tagged(KeyTag tag, uint64_t payload) { return uint64_t(tag) << 56 | payload; }
@@ -154,6 +158,11 @@ std::optional<Type> typeOfTuple(PyObject *obj, std::string *why) {
     }
     elems.push_back(std::move(*t));
   }
+  if (Py_TYPE(obj) != &PyTuple_Type)
+    if (auto named = namedTupleClass(reinterpret_cast<PyObject *>(Py_TYPE(obj)), n)) {
+      named->elems = std::move(elems);
+      return named;
+    }
   return Type::tuple(std::move(elems));
 }
 
@@ -220,6 +229,16 @@ bool appendObjectKey(PyObject *obj, KeyBuffer &key) {
     return push(key, tagged(KeyTag::None, 0));
   if (t == &PyTuple_Type)
     return appendTupleKey(obj, key);
+  if (t == &PySlice_Type) {
+    int mask = sliceKeyMask(obj);
+    return mask >= 0 && push(key, tagged(KeyTag::Slice, uint64_t(mask)));
+  }
+  if (PyTuple_Check(obj)) { // a namedtuple: its class is part of the key; another subclass is a tuple
+    if (namedTupleClass(reinterpret_cast<PyObject *>(t), PyTuple_GET_SIZE(obj)) &&
+        !(push(key, tagged(KeyTag::NamedTuple, 0)) && push(key, uint64_t(reinterpret_cast<uintptr_t>(t)))))
+      return false;
+    return appendTupleKey(obj, key);
+  }
   if (t == &PyUnicode_Type)
     return push(key, tagged(KeyTag::Unicode, 0));
   if (t == &PyList_Type) // as Numba: the first item gives the item type (unboxing checks the rest)
@@ -250,6 +269,17 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
     key.push_back(arrayWord(t.dtype, t.ndim, t.layout, t.readonly));
     return;
   case types::Kind::Tuple:
+    if (types::isSlice(t)) { // as appendObjectKey: the mask of the None bounds
+      uint64_t mask = 0;
+      for (int i = 0; i < 3; ++i)
+        if (t.elems[size_t(i)].isNone()) mask |= uint64_t(1) << i;
+      key.push_back(tagged(KeyTag::Slice, mask));
+      return;
+    }
+    if (t.handle) {
+      key.push_back(tagged(KeyTag::NamedTuple, 0));
+      key.push_back(t.handle);
+    }
     key.push_back(tupleWord(t.elems.size()));
     for (const Type &e : t.elems)
       appendTypeKey(e, key);
@@ -311,6 +341,8 @@ std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
     return typeOfArray(reinterpret_cast<PyArrayObject *>(obj), why);
   } else if (PyTuple_Check(obj)) {
     return typeOfTuple(obj, why);
+  } else if (PySlice_Check(obj)) {
+    return typeOfSlice(obj, why);
   } else if (PyUnicode_Check(obj)) {
     return Type::unicode();
   } else if (PyList_Check(obj)) {
@@ -385,6 +417,10 @@ PyObject *toPyType(const Type &t) {
         return nullptr;
       items.append(item);
     }
+    if (types::isSlice(t))
+      return callTypes("_opaque", nb::make_tuple(typeString(t)));
+    if (t.handle) // a namedtuple: types.NamedTuple(items, its class)
+      return callTypes("NamedTuple", nb::make_tuple(items, nb::handle(reinterpret_cast<PyObject *>(uintptr_t(t.handle)))));
     return callTypes("Tuple", nb::make_tuple(items));
   }
   case types::Kind::None:

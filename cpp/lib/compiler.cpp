@@ -124,6 +124,14 @@ std::string moduleText(const llvm::Module &m) {
   return os.str();
 }
 
+// A namedtuple anywhere in the type: its class is known by address (not in another process).
+bool holdsNamedTuple(const types::Type &t) {
+  if (t.isNamedTuple()) return true;
+  for (const types::Type &e : t.elems)
+    if (holdsNamedTuple(e)) return true;
+  return false;
+}
+
 } // namespace
 
 CompiledFunction compileFunction(const SourceFile &file, const std::string &name,
@@ -147,7 +155,8 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   std::vector<const ir::Function *> helpers;
   out.parallelNotes = outlineParallelLoops(file, fn, inner, options, outlined, helpers);
   out.symbol = cache::contentSymbol(file, name, args, options, out.dependencies = recorder.dependencies());
-  out.cacheable = recorder.cacheable();
+  out.cacheable = recorder.cacheable() && !holdsNamedTuple(fn.ret) &&
+                  std::none_of(args.begin(), args.end(), holdsNamedTuple);
   out.ret = fn.ret;
   out.args = args;
   out.times.semaMs = msSince(t0);

@@ -21,7 +21,7 @@ _BUILTIN_NAMES = (
     "range", "len", "abs", "min", "max", "round", "int", "float", "bool", "complex", "sum",
     "divmod", "pow", "isinstance", "print", "enumerate", "zip", "tuple", "str",
     "list", "dict", "set", "sorted", "any", "all", "ord", "chr", "repr", "hash", "reversed",
-    "next", "iter",
+    "next", "iter", "slice",
 )
 _BUILTINS = {id(getattr(builtins, n)): n for n in _BUILTIN_NAMES}
 _BUILTINS[id(prange)] = "prange"
@@ -136,6 +136,8 @@ def _classify_constant(obj):
     if obj is None:
         return ("none",)
     if isinstance(obj, tuple):
+        if isinstance(getattr(type(obj), "_fields", None), tuple):  # a namedtuple instance
+            return ("tuple", [classify(item) for item in obj], type(obj))
         return ("tuple", [classify(item) for item in obj])
     if isinstance(obj, np.ndarray):
         # Frozen into the compiled code as a read-only constant (Numba's rule): later
@@ -196,6 +198,10 @@ def _classify_plain(obj):
         return ("exc", "LinAlgError")
     if getattr(obj, "__module__", None) == "numpy.linalg" and callable(obj):
         return _linalg_function(obj)
+    if isinstance(obj, type) and issubclass(obj, tuple) and isinstance(getattr(obj, "_fields", None), tuple):
+        # collections.namedtuple / typing.NamedTuple: called in compiled code to make one
+        defaults = getattr(obj, "_field_defaults", None) or {}
+        return ("namedtuple", obj, {name: classify(value) for name, value in defaults.items()})
     attr = _module_attr(obj)
     if attr is not None:
         return attr

@@ -35,6 +35,8 @@ struct GlobalValue {
     ExternalFunction, // a C function pointer (ctypes, cffi, @cfunc): handle = address, s = "float64(float64)"
     Overloaded,  // an object with mahou.extending.overload implementations: handle + name;
                  // elems[0] is what it is otherwise (used when no implementation applies)
+    NamedTupleClass, // a collections.namedtuple / typing.NamedTuple class: handle + name; elems:
+                     // one Str per field (its name), holding its default value in elems[0] if any
   };
   Kind kind = Kind::Missing;
   int64_t i = 0;
@@ -43,8 +45,9 @@ struct GlobalValue {
   std::string s;                  // Str value, Builtin name, ModuleAttr attr, Function/Overloaded name,
                                   // Python module name, Unsupported description
   std::vector<GlobalValue> elems; // Tuple
+  std::vector<std::string> fields; // Tuple: a namedtuple constant's field names (handle: its class, s: its name)
   types::ModuleId module{};       // Module, ModuleAttr
-  uint64_t handle = 0;            // Function, Overloaded, JitClass
+  uint64_t handle = 0;            // Function, Overloaded, JitClass, NamedTupleClass; Tuple: a namedtuple's class
   types::DType dtype{};           // DType, Array
   std::vector<int64_t> shape;     // Array: its extents
   std::string bytes;              // Array: its elements in C order

@@ -36,7 +36,8 @@ constexpr size_t mahouArrayBytes(int ndim) { return sizeof(void *) * 3 + 16 * si
 struct MahouError {
   int32_t kind;
   bool set;
-  char message[512];
+  char message[512]; // text, or with hasArgs the exception's arguments packed (exception_args.h)
+  bool hasArgs;
 };
 // The entry of a kernel compiled for the CUDA emulator (mahou_rt_sim_launch).
 typedef int32_t (*MahouSimEntry)(void *ret, void **argv);

@@ -92,7 +92,10 @@ struct Type {
   bool readonly = false;      // Array
   bool typed = false;         // List: a typed.List
   std::vector<Type> elems;    // Tuple
-  uint64_t handle = 0;        // Function, Instance, ClassRef, closure (Tuple)
+  uint64_t handle = 0;        // Function, Instance, ClassRef; Tuple: a namedtuple's class (0: a plain
+                              // tuple; kSliceClass: a slice), or with `closure` the inner function
+  bool closure = false;       // Tuple: the captured values of an inner function used as a value
+  std::vector<std::string> fields; // Tuple: a namedtuple's field names (`text`: its class name)
   ModuleId module{};          // Module
   ExcKind exc{};              // ExcClass
   std::string text;           // Str: the literal's value; Function: the function's name; Module: its global path
@@ -109,6 +112,9 @@ struct Type {
   // `handle` (never 0) names the function in the module being compiled and `text` is
   // its name (sema/closures.cpp). Not a Python tuple: it never leaves compiled code.
   static Type closure(uint64_t id, std::string name, std::vector<Type> captured);
+  // A collections.namedtuple / typing.NamedTuple value: a tuple that remembers its class
+  // (a handle the binding keeps alive), the class's name and its field names.
+  static Type namedTuple(std::vector<Type> elems, uint64_t cls, std::string name, std::vector<std::string> fields);
   static Type str_(std::string value);
   static Type moduleRef(ModuleId m);
   static Type function(uint64_t handle, std::string name);
@@ -137,8 +143,11 @@ struct Type {
   bool isNumber() const { return kind == Kind::Scalar; }
   bool isArray() const { return kind == Kind::Array; }
   bool isTuple() const { return kind == Kind::Tuple; }
-  bool isClosure() const { return kind == Kind::Tuple && handle != 0; }
+  bool isClosure() const { return kind == Kind::Tuple && closure; }
   bool containsClosure() const; // a closure, or a tuple, list, ... holding one
+  bool isNamedTuple() const { return kind == Kind::Tuple && handle != 0 && !closure; }
+  // The index of a namedtuple's field, or -1.
+  int fieldIndex(const std::string &name) const;
   bool isNone() const { return kind == Kind::None; }
   bool isList() const { return kind == Kind::List; }
   bool isDict() const { return kind == Kind::Dict; }

@@ -205,7 +205,10 @@ void FunctionLowering::stmt(const ir::Stmt &s) {
     return;
   case ir::StmtOp::Return: returnStmt(s); return;
   case ir::StmtOp::Yield: yieldStmt(s); return;
-  case ir::StmtOp::Raise: raise(s.exc, s.text); return;
+  case ir::StmtOp::Raise:
+    if (!s.exprs.empty()) return raiseWithArgs(s); // exception_args.cpp
+    raise(s.exc, s.text);
+    return;
   case ir::StmtOp::Print: print(s); return;
   case ir::StmtOp::TryExcept:
   case ir::StmtOp::ClearError:

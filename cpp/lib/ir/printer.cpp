@@ -147,7 +147,10 @@ private:
       out_ << ") combine:";
       break;
     case StmtOp::Raise:
-      out_ << "raise " << types::excName(s.exc) << "(\"" << s.text << "\")";
+      out_ << "raise " << types::excName(s.exc) << "(";
+      if (s.exprs.empty()) out_ << "\"" << s.text << "\"";
+      for (size_t i = 0; i < s.exprs.size(); ++i) out_ << (i ? ", " : "") << expr(*s.exprs[i]);
+      out_ << ")";
       break;
     default:
       out_ << stmtOpName(s.op);

@@ -81,6 +81,10 @@ std::string serialize(const GlobalValue &g) {
   case K::Complex: out += hexBits(g.f) + "," + hexBits(g.imag); break;
   case K::Bool: out += g.b ? "1" : "0"; break;
   case K::Tuple:
+    if (g.handle) { // a namedtuple constant: its class's name and fields
+      putField(out, g.s);
+      for (const std::string &f : g.fields) putField(out, f);
+    }
     out += std::to_string(g.elems.size()) + "(";
     for (const GlobalValue &e : g.elems) putField(out, serialize(e));
     out += ")";
@@ -103,6 +107,10 @@ std::string serialize(const GlobalValue &g) {
   case K::Str: case K::Function: case K::Builtin: case K::Unsupported: putField(out, g.s); break;
   case K::Missing: case K::None: break;
   case K::ExternalFunction: out += std::to_string(g.handle) + ":"; putField(out, g.s); break; // the code calls the address
+  case K::NamedTupleClass: // its name, fields and defaults (the code builds its instances)
+    putField(out, g.s);
+    for (const GlobalValue &f : g.elems) putField(out, f.s + (f.elems.empty() ? "" : "=" + serialize(f.elems[0])));
+    break;
   }
   return out;
 }
@@ -472,7 +480,18 @@ const JitClassInfo *RecordingEnvironment::jitClass(uint64_t handle) {
   return c;
 }
 
+namespace {
+bool holdsClass(const GlobalValue &g) { // a namedtuple class or instance: known by address
+  if (g.kind == GlobalValue::Kind::NamedTupleClass ||
+      (g.kind == GlobalValue::Kind::Tuple && g.handle))
+    return true;
+  return std::any_of(g.elems.begin(), g.elems.end(), holdsClass);
+}
+} // namespace
+
 bool RecordingEnvironment::cacheable() const {
+  for (const auto &[name, g] : globals_) // namedtuple classes are known by address: not found again in another process
+    if (holdsClass(g)) return false;
   std::map<std::string, GlobalValue> named = namedCallees();
   if (unfindable_) return false;
   for (const auto &[handle, params] : params_)

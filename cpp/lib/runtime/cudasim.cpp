@@ -54,7 +54,7 @@ struct Launch {
   std::atomic<int64_t> nextBlock{0};
   std::atomic<bool> failed{false};
   std::mutex errorMutex;
-  MahouError error{0, false, {0}};
+  MahouError error{0, false, {0}, false};
 };
 
 struct SimBlock {

@@ -31,7 +31,7 @@ extern "C" {
 bool mahou_rt_error_matches(int32_t cls) {
   MahouError e = mahou_rt_take_error();
   if (!e.set) return false;
-  mahou_rt_set_error(e.kind, e.message); // put it back: matching does not handle it
+  *mahou_rt_pending_error() = e; // put it back (with its arguments): matching does not handle it
   for (int32_t k = e.kind; k >= 0; k = baseOf(k))
     if (k == cls) return true;
   return false;
@@ -42,7 +42,7 @@ void mahou_rt_clear_error() { (void)mahou_rt_take_error(); }
 void mahou_rt_save_error(MahouError *slot) { *slot = mahou_rt_take_error(); }
 
 void mahou_rt_restore_error(const MahouError *slot) {
-  if (slot->set) mahou_rt_set_error(slot->kind, slot->message);
+  if (slot->set) *mahou_rt_pending_error() = *slot;
 }
 
 } // extern "C"

@@ -199,7 +199,7 @@ int32_t mahou_rt_parallel_for_grain(int64_t n, int64_t grain, MahouChunkFn fn, v
   });
   p.running.fetch_sub(1);
   if (!failure.failed()) return 0;
-  mahou_rt_set_error(failure.error.kind, failure.error.message);
+  *mahou_rt_pending_error() = failure.error; // the whole error: its arguments too
   return 1;
 }
 

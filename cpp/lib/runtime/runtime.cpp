@@ -59,7 +59,7 @@ void releaseBlock(MahouMemInfo *b) {
   std::free(b);
 }
 
-thread_local MahouError pendingError{0, false, {0}};
+thread_local MahouError pendingError{0, false, {0}, false};
 
 void copyMessage(const char *msg) {
   if (!msg) {
@@ -162,19 +162,24 @@ int64_t mahou_rt_live_allocations() { return liveAllocations.load(std::memory_or
 void mahou_rt_set_error(int32_t kind, const char *msg) {
   pendingError.kind = kind;
   pendingError.set = true;
+  pendingError.hasArgs = false;
   copyMessage(msg);
 }
 
 void mahou_rt_set_error_i64(int32_t kind, const char *fmt, int64_t value) {
   pendingError.kind = kind;
   pendingError.set = true;
+  pendingError.hasArgs = false;
   formatMessageI64(fmt, value);
 }
+
+MahouError *mahou_rt_pending_error() { return &pendingError; }
 
 MahouError mahou_rt_take_error() {
   MahouError out = pendingError;
   pendingError.set = false;
   pendingError.kind = 0;
+  pendingError.hasArgs = false;
   pendingError.message[0] = '\0';
   return out;
 }

@@ -2,6 +2,8 @@
 // array attributes (shape, ndim, size, strides, T, dtype, itemsize).
 #include "typer.h"
 
+#include "mahou/slice_type.h"
+
 namespace mahou::sema {
 
 namespace {
@@ -24,6 +26,7 @@ ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
   if (isUnknown(base)) return unknown(s.loc);
   if (base->type.isPointer()) base = pointerView(std::move(base), s.loc);
   if (base->type.isTuple()) {
+    refuseSlice(base->type, s.loc, "is not subscriptable");
     auto idx = constInt(*s.index);
     if (!idx) return tupleSubscript(std::move(base), *s.index, s.loc);
     int64_t n = int64_t(base->type.elems.size());
@@ -98,6 +101,11 @@ ExprPtr FunctionTyper::indexArray(ExprPtr base, const ast::Expr &index, Loc loc)
       unknownSeen = true;
       continue;
     }
+    if (types::isSlice(v->type)) { // a slice object: a[s], a[s, 0]
+      slots.push_back(sliceSlot(*v, p.loc));
+      anySlice = true;
+      continue;
+    }
     if (v->type.isArray() && parts.size() == 1) return gather(std::move(base), std::move(v), loc);
     if (v->type.isArray() && ellipsis < 0) { // a[i0, i1], a[i0, 2]: every part typed again, together
       std::vector<ExprPtr> indices;
@@ -114,6 +122,11 @@ ExprPtr FunctionTyper::indexArray(ExprPtr base, const ast::Expr &index, Loc loc)
         error(loc, "too many indices for array: array is " + std::to_string(at.ndim) + "-dimensional, but " +
                        std::to_string(v->type.elems.size()) + " were indexed");
       for (auto &item : spreadTuple(std::move(v), p.loc, nullptr)) {
+        if (types::isSlice(item->type)) { // a[(s1, s2)] with the tuple in a variable
+          slots.push_back(sliceSlot(*item, p.loc));
+          anySlice = true;
+          continue;
+        }
         ir::ViewSlot slot;
         slot.index = toInt64Index(std::move(item), "array index");
         slots.push_back(std::move(slot));
@@ -183,6 +196,9 @@ std::optional<std::vector<ExprPtr>> FunctionTyper::elementIndices(const Type &ar
       return out;
     }
     if (!v->type.isTuple() || int(v->type.elems.size()) != arrayType.ndim) return std::nullopt;
+    for (const Type &item : v->type.elems)
+      if (types::isSlice(item)) return std::nullopt; // a view: a[(s, 0)] = v
+    if (types::isSlice(v->type)) return std::nullopt;
     for (auto &item : spreadTuple(std::move(v), parts[0]->loc, nullptr)) out.push_back(toInt64Index(std::move(item), "array index"));
     return out;
   }
@@ -191,6 +207,7 @@ std::optional<std::vector<ExprPtr>> FunctionTyper::elementIndices(const Type &ar
     if (p->kind == ast::ExprKind::Slice || p->kind == ast::ExprKind::EllipsisLit) return std::nullopt;
     auto v = expr(*p);
     if (!isUnknown(v)) {
+      if (types::isSlice(v->type)) return std::nullopt; // a view: a[s, 0] = v
       if (v->type.isTuple()) notSupported(p->loc, "a tuple inside an index is not supported");
       if (v->type.isArray())
         notSupported(p->loc, "storing through an index array together with other indices is not supported yet "

@@ -3,6 +3,8 @@
 #include "sema/method_table.h"
 #include "mahou/versions.h"
 
+#include "mahou/slice_type.h"
+
 namespace mahou::sema {
 
 std::optional<CalleeRef> FunctionTyper::calleeFromGlobal(const GlobalValue &g) {
@@ -42,6 +44,11 @@ std::optional<CalleeRef> FunctionTyper::calleeFromGlobal(const GlobalValue &g) {
   }
   case GK::Overloaded: {
     CalleeRef r{CK::Overloaded, g.s};
+    r.overloaded = &g;
+    return r;
+  }
+  case GK::NamedTupleClass: {
+    CalleeRef r{CK::NamedTuple, g.s};
     r.overloaded = &g;
     return r;
   }
@@ -255,6 +262,7 @@ ExprPtr FunctionTyper::callResolved(const CalleeRef &c, const ast::Call &e) {
   case CalleeRef::Kind::Method: return methodCall(*callee->self, callee->name, e);
   case CalleeRef::Kind::External: return nativeCall(callee->handle, callee->name, e);
   case CalleeRef::Kind::JitClass: return newInstance(callee->handle, callee->name, e);
+  case CalleeRef::Kind::NamedTuple: return newNamedTuple(*callee->overloaded, e);
   }
   internalError("unhandled callee kind");
 }
@@ -446,12 +454,16 @@ ExprPtr isinstanceCall(FunctionTyper &t, const ast::Call &e) {
         else if (g.s == "float") match = xt.isFloat();
         else if (g.s == "complex") match = xt.isComplex();
         else if (g.s == "bool") match = xt.isBool();
-        else if (g.s == "tuple") match = xt.isTuple();
+        else if (g.s == "tuple") match = xt.isTuple() && !types::isSlice(xt);
+        else if (g.s == "slice") match = types::isSlice(xt);
         else if (g.s == "str") match = xt.isString();
         else if (g.s == "list") match = xt.isList();
         else if (g.s == "dict") match = xt.isDict();
         else if (g.s == "set") match = xt.isSet();
         else knownClass = false;
+      } else if (g.kind == GlobalValue::Kind::NamedTupleClass) { // the exact class, not a subclass
+        knownClass = true;
+        match = xt.isNamedTuple() && xt.handle == g.handle;
       }
     }
     if (!knownClass) {
@@ -487,6 +499,7 @@ ExprPtr isinstanceCall(FunctionTyper &t, const ast::Call &e) {
 
 ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) {
   if (auto r = objectBuiltin(name, e)) return r;
+  if (name == "slice") return sliceCall(e);
   if (name == "range" || name == "prange")
     notSupported(e.loc, "range() is only supported as the iterable of a for loop");
   if (name == "next" || name == "iter") {
@@ -518,6 +531,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     auto args = positionalArgs(e, 1, 1, name);
     if (isUnknown(args[0])) return unknown(e.loc);
     const Type &t = args[0]->type;
+    refuseSlice(t, e.loc, "has no len()");
     if (t.isTuple()) return ir::makeConst(Type::int64(), e.loc, int64_t(t.elems.size()));
     if (t.isObject() || t.kind == Kind::Str || t.isOptional()) return objectLen(unwrapOptional(std::move(args[0])), e.loc);
     if (!t.isArray()) error(e.loc, "object of type " + t.str() + " has no len()");
@@ -559,6 +573,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
         if (args[0]->type.ndim != 1) notSupported(e.loc, name + "() over a " + std::to_string(args[0]->type.ndim) + "-D array is not supported");
         return numpyCall(name, e);
       }
+      refuseSlice(args[0]->type, e.loc, "is not iterable");
       if (!args[0]->type.isTuple()) error(e.loc, "'" + args[0]->type.str() + "' object is not iterable");
       if (args[0]->type.elems.empty()) error(e.loc, name + "() arg is an empty sequence");
       std::vector<ExprPtr> items;
@@ -680,6 +695,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
       if (t.ndim != 1) notSupported(e.loc, "sum() over a " + std::to_string(t.ndim) + "-D array is not supported (use np.sum)");
       return numpyCall("sum", e);
     }
+    refuseSlice(t, e.loc, "is not iterable");
     if (!t.isTuple()) error(e.loc, "'" + t.str() + "' object is not iterable");
     ExprPtr acc = ir::makeConst(Type::int64(), e.loc, 0);
     for (size_t i = 0; i < t.elems.size(); ++i) {
@@ -702,6 +718,8 @@ ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &
     requireHost(e.loc, "a method of " + self->type.str());
     return objectMethod(std::move(self), selfExpr, name, e);
   }
+  if (types::isSlice(self->type)) return sliceMethod(std::move(self), name, e);
+  if (self->type.isNamedTuple() && name == "_replace") return namedTupleMethod(std::move(self), name, e);
   const Type t = self->type;
   MemberAccess m{*this, std::move(self), selfExpr, &e, name, e.loc};
   if (MemberTyper typer = findMethod(t.kind, name)) return typer(m);

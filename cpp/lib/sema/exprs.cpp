@@ -118,7 +118,8 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
       elems.push_back(constantFromGlobal(x, loc));
       ts.push_back(elems.back()->type);
     }
-    auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(ts), loc);
+    Type tt = g.handle ? Type::namedTuple(std::move(ts), g.handle, g.s, g.fields) : Type::tuple(std::move(ts));
+    auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, std::move(tt), loc);
     t->args = std::move(elems);
     return t;
   }
@@ -148,6 +149,8 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
   case GK::Builtin: notSupported(loc, "the builtin '" + g.s + "' can only be called, not used as a value");
   case GK::Unsupported: notSupported(loc, "global value of unsupported type: " + g.s);
   case GK::Overloaded: notSupported(loc, "'" + g.s + "' can only be called in compiled code, not used as a value");
+  case GK::NamedTupleClass:
+    notSupported(loc, "the namedtuple class '" + g.s + "' can only be called in compiled code, not used as a value");
   case GK::Missing: break;
   }
   error(loc, "name is not defined (not a local, a global of the module, or a builtin)");
@@ -533,6 +536,7 @@ ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
       if (g->kind == GlobalValue::Kind::Module) return moduleAttribute(t, a.attr, a.loc);
     notSupported(a.loc, "'" + a.attr + "' of module " + t.str() + " is not supported as a value");
   }
+  if (t.isNamedTuple() && t.fieldIndex(a.attr) >= 0) return namedTupleField(std::move(base), a.attr, a.loc);
   MemberAccess m{*this, std::move(base), *a.value, nullptr, a.attr, a.loc};
   if (MemberTyper typer = findAttribute(t.kind, a.attr)) return typer(m);
   if (auto r = extensionMember(m)) return r;

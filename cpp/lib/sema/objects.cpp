@@ -4,6 +4,8 @@
 #include "typer.h"
 #include "mahou/versions.h"
 
+#include "mahou/slice_type.h"
+
 #include "mahou/layout.h"
 #include "mahou/objects.h"
 
@@ -124,6 +126,16 @@ ExprPtr FunctionTyper::sequenceSubscript(ExprPtr base, const ast::Expr &index, L
   if (index.kind == ast::ExprKind::Tuple) error(loc, std::string(isList ? "list" : "string") + " indices must be integers or slices, not tuple");
   auto i = expr(index);
   if (isUnknown(i)) return unknown(loc);
+  if (types::isSlice(i->type)) { // xs[s]: the slice object's bounds, the defaults where None
+    auto bounds = sliceBounds(*i, index.loc);
+    int64_t flags = (bounds[0] ? 0 : 1) | (bounds[1] ? 0 : 2);
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(base));
+    for (size_t k = 0; k < 3; ++k)
+      args.push_back(bounds[k] ? std::move(bounds[k]) : ir::makeConst(Type::int64(), loc, k == 2 ? 1 : 0));
+    return objectOp(isList ? ObjectOp::ListSlice : ObjectOp::StrSlice, isList ? Type::list(t.elems[0]) : Type::unicode(),
+                    std::move(args), loc, flags);
+  }
   if (!i->type.isInt() && !i->type.isBool())
     error(index.loc, std::string(isList ? "list" : "string") + " indices must be integers or slices, not " + i->type.str());
   std::vector<ExprPtr> args;

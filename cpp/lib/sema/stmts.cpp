@@ -153,6 +153,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
       return;
     }
     if (!isUnknown(value)) {
+      refuseSlice(value->type, loc, "cannot be unpacked");
       if (!value->type.isTuple())
         notSupported(loc, "unpacking a " + value->type.str() + " is not supported (only tuples)");
       if (value->type.elems.size() != elts->size())
@@ -515,6 +516,7 @@ bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block 
     src.kind = IterSource::K::Gen;
     src.item = t.tempVar(it->type.elems[0], loc);
   } else if (it->type.isTuple()) {
+    t.refuseSlice(it->type, loc, "is not iterable");
     if (it->type.elems.empty() && !topLevel)
       t.notSupported(loc, "zip() or enumerate() over an empty tuple is not supported");
     if (!it->type.isHomogeneousTuple())
@@ -997,8 +999,14 @@ void FunctionTyper::raiseStmt(const ast::Raise &s, ir::Block &out) {
   auto st = makeStmt(ir::StmtOp::Raise, s.loc);
   st->exc = c->exc;
   if (call) {
-    if (!call->keywords.empty() || call->args.size() > 1)
-      notSupported(s.loc, "exceptions take at most one constant message argument");
+    if (!call->keywords.empty()) notSupported(s.loc, "keyword arguments of exceptions are not supported");
+    bool literalMessage = call->args.size() == 1 && call->args[0]->kind == ast::ExprKind::StrLit;
+    if (!literalMessage && !call->args.empty() && !gpu_) { // run-time values: the exception's args
+      raiseArguments(*call, *st);
+      out.push_back(std::move(st));
+      return;
+    }
+    if (call->args.size() > 1) notSupported(s.loc, "exceptions in CUDA kernels take at most one constant message argument");
     if (call->args.size() == 1) {
       auto m = expr(*call->args[0]);
       if (!isUnknown(m)) {

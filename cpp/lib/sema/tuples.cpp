@@ -95,6 +95,7 @@ ExprPtr FunctionTyper::tupleContains(bool negate, ExprPtr needle, ExprPtr tuple,
   if (!tuple->type.isTuple())
     notSupported(loc, "the 'in' operator is only supported on tuples, not " + tuple->type.str());
   const Type tt = tuple->type;
+  refuseSlice(tt, loc, "does not support 'in'");
   const Type nt = needle->type;
   std::vector<ExprPtr> operands; // each evaluated once, the needle first, as in Python
   operands.push_back(std::move(needle));
@@ -138,6 +139,8 @@ ExprPtr FunctionTyper::tupleContains(bool negate, ExprPtr needle, ExprPtr tuple,
 
 ExprPtr FunctionTyper::tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc) {
   if (isUnknown(lhs) || isUnknown(rhs)) return unknown(loc);
+  refuseSlice(lhs->type, loc, "does not support +");
+  refuseSlice(rhs->type, loc, "does not support +");
   std::vector<Type> ts = lhs->type.elems;
   for (auto &t : rhs->type.elems) ts.push_back(t);
   auto c = std::make_unique<ir::Expr>(ir::ExprOp::TupleConcat, Type::tuple(ts), loc);
@@ -149,6 +152,7 @@ ExprPtr FunctionTyper::tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc) {
 ExprPtr FunctionTyper::tupleSubscript(ExprPtr base, const ast::Expr &index, Loc loc) {
   if (isUnknown(base)) return unknown(loc);
   const Type tt = base->type;
+  refuseSlice(tt, loc, "is not subscriptable");
   int64_t n = int64_t(tt.elems.size());
   if (auto *sl = index.as<ast::Slice>()) {
     auto bound = [&](const ast::ExprPtr &x, const char *what) -> std::optional<int64_t> {

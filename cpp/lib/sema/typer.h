@@ -26,14 +26,14 @@ void collectTargets(const ast::Expr &target, std::vector<std::string> &names);
 
 // What a called expression refers to (resolved at compile time).
 struct CalleeRef {
-  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, External, Overloaded, JitClass, Closure, Unknown } kind;
+  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, External, Overloaded, JitClass, Closure, NamedTuple, Unknown } kind;
   std::string name;             // builtin / module function / method / inner function name
   types::ModuleId module{};     // ModuleFn
   uint64_t handle = 0;          // Compiled, JitClass; External: the C function's address (name: its signature)
   DType dtype{};                // DTypeCtor
   types::ExcKind exc{};         // ExcCtor
   const ast::Expr *self = nullptr; // Method: the receiver expression; Closure: the called expression
-  const GlobalValue *overloaded = nullptr; // Overloaded: the global (kept in FunctionTyper::globals_)
+  const GlobalValue *overloaded = nullptr; // Overloaded, NamedTuple: the global (kept in FunctionTyper::globals_)
 };
 
 struct MemberAccess; // method_table.h
@@ -303,6 +303,22 @@ public:
                      ir::Block &out);
   ExprPtr hashedContains(ExprPtr needle, ExprPtr container, Loc loc);
   void dictDelete(ExprPtr dict, const ast::Expr &key, Loc loc, ir::Block &out);
+
+  // raise E(args...) with run-time arguments: typed into st.exprs (exception_args.cpp)
+  void raiseArguments(const ast::Call &call, ir::Stmt &st);
+
+  // ---- slice objects (slices.cpp)
+  ExprPtr sliceCall(const ast::Call &e); // slice(stop), slice(start, stop[, step])
+  // A slice value's bounds (reads of a pure `slice`), null where the bound is None.
+  std::vector<ExprPtr> sliceBounds(const ir::Expr &slice, Loc loc);
+  ir::ViewSlot sliceSlot(const ir::Expr &slice, Loc loc); // an array index slot of a slice value
+  ExprPtr sliceMethod(ExprPtr slice, const std::string &name, const ast::Call &e); // s.indices(n)
+  void refuseSlice(const Type &t, Loc loc, const std::string &what) const; // "'slice' object <what>"
+
+  // ---- collections.namedtuple / typing.NamedTuple (named_tuples.cpp)
+  ExprPtr newNamedTuple(const GlobalValue &cls, const ast::Call &e); // P(a, y=2.0)
+  ExprPtr namedTupleField(ExprPtr tuple, const std::string &attr, Loc loc); // p.x; nullptr: no such field
+  ExprPtr namedTupleMethod(ExprPtr tuple, const std::string &name, const ast::Call &e); // p._replace(x=1); nullptr: none
 
   // ---- @jitclass instances (jitclass.cpp)
   const JitClassInfo &jitClassOf(const Type &instanceOrClass, Loc loc);

@@ -1,5 +1,6 @@
 // Type constructors, predicates, printing and unification of the type lattice.
 #include "mahou/types.h"
+#include "mahou/slice_type.h"
 
 #include <cstdio>
 #include <cstring>
@@ -168,6 +169,7 @@ Type Type::tuple(std::vector<Type> elems) {
 Type Type::closure(uint64_t id, std::string name, std::vector<Type> captured) {
   Type t = tuple(std::move(captured));
   t.handle = id;
+  t.closure = true;
   t.text = std::move(name);
   return t;
 }
@@ -176,6 +178,18 @@ bool Type::containsClosure() const {
   for (auto &e : elems)
     if (e.containsClosure()) return true;
   return false;
+}
+Type Type::namedTuple(std::vector<Type> elems, uint64_t cls, std::string name, std::vector<std::string> fields) {
+  Type t = tuple(std::move(elems));
+  t.handle = cls;
+  t.text = std::move(name);
+  t.fields = std::move(fields);
+  return t;
+}
+int Type::fieldIndex(const std::string &name) const {
+  for (size_t i = 0; i < fields.size(); ++i)
+    if (fields[i] == name) return int(i);
+  return -1;
 }
 Type Type::str_(std::string value) { Type t; t.kind = Kind::Str; t.text = std::move(value); return t; }
 Type Type::moduleRef(ModuleId m) { Type t; t.kind = Kind::Module; t.module = m; return t; }
@@ -296,7 +310,7 @@ bool Type::operator==(const Type &o) const {
   case Kind::DTypeObj: return dtype == o.dtype;
   case Kind::Array:
     return dtype == o.dtype && ndim == o.ndim && layout == o.layout && readonly == o.readonly;
-  case Kind::Tuple: return handle == o.handle && elems == o.elems;
+  case Kind::Tuple: return elems == o.elems && handle == o.handle && fields == o.fields && closure == o.closure;
   case Kind::Dict:
   case Kind::Set:
   case Kind::Optional:
@@ -326,9 +340,15 @@ std::string Type::str() const {
     return s + ")";
   }
   case Kind::Tuple: {
-    if (handle) { // a closure: its function and captured values
+    if (closure) { // a closure: its function and captured values
       std::string s = "closure(" + text + "#" + std::to_string(handle);
       for (auto &e : elems) s += ", " + e.str();
+      return s + ")";
+    }
+    if (handle == kSliceClass) return "slice(" + elems[0].str() + ", " + elems[1].str() + ", " + elems[2].str() + ")";
+    if (handle) { // NamedTuple(P, x: int64, y: float64): the field names are part of the type
+      std::string s = "NamedTuple(" + text;
+      for (size_t i = 0; i < elems.size(); ++i) s += ", " + fields[i] + ": " + elems[i].str();
       return s + ")";
     }
     if (!elems.empty() && isHomogeneousTuple())
@@ -416,9 +436,14 @@ std::optional<Type> unify(const Type &a, const Type &b) {
     return Type::array(a.dtype, a.ndim, a.layout == b.layout ? a.layout : Layout::A,
                        a.readonly || b.readonly);
   case Kind::Tuple: {
-    if (a.elems.size() != b.elems.size() || a.handle != b.handle) return std::nullopt;
-    Type r = a; // a closure keeps its function
+    // A namedtuple meets only its own class (a plain tuple and another class do not unify);
+    // a closure keeps its function.
+    if (a.elems.size() != b.elems.size() || a.handle != b.handle || a.fields != b.fields ||
+        a.closure != b.closure)
+      return std::nullopt;
+    Type r = a;
     for (size_t i = 0; i < a.elems.size(); ++i) {
+      if (isSlice(a) && a.elems[i].isNone() != b.elems[i].isNone()) return std::nullopt; // bounds known to be None
       auto u = unify(a.elems[i], b.elems[i]);
       if (!u) return std::nullopt;
       r.elems[i] = *u;

@@ -1,6 +1,6 @@
 """Helpers the compiler itself calls, written in Python and compiled like the NumPy
 library (asked for as '@internal.<name>'): np.array / np.asarray of a list held in a
-variable (a list of numbers, of lists of numbers, or of arrays)."""
+variable (a list of numbers, of lists of numbers, or of arrays), and slice.indices."""
 
 import numpy as np
 
@@ -47,3 +47,34 @@ def stack_list_of_arrays(arrays, zero):
             raise ValueError(_RAGGED)
         out[i] = a
     return out
+
+
+
+@njit
+def _slice_bound(v, length, lower, upper):
+    if v < 0:
+        v += length
+        return lower if v < lower else v
+    return upper if v > upper else v
+
+
+@njit
+def slice_indices(s, length):
+    # slice.indices(length), as CPython adjusts a slice to a sequence's length. A bound
+    # that is None has type none, so its branch is decided when this is compiled.
+    if length < 0:
+        raise ValueError("length should not be negative")
+    step = 1
+    if s.step is not None:
+        step = s.step
+        if step == 0:
+            raise ValueError("slice step cannot be zero")
+    lower = -1 if step < 0 else 0
+    upper = length - 1 if step < 0 else length
+    start = upper if step < 0 else lower
+    if s.start is not None:
+        start = _slice_bound(s.start, length, lower, upper)
+    stop = lower if step < 0 else upper
+    if s.stop is not None:
+        stop = _slice_bound(s.stop, length, lower, upper)
+    return start, stop, step

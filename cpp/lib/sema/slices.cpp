@@ -1,0 +1,81 @@
+// Typing of slice objects: slice(start, stop, step) as a value, its fields, s.indices(n)
+// and slices that index arrays, lists and strings. A slice is a tuple type with the slice
+// class's handle (Type::slice): each bound is int64, or none where it was None, so
+// which bounds are missing is known when the code is compiled (as Numba's slice2/slice3).
+#include "typer.h"
+
+#include "mahou/slice_type.h"
+
+namespace mahou::sema {
+
+ExprPtr FunctionTyper::sliceCall(const ast::Call &e) {
+  checkKeywords(e, {}, "slice");
+  auto args = positionalArgs(e, 1, 3, "slice");
+  for (auto &a : args)
+    if (isUnknown(a)) return unknown(e.loc);
+  auto none = [&] { return ir::makeConst(Type::none(), e.loc, 0); };
+  std::vector<ExprPtr> items;
+  if (args.size() == 1) items.push_back(none()); // slice(stop)
+  for (auto &a : args) items.push_back(std::move(a));
+  while (items.size() < 3) items.push_back(none());
+  std::vector<Type> types;
+  for (auto &x : items) {
+    x = unwrapOptional(std::move(x));
+    if (!x->type.isNone()) {
+      if (!x->type.isInt() && !x->type.isBool())
+        error(x->loc, "slice bounds must be integers or None in compiled code, not " + x->type.str());
+      x = toInt64Index(std::move(x), "slice bound");
+    }
+    types.push_back(x->type);
+  }
+  auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, types::sliceType(types[0], types[1], types[2]), e.loc);
+  t->args = std::move(items);
+  return t;
+}
+
+std::vector<ExprPtr> FunctionTyper::sliceBounds(const ir::Expr &slice, Loc loc) {
+  const Type &t = slice.type;
+  std::vector<ExprPtr> out;
+  for (size_t i = 0; i < 3; ++i) {
+    if (t.elems[i].isNone()) {
+      out.push_back(nullptr);
+      continue;
+    }
+    auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, t.elems[i], loc);
+    g->ival = int64_t(i);
+    g->args.push_back(duplicate(*this, slice, "indexing with a slice object"));
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+ir::ViewSlot FunctionTyper::sliceSlot(const ir::Expr &slice, Loc loc) {
+  ir::ViewSlot slot;
+  slot.isSlice = true;
+  auto b = sliceBounds(slice, loc);
+  slot.start = std::move(b[0]);
+  slot.stop = std::move(b[1]);
+  slot.step = std::move(b[2]);
+  return slot;
+}
+
+ExprPtr FunctionTyper::sliceMethod(ExprPtr slice, const std::string &name, const ast::Call &e) {
+  if (name != "indices") error(e.loc, "'slice' object has no method '" + name + "'");
+  // s.indices(n), as CPython adjusts a slice to a length (mahou._library.internal).
+  CallArgs call = callArgs(e);
+  if (call.unknown) return unknown(e.loc);
+  if (call.positional.size() != 1 || !call.keywords.empty())
+    error(e.loc, "slice.indices() takes exactly one argument (the length)");
+  if (!call.positional[0]->type.isInt() && !call.positional[0]->type.isBool())
+    error(e.loc, "slice.indices() needs an integer length, not " + call.positional[0]->type.str());
+  const GlobalValue &g = global("@internal.slice_indices");
+  if (g.kind != GlobalValue::Kind::Function) internalError("the library helper slice_indices is missing");
+  call.positional.insert(call.positional.begin(), std::move(slice));
+  return callCompiled(g.handle, "slice.indices", std::move(call), e.loc);
+}
+
+void FunctionTyper::refuseSlice(const Type &t, Loc loc, const std::string &what) const {
+  if (types::isSlice(t)) error(loc, "'slice' object " + what);
+}
+
+} // namespace mahou::sema
