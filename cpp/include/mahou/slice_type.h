@@ -9,7 +9,7 @@ namespace mahou::types {
 
 constexpr uint64_t kSliceClass = 1; // never an object's address (namedtuple classes are)
 
-inline bool isSlice(const Type &t) { return t.kind == Kind::Tuple && !t.closure && t.handle == kSliceClass; }
+inline bool isSlice(const Type &t) { return t.kind == Kind::Tuple && !t.closureTuple && t.handle == kSliceClass; }
 
 inline Type sliceType(Type start, Type stop, Type step) {
   return Type::namedTuple({std::move(start), std::move(stop), std::move(step)}, kSliceClass, "slice",

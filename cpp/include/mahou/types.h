@@ -93,8 +93,8 @@ struct Type {
   bool typed = false;         // List: a typed.List
   std::vector<Type> elems;    // Tuple
   uint64_t handle = 0;        // Function, Instance, ClassRef; Tuple: a namedtuple's class (0: a plain
-                              // tuple; kSliceClass: a slice), or with `closure` the inner function
-  bool closure = false;       // Tuple: the captured values of an inner function used as a value
+                              // tuple; kSliceClass: a slice), or with `closureTuple` the inner function
+  bool closureTuple = false;  // Tuple: the captured values of an inner function used as a value
   std::vector<std::string> fields; // Tuple: a namedtuple's field names (`text`: its class name)
   ModuleId module{};          // Module
   ExcKind exc{};              // ExcClass
@@ -143,9 +143,9 @@ struct Type {
   bool isNumber() const { return kind == Kind::Scalar; }
   bool isArray() const { return kind == Kind::Array; }
   bool isTuple() const { return kind == Kind::Tuple; }
-  bool isClosure() const { return kind == Kind::Tuple && closure; }
+  bool isClosure() const { return kind == Kind::Tuple && closureTuple; }
   bool containsClosure() const; // a closure, or a tuple, list, ... holding one
-  bool isNamedTuple() const { return kind == Kind::Tuple && handle != 0 && !closure; }
+  bool isNamedTuple() const { return kind == Kind::Tuple && handle != 0 && !closureTuple; }
   // The index of a namedtuple's field, or -1.
   int fieldIndex(const std::string &name) const;
   bool isNone() const { return kind == Kind::None; }

@@ -169,7 +169,7 @@ Type Type::tuple(std::vector<Type> elems) {
 Type Type::closure(uint64_t id, std::string name, std::vector<Type> captured) {
   Type t = tuple(std::move(captured));
   t.handle = id;
-  t.closure = true;
+  t.closureTuple = true;
   t.text = std::move(name);
   return t;
 }
@@ -310,7 +310,7 @@ bool Type::operator==(const Type &o) const {
   case Kind::DTypeObj: return dtype == o.dtype;
   case Kind::Array:
     return dtype == o.dtype && ndim == o.ndim && layout == o.layout && readonly == o.readonly;
-  case Kind::Tuple: return elems == o.elems && handle == o.handle && fields == o.fields && closure == o.closure;
+  case Kind::Tuple: return elems == o.elems && handle == o.handle && fields == o.fields && closureTuple == o.closureTuple;
   case Kind::Dict:
   case Kind::Set:
   case Kind::Optional:
@@ -340,7 +340,7 @@ std::string Type::str() const {
     return s + ")";
   }
   case Kind::Tuple: {
-    if (closure) { // a closure: its function and captured values
+    if (closureTuple) { // a closure: its function and captured values
       std::string s = "closure(" + text + "#" + std::to_string(handle);
       for (auto &e : elems) s += ", " + e.str();
       return s + ")";
@@ -439,7 +439,7 @@ std::optional<Type> unify(const Type &a, const Type &b) {
     // A namedtuple meets only its own class (a plain tuple and another class do not unify);
     // a closure keeps its function.
     if (a.elems.size() != b.elems.size() || a.handle != b.handle || a.fields != b.fields ||
-        a.closure != b.closure)
+        a.closureTuple != b.closureTuple)
       return std::nullopt;
     Type r = a;
     for (size_t i = 0; i < a.elems.size(); ++i) {
