@@ -297,3 +297,28 @@ def test_rebinding_in_a_cached_function(tmp_path):
     for r in runs:
         assert r.returncode == 0, r.stderr
         assert r.stdout.strip() == "(6, 'kkkk')"
+
+
+def _versions_across_yields(n):
+    for i in range(n):
+        if i % 2 == 0:
+            yield i
+    for i in range(n):  # another version of i, read by this loop's yield
+        if i % 2 == 1:
+            yield i * 10
+
+
+def test_a_yield_reads_the_version_of_its_own_loop():
+    """The renaming pass did not visit `yield` statements: the second loop's yield read
+    the first loop's version of i."""
+    gen = njit(_versions_across_yields)
+
+    @njit
+    def collect(n):
+        out = []
+        for x in gen(n):
+            out.append(x)
+        return out
+
+    for n in (0, 1, 5, 6):
+        assert collect(n) == list(_versions_across_yields(n))

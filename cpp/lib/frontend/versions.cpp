@@ -181,6 +181,7 @@ void namesInNested(const ast::Body &body, std::set<std::string> &out, bool neste
       break;
     case K::Assert: ex(s->as<ast::Assert>()->test.get()); ex(s->as<ast::Assert>()->msg.get()); break;
     case K::Raise: ex(s->as<ast::Raise>()->exc.get()); ex(s->as<ast::Raise>()->cause.get()); break;
+    case K::Yield: ex(s->as<ast::Yield>()->value.get()); break;
     case K::Try: {
       auto *t = s->as<ast::Try>();
       namesInNested(t->body, out, nested);
@@ -620,6 +621,9 @@ private:
       expr(s.as<ast::Raise>()->exc.get());
       expr(s.as<ast::Raise>()->cause.get());
       state_ = dead();
+      return;
+    case K::Yield: // the value is read; the generator resumes here with the same variables
+      expr(s.as<ast::Yield>()->value.get());
       return;
     case K::Try: tryStmt(*s.as<ast::Try>()); return;
     case K::Delete:
