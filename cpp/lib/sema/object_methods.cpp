@@ -818,6 +818,7 @@ ExprPtr FunctionTyper::typedContainerCall(const std::string &name, const ast::Ca
 ExprPtr FunctionTyper::toStr(ExprPtr v, bool repr, Loc loc) {
   v = unwrapOptionalForStr(std::move(v));
   const Type t = v->type;
+  if (t.containsClosure()) notSupported(loc, "an inner function has no text in compiled code");
   std::vector<ExprPtr> rest;
   auto call = [&](const char *fn) {
     auto c = objectOp(ObjectOp::StrCall, Type::unicode(), std::move(rest), loc);

@@ -140,6 +140,7 @@ ExprPtr FunctionTyper::tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc) {
 ExprPtr FunctionTyper::tupleSubscript(ExprPtr base, const ast::Expr &index, Loc loc) {
   if (isUnknown(base)) return unknown(loc);
   const Type tt = base->type;
+  if (tt.isClosure()) error(loc, "'function' object is not subscriptable");
   int64_t n = int64_t(tt.elems.size());
   if (auto *sl = index.as<ast::Slice>()) {
     auto bound = [&](const ast::ExprPtr &x, const char *what) -> std::optional<int64_t> {
