@@ -42,7 +42,7 @@ CalleeSignature ModuleFunctions::require(const CalleeSource &callee, const std::
   auto module = std::make_unique<ast::Module>(frontend::parseModule(*source));
   const ast::FunctionDef *def = module->findFunction(callee.name);
   if (!def) unsupported(*source, Loc{source->firstLine(), 1}, "no function named '" + callee.name + "' in this source");
-  if (args.size() != def->args.size())
+  if (args.size() != def->args.size() + (def->vararg.empty() ? 0 : 1)) // *args: one packed tuple
     typingError(*source, def->loc, callee.name + "() takes " + std::to_string(def->args.size()) +
                                        " arguments but " + std::to_string(args.size()) + " were given");
   sema::TypingContext context{gpu_, this, nullptr};

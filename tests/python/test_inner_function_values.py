@@ -24,6 +24,11 @@ def apply_keywords(fn, x, y):
 
 
 @njit
+def apply_star(fn, *args):
+    return fn(*args)
+
+
+@njit
 def apply_nested(fn, x):
     return apply(fn, x) + 1  # the closure passed on to another @njit function
 
@@ -55,6 +60,12 @@ def keywords_through_the_parameter(x):
     def f(a, y=3):
         return a * y + off
     return apply_keywords(f, x, 2)
+
+
+def star_arguments(x):
+    def f(a, b):
+        return a - b
+    return apply_star(f, x, 1), apply_star(lambda: x)
 
 
 def stored_in_a_variable(x):
@@ -128,6 +139,7 @@ def test_passed_to_njit_functions():
         check(lambda_to_njit, x)
         check(two_closures_one_callee, x)
     check(closure_to_njit, np.arange(5))  # the closure applied to an array, as in Numba's demo
+    check(star_arguments, 4)
     check(keywords_through_the_parameter, 4)
     check(keywords_through_the_parameter, 1.5)
     check(closure_over_an_array, np.array([1.5, 2.5]))
@@ -199,7 +211,20 @@ def default_read_elsewhere(x):
     return apply(g, x)  # MARK-default
 
 
+def printed(x):
+    f = lambda y: y + x  # noqa: E731
+    print(f)  # MARK-print
+
+
+def compared(x):
+    f = lambda y: y + x  # noqa: E731
+    g = lambda y: y - x  # noqa: E731
+    return f == g  # MARK-compare
+
+
 @pytest.mark.parametrize("fn, marker, text", [
+    (printed, "MARK-print", "no text in compiled code"),
+    (compared, "MARK-compare", "comparing inner functions"),
     (returns_a_closure, "MARK-return", "returning an inner function"),
     (returns_a_tuple_with_a_closure, "MARK-tuple", "returning an inner function"),
 ])

@@ -851,6 +851,7 @@ ExprPtr FunctionTyper::toStr(ExprPtr v, bool repr, Loc loc) {
   v = unwrapOptionalForStr(std::move(v));
   const Type t = v->type;
   if (t.isInstance()) return instanceStr(std::move(v), repr, loc);
+  if (t.containsClosure()) notSupported(loc, "an inner function has no text in compiled code");
   std::vector<ExprPtr> rest;
   auto call = [&](const char *fn) {
     auto c = objectOp(ObjectOp::StrCall, Type::unicode(), std::move(rest), loc);

@@ -20,6 +20,7 @@ ExprPtr FunctionTyper::concatText(std::vector<ExprPtr> parts, Loc loc) {
 
 ExprPtr FunctionTyper::reprText(ExprPtr v, Loc loc) {
   const Type t = v->type;
+  if (t.isClosure()) notSupported(loc, "the inner function '" + t.text + "' has no text in compiled code");
   if (t.isString()) return toStr(std::move(v), true, loc);
   if (t.isNumber() || t.isNone() || t.isOptional()) return toStr(std::move(v), false, loc);
   if (t.isInstance()) return toStr(std::move(v), true, loc);

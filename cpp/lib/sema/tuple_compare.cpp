@@ -36,6 +36,7 @@ bool canBeEqual(const Type &a, const Type &b) {
 
 ExprPtr FunctionTyper::tupleCompare(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) {
   const Type a = lhs->type, b = rhs->type;
+  if (a.containsClosure() || b.containsClosure()) notSupported(loc, "comparing inner functions is not supported");
   for (const Type *t : {&a, &b})
     for (const Type &e : t->elems)
       if (e.isArray())

@@ -153,6 +153,7 @@ ExprPtr FunctionTyper::tupleSubscript(ExprPtr base, const ast::Expr &index, Loc 
   if (isUnknown(base)) return unknown(loc);
   const Type tt = base->type;
   refuseSlice(tt, loc, "is not subscriptable");
+  if (tt.isClosure()) error(loc, "'function' object is not subscriptable");
   int64_t n = int64_t(tt.elems.size());
   if (auto *sl = index.as<ast::Slice>()) {
     auto bound = [&](const ast::ExprPtr &x, const char *what) -> std::optional<int64_t> {
