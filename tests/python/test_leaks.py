@@ -252,3 +252,34 @@ def test_operands_held_when_a_later_one_raises_are_freed(k):
     for _ in range(3):
         f(50, k)
     assert live() == start
+
+
+def array_operands_then_raise(n, k):
+    """Array expressions whose fresh operands were held when a later operand, the
+    broadcast or the reduction raised."""
+    t = 0.0
+    for i in range(n):
+        try:
+            if k == 0:
+                t += (np.ones(3) + np.ones(i % 2 + 3 + 1 // (i % 2))).sum()  # a later operand
+            elif k == 1:
+                t += (np.ones(3) * np.arange(i % 2 + 3)).sum()  # the broadcast: ValueError
+            elif k == 2:
+                t += (np.ones(i % 2) * 2.0).min()  # an empty reduction: ValueError
+            else:
+                a = np.zeros(3)
+                a[:] = np.ones(3) + np.ones(i % 2 + 3)  # a store's broadcast
+                t += a.sum()
+        except (ZeroDivisionError, ValueError):
+            t += 1
+    return t
+
+
+@pytest.mark.parametrize("k", range(4))
+def test_array_operands_held_when_an_array_expression_raises_are_freed(k):
+    check(array_operands_then_raise, 10, k)
+    f = jitted(array_operands_then_raise)
+    start = live()
+    for _ in range(3):
+        f(40, k)
+    assert live() == start

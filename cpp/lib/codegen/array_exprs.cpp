@@ -9,7 +9,10 @@ namespace mahou::codegen {
 
 std::vector<FunctionLowering::Input> FunctionLowering::evaluateInputs(const ir::Expr &map) {
   std::vector<Input> inputs;
-  for (int64_t i = 0; i < map.ival; ++i) inputs.push_back({expr(*map.args[i]), map.args[i]->type});
+  for (int64_t i = 0; i < map.ival; ++i) {
+    inputs.push_back({expr(*map.args[i]), map.args[i]->type});
+    holdForError(inputs.back().value, inputs.back().type); // the caller drops it before releaseInputs
+  }
   return inputs;
 }
 
@@ -112,6 +115,7 @@ void FunctionLowering::elementLoop(const std::vector<Input> &inputs, const std::
 }
 
 Value FunctionLowering::arrayMap(const ir::Expr &e) {
+  const size_t mark = heldForError_.size(); // the inputs, held while broadcasting and allocating may raise
   std::vector<Input> inputs = evaluateInputs(e);
   std::vector<llvm::Value *> extents = broadcastShape(inputs, e.type.ndim);
   llvm::Value *out = allocateArray(e.type, extents);
@@ -122,6 +126,7 @@ Value FunctionLowering::arrayMap(const ir::Expr &e) {
     llvm::Value *p = linear ? b_.CreateInBoundsGEP(mt, data, linear) : elementPointer(out, e.type, idx);
     b_.CreateStore(toMem(v, elem), p);
   });
+  dropHeld(mark);
   releaseInputs(inputs);
   return {out, true};
 }
@@ -130,6 +135,7 @@ void FunctionLowering::storeView(const ir::Stmt &s) {
   const Type &dt = s.exprs[0]->type;
   const ir::Expr &map = *s.exprs[1];
   Value dest = expr(*s.exprs[0]);
+  const size_t mark = holdForError(dest, dt);
   std::vector<Input> inputs = evaluateInputs(map);
   std::vector<llvm::Value *> extents;
   for (int d = 0; d < dt.ndim; ++d) extents.push_back(arrayShape(dest.v, d));
@@ -140,6 +146,7 @@ void FunctionLowering::storeView(const ir::Stmt &s) {
                 llvm::Value *p = linear ? b_.CreateInBoundsGEP(mt, arrayData(dest.v), linear) : elementPointer(dest.v, dt, idx);
                 b_.CreateStore(toMem(castScalar(v, from, to), to), p);
               });
+  dropHeld(mark);
   releaseInputs(inputs);
   release(dest, dt);
 }

@@ -22,6 +22,7 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
   Type elemT;
   ElementFn element;
   std::vector<llvm::Value *> extents;
+  const size_t mark = heldForError_.size(); // the operands, held while the reduction may raise
   if (fused) {
     inputs = evaluateInputs(src);
     extents = broadcastShape(inputs, src.type.ndim);
@@ -29,6 +30,7 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
     elemT = src.args.back()->type;
   } else {
     inputs.push_back({expr(src), src.type});
+    holdForError(inputs[0].value, src.type);
     for (int d = 0; d < src.type.ndim; ++d) extents.push_back(arrayShape(inputs[0].value.v, d));
     element = [](const std::vector<llvm::Value *> &el) { return el[0]; };
     elemT = Type::scalar(src.type.dtype);
@@ -223,6 +225,7 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
         llvm::Value *cur = fromMem(b_.CreateLoad(outMem, p), rt);
         b_.CreateStore(toMem(arith(kind == R::Sum ? ir::BinaryOp::Add : ir::BinaryOp::Mul, cur, x, rt), rt), p);
       });
+      dropHeld(mark);
       releaseInputs(inputs);
       return {out, true};
     }
@@ -239,6 +242,7 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
     });
     result = {out, true};
   }
+  dropHeld(mark);
   releaseInputs(inputs);
   return result;
 }
