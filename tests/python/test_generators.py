@@ -583,3 +583,54 @@ def test_generator_expression_as_value_refused():
         return sum(x * x for x in range(n))  # a builtin's argument: fine
 
     assert njit(summed)(5) == summed(5)
+
+
+def inner_generator(n):
+    def gen(k):  # an inner generator function reading the enclosing variable n
+        for i in range(k):
+            yield i + n
+
+    t = 0
+    for x in gen(4):
+        t += x
+    return t
+
+
+@njit
+def countdown_recursive(n):
+    if n > 0:
+        for x in countdown_recursive(n - 1):
+            yield x
+    yield n
+
+
+def recursive(n):
+    return list(countdown_recursive(n))
+
+
+@njit
+def maybe(n):
+    for i in range(n):
+        if i % 2:
+            yield None
+        else:
+            yield i
+
+
+def optional_items(n):
+    k = 0
+    for x in maybe(n):
+        if x is None:
+            k += 100
+        else:
+            k += x
+    return k
+
+
+GENERATORS.extend([countdown_recursive, maybe])
+
+
+@pytest.mark.parametrize("n", [0, 1, 4, 9])
+@pytest.mark.parametrize("consumer", [inner_generator, recursive, optional_items])
+def test_more_generators(consumer, n):
+    check(consumer, n)

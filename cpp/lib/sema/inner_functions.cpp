@@ -104,6 +104,7 @@ void namesIn(const ast::Body &body, std::set<std::string> &out) {
       break;
     }
     case K::Return: namesIn(s->as<ast::Return>()->value.get(), out); break;
+    case K::Yield: namesIn(s->as<ast::Yield>()->value.get(), out); break;
     case K::Assign:
       for (auto &t : s->as<ast::Assign>()->targets) namesIn(t.get(), out);
       namesIn(s->as<ast::Assign>()->value.get(), out);
