@@ -191,3 +191,34 @@ def test_no_leaks():
         raised(g, i)
     gc.collect()
     assert mahou._core.live_allocations() == before
+
+
+def assert_fstring(x):
+    assert x > 0, f"x must be positive, got {x}"
+    return x
+
+
+def assert_value(x):
+    assert x != 3, x
+    return x
+
+
+@njit
+def _boom(x):
+    raise RuntimeError("the message was evaluated", x)
+
+
+def assert_lazy(x):
+    assert x > 0, _boom(x)
+    return x
+
+
+def test_assert_with_runtime_message():
+    # (pytest rewrites the asserts of test modules, so the expected args are written out)
+    assert raised(njit(assert_fstring), -2) == (AssertionError, ("x must be positive, got -2",))
+    assert raised(njit(assert_value), 3) == (AssertionError, (3,))
+    assert njit(assert_fstring)(4) == 4
+    assert njit(assert_lazy)(5) == 5  # the message is evaluated only when the assertion fails
+    with pytest.raises(RuntimeError) as info:
+        njit(assert_lazy)(-5)
+    assert info.value.args == ("the message was evaluated", -5)

@@ -187,3 +187,12 @@ def test_is_instance():
         return isinstance(s, slice), isinstance(s, tuple)
 
     assert kinds(slice(1, 2)) == (True, False)
+
+
+def test_unhashable():
+    @njit
+    def h(s):
+        return hash(s)
+
+    with pytest.raises(TypingError, match="unhashable type: 'slice'"):
+        h(slice(1, 2))

@@ -5,6 +5,7 @@
 #include "typer.h"
 
 #include "mahou/jitclass.h"
+#include "mahou/slice_type.h"
 
 namespace mahou::sema {
 
@@ -27,6 +28,7 @@ ExprPtr FunctionTyper::hashOf(ExprPtr x, Loc loc) {
   };
   if (t.isString()) return one(ObjectOp::HashValue, toUnicode(std::move(x)));
   if (t.isNumber() || t.isNone()) return one(ObjectOp::HashValue, std::move(x));
+  if (types::isSlice(t)) error(loc, "unhashable type: 'slice'"); // as in Python 3.11
   if (t.isTuple()) {
     return bindOnce(std::move(x), [&](const std::function<ExprPtr()> &v) -> ExprPtr {
       std::vector<ExprPtr> lanes;

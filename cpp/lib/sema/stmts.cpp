@@ -113,7 +113,9 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
     st->exprs.push_back(std::move(notCond));
     auto r = makeStmt(ir::StmtOp::Raise, s.loc);
     r->exc = types::ExcKind::AssertionError;
-    if (a->msg) {
+    if (a->msg && a->msg->kind != ast::ExprKind::StrLit && !gpu_) {
+      r->exprs.push_back(exceptionArgument(*a->msg)); // a run-time message: AssertionError(msg)
+    } else if (a->msg) {
       auto m = expr(*a->msg);
       if (!isUnknown(m)) {
         r->text = constMessage(*m);

@@ -306,6 +306,7 @@ public:
 
   // raise E(args...) with run-time arguments: typed into st.exprs (exception_args.cpp)
   void raiseArguments(const ast::Call &call, ir::Stmt &st);
+  ExprPtr exceptionArgument(const ast::Expr &a); // one of them, typed and checked
 
   // ---- slice objects (slices.cpp)
   ExprPtr sliceCall(const ast::Call &e); // slice(stop), slice(start, stop[, step])
