@@ -731,3 +731,14 @@ def grow_by_joins(xs, n):
 def test_a_string_grown_by_joins():
     check(grow_by_joins, ["日本語", "lone \ud800 x"], 9)
     check(join_of_none, "日", 0)
+
+
+def empty_repetitions(n):
+    return ("日本語" * n) == "", ("ab€"[:2] * n) == "hello"[:0], ("😀" * n).isascii(), len("日本" * n)
+
+
+def test_an_empty_string_made_from_a_wide_one_equals_the_empty_string():
+    """Seed 20261401 program 4222: `"日本語" * 0 == ""` was False (the empty result kept
+    the two-byte kind, and equal strings are compared kind first)."""
+    for n in (0, -3, 1):
+        check(empty_repetitions, n)

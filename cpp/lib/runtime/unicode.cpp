@@ -75,13 +75,14 @@ MahouMemInfo *substring(MahouStr *s, int64_t start, int64_t n, int64_t step) {
 namespace mahou::runtime {
 
 MahouMemInfo *newString(int64_t length, int32_t kind) {
+  if (length == 0) kind = 1; // kinds are canonical: the empty string is one-byte (equality compares kinds)
   MahouMemInfo *mi = mahou_rt_alloc_object(int64_t(sizeof(MahouStr)) + (length + 1) * kind, nullptr);
   if (!mi) return nullptr;
   MahouStr *s = mahouStr(mi);
   s->length = length;
   s->hash = -1;
   s->kind = kind;
-  s->ascii = 0;
+  s->ascii = length == 0;
   std::memset(mahouStrData(s) + length * kind, 0, size_t(kind));
   return mi;
 }
@@ -198,7 +199,7 @@ MahouMemInfo *mahou_rt_str_repeat(MahouMemInfo *a, int64_t times) {
   MahouStr *o = mahouStr(out);
   size_t n = size_t(x->length * x->kind);
   for (int64_t k = 0; k < times; ++k) std::memcpy(mahouStrData(o) + size_t(k) * n, mahouStrData(x), n);
-  o->ascii = x->ascii;
+  o->ascii = x->ascii || o->length == 0;
   return out;
 }
 
