@@ -742,3 +742,21 @@ def test_an_empty_string_made_from_a_wide_one_equals_the_empty_string():
     the two-byte kind, and equal strings are compared kind first)."""
     for n in (0, -3, 1):
         check(empty_repetitions, n)
+def needle_raises_before_a_raising_container(n):
+    xs = ["ab" for _ in range(n)]
+    return xs[7 % len(xs)] in xs[0]
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="`in` evaluates a container that can raise before the needle when "
+                          "neither operand has effects (fuzzer seed 20261412 program 844)")
+def test_in_raises_the_needles_exception_first():
+    with pytest.raises(ZeroDivisionError):
+        needle_raises_before_a_raising_container(0)
+    assert njit(needle_raises_before_a_raising_container)(2) is True
+    try:
+        njit(needle_raises_before_a_raising_container)(0)
+    except ZeroDivisionError:
+        return
+    except IndexError:
+        raise AssertionError("the container's IndexError came first")
