@@ -6,8 +6,8 @@
 
 namespace mahou::sema {
 
-namespace {
-
+// A value that exists only while compiling (a module, a function, a class, ...): it
+// cannot be stored, yielded or returned.
 bool isCompileTimeOnly(const Type &t) {
   switch (t.kind) {
   case Kind::Module:
@@ -20,6 +20,8 @@ bool isCompileTimeOnly(const Type &t) {
   default: return false;
   }
 }
+
+namespace {
 
 ir::BinaryOp toIrOp(ast::BinOpKind op) {
   switch (op) {

@@ -37,16 +37,7 @@ bool bodyYields(const ast::Body &body) {
 void FunctionTyper::yieldStmt(const ast::Yield &s, ir::Block &out) {
   ExprPtr v = s.value ? expr(*s.value) : ir::makeConst(Type::none(), s.loc, 0);
   if (isUnknown(v)) return; // another pass follows
-  switch (v->type.kind) {
-  case Kind::Module:
-  case Kind::Function:
-  case Kind::DTypeObj:
-  case Kind::ExcClass:
-  case Kind::ClassRef:
-  case Kind::Namespace:
-  case Kind::Range: notSupported(s.loc, "yielding a " + v->type.str() + " is not supported");
-  default: break;
-  }
+  if (isCompileTimeOnly(v->type)) notSupported(s.loc, "yielding a " + v->type.str() + " is not supported");
   v = itemValue(std::move(v)); // a string literal is yielded as a str
   if (!v->type.containsUnknown()) {
     auto u = types::unify(yield_, v->type);

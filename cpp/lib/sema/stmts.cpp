@@ -386,15 +386,7 @@ void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
     out.push_back(std::move(st)); // discarded: another pass follows
     return;
   }
-  switch (v->type.kind) {
-  case Kind::Module:
-  case Kind::Function:
-  case Kind::DTypeObj:
-  case Kind::ExcClass:
-  case Kind::ClassRef:
-  case Kind::Range: notSupported(s.loc, "returning a " + v->type.str() + " is not supported");
-  default: break;
-  }
+  if (isCompileTimeOnly(v->type)) notSupported(s.loc, "returning a " + v->type.str() + " is not supported");
   if (v->type.containsClosure()) notSupported(s.loc, "returning an inner function is not supported (Numba refuses it too)");
   v = itemValue(std::move(v)); // a string literal is returned as a str
   unifyReturn(v->type, s.loc);

@@ -36,6 +36,8 @@ struct CalleeRef {
   const GlobalValue *overloaded = nullptr; // Overloaded, NamedTuple: the global (kept in FunctionTyper::globals_)
 };
 
+bool isCompileTimeOnly(const Type &t); // a module, function, class...: no run-time value (exprs.cpp)
+
 struct MemberAccess; // method_table.h
 
 // The arguments of a call, typed (call_args.cpp): positional ones (a `*t` spread into
