@@ -226,6 +226,16 @@ std::unique_ptr<CompileEnvironment> makeEnvironment(const EnvironmentOwner &owne
 std::unique_ptr<CompileEnvironment> makeEnvironment(DispatcherObject *self);
 // Holds a reference to obj for the owner's lifetime (once per object).
 void keepAliveIn(std::vector<PyObject *> &kept, PyObject *obj);
+// A `with objmode(...)` block of the function `resolver` resolves for: its Python
+// function (mahou/_objmode.py) held, as long as `kept` lives, by the site whose address
+// is the handle (objmode_binding.cpp).
+std::optional<ObjModeBlock> prepareObjModeBlock(PyObject *resolver, std::vector<PyObject *> &kept,
+                                                const ObjModeRequest &request);
+void registerObjMode(); // installs the runtime's hooks that run the blocks
+// The Python error being raised, kept whole as the pending runtime error of compiled
+// code (kind: its nearest builtin class), to be raised again at the call's boundary (errors.cpp).
+void setForeignRuntimeError();
+void releaseForeignRuntimeError(void *exception);
 void keepAlive(DispatcherState &st, PyObject *obj);
 
 // The source of a function the GPU target compiles from text: a CPU Dispatcher or

@@ -116,6 +116,11 @@ public:
 
   uint64_t selfHandle() override { return owner_.self; }
 
+  std::optional<ObjModeBlock> objModeBlock(const ObjModeRequest &request) override {
+    if (owner_.gpu) return std::nullopt;
+    return prepareObjModeBlock(*owner_.resolver, *owner_.keepAlive, request);
+  }
+
   // mahou.extending._resolve(kind, template, name, argument types, keyword names,
   // literal values) → None, ("impl", dispatcher, name) or ("error", message).
   ExtensionResult resolveExtension(const ExtensionRequest &request) override {
@@ -365,6 +370,8 @@ private:
           f.elems.push_back(classify(defaults[name.c_str()]));
         g.elems.push_back(std::move(f));
       }
+    } else if (tag == "objmode") {
+      g.kind = K::ObjMode;
     } else if (tag == "unsupported") {
       return unsupported(nb::cast<std::string>(t[1]));
     } else {

@@ -16,6 +16,12 @@ namespace mahou::binding {
 
 namespace {
 
+constexpr int32_t kExceptionCount = 0
+#define MAHOU_EXCEPTION(name) +1
+#include "mahou/exceptions.def"
+#undef MAHOU_EXCEPTION
+    ;
+
 PyObject *excClassFromIndex(int32_t kind) {
   // PyExc_* are not constants: build the table on first use.
   static PyObject *const *table = [] {
@@ -29,12 +35,7 @@ PyObject *excClassFromIndex(int32_t kind) {
     };
     return static_cast<PyObject *const *>(classes);
   }();
-  constexpr int32_t count = 0
-#define MAHOU_EXCEPTION(name) +1
-#include "mahou/exceptions.def"
-#undef MAHOU_EXCEPTION
-      ;
-  return kind >= 0 && kind < count ? table[kind] : PyExc_Exception;
+  return kind >= 0 && kind < kExceptionCount ? table[kind] : PyExc_Exception;
 }
 
 // The Python value of one packed exception argument (new reference).
@@ -125,10 +126,52 @@ void setPythonErrorFromCurrentException() {
   }
 }
 
+void setForeignRuntimeError() {
+  PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
+  PyErr_Fetch(&type, &value, &traceback);
+  PyErr_NormalizeException(&type, &value, &traceback);
+  if (!value) { // cannot happen after normalising; keep compiled code's contract anyway
+    Py_XDECREF(type);
+    Py_XDECREF(traceback);
+    mahou_rt_set_error(int32_t(types::ExcKind::RuntimeError), "an objmode block failed");
+    return;
+  }
+  if (traceback) PyException_SetTraceback(value, traceback);
+  Py_XDECREF(traceback);
+  Py_XDECREF(type);
+  // Its nearest builtin class in the runtime's table (a compiled `except` matches on it).
+  int32_t kind = int32_t(types::ExcKind::Exception);
+  PyObject *mro = Py_TYPE(value)->tp_mro;
+  bool found = false;
+  for (Py_ssize_t i = 0; mro && !found && i < PyTuple_GET_SIZE(mro); ++i)
+    for (int32_t k = 0; k < kExceptionCount && !found; ++k)
+      if (PyTuple_GET_ITEM(mro, i) == excClassFromIndex(k)) {
+        kind = k;
+        found = true;
+      }
+  PyObject *text = PyObject_Str(value);
+  const char *message = text ? PyUnicode_AsUTF8(text) : nullptr;
+  if (!message) PyErr_Clear();
+  mahou_rt_set_error(kind, message ? message : "");
+  Py_XDECREF(text);
+  mahou_rt_pending_error()->foreign = value; // the reference moves into the error
+}
+
+void releaseForeignRuntimeError(void *exception) {
+  PyGILState_STATE gil = PyGILState_Ensure();
+  Py_DECREF(static_cast<PyObject *>(exception));
+  PyGILState_Release(gil);
+}
+
 void raiseRuntimeError() {
   MahouError err = mahou_rt_take_error();
   if (!err.set) {
     PyErr_SetString(PyExc_SystemError, "compiled function failed without setting an error");
+    return;
+  }
+  if (err.foreign) { // an objmode block's exception: raised as it was, with its traceback
+    auto *exc = static_cast<PyObject *>(err.foreign);
+    PyErr_Restore(Py_NewRef(reinterpret_cast<PyObject *>(Py_TYPE(exc))), exc, PyException_GetTraceback(exc));
     return;
   }
   PyObject *cls = excClassFromIndex(err.kind);

@@ -105,6 +105,7 @@ NB_MODULE(_core, m) {
   registerDispatcher(m);
   registerTypedContainers(m);
   registerJitClass(m);
+  registerObjMode();
   registerGenerators(m);
   registerCuda(m);
   registerParallel(m);

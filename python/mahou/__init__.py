@@ -9,6 +9,7 @@ from . import _core  # noqa: F401  (the C++ compiler, runtime and Dispatcher)
 from . import errors, typed, types
 from ._prange import prange
 from ._language import literal_unroll, literally
+from ._objmode import objmode
 from ._threads import get_num_threads, get_thread_id, set_num_threads, threading_layer
 from . import config
 from .decorators import jit, njit
@@ -89,4 +90,4 @@ def __getattr__(name):
 
 __all__ = ["jit", "njit", "vectorize", "prange", "types", "errors", "typeof", "__version__", "config",
            "set_num_threads", "get_num_threads", "get_thread_id", "threading_layer", "jitclass",
-           "deferred_type", "optional"]
+           "deferred_type", "optional", "objmode"]

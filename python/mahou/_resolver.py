@@ -51,6 +51,11 @@ def _modules():
     return mods
 
 
+def _objmode_context():
+    from ._objmode import objmode
+    return objmode
+
+
 def _mahou_module():
     import mahou
     return mahou
@@ -166,6 +171,8 @@ def _classify_plain(obj):
         return ("function", obj, obj.__name__)
     if hasattr(type(obj), "_mahou_ufunc_info") or hasattr(type(obj), "_mahou_specialize"):
         return ("function", obj, obj.__name__)  # @vectorize ufuncs, stencils
+    if obj is _objmode_context():
+        return ("objmode",)
     jitclass_box = getattr(type(obj), "_mahou_jitclass_box", None)  # a @jitclass (_jitclass.py)
     if jitclass_box is not None:
         return ("jitclass", jitclass_box(obj), obj.__name__)
@@ -275,4 +282,9 @@ def make_resolver(func):
             return classify(func_builtins[name])
         return ("missing",)
 
+    def objmode_block(line, outputs, inputs):  # sema/objmode.cpp, through the binding
+        from ._objmode import prepare_block
+        return prepare_block(func, line, outputs, inputs)
+
+    resolver.objmode_block = objmode_block
     return resolver

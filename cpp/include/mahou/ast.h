@@ -24,7 +24,7 @@ const char *cmpOpSymbol(CmpOpKind op);   // "==", "is not", "in", ...
 enum class ExprKind {
   Name, IntLit, FloatLit, ImagLit, StrLit, BoolLit, NoneLit, EllipsisLit,
   BinOp, UnaryOp, BoolOp, Compare, Call, Attribute, Subscript, Slice,
-  Tuple, List, IfExp, Starred, Lambda, Dict, Set, Comprehension, JoinedStr, FormattedValue
+  Tuple, List, IfExp, Starred, Lambda, Dict, Set, Comprehension, JoinedStr, FormattedValue, ObjMode
 };
 
 struct Expr {
@@ -101,6 +101,18 @@ struct FormattedValue : Expr {
   ExprPtr value;
   char conversion = 0; // 0, 's', 'r' or 'a'
   ExprPtr spec;        // a JoinedStr, or null
+};
+// `with objmode(y='float64', z='int64[:]'): body` — a block the interpreter runs. The
+// parser does not compile its body: it keeps the statement as `y, z = <ObjMode>` (one
+// target for one output, an expression statement for none), reading every name the
+// body might read (`inputs`: over-approximated from its tokens; sema passes those that
+// are variables holding a value). Python's own parser reads the body again from the
+// source when sema prepares the block (line: the `with` statement's).
+struct ObjMode : Expr {
+  MAHOU_AST_EXPR(ObjMode)
+  ExprPtr context;                  // objmode(...) (or objmode): the context manager expression
+  std::vector<ExprPtr> inputs;      // Name reads, sorted by name
+  std::vector<std::string> outputs; // the keyword names of objmode(...), in order
 };
 #undef MAHOU_AST_EXPR
 

@@ -35,6 +35,9 @@ public:
   // Recorded: the implementation chosen is found again under the name "extension#N".
   ExtensionResult resolveExtension(const ExtensionRequest &request) override;
   const JitClassInfo *jitClass(uint64_t handle) override; // recorded: the class's layout
+  // Recorded, with a number of its own: the block's Python function lives in this
+  // process only, so a function with one is never written to disk nor shared.
+  std::optional<ObjModeBlock> objModeBlock(const ObjModeRequest &request) override;
 
   // Deterministic text of the record (sorted; no addresses).
   std::string dependencies() const;
@@ -57,6 +60,7 @@ private:
   // recorded under ("extension#N") and the request as text.
   std::vector<std::pair<uint64_t, std::string>> extensions_;
   bool unfindable_ = false; // an extension request that another process cannot ask again
+  std::vector<uint64_t> objModeBlocks_; // handles of the objmode blocks prepared
   std::map<uint64_t, std::string> classes_; // handle → the jitclass's name and fields
   // hostCalleeSource: per callee handle, its source text and the recorder of its globals.
   std::map<uint64_t, std::pair<std::string, std::unique_ptr<RecordingEnvironment>>> inlined_;

@@ -37,6 +37,7 @@ struct GlobalValue {
                  // elems[0] is what it is otherwise (used when no implementation applies)
     NamedTupleClass, // a collections.namedtuple / typing.NamedTuple class: handle + name; elems:
                      // one Str per field (its name), holding its default value in elems[0] if any
+    ObjMode,     // mahou.objmode (numba.objmode): the context manager of `with objmode(...)` blocks
   };
   Kind kind = Kind::Missing;
   int64_t i = 0;
@@ -110,6 +111,22 @@ struct ExtensionResult {
 
 struct JitClassInfo; // jitclass.h
 
+// A `with objmode(...)` block to be run by the interpreter (ast.h ObjMode): the line of
+// its `with`, the names of its outputs (objmode's keywords) and the variables it gets
+// as inputs with their types. The environment reads the block from the function's
+// source, evaluates the outputs' declared types and makes the Python function that runs
+// it; `handle` is what compiled code passes to the runtime (mahou_rt_objmode_call).
+struct ObjModeRequest {
+  int line = 0;
+  std::vector<std::string> outputs;
+  std::vector<std::pair<std::string, types::Type>> inputs;
+};
+struct ObjModeBlock {
+  std::vector<types::Type> outputs; // the declared types, in the order of the request's names
+  uint64_t handle = 0;
+  std::string error; // set when the block cannot run (an undeclared output, a bad type...)
+};
+
 // Everything outside the function that the compiler asks about.
 class CompileEnvironment {
 public:
@@ -141,6 +158,11 @@ public:
   // The @jitclass with this handle (its fields, methods and properties), or null when
   // the environment knows none; owned by the environment.
   virtual const JitClassInfo *jitClass(uint64_t handle) { (void)handle; return nullptr; }
+  // Prepares an objmode block (nullopt: this environment cannot run Python, e.g. mahouc).
+  virtual std::optional<ObjModeBlock> objModeBlock(const ObjModeRequest &request) {
+    (void)request;
+    return std::nullopt;
+  }
 };
 
 struct CompileOptions {

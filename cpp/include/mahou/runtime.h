@@ -38,6 +38,9 @@ struct MahouError {
   bool set;
   char message[512]; // text, or with hasArgs the exception's arguments packed (exception_args.h)
   bool hasArgs;
+  // A Python exception raised inside an objmode block (an owned reference the binding
+  // raises as it is; kind is its nearest builtin class, message its text), or null.
+  void *foreign;
 };
 // The entry of a kernel compiled for the CUDA emulator (mahou_rt_sim_launch).
 typedef int32_t (*MahouSimEntry)(void *ret, void **argv);
@@ -60,6 +63,11 @@ struct RuntimeSymbol {
   void *address;
 };
 const RuntimeSymbol *runtimeSymbols(size_t *count);
+// objmode blocks (objmode.cpp): the binding's hook that runs one (mahou_rt_objmode_call's
+// contract), and the one that drops a Python exception a compiled except clause handled.
+using ObjModeHook = int32_t (*)(void *site, void *inputs, void *outputs);
+void setObjModeHooks(ObjModeHook call, void (*releaseForeign)(void *exception));
+void releaseForeignError(void *exception);
 // The binding installs a hook that flushes sys.stdout before compiled code prints.
 void setPrintFlushHook(void (*hook)());
 // And one that formats an array as NumPy's str() does: true and the text in *out, or

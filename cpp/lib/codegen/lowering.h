@@ -167,6 +167,7 @@ public:
   Value arrayEye(const ir::Expr &e);
   llvm::Value *arrayFromPointer(const ir::Expr &e); // pointers.cpp
   llvm::Value *callNative(const ir::Expr &e);       // a C function by address
+  Value objModeCall(const ir::Expr &e);             // objmode.cpp: a `with objmode(...)` block
   llvm::Value *randomDraw(const ir::Expr &e); // random.cpp
   Value arrayGather(const ir::Expr &e);       // fancy_index.cpp
   Value arrayGatherMulti(const ir::Expr &e);

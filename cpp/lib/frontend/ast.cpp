@@ -364,6 +364,17 @@ void Dumper::expr(const Expr &e, int n) {
       expr(*f->spec, n + 1);
     return;
   }
+  case ExprKind::ObjMode: {
+    const auto *o = e.as<ObjMode>();
+    std::string outs;
+    for (const std::string &name : o->outputs)
+      outs += (outs.empty() ? "" : ", ") + name;
+    line(n, "ObjMode -> (" + outs + ")" + at(e.loc));
+    expr(*o->context, n + 1);
+    for (const ExprPtr &v : o->inputs)
+      expr(*v, n + 1);
+    return;
+  }
   }
 }
 

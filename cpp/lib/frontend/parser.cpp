@@ -125,8 +125,8 @@ void Parser::statement(Body &out) {
   case K::KwFor: out.push_back(forStatement()); return;
   case K::KwWhile: out.push_back(whileStatement()); return;
   case K::KwTry: out.push_back(tryStatement()); return;
+  case K::KwWith: out.push_back(withStatement()); return;
   case K::KwClass:
-  case K::KwWith:
   case K::KwAsync: unsupportedStatement();
   case K::Name:
     if (atMatchStatement())
@@ -141,7 +141,6 @@ void Parser::statement(Body &out) {
 void Parser::unsupportedStatement() const {
   switch (cur().kind) {
   case K::KwClass: fail(cur().loc, "'class' definitions are not supported");
-  case K::KwWith: fail(cur().loc, "'with' statements are not supported");
   case K::KwDel: fail(cur().loc, "'del' statements are not supported");
   case K::KwAsync:
     if (peek(1).kind == K::KwDef)
@@ -250,8 +249,8 @@ StmtPtr Parser::simpleStatement() {
     break;
   }
   case K::KwClass:
-  case K::KwWith:
   case K::KwAsync: unsupportedStatement();
+  case K::KwWith:
   case K::KwIf:
   case K::KwFor:
   case K::KwWhile:

@@ -59,6 +59,7 @@ private:
   ast::StmtPtr forStatement();
   ast::StmtPtr whileStatement();
   ast::StmtPtr tryStatement();
+  ast::StmtPtr withStatement(); // parser_with.cpp
   ast::StmtPtr importStatement();
   ast::StmtPtr fromImportStatement();
   std::vector<std::string> nameList();

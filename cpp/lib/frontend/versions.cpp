@@ -133,6 +133,10 @@ void namesInExpr(const ast::Expr *e, std::set<std::string> &out, bool nested) {
     sub(e->as<ast::FormattedValue>()->value.get());
     sub(e->as<ast::FormattedValue>()->spec.get());
     return;
+  case K::ObjMode:
+    sub(e->as<ast::ObjMode>()->context.get());
+    for (auto &x : e->as<ast::ObjMode>()->inputs) sub(x.get());
+    return;
   default: return;
   }
 }
@@ -298,6 +302,7 @@ private:
   std::map<ast::Name *, DefSet> uses_;      // the definitions reaching each read
   std::vector<ast::Name *> useOrder_;       // reads in the order first met
   std::vector<ast::Name *> augmented_;      // x op= v: read and definition in one node
+  std::set<const ast::Name *> objModeInputs_; // the names objmode blocks may read
   struct Loop {
     std::vector<State> breaks, continues;
   };
@@ -443,6 +448,13 @@ private:
     case K::FormattedValue:
       expr(e->as<ast::FormattedValue>()->value.get());
       expr(e->as<ast::FormattedValue>()->spec.get());
+      return;
+    case K::ObjMode:
+      expr(e->as<ast::ObjMode>()->context.get());
+      for (auto &x : e->as<ast::ObjMode>()->inputs) {
+        objModeInputs_.insert(x->as<ast::Name>());
+        expr(x.get());
+      }
       return;
     default: return;
     }
@@ -662,7 +674,12 @@ private:
     std::set<int> joined;
     for (ast::Name *n : useOrder_) {
       auto &reaching = uses_[n];
-      if (reaching.empty()) continue; // no assignment reaches it: the name as written
+      if (reaching.empty()) { // no assignment reaches it: the name as written
+        // An objmode block's input no assignment reaches: not a variable there (the
+        // block's own name, or unbound: Python's NameError in the block).
+        if (objModeInputs_.count(n)) n->id += "$unassigned";
+        continue;
+      }
       int r = find(reaching[0]);
       n->id = versionName.at(r);
       if (reaching.size() > 1 && joined.insert(r).second) fn_.versionJoins.emplace(n->id, n->loc);

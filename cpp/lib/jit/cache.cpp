@@ -105,7 +105,7 @@ std::string serialize(const GlobalValue &g) {
   case K::ExcClass: out += std::to_string(int(g.exc)); break;
   case K::JitClass: out += std::to_string(g.handle) + ":"; putField(out, g.s); break; // the handle: a digest of the class
   case K::Str: case K::Function: case K::Builtin: case K::Unsupported: putField(out, g.s); break;
-  case K::Missing: case K::None: break;
+  case K::Missing: case K::None: case K::ObjMode: break;
   case K::ExternalFunction: out += std::to_string(g.handle) + ":"; putField(out, g.s); break; // the code calls the address
   case K::NamedTupleClass: // its name, fields and defaults (the code builds its instances)
     putField(out, g.s);
@@ -357,8 +357,20 @@ ExtensionResult RecordingEnvironment::resolveExtension(const ExtensionRequest &r
   return r;
 }
 
+std::optional<ObjModeBlock> RecordingEnvironment::objModeBlock(const ObjModeRequest &request) {
+  std::optional<ObjModeBlock> block = inner_.objModeBlock(request);
+  if (block && block->handle) {
+    objModeBlocks_.push_back(block->handle);
+    unfindable_ = true; // its Python function exists in this process only
+  }
+  return block;
+}
+
 std::string RecordingEnvironment::dependencies() const {
   std::string out;
+  // An objmode block's handle is unique in the process: the code is never shared with
+  // another function's, whose block may differ (closures, globals) though its text does not.
+  for (uint64_t handle : objModeBlocks_) out += "o " + std::to_string(handle) + "\n";
   for (const auto &[name, g] : globals_) {
     out += "g ";
     putField(out, name);

@@ -41,6 +41,7 @@ void mahou_rt_error_begin(int32_t kind) {
   e.kind = kind;
   e.set = true;
   e.hasArgs = true;
+  e.foreign = nullptr;
   std::memset(e.message, 0, kCapacity);
   setUsed(e, kHeader);
 }

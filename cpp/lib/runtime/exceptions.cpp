@@ -37,7 +37,10 @@ bool mahou_rt_error_matches(int32_t cls) {
   return false;
 }
 
-void mahou_rt_clear_error() { (void)mahou_rt_take_error(); }
+void mahou_rt_clear_error() {
+  MahouError e = mahou_rt_take_error();
+  if (e.foreign) mahou::runtime::releaseForeignError(e.foreign); // an objmode block's exception, handled
+}
 
 void mahou_rt_save_error(MahouError *slot) { *slot = mahou_rt_take_error(); }
 

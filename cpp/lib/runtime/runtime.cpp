@@ -59,7 +59,7 @@ void releaseBlock(MahouMemInfo *b) {
   std::free(b);
 }
 
-thread_local MahouError pendingError{0, false, {0}, false};
+thread_local MahouError pendingError{0, false, {0}, false, nullptr};
 
 void copyMessage(const char *msg) {
   if (!msg) {
@@ -163,6 +163,7 @@ void mahou_rt_set_error(int32_t kind, const char *msg) {
   pendingError.kind = kind;
   pendingError.set = true;
   pendingError.hasArgs = false;
+  pendingError.foreign = nullptr;
   copyMessage(msg);
 }
 
@@ -170,6 +171,7 @@ void mahou_rt_set_error_i64(int32_t kind, const char *fmt, int64_t value) {
   pendingError.kind = kind;
   pendingError.set = true;
   pendingError.hasArgs = false;
+  pendingError.foreign = nullptr;
   formatMessageI64(fmt, value);
 }
 
@@ -180,6 +182,7 @@ MahouError mahou_rt_take_error() {
   pendingError.set = false;
   pendingError.kind = 0;
   pendingError.hasArgs = false;
+  pendingError.foreign = nullptr;
   pendingError.message[0] = '\0';
   return out;
 }

@@ -85,6 +85,7 @@ ExprPtr FunctionTyper::expr(const ast::Expr &e) {
   case ast::ExprKind::EllipsisLit: notSupported(e.loc, "'...' is not supported here");
   case ast::ExprKind::Starred: notSupported(e.loc, "starred expressions are not supported here");
   case ast::ExprKind::Lambda: return closureValue(lambdaFunction(*e.as<ast::Lambda>()), e.loc);
+  case ast::ExprKind::ObjMode: return objModeBlock(*e.as<ast::ObjMode>());
   }
   internalError("unhandled expression kind");
 }

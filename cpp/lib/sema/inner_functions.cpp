@@ -90,6 +90,10 @@ void namesIn(const ast::Expr *e, std::set<std::string> &out) {
     namesIn(e->as<ast::FormattedValue>()->value.get(), out);
     namesIn(e->as<ast::FormattedValue>()->spec.get(), out);
     return;
+  case K::ObjMode:
+    namesIn(e->as<ast::ObjMode>()->context.get(), out);
+    for (auto &x : e->as<ast::ObjMode>()->inputs) namesIn(x.get(), out);
+    return;
   }
 }
 

@@ -377,6 +377,12 @@ public:
   void returnStmt(const ast::Return &s, ir::Block &out);
   void unifyReturn(const Type &t, Loc loc);
 
+  // ---- `with objmode(...)` blocks (objmode.cpp)
+  ExprPtr objModeBlock(const ast::ObjMode &e);
+  bool isObjModeContext(const ast::Expr &fn);
+  // The blocks prepared (by the environment) so far, by line and inputs: each pass asks once.
+  std::map<std::string, ObjModeBlock> objModeBlocks_;
+
   // ---- generators (generators.cpp)
   void yieldStmt(const ast::Yield &s, ir::Block &out);
   // next(g) of a generator value (null when args[0] is not one).

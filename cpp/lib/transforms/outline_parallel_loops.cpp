@@ -392,7 +392,25 @@ private:
     return false;
   }
 
+  // An objmode block in the loop: its threads would wait for the interpreter's lock,
+  // which the thread that started the loop holds.
+  void refuseObjMode(const Expr &e) {
+    if (e.op == ExprOp::ObjModeCall)
+      unsupported(file_, e.loc, "an objmode block inside a prange loop is not supported (its iterations run on "
+                                "threads without the interpreter)");
+    for (auto &a : e.args) refuseObjMode(*a);
+    if (e.body) checkBodyExprs(*e.body);
+  }
+  void checkBodyExprs(const Block &b) {
+    for (auto &s : b) {
+      for (auto &e : s->exprs) refuseObjMode(*e);
+      checkBodyExprs(s->body);
+      checkBodyExprs(s->orelse);
+    }
+  }
+
   void checkBody(const Block &b, int depth, std::vector<Loc> &nested) {
+    if (depth == 0) checkBodyExprs(b);
     for (auto &s : b) {
       if (s->op == StmtOp::Return)
         unsupported(file_, s->loc, "'return' in a prange loop is not supported (its iterations run in parallel)");
