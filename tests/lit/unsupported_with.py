@@ -7,6 +7,6 @@ def uses_with(n):
         return n
 
 
-# CHECK: UnsupportedError: {{.*}}unsupported_with.py:6:5: 'with' statements are not supported
+# CHECK: UnsupportedError: {{.*}}unsupported_with.py:6:20: 'with ... as name' is not supported
 # CHECK-NEXT: with open("x") as f:
 # CHECK-NEXT: ^

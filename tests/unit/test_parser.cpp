@@ -611,14 +611,14 @@ TEST(ParseFunction, IndentedMethodWithFileLineOffset) {
 
 TEST(ParseFunction, ErrorsUseFileLineNumbers) {
   try {
-    parseFunction(SourceFile("f.py", "def f(x):\n    with x:\n        pass\n", 10));
+    parseFunction(SourceFile("f.py", "def f(x):\n    class A:\n        pass\n", 10));
     FAIL() << "expected an error";
   } catch (const UserError &e) {
     EXPECT_EQ(e.loc().line, 11);
     EXPECT_EQ(e.loc().col, 5);
     EXPECT_EQ(std::string(e.what()),
-              "f.py:11:5: 'with' statements are not supported\n"
-              "        with x:\n"
+              "f.py:11:5: 'class' definitions are not supported\n"
+              "        class A:\n"
               "        ^");
   }
 }
@@ -642,8 +642,11 @@ TEST(ParseFunction, ExactlyOneDef) {
 
 TEST(ParserUnsupported, NamedConstructs) {
   EXPECT_PARSE_ERROR("class A:\n    pass\n", 1, 1, "'class' definitions are not supported");
-  EXPECT_PARSE_ERROR("def f():\n    with open(p) as fh:\n        pass\n", 2, 5,
-                     "'with' statements are not supported");
+  EXPECT_PARSE_ERROR("def f():\n    with open(p) as fh:\n        pass\n", 2, 18,
+                     "'with ... as name' is not supported: compiled code runs only 'with objmode(...)' blocks, "
+                     "which bind no name");
+  EXPECT_PARSE_ERROR("def f():\n    with a(), b():\n        pass\n", 2, 13,
+                     "a 'with' statement with several context managers is not supported");
   EXPECT_PARSE_ERROR("def f():\n    yield from g\n", 2, 11,
                      "'yield from' is not supported (loop over the inner generator and yield each item)");
   EXPECT_PARSE_ERROR("def f():\n    x = yield\n", 2, 9,

@@ -154,6 +154,7 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
   case GK::Overloaded: notSupported(loc, "'" + g.s + "' can only be called in compiled code, not used as a value");
   case GK::NamedTupleClass:
     notSupported(loc, "the namedtuple class '" + g.s + "' can only be called in compiled code, not used as a value");
+  case GK::ObjMode: notSupported(loc, "objmode is used only as 'with objmode(name=type, ...):', not as a value");
   case GK::Missing: break;
   }
   error(loc, "name is not defined (not a local, a global of the module, or a builtin)");
