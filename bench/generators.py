@@ -6,14 +6,13 @@
 import argparse
 import datetime
 import platform
-import re
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHMARKS_MD = HERE.parent / "BENCHMARKS.md"
-BEGIN, END = "<!-- BEGIN bench:generators -->", "<!-- END bench:generators -->"
+sys.path.insert(0, str(HERE))
+from common import best_ns, load_source, write_table  # noqa: E402
 
 SOURCE = '''
 import numpy as np
@@ -63,23 +62,7 @@ PLAIN = SOURCE.replace("@lib.njit\n", "")
 
 
 def load(lib):
-    name = f"<bench generators {getattr(lib, '__name__', 'python')}>"
-    text = SOURCE if lib is not None else PLAIN
-    import linecache
-    linecache.cache[name] = (len(text), None, text.splitlines(True), name)  # mahou reads source text
-    ns = {"lib": lib}
-    exec(compile(text, name, "exec"), ns)
-    return ns
-
-
-def best_ns(fn, args, reps):
-    best = None
-    for _ in range(reps):
-        t0 = time.perf_counter_ns()
-        fn(*args)
-        dt = time.perf_counter_ns() - t0
-        best = dt if best is None else min(best, dt)
-    return best
+    return load_source(SOURCE if lib is not None else PLAIN, "generators", lib)
 
 
 def main():
@@ -156,13 +139,7 @@ def main():
     print(table)
     if opts.no_write:
         return
-    text = BENCHMARKS_MD.read_text()
-    block = BEGIN + "\n" + table + "\n" + END
-    if BEGIN in text:
-        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
-    else:
-        text += "\n## Generators (bench/generators.py)\n\n" + block + "\n"
-    BENCHMARKS_MD.write_text(text)
+    write_table("generators", "Generators (bench/generators.py)", table)
 
 
 if __name__ == "__main__":
