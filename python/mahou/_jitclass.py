@@ -87,7 +87,7 @@ class DeferredType(_types.Type):
             raise TypeError("the deferred type is not defined yet (call .define(type) first)")
         return self._defined
 
-    def __str__(self):
+    def _text(self):
         return _type_text(self.get(), "deferred type")
 
     def __eq__(self, other):
@@ -110,10 +110,8 @@ class OptionalType(_types.Type):
         self.type = typ
         super().__init__("OptionalType(?)")
 
-    def __str__(self):
+    def _text(self):
         return "OptionalType(" + _type_text(self.type, "optional type") + ")"
-
-    __repr__ = __str__
 
 
 def optional(typ):

@@ -26,22 +26,27 @@ class Type:
 
     @property
     def name(self):
+        return self._text()
+
+    def _text(self):
+        """The type's text; a container of a deferred type computes it when asked (the
+        deferred type may be defined after the container type is made)."""
         return self._name
 
     def __str__(self):
-        return self._name
+        return self._text()
 
     def __repr__(self):
-        return self._name
+        return self._text()
 
     def __eq__(self, other):
-        return isinstance(other, Type) and self._name == other._name
+        return isinstance(other, Type) and self._text() == other._text()
 
     def __ne__(self, other):
         return not self == other
 
     def __hash__(self):
-        return hash(self._name)
+        return hash(self._text())
 
     def __call__(self, *args):
         """float64(float64[:]) → a signature with this return type."""
@@ -402,7 +407,10 @@ class Optional(Type):
 
     def __init__(self, typ):
         self.type = typ
-        super().__init__(f"OptionalType({typ})")
+        super().__init__(None)
+
+    def _text(self):
+        return f"OptionalType({self.type})"
 
 
 class ListType(Type):
@@ -412,7 +420,10 @@ class ListType(Type):
 
     def __init__(self, item_type):
         self.item_type = item_type
-        super().__init__(f"ListType[{item_type}]")
+        super().__init__(None)
+
+    def _text(self):
+        return f"ListType[{self.item_type}]"
 
     @property
     def dtype(self):
@@ -436,7 +447,10 @@ class DictType(Type):
 
     def __init__(self, key_type, value_type):
         self.key_type, self.value_type = key_type, value_type
-        super().__init__(f"DictType[{key_type},{value_type}]")
+        super().__init__(None)
+
+    def _text(self):
+        return f"DictType[{self.key_type},{self.value_type}]"
 
 
 class NamedTuple(BaseTuple):

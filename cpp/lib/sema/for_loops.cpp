@@ -454,6 +454,15 @@ std::optional<std::pair<ExprPtr, FunctionTyper::EntryPart>> FunctionTyper::table
     const Type &t = vars_[varIndex_[n->id]].type;
     if (t.isDict() || t.isSet()) return std::make_pair(load(varIndex_[n->id], iter.loc), EntryPart::Keys);
   }
+  // A dict or set field of a @jitclass instance variable (self.children).
+  if (auto *a = iter.as<ast::Attribute>()) {
+    auto *n = a->value->as<ast::Name>();
+    if (n && varIndex_.count(n->id) && vars_[varIndex_[n->id]].type.isInstance()) {
+      auto field = expr(iter);
+      if (!isUnknown(field) && (field->type.isDict() || field->type.isSet()))
+        return std::make_pair(std::move(field), EntryPart::Keys);
+    }
+  }
   return std::nullopt;
 }
 
