@@ -686,6 +686,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
   }
   if (name == "isinstance") return isinstanceCall(*this, e);
   if (name == "hash") return hashCall(e);
+  if (name == "sum" && (e.args.size() == 2 || keyword(e, "start"))) return sumWithStart(e); // builtin_sum.cpp
   if (name == "sum") {
     checkKeywords(e, {}, name);
     auto args = positionalArgs(e, 1, 1, name);

@@ -377,6 +377,8 @@ public:
   void returnStmt(const ast::Return &s, ir::Block &out);
   void unifyReturn(const Type &t, Loc loc);
 
+  ExprPtr sumWithStart(const ast::Call &e); // sum(iterable, start) (builtin_sum.cpp)
+
   // ---- `with objmode(...)` blocks (objmode.cpp)
   ExprPtr objModeBlock(const ast::ObjMode &e);
   bool isObjModeContext(const ast::Expr &fn);
