@@ -54,8 +54,8 @@ ExprPtr FunctionTyper::listDisplay(const ast::List &l) {
     items.push_back(expr(*x));
     if (isUnknown(items.back())) return unknown(l.loc);
     Type t = itemType(items.back()->type, x->loc, "a list item");
-    auto u = types::unify(item, t);
-    if (!u || u->isOptional())
+    auto u = types::unify(item, t); // None among values: a list of optionals, as Numba's
+    if (!u || (u->isOptional() && u->elems[0].isNone()))
       error(x->loc, "list items of different types: " + item.str() + " and " + t.str() +
                         " (a list holds items of one type)");
     item = *u;
