@@ -111,13 +111,19 @@ llvm::Function *FunctionLowering::run() {
   for (size_t i = 0; i < fn_.vars.size(); ++i)
     b_.CreateStore(llvm::Constant::getNullValue(slots_[i]->getAllocatedType()), slots_[i]);
   // Parameters: take a reference for the slot, converting if the variable was widened.
+  // A parameter the body never assigns (and a generator's frame does not keep) borrows
+  // the caller's reference instead: the caller holds its argument for the whole call.
+  // Then no reference is taken here and dropped at the exits, a pair of runtime calls
+  // that would keep LLVM from keeping an instance's fields in registers across a loop
+  // that calls an inlined method.
+  borrowed_ = borrowedParams(fn_);
   for (int i = 0; i < fn_.numParams; ++i) {
     llvm::Value *arg = func_->getArg(i + 1);
     const Type &from = fn_.argTypes[i], &to = fn_.vars[i].type;
     // A number widened, an array of another layout, a value that is None elsewhere
     // (an optional), a literal string stored as a string.
     if (from != to) arg = castValue({arg, false}, from, to, nullptr).v;
-    incref(arg, to);
+    if (!borrowed_[size_t(i)]) incref(arg, to);
     b_.CreateStore(arg, slots_[i]);
   }
   if (fn_.generator) startGenerator(body);
@@ -149,7 +155,43 @@ llvm::Function *FunctionLowering::run() {
 
 void FunctionLowering::releaseLocals() {
   for (size_t i = 0; i < fn_.vars.size(); ++i)
-    if (fn_.vars[i].type.hasRefs()) decref(b_.CreateLoad(slots_[i]->getAllocatedType(), slots_[i]), fn_.vars[i].type);
+    if (fn_.vars[i].type.hasRefs() && !(i < borrowed_.size() && borrowed_[i]))
+      decref(b_.CreateLoad(slots_[i]->getAllocatedType(), slots_[i]), fn_.vars[i].type);
+}
+
+namespace {
+
+// Marks every variable an IR block may write (assignments, loop counters, lets).
+void writtenVars(const ir::Block &b, std::vector<bool> &written);
+void writtenVars(const ir::Expr &e, std::vector<bool> &written) {
+  if (e.op == ir::ExprOp::Let && e.var >= 0 && size_t(e.var) < written.size()) written[size_t(e.var)] = true;
+  for (auto &a : e.args) writtenVars(*a, written);
+  if (e.body) writtenVars(*e.body, written);
+  for (auto &slot : e.slots)
+    for (const ir::ExprPtr *x : {&slot.index, &slot.start, &slot.stop, &slot.step})
+      if (*x) writtenVars(**x, written);
+}
+void writtenVars(const ir::Block &b, std::vector<bool> &written) {
+  for (auto &s : b) {
+    // Any statement naming a variable (its slot number for SaveError/RestoreError: a
+    // false positive only keeps a reference taken).
+    if (s->var >= 0 && size_t(s->var) < written.size()) written[size_t(s->var)] = true;
+    for (auto &e : s->exprs) writtenVars(*e, written);
+    writtenVars(s->body, written);
+    writtenVars(s->orelse, written);
+  }
+}
+
+} // namespace
+
+std::vector<bool> borrowedParams(const ir::Function &fn) {
+  std::vector<bool> borrowed(size_t(fn.numParams), false);
+  if (fn.generator) return borrowed; // the frame outlives the call that made it
+  std::vector<bool> written(size_t(fn.numParams), false);
+  writtenVars(fn.body, written);
+  for (size_t i = 0; i < borrowed.size(); ++i)
+    borrowed[i] = !written[i] && fn.argTypes[i] == fn.vars[i].type && fn.vars[i].type.hasRefs();
+  return borrowed;
 }
 
 // ------------------------------------------------------------------ statements

@@ -255,6 +255,7 @@ public:
   const std::vector<const ir::Function *> *helpers_ = nullptr; // the module's other functions
   llvm::Value *partialSlot_ = nullptr; // the chunk's partial results while combining them
 
+  std::vector<bool> borrowed_; // parameters that borrow the caller's reference (borrowedParams)
   const ir::Function &fn_;
   llvm::Module &module_;
   CodegenOptions options_;
@@ -272,6 +273,10 @@ public:
   };
   std::vector<LoopTargets> loops_;
 };
+
+// Which parameters of `fn` the body never assigns, so that they borrow the caller's
+// reference (not for generators, not for parameters converted on entry) (function.cpp).
+std::vector<bool> borrowedParams(const ir::Function &fn);
 
 // Defines `i32 @symbol.entry(ptr %ret, ptr %argv)` calling `inner` (function.cpp).
 void emitEntry(llvm::Module &module, TypeMapper &types, const ir::Function &fn, llvm::Function *inner,
