@@ -119,14 +119,18 @@ def int_of_list(g, t, depth):
     if form == "index":
         return f"{v.name}.index({g.expr(v.type[1], depth)})"  # ValueError when absent, both
     if v.type[1] in (INT, BOOL):
-        return f"sum({v.name})"
+        return f"sum({v.name})" if g.chance(0.6) else f"sum({v.name}, {g.expr(INT, depth)})"
     return None
 
 
 def float_of_list(g, t, depth):
     v = a_list(g, FLOAT)
     # Left to right as CPython 3.11 adds; `+ 0.0`: CPython's sum of no floats is the int 0.
-    return f"(sum({v.name}) + 0.0)" if v else None
+    if v is None:
+        return None
+    if g.chance(0.5):  # from a start value: left to right from it, as CPython adds
+        return f"sum({v.name}, {g.expr(FLOAT, depth)})"
+    return f"(sum({v.name}) + 0.0)"
 
 
 def bool_of_list(g, t, depth):

@@ -2,7 +2,7 @@
 bool or a string on others, `is None` / `is not None` tests (and the value used inside
 `if x is not None:`), `x if x is not None else default`, conditional expressions with
 None, `and`/`or` with an optional operand, and functions that return a value on some
-paths and None on others."""
+paths and None on others; lists mixing values and None."""
 
 from .core import BOOL, FLOAT, INT, STR, feature, indent, is_optional, leaf, optional_type, variable
 
@@ -95,6 +95,21 @@ def when_present(g, depth):
     return lines
 
 
+def list_of_optionals(g, depth):
+    """A list display mixing values and None (a list of optionals), read item by item
+    with `is not None` into a variable of the item type."""
+    t = g.rng.choice([INT, FLOAT])
+    targets = [v for v in g.vars_of(lambda v: v.type == t and v.assignable)]
+    if not targets or g.loop_depth >= 2:
+        return None
+    acc = g.rng.choice(targets).name
+    items = [g.expr(t, 1) for _ in range(g.rng.randint(1, 3))]
+    items.insert(g.rng.randint(0, len(items)), "None")
+    ys, y = g.fresh("ys"), g.fresh("y")
+    return [f"{ys} = [{', '.join(items)}]", f"for {y} in {ys}:", f"    if {y} is not None:",
+            f"        {acc} = {acc} + {y}"]
+
+
 @feature("optionals")
 def register(reg):
     reg.add_expr("optional", 2, none)
@@ -107,4 +122,5 @@ def register(reg):
     reg.add_stmt(0.8, new_optional)
     reg.add_stmt(0.5, reassign)
     reg.add_stmt(0.6, when_present)
+    reg.add_stmt(0.3, list_of_optionals)
     reg.add_return(1, lambda g: optional_type(g.rng.choice(VALUE_TYPES)))
