@@ -452,7 +452,12 @@ Value FunctionLowering::call(const ir::Expr &e) {
   size_t mark = heldForError_.size();
   for (auto &a : e.args) {
     argTypes.push_back(a->type);
-    args.push_back(expr(*a));
+    Value v = expr(*a);
+    // The callee borrows its arguments (borrowedParams): one read from a container or a
+    // field (not a variable of this function, which only this function can rebind) gets
+    // a reference held over the call, or the callee could drop the last one (xs.clear()).
+    if (!v.owned && a->type.hasRefs() && a->op != ir::ExprOp::LoadVar) v = {own(v, a->type), true};
+    args.push_back(v);
     holdForError(args.back(), a->type); // a later argument may raise
   }
   dropHeld(mark);
