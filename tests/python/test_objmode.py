@@ -364,3 +364,22 @@ def test_nogil_function_takes_the_lock_for_the_block():
         return y
 
     assert f(2) == 6
+
+
+def test_inside_a_generator():
+    @njit
+    def gen(n):
+        for i in range(n):
+            with objmode(v="float64"):
+                v = i / 2
+            yield v
+
+    @njit
+    def use(n):
+        s = 0.0
+        for x in gen(n):
+            s += x
+        return s
+
+    assert use(5) == use.py_func(5) == 5.0
+    assert list(gen(3)) == [0.0, 0.5, 1.0]
