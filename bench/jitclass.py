@@ -5,14 +5,13 @@
 import argparse
 import datetime
 import platform
-import re
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHMARKS_MD = HERE.parent / "BENCHMARKS.md"
-BEGIN, END = "<!-- BEGIN bench:jitclass -->", "<!-- END bench:jitclass -->"
+sys.path.insert(0, str(HERE))
+from common import best_ns, load_source, write_table  # noqa: E402
 
 # The same class, compiled by each library (`lib` is mahou or numba) and left plain.
 CLASS = '''
@@ -56,17 +55,7 @@ def compiled_construct(m):
 
 
 def load(lib):
-    ns = {"lib": lib}
-    exec(compile(SOURCE if lib is not None else PLAIN, f"<bench jitclass {getattr(lib, '__name__', 'python')}>",
-                 "exec"), ns)
-    return ns
-
-
-def register_source(lib_name):
-    # mahou compiles from source text: make the exec'd text findable through linecache.
-    import linecache
-    name = f"<bench jitclass {lib_name}>"
-    linecache.cache[name] = (len(SOURCE), None, SOURCE.splitlines(True), name)
+    return load_source(SOURCE if lib is not None else PLAIN, "jitclass", lib)
 
 
 def attr_read(acc, loop):
@@ -188,16 +177,6 @@ def per_op_ns(fn, arg, ops, steps, reps):
     return best
 
 
-def best_call_ns(fn, args, reps):
-    best = None
-    for _ in range(reps):
-        t0 = time.perf_counter_ns()
-        fn(*args)
-        dt = time.perf_counter_ns() - t0
-        best = dt if best is None else min(best, dt)
-    return best
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -210,7 +189,6 @@ def main():
         import numba.experimental  # noqa: F401
     except ImportError:
         numba = None
-    register_source("mahou")
     impls = {"mahou": load(mahou), "python": load(None)}
     if numba is not None:
         impls["numba"] = load(numba)
@@ -242,7 +220,7 @@ def main():
             for label, f, args in (("method call + field reads in a compiled loop (per iteration)",
                                     ns["compiled_loop"], (ns["Acc"](1.0, 1), m)),
                                    ("construct in a compiled loop (per instance)", ns["compiled_construct"], (m // 10,))):
-                t = best_call_ns(f, args, 1) / (m if "loop (per iteration)" in label else m // 10)
+                t = best_ns(f, args, 1) / (m if "loop (per iteration)" in label else m // 10)
                 key = (label, k)
                 compiled[key] = min(compiled.get(key, t), t)
     rows = []
@@ -263,22 +241,15 @@ def main():
         lines.append(f"| {label} | {ns(mh)} | {ns(nb)} | {ratio} | {'' if py is None else ns(py)} |")
     versions = f"mahou {mahou.__version__}" + (f", Numba {numba.__version__}" if numba else "")
     text = "\n".join([
-        BEGIN,
         f"_{datetime.date.today()}, {platform.machine()}, Python {platform.python_version()}, {versions}; "
         f"best of {rounds} interleaved rounds, {steps} steps per Python measurement. The floor of an "
         f"attribute implemented in C on this Python (`z.real` of a complex): {floor:.1f} ns._",
         "",
         *lines,
-        END,
     ])
     print(text)
     if not opts.no_write:
-        doc = BENCHMARKS_MD.read_text()
-        if BEGIN in doc:
-            doc = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: text, doc, flags=re.S)
-        else:
-            doc = doc.rstrip("\n") + "\n\n## @jitclass (bench/jitclass.py)\n\n" + text + "\n"
-        BENCHMARKS_MD.write_text(doc)
+        write_table("jitclass", "@jitclass (bench/jitclass.py)", text)
 
 
 if __name__ == "__main__":
