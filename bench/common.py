@@ -1,8 +1,10 @@
 # Helpers the benchmark scripts share: compiling a source text with a library's @njit
 # (registered in linecache, since mahou compiles from source), the best of several timed
 # runs, and rewriting one marked table of BENCHMARKS.md.
+import argparse
 import linecache
 import re
+import sys
 import time
 from pathlib import Path
 
@@ -19,8 +21,30 @@ def load_source(text, label, lib):
     return ns
 
 
-def best_ns(fn, args, reps):
-    """The fastest of `reps` calls fn(*args), in nanoseconds."""
+def libraries(numba_modules=()):
+    """The command line (--quick, --no-write) and the libraries measured: mahou from this
+    checkout, and Numba (with `numba_modules` imported) or None when it is not installed."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--no-write", action="store_true")
+    opts = ap.parse_args()
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
+    import importlib
+
+    import mahou
+    try:
+        import numba
+        for name in numba_modules:
+            importlib.import_module(name)
+    except ImportError:
+        numba = None
+    return opts, mahou, numba
+
+
+def best_ns(fn, args, reps, warmup=0):
+    """The fastest of `reps` calls fn(*args) (after `warmup` untimed ones), in nanoseconds."""
+    for _ in range(warmup):
+        fn(*args)
     best = None
     for _ in range(reps):
         t0 = time.perf_counter_ns()

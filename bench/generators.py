@@ -3,7 +3,6 @@
 # generator for reference; also a generator returned to Python and iterated there.
 # Interleaved rounds, best of each, ns per item. Rewrites the bench:generators table
 # of BENCHMARKS.md. Usage: python bench/generators.py [--quick] [--no-write]
-import argparse
 import datetime
 import platform
 import sys
@@ -12,7 +11,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from common import best_ns, load_source, write_table  # noqa: E402
+from common import best_ns, libraries, load_source, write_table  # noqa: E402
 
 SOURCE = '''
 import numpy as np
@@ -66,18 +65,9 @@ def load(lib):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--no-write", action="store_true")
-    opts = ap.parse_args()
-    sys.path.insert(0, str(HERE.parent / "python"))
+    opts, mahou, numba = libraries()
     import numpy as np
 
-    import mahou
-    try:
-        import numba
-    except ImportError:
-        numba = None
     impls = {"mahou": load(mahou), "python": load(None)}
     if numba is not None:
         impls["numba"] = load(numba)

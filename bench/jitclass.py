@@ -2,7 +2,6 @@
 # and a compiled loop over a method and fields, mahou vs Numba (and a plain Python class
 # for reference), interleaved rounds, best of each. Rewrites the bench:jitclass table
 # of BENCHMARKS.md. Usage: python bench/jitclass.py [--quick] [--no-write]
-import argparse
 import datetime
 import platform
 import sys
@@ -11,7 +10,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from common import best_ns, load_source, write_table  # noqa: E402
+from common import best_ns, libraries, load_source, write_table  # noqa: E402
 
 # The same class, compiled by each library (`lib` is mahou or numba) and left plain.
 CLASS = '''
@@ -178,17 +177,7 @@ def per_op_ns(fn, arg, ops, steps, reps):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--no-write", action="store_true")
-    opts = ap.parse_args()
-    sys.path.insert(0, str(HERE.parent / "python"))
-    import mahou
-    try:
-        import numba
-        import numba.experimental  # noqa: F401
-    except ImportError:
-        numba = None
+    opts, mahou, numba = libraries(("numba.experimental",))
     impls = {"mahou": load(mahou), "python": load(None)}
     if numba is not None:
         impls["numba"] = load(numba)

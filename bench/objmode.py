@@ -3,7 +3,6 @@
 # mahou and Numba, with the same body run by plain Python for reference. Interleaved
 # rounds, best of each, ns per block. Rewrites the bench:objmode table of BENCHMARKS.md.
 # Usage: python bench/objmode.py [--quick] [--no-write]
-import argparse
 import datetime
 import platform
 import sys
@@ -11,7 +10,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from common import best_ns, load_source, write_table  # noqa: E402
+from common import best_ns, libraries, load_source, write_table  # noqa: E402
 
 SOURCE = '''
 import numpy as np
@@ -63,18 +62,9 @@ class _Plain:
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--no-write", action="store_true")
-    opts = ap.parse_args()
-    sys.path.insert(0, str(HERE.parent / "python"))
+    opts, mahou, numba = libraries()
     import numpy as np
 
-    import mahou
-    try:
-        import numba
-    except ImportError:
-        numba = None
     impls = {"mahou": load_source(SOURCE, "objmode", mahou), "python": load_source(SOURCE, "objmode", _Plain)}
     if numba is not None:
         impls["numba"] = load_source(SOURCE, "objmode", numba)

@@ -23,6 +23,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from common import best_ns  # noqa: E402
+
 REPO = HERE.parent
 BENCHMARKS_MD = REPO / "BENCHMARKS.md"
 BEGIN, END = "<!-- BEGIN bench:cpu -->", "<!-- END bench:cpu -->"
@@ -53,18 +56,6 @@ def try_import(name):
 
 
 # ------------------------------------------------------------------ timing
-def best_ns(fn, args, reps, warmup=1):
-    for _ in range(warmup):
-        fn(*args)
-    best = None
-    for _ in range(reps):
-        t0 = time.perf_counter_ns()
-        fn(*args)
-        dt = time.perf_counter_ns() - t0
-        best = dt if best is None else min(best, dt)
-    return best
-
-
 def _loop2(fn, a, b, loop):
     t0 = time.perf_counter_ns()
     for _ in loop:
@@ -330,7 +321,7 @@ def bench_fastmath(kernels, data, mahou, numba, cfast, reps):
             fns["numba fastmath"] = numba.njit(fastmath=True)(getattr(kernels, name))
         if cfast:
             fns["C -ffast-math"] = c_callable(cfast, name)
-        t = {impl: best_ns(fn, args, reps) for impl, fn in fns.items()}
+        t = {impl: best_ns(fn, args, reps, warmup=1) for impl, fn in fns.items()}
         times[name] = t
         rows.append([f"`{name}`", fmt_ms(t.get("mahou")), fmt_ms(t.get("mahou fastmath")),
                      fmt_ratio(t.get("mahou"), t.get("mahou fastmath")),
