@@ -35,7 +35,9 @@ PyObject *excClassFromIndex(int32_t kind) {
     };
     return static_cast<PyObject *const *>(classes);
   }();
-  return kind >= 0 && kind < kExceptionCount ? table[kind] : PyExc_Exception;
+  if (kind >= 0 && kind < kExceptionCount) return table[kind];
+  if (PyObject *user = userExceptionClass(kind)) return user;
+  return PyExc_Exception;
 }
 
 // The Python value of one packed exception argument (new reference).
