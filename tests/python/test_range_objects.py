@@ -7,6 +7,11 @@ plain Python function; what a range does not support in compiled code is refused
 an error naming the line."""
 
 import gc
+import json
+import os
+import subprocess
+import sys
+import textwrap
 
 import pytest
 
@@ -245,3 +250,42 @@ def test_no_leaks():
             pass
     gc.collect()
     assert mahou._core.live_allocations() == start
+
+
+CACHED_MODULE = """
+from mahou import njit
+
+@njit(cache=True)
+def takes(r):
+    return len(r) + r[-1]
+
+@njit(cache=True)
+def gives(n):
+    r = range(1, n, 2)
+    return sum(r), r
+"""
+
+CACHED_MAIN = """
+import json, cachedrange
+a, b = cachedrange.takes(range(3, 9)), cachedrange.gives(8)
+print(json.dumps([a, b[0], repr(b[1]), [next(iter(f.stats.values()))["cached"]
+                                         for f in (cachedrange.takes, cachedrange.gives)]]))
+"""
+
+
+def test_cached_in_a_fresh_process(tmp_path):
+    (tmp_path / "cachedrange.py").write_text(textwrap.dedent(CACHED_MODULE))
+    env = dict(os.environ, MAHOU_CACHE_DIR=str(tmp_path / "cache"))
+    out = []
+    for _ in range(2):
+        p = subprocess.run([sys.executable, "-c", CACHED_MAIN], cwd=tmp_path, env=env, capture_output=True,
+                           text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        out.append(json.loads(p.stdout.strip().splitlines()[-1]))
+    assert out[0] == [14, 16, "range(1, 8, 2)", [False, False]]
+    assert out[1] == [14, 16, "range(1, 8, 2)", [True, True]]
+
+
+def test_signature_names_the_type():
+    f = njit("int64(range_state64)")(lambda r: len(r) * 100 + r.step)
+    assert f(range(0, 10, 3)) == 403

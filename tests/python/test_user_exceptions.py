@@ -6,6 +6,11 @@ stored). `except` clauses in compiled code match them by the class hierarchy: th
 class itself, a user base, a builtin base, Exception, a bare except."""
 
 import gc
+import json
+import os
+import subprocess
+import sys
+import textwrap
 
 import pytest
 
@@ -227,3 +232,64 @@ def test_no_leaks():
             outcome(jitted(fn), *args)
     gc.collect()
     assert mahou._core.live_allocations() == start
+
+
+CACHED_MODULE = """
+from mahou import njit
+
+class AppError(ValueError):
+    pass
+
+@njit
+def check_positive(x):
+    if x < 0:
+        raise AppError("negative", x)
+    return x * 2
+
+@njit(cache=True)
+def caller(x):  # the callee's raise is compiled into this function
+    return check_positive(x) + 1
+
+@njit(cache=True)
+def catches(x):
+    try:
+        check_positive(x)
+    except ValueError:
+        return -1
+    return 1
+
+@njit(cache=True)
+def direct(x):  # names the class itself: not written to the cache
+    if x < 0:
+        raise AppError(x)
+    return x
+"""
+
+CACHED_MAIN = """
+import json, cachedexc
+out = []
+for f in (cachedexc.caller, cachedexc.direct):
+    try:
+        f(-3)
+    except Exception as e:
+        out.append([type(e).__name__, list(e.args), type(e) is cachedexc.AppError])
+out.append([cachedexc.catches(-3), cachedexc.catches(3), cachedexc.caller(4)])
+out.append([f.stats[next(iter(f.stats))]["cached"] for f in (cachedexc.caller, cachedexc.catches, cachedexc.direct)])
+print(json.dumps(out))
+"""
+
+
+def test_cache_in_a_fresh_process(tmp_path):
+    (tmp_path / "cachedexc.py").write_text(textwrap.dedent(CACHED_MODULE))
+    env = dict(os.environ, MAHOU_CACHE_DIR=str(tmp_path / "cache"))
+    results = []
+    for _ in range(2):
+        p = subprocess.run([sys.executable, "-c", CACHED_MAIN], cwd=tmp_path, env=env, capture_output=True,
+                           text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        results.append(p.stdout.strip().splitlines()[-1])
+    first, second = (json.loads(r) for r in results)
+    expected = [["AppError", ["negative", -3], True], ["AppError", [-3], True], [-1, 1, 9]]
+    assert first[:3] == expected and second[:3] == expected
+    assert first[3] == [False, False, False]
+    assert second[3] == [True, True, False]  # loaded from the cache in the second process
