@@ -143,6 +143,39 @@ def chooses(c, n):
     return list(r)
 
 
+def in_containers(n):
+    rs = [range(n), range(1, n, 2)]
+    t = 0
+    for r in rs:
+        for x in r:
+            t += x
+    d = {1: range(n, 0, -1)}
+    return t, rs, len(d[1]), [(a, b) for a, b in zip(range(n), d[1])]
+
+
+def optional_range(c, n):
+    r = None
+    if c:
+        r = range(n)
+    if r is None:
+        return -1, -1
+    return len(r), r[-1] if n > 0 else 0
+
+
+def lengths(rs):
+    return [len(r) + (r[True] if len(r) > 1 else 0) for r in rs]
+
+
+def test_ranges_in_containers_and_optionals():
+    for n in (0, 1, 5):
+        got = jitted(in_containers)(n)
+        assert got == in_containers(n) and all(type(r) is range for r in got[1])
+        check(optional_range, True, n)
+        check(optional_range, False, n)
+    rs = [range(3), range(5, 0, -2), range(0)]
+    assert jitted(lengths)(rs) == lengths(rs) and rs == [range(3), range(5, 0, -2), range(0)]
+
+
 @pytest.mark.parametrize("r", RANGES, ids=str)
 def test_operations(r):
     check(fields, r)

@@ -532,7 +532,8 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     auto args = positionalArgs(e, 1, 1, name);
     if (isUnknown(args[0])) return unknown(e.loc);
     const Type &t = args[0]->type;
-    if (types::isRange(t)) return rangeLength(std::move(args[0]), e.loc);
+    if (types::isRange(t) || (t.isOptional() && types::isRange(t.elems[0])))
+      return rangeLength(unwrapOptional(std::move(args[0])), e.loc);
     refuseSlice(t, e.loc, "has no len()");
     if (t.isTuple()) return ir::makeConst(Type::int64(), e.loc, int64_t(t.elems.size()));
     if (t.isObject() || t.kind == Kind::Str || t.isOptional()) return objectLen(unwrapOptional(std::move(args[0])), e.loc);

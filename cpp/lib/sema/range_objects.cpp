@@ -76,6 +76,7 @@ ExprPtr FunctionTyper::rangeItem(ExprPtr r, const ast::Expr &index, Loc loc) {
   if (isUnknown(idx)) return unknown(loc);
   if (!idx->type.isInt() && !idx->type.isBool())
     error(index.loc, "range indices must be integers or slices, not " + idx->type.str());
+  if (idx->type.isBool()) idx = ir::makeCast(std::move(idx), Type::int64()); // True is 1, as in Python
   auto stmts = std::make_shared<ir::Block>();
   int rv = holdInTemp(std::move(r), loc, *stmts);
   int iv = holdInTemp(toInt64Index(std::move(idx), "range index"), loc, *stmts);
