@@ -16,7 +16,7 @@ import pytest
 
 import mahou._core
 from conftest import jitted
-from mahou import njit
+from mahou import njit, objmode
 
 
 class PlainError(Exception):
@@ -235,7 +235,7 @@ def test_no_leaks():
 
 
 CACHED_MODULE = """
-from mahou import njit
+from mahou import njit, objmode
 
 class AppError(ValueError):
     pass
@@ -293,3 +293,35 @@ def test_cache_in_a_fresh_process(tmp_path):
     assert first[:3] == expected and second[:3] == expected
     assert first[3] == [False, False, False]
     assert second[3] == [True, True, False]  # loaded from the cache in the second process
+
+
+def interpreted_raise(x):
+    if x > 0:
+        raise WorseValue("from the interpreter", x)
+    return x
+
+
+def objmode_caught(x):
+    try:
+        with objmode(y="int64"):
+            y = interpreted_raise(x)
+    except BadValue:
+        return -1
+    return y
+
+
+def objmode_passes_through(x):
+    try:
+        with objmode(y="int64"):
+            y = interpreted_raise(x)
+    except KeyError:
+        return -2
+    return y
+
+
+@pytest.mark.parametrize("x", [-3, 3])
+def test_raised_in_an_objmode_block(x):
+    # an exception of a user class raised by the interpreter is matched by its bases
+    assert jitted(objmode_caught)(x) == (-1 if x > 0 else x)
+    assert outcome(jitted(objmode_passes_through), x) == (
+        (WorseValue, ("from the interpreter", 3), {}) if x > 0 else ("ok", x))
