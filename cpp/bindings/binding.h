@@ -81,6 +81,8 @@ PyObject *boxNamedTuple(const types::Type &t, PyObject *items);
 std::optional<types::Type> typeOfSlice(PyObject *obj, std::string *why);
 int sliceKeyMask(PyObject *obj);
 bool unboxSlice(PyObject *obj, const types::Type &t, char *dst);
+bool unboxRange(PyObject *obj, const types::Type &t, char *dst); // range_objects.cpp
+PyObject *boxRange(PyObject *items);                             // steals the (start, stop, step) tuple
 
 // DType number of a NumPy scalar object (numpy.float32(1) → Float32), or -1.
 int dtypeOfNumpyScalar(PyObject *obj);
@@ -306,6 +308,11 @@ template <class F> bool translateErrors(F &&f) {
 void raiseRuntimeError();
 PyObject *mahouErrorClass(const char *name); // mahou.errors.<name>, borrowed
 PyObject *builtinExceptionClass(types::ExcKind kind); // borrowed
+// user_exceptions.cpp: a subclass of Exception as compiled code knows it (its ExcKind
+// value and its qualified name; a builtin of exceptions.def is itself), registered on
+// first use; nullopt for other objects. And the class of a user value (borrowed; null).
+std::optional<std::pair<types::ExcKind, std::string>> registerUserException(PyObject *cls);
+PyObject *userExceptionClass(int32_t kind);
 void raiseMahouError(const char *className, const std::string &message);
 
 } // namespace mahou::binding

@@ -6,6 +6,7 @@
 
 #include "mahou/half.h"
 #include "mahou/layout.h"
+#include "mahou/range_type.h"
 #include "mahou/slice_type.h"
 #include "mahou/runtime.h"
 
@@ -121,6 +122,8 @@ bool unboxScalar(PyObject *obj, DType d, char *dst) {
 bool unboxTuple(PyObject *obj, const Type &t, char *dst) {
   if (types::isSlice(t))
     return unboxSlice(obj, t, dst);
+  if (types::isRange(t))
+    return unboxRange(obj, t, dst);
   if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != Py_ssize_t(t.elems.size())) {
     PyErr_Format(PyExc_TypeError, "expected a tuple of %zu items, got %s", t.elems.size(),
                  Py_TYPE(obj)->tp_name);

@@ -343,6 +343,13 @@ private:
         return unsupported("exception class " + name);
       g.kind = K::ExcClass;
       g.exc = *e;
+    } else if (tag == "userexc") { // ("userexc", a subclass of Exception defined outside builtins)
+      auto r = registerUserException(t[1].ptr());
+      if (!r)
+        return unsupported("exception class " + nb::cast<std::string>(nb::str(t[1])));
+      g.kind = K::ExcClass;
+      g.exc = r->first;
+      g.s = r->second;
     } else if (tag == "cfuncptr") { // ("cfuncptr", address, signature text)
       g.kind = K::ExternalFunction;
       g.handle = nb::cast<uint64_t>(t[1]);

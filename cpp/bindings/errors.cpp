@@ -35,7 +35,9 @@ PyObject *excClassFromIndex(int32_t kind) {
     };
     return static_cast<PyObject *const *>(classes);
   }();
-  return kind >= 0 && kind < kExceptionCount ? table[kind] : PyExc_Exception;
+  if (kind >= 0 && kind < kExceptionCount) return table[kind];
+  if (PyObject *user = userExceptionClass(kind)) return user;
+  return PyExc_Exception;
 }
 
 // The Python value of one packed exception argument (new reference).
@@ -139,10 +141,18 @@ void setForeignRuntimeError() {
   if (traceback) PyException_SetTraceback(value, traceback);
   Py_XDECREF(traceback);
   Py_XDECREF(type);
-  // Its nearest builtin class in the runtime's table (a compiled `except` matches on it).
+  // Its class as compiled code knows it (a builtin of the runtime's table, or a user class
+  // registered with its bases), else its nearest builtin class: a compiled `except` matches on it.
   int32_t kind = int32_t(types::ExcKind::Exception);
   PyObject *mro = Py_TYPE(value)->tp_mro;
   bool found = false;
+  try {
+    if (auto known = registerUserException(reinterpret_cast<PyObject *>(Py_TYPE(value)))) {
+      kind = int32_t(known->first);
+      found = true;
+    }
+  } catch (nb::python_error &) { // its module or name cannot be read: the nearest builtin
+  }
   for (Py_ssize_t i = 0; mro && !found && i < PyTuple_GET_SIZE(mro); ++i)
     for (int32_t k = 0; k < kExceptionCount && !found; ++k)
       if (PyTuple_GET_ITEM(mro, i) == excClassFromIndex(k)) {

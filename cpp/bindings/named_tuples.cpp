@@ -5,6 +5,7 @@
 #include "numpy_api.h"
 
 #include "mahou/layout.h"
+#include "mahou/range_type.h"
 #include "mahou/slice_type.h"
 
 #include <unordered_map>
@@ -137,6 +138,7 @@ bool unboxSlice(PyObject *obj, const types::Type &t, char *dst) {
 }
 
 PyObject *boxNamedTuple(const types::Type &t, PyObject *items) {
+  if (t.handle == types::kRangeClass) return boxRange(items);
   if (t.handle == types::kSliceClass) {
     PyObject *r = PySlice_New(PyTuple_GET_ITEM(items, 0), PyTuple_GET_ITEM(items, 1), PyTuple_GET_ITEM(items, 2));
     Py_DECREF(items);

@@ -4,6 +4,7 @@
 #include "numpy_api.h"
 #include "objects_binding.h"
 
+#include "mahou/range_type.h"
 #include "mahou/slice_type.h"
 
 namespace nb = nanobind;
@@ -26,6 +27,7 @@ enum class KeyTag : uint64_t {
   Instance = 12, // a jitclass instance: its class handle follows
   NamedTuple = 13, // a namedtuple: its class handle follows, then the tuple's key
   Slice = 14,      // a slice object: payload the mask of its None bounds
+  Range = 15,      // a range object
 };
 
 constexpr uint64_t tagged(KeyTag tag, uint64_t payload) { return uint64_t(tag) << 56 | payload; }
@@ -229,6 +231,8 @@ bool appendObjectKey(PyObject *obj, KeyBuffer &key) {
     return push(key, tagged(KeyTag::None, 0));
   if (t == &PyTuple_Type)
     return appendTupleKey(obj, key);
+  if (t == &PyRange_Type)
+    return push(key, tagged(KeyTag::Range, 0));
   if (t == &PySlice_Type) {
     int mask = sliceKeyMask(obj);
     return mask >= 0 && push(key, tagged(KeyTag::Slice, uint64_t(mask)));
@@ -269,6 +273,10 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
     key.push_back(arrayWord(t.dtype, t.ndim, t.layout, t.readonly));
     return;
   case types::Kind::Tuple:
+    if (types::isRange(t)) {
+      key.push_back(tagged(KeyTag::Range, 0));
+      return;
+    }
     if (types::isSlice(t)) { // as appendObjectKey: the mask of the None bounds
       uint64_t mask = 0;
       for (int i = 0; i < 3; ++i)
@@ -343,6 +351,8 @@ std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
     return typeOfTuple(obj, why);
   } else if (PySlice_Check(obj)) {
     return typeOfSlice(obj, why);
+  } else if (PyRange_Check(obj)) {
+    return types::rangeType();
   } else if (PyUnicode_Check(obj)) {
     return Type::unicode();
   } else if (PyList_Check(obj)) {
@@ -417,7 +427,7 @@ PyObject *toPyType(const Type &t) {
         return nullptr;
       items.append(item);
     }
-    if (types::isSlice(t))
+    if (types::isSlice(t) || types::isRange(t))
       return callTypes("_opaque", nb::make_tuple(typeString(t)));
     if (t.handle) // a namedtuple: types.NamedTuple(items, its class)
       return callTypes("NamedTuple", nb::make_tuple(items, nb::handle(reinterpret_cast<PyObject *>(uintptr_t(t.handle)))));

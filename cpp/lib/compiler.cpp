@@ -7,6 +7,7 @@
 #include "mahou/jit.h"
 #include "mahou/lexer.h"
 #include "mahou/parser.h"
+#include "mahou/range_type.h"
 #include "jit/inline_library.h"
 #include "mahou/sema.h"
 #include "module_functions.h"
@@ -126,7 +127,7 @@ std::string moduleText(const llvm::Module &m) {
 
 // A namedtuple anywhere in the type: its class is known by address (not in another process).
 bool holdsNamedTuple(const types::Type &t) {
-  if (t.isNamedTuple()) return true;
+  if (t.isNamedTuple() && !types::isRange(t)) return true; // a range's handle is a constant
   for (const types::Type &e : t.elems)
     if (holdsNamedTuple(e)) return true;
   return false;

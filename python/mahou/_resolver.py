@@ -203,6 +203,8 @@ def _classify_plain(obj):
         return ("exc", obj.__name__)
     if obj is np.linalg.LinAlgError:
         return ("exc", "LinAlgError")
+    if isinstance(obj, type) and issubclass(obj, Exception):
+        return ("userexc", obj)  # a user-defined exception class (or another builtin one)
     if getattr(obj, "__module__", None) == "numpy.linalg" and callable(obj):
         return _linalg_function(obj)
     if isinstance(obj, type) and issubclass(obj, tuple) and isinstance(getattr(obj, "_fields", None), tuple):

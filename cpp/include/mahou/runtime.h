@@ -75,4 +75,8 @@ void setPrintFlushHook(void (*hook)());
 using ArrayFormatter = bool (*)(const void *data, int ndim, const int64_t *shape, const int64_t *strides,
                                 int dtype, std::string *out);
 void setArrayFormatHook(ArrayFormatter hook);
+// A user-defined exception class (its ExcKind value, from types::kFirstUserExc on) and its
+// direct base (a builtin's value or another user class's), for except clauses to match
+// (exceptions.cpp; the binding registers each class it resolves).
+void registerExceptionClass(int32_t kind, int32_t base);
 } // namespace mahou::runtime

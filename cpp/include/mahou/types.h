@@ -43,13 +43,17 @@ enum class Layout : uint8_t { C, F, A }; // contiguous C, contiguous Fortran, an
 // (Type::text: "helpers", "pkg.mod"); its attributes are globals of that path.
 enum class ModuleId : uint8_t { Math, Cmath, Numpy, NumpyRandom, Mahou, Cuda, Python };
 
-// Builtin exception classes a compiled function can raise (from exceptions.def).
-enum class ExcKind : uint8_t {
+// Builtin exception classes a compiled function can raise (from exceptions.def); values
+// from kFirstUserExc on are user-defined classes (the binding's registry, keyed by a hash
+// of the class's module and qualified name, so a class has the same value in every process).
+enum class ExcKind : uint32_t {
 #define MAHOU_EXCEPTION(name) name,
 #include "mahou/exceptions.def"
 #undef MAHOU_EXCEPTION
 };
-const char *excName(ExcKind k);
+constexpr uint32_t kFirstUserExc = 256;
+inline bool isUserExc(ExcKind k) { return uint32_t(k) >= kFirstUserExc; }
+const char *excName(ExcKind k); // a builtin's name; "user exception" for a user class
 
 enum class Kind : uint8_t {
   Unknown,   // not yet inferred (during the fixpoint); never reaches codegen

@@ -93,6 +93,7 @@ public:
   llvm::Value *compare(ir::CmpOp op, llvm::Value *a, llvm::Value *b, const Type &t);
   llvm::Value *truth(llvm::Value *v, const Type &t);
   llvm::Value *intrinsic(const ir::Expr &e);
+  llvm::Value *gcdOrLcm(llvm::Value *a, llvm::Value *b, bool isSigned, bool lcm); // math.cpp
   llvm::Value *mathCall(const char *name, const Type &t, llvm::ArrayRef<llvm::Value *> args);
   Value select(const ir::Expr &e);
   Value shortCircuit(const ir::Expr &e);

@@ -28,6 +28,35 @@ llvm::Value *FunctionLowering::mathCall(const char *name, const Type &t, llvm::A
   return b_.CreateCall(callee, args);
 }
 
+// np.gcd / np.lcm of two integers of one type, as NumPy computes them: Euclid's loop on
+// the magnitudes (|INT_MIN| is 2^(n-1) unsigned, as NumPy's wraps), lcm = |a| / g * |b|.
+llvm::Value *FunctionLowering::gcdOrLcm(llvm::Value *a, llvm::Value *b, bool isSigned, bool lcm) {
+  llvm::Type *ty = a->getType();
+  llvm::Value *zero = llvm::ConstantInt::get(ty, 0);
+  auto magnitude = [&](llvm::Value *v) {
+    return isSigned ? b_.CreateSelect(b_.CreateICmpSLT(v, zero), b_.CreateNeg(v), v) : v;
+  };
+  llvm::Value *x = magnitude(a), *y = magnitude(b);
+  auto *pre = b_.GetInsertBlock();
+  auto *head = newBlock("gcd.head"), *body = newBlock("gcd.body"), *done = newBlock("gcd.done");
+  b_.CreateBr(head);
+  b_.SetInsertPoint(head);
+  llvm::PHINode *u = b_.CreatePHI(ty, 2), *v = b_.CreatePHI(ty, 2);
+  u->addIncoming(x, pre);
+  v->addIncoming(y, pre);
+  b_.CreateCondBr(b_.CreateICmpEQ(v, zero), done, body);
+  b_.SetInsertPoint(body);
+  llvm::Value *r = b_.CreateURem(u, v);
+  u->addIncoming(v, body);
+  v->addIncoming(r, body);
+  b_.CreateBr(head);
+  b_.SetInsertPoint(done);
+  if (!lcm) return u;
+  llvm::Value *none = b_.CreateICmpEQ(u, zero); // both zero
+  llvm::Value *g = b_.CreateSelect(none, llvm::ConstantInt::get(ty, 1), u);
+  return b_.CreateSelect(none, zero, b_.CreateMul(b_.CreateUDiv(x, g), y));
+}
+
 llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   if (Intrinsic(e.sub) == Intrinsic::ThreadId || Intrinsic(e.sub) == Intrinsic::NumThreads) { // parallel.h
     const char *fn = Intrinsic(e.sub) == Intrinsic::ThreadId ? "mahou_rt_get_thread_id" : "mahou_rt_get_num_threads";
@@ -121,6 +150,8 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
     return b_.CreateIntrinsic(llvm::Intrinsic::ldexp, {a[0]->getType(), b_.getInt32Ty()},
                               {a[0], b_.CreateTrunc(i, b_.getInt32Ty())});
   }
+  case Intrinsic::Gcd:
+  case Intrinsic::Lcm: return gcdOrLcm(a[0], a[1], types::isSigned(argT.dtype), Intrinsic(e.sub) == Intrinsic::Lcm);
   case Intrinsic::PowMod: {
     auto *i64 = b_.getInt64Ty();
     auto fn = runtimeFn("mahou_rt_powmod", b_.getInt32Ty(), {i64, i64, i64, b_.getPtrTy()});

@@ -495,6 +495,7 @@ const JitClassInfo *RecordingEnvironment::jitClass(uint64_t handle) {
 namespace {
 bool holdsClass(const GlobalValue &g) { // a namedtuple class or instance: known by address
   if (g.kind == GlobalValue::Kind::NamedTupleClass ||
+      (g.kind == GlobalValue::Kind::ExcClass && types::isUserExc(g.exc)) || // found through this process's registry
       (g.kind == GlobalValue::Kind::Tuple && g.handle))
     return true;
   return std::any_of(g.elems.begin(), g.elems.end(), holdsClass);

@@ -1,8 +1,21 @@
 // try/except support for compiled code: matching the pending error against an
-// exception class (with the builtin class hierarchy) and clearing it once handled.
+// exception class (with the builtin class hierarchy, and the bases of the user-defined
+// classes the binding registers) and clearing it once handled.
 #include "mahou/runtime.h"
+#include "mahou/types.h"
+
+#include <mutex>
+#include <unordered_map>
 
 namespace {
+
+// User-defined classes: value → direct base. Written at compile time, read when an
+// except clause matches a user class (any thread).
+std::mutex userMutex;
+std::unordered_map<int32_t, int32_t> &userBases() {
+  static auto *bases = new std::unordered_map<int32_t, int32_t>();
+  return *bases;
+}
 
 enum ExcIndex : int32_t {
 #define MAHOU_EXCEPTION(name) Exc##name,
@@ -12,6 +25,11 @@ enum ExcIndex : int32_t {
 
 // The direct base class of each builtin exception (Exception is the root).
 int32_t baseOf(int32_t kind) {
+  if (kind >= int32_t(mahou::types::kFirstUserExc)) {
+    std::lock_guard<std::mutex> lock(userMutex);
+    auto it = userBases().find(kind);
+    return it == userBases().end() ? ExcException : it->second;
+  }
   switch (kind) {
   case ExcZeroDivisionError:
   case ExcOverflowError: return ExcArithmeticError;
@@ -25,6 +43,11 @@ int32_t baseOf(int32_t kind) {
 }
 
 } // namespace
+
+void mahou::runtime::registerExceptionClass(int32_t kind, int32_t base) {
+  std::lock_guard<std::mutex> lock(userMutex);
+  userBases()[kind] = base;
+}
 
 extern "C" {
 

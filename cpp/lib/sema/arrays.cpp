@@ -1,6 +1,7 @@
 // Typing of subscripts (array elements, basic-slicing views, tuple items) and of
 // array attributes (shape, ndim, size, strides, T, dtype, itemsize).
 #include "typer.h"
+#include "mahou/range_type.h"
 
 #include "mahou/slice_type.h"
 
@@ -25,6 +26,8 @@ ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
   auto base = expr(*s.value);
   if (isUnknown(base)) return unknown(s.loc);
   if (base->type.isPointer()) base = pointerView(std::move(base), s.loc);
+  if (base->type.isOptional() && types::isRange(base->type.elems[0])) base = unwrapOptional(std::move(base));
+  if (types::isRange(base->type)) return rangeItem(std::move(base), *s.index, s.loc);
   if (base->type.isTuple()) {
     refuseSlice(base->type, s.loc, "is not subscriptable");
     auto idx = constInt(*s.index);

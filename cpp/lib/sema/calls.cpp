@@ -3,6 +3,7 @@
 #include "sema/method_table.h"
 #include "mahou/versions.h"
 
+#include "mahou/range_type.h"
 #include "mahou/slice_type.h"
 
 namespace mahou::sema {
@@ -33,7 +34,7 @@ std::optional<CalleeRef> FunctionTyper::calleeFromGlobal(const GlobalValue &g) {
     return r;
   }
   case GK::ExcClass: {
-    CalleeRef r{CK::ExcCtor, types::excName(g.exc)};
+    CalleeRef r{CK::ExcCtor, types::isUserExc(g.exc) ? g.s : types::excName(g.exc)};
     r.exc = g.exc;
     return r;
   }
@@ -500,8 +501,8 @@ ExprPtr isinstanceCall(FunctionTyper &t, const ast::Call &e) {
 ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) {
   if (auto r = objectBuiltin(name, e)) return r;
   if (name == "slice") return sliceCall(e);
-  if (name == "range" || name == "prange")
-    notSupported(e.loc, "range() is only supported as the iterable of a for loop");
+  if (name == "range") return rangeValue(e);
+  if (name == "prange") notSupported(e.loc, "prange() is only supported as the iterable of a for loop");
   if (name == "next" || name == "iter") {
     checkKeywords(e, {}, name);
     if (name == "next" && e.args.size() == 2)
@@ -531,6 +532,8 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     auto args = positionalArgs(e, 1, 1, name);
     if (isUnknown(args[0])) return unknown(e.loc);
     const Type &t = args[0]->type;
+    if (types::isRange(t) || (t.isOptional() && types::isRange(t.elems[0])))
+      return rangeLength(unwrapOptional(std::move(args[0])), e.loc);
     refuseSlice(t, e.loc, "has no len()");
     if (t.isTuple()) return ir::makeConst(Type::int64(), e.loc, int64_t(t.elems.size()));
     if (t.isObject() || t.kind == Kind::Str || t.isOptional()) return objectLen(unwrapOptional(std::move(args[0])), e.loc);
@@ -720,6 +723,7 @@ ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &
     return objectMethod(std::move(self), selfExpr, name, e);
   }
   if (types::isSlice(self->type)) return sliceMethod(std::move(self), name, e);
+  if (types::isRange(self->type)) notSupported(e.loc, "range." + name + "() is not supported");
   if (self->type.isNamedTuple() && name == "_replace") return namedTupleMethod(std::move(self), name, e);
   const Type t = self->type;
   MemberAccess m{*this, std::move(self), selfExpr, &e, name, e.loc};

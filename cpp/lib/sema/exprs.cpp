@@ -137,7 +137,11 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
   case GK::Function: return ir::makeConst(Type::function(g.handle, g.s), loc, 0);
   case GK::JitClass: return ir::makeConst(Type::classRef(g.handle, g.s), loc, 0);
   case GK::DType: return ir::makeConst(Type::dtypeObj(g.dtype), loc, 0);
-  case GK::ExcClass: return ir::makeConst(Type::excClass(g.exc), loc, 0);
+  case GK::ExcClass: {
+    Type t = Type::excClass(g.exc);
+    if (types::isUserExc(g.exc)) t.text = g.s; // a user-defined class: its qualified name
+    return ir::makeConst(t, loc, 0);
+  }
   case GK::ModuleAttr: {
     // from numba.cuda import shared / fp16 / cg: a namespace of the cuda module
     if (g.module == types::ModuleId::Cuda) return cudaAttribute(Type::moduleRef(g.module), g.s, loc);

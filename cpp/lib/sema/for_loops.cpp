@@ -4,6 +4,8 @@
 // evaluated once into hidden variables. Also `a, b = arr` (the first axis's items).
 #include "typer.h"
 
+#include "mahou/range_type.h"
+
 namespace mahou::sema {
 
 namespace {
@@ -52,6 +54,33 @@ bool isBuiltinCall(FunctionTyper &t, const ast::Expr &e, const char *name, const
 }
 
 bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block &out, Loc loc, bool topLevel);
+ExprPtr iterLength(FunctionTyper &t, const IterSource &src, Loc loc);
+
+// reversed(range(...)) or reversed(r) of a range variable: iterated as a range, no list made.
+bool reversesRange(FunctionTyper &t, const ast::Call &call) {
+  if (call.args.size() != 1 || !call.keywords.empty()) return false;
+  const ast::Call *inner = nullptr;
+  if (isBuiltinCall(t, *call.args[0], "range", &inner)) return t.resolveCallee(*inner->func)->name == "range";
+  auto *name = call.args[0]->as<ast::Name>();
+  return name && t.varIndex_.count(name->id) && types::isRange(t.vars_[t.varIndex_.at(name->id)].type);
+}
+
+// The bounds of a Range source, reversed: start + (len-1)*step down to start - step by -step.
+void reverseRange(FunctionTyper &t, IterSource &src, ir::Block &out, Loc loc) {
+  auto i64 = [&](int64_t v) { return ir::makeConst(Type::int64(), loc, v); };
+  auto last = t.binary(ast::BinOpKind::Sub, iterLength(t, src, loc), i64(1), loc);
+  auto first = t.binary(ast::BinOpKind::Add, t.load(src.start, loc),
+                        t.binary(ast::BinOpKind::Mult, std::move(last), t.load(src.step, loc), loc), loc);
+  auto stop = t.binary(ast::BinOpKind::Sub, t.load(src.start, loc), t.load(src.step, loc), loc);
+  auto step = t.binary(ast::BinOpKind::Sub, i64(0), t.load(src.step, loc), loc);
+  int slots[3] = {t.tempVar(Type::int64(), loc), t.tempVar(Type::int64(), loc), t.tempVar(Type::int64(), loc)};
+  out.push_back(t.assignVar(slots[0], std::move(first), loc));
+  out.push_back(t.assignVar(slots[1], std::move(stop), loc));
+  out.push_back(t.assignVar(slots[2], std::move(step), loc));
+  src.start = slots[0];
+  src.stop = slots[1];
+  src.step = slots[2];
+}
 
 // Evaluates the iterable into hidden variables; false when a type is still unknown.
 bool iterSource(FunctionTyper &t, const ast::Expr &e, IterSource &src, ir::Block &out, bool topLevel = false) {
@@ -82,6 +111,11 @@ bool iterSource(FunctionTyper &t, const ast::Expr &e, IterSource &src, ir::Block
     r->text = "range() arg 3 must not be zero";
     chk->body.push_back(std::move(r));
     out.push_back(std::move(chk));
+    return ok;
+  }
+  if (isBuiltinCall(t, e, "reversed", &call) && reversesRange(t, *call)) {
+    bool ok = iterSource(t, *call->args[0], src, out);
+    if (ok) reverseRange(t, src, out, loc);
     return ok;
   }
   if (isBuiltinCall(t, e, "enumerate", &call)) {
@@ -147,6 +181,20 @@ bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block 
   if (FunctionTyper::isUnknown(it)) return false;
   if (it->type.kind == Kind::Str) it = t.toUnicode(std::move(it));
   if (it->type.isOptional()) it = t.unwrapOptional(std::move(it));
+  if (types::isRange(it->type)) { // a range object: its bounds, as range(...) in the loop
+    src.kind = IterSource::K::Range;
+    int r = t.tempVar(it->type, loc);
+    out.push_back(t.assignVar(r, std::move(it), loc));
+    int *slots[3] = {&src.start, &src.stop, &src.step};
+    for (int i = 0; i < 3; ++i) {
+      auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, Type::int64(), loc);
+      g->ival = i;
+      g->args.push_back(t.load(r, loc));
+      *slots[i] = t.tempVar(Type::int64(), loc);
+      out.push_back(t.assignVar(*slots[i], std::move(g), loc));
+    }
+    return true;
+  }
   if (it->type.isList()) {
     src.kind = IterSource::K::List;
   } else if (it->type.isUnicode()) {

@@ -3,6 +3,7 @@
 // nested tuples and instances inside tuples hash item by item), and a @jitclass
 // instance calls its __hash__.
 #include "typer.h"
+#include "mahou/range_type.h"
 
 #include "mahou/jitclass.h"
 #include "mahou/slice_type.h"
@@ -29,6 +30,7 @@ ExprPtr FunctionTyper::hashOf(ExprPtr x, Loc loc) {
   if (t.isString()) return one(ObjectOp::HashValue, toUnicode(std::move(x)));
   if (t.isNumber() || t.isNone()) return one(ObjectOp::HashValue, std::move(x));
   if (types::isSlice(t)) error(loc, "unhashable type: 'slice'"); // as in Python 3.11
+  if (types::isRange(t)) notSupported(loc, "hashing a range object is not supported");
   if (t.isTuple()) {
     return bindOnce(std::move(x), [&](const std::function<ExprPtr()> &v) -> ExprPtr {
       std::vector<ExprPtr> lanes;

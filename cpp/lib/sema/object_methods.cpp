@@ -1,6 +1,7 @@
 // The methods of lists and strings, in one table (kind, name) → typing function, and
 // the builtins over objects (list(), sorted(), str(), ord(), chr(), int(s), float(s)).
 #include "typer.h"
+#include "mahou/range_type.h"
 
 #include <cstring>
 
@@ -743,6 +744,8 @@ ExprPtr FunctionTyper::objectBuiltin(const std::string &name, const ast::Call &e
       if (auto *n = arg.as<ast::Name>(); n && varIndex_.count(n->id)) {
         auto v = load(varIndex_[n->id], arg.loc);
         if (!isUnknown(v) && v->type.isList()) return reduceList(*this, name, std::move(v), e.loc);
+        if (!isUnknown(v) && types::isRange(v->type))
+          return reduceList(*this, name, listFromIterable(std::move(v), e.loc), e.loc);
         if (!isUnknown(v) && (v->type.isSet() || v->type.isDict() || v->type.isUnicode()))
           return reduceList(*this, name, listFromIterable(std::move(v), e.loc), e.loc);
         if (!isUnknown(v) && v->type.isGenerator()) return reduceGenerator(name, std::move(v), e.loc);
@@ -750,6 +753,7 @@ ExprPtr FunctionTyper::objectBuiltin(const std::string &name, const ast::Call &e
         auto v = expr(arg);
         if (isUnknown(v)) return unknown(e.loc);
         if (v->type.isGenerator()) return reduceGenerator(name, std::move(v), e.loc);
+        if (types::isRange(v->type)) return reduceList(*this, name, listFromIterable(std::move(v), e.loc), e.loc);
         return nullptr;
       } else if (arg.kind == ast::ExprKind::Subscript || arg.kind == ast::ExprKind::Attribute) {
         // Evaluated once here; only lists are handled (arrays and tuples go the usual way).

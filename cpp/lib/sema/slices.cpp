@@ -3,6 +3,7 @@
 // class's handle (Type::slice): each bound is int64, or none where it was None, so
 // which bounds are missing is known when the code is compiled (as Numba's slice2/slice3).
 #include "typer.h"
+#include "mahou/range_type.h"
 
 #include "mahou/slice_type.h"
 
@@ -76,6 +77,7 @@ ExprPtr FunctionTyper::sliceMethod(ExprPtr slice, const std::string &name, const
 
 void FunctionTyper::refuseSlice(const Type &t, Loc loc, const std::string &what) const {
   if (types::isSlice(t)) error(loc, "'slice' object " + what);
+  if (types::isRange(t)) notSupported(loc, "'range' object " + what + " in compiled code");
 }
 
 } // namespace mahou::sema

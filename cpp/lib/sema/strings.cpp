@@ -1,6 +1,7 @@
 // Typing of text made from values: f-strings (each part formatted, the parts
 // concatenated), and the repr() text of containers that print() writes.
 #include "typer.h"
+#include "mahou/range_type.h"
 
 namespace mahou::sema {
 
@@ -24,6 +25,7 @@ ExprPtr FunctionTyper::reprText(ExprPtr v, Loc loc) {
   if (t.isString()) return toStr(std::move(v), true, loc);
   if (t.isNumber() || t.isNone() || t.isOptional()) return toStr(std::move(v), false, loc);
   if (t.isInstance()) return toStr(std::move(v), true, loc);
+  if (types::isRange(t)) notSupported(loc, "the text of a range object is not supported in compiled code");
   if (t.isTuple()) {
     auto stmts = std::make_shared<ir::Block>();
     int tv = holdInTemp(std::move(v), loc, *stmts);

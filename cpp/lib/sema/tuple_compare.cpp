@@ -2,6 +2,7 @@
 // lengths, or items that cannot be equal, compare unequal), and <, <=, >, >= in
 // lexicographic order: the first items that differ decide, else the lengths do.
 #include "typer.h"
+#include "mahou/range_type.h"
 
 namespace mahou::sema {
 
@@ -36,6 +37,7 @@ bool canBeEqual(const Type &a, const Type &b) {
 
 ExprPtr FunctionTyper::tupleCompare(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) {
   const Type a = lhs->type, b = rhs->type;
+  if (types::isRange(a) || types::isRange(b)) notSupported(loc, "comparing range objects is not supported");
   if (a.containsClosure() || b.containsClosure()) notSupported(loc, "comparing inner functions is not supported");
   for (const Type *t : {&a, &b})
     for (const Type &e : t->elems)

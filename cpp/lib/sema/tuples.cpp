@@ -1,6 +1,7 @@
 // Typing of tuple operations beyond construction and constant indexing: `in`,
 // concatenation, indexing with a variable (homogeneous tuples), constant slices.
 #include "typer.h"
+#include "mahou/range_type.h"
 
 namespace mahou::sema {
 
@@ -94,6 +95,7 @@ ExprPtr FunctionTyper::tupleContains(bool negate, ExprPtr needle, ExprPtr tuple,
   if (isUnknown(needle) || isUnknown(tuple)) return unknown(loc);
   if (!tuple->type.isTuple())
     notSupported(loc, "the 'in' operator is only supported on tuples, not " + tuple->type.str());
+  if (types::isRange(tuple->type)) return rangeContains(negate, std::move(needle), std::move(tuple), loc);
   const Type tt = tuple->type;
   refuseSlice(tt, loc, "does not support 'in'");
   const Type nt = needle->type;

@@ -1,6 +1,7 @@
 // The inference driver (fixpoint over passes), local-variable discovery and the
 // helpers every part of sema uses: conversions, temporaries, globals.
 #include "typer.h"
+#include "mahou/range_type.h"
 
 #include "mahou/versions.h"
 
@@ -405,7 +406,9 @@ ExprPtr FunctionTyper::truth(ExprPtr e) {
     sel->args.push_back(truth(unwrapOptional(load(v, loc))));
     return seqExpr(std::move(stmts), std::move(sel), loc);
   }
-  case Kind::Tuple: return ir::makeConst(Type::boolean(), loc, e->type.elems.empty() ? 0 : 1);
+  case Kind::Tuple:
+    if (types::isRange(e->type)) return rangeTruth(std::move(e), loc);
+    return ir::makeConst(Type::boolean(), loc, e->type.elems.empty() ? 0 : 1);
   case Kind::Str: return ir::makeConst(Type::boolean(), loc, e->type.text.empty() ? 0 : 1);
   default:
     error(loc, "the truth value of " + e->type.str() +

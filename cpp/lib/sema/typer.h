@@ -316,7 +316,13 @@ public:
   std::vector<ExprPtr> sliceBounds(const ir::Expr &slice, Loc loc);
   ir::ViewSlot sliceSlot(const ir::Expr &slice, Loc loc); // an array index slot of a slice value
   ExprPtr sliceMethod(ExprPtr slice, const std::string &name, const ast::Call &e); // s.indices(n)
-  void refuseSlice(const Type &t, Loc loc, const std::string &what) const; // "'slice' object <what>"
+  void refuseSlice(const Type &t, Loc loc, const std::string &what) const; // "'slice' object <what>" (ranges too)
+  // range objects as values (range_objects.cpp)
+  ExprPtr rangeValue(const ast::Call &e); // range(...) outside a for loop
+  ExprPtr rangeLength(ExprPtr r, Loc loc);
+  ExprPtr rangeItem(ExprPtr r, const ast::Expr &index, Loc loc);
+  ExprPtr rangeContains(bool negate, ExprPtr needle, ExprPtr r, Loc loc);
+  ExprPtr rangeTruth(ExprPtr r, Loc loc);
 
   // ---- collections.namedtuple / typing.NamedTuple (named_tuples.cpp)
   ExprPtr newNamedTuple(const GlobalValue &cls, const ast::Call &e); // P(a, y=2.0)

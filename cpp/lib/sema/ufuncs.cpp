@@ -76,6 +76,8 @@ enum class Kernel {
   LogicalAnd,
   LogicalOr,
   LogicalXor,
+  Gcd,
+  Lcm,
   Add,
   Subtract,
   Multiply,
@@ -555,6 +557,8 @@ ExprPtr FunctionTyper::scalarUfunc(const std::string &name, std::vector<ExprPtr>
   case Kernel::BitOr: return op2(ast::BinOpKind::BitOr);
   case Kernel::BitXor: return op2(ast::BinOpKind::BitXor);
   case Kernel::LeftShift: return ir::makeCast(op2(ast::BinOpKind::LShift), out);
+  case Kernel::Gcd: return call(ir::Intrinsic::Gcd, out);
+  case Kernel::Lcm: return call(ir::Intrinsic::Lcm, out);
   case Kernel::RightShift: return ir::makeCast(op2(ast::BinOpKind::RShift), out);
   case Kernel::LogicalAnd:
   case Kernel::LogicalOr:

@@ -1,4 +1,5 @@
 // Parser for the type syntax of signatures: "float64(float64[:, ::1], int64)".
+#include "mahou/range_type.h"
 #include "mahou/types.h"
 
 #include <cctype>
@@ -139,6 +140,7 @@ private:
     if (name.empty()) return fail("expected a type name");
     if (name == "none" || name == "void" || name == "None") return Type::none();
     if (name == "unicode_type" || name == "str" || name == "string") return Type::unicode();
+    if (name == "range_state64") return rangeType(); // a range object (Type::str's spelling)
     // Containers as Type::str() spells them: ListType[T] / list(T), DictType[K, V], set(T),
     // OptionalType(T).
     if (name == "ListType" || name == "DictType" || name == "list" || name == "set" || name == "OptionalType" ||

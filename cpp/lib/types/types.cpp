@@ -1,5 +1,6 @@
 // Type constructors, predicates, printing and unification of the type lattice.
 #include "mahou/types.h"
+#include "mahou/range_type.h"
 #include "mahou/slice_type.h"
 
 #include <cstdio>
@@ -69,7 +70,7 @@ bool isInteger(DType d) {
 bool isSigned(DType d) { return info(d).cls == DTypeClass::SignedInt; }
 bool isFloat(DType d) { return info(d).cls == DTypeClass::Float; }
 bool isComplex(DType d) { return info(d).cls == DTypeClass::Complex; }
-const char *excName(ExcKind k) { return kExcNames[static_cast<int>(k)]; }
+const char *excName(ExcKind k) { return isUserExc(k) ? "user exception" : kExcNames[static_cast<int>(k)]; }
 
 std::optional<DType> dtypeFromNumpyNum(int num) {
   if (num == 9) return DType::Int64;   // NPY_LONGLONG
@@ -346,6 +347,7 @@ std::string Type::str() const {
       return s + ")";
     }
     if (handle == kSliceClass) return "slice(" + elems[0].str() + ", " + elems[1].str() + ", " + elems[2].str() + ")";
+    if (handle == kRangeClass) return "range_state64";
     if (handle) { // NamedTuple(P, x: int64, y: float64): the field names are part of the type
       std::string s = "NamedTuple(" + text;
       for (size_t i = 0; i < elems.size(); ++i) s += ", " + fields[i] + ": " + elems[i].str();
@@ -362,7 +364,7 @@ std::string Type::str() const {
     return std::string("module(") + (module == ModuleId::Python ? text : std::string(moduleName(module))) + ")";
   case Kind::Function: return "function(" + text + ")";
   case Kind::DTypeObj: return std::string("dtype(") + dtypeName(dtype) + ")";
-  case Kind::ExcClass: return std::string("class(") + excName(exc) + ")";
+  case Kind::ExcClass: return std::string("class(") + (isUserExc(exc) && !text.empty() ? text : excName(exc)) + ")";
   case Kind::Range: return "range";
   case Kind::Namespace: return "cuda." + text;
   case Kind::List: return (typed ? "ListType[" : "list(") + elems[0].str() + (typed ? "]" : ")");
