@@ -747,10 +747,9 @@ def needle_raises_before_a_raising_container(n):
     return xs[7 % len(xs)] in xs[0]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="`in` evaluates a container that can raise before the needle when "
-                          "neither operand has effects (fuzzer seed 20261412 program 844)")
 def test_in_raises_the_needles_exception_first():
+    """Seed 20261412 program 844: `in` evaluated a container that can raise before the
+    needle when neither operand had effects."""
     with pytest.raises(ZeroDivisionError):
         needle_raises_before_a_raising_container(0)
     assert njit(needle_raises_before_a_raising_container)(2) is True
@@ -760,3 +759,28 @@ def test_in_raises_the_needles_exception_first():
         return
     except IndexError:
         raise AssertionError("the container's IndexError came first")
+
+
+def needle_raises_before_a_raising_set(n):
+    xs = [1 for _ in range(n)]
+    sets = [{1, 2} for _ in range(n)]
+    return xs[7 % len(xs)] in sets[0]
+
+
+def needle_raises_before_a_raising_tuple(n):
+    ts = [(1, 2) for _ in range(n)]
+    return ts[7 % len(ts)][0] not in ts[0]
+
+
+def needle_index_error_before_a_container_zero_division(n):
+    xs = [1 for _ in range(n)]
+    return xs[0] in (7 // n, 1)
+
+
+def test_in_evaluates_raising_operands_in_order():
+    check_raises(ZeroDivisionError, needle_raises_before_a_raising_set, 0)
+    check_raises(ZeroDivisionError, needle_raises_before_a_raising_tuple, 0)
+    check_raises(IndexError, needle_index_error_before_a_container_zero_division, 0)
+    for f in (needle_raises_before_a_raising_set, needle_raises_before_a_raising_tuple,
+              needle_index_error_before_a_container_zero_division):
+        check(f, 2)

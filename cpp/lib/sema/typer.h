@@ -409,7 +409,7 @@ public:
   // allocates, each is evaluated once, in order, into a hidden variable (the operand
   // becomes a load of it; a pure operand is left as it is, to be cloned) and
   // wrapBindings puts those evaluations (Let) around the final expression (tuples.cpp).
-  std::vector<std::pair<int, ExprPtr>> bindOperands(std::vector<ExprPtr> &operands, Loc loc);
+  std::vector<std::pair<int, ExprPtr>> bindOperands(std::vector<ExprPtr> &operands, Loc loc, bool reordered = false);
   // Optional operands of a builtin taken by value (TypeError when None, as in Numba)
   // once all are evaluated: bindings for wrapBindings (tuples.cpp).
   std::vector<std::pair<int, ExprPtr>> bindOptionals(std::vector<ExprPtr> &operands, Loc loc);
