@@ -784,3 +784,26 @@ def test_in_evaluates_raising_operands_in_order():
     for f in (needle_raises_before_a_raising_set, needle_raises_before_a_raising_tuple,
               needle_index_error_before_a_container_zero_division):
         check(f, 2)
+
+
+def power_of_a_constant_power_of_two(y):
+    return (abs((0.0 % math.inf) - (-4611686018427387904)) + 0.5) ** y, math.pow(2.0 ** 57, y)
+
+
+def power_of_constants():
+    return (abs((0.0 % math.inf) - (-4611686018427387904)) + 0.5) ** math.asinh(-77.188)
+
+
+def power_of_a_variable_to_constants(x):
+    return x ** 0.5, x ** -1.0, x ** 2.0, x ** 0.1, math.pow(x, 1.5), x ** (1 / 3)
+
+
+def test_a_float_power_is_cs_pow():
+    """Seeds 20261411 program 2929 and 20261415 program 438: a constant power of two
+    to a float power was rewritten by LLVM to exp2(n * y), which rounds n * y first
+    (70 units in the last place off); compiled code calls C's pow(), as CPython."""
+    for y in (-5.039433142931803, 0.1, 0.3, -0.7, 1e-9, 12.25, 0.0, -0.0, math.nan):
+        check(power_of_a_constant_power_of_two, y)
+    check(power_of_constants)
+    for x in (2.0, 3.7, 2.0 ** 62, 1e-12, 12345.678, math.inf, math.nan):
+        check(power_of_a_variable_to_constants, x)

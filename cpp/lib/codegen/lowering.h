@@ -89,6 +89,7 @@ public:
   llvm::Value *floatBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);
   llvm::Value *complexBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);
   llvm::Value *floatIntPower(const ir::Expr &e); // power.cpp: float ** int64 (Binary Pow, int rhs)
+  llvm::Value *floatPow(llvm::Value *a, llvm::Value *b, const Type &t); // power.cpp: C's pow(), exactly
   llvm::Value *unary(const ir::Expr &e);
   llvm::Value *compare(ir::CmpOp op, llvm::Value *a, llvm::Value *b, const Type &t);
   llvm::Value *truth(llvm::Value *v, const Type &t);
