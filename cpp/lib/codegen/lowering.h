@@ -198,6 +198,8 @@ public:
   Value listOp(const ir::Expr &e);
   Value stringOp(const ir::Expr &e);
   Value hashedOp(const ir::Expr &e); // dicts and sets (dicts.cpp)
+  Value codeKeyedOp(const ir::Expr &e); // keys hashed by compiled code (instance_keys.cpp)
+  void setHidden(int var, Value v, const Type &t); // a hidden variable takes its own reference
   Value instanceOp(const ir::Expr &e); // @jitclass instances (jitclass.cpp)
   Value hashOp(const ir::Expr &e);     // hash() (hashing.cpp)
   llvm::Value *adoptArgumentArray(llvm::Value *arr);
