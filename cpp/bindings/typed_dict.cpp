@@ -87,6 +87,18 @@ int64_t findByCode(MahouMemInfo *table, const Type &kt, PyObject *key, const cha
   }
 }
 
+// Whether keys of type k can be hashed: by the descriptor, or a @jitclass whose class
+// defines __hash__ (hashed and compared by its compiled methods, as in compiled code).
+bool hashableKey(const Type &k) {
+  if (k.isInstance()) {
+    PyObject *box = jitClassBoxType(k.handle);
+    PyObject *h = box ? PyDict_GetItemString(reinterpret_cast<PyTypeObject *>(box)->tp_dict, "__hash__") : nullptr;
+    return h && h != Py_None;
+  }
+  std::string blob = types::typeDescriptor(k);
+  return reinterpret_cast<const MahouTypeDesc *>(blob.data())->flags & MAHOU_DESC_HASHABLE;
+}
+
 bool setTypes(TypedDictObject *self, const Type &k, const Type &v) {
   MahouMemInfo *d = mahou_rt_dict_new(descriptorOf(k), descriptorOf(v));
   if (!d) return setRuntimeError();
@@ -105,8 +117,7 @@ bool ensureTypes(TypedDictObject *self, PyObject *key, PyObject *value) {
     PyErr_Format(PyExc_TypeError, "a typed dict cannot hold %s", why.c_str());
     return false;
   }
-  std::string blob = types::typeDescriptor(*k);
-  if (!(reinterpret_cast<const MahouTypeDesc *>(blob.data())->flags & MAHOU_DESC_HASHABLE)) {
+  if (!hashableKey(*k)) {
     PyErr_Format(PyExc_TypeError, "unhashable type: %s", k->str().c_str());
     return false;
   }
@@ -259,6 +270,7 @@ int assignByCode(TypedDictObject *self, PyObject *key, PyObject *value) {
 
 int dictAssign(PyObject *obj, PyObject *key, PyObject *value) {
   auto *self = asDict(obj);
+  if (value && !ensureTypes(self, key, value)) return -1;
   if (byCode(self)) return assignByCode(self, key, value);
   if (!value) { // del d[key]
     bool error;
@@ -495,8 +507,7 @@ PyObject *dictEmpty(PyObject *cls, PyObject *args, PyObject *kwargs) {
     return nullptr;
   Type k, v;
   if (!parseType(kt, k) || !parseType(vt, v)) return nullptr;
-  std::string blob = types::typeDescriptor(k);
-  if (!(reinterpret_cast<const MahouTypeDesc *>(blob.data())->flags & MAHOU_DESC_HASHABLE))
+  if (!hashableKey(k))
     return PyErr_Format(PyExc_TypeError, "unhashable key type: %s", k.str().c_str());
   TypedDictObject *self = allocate(reinterpret_cast<PyTypeObject *>(cls));
   if (!self) return nullptr;

@@ -357,6 +357,39 @@ def test_a_set_returned_to_python_and_passed_back():
     assert set_has({Point(7, 2.0), Point(7, 2.0, 1)}, 7)
 
 
+@njit
+def add_point(d, x):
+    d[Point(x, 2.0)] = x
+    return len(d)
+
+
+def test_a_typed_dict_made_in_python():
+    d = typed.Dict.empty(key_type=Point.class_type.instance_type, value_type=int64)
+    d[Point(1, 2.0)] = 5
+    d[Point(1, 2.0, 3)] = 6  # the value replaced, the first key kept
+    assert len(d) == 1 and d[Point(1, 2.0)] == 6 and [k.tag for k in d] == [0]
+    assert lookup(d, 1) == 6
+    e = typed.Dict()
+    e[Point(2, 2.0)] = 7
+    assert add_point(e, 9) == 2 and add_point(e, 9) == 2 and e[Point(9, 2.0)] == 9 and lookup(e, 2) == 7
+
+
+def test_a_typed_dict_of_an_unhashable_class_is_refused():
+    @jitclass([("v", int64)])
+    class OnlyEq:
+        def __init__(self, v):
+            self.v = v
+
+        def __eq__(self, other):
+            return self.v == other.v
+
+    d = typed.Dict()
+    with pytest.raises(TypeError, match="unhashable"):
+        d[OnlyEq(1)] = 1
+    with pytest.raises(TypeError, match="unhashable"):
+        typed.Dict.empty(key_type=OnlyEq.class_type.instance_type, value_type=int64)
+
+
 # ---------------------------------------------------------------- leaks
 
 
