@@ -65,6 +65,16 @@ class IdentityPy:
         return self.v
 
 
+class OnlyEqPy:
+    """__eq__ without __hash__: unhashable, as in Python."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __eq__(self, other):
+        return self.v == other.v
+
+
 class RaisingEqPy:
     def __init__(self, v):
         self.v = v
@@ -81,6 +91,7 @@ Colliding = jitclass([("k", int64)])(CollidingPy)
 Mixed = jitclass([("i", int32), ("s", mahou.types.Type("unicode_type")), ("f", float64), ("b", mahou.boolean)])(MixedPy)
 Identity = jitclass([("v", int64)])(IdentityPy)
 RaisingEq = jitclass([("v", int64)])(RaisingEqPy)
+OnlyEq = jitclass([("v", int64)])(OnlyEqPy)
 
 PLAIN = {"Point": PointPy, "Colliding": CollidingPy, "Mixed": MixedPy, "Identity": IdentityPy,
          "RaisingEq": RaisingEqPy}
@@ -264,20 +275,12 @@ def test_popitem_and_copy():
 
 
 def test_eq_without_hash_is_unhashable():
-    @jitclass([("v", int64)])
-    class OnlyEq:
-        def __init__(self, v):
-            self.v = v
-
-        def __eq__(self, other):
-            return self.v == other.v
-
     @njit
     def f():
         d = {OnlyEq(1): 1}
         return len(d)
 
-    with pytest.raises(TypingError, match="unhashable type: 'OnlyEq'"):
+    with pytest.raises(TypingError, match="unhashable type: 'OnlyEqPy'"):
         f()
 
 
@@ -375,14 +378,6 @@ def test_a_typed_dict_made_in_python():
 
 
 def test_a_typed_dict_of_an_unhashable_class_is_refused():
-    @jitclass([("v", int64)])
-    class OnlyEq:
-        def __init__(self, v):
-            self.v = v
-
-        def __eq__(self, other):
-            return self.v == other.v
-
     d = typed.Dict()
     with pytest.raises(TypeError, match="unhashable"):
         d[OnlyEq(1)] = 1

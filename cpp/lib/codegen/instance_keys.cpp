@@ -26,17 +26,6 @@ std::string className(const Type &t) {
 
 } // namespace
 
-void FunctionLowering::setHidden(int var, Value v, const Type &t) {
-  if (t.hasRefs()) {
-    llvm::Value *owned = own(v, t);
-    llvm::Value *old = b_.CreateLoad(slots_[var]->getAllocatedType(), slots_[var]);
-    b_.CreateStore(owned, slots_[var]);
-    decref(old, t);
-    return;
-  }
-  b_.CreateStore(v.v, slots_[var]);
-}
-
 Value FunctionLowering::codeKeyedOp(const ir::Expr &e) {
   auto op = ObjectOp(e.sub);
   const ir::Expr &ops = *e.args.back();
@@ -47,7 +36,7 @@ Value FunctionLowering::codeKeyedOp(const ir::Expr &e) {
   const Type vt = tt.isDict() ? tt.elems[1] : Type::none();
   llvm::Value *table = expr(*e.args[0]).v; // hidden variables: borrowed
   llvm::Value *key = expr(*e.args[1]).v;
-  setHidden(ops.args[2]->var, {key, false}, kt);
+  storeVar(ops.args[2]->var, {key, false});
   llvm::Value *hash = expr(*ops.args[0]).v;
 
   // The probe: `found` with the entry and its key's address, or `missing`.
@@ -73,7 +62,7 @@ Value FunctionLowering::codeKeyedOp(const ir::Expr &e) {
   llvm::Value *stored = fromMem(b_.CreateLoad(types_.mem(kt), storedAt), kt);
   b_.CreateCondBr(b_.CreateICmpEQ(stored, key), found, compare); // the same object: equal
   b_.SetInsertPoint(compare);
-  setHidden(ops.args[3]->var, {stored, false}, kt); // held while __eq__ runs
+  storeVar(ops.args[3]->var, {stored, false}); // held while __eq__ runs
   llvm::Value *equal = expr(*ops.args[1]).v;
   b_.CreateCondBr(equal, check, next);
   // __eq__ may have changed the table: the hit stands while entry ix still holds that key.

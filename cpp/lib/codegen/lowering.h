@@ -199,7 +199,6 @@ public:
   Value stringOp(const ir::Expr &e);
   Value hashedOp(const ir::Expr &e); // dicts and sets (dicts.cpp)
   Value codeKeyedOp(const ir::Expr &e); // keys hashed by compiled code (instance_keys.cpp)
-  void setHidden(int var, Value v, const Type &t); // a hidden variable takes its own reference
   Value instanceOp(const ir::Expr &e); // @jitclass instances (jitclass.cpp)
   Value hashOp(const ir::Expr &e);     // hash() (hashing.cpp)
   llvm::Value *adoptArgumentArray(llvm::Value *arr);
@@ -226,6 +225,7 @@ public:
   void block(const ir::Block &b);
   void stmt(const ir::Stmt &s);
   void assign(int var, const ir::Expr &value);
+  void storeVar(int var, Value v); // the variable takes its own reference (the old one released)
   void forRange(const ir::Stmt &s);
   void whileLoop(const ir::Stmt &s);
   void ifStmt(const ir::Stmt &s);

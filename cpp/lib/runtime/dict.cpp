@@ -99,17 +99,11 @@ int64_t freeSlot(MahouDict *d, int64_t hash) {
   return int64_t(i);
 }
 
-// Removes live entry `ix` (its index slot found by its stored hash, without comparing
-// keys); its key and value are moved to the outputs (either may be null: released).
-void removeEntry(MahouDict *d, int64_t ix, void *keyOut, void *valueOut) {
-  char *e = entryAt(d, ix);
-  uint64_t mask = uint64_t(d->indexMask), perturb = uint64_t(entryHash(e));
-  uint64_t i = uint64_t(entryHash(e)) & mask;
-  while (d->index[i] != ix) {
-    perturb >>= 5;
-    i = (i * 5 + perturb + 1) & mask;
-  }
-  d->index[i] = kDeleted;
+// Removes the entry of index slot `slot`; its key and value are moved to the outputs
+// (either may be null: released).
+void removeAt(MahouDict *d, int64_t slot, void *keyOut, void *valueOut) {
+  char *e = entryAt(d, d->index[slot]);
+  d->index[slot] = kDeleted;
   entryLive(e) = 0;
   --d->size;
   if (keyOut) std::memcpy(keyOut, entryKey(d, e), d->keyDesc->size);
@@ -118,6 +112,18 @@ void removeEntry(MahouDict *d, int64_t ix, void *keyOut, void *valueOut) {
     if (valueOut) std::memcpy(valueOut, entryValue(d, e), d->valueDesc->size);
     else decrefItem(d->valueDesc, entryValue(d, e));
   }
+}
+
+// Removes live entry `ix`, its index slot found by its stored hash (no key compared).
+void removeEntry(MahouDict *d, int64_t ix, void *keyOut, void *valueOut) {
+  int64_t hash = entryHash(entryAt(d, ix));
+  uint64_t mask = uint64_t(d->indexMask), perturb = uint64_t(hash);
+  uint64_t i = uint64_t(hash) & mask;
+  while (d->index[i] != ix) {
+    perturb >>= 5;
+    i = (i * 5 + perturb + 1) & mask;
+  }
+  removeAt(d, int64_t(i), keyOut, valueOut);
 }
 
 bool resize(MahouDict *d, int64_t minEntries) {
@@ -298,16 +304,7 @@ int32_t mahou_rt_dict_remove(MahouMemInfo *mi, const void *key, void *keyOut, vo
   bool found;
   int64_t slot = probe(d, k, keyHash(d, k), found);
   if (!found) return 1;
-  char *e = entryAt(d, d->index[slot]);
-  d->index[slot] = kDeleted;
-  entryLive(e) = 0;
-  --d->size;
-  if (keyOut) std::memcpy(keyOut, entryKey(d, e), d->keyDesc->size);
-  else decrefItem(d->keyDesc, entryKey(d, e));
-  if (d->valueDesc) {
-    if (valueOut) std::memcpy(valueOut, entryValue(d, e), d->valueDesc->size);
-    else decrefItem(d->valueDesc, entryValue(d, e));
-  }
+  removeAt(d, slot, keyOut, valueOut);
   return 0;
 }
 
