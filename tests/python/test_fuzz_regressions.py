@@ -807,3 +807,17 @@ def test_a_float_power_is_cs_pow():
     check(power_of_constants)
     for x in (2.0, 3.7, 2.0 ** 62, 1e-12, 12345.678, math.inf, math.nan):
         check(power_of_a_variable_to_constants, x)
+
+
+def min_and_max(a):
+    return a.max(), a.min(), np.max(a), np.min(a)
+
+
+def test_min_and_max_of_equal_zeros_keep_the_first_as_numba():
+    """Seed 20261416 program 107: among equal values min/max return the first, as Numba
+    (NumPy's loops keep either zero; documented)."""
+    for first in (-0.0, 0.0):
+        for dt in (np.float32, np.float64):
+            a = np.array([first, -first, -first, first], dtype=dt)
+            for r in njit(min_and_max)(a):
+                assert r == 0.0 and math.copysign(1.0, r) == math.copysign(1.0, first)
