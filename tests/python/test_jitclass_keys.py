@@ -300,12 +300,56 @@ def test_a_class_without_hash_is_unhashable():
         f()
 
 
-def test_operations_between_two_tables_are_refused():
+def set_algebra(n, m):
+    a = {Colliding(i) for i in range(n)}
+    b = {Colliding(i) for i in range(2, m)}
+    u, i, d, x = a | b, a & b, a - b, a ^ b
+    c = a.copy()
+    c |= b
+    e = a.copy()
+    e.update(b)
+    return (sorted([k.k for k in u]), sorted([k.k for k in i]), sorted([k.k for k in d]), sorted([k.k for k in x]),
+            len(c), len(e), a <= u, u <= a, i <= a, a == b, c == u, a.issubset(b), a.isdisjoint(b))
+
+
+def test_set_algebra_between_tables_of_instances():
+    for n, m in ((0, 0), (5, 5), (6, 9), (30, 12), (3, 40)):
+        check(set_algebra, n, m)
+
+
+def dict_update(n, m):
+    d = {Point(i, 1.0, i): i for i in range(n)}
+    e = {Point(i, 1.0, 100 + i): -i for i in range(2, m)}
+    d.update(e)
+    return len(d), [k.tag for k in d], [v for v in d.values()]
+
+
+def test_dict_update_between_tables_of_instances():
+    for n, m in ((0, 5), (6, 9), (20, 3)):
+        check(dict_update, n, m)
+
+
+def set_algebra_raising(v):
+    a = {RaisingEq(0), RaisingEq(5)}
+    b = {RaisingEq(v)}
+    return len(a | b)
+
+
+def test_an_exception_in_eq_during_set_algebra_propagates_and_frees():
+    assert check(set_algebra_raising, -1) == 3
+    assert check(set_algebra_raising, 1) is ZeroDivisionError
+    f = njit(set_algebra_raising)
+    before = live()
+    for v in (1, -1, 1):
+        outcome(f, v)
+    assert live() == before
+
+
+def test_dict_equality_is_refused():
     @njit
     def f(n):
-        a = {Point(i, 0.0) for i in range(n)}
-        b = {Point(i, 0.0) for i in range(n + 1)}
-        return a <= b
+        a = {Point(i, 0.0): i for i in range(n)}
+        return a == {Point(i, 0.0): i for i in range(n)}
 
     with pytest.raises(UnsupportedError, match="not supported"):
         f(3)
@@ -422,11 +466,15 @@ def missing_in_loop(n):
 def test_no_leaks():
     check(churn, 2)
     check(missing_in_loop, 10)
-    f, g = njit(churn), njit(missing_in_loop)
+    f, g, h, u = njit(churn), njit(missing_in_loop), njit(set_algebra), njit(dict_update)
+    h(3, 4)
+    u(3, 4)
     before = live()
     for _ in range(5):
         f(10)
         g(20)
+        h(10, 15)
+        u(10, 15)
     d = make_dict(50)
     for i in range(50):
         d[Point(i, 2.0)] = -i

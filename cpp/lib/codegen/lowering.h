@@ -198,7 +198,14 @@ public:
   Value listOp(const ir::Expr &e);
   Value stringOp(const ir::Expr &e);
   Value hashedOp(const ir::Expr &e); // dicts and sets (dicts.cpp)
-  Value codeKeyedOp(const ir::Expr &e); // keys hashed by compiled code (instance_keys.cpp)
+  // Keys hashed and compared by compiled code (instance_keys.cpp).
+  struct KeyProbe {
+    llvm::BasicBlock *missing;
+    llvm::Value *entry, *keyAt;
+  };
+  KeyProbe probeByCode(llvm::Value *table, llvm::Value *key, llvm::Value *hash, const ir::Expr &ops, const Type &kt);
+  Value codeKeyedOp(const ir::Expr &e);
+  Value codeKeyedTables(const ir::Expr &e);
   Value instanceOp(const ir::Expr &e); // @jitclass instances (jitclass.cpp)
   Value hashOp(const ir::Expr &e);     // hash() (hashing.cpp)
   llvm::Value *adoptArgumentArray(llvm::Value *arr);

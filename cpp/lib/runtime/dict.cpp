@@ -425,6 +425,9 @@ int64_t mahou_rt_dict_probe_next(MahouMemInfo *mi, int64_t hash, int64_t *state)
   }
 }
 
+// The stored hash of entry i (0 <= i < used).
+int64_t mahou_rt_dict_entry_hash(MahouMemInfo *mi, int64_t i) { return entryHash(entryAt(mahouDict(mi), i)); }
+
 // Adds a key known to be absent with its hash, taking the references of key and value.
 int32_t mahou_rt_dict_insert_hashed(MahouMemInfo *mi, const void *key, const void *value, int64_t hash) {
   MahouDict *d = mahouDict(mi);

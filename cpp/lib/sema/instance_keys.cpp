@@ -32,7 +32,8 @@ bool takesKey(ObjectOp op) {
   }
 }
 
-// Operations between two tables, which compare keys of one with the other's.
+// Operations between two tables, which look the keys of one up in the other (the
+// needle is then the other's key, its hash the stored one).
 bool combinesTables(ObjectOp op) {
   switch (op) {
   case ObjectOp::DictUpdate:
@@ -55,10 +56,11 @@ ExprPtr FunctionTyper::instanceKeyed(ExprPtr e) {
   auto op = ObjectOp(e->sub);
   if (e->args.empty() || !keyedByCode(e->args[0]->type)) return e;
   Loc loc = e->loc;
-  if (combinesTables(op))
-    notSupported(loc, std::string(ir::objectOpName(op)) + " of tables keyed by " + e->args[0]->type.elems[0].str() +
-                          " is not supported (keys compared by __eq__); loop over one and test `in` the other");
-  if (!takesKey(op)) return e;
+  if (op == ObjectOp::DictEqual)
+    notSupported(loc, "== of dicts keyed by " + e->args[0]->type.elems[0].str() +
+                          " is not supported (keys compared by __eq__); compare their items in a loop");
+  bool tables = combinesTables(op);
+  if (!takesKey(op) && !tables) return e;
   const Type kt = e->args[0]->type.elems[0];
   // The probe loop reads its operands again: each is evaluated once, in order, into a
   // hidden variable (a variable's value is read in place).
@@ -69,7 +71,9 @@ ExprPtr FunctionTyper::instanceKeyed(ExprPtr e) {
     bindings.emplace_back(var, std::move(a));
     a = load(var, loc);
   }
-  if (e->args[1]->type != kt) notSupported(loc, "a key of type " + e->args[1]->type.str() + " in a table keyed by " + kt.str());
+  const Type &operand = e->args[1]->type;
+  if (tables ? operand != e->args[0]->type : operand != kt)
+    notSupported(loc, std::string(ir::objectOpName(op)) + " of " + operand.str() + " and a table keyed by " + kt.str());
   int needle = tempVar(kt, loc), stored = tempVar(kt, loc);
   ExprPtr hash = hashOf(load(needle, loc), loc);
   ExprPtr lhs = load(stored, loc), rhs = load(needle, loc);
