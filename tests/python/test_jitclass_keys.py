@@ -7,10 +7,11 @@ loops over them; tables cross into Python (typed.Dict, set) and back."""
 import gc
 import types
 
+import numpy as np
 import pytest
 
 import mahou
-from mahou import float64, int32, int64, njit, typed
+from mahou import float64, int32, int64, njit, prange, typed
 from mahou.errors import TypingError, UnsupportedError
 from mahou.experimental import jitclass
 
@@ -269,6 +270,38 @@ def popitem_and_copy(n):
 
 def test_popitem_and_copy():
     check(popitem_and_copy, 40)
+
+
+def augmented_and_conversions(n):
+    d = {}
+    for i in range(n):
+        k = Colliding(i % 4)
+        if k in d:
+            d[k] += i
+        else:
+            d[k] = i
+    d[Colliding(1)] *= 3
+    ps = [Colliding(i % 3) for i in range(n)]
+    s = set(ps)
+    e = dict(zip(ps, range(n)))
+    f = dict(e)
+    return [v for v in d.values()], len(s), sorted([k.k for k in s]), [v for v in f.values()]
+
+
+def test_augmented_assignment_and_conversions():
+    check(augmented_and_conversions, 10)
+
+
+def lookups_in_prange(n):
+    d = {Colliding(i): i for i in range(10)}
+    out = np.zeros(n)
+    for i in prange(n):
+        out[i] = d.get(Colliding(i % 12), -1)
+    return out.sum()
+
+
+def test_lookups_in_a_prange_loop():
+    assert njit(parallel=True)(lookups_in_prange)(40) == interpreted(lookups_in_prange)(40)
 
 
 # ---------------------------------------------------------------- errors
