@@ -65,6 +65,40 @@ PyObject *fromNative(const Type &t, const MahouTypeDesc *desc, const void *p) {
   return boxValue(t, copy.data());
 }
 
+// Tables keyed by compiled code (@jitclass instances, MAHOU_KEY_BY_CODE): Python's
+// hash() and == of the boxed keys, which run the class's compiled __hash__ and __eq__.
+// The entry holding `key` (whose native form is at `native`), -1 when absent, -2 with an
+// error set.
+int64_t findByCode(MahouMemInfo *table, const Type &kt, PyObject *key, const char *nativeKey, Py_hash_t hash) {
+  const MahouTypeDesc *kd = mahouDict(table)->keyDesc;
+  int64_t state[2];
+  mahou_rt_dict_probe_begin(table, hash, state);
+  while (true) {
+    int64_t ix = mahou_rt_dict_probe_next(table, hash, state);
+    if (ix < 0) return -1;
+    const char *at = static_cast<const char *>(mahou_rt_dict_entry_key(table, ix));
+    if (std::memcmp(at, nativeKey, kd->size) == 0) return ix; // the same object
+    PyObject *stored = fromNative(kt, kd, at);
+    if (!stored) return -2;
+    int eq = PyObject_RichCompareBool(stored, key, Py_EQ);
+    Py_DECREF(stored);
+    if (eq < 0) return -2;
+    if (eq && mahou_rt_dict_entry_key(table, ix)) return ix;
+  }
+}
+
+// Whether keys of type k can be hashed: by the descriptor, or a @jitclass whose class
+// defines __hash__ (hashed and compared by its compiled methods, as in compiled code).
+bool hashableKey(const Type &k) {
+  if (k.isInstance()) {
+    PyObject *box = jitClassBoxType(k.handle);
+    PyObject *h = box ? PyDict_GetItemString(reinterpret_cast<PyTypeObject *>(box)->tp_dict, "__hash__") : nullptr;
+    return h && h != Py_None;
+  }
+  std::string blob = types::typeDescriptor(k);
+  return reinterpret_cast<const MahouTypeDesc *>(blob.data())->flags & MAHOU_DESC_HASHABLE;
+}
+
 bool setTypes(TypedDictObject *self, const Type &k, const Type &v) {
   MahouMemInfo *d = mahou_rt_dict_new(descriptorOf(k), descriptorOf(v));
   if (!d) return setRuntimeError();
@@ -83,8 +117,7 @@ bool ensureTypes(TypedDictObject *self, PyObject *key, PyObject *value) {
     PyErr_Format(PyExc_TypeError, "a typed dict cannot hold %s", why.c_str());
     return false;
   }
-  std::string blob = types::typeDescriptor(*k);
-  if (!(reinterpret_cast<const MahouTypeDesc *>(blob.data())->flags & MAHOU_DESC_HASHABLE)) {
+  if (!hashableKey(*k)) {
     PyErr_Format(PyExc_TypeError, "unhashable type: %s", k->str().c_str());
     return false;
   }
@@ -93,6 +126,16 @@ bool ensureTypes(TypedDictObject *self, PyObject *key, PyObject *value) {
 
 const Type &keyType(TypedDictObject *self) { return self->type->elems[0]; }
 const Type &valueType(TypedDictObject *self) { return self->type->elems[1]; }
+
+// A Python key's entry in a table keyed by compiled code: as findByCode, with the key's
+// hash in *hash and its native form (owned) in k.
+int64_t entryByCode(TypedDictObject *self, PyObject *key, std::vector<char> &k, Py_hash_t *hash) {
+  if (!toNative(keyType(self), key, k, "key")) return -2;
+  *hash = PyObject_Hash(key);
+  return *hash == -1 ? -2 : findByCode(self->dict, keyType(self), key, k.data(), *hash);
+}
+
+bool byCode(TypedDictObject *self) { return self->dict && native(self)->keyKind == MAHOU_KEY_BY_CODE; }
 
 // The value's address for a Python key, or null (no error) when absent or of another type.
 void *lookup(TypedDictObject *self, PyObject *key, bool &error) {
@@ -106,6 +149,13 @@ void *lookup(TypedDictObject *self, PyObject *key, bool &error) {
   std::string why;
   auto kt = typeOfObject(key, &why);
   if (!kt || !(*kt == keyType(self) || (kt->isNumber() && keyType(self).isNumber()))) return nullptr;
+  if (byCode(self)) {
+    Py_hash_t h;
+    int64_t ix = entryByCode(self, key, k, &h);
+    if (!k.empty()) runtime::decrefItem(native(self)->keyDesc, k.data());
+    error = ix == -2;
+    return ix < 0 ? nullptr : mahou_rt_dict_value_of_key(self->dict, mahou_rt_dict_entry_key(self->dict, ix));
+  }
   if (!toNative(keyType(self), key, k, "key")) {
     PyErr_Clear();
     return nullptr;
@@ -187,8 +237,41 @@ PyObject *dictSubscript(PyObject *obj, PyObject *key) {
   return fromNative(valueType(self), native(self)->valueDesc, v);
 }
 
+// d[key] = value and del d[key] in a table keyed by compiled code.
+int assignByCode(TypedDictObject *self, PyObject *key, PyObject *value) {
+  std::vector<char> k, v;
+  Py_hash_t h;
+  int64_t ix = entryByCode(self, key, k, &h);
+  if (ix == -2) {
+    if (!k.empty()) runtime::decrefItem(native(self)->keyDesc, k.data());
+    return -1;
+  }
+  if (!value) {
+    runtime::decrefItem(native(self)->keyDesc, k.data());
+    if (ix < 0) return keyErrorFor(key), -1;
+    mahou_rt_dict_remove_entry(self->dict, ix, nullptr, nullptr);
+    return 0;
+  }
+  if (!toNative(valueType(self), value, v, "value")) {
+    runtime::decrefItem(native(self)->keyDesc, k.data());
+    return -1;
+  }
+  if (ix >= 0) { // the value replaced; the first key object stays, as in Python
+    runtime::decrefItem(native(self)->keyDesc, k.data());
+    auto *at = static_cast<char *>(mahou_rt_dict_value_of_key(self->dict, mahou_rt_dict_entry_key(self->dict, ix)));
+    const MahouTypeDesc *vd = native(self)->valueDesc;
+    std::vector<char> old(at, at + vd->size);
+    std::memcpy(at, v.data(), vd->size);
+    runtime::decrefItem(vd, old.data());
+    return 0;
+  }
+  return mahou_rt_dict_insert_hashed(self->dict, k.data(), v.data(), h) == 0 ? 0 : (setRuntimeError(), -1);
+}
+
 int dictAssign(PyObject *obj, PyObject *key, PyObject *value) {
   auto *self = asDict(obj);
+  if (value && !ensureTypes(self, key, value)) return -1;
+  if (byCode(self)) return assignByCode(self, key, value);
   if (!value) { // del d[key]
     bool error;
     if (!lookup(self, key, error)) return error ? -1 : (keyErrorFor(key), -1);
@@ -424,8 +507,7 @@ PyObject *dictEmpty(PyObject *cls, PyObject *args, PyObject *kwargs) {
     return nullptr;
   Type k, v;
   if (!parseType(kt, k) || !parseType(vt, v)) return nullptr;
-  std::string blob = types::typeDescriptor(k);
-  if (!(reinterpret_cast<const MahouTypeDesc *>(blob.data())->flags & MAHOU_DESC_HASHABLE))
+  if (!hashableKey(k))
     return PyErr_Format(PyExc_TypeError, "unhashable key type: %s", k.str().c_str());
   TypedDictObject *self = allocate(reinterpret_cast<PyTypeObject *>(cls));
   if (!self) return nullptr;
@@ -539,8 +621,21 @@ MahouMemInfo *setFromPython(PyObject *obj, const Type &setType) {
     return nullptr;
   }
   std::vector<char> buf;
+  bool keyedByCode = mahouDict(s)->keyKind == MAHOU_KEY_BY_CODE;
   while (PyObject *x = PyIter_Next(it)) {
     bool ok = toNative(item, x, buf, "item");
+    if (ok && keyedByCode) { // @jitclass items: their compiled __hash__ and __eq__, through Python
+      Py_hash_t h = PyObject_Hash(x);
+      int64_t ix = h == -1 ? -2 : findByCode(s, item, x, buf.data(), h);
+      if (ix != -1) runtime::decrefItem(mahouDict(s)->keyDesc, buf.data());
+      ok = ix != -2;
+      if (ok && ix == -1 && mahou_rt_dict_insert_hashed(s, buf.data(), nullptr, h) != 0) ok = setRuntimeError();
+      Py_DECREF(x);
+      if (ok) continue;
+      Py_DECREF(it);
+      mahou_rt_decref(s);
+      return nullptr;
+    }
     Py_DECREF(x);
     if (!ok || mahou_rt_dict_setitem(s, buf.data(), nullptr) != 0) {
       if (ok) setRuntimeError();

@@ -747,10 +747,9 @@ def needle_raises_before_a_raising_container(n):
     return xs[7 % len(xs)] in xs[0]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="`in` evaluates a container that can raise before the needle when "
-                          "neither operand has effects (fuzzer seed 20261412 program 844)")
 def test_in_raises_the_needles_exception_first():
+    """Seed 20261412 program 844: `in` evaluated a container that can raise before the
+    needle when neither operand had effects."""
     with pytest.raises(ZeroDivisionError):
         needle_raises_before_a_raising_container(0)
     assert njit(needle_raises_before_a_raising_container)(2) is True
@@ -760,3 +759,65 @@ def test_in_raises_the_needles_exception_first():
         return
     except IndexError:
         raise AssertionError("the container's IndexError came first")
+
+
+def needle_raises_before_a_raising_set(n):
+    xs = [1 for _ in range(n)]
+    sets = [{1, 2} for _ in range(n)]
+    return xs[7 % len(xs)] in sets[0]
+
+
+def needle_raises_before_a_raising_tuple(n):
+    ts = [(1, 2) for _ in range(n)]
+    return ts[7 % len(ts)][0] not in ts[0]
+
+
+def needle_index_error_before_a_container_zero_division(n):
+    xs = [1 for _ in range(n)]
+    return xs[0] in (7 // n, 1)
+
+
+def test_in_evaluates_raising_operands_in_order():
+    check_raises(ZeroDivisionError, needle_raises_before_a_raising_set, 0)
+    check_raises(ZeroDivisionError, needle_raises_before_a_raising_tuple, 0)
+    check_raises(IndexError, needle_index_error_before_a_container_zero_division, 0)
+    for f in (needle_raises_before_a_raising_set, needle_raises_before_a_raising_tuple,
+              needle_index_error_before_a_container_zero_division):
+        check(f, 2)
+
+
+def power_of_a_constant_power_of_two(y):
+    return (abs((0.0 % math.inf) - (-4611686018427387904)) + 0.5) ** y, math.pow(2.0 ** 57, y)
+
+
+def power_of_constants():
+    return (abs((0.0 % math.inf) - (-4611686018427387904)) + 0.5) ** math.asinh(-77.188)
+
+
+def power_of_a_variable_to_constants(x):
+    return x ** 0.5, x ** -1.0, x ** 2.0, x ** 0.1, math.pow(x, 1.5), x ** (1 / 3)
+
+
+def test_a_float_power_is_cs_pow():
+    """Seeds 20261411 program 2929 and 20261415 program 438: a constant power of two
+    to a float power was rewritten by LLVM to exp2(n * y), which rounds n * y first
+    (70 units in the last place off); compiled code calls C's pow(), as CPython."""
+    for y in (-5.039433142931803, 0.1, 0.3, -0.7, 1e-9, 12.25, 0.0, -0.0, math.nan):
+        check(power_of_a_constant_power_of_two, y)
+    check(power_of_constants)
+    for x in (2.0, 3.7, 2.0 ** 62, 1e-12, 12345.678, math.inf, math.nan):
+        check(power_of_a_variable_to_constants, x)
+
+
+def min_and_max(a):
+    return a.max(), a.min(), np.max(a), np.min(a)
+
+
+def test_min_and_max_of_equal_zeros_keep_the_first_as_numba():
+    """Seed 20261416 program 107: among equal values min/max return the first, as Numba
+    (NumPy's loops keep either zero; documented)."""
+    for first in (-0.0, 0.0):
+        for dt in (np.float32, np.float64):
+            a = np.array([first, -first, -first, first], dtype=dt)
+            for r in njit(min_and_max)(a):
+                assert r == 0.0 and math.copysign(1.0, r) == math.copysign(1.0, first)

@@ -84,7 +84,9 @@ struct MahouDict {
   int64_t entrySize, keyOffset, valueOffset;
   int64_t keyKind; // MAHOU_KEY_*: keys compared and hashed without the descriptor
 };
-enum : int64_t { MAHOU_KEY_GENERIC = 0, MAHOU_KEY_INT64 = 1, MAHOU_KEY_STR = 2 };
+// MAHOU_KEY_BY_CODE: keys the descriptor cannot hash (@jitclass instances); compiled
+// code hashes and compares them (mahou_rt_dict_probe_next) and the table keeps the hashes.
+enum : int64_t { MAHOU_KEY_GENERIC = 0, MAHOU_KEY_INT64 = 1, MAHOU_KEY_STR = 2, MAHOU_KEY_BY_CODE = 3 };
 
 // A string in CPython's PEP 393 form: `length` code points of `kind` bytes each (the
 // smallest kind that holds them all), followed by a NUL of `kind` bytes.

@@ -26,6 +26,8 @@ Value FunctionLowering::hashedOp(const ir::Expr &e) {
     checkNotNull(t);
     return {t, true};
   }
+  if (e.args.back()->op == ir::ExprOp::Object && ObjectOp(e.args.back()->sub) == ObjectOp::DictKeyOps)
+    return codeKeyedOp(e); // keys hashed and compared by compiled code (instance_keys.cpp)
   const Type &tt = e.args[0]->type;
   Value table = expr(*e.args[0]);
   const Type kt = tt.elems[0];

@@ -200,9 +200,10 @@ void FunctionLowering::block(const ir::Block &b) {
   for (auto &s : b) stmt(*s);
 }
 
-void FunctionLowering::assign(int var, const ir::Expr &value) {
+void FunctionLowering::assign(int var, const ir::Expr &value) { storeVar(var, expr(value)); }
+
+void FunctionLowering::storeVar(int var, Value v) {
   const Type &t = fn_.vars[var].type;
-  Value v = expr(value);
   if (t.hasRefs()) {
     llvm::Value *owned = own(v, t);
     llvm::Value *old = b_.CreateLoad(slots_[var]->getAllocatedType(), slots_[var]);

@@ -89,6 +89,7 @@ public:
   llvm::Value *floatBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);
   llvm::Value *complexBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);
   llvm::Value *floatIntPower(const ir::Expr &e); // power.cpp: float ** int64 (Binary Pow, int rhs)
+  llvm::Value *floatPow(llvm::Value *a, llvm::Value *b, const Type &t); // power.cpp: C's pow(), exactly
   llvm::Value *unary(const ir::Expr &e);
   llvm::Value *compare(ir::CmpOp op, llvm::Value *a, llvm::Value *b, const Type &t);
   llvm::Value *truth(llvm::Value *v, const Type &t);
@@ -198,6 +199,14 @@ public:
   Value listOp(const ir::Expr &e);
   Value stringOp(const ir::Expr &e);
   Value hashedOp(const ir::Expr &e); // dicts and sets (dicts.cpp)
+  // Keys hashed and compared by compiled code (instance_keys.cpp).
+  struct KeyProbe {
+    llvm::BasicBlock *missing;
+    llvm::Value *entry, *keyAt;
+  };
+  KeyProbe probeByCode(llvm::Value *table, llvm::Value *key, llvm::Value *hash, const ir::Expr &ops, const Type &kt);
+  Value codeKeyedOp(const ir::Expr &e);
+  Value codeKeyedTables(const ir::Expr &e);
   Value instanceOp(const ir::Expr &e); // @jitclass instances (jitclass.cpp)
   Value hashOp(const ir::Expr &e);     // hash() (hashing.cpp)
   llvm::Value *adoptArgumentArray(llvm::Value *arr);
@@ -224,6 +233,7 @@ public:
   void block(const ir::Block &b);
   void stmt(const ir::Stmt &s);
   void assign(int var, const ir::Expr &value);
+  void storeVar(int var, Value v); // the variable takes its own reference (the old one released)
   void forRange(const ir::Stmt &s);
   void whileLoop(const ir::Stmt &s);
   void ifStmt(const ir::Stmt &s);

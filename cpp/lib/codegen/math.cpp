@@ -97,7 +97,7 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   case Intrinsic::Rint: return unaryLLVM(llvm::Intrinsic::roundeven);
   case Intrinsic::Fabs: return unaryLLVM(llvm::Intrinsic::fabs);
   case Intrinsic::Copysign: return binaryLLVM(llvm::Intrinsic::copysign);
-  case Intrinsic::Pow: return gpu() ? mathCall("pow", e.type, a) : binaryLLVM(llvm::Intrinsic::pow);
+  case Intrinsic::Pow: return floatPow(a[0], a[1], e.type);
   case Intrinsic::Expm1: return mathCall("expm1", e.type, a);
   case Intrinsic::Log1p: return mathCall("log1p", e.type, a);
   case Intrinsic::Tan: return mathCall("tan", e.type, a);

@@ -1,6 +1,7 @@
 // A float raised to an integer, as Numba computes it: repeated squaring in the
 // float's own type (unrolled for a constant exponent), 1/r for a negative one; a complex
-// power as Numba (a multiplication for a square, CPython's polar formula otherwise).
+// power as Numba (a multiplication for a square, CPython's polar formula otherwise);
+// a float to a float power as C's pow(), which CPython calls.
 #include "lowering.h"
 
 #include <cstdlib>
@@ -12,6 +13,30 @@ namespace {
 constexpr int64_t kSquaringLimit = 0x10000; // beyond it Numba calls pow()
 
 } // namespace
+
+// pow(a, b) with C's result. LLVM rewrites pow of a constant power of two to exp2(n * b)
+// without fast-math, which rounds n * b first (2.0**62 ** -5.04 was 70 units in the last
+// place off); a variable exponent calls pow() as a `nobuiltin` library call, which LLVM
+// neither rewrites nor folds. A constant exponent keeps the intrinsic: what LLVM makes of
+// it then is exact (x * x for 2.0, 1 / x for -1.0, fabs(sqrt(x)) for 0.5) or C's pow()
+// of two constants, folded with the host's pow(). fastmath=True allows the rewrites.
+llvm::Value *FunctionLowering::floatPow(llvm::Value *a, llvm::Value *b, const Type &t) {
+  if (gpu()) return mathCall("pow", t, {a, b});
+  if (options_.fastmath || llvm::isa<llvm::Constant>(b)) return b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, a, b);
+  if (a->getType()->isHalfTy()) // float16: computed in float32, rounded back
+    return b_.CreateFPTrunc(floatPow(b_.CreateFPExt(a, b_.getFloatTy()), b_.CreateFPExt(b, b_.getFloatTy()),
+                                     Type::scalar(types::DType::Float32)),
+                            b_.getHalfTy());
+  llvm::Type *ft = a->getType();
+  auto callee = module_.getOrInsertFunction(ft->isFloatTy() ? "powf" : "pow", llvm::FunctionType::get(ft, {ft, ft}, false));
+  if (auto *f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+    f->addFnAttr(llvm::Attribute::NoUnwind);
+    f->setMemoryEffects(llvm::MemoryEffects::none());
+  }
+  llvm::CallInst *call = b_.CreateCall(callee, {a, b});
+  call->addFnAttr(llvm::Attribute::NoBuiltin);
+  return call;
+}
 
 llvm::Value *FunctionLowering::floatIntPower(const ir::Expr &e) {
   const Type &t = e.type;
@@ -49,7 +74,7 @@ llvm::Value *FunctionLowering::floatIntPower(const ir::Expr &e) {
 
   b_.SetInsertPoint(viaPow);
   llvm::Value *fexp = b_.CreateSIToFP(exponent, ft);
-  llvm::Value *powed = gpu() ? mathCall("pow", t, {base, fexp}) : b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, base, fexp);
+  llvm::Value *powed = floatPow(base, fexp, t);
   auto *powEnd = b_.GetInsertBlock();
   b_.CreateBr(join);
 

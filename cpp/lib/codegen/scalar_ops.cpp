@@ -245,9 +245,7 @@ llvm::Value *FunctionLowering::floatBinary(BinaryOp op, llvm::Value *a, llvm::Va
   case BinaryOp::TrueDiv:
     if (raising) raiseIf(b_.CreateFCmpOEQ(b, zero), types::ExcKind::ZeroDivisionError, "division by zero");
     return b_.CreateFDiv(a, b);
-  case BinaryOp::Pow:
-    if (gpu()) return mathCall("pow", t, {a, b});
-    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, a, b);
+  case BinaryOp::Pow: return floatPow(a, b, t);
   case BinaryOp::FloorDiv:
   case BinaryOp::Mod: {
     if (raising)

@@ -87,6 +87,45 @@ int64_t probe(MahouDict *d, const char *key, int64_t hash, bool &found) {
   }
 }
 
+// The first free index slot (empty or deleted) on the probe sequence of `hash`: where a
+// key known to be absent goes, found without comparing keys.
+int64_t freeSlot(MahouDict *d, int64_t hash) {
+  uint64_t mask = uint64_t(d->indexMask), perturb = uint64_t(hash);
+  uint64_t i = uint64_t(hash) & mask;
+  while (d->index[i] >= 0) {
+    perturb >>= 5;
+    i = (i * 5 + perturb + 1) & mask;
+  }
+  return int64_t(i);
+}
+
+// Removes the entry of index slot `slot`; its key and value are moved to the outputs
+// (either may be null: released).
+void removeAt(MahouDict *d, int64_t slot, void *keyOut, void *valueOut) {
+  char *e = entryAt(d, d->index[slot]);
+  d->index[slot] = kDeleted;
+  entryLive(e) = 0;
+  --d->size;
+  if (keyOut) std::memcpy(keyOut, entryKey(d, e), d->keyDesc->size);
+  else decrefItem(d->keyDesc, entryKey(d, e));
+  if (d->valueDesc) {
+    if (valueOut) std::memcpy(valueOut, entryValue(d, e), d->valueDesc->size);
+    else decrefItem(d->valueDesc, entryValue(d, e));
+  }
+}
+
+// Removes live entry `ix`, its index slot found by its stored hash (no key compared).
+void removeEntry(MahouDict *d, int64_t ix, void *keyOut, void *valueOut) {
+  int64_t hash = entryHash(entryAt(d, ix));
+  uint64_t mask = uint64_t(d->indexMask), perturb = uint64_t(hash);
+  uint64_t i = uint64_t(hash) & mask;
+  while (d->index[i] != ix) {
+    perturb >>= 5;
+    i = (i * 5 + perturb + 1) & mask;
+  }
+  removeAt(d, int64_t(i), keyOut, valueOut);
+}
+
 bool resize(MahouDict *d, int64_t minEntries) {
   // Entries: the live ones compacted; index: at least 3/2 of the entries, a power of two.
   int64_t cap = std::max<int64_t>(8, minEntries);
@@ -126,8 +165,7 @@ bool resize(MahouDict *d, int64_t minEntries) {
 // Appends an entry for a key known to be absent; takes the references of key and value.
 bool insertNew(MahouDict *d, const char *key, const char *value, int64_t hash) {
   if (d->used == d->capacity && !resize(d, std::max<int64_t>(d->size * 2, d->size + 8))) return false;
-  bool found;
-  int64_t slot = probe(d, key, hash, found);
+  int64_t slot = freeSlot(d, hash);
   char *e = entryAt(d, d->used);
   entryHash(e) = hash;
   entryLive(e) = 1;
@@ -194,7 +232,8 @@ MahouMemInfo *newTable(const MahouTypeDesc *keyDesc, const MahouTypeDesc *valueD
   d->valueOffset = 16 + int64_t(round8(keyDesc->size));
   d->entrySize = d->valueOffset + int64_t(valueDesc ? round8(valueDesc->size) : 0);
   const MahouField *f = descFields(keyDesc);
-  if (keyDesc->nfields == 1 && !(keyDesc->flags & MAHOU_DESC_TUPLE) && f[0].offset == 0) {
+  if (!(keyDesc->flags & MAHOU_DESC_HASHABLE)) d->keyKind = MAHOU_KEY_BY_CODE;
+  else if (keyDesc->nfields == 1 && !(keyDesc->flags & MAHOU_DESC_TUPLE) && f[0].offset == 0) {
     if (f[0].kind == MAHOU_FIELD_INT && f[0].size == 8) d->keyKind = MAHOU_KEY_INT64;
     if (f[0].kind == MAHOU_FIELD_STR) d->keyKind = MAHOU_KEY_STR;
   }
@@ -265,16 +304,7 @@ int32_t mahou_rt_dict_remove(MahouMemInfo *mi, const void *key, void *keyOut, vo
   bool found;
   int64_t slot = probe(d, k, keyHash(d, k), found);
   if (!found) return 1;
-  char *e = entryAt(d, d->index[slot]);
-  d->index[slot] = kDeleted;
-  entryLive(e) = 0;
-  --d->size;
-  if (keyOut) std::memcpy(keyOut, entryKey(d, e), d->keyDesc->size);
-  else decrefItem(d->keyDesc, entryKey(d, e));
-  if (d->valueDesc) {
-    if (valueOut) std::memcpy(valueOut, entryValue(d, e), d->valueDesc->size);
-    else decrefItem(d->valueDesc, entryValue(d, e));
-  }
+  removeAt(d, slot, keyOut, valueOut);
   return 0;
 }
 
@@ -293,9 +323,8 @@ int32_t mahou_rt_dict_popitem(MahouMemInfo *mi, void *keyOut, void *valueOut, in
     mahou_rt_set_error(ExcKeyError, isSet ? "pop from an empty set" : "popitem(): dictionary is empty");
     return 1;
   }
-  char *e = entryAt(d, i);
-  std::vector<char> key(entryKey(d, e), entryKey(d, e) + d->keyDesc->size);
-  return mahou_rt_dict_remove(mi, key.data(), keyOut, valueOut);
+  removeEntry(d, i, keyOut, valueOut);
+  return 0;
 }
 
 void mahou_rt_dict_clear(MahouMemInfo *mi) {
@@ -360,6 +389,57 @@ int32_t mahou_rt_dict_update(MahouMemInfo *mi, MahouMemInfo *other) {
     if (mahou_rt_dict_setitem(mi, entryKey(o, e), entryValue(o, e)) != 0) return 1;
   }
   return 0;
+}
+
+// Tables keyed by compiled code (MAHOU_KEY_BY_CODE): compiled code hashes the key,
+// walks the probe sequence of the hash with these, compares each candidate itself, and
+// inserts or removes by entry. state: two int64 the walk keeps ({slot, perturb}).
+void mahou_rt_dict_probe_begin(MahouMemInfo *mi, int64_t hash, int64_t *state) {
+  (void)mi;
+  state[0] = -1;
+  state[1] = hash;
+}
+
+// The next live entry on the probe sequence whose stored hash is `hash`, or -1 at its end
+// (an empty slot). The table may have changed between calls (a key's __eq__ may change
+// it): the walk stays within the current index, and stops at an empty slot.
+int64_t mahou_rt_dict_probe_next(MahouMemInfo *mi, int64_t hash, int64_t *state) {
+  MahouDict *d = mahouDict(mi);
+  uint64_t mask = uint64_t(d->indexMask);
+  while (true) {
+    uint64_t i;
+    if (state[0] < 0) {
+      i = uint64_t(hash) & mask;
+    } else {
+      uint64_t perturb = uint64_t(state[1]) >> 5;
+      state[1] = int64_t(perturb);
+      i = (uint64_t(state[0]) * 5 + perturb + 1) & mask;
+    }
+    state[0] = int64_t(i);
+    int64_t ix = d->index[i];
+    if (ix == kEmpty) return -1;
+    if (ix >= 0 && ix < d->used) {
+      char *e = entryAt(d, ix);
+      if (entryLive(e) && entryHash(e) == hash) return ix;
+    }
+  }
+}
+
+// The stored hash of entry i (0 <= i < used).
+int64_t mahou_rt_dict_entry_hash(MahouMemInfo *mi, int64_t i) { return entryHash(entryAt(mahouDict(mi), i)); }
+
+// Adds a key known to be absent with its hash, taking the references of key and value.
+int32_t mahou_rt_dict_insert_hashed(MahouMemInfo *mi, const void *key, const void *value, int64_t hash) {
+  MahouDict *d = mahouDict(mi);
+  if (insertNew(d, static_cast<const char *>(key), static_cast<const char *>(value), hash)) return 0;
+  decrefItem(d->keyDesc, static_cast<const char *>(key));
+  if (d->valueDesc) decrefItem(d->valueDesc, static_cast<const char *>(value));
+  return 1;
+}
+
+// Removes live entry `entry` (from mahou_rt_dict_probe_next); outputs as mahou_rt_dict_remove.
+void mahou_rt_dict_remove_entry(MahouMemInfo *mi, int64_t entry, void *keyOut, void *valueOut) {
+  removeEntry(mahouDict(mi), entry, keyOut, valueOut);
 }
 
 bool mahou_rt_dict_equal(MahouMemInfo *a, MahouMemInfo *b) {

@@ -319,11 +319,12 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   }
   if (op == ast::CmpOpKind::In || op == ast::CmpOpKind::NotIn) {
     // The needle is evaluated first, as in Python (`xs[i] in xs.pop()`); the operations
-    // below take the container first, so operands with effects go to hidden variables.
+    // below take the container first, so operands with effects, or two that can raise
+    // (`xs[i % n] in xs[0]`), go to hidden variables.
     std::vector<ExprPtr> operands;
     operands.push_back(std::move(lhs));
     operands.push_back(std::move(rhs));
-    auto bindings = bindOperands(operands, loc);
+    auto bindings = bindOperands(operands, loc, /*reordered=*/true);
     lhs = std::move(operands[0]);
     rhs = unwrapOptional(std::move(operands[1]));
     bool negate = op == ast::CmpOpKind::NotIn;

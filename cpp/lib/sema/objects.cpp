@@ -18,7 +18,7 @@ ExprPtr FunctionTyper::objectOp(ObjectOp op, Type result, std::vector<ExprPtr> a
   e->sub = int(op);
   e->ival = ival;
   e->args = std::move(args);
-  return e;
+  return instanceKeyed(std::move(e)); // keys hashed by compiled code (instance_keys.cpp)
 }
 
 Type FunctionTyper::itemType(const Type &t, Loc loc, const std::string &what) {
@@ -344,9 +344,10 @@ void FunctionTyper::requireComparable(const Type &item, Loc loc, const std::stri
 }
 
 void FunctionTyper::requireHashable(const Type &item, Loc loc) {
+  if (instanceHashable(item, loc)) return;
   std::string desc = types::typeDescriptor(item);
   if (!(reinterpret_cast<const MahouTypeDesc *>(desc.data())->flags & MAHOU_DESC_HASHABLE))
-    error(loc, "unhashable type: " + item.str() + " (keys and set items must be numbers, strings or tuples of them)");
+    error(loc, "unhashable type: " + item.str() + " (keys and set items must be numbers, strings, tuples of them or @jitclass instances)");
 }
 
 ExprPtr FunctionTyper::containerContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc) {

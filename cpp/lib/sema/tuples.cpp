@@ -57,11 +57,20 @@ ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &
   return ir::clone(e);
 }
 
-std::vector<std::pair<int, ExprPtr>> FunctionTyper::bindOperands(std::vector<ExprPtr> &operands, Loc loc) {
+// Binds each operand to a hidden variable so that it is evaluated once, in order. Pure
+// operands need none, unless the operation evaluates them in another order than the
+// source (`reordered`, as `in`): then two that can raise (anything but a constant or a
+// variable's value: `xs[i] in ys[0]`) must still raise in source order.
+std::vector<std::pair<int, ExprPtr>> FunctionTyper::bindOperands(std::vector<ExprPtr> &operands, Loc loc,
+                                                                 bool reordered) {
   std::vector<std::pair<int, ExprPtr>> bindings;
   bool allPure = true;
-  for (auto &x : operands) allPure &= isPure(*x);
-  if (allPure) return bindings;
+  int canRaise = 0;
+  for (auto &x : operands) {
+    allPure &= isPure(*x);
+    canRaise += x->op != ir::ExprOp::Const && x->op != ir::ExprOp::LoadVar;
+  }
+  if (allPure && !(reordered && canRaise > 1)) return bindings;
   for (auto &x : operands) {
     int var = tempVar(x->type, loc);
     ExprPtr value = convert(std::move(x), vars_[var].type, "a hidden variable");

@@ -255,6 +255,10 @@ public:
   ExprPtr containerContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc);
   void requireComparable(const Type &item, Loc loc, const std::string &what);
   void requireHashable(const Type &item, Loc loc);
+  // Keys hashed and compared by compiled code, @jitclass instances (instance_keys.cpp).
+  bool keyedByCode(const Type &table) const;
+  ExprPtr instanceKeyed(ExprPtr e);                   // adds the dict.keyops operand
+  bool instanceHashable(const Type &item, Loc loc);   // an instance whose class can be a key
   // Widens the variable `target` names (a container made empty) to `refined`; true when
   // its type changed (another pass follows). Refuses targets that are not variables.
   bool refineContainer(const ast::Expr &target, const Type &refined, Loc loc);
@@ -415,7 +419,7 @@ public:
   // allocates, each is evaluated once, in order, into a hidden variable (the operand
   // becomes a load of it; a pure operand is left as it is, to be cloned) and
   // wrapBindings puts those evaluations (Let) around the final expression (tuples.cpp).
-  std::vector<std::pair<int, ExprPtr>> bindOperands(std::vector<ExprPtr> &operands, Loc loc);
+  std::vector<std::pair<int, ExprPtr>> bindOperands(std::vector<ExprPtr> &operands, Loc loc, bool reordered = false);
   // Optional operands of a builtin taken by value (TypeError when None, as in Numba)
   // once all are evaluated: bindings for wrapBindings (tuples.cpp).
   std::vector<std::pair<int, ExprPtr>> bindOptionals(std::vector<ExprPtr> &operands, Loc loc);

@@ -67,8 +67,10 @@ def reduction(g, t, depth):
     v = g.rng.choice(vs)
     if t == INT:
         return f"int({v.name}.sum())" if g.chance(0.5) else f"int(np.sum({v.name}))"
-    # min/max raise ValueError on an empty array in both
-    return f"float({v.name}.{g.rng.choice(['min', 'max'])}())"
+    # min/max raise ValueError on an empty array in both. Among equal zeros of both signs
+    # compiled code returns the first, as Numba, NumPy whichever its loop keeps (seed
+    # 20261416 program 107): `+ 0.0` makes the zero's sign irrelevant.
+    return f"(float({v.name}.{g.rng.choice(['min', 'max'])}()) + 0.0)"
 
 
 def store(g, depth):
