@@ -171,9 +171,59 @@ def test_normal_and_exponential():
     compare(lambda g: g.exponential())
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.float64, np.int32, np.float32, np.uint8, np.bool_, np.complex128])
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 100])
+def test_shuffle(dtype, n):
+    def f(g, a):
+        g.shuffle(a)
+        return a
+
+    cf = njit(f)
+    for seed in SEEDS:
+        base = (np.arange(n) * 3 % 11).astype(dtype)
+        g1, g2 = np.random.default_rng(seed), np.random.default_rng(seed)
+        a1, a2 = base.copy(), base.copy()
+        cf(g1, a1)
+        g2.shuffle(a2)
+        same(a1, a2)
+        same(g1.random(2), g2.random(2))
+    # a strided view is shuffled in place
+    g1, g2 = np.random.default_rng(4), np.random.default_rng(4)
+    b1, b2 = np.arange(20.0), np.arange(20.0)
+    cf(g1, b1[::3])
+    g2.shuffle(b2[::3])
+    same(b1, b2)
+
+
+def test_permutation():
+    compare(lambda g: g.permutation(10))
+    compare(lambda g: g.permutation(0))
+    compare(lambda g: g.permutation(-3))
+    compare(lambda g, a: g.permutation(a), np.linspace(0.0, 1.0, 9))
+    compare(lambda g, a: (g.permutation(a), a), np.arange(6))  # the argument is not changed
+    compare(lambda g, n: g.permutation(np.arange(n) * 2), 2**33 // 2**30)
+
+
+def test_shuffle_refused():
+    @njit
+    def two_d(g, a):
+        g.shuffle(a)
+
+    with pytest.raises((TypingError, UnsupportedError), match="1-D"):
+        two_d(np.random.default_rng(0), np.zeros((2, 2)))
+
+    @njit
+    def axis(g, a):
+        g.shuffle(a, axis=1)
+
+    with pytest.raises((TypingError, UnsupportedError), match="axis"):
+        axis(np.random.default_rng(0), np.zeros(3))
+
+
 def test_other_bit_generators():
     def f(g):
-        return g.random(4), g.integers(0, 1000, 4), g.standard_normal(4), g.random(3, np.float32)
+        return (g.random(4), g.integers(0, 1000, 4), g.standard_normal(4), g.random(3, np.float32),
+                g.permutation(20), g.integers(0, 2**40, 3), g.standard_exponential(3, np.float32))
 
     cf = njit(f)
     for make in (np.random.PCG64, np.random.MT19937, np.random.Philox, np.random.SFC64, np.random.PCG64DXSM):
@@ -204,6 +254,13 @@ def test_refused():
     def other(g):
         return g.choice(5)
 
+    @njit
+    def attribute(g):
+        return g.bit_generator
+
+    with pytest.raises(TypingError, match="bit_generator"):
+        attribute(np.random.default_rng(0))
+
     with pytest.raises(TypingError, match="choice"):
         other(np.random.default_rng(0))
 
@@ -228,6 +285,7 @@ def test_no_leaks():
         t = 0.0
         for i in range(n):
             t += g.random(i % 4).sum() + g.integers(0, 5, (2, i % 3)).sum() + g.standard_normal(3).sum()
+            t += g.permutation(i % 5).sum() + g.permutation(np.arange(3.0))[0]
         return t
 
     g = np.random.default_rng(0)

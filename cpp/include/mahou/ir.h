@@ -55,6 +55,7 @@ enum class RandomKind {
   Seed, Uniform01, Normal, Integer,
   // Draws from a np.random.Generator (args[0]); GenBounded64/32: args off, rng → off + [0, rng].
   GenDouble, GenFloat, GenNormal, GenNormalF, GenExp, GenExpF, GenBounded64, GenBounded32,
+  GenShuffle, // args gen, a 1-D array shuffled in place → none
 };
 enum class ReduceKind { Sum, Prod, Min, Max, ArgMin, ArgMax, Any, All, Mean, Var, Std, CumSum, CumProd };
 const char *reduceKindName(ReduceKind k);

@@ -37,6 +37,15 @@ llvm::Value *FunctionLowering::randomDraw(const ir::Expr &e) {
     return b_.CreateCall(runtimeFn(wide ? "mahou_rt_gen_bounded64" : "mahou_rt_gen_bounded32", word, {ptr, word, word}),
                          {bitgen, off, rng});
   }
+  case ir::RandomKind::GenShuffle: {
+    const Type &at = e.args[1]->type;
+    Value arr = expr(*e.args[1]);
+    b_.CreateCall(runtimeFn("mahou_rt_gen_shuffle", b_.getVoidTy(), {ptr, ptr, i64(), i64(), i64()}),
+                  {bitgen, arrayData(arr.v), arrayShape(arr.v, 0), arrayStride(arr.v, 0),
+                   b_.getInt64(types::dtypeBytes(at.dtype))});
+    release(arr, at);
+    return llvm::Constant::getNullValue(types_.ssa(Type::none()));
+  }
   default: break;
   }
   internalError("unhandled random draw");

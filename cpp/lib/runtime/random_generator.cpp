@@ -6,11 +6,13 @@
 // NumPy's (numpy/random/src/distributions): uniform doubles and floats, the 256-layer
 // ziggurats for the normal and exponential distributions (tables in
 // ziggurat_tables.inc, made by tools/gen_ziggurat_tables.py), and Lemire's bounded
-// integers with the 32-bit path NumPy takes for ranges that fit in 32 bits.
+// integers with the 32-bit path NumPy takes for ranges that fit in 32 bits, and the
+// Fisher-Yates shuffle over random_interval.
 #include "mahou/runtime.h"
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 namespace {
 
@@ -137,6 +139,20 @@ uint64_t boundedLemire64(BitGen &g, uint64_t rng) {
   return uint64_t(m >> 64);
 }
 
+// NumPy's random_interval: uniform in [0, max] by masked rejection.
+uint64_t randomInterval(BitGen &g, uint64_t max) {
+  if (max == 0) return 0;
+  uint64_t mask = max;
+  for (int s = 1; s < 64; s *= 2) mask |= mask >> s;
+  uint64_t value;
+  if (max <= 0xffffffffULL) {
+    while ((value = (next32(g) & mask)) > max) {}
+  } else {
+    while ((value = (next64(g) & mask)) > max) {}
+  }
+  return value;
+}
+
 } // namespace
 
 extern "C" {
@@ -167,6 +183,18 @@ uint32_t mahou_rt_gen_bounded32(void *bitgen, uint32_t off, uint32_t rng) {
   if (rng == 0) return off;
   if (rng == 0xffffffffU) return off + next32(g);
   return off + boundedLemire32(g, rng);
+}
+
+// Generator.shuffle of a 1-D array: Fisher-Yates from the last item down to the second.
+void mahou_rt_gen_shuffle(void *bitgen, char *data, int64_t n, int64_t stride, int64_t itemsize) {
+  BitGen &g = gen(bitgen);
+  char buf[16];
+  for (int64_t i = n - 1; i >= 1; --i) {
+    int64_t j = int64_t(randomInterval(g, uint64_t(i)));
+    std::memcpy(buf, data + j * stride, size_t(itemsize));
+    std::memcpy(data + j * stride, data + i * stride, size_t(itemsize));
+    std::memcpy(data + i * stride, buf, size_t(itemsize));
+  }
 }
 
 } // extern "C"

@@ -1,6 +1,6 @@
 // Typing of np.random.Generator methods in compiled code (a Generator passed in as an
 // argument): random, uniform, integers, standard_normal, normal, standard_exponential,
-// exponential, as scalars or arrays of a given size. Each draw is a `random` expression
+// exponential, as scalars or arrays of a given size, and shuffle/permutation of 1-D arrays. Each draw is a `random` expression
 // on the generator (codegen/random.cpp, runtime/random_generator.cpp), which consumes
 // the bit generator's stream as NumPy's method does; parameters are checked before
 // anything is drawn, as NumPy checks them. Every other method is a TypingError.
@@ -42,6 +42,7 @@ ExprPtr FunctionTyper::randomGeneratorMethod(ExprPtr gen, const std::string &nam
   Loc loc = e.loc;
   const std::string fname = "Generator." + name;
   requireHost(loc, fname + "()");
+  if (name == "shuffle" || name == "permutation") return randomShuffle(std::move(gen), name, e);
   auto param = [&](size_t pos, const char *kw) -> const ast::Expr * {
     if (e.args.size() > pos) return e.args[pos].get();
     return keyword(e, kw);
@@ -245,6 +246,56 @@ ExprPtr FunctionTyper::randomGeneratorMethod(ExprPtr gen, const std::string &nam
       value = elementwise(std::move(operands), [&](std::vector<ExprPtr>) { return one(); }, loc);
     }
     return seqExpr(stmts, std::move(value), loc);
+  });
+}
+
+// shuffle(x) of a 1-D array in place, permutation(n) / permutation(x) of a 1-D copy:
+// NumPy's Fisher-Yates from the last item down, each index from random_interval.
+ExprPtr FunctionTyper::randomShuffle(ExprPtr gen, const std::string &name, const ast::Call &e) {
+  Loc loc = e.loc;
+  const std::string fname = "Generator." + name;
+  checkKeywords(e, {"x", "axis"}, fname);
+  if (e.args.size() > 2) error(loc, fname + "() takes at most 2 positional arguments");
+  const ast::Expr *xE = e.args.empty() ? keyword(e, "x") : e.args[0].get();
+  if (!xE) error(loc, fname + "() needs x");
+  if (const ast::Expr *axis = e.args.size() > 1 ? e.args[1].get() : keyword(e, "axis")) {
+    auto *i = axis->as<ast::IntLit>();
+    if (!i || i->value != 0) notSupported(axis->loc, fname + "() supports only axis=0 in compiled code");
+  }
+  ExprPtr x = expr(*xE);
+  if (isUnknown(x) || isUnknown(gen)) return unknown(loc);
+  bool permutation = name == "permutation";
+  if (permutation && (x->type.isInt() || x->type.isBool())) { // np.arange(x)
+    auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayArange, Type::array(DType::Int64, 1, types::Layout::C), loc);
+    a->args.push_back(ir::makeConst(Type::int64(), loc, 0));
+    a->args.push_back(ir::makeCast(std::move(x), Type::int64()));
+    a->args.push_back(ir::makeConst(Type::int64(), loc, 1));
+    x = std::move(a);
+  } else {
+    if (!x->type.isArray()) notSupported(xE->loc, fname + "() of " + x->type.str() + " is not supported in compiled code (a 1-D array" + (permutation ? " or an int)" : ")"));
+    if (x->type.ndim != 1) notSupported(xE->loc, fname + "() of a " + std::to_string(x->type.ndim) + "-D array is not supported in compiled code (1-D only)");
+    if (!permutation && x->type.readonly) error(xE->loc, fname + "() of a read-only array");
+    if (permutation) {
+      const Type &t = x->type;
+      auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(t.dtype, 1, types::Layout::C), loc);
+      c->args.push_back(std::move(x));
+      x = std::move(c);
+    }
+  }
+  return bindOnce(std::move(gen), [&](const std::function<ExprPtr()> &reloadGen) -> ExprPtr {
+    auto shuffle = [&](ExprPtr arr) {
+      ExprPtr s = draw(ir::RandomKind::GenShuffle, Type::none(), reloadGen(), loc);
+      s->args.push_back(std::move(arr));
+      return s;
+    };
+    if (!permutation) return shuffle(std::move(x));
+    return bindOnce(std::move(x), [&](const std::function<ExprPtr()> &reloadArr) -> ExprPtr {
+      auto stmts = std::make_shared<ir::Block>();
+      auto s = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
+      s->exprs.push_back(shuffle(reloadArr()));
+      stmts->push_back(std::move(s));
+      return seqExpr(stmts, reloadArr(), loc);
+    });
   });
 }
 

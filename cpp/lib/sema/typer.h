@@ -140,6 +140,7 @@ public:
   ir::StmtPtr ufuncIntoOut(const std::string &name, const ast::Call &e);
   ExprPtr randomCall(const std::string &name, const ast::Call &e); // random.cpp
   ExprPtr randomGeneratorMethod(ExprPtr gen, const std::string &name, const ast::Call &e); // random_generator.cpp
+  ExprPtr randomShuffle(ExprPtr gen, const std::string &name, const ast::Call &e);
   ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
   ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e, ExprPtr receiver = nullptr);
   // A NumPy function or array method written in Python (python/mahou/_library), asked for
