@@ -237,6 +237,7 @@ bool unboxObject(PyObject *obj, const Type &t, char *dst) {
     return true;
   }
   case types::Kind::Instance: return unboxJitInstance(obj, t, dst);
+  case types::Kind::NumPyRandomGenerator: return unboxRandomGenerator(obj, dst);
   case types::Kind::Optional: {
     size_t flag = types::nativeSize(t.elems[0]);
     std::memset(dst, 0, types::nativeSize(t));
@@ -275,6 +276,7 @@ PyObject *boxObject(const Type &t, char *src) {
   }
   case types::Kind::Instance: return wrapJitInstance(loadObjectPtr(src), t); // takes the reference
   case types::Kind::Generator: return wrapGenerator(loadObjectPtr(src), t);   // takes the reference
+  case types::Kind::NumPyRandomGenerator: return boxRandomGenerator(src);
   case types::Kind::Optional: {
     if (!src[types::nativeSize(t.elems[0])]) Py_RETURN_NONE;
     return boxValue(t.elems[0], src);

@@ -31,6 +31,7 @@ Slot slotOf(const Type &t) {
   case types::Kind::Unicode:
   case types::Kind::Instance:
   case types::Kind::Generator:
+  case types::Kind::NumPyRandomGenerator:
   case types::Kind::Optional:
     return {types::nativeSize(t), std::max<size_t>(1, types::nativeAlign(t))};
   default:

@@ -90,6 +90,11 @@ PyObject *wrapGenerator(MahouMemInfo *gen, const types::Type &t); // takes the r
 // Keeps `code` (the returning function's machine code) linked while `gen` lives.
 void holdGeneratorCode(PyObject *gen, const std::shared_ptr<const void> &code);
 
+// np.random.Generator arguments (random_generator.cpp): {bitgen_t *, the object}, borrowed.
+bool isNumpyRandomGenerator(PyObject *obj);
+bool unboxRandomGenerator(PyObject *obj, char *dst);
+PyObject *boxRandomGenerator(const char *src); // a new reference to the same Generator
+
 // mahou.typed.List and mahou.typed.Dict (typed_list.cpp, typed_dict.cpp).
 void registerTypedContainers(nanobind::module_ &m);
 bool isTypedList(PyObject *obj);

@@ -28,6 +28,7 @@ enum class KeyTag : uint64_t {
   NamedTuple = 13, // a namedtuple: its class handle follows, then the tuple's key
   Slice = 14,      // a slice object: payload the mask of its None bounds
   Range = 15,      // a range object
+  RandomGenerator = 16, // a numpy.random.Generator
 };
 
 constexpr uint64_t tagged(KeyTag tag, uint64_t payload) { return uint64_t(tag) << 56 | payload; }
@@ -261,6 +262,8 @@ bool appendObjectKey(PyObject *obj, KeyBuffer &key) {
     int d = dtypeOfNumpyScalar(obj);
     return d >= 0 && push(key, scalarWord(DType(d)));
   }
+  if (isNumpyRandomGenerator(obj))
+    return push(key, tagged(KeyTag::RandomGenerator, 0));
   return false;
 }
 
@@ -322,6 +325,9 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
   case types::Kind::Instance:
     key.push_back(tagged(KeyTag::Instance, 0));
     key.push_back(t.handle);
+    return;
+  case types::Kind::NumPyRandomGenerator:
+    key.push_back(tagged(KeyTag::RandomGenerator, 0));
     return;
   default:
     // Compile-time-only kinds never come from an argument object.
@@ -395,6 +401,8 @@ std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
   } else if (isDispatcher(obj)) {
     auto *d = reinterpret_cast<DispatcherObject *>(obj);
     return Type::function(uint64_t(reinterpret_cast<uintptr_t>(obj)), d->state->name);
+  } else if (isNumpyRandomGenerator(obj)) {
+    return Type::numpyRandomGenerator();
   } else if (isCompiledCallable(obj)) { // a @vectorize ufunc or a stencil
     nanobind::object name = nanobind::steal(PyObject_GetAttrString(obj, "__name__"));
     if (name.is_valid() && PyUnicode_Check(name.ptr()))

@@ -51,7 +51,12 @@ enum class BinaryOp { Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, BitAnd, BitOr,
 enum class UnaryOp { Neg, Invert, Not };
 enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge };
 enum class AllocKind { Empty, Zeros, Ones, Full };
-enum class RandomKind { Seed, Uniform01, Normal, Integer };
+enum class RandomKind {
+  Seed, Uniform01, Normal, Integer,
+  // Draws from a np.random.Generator (args[0]); GenBounded64/32: args off, rng → off + [0, rng].
+  GenDouble, GenFloat, GenNormal, GenNormalF, GenExp, GenExpF, GenBounded64, GenBounded32,
+  GenShuffle, // args gen, a 1-D array shuffled in place → none
+};
 enum class ReduceKind { Sum, Prod, Min, Max, ArgMin, ArgMax, Any, All, Mean, Var, Std, CumSum, CumProd };
 const char *reduceKindName(ReduceKind k);
 const char *binaryOpName(BinaryOp op);

@@ -86,6 +86,9 @@ enum class Kind : uint8_t {
   // reference-counted object (runtime/generators.cpp) holding the suspended function;
   // elems[0] is the type of the values it yields.
   Generator,
+  // A np.random.Generator argument (random_generator.h): its bit generator's bitgen_t and
+  // the Python object (borrowed: the caller's argument keeps both alive for the call).
+  NumPyRandomGenerator,
 };
 
 struct Type {
@@ -136,6 +139,7 @@ struct Type {
   static Type optional(Type t);
   static Type cpointer(std::optional<DType> pointee); // nullopt: voidptr
   static Type generator(Type yieldType);
+  static Type numpyRandomGenerator();
 
   bool isUnknown() const { return kind == Kind::Unknown; }
   bool isScalar() const { return kind == Kind::Scalar; }
@@ -160,6 +164,7 @@ struct Type {
   bool isOptional() const { return kind == Kind::Optional; }
   bool isInstance() const { return kind == Kind::Instance; }
   bool isGenerator() const { return kind == Kind::Generator; }
+  bool isRandomGenerator() const { return kind == Kind::NumPyRandomGenerator; }
   // A string: a literal known at compile time (Str) or a runtime one (Unicode).
   bool isString() const { return kind == Kind::Str || kind == Kind::Unicode; }
   // A heap object behind one MahouMemInfo pointer (list, dict, set, string, jitclass instance).

@@ -55,6 +55,8 @@ llvm::Type *TypeMapper::ssa(const Type &t) {
   case types::Kind::Unicode: return llvm::PointerType::get(ctx_, 0);
   case types::Kind::Optional: return mem(t);
   case types::Kind::CPointer: return llvm::PointerType::get(ctx_, 0);
+  case types::Kind::NumPyRandomGenerator: // {bitgen_t *, the Generator object} (layout.cpp)
+    return llvm::StructType::get(ctx_, {llvm::PointerType::get(ctx_, 0), llvm::PointerType::get(ctx_, 0)});
   default: internalError("type " + t.str() + " has no runtime representation");
   }
 }

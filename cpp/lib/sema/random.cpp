@@ -70,6 +70,8 @@ ExprPtr FunctionTyper::randomCall(const std::string &name, const ast::Call &e) {
       params.push_back(expr(*a0));
     }
     sizeE = param(2, "size");
+  } else if (name == "default_rng" || name == "Generator") { // as in Numba
+    notSupported(loc, fname + "() cannot make a Generator in compiled code: pass a np.random.Generator in as an argument");
   } else {
     notSupported(loc, fname + " is not supported yet");
   }

@@ -139,6 +139,8 @@ public:
   // (ufunc_out.cpp); nullptr when the call has no output argument.
   ir::StmtPtr ufuncIntoOut(const std::string &name, const ast::Call &e);
   ExprPtr randomCall(const std::string &name, const ast::Call &e); // random.cpp
+  ExprPtr randomGeneratorMethod(ExprPtr gen, const std::string &name, const ast::Call &e); // random_generator.cpp
+  ExprPtr randomShuffle(ExprPtr gen, const std::string &name, const ast::Call &e);
   ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
   ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e, ExprPtr receiver = nullptr);
   // A NumPy function or array method written in Python (python/mahou/_library), asked for

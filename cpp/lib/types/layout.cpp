@@ -22,6 +22,7 @@ size_t nativeAlign(const Type &t) {
   case Kind::Str: return 8;
   case Kind::Optional: return nativeAlign(t.elems[0]);
   case Kind::CPointer: return 8;
+  case Kind::NumPyRandomGenerator: return 8;
   case Kind::Tuple: {
     size_t a = 1;
     for (auto &e : t.elems) a = std::max(a, nativeAlign(e));
@@ -59,6 +60,7 @@ size_t nativeSize(const Type &t) {
     return (end + a - 1) / a * a;
   }
   case Kind::CPointer: return sizeof(void *);
+  case Kind::NumPyRandomGenerator: return 2 * sizeof(void *); // {bitgen_t *, PyObject *}
   case Kind::Tuple: {
     if (t.elems.empty()) return 0;
     auto offs = tupleOffsets(t);

@@ -256,6 +256,7 @@ Type Type::generator(Type yieldType) {
   t.elems.push_back(std::move(yieldType));
   return t;
 }
+Type Type::numpyRandomGenerator() { Type t; t.kind = Kind::NumPyRandomGenerator; return t; }
 Type Type::optional(Type v) {
   if (v.kind == Kind::None || v.kind == Kind::Optional) return v;
   if (v.kind == Kind::Str) v = unicode(); // an optional holds a run-time string, not a literal
@@ -376,6 +377,7 @@ std::string Type::str() const {
   case Kind::Instance: return "instance.jitclass." + text + "#" + hexHandle(handle);
   case Kind::ClassRef: return "jitclass." + text + "#" + hexHandle(handle);
   case Kind::Generator: return "generator(" + elems[0].str() + ")";
+  case Kind::NumPyRandomGenerator: return "NumPyRandomGeneratorType";
   }
   return "?";
 }
