@@ -230,6 +230,7 @@ ExprPtr iterLength(FunctionTyper &t, const IterSource &src, Loc loc) {
 ExprPtr arrayElement(FunctionTyper &t, int arrayVar, ExprPtr index, Loc loc) {
   // a[i] of an N-D array is the view a[i, :, ...].
   const Type at = t.vars_[arrayVar].type;
+  if (at.isRecordArray()) return t.recordArrayElement(t.load(arrayVar, loc), std::move(index), loc);
   if (at.ndim == 1) {
     auto element = std::make_unique<ir::Expr>(ir::ExprOp::ArrayItem, Type::scalar(at.dtype), loc);
     element->args.push_back(t.load(arrayVar, loc));
