@@ -71,6 +71,7 @@ ExprPtr FunctionTyper::recordFieldView(ExprPtr arr, int field, Loc loc) {
 }
 
 ExprPtr FunctionTyper::recordAttribute(ExprPtr base, const std::string &attr, Loc loc) {
+  requireHost(loc, "a NumPy record");
   const Type t = base->type;
   const Type &rec = recordOf(t);
   int k = rec.fieldIndex(attr);
@@ -102,6 +103,7 @@ Type elementRecord(const Type &arrayType) {
 } // namespace
 
 ExprPtr FunctionTyper::recordArrayElement(ExprPtr arr, ExprPtr index, Loc loc) {
+  requireHost(loc, "a NumPy record");
   const Type at = arr->type;
   std::vector<ExprPtr> args;
   args.push_back(std::move(arr));
@@ -125,6 +127,7 @@ ExprPtr FunctionTyper::recordArrayElement(ExprPtr arr, ExprPtr index, Loc loc) {
 }
 
 ExprPtr FunctionTyper::recordSubscript(ExprPtr base, const ast::Expr &index, Loc loc) {
+  requireHost(loc, "a NumPy record");
   const Type t = base->type;
   if (t.isRecord()) {
     int k = recordFieldIndex(t, index, loc);
