@@ -395,11 +395,18 @@ def test_unsupported_uses_are_refused():
         meth(make(DTYPES["packed"], 2))
 
     @njit
-    def store_record(a):
-        a[0] = a[1]
+    def store_number(a):
+        a[0] = 1
 
-    with pytest.raises((TypingError, UnsupportedError)):
-        store_record(make(DTYPES["packed"], 2))
+    with pytest.raises(TypingError, match="cannot store int64"):
+        store_number(make(DTYPES["packed"], 2))
+
+    @njit
+    def store_slice(a):
+        a[1:] = a[0]
+
+    with pytest.raises(UnsupportedError, match="slice"):
+        store_slice(make(DTYPES["packed"], 3))
 
 
 def test_nested_fields_refused():
@@ -489,3 +496,52 @@ def test_record_passed_to_another_function():
 
     a = make(DTYPES["aligned"], 5)
     assert njit(fn)(a) == sum(float(r["a"]) * float(r["b"]) for r in a)
+
+
+def copy_records(a):
+    for i in range(len(a) - 1):
+        a[i] = a[i + 1]
+    a[-1] = a[0]
+    return len(a)
+
+
+def copy_from_other(a, b):
+    for i in range(min(len(a), len(b))):
+        a[i] = b[len(b) - 1 - i]
+    return 0
+
+
+@pytest.mark.parametrize("kind", ["packed", "aligned", "offsets"])
+def test_store_whole_records(kind):
+    differential(copy_records, lambda: (make(DTYPES[kind], 5, seed=7),))
+    differential(copy_records, lambda: (make(DTYPES[kind], 9, seed=7)[::-2],))
+    differential(copy_from_other, lambda: (make(DTYPES[kind], 4, seed=1), make(DTYPES[kind], 6, seed=2)))
+
+    def two_d(a):
+        a[0, 1] = a[1, 2]
+        return 0
+
+    differential(two_d, lambda: (make(DTYPES[kind], 6, seed=3).reshape(2, 3),))
+
+
+def test_store_whole_record_errors():
+    @njit
+    def other_layout(a, b):
+        a[0] = b[0]
+
+    with pytest.raises(TypingError, match="cannot store"):
+        other_layout(make(DTYPES["packed"], 2), make(DTYPES["aligned"], 2))
+
+    @njit
+    def read_only(a, b):
+        a[0] = b[0]
+
+    ro = make(DTYPES["packed"], 2)
+    ro.flags.writeable = False
+    with pytest.raises(TypingError, match="read-only"):
+        read_only(ro, make(DTYPES["packed"], 2))
+    src = make(DTYPES["packed"], 2)
+    src.flags.writeable = False
+    dst = make(DTYPES["packed"], 2, seed=9)
+    read_only(dst, src)  # a record of a read-only array is copied from
+    assert equal_fields(dst[0], src[0])

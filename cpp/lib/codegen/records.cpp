@@ -30,6 +30,20 @@ Value FunctionLowering::recordOp(const ir::Expr &e) {
     release(arr, t);
     return {p, false};
   }
+  if (op == ir::ObjectOp::RecordStore) { // Python's order: the value, then the array and the indices
+    const Type &t = e.args[0]->type;
+    llvm::Value *src = expr(*e.args.back()).v;
+    Value arr = expr(*e.args[0]);
+    std::vector<llvm::Value *> idx;
+    for (int k = 0; k < t.ndim; ++k) idx.push_back(scalarExpr(*e.args[size_t(k) + 1]));
+    for (int k = 0; k < t.ndim; ++k) idx[size_t(k)] = wrapIndex(idx[size_t(k)], arrayShape(arr.v, k), options_.boundscheck);
+    Type byStrides = t;
+    byStrides.layout = types::Layout::A;
+    llvm::Value *dst = elementPointer(arr.v, byStrides, idx);
+    b_.CreateMemMove(dst, llvm::MaybeAlign(1), src, llvm::MaybeAlign(1), c64(t.elems[0].itemsize)); // a[i] = a[i]
+    release(arr, t);
+    return {llvm::Constant::getNullValue(types_.ssa(Type::none())), false};
+  }
   if (op == ir::ObjectOp::RecordFieldView) {
     Value arr = expr(*e.args[0]);
     llvm::Value *data = b_.CreateGEP(b_.getInt8Ty(), arrayData(arr.v), c64(e.ival));

@@ -254,6 +254,12 @@ private:
                 e.type.readonly == arg(0).readonly,
             name);
       break;
+    case ObjectOp::RecordStore:
+      check(e.args.size() >= 2 && arg(0).isRecordArray() && int(e.args.size()) == arg(0).ndim + 2 &&
+                e.args.back()->type.isRecord() && e.args.back()->type.offsets == arg(0).elems[0].offsets &&
+                e.args.back()->type.fields == arg(0).elems[0].fields && e.type.isNone(),
+            name);
+      break;
     case ObjectOp::RecordFieldView:
       check(e.args.size() == 1 && arg(0).isRecordArray() && e.type.isArray() && !e.type.isRecordArray() &&
                 e.type.ndim == arg(0).ndim,

@@ -10,7 +10,9 @@ using ObjectOp = ir::ObjectOp;
 
 namespace {
 
-ir::StmtPtr evalStmt(ExprPtr e, Loc loc) {
+// A record operation done for its effect (a store).
+ir::StmtPtr effect(ExprPtr e) {
+  Loc loc = e->loc;
   auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
   st->exprs.push_back(std::move(e));
   return st;
@@ -57,7 +59,7 @@ void FunctionTyper::recordSet(ExprPtr rec, int field, ExprPtr value, Loc loc, ir
   std::vector<ExprPtr> args;
   args.push_back(std::move(rec));
   args.push_back(convert(std::move(value), ft, "the assignment to field '" + rt.fields[size_t(field)] + "'"));
-  out.push_back(evalStmt(objectOp(ObjectOp::RecordSet, Type::none(), std::move(args), loc, rt.offsets[size_t(field)]), loc));
+  out.push_back(effect(objectOp(ObjectOp::RecordSet, Type::none(), std::move(args), loc, rt.offsets[size_t(field)])));
 }
 
 // a.x / a['x'] of an array of records: the field's values as a view with the same shape and strides.
@@ -108,22 +110,7 @@ ExprPtr FunctionTyper::recordArrayElement(ExprPtr arr, ExprPtr index, Loc loc) {
   std::vector<ExprPtr> args;
   args.push_back(std::move(arr));
   args.push_back(std::move(index));
-  if (at.ndim == 1) return objectOp(ObjectOp::RecordItem, elementRecord(at), std::move(args), loc);
-  auto v = std::make_unique<ir::Expr>(
-      ir::ExprOp::ArrayView,
-      Type::recordArray(at.elems[0], at.ndim - 1, at.layout == types::Layout::C ? types::Layout::C : types::Layout::A,
-                        at.readonly),
-      loc);
-  v->args.push_back(std::move(args[0]));
-  ir::ViewSlot first;
-  first.index = std::move(args[1]);
-  v->slots.push_back(std::move(first));
-  for (int k = 1; k < at.ndim; ++k) {
-    ir::ViewSlot full;
-    full.isSlice = true;
-    v->slots.push_back(std::move(full));
-  }
-  return v;
+  return objectOp(ObjectOp::RecordItem, elementRecord(at), std::move(args), loc);
 }
 
 ExprPtr FunctionTyper::recordSubscript(ExprPtr base, const ast::Expr &index, Loc loc) {
@@ -161,9 +148,25 @@ ExprPtr FunctionTyper::recordSubscript(ExprPtr base, const ast::Expr &index, Loc
 
 void FunctionTyper::storeRecordItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out) {
   const Type t = base->type;
-  if (!t.isRecord())
-    notSupported(loc, "storing into an element or a field of " + t.str() +
-                          " is not supported (store into a field of the record: a[i].x = v or a[i]['x'] = v)");
+  if (t.isRecordArray()) { // a[i] = r: the record's bytes copied into the element
+    if (t.readonly) error(loc, "cannot assign to an item of a read-only array");
+    auto idx = elementIndices(t, index);
+    if (!idx)
+      notSupported(loc, "storing into a slice or a field of " + t.str() +
+                            " is not supported (store a record into one element, or into a record's field)");
+    for (auto &i : *idx)
+      if (isUnknown(i)) return;
+    if (isUnknown(value)) return;
+    Type want = t.elems[0], got = value->type;
+    got.readonly = false;
+    if (got != want) error(loc, "cannot store " + value->type.str() + " into an element of " + t.str());
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(base));
+    for (auto &i : *idx) args.push_back(std::move(i));
+    args.push_back(std::move(value));
+    out.push_back(effect(objectOp(ObjectOp::RecordStore, Type::none(), std::move(args), loc)));
+    return;
+  }
   int k = recordFieldIndex(t, index, loc);
   if (k < 0) return;
   recordSet(std::move(base), k, std::move(value), loc, out);

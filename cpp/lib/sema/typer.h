@@ -329,7 +329,7 @@ public:
   void recordSet(ExprPtr rec, int field, ExprPtr value, Loc loc, ir::Block &out);
   ExprPtr recordFieldView(ExprPtr arr, int field, Loc loc);
   ExprPtr recordAttribute(ExprPtr base, const std::string &attr, Loc loc); // r.x, a.x, a.shape
-  ExprPtr recordArrayElement(ExprPtr arr, ExprPtr index, Loc loc);        // a[i] (a loop's item)
+  ExprPtr recordArrayElement(ExprPtr arr, ExprPtr index, Loc loc);        // a[i] of a 1-D array (a loop's item)
   ExprPtr recordSubscript(ExprPtr base, const ast::Expr &index, Loc loc); // r['x'], a[i], a['x'], a[1:]
   void storeRecordItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
   void storeRecordField(ExprPtr rec, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out);
