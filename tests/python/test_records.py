@@ -545,3 +545,30 @@ def test_store_whole_record_errors():
     dst = make(DTYPES["packed"], 2, seed=9)
     read_only(dst, src)  # a record of a read-only array is copied from
     assert equal_fields(dst[0], src[0])
+
+
+def test_on_disk_cache_keeps_record_signatures(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "recmod.py").write_text(
+        "import numpy as np\n"
+        "from mahou import njit\n"
+        "dt = np.dtype([('a', 'i4'), ('b', 'f8')], align=True)\n"
+        "@njit(cache=True)\n"
+        "def f(a, r):\n"
+        "    t = 0.0\n"
+        "    for x in a:\n"
+        "        t += x['b']\n"
+        "    return t + r['a']\n"
+    )
+    script = (
+        "import numpy as np, recmod\n"
+        "a = np.zeros(3, recmod.dt); a['a'] = [1, 2, 3]; a['b'] = [0.5, 1.0, 2.0]\n"
+        "print(recmod.f(a, a[2]), next(iter(recmod.f.stats.values()))['codegen_ms'] == 0)\n"
+    )
+    env = dict(os.environ, MAHOU_CACHE_DIR=str(tmp_path / "cache"))
+    runs = [subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True)
+            for _ in range(2)]
+    assert [r.stdout.split() for r in runs] == [["6.5", "False"], ["6.5", "True"]], [r.stderr for r in runs]
