@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+struct _PyArray_Descr; // NumPy's PyArray_Descr (numpy_api.h)
+
 namespace mahou::binding {
 
 // The compiler back end (mahou._backend, imported on the first call: it loads libLLVM).
@@ -83,6 +85,17 @@ int sliceKeyMask(PyObject *obj);
 bool unboxSlice(PyObject *obj, const types::Type &t, char *dst);
 bool unboxRange(PyObject *obj, const types::Type &t, char *dst); // range_objects.cpp
 PyObject *boxRange(PyObject *items);                             // steals the (start, stop, step) tuple
+
+// NumPy records (records.cpp): the record type of a structured dtype (nullopt with *why
+// when a field is not a scalar in native byte order), the process's number for a record
+// layout (dispatcher keys), the dtype of a record type (borrowed), unboxing an np.void
+// as a pointer to its bytes, boxing a record as a copy.
+std::optional<types::Type> recordTypeOfDescr(::_PyArray_Descr *d, std::string *why);
+std::optional<types::Type> recordTypeOfVoid(PyObject *obj, std::string *why); // an np.void argument
+uint64_t recordLayoutId(const types::Type &rec);
+::_PyArray_Descr *recordDescr(const types::Type &rec);
+bool unboxRecord(PyObject *obj, const types::Type &t, char *dst);
+PyObject *boxRecord(const types::Type &t, const char *src);
 
 // DType number of a NumPy scalar object (numpy.float32(1) → Float32), or -1.
 int dtypeOfNumpyScalar(PyObject *obj);

@@ -172,8 +172,14 @@ PyObject *parentIfIdentical(const Type &t, const MahouArrayHead *head) {
     return nullptr;
   auto *a = reinterpret_cast<PyArrayObject *>(parent);
   int ndim = t.ndim;
+  if (t.isRecordArray()) { // the same layout of records
+    auto rec = recordTypeOfDescr(PyArray_DESCR(a), nullptr);
+    if (!rec || *rec != t.elems[0])
+      return nullptr;
+  } else if (PyArray_DESCR(a)->type_num != types::dtypeNumpyNum(t.dtype)) {
+    return nullptr;
+  }
   if (PyArray_NDIM(a) != ndim || PyArray_BYTES(a) != head->data ||
-      PyArray_DESCR(a)->type_num != types::dtypeNumpyNum(t.dtype) ||
       std::memcmp(PyArray_DIMS(a), head->dims, sizeof(int64_t) * size_t(ndim)) != 0 ||
       std::memcmp(PyArray_STRIDES(a), head->dims + ndim, sizeof(int64_t) * size_t(ndim)) != 0)
     return nullptr;
@@ -182,7 +188,13 @@ PyObject *parentIfIdentical(const Type &t, const MahouArrayHead *head) {
 }
 
 PyObject *newArrayOver(const Type &t, MahouArrayHead *head, bool writeable) {
-  PyArray_Descr *descr = PyArray_DescrFromType(types::dtypeNumpyNum(t.dtype));
+  PyArray_Descr *descr;
+  if (t.isRecordArray()) {
+    descr = recordDescr(t.elems[0]);
+    Py_XINCREF(descr); // NewFromDescr steals it
+  } else {
+    descr = PyArray_DescrFromType(types::dtypeNumpyNum(t.dtype));
+  }
   if (!descr)
     return nullptr;
   auto *shape = reinterpret_cast<npy_intp *>(head->dims);
@@ -286,6 +298,8 @@ bool unboxValue(PyObject *obj, const Type &t, char *dst) {
   case types::Kind::None:
   case types::Kind::Function:
     return true; // no runtime data
+  case types::Kind::Record:
+    return unboxRecord(obj, t, dst);
   default:
     return unboxObject(obj, t, dst);
   }
@@ -303,6 +317,8 @@ PyObject *boxValue(const Type &t, char *src) {
     return boxTuple(t, src);
   case types::Kind::None:
     Py_RETURN_NONE;
+  case types::Kind::Record:
+    return boxRecord(t, src);
   default:
     return boxObject(t, src);
   }
@@ -327,7 +343,7 @@ ArgOp argOpFor(const Type &t) {
     return ArgOp::Float64;
   if (t.isBool())
     return ArgOp::Bool;
-  if (t.isArray())
+  if (t.isArray() && !t.isRecordArray()) // the hit path's array key is one word
     return ArgOp::Array;
   return ArgOp::Generic;
 }

@@ -29,6 +29,8 @@ enum class KeyTag : uint64_t {
   Slice = 14,      // a slice object: payload the mask of its None bounds
   Range = 15,      // a range object
   RandomGenerator = 16, // a numpy.random.Generator
+  Record = 17,     // an np.void record: its layout's number follows
+  RecordArray = 18, // an array of records: payload as an array's; its layout's number follows
 };
 
 constexpr uint64_t tagged(KeyTag tag, uint64_t payload) { return uint64_t(tag) << 56 | payload; }
@@ -96,7 +98,18 @@ bool push(KeyBuffer &key, uint64_t word) {
   return true;
 }
 
+bool appendRecordArrayKey(PyArrayObject *a, KeyBuffer &key) {
+  auto rec = recordTypeOfDescr(PyArray_DESCR(a), nullptr);
+  if (!rec)
+    return false;
+  bool readonly = !(PyArray_FLAGS(a) & NPY_ARRAY_WRITEABLE);
+  uint64_t shape = uint64_t(PyArray_NDIM(a)) << 8 | uint64_t(layoutOf(a)) << 1 | uint64_t(readonly);
+  return push(key, tagged(KeyTag::RecordArray, shape)) && push(key, recordLayoutId(*rec));
+}
+
 bool appendArrayKey(PyArrayObject *a, KeyBuffer &key) {
+  if (PyDataType_HASFIELDS(PyArray_DESCR(a)))
+    return appendRecordArrayKey(a, key);
   int d = arrayDType(a);
   if (d < 0)
     return false;
@@ -170,6 +183,12 @@ std::optional<Type> typeOfTuple(PyObject *obj, std::string *why) {
 }
 
 std::optional<Type> typeOfArray(PyArrayObject *a, std::string *why) {
+  if (PyDataType_HASFIELDS(PyArray_DESCR(a))) {
+    auto rec = recordTypeOfDescr(PyArray_DESCR(a), why);
+    if (!rec)
+      return std::nullopt;
+    return Type::recordArray(*rec, PyArray_NDIM(a), layoutOf(a), !(PyArray_FLAGS(a) & NPY_ARRAY_WRITEABLE));
+  }
   int d = arrayDType(a);
   if (d < 0) {
     if (why) {
@@ -258,6 +277,10 @@ bool appendObjectKey(PyObject *obj, KeyBuffer &key) {
   if (t == dispatcherType())
     return push(key, tagged(KeyTag::Function, 0)) &&
            push(key, uint64_t(reinterpret_cast<uintptr_t>(obj)));
+  if (PyArray_IsScalar(obj, Void)) {
+    auto rec = recordTypeOfVoid(obj, nullptr);
+    return rec && push(key, tagged(KeyTag::Record, 0)) && push(key, recordLayoutId(*rec));
+  }
   if (PyArray_IsScalar(obj, Generic)) {
     int d = dtypeOfNumpyScalar(obj);
     return d >= 0 && push(key, scalarWord(DType(d)));
@@ -273,7 +296,16 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
     key.push_back(scalarWord(t.dtype));
     return;
   case types::Kind::Array:
+    if (t.isRecordArray()) { // as appendRecordArrayKey
+      key.push_back(tagged(KeyTag::RecordArray, uint64_t(t.ndim) << 8 | uint64_t(t.layout) << 1 | uint64_t(t.readonly)));
+      key.push_back(recordLayoutId(t.elems[0]));
+      return;
+    }
     key.push_back(arrayWord(t.dtype, t.ndim, t.layout, t.readonly));
+    return;
+  case types::Kind::Record:
+    key.push_back(tagged(KeyTag::Record, 0));
+    key.push_back(recordLayoutId(t));
     return;
   case types::Kind::Tuple:
     if (types::isRange(t)) {
@@ -339,6 +371,8 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
 std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
   if (PyBool_Check(obj))
     return Type::boolean();
+  if (PyArray_IsScalar(obj, Void))
+    return recordTypeOfVoid(obj, why);
   if (PyArray_IsScalar(obj, Generic)) {
     int d = dtypeOfNumpyScalar(obj);
     if (d >= 0)
@@ -421,6 +455,8 @@ PyObject *toPyType(const Type &t) {
   case types::Kind::Scalar:
     return callTypes("_scalar", nb::make_tuple(types::dtypeName(t.dtype)));
   case types::Kind::Array: {
+    if (t.isRecordArray())
+      return callTypes("_opaque", nb::make_tuple(typeString(t)));
     nb::object dtype = nb::steal(callTypes("_scalar", nb::make_tuple(types::dtypeName(t.dtype))));
     if (!dtype.is_valid())
       return nullptr;

@@ -150,6 +150,12 @@ def assert_same(got, expected, rtol=None, wrap=True, path="result"):
         else:
             np.testing.assert_allclose(got, expected, rtol=rtol, equal_nan=True, err_msg=path)
         return
+    if isinstance(expected, np.void):  # a NumPy record: the same dtype, field by field
+        assert isinstance(got, np.void), f"{path}: expected a record, got {type(got)}: {got!r}"
+        assert got.dtype == expected.dtype, f"{path}: dtype {got.dtype} != {expected.dtype}"
+        for name in expected.dtype.names:
+            assert_same(got[name], expected[name], rtol=rtol, wrap=wrap, path=f"{path}[{name!r}]")
+        return
     if isinstance(expected, tuple):
         assert isinstance(got, tuple), f"{path}: expected tuple, got {type(got)}: {got!r}"
         assert len(got) == len(expected), f"{path}: tuple length {len(got)} != {len(expected)}"

@@ -103,3 +103,24 @@ TEST(Layout, MatchesCStructRules) {
   EXPECT_EQ(nativeSize(t), 24u);
   EXPECT_EQ(nativeSize(Type::array(DType::Float64, 2, Layout::C)), 24u + 32u);
 }
+
+TEST(Records, PrintParseUnify) {
+  Type rec = Type::record({"a", "b"}, {Type::scalar(DType::Int32), Type::float64()}, {0, 8}, 16, true);
+  EXPECT_EQ(rec.str(), "Record(a[type=int32;offset=0],b[type=float64;offset=8];16;True)");
+  std::string err;
+  EXPECT_EQ(*parseType(rec.str(), &err), rec);
+  Type ro = rec;
+  ro.readonly = true;
+  EXPECT_EQ(*parseType(ro.str(), &err), ro);
+  EXPECT_NE(ro, rec);
+  EXPECT_EQ(*unify(rec, ro), ro); // a record of a read-only array meets a writable one as read-only
+  Type arr = Type::recordArray(rec, 2, Layout::C);
+  EXPECT_EQ(arr.str(), "array(" + rec.str() + ", 2d, C)");
+  EXPECT_EQ(*parseType(arr.str(), &err), arr);
+  EXPECT_NE(arr, Type::array(DType::UInt8, 2, Layout::C)); // the record is part of the type
+  EXPECT_EQ(*unify(arr, Type::recordArray(rec, 2, Layout::F)), Type::recordArray(rec, 2, Layout::A));
+  EXPECT_FALSE(unify(arr, Type::array(DType::UInt8, 2, Layout::C)));
+  Type packed = Type::record({"a", "b"}, {Type::scalar(DType::Int32), Type::float64()}, {0, 4}, 12, false);
+  EXPECT_FALSE(unify(rec, packed));
+  EXPECT_FALSE(parseType("Record(a[type=int32;offset=0];4)", &err));
+}

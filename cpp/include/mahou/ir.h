@@ -40,7 +40,7 @@ enum class ObjectOp {
 const char *gpuOpName(GpuOpKind k);
 const char *objectOpName(ObjectOp op);
 // The kind of object an operation works on (the table's third column).
-enum class ObjectOpKind { List, Str, Dict, Set, Optional, Instance, Hash };
+enum class ObjectOpKind { List, Str, Dict, Set, Optional, Instance, Hash, Record };
 ObjectOpKind objectOpKind(ObjectOp op);
 const char *exprOpName(ExprOp op);
 const char *stmtOpName(StmtOp op);

@@ -89,6 +89,11 @@ enum class Kind : uint8_t {
   // A np.random.Generator argument (random_generator.h): its bit generator's bitgen_t and
   // the Python object (borrowed: the caller's argument keeps both alive for the call).
   NumPyRandomGenerator,
+  // A NumPy structured scalar (np.void): `fields` the field names, `elems` their types,
+  // `offsets` their byte offsets, `itemsize` the record's size, `aligned` NumPy's
+  // isalignedstruct. A value is a pointer to the record's bytes (a view: writes reach
+  // the array it came from). An array of records is an Array whose elems[0] is the Record.
+  Record,
 };
 
 struct Type {
@@ -106,6 +111,9 @@ struct Type {
   ModuleId module{};          // Module
   ExcKind exc{};              // ExcClass
   std::string text;           // Str: the literal's value; Function: the function's name; Module: its global path
+  std::vector<int64_t> offsets; // Record: each field's byte offset
+  int64_t itemsize = 0;         // Record: its size in bytes
+  bool aligned = false;         // Record: NumPy's align=True (`readonly`: from a read-only array)
 
   static Type unknown() { return Type{}; }
   static Type none();
@@ -140,6 +148,10 @@ struct Type {
   static Type cpointer(std::optional<DType> pointee); // nullopt: voidptr
   static Type generator(Type yieldType);
   static Type numpyRandomGenerator();
+  static Type record(std::vector<std::string> names, std::vector<Type> fieldTypes, std::vector<int64_t> offsets,
+                     int64_t itemsize, bool aligned);
+  // An array of records: Kind::Array (dtype unused, uint8) whose elems[0] is the record.
+  static Type recordArray(Type record, int ndim, Layout layout, bool readonly = false);
 
   bool isUnknown() const { return kind == Kind::Unknown; }
   bool isScalar() const { return kind == Kind::Scalar; }
@@ -165,6 +177,8 @@ struct Type {
   bool isInstance() const { return kind == Kind::Instance; }
   bool isGenerator() const { return kind == Kind::Generator; }
   bool isRandomGenerator() const { return kind == Kind::NumPyRandomGenerator; }
+  bool isRecord() const { return kind == Kind::Record; }
+  bool isRecordArray() const { return kind == Kind::Array && !elems.empty(); }
   // A string: a literal known at compile time (Str) or a runtime one (Unicode).
   bool isString() const { return kind == Kind::Str || kind == Kind::Unicode; }
   // A heap object behind one MahouMemInfo pointer (list, dict, set, string, jitclass instance).

@@ -54,7 +54,8 @@ llvm::Type *TypeMapper::ssa(const Type &t) {
   case types::Kind::Generator:
   case types::Kind::Unicode: return llvm::PointerType::get(ctx_, 0);
   case types::Kind::Optional: return mem(t);
-  case types::Kind::CPointer: return llvm::PointerType::get(ctx_, 0);
+  case types::Kind::CPointer:
+  case types::Kind::Record: return llvm::PointerType::get(ctx_, 0); // the record's bytes
   case types::Kind::NumPyRandomGenerator: // {bitgen_t *, the Generator object} (layout.cpp)
     return llvm::StructType::get(ctx_, {llvm::PointerType::get(ctx_, 0), llvm::PointerType::get(ctx_, 0)});
   default: internalError("type " + t.str() + " has no runtime representation");

@@ -208,6 +208,7 @@ public:
   Value codeKeyedOp(const ir::Expr &e);
   Value codeKeyedTables(const ir::Expr &e);
   Value instanceOp(const ir::Expr &e); // @jitclass instances (jitclass.cpp)
+  Value recordOp(const ir::Expr &e);   // NumPy records (records.cpp)
   Value hashOp(const ir::Expr &e);     // hash() (hashing.cpp)
   llvm::Value *adoptArgumentArray(llvm::Value *arr);
   // A value stored into a container that may outlive the call: an owned reference, and an

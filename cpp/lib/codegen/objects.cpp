@@ -178,6 +178,7 @@ Value FunctionLowering::objectOp(const ir::Expr &e) {
   case ir::ObjectOpKind::Set: return hashedOp(e);
   case ir::ObjectOpKind::Instance: return instanceOp(e);
   case ir::ObjectOpKind::Hash: return hashOp(e);
+  case ir::ObjectOpKind::Record: return recordOp(e);
   case ir::ObjectOpKind::Optional: break;
   }
   if (op != ObjectOp::OptIsNone) internalError("optional operation not lowered");

@@ -244,6 +244,27 @@ private:
     case ObjectOp::InstanceNew: check(e.type.isInstance() && e.args.empty(), name); break;
     case ObjectOp::InstanceGet: check(arg(0).isInstance() && e.args.size() == 1 && e.ival >= 8, name); break;
     case ObjectOp::InstanceSet: check(arg(0).isInstance() && e.args.size() == 2 && e.ival >= 8, name); break;
+    case ObjectOp::RecordGet: check(e.args.size() == 1 && arg(0).isRecord() && e.type.isScalar(), name); break;
+    case ObjectOp::RecordSet:
+      check(e.args.size() == 2 && arg(0).isRecord() && arg(1).isScalar() && e.type.isNone(), name);
+      break;
+    case ObjectOp::RecordItem:
+      check(!e.args.empty() && arg(0).isRecordArray() && int(e.args.size()) == arg(0).ndim + 1 && e.type.isRecord() &&
+                e.type.fields == arg(0).elems[0].fields && e.type.offsets == arg(0).elems[0].offsets &&
+                e.type.readonly == arg(0).readonly,
+            name);
+      break;
+    case ObjectOp::RecordStore:
+      check(e.args.size() >= 2 && arg(0).isRecordArray() && int(e.args.size()) == arg(0).ndim + 2 &&
+                e.args.back()->type.isRecord() && e.args.back()->type.offsets == arg(0).elems[0].offsets &&
+                e.args.back()->type.fields == arg(0).elems[0].fields && e.type.isNone(),
+            name);
+      break;
+    case ObjectOp::RecordFieldView:
+      check(e.args.size() == 1 && arg(0).isRecordArray() && e.type.isArray() && !e.type.isRecordArray() &&
+                e.type.ndim == arg(0).ndim,
+            name);
+      break;
     case ObjectOp::HashValue:
       check(e.args.size() == 1 && e.type == Type::int64() &&
                 (arg(0).isNumber() || arg(0).isUnicode() || arg(0).isNone()),

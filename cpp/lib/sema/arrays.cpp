@@ -40,6 +40,7 @@ ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
     g->args.push_back(std::move(base));
     return g;
   }
+  if (base->type.isRecord() || base->type.isRecordArray()) return recordSubscript(std::move(base), *s.index, s.loc);
   if (base->type.isArray()) return indexArray(std::move(base), *s.index, s.loc);
   base = unwrapOptional(std::move(base));
   if (base->type.isInstance()) return instanceGetItem(std::move(base), *s.index, s.loc);

@@ -726,6 +726,7 @@ ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &
   if (types::isRange(self->type)) notSupported(e.loc, "range." + name + "() is not supported");
   if (self->type.isNamedTuple() && name == "_replace") return namedTupleMethod(std::move(self), name, e);
   const Type t = self->type;
+  refuseRecordOperand(self, e.loc, "the method '" + name + "'");
   MemberAccess m{*this, std::move(self), selfExpr, &e, name, e.loc};
   if (MemberTyper typer = findMethod(t.kind, name)) return typer(m);
   if (auto r = extensionMember(m)) return r;

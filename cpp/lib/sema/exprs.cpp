@@ -170,6 +170,8 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   lhs = unwrapOptional(std::move(lhs));
   rhs = unwrapOptional(std::move(rhs));
   if (lhs->type.isInstance() || rhs->type.isInstance()) return instanceBinary(op, lhs, rhs, loc);
+  refuseRecordOperand(lhs, loc, std::string("the operator ") + ast::binOpSymbol(op));
+  refuseRecordOperand(rhs, loc, std::string("the operator ") + ast::binOpSymbol(op));
   if (lhs->type.isObject() || rhs->type.isObject() || (lhs->type.isString() && rhs->type.isString()) ||
       ((lhs->type.isString() || rhs->type.isString()) && op == ast::BinOpKind::Mult))
     if (auto r = objectBinary(op, lhs, rhs, loc)) return r;
@@ -288,6 +290,7 @@ ExprPtr FunctionTyper::unary(const ast::UnaryOp &u) {
 ExprPtr FunctionTyper::unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc) {
   v = unwrapOptional(std::move(v)); // an optional number is its value (TypeError when None), as in Numba
   if (v->type.isInstance()) return instanceUnary(op, std::move(v), loc);
+  refuseRecordOperand(v, loc, std::string("the operator ") + ast::unaryOpSymbol(op));
   if (!v->type.isNumber())
     error(loc, std::string("bad operand type for unary ") + ast::unaryOpSymbol(op) + ": " + v->type.str());
   Type t = v->type.isBool() ? Type::int64() : v->type;
@@ -546,6 +549,7 @@ ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
     notSupported(a.loc, "'" + a.attr + "' of module " + t.str() + " is not supported as a value");
   }
   if (t.isNamedTuple() && t.fieldIndex(a.attr) >= 0) return namedTupleField(std::move(base), a.attr, a.loc);
+  if (t.isRecord() || t.isRecordArray()) return recordAttribute(std::move(base), a.attr, a.loc);
   MemberAccess m{*this, std::move(base), *a.value, nullptr, a.attr, a.loc};
   if (MemberTyper typer = findAttribute(t.kind, a.attr)) return typer(m);
   if (auto r = extensionMember(m)) return r;

@@ -278,16 +278,18 @@ ExprPtr iterLength(FunctionTyper &t, const IterSource &src, Loc loc) {
 ExprPtr arrayElement(FunctionTyper &t, int arrayVar, ExprPtr index, Loc loc) {
   // a[i] of an N-D array is the view a[i, :, ...].
   const Type at = t.vars_[arrayVar].type;
+  if (at.isRecordArray() && at.ndim == 1) return t.recordArrayElement(t.load(arrayVar, loc), std::move(index), loc);
   if (at.ndim == 1) {
     auto element = std::make_unique<ir::Expr>(ir::ExprOp::ArrayItem, Type::scalar(at.dtype), loc);
     element->args.push_back(t.load(arrayVar, loc));
     element->args.push_back(std::move(index));
     return element;
   }
-  auto v = std::make_unique<ir::Expr>(
-      ir::ExprOp::ArrayView,
-      Type::array(at.dtype, at.ndim - 1, at.layout == types::Layout::C ? types::Layout::C : types::Layout::A, at.readonly),
-      loc);
+  const types::Layout layout = at.layout == types::Layout::C ? types::Layout::C : types::Layout::A;
+  auto v = std::make_unique<ir::Expr>(ir::ExprOp::ArrayView,
+                                      at.isRecordArray() ? Type::recordArray(at.elems[0], at.ndim - 1, layout, at.readonly)
+                                                         : Type::array(at.dtype, at.ndim - 1, layout, at.readonly),
+                                      loc);
   v->args.push_back(t.load(arrayVar, loc));
   ir::ViewSlot first;
   first.index = std::move(index);

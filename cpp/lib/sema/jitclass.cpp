@@ -109,6 +109,7 @@ ExprPtr FunctionTyper::instanceAttribute(ExprPtr obj, const std::string &attr, L
 void FunctionTyper::storeAttribute(ExprPtr obj, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out) {
   if (isUnknown(obj)) return;
   obj = unwrapOptional(std::move(obj));
+  if (obj->type.isRecord() || obj->type.isRecordArray()) return storeRecordField(std::move(obj), attr, std::move(value), loc, out);
   if (!obj->type.isInstance())
     notSupported(loc, "assigning to an attribute of a " + obj->type.str() + " is not supported");
   const JitClassInfo &c = jitClassOf(obj->type, loc);
@@ -145,6 +146,11 @@ void FunctionTyper::augAssignAttribute(const ast::Attribute &target, const ast::
     return;
   }
   obj = unwrapOptional(std::move(obj));
+  if (obj->type.isRecord()) { // r.x += v
+    int k = obj->type.fieldIndex(target.attr);
+    if (k < 0) error(s.loc, obj->type.str() + " has no field '" + target.attr + "'");
+    return augAssignRecordField(std::move(obj), k, s, out);
+  }
   if (!obj->type.isInstance())
     notSupported(s.loc, "augmented assignment to an attribute of a " + obj->type.str() + " is not supported");
   // The instance is evaluated once: a variable is read again, anything else is held in a

@@ -189,6 +189,10 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     auto base = expr(*sub->value);
     if (isUnknown(base) && !base->type.isPartialContainer()) return;
     base = unwrapOptional(std::move(base));
+    if ((base->type.isRecord() || base->type.isRecordArray()) && !isUnknown(base)) {
+      storeRecordItem(std::move(base), *sub->index, std::move(value), loc, out);
+      return;
+    }
     if (base->type.isInstance()) {
       instanceSetItem(std::move(base), *sub->index, std::move(value), loc, out);
       return;
@@ -289,6 +293,12 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   auto base = expr(*sub->value);
   if (isUnknown(base)) return;
   base = unwrapOptional(std::move(base));
+  if (base->type.isRecord()) { // r['x'] += v
+    int k = recordFieldIndex(base->type, *sub->index, s.loc);
+    if (k >= 0) augAssignRecordField(std::move(base), k, s, out);
+    return;
+  }
+  refuseRecordOperand(base, s.loc, "augmented assignment to an item");
   if (base->type.isList() || base->type.isDict()) {
     augAssignContainerItem(std::move(base), s, *sub, out);
     return;

@@ -185,6 +185,7 @@ ir::Function FunctionTyper::run() {
     if (ret_.containsUnknown())
       error(def_.loc, "cannot infer the return type of '" + def_.name +
                           "' (a recursive function needs a base case that returns first)");
+    checkRecordUses(body);
     ir::Function fn;
     fn.name = def_.name;
     fn.file = file_.path();

@@ -335,6 +335,22 @@ public:
   ExprPtr namedTupleField(ExprPtr tuple, const std::string &attr, Loc loc); // p.x; nullptr: no such field
   ExprPtr namedTupleMethod(ExprPtr tuple, const std::string &name, const ast::Call &e); // p._replace(x=1); nullptr: none
 
+  // ---- NumPy records and arrays of them (records.cpp)
+  int recordFieldIndex(const Type &rec, const ast::Expr &index, Loc loc); // -1: index unknown yet
+  ExprPtr recordGet(ExprPtr rec, int field, Loc loc);
+  void recordSet(ExprPtr rec, int field, ExprPtr value, Loc loc, ir::Block &out);
+  ExprPtr recordFieldView(ExprPtr arr, int field, Loc loc);
+  ExprPtr recordAttribute(ExprPtr base, const std::string &attr, Loc loc); // r.x, a.x, a.shape
+  ExprPtr recordArrayElement(ExprPtr arr, ExprPtr index, Loc loc);        // a[i] of a 1-D array (a loop's item)
+  ExprPtr recordSubscript(ExprPtr base, const ast::Expr &index, Loc loc); // r['x'], a[i], a['x'], a[1:]
+  void storeRecordItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
+  void storeRecordField(ExprPtr rec, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out);
+  void augAssignRecordField(ExprPtr rec, int field, const ast::AugAssign &s, ir::Block &out);
+  void refuseRecordOperand(const ExprPtr &e, Loc loc, const std::string &what) const;
+  // Every use of a record or an array of records in the typed body is one that handles
+  // them (fields, views, shape, passing them on); anything else is UnsupportedError.
+  void checkRecordUses(const ir::Block &body) const;
+
   // ---- @jitclass instances (jitclass.cpp)
   const JitClassInfo &jitClassOf(const Type &instanceOrClass, Loc loc);
   ExprPtr newInstance(uint64_t classHandle, const std::string &className, const ast::Call &e);

@@ -19,6 +19,7 @@ size_t nativeAlign(const Type &t) {
   case Kind::Unicode:
   case Kind::Instance:
   case Kind::Generator:
+  case Kind::Record:
   case Kind::Str: return 8;
   case Kind::Optional: return nativeAlign(t.elems[0]);
   case Kind::CPointer: return 8;
@@ -54,6 +55,7 @@ size_t nativeSize(const Type &t) {
   case Kind::Unicode:
   case Kind::Instance:
   case Kind::Generator:
+  case Kind::Record:
   case Kind::Str: return 8;
   case Kind::Optional: {
     size_t a = nativeAlign(t), end = nativeSize(t.elems[0]) + 1;

@@ -198,9 +198,11 @@ private:
       }
       return Type::tuple(std::move(elems));
     }
-    if (name == "array") { // array(float64, 2d, C)
+    if (name == "Record") return parseRecord();
+    if (name == "array") { // array(float64, 2d, C); array(Record(...), 1d, C)
       if (!eat('(')) return fail("expected '(' after array");
-      auto d = scalarByName(ident());
+      std::string dname = ident();
+      auto d = dname == "Record" ? parseRecord() : scalarByName(dname);
       if (!d) return fail("unknown dtype in array(...)");
       if (!eat(',')) return fail("expected ','");
       skipSpace();
@@ -220,6 +222,7 @@ private:
         else return fail("unknown array flag '" + w + "'");
       }
       if (!eat(')')) return fail("expected ')'");
+      if (d->isRecord()) return Type::recordArray(*d, nd, layout, readonly);
       return Type::array(d->dtype, nd, layout, readonly);
     }
     if (name == "instance" && eatWord(".jitclass.")) return parseInstance();
@@ -227,6 +230,47 @@ private:
     if (!scalar) return fail("unknown type name '" + name + "'");
     if (eat('[')) return parseArraySuffix(scalar->dtype);
     return scalar;
+  }
+
+  int64_t integer() {
+    skipSpace();
+    size_t start = pos_;
+    while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+    return start == pos_ ? -1 : std::stoll(s_.substr(start, pos_ - start));
+  }
+
+  // A record as Type::str() spells it (Numba's spelling, after "Record"):
+  // (a[type=int32;offset=0],b[type=float64;offset=8];16;False[;readonly])
+  std::optional<Type> parseRecord() {
+    if (!eat('(')) return fail("expected '(' after Record");
+    std::vector<std::string> names;
+    std::vector<Type> fields;
+    std::vector<int64_t> offsets;
+    do {
+      skipSpace();
+      size_t open = s_.find('[', pos_);
+      if (open == std::string::npos || open == pos_) return fail("expected a field: name[type=...;offset=...]");
+      names.push_back(s_.substr(pos_, open - pos_));
+      pos_ = open + 1;
+      if (!eatWord("type=")) return fail("expected 'type=' in a record field");
+      auto ft = scalarByName(ident());
+      if (!ft) return fail("a record field's type must be a scalar");
+      fields.push_back(*ft);
+      if (!eat(';') || !eatWord("offset=")) return fail("expected ';offset=' in a record field");
+      int64_t off = integer();
+      if (off < 0 || !eat(']')) return fail("expected the field's offset and ']'");
+      offsets.push_back(off);
+    } while (eat(','));
+    if (!eat(';')) return fail("expected ';' and the record's size");
+    int64_t size = integer();
+    if (size < 0 || !eat(';')) return fail("expected the record's size and ';'");
+    std::string flag = ident();
+    if (flag != "True" && flag != "False") return fail("expected True or False (aligned)");
+    bool readonly = eat(';') && ident() == "readonly";
+    if (!eat(')')) return fail("expected ')' after a record");
+    Type rec = Type::record(std::move(names), std::move(fields), std::move(offsets), size, flag == "True");
+    rec.readonly = readonly;
+    return rec;
   }
 
   // A jitclass instance as Type::str() spells it: instance.jitclass.<name>#<class handle in hex>

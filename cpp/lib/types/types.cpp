@@ -257,6 +257,22 @@ Type Type::generator(Type yieldType) {
   return t;
 }
 Type Type::numpyRandomGenerator() { Type t; t.kind = Kind::NumPyRandomGenerator; return t; }
+Type Type::record(std::vector<std::string> names, std::vector<Type> fieldTypes, std::vector<int64_t> offs,
+                  int64_t size, bool isAligned) {
+  Type t;
+  t.kind = Kind::Record;
+  t.fields = std::move(names);
+  t.elems = std::move(fieldTypes);
+  t.offsets = std::move(offs);
+  t.itemsize = size;
+  t.aligned = isAligned;
+  return t;
+}
+Type Type::recordArray(Type rec, int ndim, Layout layout, bool readonly) {
+  Type t = array(DType::UInt8, ndim, layout, readonly);
+  t.elems.push_back(std::move(rec));
+  return t;
+}
 Type Type::optional(Type v) {
   if (v.kind == Kind::None || v.kind == Kind::Optional) return v;
   if (v.kind == Kind::Str) v = unicode(); // an optional holds a run-time string, not a literal
@@ -311,7 +327,10 @@ bool Type::operator==(const Type &o) const {
   case Kind::Scalar:
   case Kind::DTypeObj: return dtype == o.dtype;
   case Kind::Array:
-    return dtype == o.dtype && ndim == o.ndim && layout == o.layout && readonly == o.readonly;
+    return dtype == o.dtype && ndim == o.ndim && layout == o.layout && readonly == o.readonly && elems == o.elems;
+  case Kind::Record:
+    return fields == o.fields && elems == o.elems && offsets == o.offsets && itemsize == o.itemsize &&
+           aligned == o.aligned && readonly == o.readonly;
   case Kind::Tuple: return elems == o.elems && handle == o.handle && fields == o.fields && closureTuple == o.closureTuple;
   case Kind::Dict:
   case Kind::Set:
@@ -336,7 +355,7 @@ std::string Type::str() const {
   case Kind::None: return "none";
   case Kind::Scalar: return dtypeName(dtype);
   case Kind::Array: {
-    std::string s = std::string("array(") + dtypeName(dtype) + ", " + std::to_string(ndim) +
+    std::string s = std::string("array(") + (elems.empty() ? dtypeName(dtype) : elems[0].str()) + ", " + std::to_string(ndim) +
                     "d, " + (layout == Layout::C ? "C" : layout == Layout::F ? "F" : "A");
     if (readonly) s += ", readonly";
     return s + ")";
@@ -378,6 +397,12 @@ std::string Type::str() const {
   case Kind::ClassRef: return "jitclass." + text + "#" + hexHandle(handle);
   case Kind::Generator: return "generator(" + elems[0].str() + ")";
   case Kind::NumPyRandomGenerator: return "NumPyRandomGeneratorType";
+  case Kind::Record: { // Numba's spelling: Record(a[type=int32;offset=0],b[type=float64;offset=8];16;False)
+    std::string s = "Record(";
+    for (size_t i = 0; i < elems.size(); ++i)
+      s += (i ? "," : "") + fields[i] + "[type=" + elems[i].str() + ";offset=" + std::to_string(offsets[i]) + "]";
+    return s + ";" + std::to_string(itemsize) + ";" + (aligned ? "True" : "False") + (readonly ? ";readonly" : "") + ")";
+  }
   }
   return "?";
 }
@@ -436,7 +461,9 @@ std::optional<Type> unify(const Type &a, const Type &b) {
     return Type::scalar(promote(a.dtype, b.dtype));
   }
   case Kind::Array:
-    if (a.dtype != b.dtype || a.ndim != b.ndim) return std::nullopt;
+    if (a.dtype != b.dtype || a.ndim != b.ndim || a.elems != b.elems) return std::nullopt;
+    if (a.isRecordArray())
+      return Type::recordArray(a.elems[0], a.ndim, a.layout == b.layout ? a.layout : Layout::A, a.readonly || b.readonly);
     return Type::array(a.dtype, a.ndim, a.layout == b.layout ? a.layout : Layout::A,
                        a.readonly || b.readonly);
   case Kind::Tuple: {
@@ -457,6 +484,13 @@ std::optional<Type> unify(const Type &a, const Type &b) {
   case Kind::List:
   case Kind::Dict:
   case Kind::Set: return unifyItems(a, b);
+  case Kind::Record: { // one layout: a record of a read-only array is read-only
+    Type ra = a, rb = b;
+    ra.readonly = rb.readonly = false;
+    if (ra != rb) return std::nullopt;
+    ra.readonly = a.readonly || b.readonly;
+    return ra;
+  }
   case Kind::Generator: // one yield type: a generator's items are not converted
     if (a.elems[0].containsUnknown()) return b;
     if (b.elems[0].containsUnknown()) return a;

@@ -1,0 +1,275 @@
+// Typing of NumPy records (structured scalars) and arrays of them: fields by attribute
+// and by constant index (a literal string or integer, also one from a constant tuple or
+// literal_unroll), an element of an array of records (a record that views the array),
+// views of arrays of records, and a field of an array of records as an array view.
+#include "typer.h"
+
+namespace mahou::sema {
+
+using ObjectOp = ir::ObjectOp;
+
+namespace {
+
+// A record operation done for its effect (a store).
+ir::StmtPtr effect(ExprPtr e) {
+  Loc loc = e->loc;
+  auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
+  st->exprs.push_back(std::move(e));
+  return st;
+}
+
+const Type &recordOf(const Type &t) { return t.isRecord() ? t : t.elems[0]; }
+
+} // namespace
+
+int FunctionTyper::recordFieldIndex(const Type &rec, const ast::Expr &index, Loc loc) {
+  auto i = constInt(index);
+  std::string name;
+  if (i) { // rec[0]: the field at that position
+    int64_t n = int64_t(rec.fields.size());
+    int64_t k = *i < 0 ? *i + n : *i;
+    if (k < 0 || k >= n) error(index.loc, "index " + std::to_string(*i) + " out of range for " + rec.str());
+    return int(k);
+  }
+  auto v = expr(index);
+  if (isUnknown(v)) return -1;
+  if (v->type.kind != Kind::Str)
+    error(index.loc, "a field of " + rec.str() + " is indexed by a constant string or integer, not by a " +
+                         v->type.str() + " (the field must be known when compiling)");
+  int k = rec.fieldIndex(v->type.text);
+  if (k < 0) error(loc, rec.str() + " has no field '" + v->type.text + "'");
+  return k;
+}
+
+ExprPtr FunctionTyper::recordGet(ExprPtr rec, int field, Loc loc) {
+  const Type rt = rec->type;
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(rec));
+  return objectOp(ObjectOp::RecordGet, rt.elems[size_t(field)], std::move(args), loc, rt.offsets[size_t(field)]);
+}
+
+void FunctionTyper::recordSet(ExprPtr rec, int field, ExprPtr value, Loc loc, ir::Block &out) {
+  const Type rt = rec->type;
+  if (isUnknown(value)) return;
+  const Type &ft = rt.elems[size_t(field)];
+  if (rt.readonly) error(loc, "cannot assign to the field '" + rt.fields[size_t(field)] + "' of a record of a read-only array");
+  if (!value->type.isNumber())
+    error(loc, "cannot store " + value->type.str() + " into the field '" + rt.fields[size_t(field)] + "' (" +
+                   ft.str() + ") of " + rt.str());
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(rec));
+  args.push_back(convert(std::move(value), ft, "the assignment to field '" + rt.fields[size_t(field)] + "'"));
+  out.push_back(effect(objectOp(ObjectOp::RecordSet, Type::none(), std::move(args), loc, rt.offsets[size_t(field)])));
+}
+
+// a.x / a['x'] of an array of records: the field's values as a view with the same shape and strides.
+ExprPtr FunctionTyper::recordFieldView(ExprPtr arr, int field, Loc loc) {
+  const Type at = arr->type;
+  const Type &rec = at.elems[0];
+  Type vt = Type::array(rec.elems[size_t(field)].dtype, at.ndim, types::Layout::A, at.readonly);
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(arr));
+  return objectOp(ObjectOp::RecordFieldView, vt, std::move(args), loc, rec.offsets[size_t(field)]);
+}
+
+ExprPtr FunctionTyper::recordAttribute(ExprPtr base, const std::string &attr, Loc loc) {
+  requireHost(loc, "a NumPy record");
+  const Type t = base->type;
+  const Type &rec = recordOf(t);
+  int k = rec.fieldIndex(attr);
+  if (t.isRecord()) {
+    if (k < 0) error(loc, rec.str() + " has no field '" + attr + "'");
+    return recordGet(std::move(base), k, loc);
+  }
+  if (k >= 0) return recordFieldView(std::move(base), k, loc);
+  if (attr == "shape" || attr == "strides" || attr == "ndim" || attr == "size")
+    return arrayAttribute(std::move(base), attr, loc);
+  if (attr == "itemsize") return ir::makeConst(Type::int64(), loc, rec.itemsize);
+  if (attr == "nbytes") {
+    auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArraySize, Type::int64(), loc);
+    s->args.push_back(std::move(base));
+    return binary(ast::BinOpKind::Mult, std::move(s), ir::makeConst(Type::int64(), loc, rec.itemsize), loc);
+  }
+  if (attr == "T" && t.ndim == 1) return base;
+  notSupported(loc, "the attribute '" + attr + "' of " + t.str() + " is not supported (" + rec.str() +
+                        " has no field of that name)");
+}
+
+namespace {
+// The record an element of an array of records is: read-only when the array is.
+Type elementRecord(const Type &arrayType) {
+  Type rec = arrayType.elems[0];
+  rec.readonly = arrayType.readonly;
+  return rec;
+}
+} // namespace
+
+ExprPtr FunctionTyper::recordArrayElement(ExprPtr arr, ExprPtr index, Loc loc) {
+  requireHost(loc, "a NumPy record");
+  const Type at = arr->type;
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(arr));
+  args.push_back(std::move(index));
+  return objectOp(ObjectOp::RecordItem, elementRecord(at), std::move(args), loc);
+}
+
+ExprPtr FunctionTyper::recordSubscript(ExprPtr base, const ast::Expr &index, Loc loc) {
+  requireHost(loc, "a NumPy record");
+  const Type t = base->type;
+  if (t.isRecord()) {
+    int k = recordFieldIndex(t, index, loc);
+    if (k < 0) return unknown(loc);
+    return recordGet(std::move(base), k, loc);
+  }
+  // An array of records: a['x'] is a field's view; integers and slices index the array.
+  if (index.kind == ast::ExprKind::StrLit || index.kind == ast::ExprKind::Name) { // a['x'], a[f] with f constant
+    auto probe = expr(index);
+    if (isUnknown(probe)) return unknown(loc);
+    if (probe->type.kind == Kind::Str) {
+      int k = t.elems[0].fieldIndex(probe->type.text);
+      if (k < 0) error(loc, t.elems[0].str() + " has no field '" + probe->type.text + "'");
+      return recordFieldView(std::move(base), k, loc);
+    }
+    if (probe->type.isString())
+      error(index.loc, "a field of " + t.str() + " is indexed by a constant string, not by a " + probe->type.str());
+  }
+  auto r = indexArray(std::move(base), index, loc);
+  if (isUnknown(r)) return r;
+  if (r->op == ir::ExprOp::ArrayItem) { // every axis indexed: the record there
+    std::vector<ExprPtr> args = std::move(r->args);
+    return objectOp(ObjectOp::RecordItem, elementRecord(t), std::move(args), loc);
+  }
+  if (r->op == ir::ExprOp::ArrayView) {
+    r->type = Type::recordArray(t.elems[0], r->type.ndim, r->type.layout, r->type.readonly);
+    return r;
+  }
+  notSupported(loc, "indexing " + t.str() + " with an index array is not supported");
+}
+
+void FunctionTyper::storeRecordItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out) {
+  const Type t = base->type;
+  if (t.isRecordArray()) { // a[i] = r: the record's bytes copied into the element
+    if (t.readonly) error(loc, "cannot assign to an item of a read-only array");
+    auto idx = elementIndices(t, index);
+    if (!idx)
+      notSupported(loc, "storing into a slice or a field of " + t.str() +
+                            " is not supported (store a record into one element, or into a record's field)");
+    for (auto &i : *idx)
+      if (isUnknown(i)) return;
+    if (isUnknown(value)) return;
+    Type want = t.elems[0], got = value->type;
+    got.readonly = false;
+    if (got != want) error(loc, "cannot store " + value->type.str() + " into an element of " + t.str());
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(base));
+    for (auto &i : *idx) args.push_back(std::move(i));
+    args.push_back(std::move(value));
+    out.push_back(effect(objectOp(ObjectOp::RecordStore, Type::none(), std::move(args), loc)));
+    return;
+  }
+  int k = recordFieldIndex(t, index, loc);
+  if (k < 0) return;
+  recordSet(std::move(base), k, std::move(value), loc, out);
+}
+
+void FunctionTyper::storeRecordField(ExprPtr rec, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out) {
+  const Type t = rec->type;
+  if (!t.isRecord()) notSupported(loc, "assigning to an attribute of " + t.str() + " is not supported");
+  int k = t.fieldIndex(attr);
+  if (k < 0) error(loc, t.str() + " has no field '" + attr + "'");
+  recordSet(std::move(rec), k, std::move(value), loc, out);
+}
+
+void FunctionTyper::augAssignRecordField(ExprPtr rec, int field, const ast::AugAssign &s, ir::Block &out) {
+  // The record is evaluated once: a variable is read again, anything else is held.
+  int self = -1;
+  if (!isPureValue(*rec)) self = holdInTemp(std::move(rec), s.loc, out);
+  auto again = [&] { return self >= 0 ? load(self, s.loc) : ir::clone(*rec); };
+  auto v = binary(s.op, recordGet(again(), field, s.loc), expr(*s.value), s.loc);
+  recordSet(again(), field, std::move(v), s.loc, out);
+}
+
+void FunctionTyper::refuseRecordOperand(const ExprPtr &e, Loc loc, const std::string &what) const {
+  if (e->type.isRecord() || e->type.isRecordArray())
+    notSupported(loc, what + " of " + e->type.str() + " is not supported");
+}
+
+} // namespace mahou::sema
+
+namespace mahou::sema {
+
+namespace {
+
+bool recordish(const Type &t) {
+  if (t.isRecord() || t.isRecordArray()) return true;
+  for (auto &e : t.elems)
+    if (recordish(e)) return true;
+  return false;
+}
+
+// Operations that handle an array of records by its shape and strides alone, or pass
+// records and arrays of them on as values. Every other operation reads elements by the
+// array's dtype, which a record array does not have.
+bool takesRecords(const ir::Expr &e) {
+  switch (e.op) {
+  case ir::ExprOp::LoadVar:
+  case ir::ExprOp::Let:
+  case ir::ExprOp::Seq:
+  case ir::ExprOp::Select:
+  case ir::ExprOp::TupleMake:
+  case ir::ExprOp::TupleGet:
+  case ir::ExprOp::TupleIndex:
+  case ir::ExprOp::TupleSlice:
+  case ir::ExprOp::TupleConcat:
+  case ir::ExprOp::Call:
+  case ir::ExprOp::ArrayView:
+  case ir::ExprOp::ArrayShape:
+  case ir::ExprOp::ArrayStride:
+  case ir::ExprOp::ArraySize:
+  case ir::ExprOp::GenNext: return true;
+  case ir::ExprOp::Object: { // records are kept in containers, not formatted or hashed
+    auto kind = ir::objectOpKind(ir::ObjectOp(e.sub));
+    return kind != ir::ObjectOpKind::Str && kind != ir::ObjectOpKind::Hash;
+  }
+  case ir::ExprOp::Cast: return recordish(e.type); // to an optional, or another layout
+  default: return false;
+  }
+}
+
+struct RecordUseChecker {
+  const FunctionTyper &t;
+
+  void refuse(Loc loc, const Type &what, const char *op) const {
+    t.notSupported(loc, std::string("the operation '") + op + "' on " + what.str() +
+                            " is not supported (records support their fields, indexing, slicing, iteration and len)");
+  }
+  void expr(const ir::Expr &e) const {
+    bool ok = takesRecords(e);
+    for (auto &a : e.args) {
+      if (!ok && recordish(a->type)) refuse(e.loc, a->type, ir::exprOpName(e.op));
+      expr(*a);
+    }
+    for (auto &s : e.slots)
+      for (auto *x : {s.start.get(), s.stop.get(), s.step.get(), s.index.get()})
+        if (x) expr(*x);
+    if (e.body) block(*e.body);
+  }
+  void block(const ir::Block &b) const {
+    for (auto &s : b) {
+      bool ok = s->op == ir::StmtOp::Assign || s->op == ir::StmtOp::Eval || s->op == ir::StmtOp::Return ||
+                s->op == ir::StmtOp::Yield || s->op == ir::StmtOp::If || s->op == ir::StmtOp::While;
+      for (auto &x : s->exprs) {
+        if (!ok && recordish(x->type)) refuse(s->loc, x->type, ir::stmtOpName(s->op));
+        expr(*x);
+      }
+      block(s->body);
+      block(s->orelse);
+    }
+  }
+};
+
+} // namespace
+
+void FunctionTyper::checkRecordUses(const ir::Block &body) const { RecordUseChecker{*this}.block(body); }
+
+} // namespace mahou::sema
