@@ -821,3 +821,42 @@ def test_min_and_max_of_equal_zeros_keep_the_first_as_numba():
             a = np.array([first, -first, -first, first], dtype=dt)
             for r in njit(min_and_max)(a):
                 assert r == 0.0 and math.copysign(1.0, r) == math.copysign(1.0, first)
+
+
+def test_a_pop_default_is_evaluated_before_the_pop():
+    import mahou
+    # Seed 20261507 program 3295: d.pop(k, d.setdefault(k, v)) popped first, then the
+    # default's setdefault put the key back. Python evaluates the arguments first.
+    from mahou.experimental import jitclass
+
+    def plain(w):
+        d = {0: False, 3: True}
+        r = d.pop(0, d.setdefault(w, False))
+        g = d.get(7, d.setdefault(7, True))
+        return (w in d), r, g, len(d)
+
+    f = mahou.njit(plain)
+    for w in (0, 3, 5):
+        assert f(w) == plain(w)
+
+    @jitclass([("v", mahou.int64)])
+    class Key:
+        def __init__(self, v):
+            self.v = v
+
+        def __hash__(self):
+            return self.v
+
+        def __eq__(self, other):
+            return self.v == other.v
+
+    @mahou.njit
+    def keyed(w):
+        k0 = Key(0)
+        d = {k0: 1}
+        r = d.pop(k0, d.setdefault(k0, 5))
+        s = d.get(Key(w), d.setdefault(Key(w), 9))
+        return (k0 in d), r, s, len(d)
+
+    assert keyed(0) == (True, 1, 9, 1)  # Key(0) == k0: the key put back by setdefault
+    assert keyed(2) == (False, 1, 9, 1)

@@ -145,6 +145,10 @@ Value FunctionLowering::hashedOp(const ir::Expr &e) {
   case ObjectOp::DictPop:
   case ObjectOp::DictPopDefault: {
     llvm::Value *key = operand(1, false);
+    // d.pop(k, default): the default is evaluated before the removal, as Python
+    // evaluates arguments before the call (it may change the dict: d.setdefault(...)).
+    Value dflt;
+    if (op == ObjectOp::DictPopDefault) dflt = expr(*e.args[2]);
     llvm::Value *out = entryAlloca(types_.mem(vt), "pop");
     auto fn = runtimeFn("mahou_rt_dict_remove", i32, {ptr, ptr, ptr, ptr});
     llvm::Value *missing = b_.CreateICmpNE(b_.CreateCall(fn, {table.v, key, llvm::ConstantPointerNull::get(ptr), out}),
@@ -159,7 +163,6 @@ Value FunctionLowering::hashedOp(const ir::Expr &e) {
       b_.SetInsertPoint(ok);
       result = {fromMem(b_.CreateLoad(types_.mem(vt), out), vt), vt.hasRefs()};
     } else {
-      Value dflt = expr(*e.args[2]);
       llvm::Value *d = vt.hasRefs() ? own(dflt, vt) : dflt.v;
       llvm::Value *popped = fromMem(b_.CreateLoad(types_.mem(vt), out), vt);
       // Exactly one of the two is kept: drop the default when a value was popped.

@@ -97,8 +97,19 @@ Value FunctionLowering::codeKeyedOp(const ir::Expr &e) {
   llvm::Value *table = expr(*e.args[0]).v; // hidden variables: borrowed
   llvm::Value *key = expr(*e.args[1]).v;
   storeVar(ops.args[2]->var, {key, false});
+  // The value or default operand is evaluated once, before the key is hashed and looked
+  // up, as Python evaluates a call's arguments first (it may change the table).
+  bool third = op == ObjectOp::DictGetDefault || op == ObjectOp::DictSetDefault || op == ObjectOp::DictSet ||
+               op == ObjectOp::DictPopDefault;
+  Value operand3;
+  size_t heldMark = heldForError_.size();
+  if (third) {
+    operand3 = expr(*e.args[2]);
+    holdForError(operand3, e.args[2]->type); // __hash__ / __eq__ may raise
+  }
   llvm::Value *hash = expr(*ops.args[0]).v;
   KeyProbe probe = probeByCode(table, key, hash, ops, kt);
+  dropHeld(heldMark); // past the probe each branch uses or releases the operand itself
   llvm::BasicBlock *missing = probe.missing;
   llvm::Value *foundIx = probe.entry, *foundAt = probe.keyAt;
   auto valueAt = [&] {
@@ -151,9 +162,10 @@ Value FunctionLowering::codeKeyedOp(const ir::Expr &e) {
     const Type &rt = e.type; // d.get(k) without a default: the value wrapped in an optional
     owned = rt.hasRefs();
     Value v = castValue(loadOwned(valueAt(), vt), vt, rt, nullptr);
+    release(operand3, e.args[2]->type);
     finish(rt.hasRefs() ? own(v, rt) : v.v);
     b_.SetInsertPoint(missing);
-    Value dflt = expr(*e.args[2]);
+    Value dflt = operand3;
     llvm::Value *d = rt.hasRefs() ? own(dflt, rt) : dflt.v;
     if (op == ObjectOp::DictSetDefault) { // the table takes a reference, the caller keeps one
       if (vt.hasRefs()) incref(d, vt);
@@ -165,7 +177,7 @@ Value FunctionLowering::codeKeyedOp(const ir::Expr &e) {
   case ObjectOp::DictSet:
   case ObjectOp::SetAdd:
     if (op == ObjectOp::DictSet) { // the value replaced; the first key object stays, as in Python
-      Value v = expr(*e.args[2]);
+      Value v = operand3;
       llvm::Value *at = valueAt();
       llvm::Value *old = b_.CreateLoad(types_.mem(vt), at);
       b_.CreateStore(toMem(ownedForStore(v, vt), vt), at);
@@ -173,7 +185,7 @@ Value FunctionLowering::codeKeyedOp(const ir::Expr &e) {
     }
     finish(noneValue.v);
     b_.SetInsertPoint(missing);
-    if (op == ObjectOp::DictSet) insert(spill(ownedForStore(expr(*e.args[2]), vt), vt));
+    if (op == ObjectOp::DictSet) insert(spill(ownedForStore(operand3, vt), vt));
     else insert(nullptr);
     finish(noneValue.v);
     break;
@@ -191,13 +203,13 @@ Value FunctionLowering::codeKeyedOp(const ir::Expr &e) {
     owned = vt.hasRefs();
     llvm::Value *out = entryAlloca(types_.mem(vt), "pop");
     removeEntry(out);
+    if (third) release(operand3, e.args[2]->type);
     finish(fromMem(b_.CreateLoad(types_.mem(vt), out), vt));
     b_.SetInsertPoint(missing);
     if (op == ObjectOp::DictPop) {
       keyError();
     } else {
-      Value dflt = expr(*e.args[2]);
-      finish(vt.hasRefs() ? own(dflt, vt) : dflt.v);
+      finish(vt.hasRefs() ? own(operand3, vt) : operand3.v);
     }
     break;
   }
