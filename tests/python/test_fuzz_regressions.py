@@ -860,3 +860,22 @@ def test_a_pop_default_is_evaluated_before_the_pop():
 
     assert keyed(0) == (True, 1, 9, 1)  # Key(0) == k0: the key put back by setdefault
     assert keyed(2) == (False, 1, 9, 1)
+
+
+def test_reversed_iterates_the_list_it_was_made_from():
+    # Seed 20261504 program 286: the body cleared the list and rebound its variable to a
+    # new list; the loop went on over the new one (Python's iterator keeps the old one).
+    def f(n):
+        xs = [1, 2, 3]
+        out = []
+        for x in reversed(xs):
+            xs.clear()
+            out.append(x)
+            xs = [10, 20, 30, n]
+        for x in reversed(xs):
+            out.append(x)
+            xs = [7]
+        return out
+
+    for n in (0, 5):
+        assert njit(f)(n) == f(n)

@@ -445,7 +445,8 @@ void loopOverChangingLength(FunctionTyper &t, const IterSource &src, int counter
 }
 
 // for x in reversed(xs), xs a list variable: Python's reversed iterator reads the list
-// live, from its last index down, and stops at an index the list no longer has:
+// (the object, whatever the variable is rebound to) live, from its last index down, and
+// stops at an index the list no longer has:
 // i = len(xs) - 1; while i >= 0 and i < len(xs): x = xs[i]; i -= 1; body.
 bool loopOverReversedList(FunctionTyper &t, const ast::Call &call, int counter, Loc loc,
                           const std::function<void(ExprPtr, ir::Block &)> &body, const ast::Body *orelse,
@@ -453,8 +454,10 @@ bool loopOverReversedList(FunctionTyper &t, const ast::Call &call, int counter, 
   if (call.args.size() != 1 || !call.keywords.empty()) return false;
   auto *name = call.args[0]->as<ast::Name>();
   if (!name || !t.varIndex_.count(name->id)) return false;
-  int var = t.varIndex_.at(name->id);
-  if (!t.vars_[var].type.isList()) return false;
+  int named = t.varIndex_.at(name->id);
+  if (!t.vars_[named].type.isList()) return false;
+  // The iterator holds the list it was made from: the body may rebind the variable.
+  int var = t.holdInTemp(t.load(named, loc), loc, out);
   auto length = [&] {
     std::vector<ExprPtr> a;
     a.push_back(t.load(var, loc));
