@@ -133,6 +133,14 @@ StmtPtr makeEval(ExprPtr e, Loc loc) {
   return st;
 }
 
+ExprPtr makeShortCircuit(bool isOr, ExprPtr a, ExprPtr b, Loc loc) {
+  auto sc = std::make_unique<Expr>(ExprOp::ShortCircuit, types::Type::boolean(), loc);
+  sc->sub = isOr ? 1 : 0;
+  sc->args.push_back(std::move(a));
+  sc->args.push_back(std::move(b));
+  return sc;
+}
+
 ExprPtr makeCast(ExprPtr e, const types::Type &to) {
   if (e->type == to) return e;
   auto c = std::make_unique<Expr>(ExprOp::Cast, to, e->loc);

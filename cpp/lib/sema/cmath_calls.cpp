@@ -26,14 +26,6 @@ ExprPtr call2(FunctionTyper &t, ir::Intrinsic id, Type rt, ExprPtr x, ExprPtr y,
   return t.intrinsic(id, std::move(rt), std::move(a), loc);
 }
 
-ExprPtr orElse(bool isOr, ExprPtr a, ExprPtr b, Loc loc) {
-  auto sc = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), loc);
-  sc->sub = isOr ? 1 : 0;
-  sc->args.push_back(std::move(a));
-  sc->args.push_back(std::move(b));
-  return sc;
-}
-
 } // namespace
 
 ExprPtr FunctionTyper::cmathCall(const std::string &name, const ast::Call &e) {
@@ -72,11 +64,11 @@ ExprPtr FunctionTyper::cmathCall(const std::string &name, const ast::Call &e) {
   auto re = part(*this, ir::Intrinsic::Real, std::move(z), loc);
   auto im = part(*this, ir::Intrinsic::Imag, std::move(z2), loc);
   if (name == "isnan" || name == "isinf")
-    return orElse(true, call1(*this, name == "isnan" ? ir::Intrinsic::IsNan : ir::Intrinsic::IsInf, Type::boolean(), std::move(re), loc),
+    return ir::makeShortCircuit(true, call1(*this, name == "isnan" ? ir::Intrinsic::IsNan : ir::Intrinsic::IsInf, Type::boolean(), std::move(re), loc),
                   call1(*this, name == "isnan" ? ir::Intrinsic::IsNan : ir::Intrinsic::IsInf, Type::boolean(), std::move(im), loc),
                   loc);
   if (name == "isfinite")
-    return orElse(false, call1(*this, ir::Intrinsic::IsFinite, Type::boolean(), std::move(re), loc),
+    return ir::makeShortCircuit(false, call1(*this, ir::Intrinsic::IsFinite, Type::boolean(), std::move(re), loc),
                   call1(*this, ir::Intrinsic::IsFinite, Type::boolean(), std::move(im), loc), loc);
   if (name == "phase") return call2(*this, ir::Intrinsic::Atan2, Type::float64(), std::move(im), std::move(re), loc);
   // polar: (abs(z), phase(z))

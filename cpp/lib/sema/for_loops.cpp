@@ -466,11 +466,9 @@ bool loopOverReversedList(FunctionTyper &t, const ast::Call &call, int counter, 
   auto one = [&] { return ir::makeConst(Type::int64(), loc, 1); };
   out.push_back(t.assignVar(counter, t.binary(ast::BinOpKind::Sub, length(), one(), loc), loc));
   auto w = makeStmt(ir::StmtOp::While, loc);
-  auto inRange = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), loc);
-  inRange->sub = 0; // and
-  inRange->args.push_back(t.compareOne(ast::CmpOpKind::GtE, t.load(counter, loc), ir::makeConst(Type::int64(), loc, 0), loc));
-  inRange->args.push_back(t.compareOne(ast::CmpOpKind::Lt, t.load(counter, loc), length(), loc));
-  w->exprs.push_back(std::move(inRange));
+  w->exprs.push_back(ir::makeShortCircuit(
+      false, t.compareOne(ast::CmpOpKind::GtE, t.load(counter, loc), ir::makeConst(Type::int64(), loc, 0), loc),
+      t.compareOne(ast::CmpOpKind::Lt, t.load(counter, loc), length(), loc), loc));
   std::vector<ExprPtr> a;
   a.push_back(t.load(var, loc));
   a.push_back(t.load(counter, loc));

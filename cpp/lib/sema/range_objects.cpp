@@ -28,14 +28,6 @@ ir::StmtPtr raiseIf(ExprPtr cond, types::ExcKind kind, const std::string &text, 
   return chk;
 }
 
-ExprPtr shortCircuit(bool isOr, ExprPtr a, ExprPtr b, Loc loc) {
-  auto sc = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), loc);
-  sc->sub = isOr ? 1 : 0;
-  sc->args.push_back(std::move(a));
-  sc->args.push_back(std::move(b));
-  return sc;
-}
-
 } // namespace
 
 ExprPtr FunctionTyper::rangeValue(const ast::Call &e) {
@@ -86,7 +78,7 @@ ExprPtr FunctionTyper::rangeItem(ExprPtr r, const ast::Expr &index, Loc loc) {
   wrap->exprs.push_back(compareOne(ast::CmpOpKind::Lt, load(iv, loc), int64Const(0, loc), loc));
   wrap->body.push_back(assignVar(iv, binary(ast::BinOpKind::Add, load(iv, loc), load(nv, loc), loc), loc));
   stmts->push_back(std::move(wrap));
-  auto outside = shortCircuit(true, compareOne(ast::CmpOpKind::Lt, load(iv, loc), int64Const(0, loc), loc),
+  auto outside = ir::makeShortCircuit(true, compareOne(ast::CmpOpKind::Lt, load(iv, loc), int64Const(0, loc), loc),
                               compareOne(ast::CmpOpKind::GtE, load(iv, loc), load(nv, loc), loc), loc);
   stmts->push_back(raiseIf(std::move(outside), types::ExcKind::IndexError, "range object index out of range", loc));
   auto off = binary(ast::BinOpKind::Mult, load(iv, loc), field(load(rv, loc), 2, loc), loc);
@@ -112,22 +104,22 @@ ExprPtr FunctionTyper::rangeContains(bool negate, ExprPtr needle, ExprPtr r, Loc
       // (the bounds compare first, so the conversion never sees a value it cannot hold)
       auto lo = compareOne(ast::CmpOpKind::GtE, load(xv, loc), ir::makeConst(Type::float64(), loc, 0, -9223372036854775808.0), loc);
       auto hi = compareOne(ast::CmpOpKind::Lt, load(xv, loc), ir::makeConst(Type::float64(), loc, 0, 9223372036854775808.0), loc);
-      int inRange = holdInTemp(shortCircuit(false, std::move(lo), std::move(hi), loc), loc, *stmts);
+      int inRange = holdInTemp(ir::makeShortCircuit(false, std::move(lo), std::move(hi), loc), loc, *stmts);
       iv = tempVar(Type::int64(), loc);
       stmts->push_back(assignVar(iv, int64Const(0, loc), loc));
       auto conv = std::make_unique<ir::Stmt>(ir::StmtOp::If, loc);
       conv->exprs.push_back(load(inRange, loc));
       conv->body.push_back(assignVar(iv, ir::makeCast(load(xv, loc), Type::int64()), loc));
       stmts->push_back(std::move(conv));
-      exact = shortCircuit(false, load(inRange, loc),
+      exact = ir::makeShortCircuit(false, load(inRange, loc),
                            compareOne(ast::CmpOpKind::Eq, ir::makeCast(load(iv, loc), nt), load(xv, loc), loc), loc);
     }
     auto x = [&] { return ir::makeCast(load(iv, loc), Type::int64()); };
     auto f = [&](int64_t i) { return field(load(rv, loc), i, loc); };
     // step > 0: start <= x < stop; step < 0: stop < x <= start; then (x - start) % step == 0
-    auto up = shortCircuit(false, compareOne(ast::CmpOpKind::LtE, f(0), x(), loc),
+    auto up = ir::makeShortCircuit(false, compareOne(ast::CmpOpKind::LtE, f(0), x(), loc),
                            compareOne(ast::CmpOpKind::Lt, x(), f(1), loc), loc);
-    auto down = shortCircuit(false, compareOne(ast::CmpOpKind::Lt, f(1), x(), loc),
+    auto down = ir::makeShortCircuit(false, compareOne(ast::CmpOpKind::Lt, f(1), x(), loc),
                              compareOne(ast::CmpOpKind::LtE, x(), f(0), loc), loc);
     auto sel = std::make_unique<ir::Expr>(ir::ExprOp::Select, Type::boolean(), loc);
     sel->args.push_back(compareOne(ast::CmpOpKind::Gt, f(2), int64Const(0, loc), loc));
@@ -135,7 +127,7 @@ ExprPtr FunctionTyper::rangeContains(bool negate, ExprPtr needle, ExprPtr r, Loc
     sel->args.push_back(std::move(down));
     auto rem = binary(ast::BinOpKind::Mod, binary(ast::BinOpKind::Sub, x(), f(0), loc), f(2), loc);
     auto multiple = compareOne(ast::CmpOpKind::Eq, std::move(rem), int64Const(0, loc), loc);
-    result = shortCircuit(false, std::move(exact), shortCircuit(false, std::move(sel), std::move(multiple), loc), loc);
+    result = ir::makeShortCircuit(false, std::move(exact), ir::makeShortCircuit(false, std::move(sel), std::move(multiple), loc), loc);
   }
   if (negate) result = logicalNot(std::move(result));
   return seqExpr(std::move(stmts), std::move(result), loc);
