@@ -393,6 +393,22 @@ void stepSources(FunctionTyper &t, const IterSource &src, int counter, int more,
   out.push_back(std::move(guard));
 }
 
+// The body of a while loop over counted items: item = element; counter += 1; body(item);
+// then its else clause, and the loop goes to `out`.
+void countedLoopBody(FunctionTyper &t, ir::StmtPtr w, ExprPtr element, int counter, Loc loc,
+                     const std::function<void(ExprPtr, ir::Block &)> &body, const ast::Body *orelse,
+                     ir::Block &out) {
+  int item = t.tempVar(element->type, loc);
+  w->body.push_back(t.assignVar(item, std::move(element), loc));
+  w->body.push_back(
+      t.assignVar(counter, t.binary(ast::BinOpKind::Add, t.load(counter, loc), ir::makeConst(Type::int64(), loc, 1), loc), loc));
+  ++t.loopDepth_;
+  body(t.load(item, loc), w->body);
+  --t.loopDepth_;
+  if (orelse) t.block(*orelse, w->orelse);
+  out.push_back(std::move(w));
+}
+
 // for x in <a generator, or zip/enumerate over one>: a while loop whose condition steps
 // each iterator (a generator has no length to count to).
 void loopStepping(FunctionTyper &t, const IterSource &src, int counter, Loc loc,
@@ -404,16 +420,7 @@ void loopStepping(FunctionTyper &t, const IterSource &src, int counter, Loc loc,
   stepSources(t, src, counter, more, loc, *step);
   auto w = makeStmt(ir::StmtOp::While, loc);
   w->exprs.push_back(t.seqExpr(std::move(step), t.load(more, loc), loc));
-  ExprPtr element = iterElement(t, src, counter, loc);
-  int item = t.tempVar(element->type, loc);
-  w->body.push_back(t.assignVar(item, std::move(element), loc));
-  w->body.push_back(
-      t.assignVar(counter, t.binary(ast::BinOpKind::Add, t.load(counter, loc), ir::makeConst(Type::int64(), loc, 1), loc), loc));
-  ++t.loopDepth_;
-  body(t.load(item, loc), w->body);
-  --t.loopDepth_;
-  if (orelse) t.block(*orelse, w->orelse);
-  out.push_back(std::move(w));
+  countedLoopBody(t, std::move(w), iterElement(t, src, counter, loc), counter, loc, body, orelse, out);
 }
 
 // A list can change while it is iterated: its length is read again at every step.
@@ -432,16 +439,7 @@ void loopOverChangingLength(FunctionTyper &t, const IterSource &src, int counter
   out.push_back(t.assignVar(counter, ir::makeConst(Type::int64(), loc, 0), loc));
   auto w = makeStmt(ir::StmtOp::While, loc);
   w->exprs.push_back(t.compareOne(ast::CmpOpKind::Lt, t.load(counter, loc), iterLength(t, src, loc), loc));
-  ExprPtr element = iterElement(t, src, counter, loc);
-  int item = t.tempVar(element->type, loc);
-  w->body.push_back(t.assignVar(item, std::move(element), loc));
-  w->body.push_back(
-      t.assignVar(counter, t.binary(ast::BinOpKind::Add, t.load(counter, loc), ir::makeConst(Type::int64(), loc, 1), loc), loc));
-  ++t.loopDepth_;
-  body(t.load(item, loc), w->body);
-  --t.loopDepth_;
-  if (orelse) t.block(*orelse, w->orelse);
-  out.push_back(std::move(w));
+  countedLoopBody(t, std::move(w), iterElement(t, src, counter, loc), counter, loc, body, orelse, out);
 }
 
 // for x in reversed(xs), xs a list variable: Python's reversed iterator reads the list
