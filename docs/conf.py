@@ -2,6 +2,7 @@
 # The Markdown pages in docs/ are read in place by MyST; every Python example in them is
 # run by the build (_ext/run_examples.py) and any warning fails it (make docs uses -W).
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,7 +37,8 @@ myst_heading_anchors = 3
 # The developer pages show C++, shell and IR text in fences with names Pygments may not
 # know; those are shown as plain text rather than warned about.
 highlight_language = "text"
-suppress_warnings = ["misc.highlighting_failure"]
+# BENCHMARKS.md (included by benchmarks.md) steps from ## to #### in its hand-written parts.
+suppress_warnings = ["misc.highlighting_failure", "myst.header"]
 
 html_theme = "furo"
 html_title = f"mahou {release}"
@@ -44,3 +46,13 @@ html_static_path = ["_static"]
 
 autodoc_default_options = {"members": False, "undoc-members": False}
 autodoc_typehints = "none"
+
+
+# The docstrings are plain text, not reStructuredText: their *, ` and | are shown as written.
+def _plain_docstring(app, what, name, obj, options, lines):
+    for i, line in enumerate(lines):
+        lines[i] = re.sub(r"([*`|\\]|_(?=\W|$))", r"\\\1", line)
+
+
+def setup(app):
+    app.connect("autodoc-process-docstring", _plain_docstring)

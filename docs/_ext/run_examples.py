@@ -25,7 +25,7 @@ def _register_source(filename, code):
     linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
 
 
-def _run_block(code, namespace, filename):
+def _run_block(code, namespace, filename, pad=0):
     """None when the block ran (and its doctest output matched), else the failure text."""
     if code.lstrip().startswith(">>>"):
         test = doctest.DocTestParser().get_doctest(code, namespace, filename, filename, 0)
@@ -34,6 +34,7 @@ def _run_block(code, namespace, filename):
         runner.run(test, out=out.write, clear_globs=False)
         namespace.update(test.globs)
         return out.getvalue() if runner.failures else None
+    code = "\n" * pad + code
     _register_source(filename, code)
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -56,8 +57,9 @@ def run_examples(app, doctree):
             skipped += 1
             continue
         line = node.line or 0
-        filename = f"{docname}.md:{line}"
-        failure = _run_block(code, namespace, filename)
+        # Padded with the lines above it, so that a compile error or traceback names the
+        # example's real line in the page.
+        failure = _run_block(code, namespace, f"docs/{docname}.md", pad=line)
         ran += 1
         if failure:
             logger.warning("the example at line %s failed:\n%s", line, failure, location=node)
