@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-llvm_libdir=/usr/lib/llvm-19/lib
+llvm_libdir=${MAHOU_LLVM_LIBDIR:-/usr/lib/llvm-19/lib}   # Debian's llvm-19-dev
 case "$link" in
   static)
     # Debian's llvm-19-dev ships the static component libraries; without them the link

@@ -57,6 +57,11 @@ step() { # step NAME COMMAND...: runs it in $work, logs its output, records PASS
 echo "wheel_smoke.sh: $(basename "$wheel") ($(du -m "$wheel" | cut -f1) MB) into $venv; log in $log"
 if [ $offline = 1 ]; then
   step "make the environment (--system-site-packages)" "$python" -m venv --system-site-packages "$venv"
+  # PY may itself be a virtual environment (the GPU machine's python3 is): its packages
+  # are not the base interpreter's, so a .pth file adds its site-packages after the new ones.
+  parent_site=$("$python" -c 'import site, sysconfig; print("\n".join(dict.fromkeys([sysconfig.get_path("purelib"), sysconfig.get_path("platlib")] + site.getsitepackages())))')
+  new_site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
+  echo "$parent_site" > "$new_site/_mahou_smoke_parent.pth"
   step "pip install the wheel (offline)" "$venv/bin/python" -m pip install -q --no-index --no-deps "$wheel"
 else
   step "make the environment" "$python" -m venv "$venv"
