@@ -68,10 +68,13 @@ def main():
             a, b = out.stdout.split()
             r["in_process"].append(float(a))
             r["first"].append(float(b))
+    if opts.wheels:
+        print("| wheel | MB |\n|---|---:|")
+        for wheel in opts.wheels:
+            print(f"| `{Path(wheel).name}` | {os.path.getsize(wheel) / 2**20:.1f} |")
+        print()
     print("| | " + " | ".join(pythons) + " |")
     print("|---|" + "---:|" * len(pythons))
-    for wheel in opts.wheels:
-        print(f"| wheel `{Path(wheel).name}` (MB) | " + f"{os.path.getsize(wheel) / 2**20:.1f} |")
     for m, p in pythons.items():
         site = subprocess.run([p, "-c", SITE.format(m=m)], check=True, capture_output=True, text=True).stdout.strip()
         names = {"mahou": ["mahou", "mahou.libs"], "numba": ["numba", "llvmlite"]}[m]
