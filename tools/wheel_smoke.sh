@@ -20,7 +20,7 @@ wheel=""
 python=python3
 offline=0
 venv=""
-tests="test_sysinfo.py test_cache.py test_errors.py test_parallel_prange.py test_vectorize.py test_dicts.py test_jitclass.py test_pickling.py test_cuda_kernels.py"
+tests="test_sysinfo.py test_cache.py test_errors.py test_parallel_prange.py test_vectorize.py test_dicts.py test_jitclass.py test_pickling.py test_aot.py test_cuda_kernels.py"
 while [ $# -gt 0 ]; do
   case "$1" in
     --python) python=$2; shift 2 ;;
