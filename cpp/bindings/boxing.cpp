@@ -297,6 +297,7 @@ bool unboxValue(PyObject *obj, const Type &t, char *dst) {
     return unboxTuple(obj, t, dst);
   case types::Kind::None:
   case types::Kind::Function:
+  case types::Kind::DTypeObj:
     return true; // no runtime data
   case types::Kind::Record:
     return unboxRecord(obj, t, dst);
@@ -317,6 +318,14 @@ PyObject *boxValue(const Type &t, char *src) {
     return boxTuple(t, src);
   case types::Kind::None:
     Py_RETURN_NONE;
+  case types::Kind::DTypeObj: { // a dtype returned: the np.dtype it names
+    if (!t.elems.empty()) {
+      PyArray_Descr *d = recordDescr(t.elems[0]);
+      Py_XINCREF(d);
+      return reinterpret_cast<PyObject *>(d);
+    }
+    return reinterpret_cast<PyObject *>(PyArray_DescrFromType(types::dtypeNumpyNum(t.dtype)));
+  }
   case types::Kind::Record:
     return boxRecord(t, src);
   default:

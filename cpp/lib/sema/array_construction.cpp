@@ -140,7 +140,16 @@ ExprPtr FunctionTyper::arrayConstruction(const std::string &name, const ast::Cal
     }
     if (v->type.isList()) return arrayFromList(std::move(v), dtype, fname, e.loc);
     if (v->type.kind == Kind::Str) notSupported(obj.loc, fname + "() of a string is not supported");
-    if (v->type.isNumber()) notSupported(obj.loc, fname + "() of a scalar (a 0-d array) is not supported");
+    v = unwrapOptional(std::move(v));
+    if (v->type.isNumber()) { // a 0-d array (ascontiguousarray/asfortranarray: 1-D, as NumPy)
+      DType d = dtype.value_or(v->type.dtype);
+      int nd = contiguous || fortran ? 1 : 0;
+      auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::array(d, nd, types::Layout::C), e.loc);
+      a->sub = int(ir::AllocKind::Full);
+      if (nd) a->args.push_back(ir::makeConst(Type::int64(), e.loc, 1));
+      a->args.push_back(convert(std::move(v), Type::scalar(d), fname + " value"));
+      return a;
+    }
     if (!v->type.isTuple())
       notSupported(obj.loc, fname + "() of " + v->type.str() +
                                 " is not supported (a list held in a variable needs the list type; use a literal list or a tuple)");

@@ -75,7 +75,8 @@ ExprPtr FunctionTyper::numpyArrayFunction(const std::string &name, const ast::Ca
   if (name == "where") {
     checkKeywords(e, {}, fname);
     auto args = positionalArgs(e, 1, 3, fname);
-    if (args.size() != 3) notSupported(loc, "np.where() with one argument (np.nonzero) is not supported yet");
+    if (args.size() == 1) return libraryCallTyped("numpy.nonzero", fname, std::move(args), loc); // np.nonzero(c)
+    if (args.size() != 3) error(loc, "np.where(): either both or neither of x and y should be given");
     return elementwise(std::move(args), [this, loc](std::vector<ExprPtr> v) -> ExprPtr {
       auto u = types::unify(v[1]->type, v[2]->type);
       if (!u || !u->isNumber()) error(loc, "np.where() branches have incompatible types");
@@ -213,6 +214,8 @@ ExprPtr FunctionTyper::arrayMethod(ExprPtr self, const std::string &name, const 
     return r;
   }
   if (name == "sort" || name == "argsort") {
+    if (!e.args.empty() || keyword(e, "axis") || at.ndim != 1) // N-D arrays, an axis: the library's
+      if (auto r = libraryCall("ndarray." + name, "a." + name, e, std::move(self))) return r;
     checkSortKind(e, "a." + name);
     if (!e.args.empty()) notSupported(loc, "a." + name + "() arguments are not supported");
     return sortLike(name == "sort" ? 2 : 1, std::move(self), loc, "a." + name);

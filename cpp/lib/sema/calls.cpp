@@ -29,6 +29,7 @@ std::optional<CalleeRef> FunctionTyper::calleeFromGlobal(const GlobalValue &g) {
     return r;
   }
   case GK::DType: {
+    if (!g.s.empty()) return std::nullopt; // a structured dtype is not called in compiled code
     CalleeRef r{CK::DTypeCtor, types::dtypeName(g.dtype)};
     r.dtype = g.dtype;
     return r;
@@ -187,12 +188,45 @@ std::vector<ExprPtr> FunctionTyper::positionalArgs(const ast::Call &e, size_t mi
   return out;
 }
 
+namespace {
+
+// A file of mahou's NumPy library (python/mahou/_library).
+bool inLibrary(const std::string &path) { return path.find("/mahou/_library/") != std::string::npos; }
+
+} // namespace
+
+ExprPtr FunctionTyper::atLibraryCall(const std::string &fname, Loc loc, const std::function<ExprPtr()> &call) {
+  if (inLibrary(file_.path())) return call(); // a library function calling another: its caller reports
+  try {
+    return call();
+  } catch (const UserError &err) {
+    // What the library cannot type is the user's call that led there: reported at it.
+    if (!inLibrary(err.path())) throw;
+    std::string where = err.path().substr(err.path().rfind("/_library/") + 1);
+    userError(err.kind(), file_, loc, fname + "(): " + err.message() + " (in mahou/" + where + ":" +
+                                          std::to_string(err.loc().line) + ")");
+  }
+}
+
 ExprPtr FunctionTyper::libraryCall(const std::string &qualified, const std::string &fname, const ast::Call &e,
                                    ExprPtr self) {
   if (gpu_) return nullptr; // the library allocates arrays: host code only
   const GlobalValue &g = global("@" + qualified);
   if (g.kind != GlobalValue::Kind::Function) return nullptr;
-  return compiledCall(g.handle, fname, e, std::move(self));
+  return atLibraryCall(fname, e.loc, [&] { return compiledCall(g.handle, fname, e, std::move(self)); });
+}
+
+ExprPtr FunctionTyper::libraryCallTyped(const std::string &qualified, const std::string &fname, std::vector<ExprPtr> args,
+                                        Loc loc) {
+  if (gpu_) return nullptr;
+  const GlobalValue &g = global("@" + qualified);
+  if (g.kind != GlobalValue::Kind::Function) return nullptr;
+  CallArgs call;
+  for (auto &a : args) {
+    call.unknown |= isUnknown(a);
+    call.positional.push_back(std::move(a));
+  }
+  return atLibraryCall(fname, loc, [&] { return callCompiled(g.handle, fname, std::move(call), loc); });
 }
 
 ExprPtr FunctionTyper::intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc) {
@@ -242,6 +276,8 @@ ExprPtr FunctionTyper::callResolved(const CalleeRef &c, const ast::Call &e) {
                          Type::int64(), {}, e.loc);
       }
       if (callee->name == "carray" || callee->name == "farray") return carrayCall(callee->name, e);
+      if (callee->name == "tuple_setitem") return tupleSetitem(e); // library_primitives.cpp
+      if (callee->name == "refuse") return refuseCall(e);
       notSupported(e.loc, "mahou." + callee->name + " cannot be called in compiled code");
     }
     return mathCall(callee->module, callee->name, e);
@@ -334,7 +370,7 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
   if (auto uf = env_.calleeUfunc(handle))
     return wrapBindings(std::move(call.lets), ufuncCall(*uf, fname, std::move(args), loc), loc);
   for (auto &t : types)
-    if (t.kind == Kind::Module || t.kind == Kind::DTypeObj || t.kind == Kind::ExcClass)
+    if (t.kind == Kind::Module || t.kind == Kind::ExcClass)
       notSupported(loc, "passing a " + t.str() + " to a compiled function is not supported");
   // Self-recursion: same function, same argument types → our own symbol and the
   // return type inferred so far (unknown until a base case has been seen).
@@ -709,6 +745,16 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
       acc = binary(ast::BinOpKind::Add, std::move(acc), std::move(g), e.loc);
     }
     return acc;
+  }
+  if ((name == "any" || name == "all") && e.args.size() == 1 && e.keywords.empty()) { // any(a) of a 1-D array
+    auto v = expr(*e.args[0]);
+    if (isUnknown(v)) return unknown(e.loc);
+    if (v->type.isArray()) {
+      if (v->type.ndim != 1)
+        error(e.loc, name + "() of a " + std::to_string(v->type.ndim) + "-D array takes the truth value of each row, "
+                     "which is ambiguous: use np." + name + "(a) or a." + name + "()");
+      return reduction(name == "any" ? ir::ReduceKind::Any : ir::ReduceKind::All, std::move(v), std::nullopt, e.loc);
+    }
   }
   notSupported(e.loc, "the builtin '" + name + "' is not supported yet");
 }

@@ -65,8 +65,8 @@ ExprPtr arrayAstypeMethod(MemberAccess &m) {
 }
 
 ExprPtr arrayTransposeMethod(MemberAccess &m) {
-  if (!m.call->args.empty() || !m.call->keywords.empty())
-    m.t.notSupported(m.loc, "a.transpose() with axes is not supported yet");
+  if (!m.call->args.empty() || !m.call->keywords.empty()) // a.transpose(axes): the library (shapes.py)
+    if (auto r = m.t.libraryCall("ndarray.transpose", "a.transpose", *m.call, std::move(m.self))) return r;
   return m.t.arrayAttribute(std::move(m.self), "T", m.loc);
 }
 

@@ -34,9 +34,11 @@ void FunctionTyper::block(const ast::Body &body, ir::Block &out) {
     stmt(*s, out);
     if (deadRest_) { // a branch known at compile time returned or raised: the rest is never run
       deadRest_ = false;
+      blockExits_ = true; // and so does this block
       return;
     }
   }
+  blockExits_ = false;
 }
 
 void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
@@ -72,7 +74,9 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
       const ast::Body &live = value ? i->body : i->orelse;
       block(live, st->body);
       cond = ir::makeConst(Type::boolean(), s.loc, 1);
-      if (alwaysExits(live)) deadRest_ = true; // so is what follows (`if b is None: return ...`)
+      // So is what follows (`if b is None: return ...`), also when the live branch ends in
+      // another folded branch that exits (`if a.ndim == 1: return x elif ...: return y`).
+      if (blockExits_ || alwaysExits(live)) deadRest_ = true;
     } else {
       block(i->body, st->body);
       block(i->orelse, st->orelse);
@@ -232,6 +236,8 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
       auto view = indexArray(std::move(base), *sub->index, loc);
       if (isUnknown(view) || isUnknown(value)) return;
       if (value->type.isTuple()) value = tupleAsArray(std::move(value), loc); // a[:2] = (x, y)
+      if (!isUnknown(value) && value->type.isList()) // a[:] = [f(x) for x in xs]
+        value = arrayFromList(std::move(value), std::nullopt, "array store", loc);
       if (isUnknown(value)) return;
       out.push_back(storeView(std::move(view), std::move(value), loc));
       return;

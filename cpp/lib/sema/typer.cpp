@@ -160,6 +160,7 @@ ir::Function FunctionTyper::run() {
     returnsTyped_ = 0;
     ir::Block body;
     block(def_.body, body);
+    bool bodyExits = blockExits_; // it ended in a folded branch that returns or raises
     // No return typed at all (every live path raises, after branch pruning): None.
     if (generator_) {
       // A generator whose yields are all unreachable yields nothing: its items are None.
@@ -172,7 +173,7 @@ ir::Function FunctionTyper::run() {
           changed_ = true;
         }
       }
-    } else if (!alwaysExits(def_.body) || (returnsTyped_ == 0 && ret_.isUnknown())) {
+    } else if (!(bodyExits || alwaysExits(def_.body)) || (returnsTyped_ == 0 && ret_.isUnknown())) {
       unifyReturn(Type::none(), def_.loc);
     }
     if (changed_) continue;

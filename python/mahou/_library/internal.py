@@ -78,3 +78,9 @@ def slice_indices(s, length):
     if s.stop is not None:
         stop = _slice_bound(s.stop, length, lower, upper)
     return start, stop, step
+
+
+@njit
+def array_contains(x, a):
+    # `x in a` of an array, as NumPy: (a == x).any()
+    return (a == x).any()
