@@ -195,9 +195,10 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   case Intrinsic::Sign: {
     if (e.type.isInt()) {
       auto *zero = llvm::ConstantInt::get(a[0]->getType(), 0);
+      // Unsigned: every nonzero value is positive (an unsigned compare).
+      if (!types::isSigned(e.type.dtype)) return b_.CreateZExt(b_.CreateICmpNE(a[0], zero), a[0]->getType());
       llvm::Value *pos = b_.CreateZExt(b_.CreateICmpSGT(a[0], zero), a[0]->getType());
       llvm::Value *neg = b_.CreateZExt(b_.CreateICmpSLT(a[0], zero), a[0]->getType());
-      if (!types::isSigned(e.type.dtype)) return pos;
       return b_.CreateSub(pos, neg);
     }
     auto *t = a[0]->getType();

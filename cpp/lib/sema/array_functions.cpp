@@ -1,6 +1,6 @@
 // Typing of NumPy functions and array methods that take or make whole arrays:
 // reductions (sum, mean, argmax, ..., with axis), cumsum, dot/@, where, clip,
-// linspace, eye/identity, reshape/ravel/flatten.
+// linspace, eye/identity, transpose, reshape/ravel/flatten.
 #include "typer.h"
 
 namespace mahou::sema {
@@ -136,6 +136,18 @@ ExprPtr FunctionTyper::numpyArrayFunction(const std::string &name, const ast::Ca
     r->args.push_back(k ? std::move(k) : ir::makeConst(Type::int64(), loc, 0));
     if (m) r->args.push_back(std::move(m));
     return r;
+  }
+  if (name == "transpose") {
+    checkKeywords(e, {"axes"}, fname);
+    if (e.args.empty() || e.args.size() > 2) error(loc, "np.transpose() takes an array and optional axes");
+    if (e.args.size() == 2 || keyword(e, "axes")) notSupported(loc, "np.transpose() with axes is not supported yet");
+    auto arr = expr(*e.args[0]);
+    if (isUnknown(arr)) return unknown(loc);
+    if (!arr->type.isArray()) {
+      if (arr->type.isNumber()) notSupported(loc, "np.transpose() of a scalar is not supported");
+      error(loc, "np.transpose() needs an array, not " + arr->type.str());
+    }
+    return arrayAttribute(std::move(arr), "T", loc);
   }
   if (name == "reshape" || name == "ravel") {
     checkKeywords(e, {}, fname);
