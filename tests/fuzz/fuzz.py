@@ -45,7 +45,7 @@ class Run:
     def out_of_time(self):
         return self.args.budget and time.time() - self.start_time > self.args.budget
 
-    def save(self, status, seed, index, detail):
+    def save(self, status, seed, index, detail, failure=True):
         # The program as the worker wrote it (kept unless it passed), else generated again.
         prefix = "npfuzz" if self.args.numpy else "fuzz"
         written = os.path.join(self.workdir, f"{prefix}_{seed}_{index}.py")
@@ -65,6 +65,8 @@ class Run:
         header = "".join(f"# {line}\n" for line in f"{status}: {detail}".splitlines()[:30])
         with open(path, "w") as f:
             f.write(header + source)
+        if not failure:
+            return
         self.failures.append((status, path, detail))
         print(f"  {status}: {path}\n    {detail.splitlines()[0][:300] if detail else ''}", flush=True)
 
@@ -75,6 +77,8 @@ class Run:
         self.skipped += msg.get("skipped", 0)
         if status == "refused":
             self.refusals[normalise(msg["detail"])] += 1
+            if self.args.save_refused:
+                self.save(status, seed, msg["done"], msg["detail"], failure=False)
         elif status in FAILURES:
             self.save(status, seed, msg["done"], msg["detail"])
 
@@ -194,6 +198,7 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "..", "..", "build", "fuzz"))
     ap.add_argument("--progress", type=int, default=0, help="print a summary every N programs")
     ap.add_argument("--replay", help="run one saved program and print its results")
+    ap.add_argument("--save-refused", action="store_true", help="save refused programs too (not failures)")
     ap.add_argument("--numpy", action="store_true", help="the NumPy oracle: array programs against NumPy (npgen/)")
     ap.add_argument("--features", default=None,
                     help="NumPy oracle features: +name/-name changes to the defaults, a list, or all "

@@ -101,6 +101,8 @@ def binary(g, shape, depth):
     if fn in (np.fmod, np.gcd) and "f" not in (kind_of(a), kind_of(b)):
         b = nonzero_int(b)
     v = combine(g, template, fn, a, b)
+    if v is not None and fn in (np.minimum, np.maximum, np.fmin, np.fmax) and kind(v.dtype) == "c":
+        return None  # compiled code has no complex minimum/maximum yet (a TypingError)
     if v is not None and fn in (np.minimum, np.maximum, np.fmin, np.fmax) and kind(v.dtype) == "f":
         v.text = f"({v.text} + 0.0)"
     return v if v is not None and v.shape == shape else None
@@ -121,7 +123,8 @@ def power(g, shape, depth):
     """Integer powers: the exponent reduced to 0..3 (NumPy raises for a negative one);
     float bases to a small integer power are exact (squaring), other float powers are
     results only (pow's last bit)."""
-    a = g.array(shape, depth, dtypes=INTS + ("bool",))
+    # Not bool bases: NumPy computes `b ** 2` as np.square (int8), `b ** 3` as int64.
+    a = g.array(shape, depth, dtypes=INTS)
     if g.chance(0.5):
         b = Val(str(g.rng.randint(0, 3)), "pyint")
     else:
@@ -223,9 +226,10 @@ def view(g, shape, depth):
         base = f"{base}.T" if g.chance(0.7) else f"np.transpose({base})"
     parts = [str(g.rng.randrange(-n, n)) for n in s[:extra]]
     parts += [slice_for(g.rng, s[extra + k], n) for k, n in enumerate(shape)]
-    if all(p == ":" for p in parts) and transposed:
-        return Val(base, v.dtype, shape, v.bases, view=True)
-    return Val(f"{base}[{', '.join(parts)}]", v.dtype, shape, v.bases, view=True)
+    text = base if all(p == ":" for p in parts) and transposed else f"{base}[{', '.join(parts)}]"
+    out = Val(text, v.dtype, shape, v.bases, view=True)
+    out.fragile = v.fragile  # a view of a reshape that may be a copy: never stored through
+    return out
 
 
 @leaf

@@ -86,7 +86,8 @@ def transcendental(g):
 def float_power(g):
     shape = some_shape(g)
     a = g.array(shape, dtypes=FLOATS)
-    b = g.rng.choice(["0.5", "3", "-1", "2.5", "-0.5"])
+    # Not 0.5: NumPy computes `a ** 0.5` as np.sqrt (sqrt(-inf) is nan, pow's inf).
+    b = g.rng.choice(["3", "-1", "2.5", "-0.5", "1.5"])
     return [(f"({a.text} ** {b})", "ulp")]
 
 

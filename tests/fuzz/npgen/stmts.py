@@ -29,7 +29,12 @@ def some_shape(g):
 
 
 def declare_value(g, name, v, fragile=False, contig=False):
+    if isinstance(v, Var):  # another name of the same array
+        var = Var(name, v.dtype, v.shape, v.bases, True, v.writable, v.fragile)
+        var.contig = getattr(v, "contig", False)
+        return g.declare(var)
     writable = not (v.bases & g.readonly) if v.view else True
+    fragile = fragile or getattr(v, "fragile", False)
     var = Var(name, v.dtype, v.shape, v.bases if v.view else frozenset([name]), v.view, writable, fragile)
     var.contig = contig
     return g.declare(var)
@@ -130,7 +135,7 @@ def float_to_int_guard(g, v, target_dtype):
         return v
     lo = "0.0" if target_dtype.startswith("u") else "-100.0"
     text = f"np.where(np.isfinite({v.text}), np.clip({v.text}, {lo}, 100.0), 0.0)" if v.shape else \
-        f"min(max({v.text}, {lo}), 100.0)"
+        f"(min(max({v.text}, {lo}), 100.0) if {v.text} == {v.text} else 0.0)"
     return Val(text, v.dtype, v.shape, v.bases)
 
 
