@@ -130,6 +130,8 @@ def difference(got, expected, tol=None, kind_only=False, path="result"):
             if d:
                 return d
         return None
+    if isinstance(tol, float) and isinstance(expected, (np.float32, np.complex64, np.float16)):
+        tol = max(tol, 1e-5)  # a relative tolerance in single precision
     if isinstance(expected, (bool, np.bool_)):
         ok = isinstance(got, (bool, np.bool_)) and bool(got) == bool(expected)
     elif isinstance(expected, (int, np.integer)):
