@@ -24,11 +24,12 @@ class Case:
     in the last place: the libm's or NumPy's own loops), or a relative tolerance.
     kind_only: compare array dtypes by kind (where Numba's documented dtype differs)."""
 
-    def __init__(self, fn, inputs, tol=None, kind_only=False):
+    def __init__(self, fn, inputs, tol=None, kind_only=False, zero_sign=True):
         self.fn = fn
         self.inputs = [a if isinstance(a, tuple) else (a,) for a in inputs]
         self.tol = tol
         self.kind_only = kind_only
+        self.zero_sign = zero_sign  # False: 0.0 and -0.0 compare equal (a documented difference)
 
 
 def clone(args):
@@ -78,15 +79,19 @@ def outcome(fn, args):
 
 
 def _float_same(g, e, tol):
+    # a unit in the last place of the expected value's own precision
+    unit = float(np.spacing(np.abs(e))) if isinstance(e, np.floating) else float(np.spacing(abs(float(e))))
     g, e = float(g), float(e)
     if math.isnan(e) or math.isnan(g):
         return math.isnan(e) and math.isnan(g)
     if g == e:
         return tol is not None or e != 0 or math.copysign(1, g) == math.copysign(1, e)
+    if tol == "zero_sign":
+        return False
     if tol is None or math.isinf(e) or math.isinf(g):
         return False
     if tol == "ulp":
-        return abs(g - e) <= 8 * max(np.spacing(abs(e)), np.spacing(abs(g)))
+        return abs(g - e) <= 8 * max(unit, float(np.spacing(abs(e))))
     return abs(g - e) <= tol * max(abs(e), abs(g))
 
 
@@ -155,6 +160,9 @@ def run_case(name, case, refused):
         expected = outcome(case.fn, py_args)
         got = outcome(compiled, jit_args)
         where = f"{name}{tuple(_short(a) for a in args)}"
+        if got[0] == "raise" and is_refusal(got) and expected[0] == "raise" and issubclass(expected[1], TypeError):
+            compiled = njit(case.fn)  # NumPy/CPython reject the types too: refused at compile time
+            continue
         if got[0] == "raise" and is_refusal(got):
             if not refused:
                 raise AssertionError(f"{where}: refused ({got[1].__name__}: {got[2]}); list it in "
@@ -170,7 +178,10 @@ def run_case(name, case, refused):
                 f"{where}: expected {expected[1].__name__}({expected[2]}), got {got[1].__name__}({got[2]})"
             continue
         assert got[0] == "value", f"{where}: expected {expected[1]!r}, got {got[1].__name__}({got[2]})"
-        d = difference(got[1], expected[1], case.tol, case.kind_only)
+        if _float16_math(expected[1], got[1], args):
+            continue  # NumPy's float16 loops for small integers; compiled code float32 (as Numba)
+        tol = case.tol if case.zero_sign or case.tol is not None else "zero_sign"
+        d = difference(got[1], expected[1], tol, case.kind_only)
         for i, (g, e) in enumerate(zip(jit_args, py_args)):
             if d is None and isinstance(e, (np.ndarray, list, dict)):
                 d = difference(g, e, case.tol, case.kind_only, f"argument {i} after the call")
@@ -178,6 +189,14 @@ def run_case(name, case, refused):
     if refused:
         assert saw_refusal is not None, f"{name} compiles now and gives NumPy's/CPython's results: " \
                                         f"remove it from EXPECTED_REFUSALS"
+
+
+def _float16_math(expected, got, args):
+    def has16(x):
+        return isinstance(x, (np.ndarray, np.generic)) and x.dtype == np.float16
+    if isinstance(expected, tuple):
+        expected = expected[0] if expected else None
+    return has16(expected) and not has16(got) and not any(has16(a) for a in args)
 
 
 def _short(a):

@@ -219,3 +219,87 @@ def test_negative_and_positive_of_bool_arrays_are_refused():
         with pytest.raises(TypingError):
             f(np.array([True, False]))
     assert neg(True) == -1  # a Python bool is an int
+
+
+# ---- ufuncs called on scalars are NumPy's loops; array shifts by negative counts (harvest)
+
+@njit
+def scalar_ufuncs(a, b):
+    return (np.divide(a, b), np.true_divide(a, b), np.floor_divide(a, b), np.remainder(a, b), np.mod(a, b),
+            np.left_shift(a, b), np.right_shift(a, b))
+
+
+@pytest.mark.parametrize("make", [np.int32, np.int64, np.uint32, np.int8])
+def test_ufuncs_on_scalars_do_not_raise(make):
+    for a, b in ((0, 0), (7, 0), (-1, -1), (5, -2), (-8, 70), (3, 2)):
+        if make(0) - 1 > 0 and (a < 0 or b < 0):
+            continue  # unsigned
+        x, y = make(a), make(b)
+        with np.errstate(all="ignore"):
+            expected = (np.divide(x, y), np.true_divide(x, y), np.floor_divide(x, y), np.remainder(x, y),
+                        np.mod(x, y), np.left_shift(x, y), np.right_shift(x, y))
+        got = scalar_ufuncs(x, y)
+        for g, e in zip(got, expected):
+            assert (np.isnan(g) and np.isnan(e)) or g == e, (a, b, got, expected)
+
+
+@njit
+def float_scalar_ufuncs(a, b):
+    return np.divide(a, b), np.true_divide(a, b), np.floor_divide(a, b), np.remainder(a, b), np.mod(a, b)
+
+
+def test_float_ufuncs_on_scalars_do_not_raise():
+    with np.errstate(all="ignore"):
+        got = float_scalar_ufuncs(1.5, 0.0)
+        expected = (np.divide(1.5, 0.0), np.true_divide(1.5, 0.0), np.floor_divide(1.5, 0.0),
+                    np.remainder(1.5, 0.0), np.mod(1.5, 0.0))
+    for g, e in zip(got, expected):
+        assert (np.isnan(g) and np.isnan(e)) or g == e
+
+
+def test_python_operators_on_scalars_still_raise():
+    @njit
+    def div(a, b):
+        return a // b
+
+    @njit
+    def shift(a, b):
+        return a << b
+
+    with pytest.raises(ZeroDivisionError):
+        div(1, 0)
+    with pytest.raises(ValueError):
+        shift(1, -1)
+
+
+@njit
+def array_shifts(a, b):
+    return a << b, a >> b
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.uint8, np.uint64])
+def test_array_shifts_by_any_count(dtype):
+    signed = np.dtype(dtype).kind == "i"
+    a = np.array([1, -1 if signed else 5, 7, 0, 100], dtype=dtype)
+    counts = np.array([-1, -70, 64, 3, 120] if signed else [255, 70, 64, 3, 8], dtype=dtype)
+    with np.errstate(all="ignore"):
+        for got, expected in zip(array_shifts(a, counts), (a << counts, a >> counts)):
+            same_bits(got, expected)
+        for got, expected in zip(array_shifts(a[::-1], 3), (a[::-1] << 3, a[::-1] >> 3)):
+            same_bits(got, expected)
+
+
+# ---- np.reciprocal of complex numbers is NumPy's formula (harvest: 1/(0+0j) is nan+nanj)
+
+@njit
+def reciprocal(a):
+    return np.reciprocal(a)
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_complex_reciprocal(dtype):
+    with np.errstate(all="ignore"):
+        a = complex_values(2000, 7).astype(dtype)
+        a[:4] = [0j, complex(0, -0.0), complex(-0.0, 0), 1e300 + 1e300j]
+        same_bits(reciprocal(a), np.reciprocal(a))
+        same_bits(reciprocal(a[::-2]), np.reciprocal(a[::-2]))

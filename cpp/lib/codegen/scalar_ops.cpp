@@ -185,7 +185,9 @@ llvm::Value *FunctionLowering::intBinary(BinaryOp op, llvm::Value *a, llvm::Valu
   case BinaryOp::Shl:
   case BinaryOp::Shr: {
     unsigned bits = lt->getIntegerBitWidth();
-    if (sgn) raiseIf(b_.CreateICmpSLT(b, zero), types::ExcKind::ValueError, "negative shift count");
+    // Python raises for a negative count; NumPy's loops shift it as a huge one (0, or -1
+    // for a negative value shifted right), as past the width.
+    if (sgn && raising) raiseIf(b_.CreateICmpSLT(b, zero), types::ExcKind::ValueError, "negative shift count");
     auto *big = b_.CreateICmpUGE(b, llvm::ConstantInt::get(lt, bits));
     if (op == BinaryOp::Shl) return b_.CreateSelect(big, zero, b_.CreateShl(a, b));
     if (sgn) return b_.CreateAShr(a, b_.CreateSelect(big, llvm::ConstantInt::get(lt, bits - 1), b));

@@ -251,9 +251,10 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   Type rt = Type::scalar(result);
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::Binary, rt, loc);
   e->sub = int(toIrOp(op));
-  // Array elements divide as NumPy's ufuncs do: by zero gives inf/nan (integers 0), no exception.
+  // Array elements divide and shift as NumPy's ufuncs do: by zero gives inf/nan (integers
+  // 0), a negative shift count 0 (or -1), no exception.
   bool division = op == ast::BinOpKind::Div || op == ast::BinOpKind::FloorDiv || op == ast::BinOpKind::Mod ||
-                  op == ast::BinOpKind::Pow;
+                  op == ast::BinOpKind::Pow || op == ast::BinOpKind::LShift || op == ast::BinOpKind::RShift;
   if (elementwiseDepth_ > 0 && division) e->ival = 1;
   e->args.push_back(ir::makeCast(std::move(lhs), rt));
   e->args.push_back(ir::makeCast(std::move(rhs), rt));
