@@ -303,3 +303,40 @@ def test_complex_reciprocal(dtype):
         a[:4] = [0j, complex(0, -0.0), complex(-0.0, 0), 1e300 + 1e300j]
         same_bits(reciprocal(a), np.reciprocal(a))
         same_bits(reciprocal(a[::-2]), np.reciprocal(a[::-2]))
+
+
+# ---- a copy of a read-only (global) array is writable (seed 6, program 392; seed 7, program 125)
+
+G_READ_ONLY = np.arange(12.0).reshape(3, 4)
+
+
+def test_copies_of_read_only_arrays_are_writable():
+    @njit
+    def copies():
+        a = G_READ_ONLY.flatten()
+        a[::2] = -1.0
+        b = G_READ_ONLY.T.ravel()  # not contiguous: a copy
+        b[0] = 7.0
+        c = np.reshape(G_READ_ONLY.T, (12,))
+        c[1] = 8.0
+        d = G_READ_ONLY[::2].reshape(8)
+        d[2] = 9.0
+        return a, b, c, d
+
+    a, b, c, d = copies()
+    ea = G_READ_ONLY.flatten()
+    ea[::2] = -1.0
+    same_bits(a, ea)
+    assert b[0] == 7.0 and c[1] == 8.0 and d[2] == 9.0
+    assert (G_READ_ONLY == np.arange(12.0).reshape(3, 4)).all()
+
+
+def test_views_of_read_only_arrays_stay_read_only():
+    @njit
+    def store():
+        v = G_READ_ONLY.ravel()  # C-contiguous: a view of the constant
+        v[0] = 1.0
+        return v
+
+    with pytest.raises(TypingError):
+        store()
