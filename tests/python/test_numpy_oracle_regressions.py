@@ -340,3 +340,32 @@ def test_views_of_read_only_arrays_stay_read_only():
 
     with pytest.raises(TypingError):
         store()
+
+
+# ---- harvested builtins: an int to a negative constant power; int(s, 0) and prefixes
+
+def test_int_to_a_negative_constant_power_is_a_float():
+    @njit
+    def powers(x):
+        return x ** -3, x ** -1, x ** 2
+
+    for x in (2, -3, 1, 7, True):
+        assert powers(x) == (x ** -3, x ** -1, x ** 2)
+        assert type(powers(x)[0]) is float
+
+
+@pytest.mark.parametrize("text,base", [("0x1f", 0), ("0X_1F", 0), ("0b101", 0), ("-0o17", 8), ("0x1f", 16),
+                                       ("0o17", 16), ("010", 0), ("0_0", 0), ("00", 0), ("0x", 16), ("0b2", 0),
+                                       ("12", 1), ("12", 37), (" 1_000 ", 0), ("z", 36), ("-101", 2)])
+def test_int_of_a_string_with_a_base(text, base):
+    @njit
+    def to_int(s, b):
+        return int(s, b)
+
+    try:
+        expected = int(text, base)
+    except ValueError:
+        with pytest.raises(ValueError):
+            to_int(text, base)
+        return
+    assert to_int(text, base) == expected

@@ -223,6 +223,11 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   case ast::BinOpKind::Pow:
     if (types::isComplex(common) && gpu_) notSupported(loc, "complex ** in CUDA kernels is not supported yet");
     if (common == DType::Bool) result = boolArithmetic;
+    // An integer to a negative constant power is a float, as in Python and Numba
+    // (x ** -3 is 0.125 for x = 2): computed as C's pow of the two as floats, as CPython.
+    if (elementwiseDepth_ == 0 && (types::isInteger(common) || common == DType::Bool) &&
+        rhs->op == ir::ExprOp::Const && (b.isInt() || b.isBool()) && rhs->ival < 0)
+      result = DType::Float64;
     // Numba: a float scalar raised to an integer keeps the float's type (float32 **
     // int is float32) and is computed by repeated squaring (codegen: floatIntPower).
     // Array elements follow NumPy's power ufunc instead (pow of the promoted type).
