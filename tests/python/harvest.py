@@ -151,6 +151,21 @@ def difference(got, expected, tol=None, kind_only=False, path="result"):
     return None if ok else f"{path}: expected {expected!r}, got {got!r}"
 
 
+def run_harvested(module, name):
+    """The test body of a harvest file: a case listed in EXPECTED_WRONG (a known wrong
+    answer another branch fixes) is a strict xfail with its reason."""
+    import pytest
+
+    wrong = getattr(module, "EXPECTED_WRONG", {})
+    if name in wrong:
+        try:
+            run_case(name, module.CASES[name], name in module.EXPECTED_REFUSALS)
+        except AssertionError as e:
+            pytest.xfail(f"{wrong[name]}: {str(e).splitlines()[0][:200]}")
+        raise AssertionError(f"{name} now gives CPython's/NumPy's answers: remove it from EXPECTED_WRONG")
+    run_case(name, module.CASES[name], name in module.EXPECTED_REFUSALS)
+
+
 def run_case(name, case, refused):
     """Runs every input of a case; see the module doc for what `refused` means."""
     compiled = njit(case.fn)

@@ -6,11 +6,12 @@ Integers stay inside int64 (compiled ints wrap, a documented difference). Cases 
 does not compile yet are in EXPECTED_REFUSALS."""
 
 import math
+import sys
 
 import numpy as np
 import pytest
 
-from harvest import Case, run_case
+from harvest import Case, run_harvested
 
 INTS = [0, 1, -1, 2, -7, 13, 2 ** 31, -(2 ** 40)]
 FLOATS = [0.0, -0.0, 0.5, -1.5, 2.0, 1e300, -1e-300, math.inf, -math.inf, math.nan, 0.1, 7.25]
@@ -658,4 +659,4 @@ EXPECTED_REFUSALS = {
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_harvested(name):
-    run_case(name, CASES[name], name in EXPECTED_REFUSALS)
+    run_harvested(sys.modules[__name__], name)
