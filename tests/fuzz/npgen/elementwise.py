@@ -163,6 +163,8 @@ def unary(g, shape, depth):
     dtype = result_dtype(fn, a.dtype)
     if dtype is None or (fn is np.rint and kind(a.dtype) == "c"):  # complex rint: not compiled yet
         return None
+    if fn is np.abs and kind(a.dtype) == "c":
+        return None  # |z|: NumPy's SIMD loop and C's hypot differ in the last bit (a result: results.py)
     text = template.format(a=a.text)
     return Val(text, dtype, shape, a.bases)
 

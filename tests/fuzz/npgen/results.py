@@ -83,6 +83,12 @@ def transcendental(g):
     return [(f"np.{fn}({e.text})", "ulp")]
 
 
+def complex_abs(g):
+    shape = some_shape(g)
+    e = g.array(shape, dtypes=("complex128",))
+    return [(f"np.abs({e.text})", "ulp")]
+
+
 def float_power(g):
     shape = some_shape(g)
     a = g.array(shape, dtypes=FLOATS)
@@ -97,3 +103,4 @@ def register(reg):
     reg.add_result(3, reduction)
     reg.add_result(1, transcendental)
     reg.add_result(0.3, float_power)
+    reg.add_result(0.3, complex_abs)
