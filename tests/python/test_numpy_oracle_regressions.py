@@ -369,3 +369,23 @@ def test_int_of_a_string_with_a_base(text, base):
             to_int(text, base)
         return
     assert to_int(text, base) == expected
+
+
+# ---- astype of complex arrays to a real dtype keeps the real part (an internal compiler
+# error before; found with the cast_edges feature, seed 13)
+
+@njit
+def complex_to_real(a):
+    return a.astype(np.float64), a.astype(np.float32), a.astype(np.bool_), a.astype(np.int32)
+
+
+def test_complex_astype_to_real():
+    a = np.array([1.5 + 2j, -3.7 - 1j, 0j, complex(0, 5), complex(np.nan, 1), complex(-0.0, 0)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for src in (a, a[::-2], a.astype(np.complex64)):
+            got = complex_to_real(src)
+            for g, dtype in zip(got[:3], (np.float64, np.float32, np.bool_)):
+                same_bits(g, src.astype(dtype))
+            finite = np.isfinite(src.real)
+            same_bits(got[3][finite], src.astype(np.int32)[finite])

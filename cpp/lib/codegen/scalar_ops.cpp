@@ -105,8 +105,10 @@ llvm::Value *FunctionLowering::castScalar(llvm::Value *v, const Type &from, cons
   llvm::Type *lt = types_.scalar(t);
   if (to.isBool()) return truth(v, from);
   if (from.isComplex()) {
-    if (!to.isComplex()) internalError("complex to real cast");
     Type fr = Type::scalar(types::realOf(f)), tr = Type::scalar(types::realOf(t));
+    // To a real type (a.astype(np.float64) of complex numbers, sema allows no implicit
+    // one): the real part, the imaginary part discarded as NumPy does.
+    if (!to.isComplex()) return castScalar(b_.CreateExtractValue(v, 0), fr, to);
     llvm::Value *agg = llvm::UndefValue::get(lt);
     agg = b_.CreateInsertValue(agg, castScalar(b_.CreateExtractValue(v, 0), fr, tr), 0);
     return b_.CreateInsertValue(agg, castScalar(b_.CreateExtractValue(v, 1), fr, tr), 1);

@@ -19,8 +19,8 @@ FEATURES = ["elementwise", "stmts", "results", "indexing", "library", "globals",
 # Off by default: programs known to differ until the compiler does what NumPy does.
 #   overlap     assignments between overlapping views of one buffer (`y[1:] = y[:-1]`,
 #               `y[:] += np.flip(y)`, `a[:] = a.T`): NumPy evaluates the right side first.
-#   cast_edges  float to int casts of NaN, infinities and values out of range (astype,
-#               stores), and complex to real casts: NumPy's x86-64 results.
+#   cast_edges  float (and complex) to int casts of NaN, infinities and values out of
+#               range (astype, stores): NumPy's x86-64 results.
 #   random      np.random.seed in one function and draws in others, called in random
 #               orders: NumPy's legacy MT19937 stream (np.random.RandomState).
 DEFAULT_OFF = ["overlap", "cast_edges", "random"]
