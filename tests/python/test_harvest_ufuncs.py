@@ -38,7 +38,8 @@ BINARY_INPUTS = [(x, x) for x in UNARY_INPUTS] + [
     (np.array([np.nan, 1.0, -0.0]), np.array([0.0, np.nan, 0.0]))]
 # np.power of integers with a negative exponent: NumPy raises, compiled code gives 0 or
 # +-1 (documented, as Numba; Numba's test takes non-negative inputs only).
-POWER_INPUTS = [(a, b) for a, b in BINARY_INPUTS if not np.any(np.asarray(b) < 0) or np.asarray(b).dtype.kind in "fc"]
+POWER_INPUTS = [(a, b) for a, b in BINARY_INPUTS
+                if np.asarray(b).dtype.kind in "fc" or not np.any(np.asarray(b) < 0)]
 # np.spacing(-0.0) is negative in compiled code (documented, as Numba).
 SPACING_INPUTS = [x for x in UNARY_INPUTS if not np.any((np.asarray(x) == 0) & np.signbit(np.asarray(x).real))]
 BINARY_NO_BOOL = [(a, b) for a, b in BINARY_INPUTS if not (isinstance(a, np.ndarray) and a.dtype == np.bool_)]
