@@ -5,7 +5,7 @@ of range only with the `cast_edges` feature)."""
 
 import numpy as np
 
-from .core import DTYPES, Val, feature_module, kind, np_name, result_dtype
+from .core import DTYPES, Val, Var, feature_module, kind, np_name, result_dtype
 from .stmts import declare_value, float_to_int_guard
 
 
@@ -58,9 +58,12 @@ def flip(g, shape, depth):
     if None in shape:
         return None
     e = g.array(shape, depth)
-    if not e.view and g.chance(0.5):
+    view = e.view or isinstance(e, Var)  # a view of a named array (a global: read-only)
+    if not view and g.chance(0.5):
         return None
-    return Val(f"np.flip({e.text})", e.dtype, shape, e.bases, view=e.view)
+    out = Val(f"np.flip({e.text})", e.dtype, shape, e.bases, view=view)
+    out.fragile = getattr(e, "fragile", False)
+    return out
 
 
 def astype(g, shape, depth):
