@@ -136,8 +136,10 @@ class Run:
     def report(self, short=False):
         done = sum(self.counts.values())
         took = time.time() - self.start_time
-        line = (f"fuzz: {done} programs in {took:.0f} s, {self.cases} cases compared ({self.skipped} inputs skipped: "
-                f"int64 overflow or a documented difference); " +
+        skipped = "" if self.args.numpy else \
+            f" ({self.skipped} inputs skipped: int64 overflow or a documented difference)"
+        line = (f"fuzz{' --numpy' if self.args.numpy else ''}: {done} programs in {took:.0f} s, {self.cases} "
+                f"{'calls' if self.args.numpy else 'cases'} compared{skipped}; " +
                 ", ".join(f"{k} {v}" for k, v in sorted(self.counts.items())))
         print(line, flush=True)
         if short:

@@ -232,7 +232,7 @@ def scalar_ufuncs(a, b):
 @pytest.mark.parametrize("make", [np.int32, np.int64, np.uint32, np.int8])
 def test_ufuncs_on_scalars_do_not_raise(make):
     for a, b in ((0, 0), (7, 0), (-1, -1), (5, -2), (-8, 70), (3, 2)):
-        if make(0) - 1 > 0 and (a < 0 or b < 0):
+        if np.dtype(make).kind == "u" and (a < 0 or b < 0):
             continue  # unsigned
         x, y = make(a), make(b)
         with np.errstate(all="ignore"):
