@@ -306,6 +306,11 @@ public:
   std::vector<LoopTargets> loops_;
 };
 
+// Float to integer as NumPy converts on the host (float_to_int.cpp): x86-64's truncating
+// conversions when `numpyX86`, else saturating.
+llvm::Value *floatToInt(llvm::IRBuilder<> &b, llvm::Value *v, types::DType to, bool numpyX86);
+bool hostIsX86();
+
 // Which parameters of `fn` the body never assigns, so that they borrow the caller's
 // reference (not for generators, not for parameters converted on entry) (function.cpp).
 std::vector<bool> borrowedParams(const ir::Function &fn);

@@ -123,11 +123,8 @@ llvm::Value *FunctionLowering::castScalar(llvm::Value *v, const Type &from, cons
   if (fromInt && to.isInt()) return b_.CreateIntCast(v, lt, fromSigned);
   if (fromInt && to.isFloat()) return fromSigned ? b_.CreateSIToFP(v, lt) : b_.CreateUIToFP(v, lt);
   if (from.isFloat() && to.isFloat()) return b_.CreateFPCast(v, lt);
-  if (from.isFloat() && to.isInt()) {
-    // Saturating conversion: NaN → 0, out of range → the nearest bound (never poison).
-    auto id = types::isSigned(t) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
-    return b_.CreateIntrinsic(id, {lt, v->getType()}, {v});
-  }
+  if (from.isFloat() && to.isInt()) // NumPy's conversion on x86-64 hosts; saturating on GPUs
+    return floatToInt(b_, v, t, !gpu() && !options_.simulateGpu && hostIsX86());
   internalError("unsupported scalar cast " + from.str() + " -> " + to.str());
 }
 
