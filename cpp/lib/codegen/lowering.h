@@ -85,6 +85,7 @@ public:
   Value cast(const ir::Expr &e);
   llvm::Value *castScalar(llvm::Value *v, const Type &from, const Type &to);
   llvm::Value *binary(const ir::Expr &e);
+  int64_t divisionKind_ = 0; // the Binary being lowered: its ival (the ZeroDivisionError's message, ir_ops.def)
   llvm::Value *intBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);
   llvm::Value *floatBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);
   llvm::Value *complexBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);

@@ -749,9 +749,14 @@ MahouMemInfo *mahou_rt_str_from_uint(uint64_t v) try { return fromAscii(std::to_
 MahouMemInfo *mahou_rt_str_from_float(double v) try { return fromAscii(floatRepr(v)); } MAHOU_RT_CATCH_ALLOC(nullptr)
 
 int32_t mahou_rt_str_to_int(MahouMemInfo *s, int64_t base, int64_t *out) try {
+  if (base != 0 && (base < 2 || base > 36)) {
+    mahou_rt_set_error(ExcValueError, "int() base must be >= 2 and <= 36, or 0");
+    return 1;
+  }
   std::vector<uint32_t> h = codePoints(s);
+  const int64_t baseAsked = base;
   auto fail = [&] {
-    std::string msg = "invalid literal for int() with base " + std::to_string(base) + ": " + toUtf8(reprOf(s));
+    std::string msg = "invalid literal for int() with base " + std::to_string(baseAsked) + ": " + toUtf8(reprOf(s));
     mahou_rt_set_error(ExcValueError, msg.c_str());
     return 1;
   };
@@ -761,8 +766,26 @@ int32_t mahou_rt_str_to_int(MahouMemInfo *s, int64_t base, int64_t *out) try {
   bool neg = false;
   if (a < b && (h[a] == '+' || h[a] == '-')) neg = h[a++] == '-';
   if (a == b) return fail();
+  // A 0x/0o/0b prefix (its base, or base 0: it chooses), then an underscore may follow.
+  bool prefixed = false;
+  if (b - a >= 2 && h[a] == '0') {
+    uint32_t p = h[a + 1] | 32;
+    int64_t pb = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 0;
+    if (pb && (base == 0 || base == pb)) {
+      base = pb;
+      a += 2;
+      prefixed = true;
+    }
+  }
+  if (base == 0) { // no prefix: decimal, where a leading zero is allowed for zero only
+    base = 10;
+    if (h[a] == '0')
+      for (size_t i = a; i < b; ++i)
+        if (h[i] != '0' && h[i] != '_') return fail();
+  }
   unsigned __int128 value = 0;
-  bool lastUnderscore = true;
+  bool lastUnderscore = !prefixed;
+  if (prefixed && a == b) return fail();
   for (size_t i = a; i < b; ++i) {
     uint32_t c = h[i];
     if (c == '_') {

@@ -683,6 +683,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
       if (!a->type.isNumber() || a->type.isComplex())
         error(a->loc, "divmod() arguments must be real numbers, not " + a->type.str());
     auto q = binary(ast::BinOpKind::FloorDiv, ir::clone(*args[0]), ir::clone(*args[1]), e.loc);
+    if (q->op == ir::ExprOp::Binary && q->ival == 0) q->ival = 3; // its ZeroDivisionError says 'float divmod()' 
     auto r = binary(ast::BinOpKind::Mod, std::move(args[0]), std::move(args[1]), e.loc);
     auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple({q->type, r->type}), e.loc);
     t->args.push_back(std::move(q));
