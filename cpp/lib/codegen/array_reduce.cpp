@@ -87,7 +87,8 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
     if (kind == R::Min || kind == R::Max || kind == R::ArgMin || kind == R::ArgMax) {
       const char *msg = kind == R::ArgMin   ? "attempt to get argmin of an empty sequence"
                         : kind == R::ArgMax ? "attempt to get argmax of an empty sequence"
-                                            : "zero-size array to reduction operation which has no identity";
+                        : kind == R::Max    ? "zero-size array to reduction operation maximum which has no identity"
+                                            : "zero-size array to reduction operation minimum which has no identity";
       raiseIf(b_.CreateICmpEQ(count, c64(0)), types::ExcKind::ValueError, msg);
     }
     bool isMin = kind == R::Min || kind == R::ArgMin;
@@ -166,7 +167,15 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
     for (auto *x : extents) total = b_.CreateMul(total, x);
     llvm::Value *out = allocateArray(e.type, {total});
     llvm::Value *acc = entryAlloca(accTy, "scan.acc");
-    b_.CreateStore(constOf(accT, kind == R::CumSum ? 0 : 1), acc);
+    llvm::Value *start = constOf(accT, kind == R::CumSum ? 0 : 1);
+    if (kind == R::CumSum && (accT.isFloat() || accT.isComplex())) {
+      // -0.0 is float addition's identity: the first item comes out as it is, as NumPy's
+      // accumulate copies it (np.cumsum of [-0.0] is [-0.0]).
+      llvm::Type *ft = accT.isFloat() ? accTy : llvm::ExtractValueInst::getIndexedType(accTy, {0u});
+      llvm::Value *nz = llvm::ConstantFP::getNegativeZero(ft);
+      start = accT.isFloat() ? nz : b_.CreateInsertValue(b_.CreateInsertValue(llvm::UndefValue::get(accTy), nz, {0u}), nz, {1u});
+    }
+    b_.CreateStore(start, acc);
     llvm::Value *pos = entryAlloca(i64(), "scan.pos");
     b_.CreateStore(c64(0), pos);
     elementLoop(inputs, extents, false, element, [&](llvm::Value *, const std::vector<llvm::Value *> &, llvm::Value *x) {
@@ -203,7 +212,8 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
       raiseIf(b_.CreateICmpEQ(extents[axis], c64(0)), types::ExcKind::ValueError,
               kind == R::ArgMin   ? "attempt to get argmin of an empty sequence"
               : kind == R::ArgMax ? "attempt to get argmax of an empty sequence"
-                                  : "zero-size array to reduction operation which has no identity");
+              : kind == R::Max    ? "zero-size array to reduction operation maximum which has no identity"
+                                  : "zero-size array to reduction operation minimum which has no identity");
     llvm::Value *out = allocateArray(e.type, outExtents);
     Type et = Type::scalar(at.dtype);
     if ((kind == R::Sum || kind == R::Prod) && axis != at.ndim - 1) {
