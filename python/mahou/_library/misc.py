@@ -16,6 +16,8 @@ __all__ = ["tri", "vander", "take", "ptp", "extract", "ndenumerate", "nditer", "
 @njit
 def tri(N, M=None, k=0, dtype=None):
     m = N if M is None else M
+    N = max(N, 0)  # NumPy: a negative count gives an empty side
+    m = max(m, 0)
     if dtype is None:
         out = np.zeros((N, m), dtype=np.float64)
     else:
@@ -71,6 +73,9 @@ def take(a, indices):
 @njit
 def ptp(a):
     f = np.asarray(a).ravel()
+    if isinstance(np.zeros(1, dtype=f.dtype)[0], np.bool_):
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
+                        "the `^` operator, or the logical_xor function instead.")
     if f.shape[0] == 0:
         raise ValueError("zero-size array to reduction operation maximum which has no identity")
     return f.max() - f.min()
