@@ -616,7 +616,7 @@ EXPECTED_REFUSALS = {
     'angle', 'angle_deg', 'asarray_chkfinite', 'average', 'average_weights', 'corrcoef', 'count_nonzero_axis',
     'cov', 'geomspace', 'indices', 'intersect1d', 'iscomplex', 'iscomplexobj', 'isin', 'isin_invert',
     'isneginf', 'isposinf', 'isreal', 'isrealobj', 'isscalar', 'logspace', 'nan_to_num', 'nan_to_num_values',
-    'nancumsum', 'select', 'setdiff1d', 'setxor1d', 'sinc', 'take_along_axis', 'trapezoid',
+    'nancumsum', 'select', 'setdiff1d', 'setxor1d', 'sinc', 'take_along_axis',
     'tril_indices', 'triu_indices_from', 'union1d', 'unwrap'
 }
 

@@ -232,3 +232,52 @@ def test_library_error_points_at_the_users_line():
         njit(f)(("a", "b"))
     text = str(info.value)
     assert "test_numpy_misc.py" in text and "np.median()" in text and "mahou/_library/" in text
+
+
+# ---------------------------------------------------------------- trapezoid, dtype values, scalar item
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64])
+def test_trapezoid(dtype):
+    y = np.array([1, 4, 9, 3, -2], dtype=dtype)
+    x = np.array([0.0, 0.5, 2.0, 2.5, 4.0])
+    check(lambda v, w: (np.trapezoid(v, w), np.trapezoid(v), np.trapezoid(v, dx=0.5), np.trapezoid(v, x=w[::-1])),
+          y, x)
+    check(lambda v: (np.trapezoid(v), np.trapezoid(v[::2])), y)
+    check(lambda v: np.trapezoid(v), np.empty(0, dtype=dtype))
+    check(lambda: np.trapezoid([1.0, 2.0, 4.0], [0, 1, 3]))
+    with pytest.raises(ValueError):
+        njit(lambda v, w: np.trapezoid(v, w))(y, x[:3])
+    with pytest.raises(UnsupportedError, match="dimension"):
+        njit(lambda v: np.trapezoid(v))(np.ones((2, 2)))
+
+
+def test_numpy_function_held_in_a_variable():
+    def f(y, x, flag):
+        if flag:
+            rule = np.trapezoid
+        else:
+            rule = np.trapezoid
+        return rule(y, x)
+
+    check(f, np.array([1.0, 3.0, 2.0]), np.array([0.0, 1.0, 3.0]), True)
+    with pytest.raises(TypingError, match="incompatible types"):
+        njit(lambda y, flag: (np.trapezoid if flag else np.median)(y))(np.ones(3), True)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint16, np.int64, np.float32, np.complex128])
+def test_dtype_kind_and_itemsize(dtype):
+    check(lambda a: (a.dtype.kind, a.dtype.itemsize, a.dtype.kind == "f"), np.zeros(2, dtype=dtype))
+    assert njit(lambda: (REC.kind, REC.itemsize))() == ("V", REC.itemsize)
+
+
+def test_dtype_names_of_numpy_and_mahou():
+    import mahou
+
+    check(lambda x: (np.int_(x), np.double(x), np.intp(x)), 2.75)
+    assert njit(lambda x: mahou.uint8(x))(300) == np.uint8(300 % 256)
+    got = njit(lambda n: np.zeros(n, dtype=mahou.uint32))(3)
+    assert got.dtype == np.uint32 and got.shape == (3,)
+
+
+def test_scalar_item():
+    check(lambda a: (a[0].item(), a[1].item(), (a[0] + 1).item()), np.array([3, -4], dtype=np.int16))
+    check(lambda a: a[0].item(), np.array([2.5]))

@@ -131,9 +131,11 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
           return std::nullopt;
         }
       }
-      if (base->type.module == types::ModuleId::Numpy) {
-        std::string n = a->attr == "bool_" ? "bool" : a->attr == "float_" ? "float64" : a->attr;
+      // np.float32(x), np.int_(x), numba.uint8(x): a conversion to the dtype.
+      if (base->type.module == types::ModuleId::Numpy || base->type.module == types::ModuleId::Mahou) {
+        std::string n = a->attr == "bool_" ? "bool" : a->attr == "float_" || a->attr == "double" ? "float64" : a->attr;
         if (n == "intp" || n == "uintp") n = n == "intp" ? "int64" : "uint64"; // 64-bit platforms
+        if (n == "int_") n = "int64";
         if (auto d = types::dtypeFromName(n)) {
           CalleeRef r{CK::DTypeCtor, n};
           r.dtype = *d;
@@ -782,6 +784,7 @@ ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &
   if (t.isArray()) // a method written in Python (python/mahou/_library), self first
     if (auto r = libraryCall("ndarray." + name, "a." + name, e, std::move(m.self))) return r;
   if (t.isArray()) notSupported(e.loc, "the array method '" + name + "' is not supported yet");
+  if (t.isNumber() && name == "item" && e.args.empty() && e.keywords.empty()) return std::move(m.self); // x.item()
   if (t.isNumber()) notSupported(e.loc, "the method '" + name + "' of " + t.str() + " is not supported");
   error(e.loc, t.str() + " has no method '" + name + "'");
 }

@@ -558,8 +558,9 @@ ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
       return ir::makeConst(Type::float64(), a.loc, 0, NAN);
     if (a.attr == "tau" && t.module == types::ModuleId::Math)
       return ir::makeConst(Type::float64(), a.loc, 0, 2 * M_PI);
-    if (t.module == types::ModuleId::Numpy) {
-      if (a.attr == "random") return ir::makeConst(Type::moduleRef(types::ModuleId::NumpyRandom), a.loc, 0);
+    if (t.module == types::ModuleId::Numpy || t.module == types::ModuleId::Mahou) { // np.float32, numba.uint32
+      if (a.attr == "random" && t.module == types::ModuleId::Numpy)
+        return ir::makeConst(Type::moduleRef(types::ModuleId::NumpyRandom), a.loc, 0);
       std::string n = a.attr;
       if (n == "bool_") n = "bool";
       if (n == "float_" || n == "double") n = "float64";
@@ -568,6 +569,10 @@ ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
     }
     if (const GlobalValue *g = moduleMember(t, a.attr)) // numpy.linalg and other modules, user constants
       if (g->kind == GlobalValue::Kind::Module) return moduleAttribute(t, a.attr, a.loc);
+    if (t.module == types::ModuleId::Numpy && !gpu_) { // f = np.trapezoid: the library's function
+      const GlobalValue &g = global("@numpy." + a.attr);
+      if (g.kind == GlobalValue::Kind::Function) return constantFromGlobal(g, a.loc);
+    }
     notSupported(a.loc, "'" + a.attr + "' of module " + t.str() + " is not supported as a value");
   }
   if (t.isNamedTuple() && t.fieldIndex(a.attr) >= 0) return namedTupleField(std::move(base), a.attr, a.loc);

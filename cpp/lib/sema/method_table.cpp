@@ -96,7 +96,23 @@ ExprPtr numberPartAttribute(MemberAccess &m) {
 }
 
 ExprPtr dtypeItemsizeAttribute(MemberAccess &m) {
-  return ir::makeConst(Type::int64(), m.loc, types::dtypeBytes(m.self->type.dtype));
+  const Type &t = m.self->type; // a structured dtype: its record's size
+  return ir::makeConst(Type::int64(), m.loc, t.elems.empty() ? types::dtypeBytes(t.dtype) : t.elems[0].itemsize);
+}
+
+// dtype.kind: NumPy's character code of the kind ('b', 'i', 'u', 'f', 'c'; 'V' for records).
+ExprPtr dtypeKindAttribute(MemberAccess &m) {
+  const Type &t = m.self->type;
+  DType d = t.dtype;
+  std::string k = !t.elems.empty()           ? "V"
+                  : d == DType::Bool         ? "b"
+                  : types::isComplex(d)      ? "c"
+                  : types::isFloat(d)        ? "f"
+                  : types::isSigned(d)       ? "i"
+                                             : "u";
+  auto c = ir::makeConst(Type::str_(k), m.loc, 0);
+  c->symbol = k;
+  return c;
 }
 
 } // namespace mahou::sema

@@ -221,8 +221,9 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
   Type &vt = vars_[var].type;
   const Type &t = value->type;
   switch (t.kind) {
+  case Kind::Function: // f = np.trapezoid, f = g: a compile-time value, one function per variable
+    break;
   case Kind::Module:
-  case Kind::Function:
   case Kind::ExcClass:
   case Kind::ClassRef:
   case Kind::Range:

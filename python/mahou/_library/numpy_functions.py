@@ -6,6 +6,7 @@ NumPy's own order is sequential."""
 import numpy as np
 
 from mahou import njit
+from mahou._language import refuse
 
 from .misc import *  # noqa: F401,F403  (tri, vander, take, ndenumerate, iinfo, ...)
 from .selection import *  # noqa: F401,F403  (sort/argsort along an axis, partition, bincount, ...)
@@ -295,6 +296,25 @@ def _as_flat(x, dtype_of):
         out = np.empty(1, dtype=dtype_of.dtype)
         out[0] = x
         return out
+
+
+@njit
+def trapezoid(y, x=None, dx=1.0):
+    # NumPy's trapezoid rule along the last axis of 1-D data: sum(d * (y[1:] + y[:-1]) / 2)
+    v = np.asarray(y)
+    if v.ndim != 1:
+        refuse("np.trapezoid() of more than one dimension is not supported (as Numba)")
+    if x is None:
+        return (dx * (v[1:] + v[:-1]) / 2.0).sum()
+    xs = np.asarray(x)
+    if xs.ndim != 1:
+        refuse("np.trapezoid() of more than one dimension is not supported (as Numba)")
+    return (np.diff(xs) * (v[1:] + v[:-1]) / 2.0).sum()
+
+
+@njit
+def trapz(y, x=None, dx=1.0):
+    return trapezoid(y, x, dx)
 
 
 @njit
