@@ -281,3 +281,16 @@ def test_dtype_names_of_numpy_and_mahou():
 def test_scalar_item():
     check(lambda a: (a[0].item(), a[1].item(), (a[0] + 1).item()), np.array([3, -4], dtype=np.int16))
     check(lambda a: a[0].item(), np.array([2.5]))
+
+
+def test_array_of_a_list_of_tuples():
+    def pairs(n):
+        path = []
+        for i in range(n):
+            path.append((i, -i * 2))
+        return np.array(path), np.transpose(np.array(path)[::-1]), np.asarray(path, dtype=np.float32)
+
+    check(pairs, 1)
+    check(pairs, 4)
+    assert njit(pairs)(0)[0].shape == (0, 0)  # NumPy's is (0,): not 2-D
+    check(lambda x: np.array([(x, 2.5), (3, 4)]), 1)

@@ -186,8 +186,10 @@ ExprPtr FunctionTyper::arrayFromList(ExprPtr list, std::optional<DType> dtype, c
     helper = "nested_list_to_array", d = item.elems[0].dtype;
   } else if (item.isArray()) {
     helper = "stack_list_of_arrays", d = item.dtype;
+  } else if (item.isHomogeneousTuple() && !item.elems.empty() && item.elems[0].isNumber()) { // [(i, j), ...]
+    helper = "list_of_tuples_to_array", d = item.elems[0].dtype;
   } else {
-    notSupported(loc, fname + "() of " + list->type.str() + " is not supported (a list of numbers, of lists of numbers or of arrays is)");
+    notSupported(loc, fname + "() of " + list->type.str() + " is not supported (a list of numbers, of lists or tuples of numbers or of arrays is)");
   }
   if (dtype) d = *dtype;
   const GlobalValue &g = global(std::string("@internal.") + helper);

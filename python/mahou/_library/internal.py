@@ -35,6 +35,19 @@ def nested_list_to_array(rows, zero):
 
 
 @njit
+def list_of_tuples_to_array(rows, zero):
+    # np.array([(a, b), ...]) of a list of tuples of one length: a 2-D array
+    n = len(rows)
+    k = len(rows[0]) if n > 0 else 0  # an empty list: shape (0, 0) (NumPy's is (0,), not 2-D)
+    out = np.full((n, k), zero)
+    for i in range(n):
+        row = rows[i]
+        for j in range(k):
+            out[i, j] = row[j]
+    return out
+
+
+@njit
 def stack_list_of_arrays(arrays, zero):
     n = len(arrays)
     if n == 0:
