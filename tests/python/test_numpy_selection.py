@@ -183,3 +183,26 @@ def test_histogram_float32_edges_and_errors():
         njit(lambda v: np.histogram(v, 0))(a)
     with pytest.raises(ValueError, match="not finite"):
         njit(lambda v: np.histogram(v, 2))(np.array([1.0, np.inf]))
+
+
+# ---------------------------------------------------------------- set routines
+SET_PAIRS = [
+    (np.array([5, 7, 1, 2, 2]), np.array([2, 4, 3, 1, 5])),
+    (np.array([1.0, np.nan, 3.0, -0.0]), np.array([np.nan, 3.0, 0.0])),
+    (np.zeros(0), np.array([1.0])),
+    (np.array([[1, 2], [3, 4]]), np.array([2.5, 3.0])),
+    (np.array([3, 1], dtype=np.int32), np.zeros(0, dtype=np.int64)),
+    (np.arange(10)[::-3], np.arange(5, dtype=np.uint8)),
+]
+
+
+@pytest.mark.parametrize("pair", range(len(SET_PAIRS)))
+def test_set_routines(pair):
+    a, b = SET_PAIRS[pair]
+    check(lambda x, y: (np.union1d(x, y), np.intersect1d(x, y), np.setdiff1d(x, y), np.setxor1d(x, y),
+                        np.isin(x, y), np.isin(x, y, invert=True)), a, b)
+    check(lambda x, y: (np.union1d(y, x), np.intersect1d(y, x), np.setdiff1d(y, x), np.isin(y, x)), a, b)
+
+
+def test_set_routines_of_lists():
+    check(lambda: (np.union1d([3, 1], [2, 1]), np.isin([1, 5], (5, 6)), np.setdiff1d([1, 2, 3], [2])))

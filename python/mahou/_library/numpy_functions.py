@@ -11,6 +11,7 @@ from mahou._language import refuse
 from .misc import *  # noqa: F401,F403  (tri, vander, take, ndenumerate, iinfo, ...)
 from .selection import *  # noqa: F401,F403  (sort/argsort along an axis, partition, bincount, ...)
 from .selection import count_nonzero
+from .sets import *  # noqa: F401,F403  (union1d, intersect1d, setdiff1d, setxor1d, isin)
 from .shapes import *  # noqa: F401,F403  (transpose, split, diag, flip, roll, tile, ...)
 from .windows import *  # noqa: F401,F403  (hanning, hamming, blackman, bartlett, kaiser, i0)
 
