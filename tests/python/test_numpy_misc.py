@@ -294,3 +294,30 @@ def test_array_of_a_list_of_tuples():
     check(pairs, 4)
     assert njit(pairs)(0)[0].shape == (0, 0)  # NumPy's is (0,): not 2-D
     check(lambda x: np.array([(x, 2.5), (3, 4)]), 1)
+
+
+# ---------------------------------------------------------------- average, isposinf/isneginf, is*obj
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64, np.complex128])
+def test_average(dtype):
+    a = np.array([[1, -2, 3], [4, 5, -6]], dtype=dtype)
+    w = np.array([[1.0, 0.5, 2.0], [0.0, 1.0, 3.0]])
+    check(lambda v, x: (np.average(v), np.average(v, weights=x), np.average(v[:, ::-1], weights=v[:, ::-1].real)),
+          a, w, rtol=1e-6 if dtype == np.float32 else 1e-15)
+    # complex / complex: NumPy multiplies by the reciprocal (an ulp from a plain division)
+    check(lambda v: np.average(v, weights=np.ones(v.shape, dtype=np.int64)), a, rtol=1e-15)
+    with pytest.raises(ZeroDivisionError):
+        njit(lambda v, x: np.average(v, weights=x))(a, np.zeros(a.shape))
+    with pytest.raises(TypeError, match="shapes"):
+        njit(lambda v, x: np.average(v, weights=x))(a, w[0])
+    with pytest.raises(UnsupportedError, match="axis"):
+        njit(lambda v: np.average(v, axis=0))(a)
+
+
+def test_isposinf_isneginf_and_kind_tests():
+    x = np.array([1.0, np.nan, -np.inf, np.inf, -0.0])
+    check(lambda v: (np.isposinf(v), np.isneginf(v), np.isposinf(v[::-2].astype(np.float32))), x)
+    check(lambda s: (np.isposinf(s), np.isneginf(s)), -np.inf)
+    with pytest.raises(TypeError):
+        njit(lambda v: np.isposinf(v))(x + 1j)
+    for v in (1, 2.5, 1 + 0j, np.arange(3), np.zeros(2, dtype=np.complex64)):
+        check(lambda u: (np.iscomplexobj(u), np.isrealobj(u)), v)

@@ -141,9 +141,16 @@ ExprPtr FunctionTyper::numpyArrayFunction(const std::string &name, const ast::Ca
   if (name == "transpose") {
     checkKeywords(e, {"axes"}, fname);
     if (e.args.empty() || e.args.size() > 2) error(loc, "np.transpose() takes an array and optional axes");
-    if (e.args.size() == 2 || keyword(e, "axes")) notSupported(loc, "np.transpose() with axes is not supported yet");
+    if (e.args.size() == 2 || keyword(e, "axes")) // with axes: the library (shapes.py)
+      if (auto r = libraryCall("numpy.transpose", fname, e)) return r;
     auto arr = expr(*e.args[0]);
     if (isUnknown(arr)) return unknown(loc);
+    if (!arr->type.isArray() && !arr->type.isNumber()) { // a list or tuple: the library's np.asarray first
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(arr));
+      if (auto r = libraryCallTyped("numpy.transpose", fname, std::move(args), loc)) return r;
+      error(loc, "np.transpose() needs an array");
+    }
     if (!arr->type.isArray()) {
       if (arr->type.isNumber()) notSupported(loc, "np.transpose() of a scalar is not supported");
       error(loc, "np.transpose() needs an array, not " + arr->type.str());

@@ -10,7 +10,8 @@ from numpy.lib.stride_tricks import as_strided
 from mahou import njit
 from mahou._language import refuse
 
-__all__ = ["tri", "vander", "take", "ptp", "extract", "ndenumerate", "nditer", "iinfo", "finfo"]
+__all__ = ["tri", "vander", "take", "ptp", "extract", "ndenumerate", "nditer", "iinfo", "finfo", "iscomplexobj",
+           "isrealobj", "isposinf", "isneginf", "average"]
 
 
 @njit
@@ -219,3 +220,67 @@ def finfo(dtype):
     elif isinstance(z, (np.float64, np.complex128)):
         return _finfo_of(_F64, z)
     refuse("np.finfo() needs a float or complex dtype")
+
+
+@njit
+def _is_complex_kind(x):
+    # a complex number or array of complex numbers (known when typed)
+    if isinstance(x, np.ndarray):
+        return isinstance(np.zeros(1, dtype=x.dtype)[0], (np.complex64, np.complex128))
+    return isinstance(x, (complex, np.complex64, np.complex128))
+
+
+@njit
+def iscomplexobj(x):
+    return _is_complex_kind(x)
+
+
+@njit
+def isrealobj(x):
+    return not _is_complex_kind(x)
+
+
+_AMBIGUOUS = "This operation is not supported for complex values because it would be ambiguous."
+
+
+@njit
+def isposinf(x):
+    if isinstance(x, np.ndarray):
+        if isinstance(np.zeros(1, dtype=x.dtype)[0], (np.complex64, np.complex128)):
+            raise TypeError(_AMBIGUOUS)
+        return np.logical_and(np.isinf(x), x > 0)
+    elif isinstance(x, (complex, np.complex64, np.complex128)):
+        raise TypeError(_AMBIGUOUS)
+    else:
+        return np.logical_and(np.isinf(x), x > 0)
+
+
+@njit
+def isneginf(x):
+    if isinstance(x, np.ndarray):
+        if isinstance(np.zeros(1, dtype=x.dtype)[0], (np.complex64, np.complex128)):
+            raise TypeError(_AMBIGUOUS)
+        return np.logical_and(np.isinf(x), x < 0)
+    elif isinstance(x, (complex, np.complex64, np.complex128)):
+        raise TypeError(_AMBIGUOUS)
+    else:
+        return np.logical_and(np.isinf(x), x < 0)
+
+
+@njit
+def average(a, axis=None, weights=None):
+    # the whole array (as Numba): the mean, or sum(a * w) / sum(w)
+    if axis is not None:
+        refuse("np.average() with an axis is not supported (as Numba)")
+    v = np.asarray(a)
+    if weights is None:
+        return v.mean()
+    w = np.asarray(weights)
+    if v.shape != w.shape:
+        raise TypeError("Axis must be specified when shapes of a and weights differ.")
+    # NumPy's result dtype (complex sums divide as complex numbers)
+    z = np.zeros(1, dtype=(v.ravel()[:0] * w.ravel()[:0] + 0.0).dtype)[0]
+    scl = (w + z).sum()
+    if scl == 0.0:
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    return (v * w + z).sum() / scl
