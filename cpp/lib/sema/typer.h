@@ -138,8 +138,10 @@ public:
   // np.<ufunc>(x, ..., out) / np.<ufunc>(x, out=out) as a statement: the store into out
   // (ufunc_out.cpp); nullptr when the call has no output argument.
   ir::StmtPtr ufuncIntoOut(const std::string &name, const ast::Call &e);
-  ExprPtr randomCall(const std::string &name, const ast::Call &e); // random.cpp
+  ExprPtr randomCall(const std::string &name, const ast::Call &e); // np.random: random.cpp
+  ExprPtr pyRandomCall(const std::string &name, const ast::Call &e); // the random module: random_python.cpp
   ExprPtr randomGeneratorMethod(ExprPtr gen, const std::string &name, const ast::Call &e); // random_generator.cpp
+  ExprPtr randomIntegers(ExprPtr gen, const ast::Call &e);
   ExprPtr randomShuffle(ExprPtr gen, const std::string &name, const ast::Call &e);
   ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
   ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e, ExprPtr receiver = nullptr);
