@@ -11,6 +11,7 @@
 #include "mahou/types.h"
 
 #include <cstdio>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -115,6 +116,13 @@ MT19937 &numpyState() { return ready(threadStates().np); }
 MT19937 &pythonState() { return ready(threadStates().py); }
 
 } // namespace mahou::runtime::random_state
+
+namespace {
+std::atomic<int> theNumpyVersion{204}; // the release the binding finds; 2.4 until then
+} // namespace
+
+int mahou::runtime::random::numpyVersion() { return theNumpyVersion.load(std::memory_order_relaxed); }
+void mahou::runtime::setNumpyVersion(int major, int minor) { theNumpyVersion.store(major * 100 + minor); }
 
 namespace {
 
@@ -226,6 +234,12 @@ double mahou_rt_np_triangular(double left, double mode, double right) {
   return rnd::triangular(np(), left, mode, right);
 }
 int64_t mahou_rt_np_binomial(int64_t n, double p) { return legacy::binomial(np(), p, n); }
+// multinomial's binomials, unchecked: NumPy 2.5 draws them as RandomState.binomial does,
+// earlier releases with Generator's algorithm (random_multinomial).
+int64_t mahou_rt_np_multinomial_binomial(int64_t n, double p) {
+  if (rnd::numpyVersion() >= 205) return legacy::binomial(np(), p, n);
+  return rnd::binomial(np(), p, n, false);
+}
 int64_t mahou_rt_np_negative_binomial(double n, double p) { return legacy::negativeBinomial(np(), n, p); }
 int64_t mahou_rt_np_poisson(double lam) { return rnd::poisson(np(), lam); }
 int64_t mahou_rt_np_zipf(double a) { return legacy::zipf(np(), a); }

@@ -315,8 +315,9 @@ template <class G> int64_t negativeBinomial(G &g, double n, double p) {
 
 // ---- binomial: inversion for small means, BTPE (Kachitvichyanukul and Schmeiser) else.
 // NumPy caches the set-up per (n, p); it is recomputed here, to the same values.
-// `legacy` selects RandomState's versions: q**n as exp(n log q) and BTPE's last two
-// Stirling terms added (the 1988 paper's error RandomState keeps).
+// Inversion: `legacy` selects RandomState's q**n as exp(n log q). BTPE: `corrected` is
+// NumPy 2.5's, which subtracts the last two Stirling terms with the coefficient 13860;
+// RandomState's (and every Generator's before 2.5) adds them with 13680.
 template <class G> int64_t binomialInversion(G &g, int64_t n, double p, bool legacy) {
   double q = 1.0 - p;
   double qn = legacy ? std::exp(double(n) * std::log(q)) : std::exp(double(n) * std::log1p(-p));
@@ -347,7 +348,7 @@ inline double stirlingTermLegacy(double v, double v2) { // RandomState's constan
   return (13680. - (462. - (132. - (99. - 140. / v2) / v2) / v2) / v2) / v / 166320.;
 }
 
-template <class G> int64_t binomialBtpe(G &g, int64_t n, double p, bool legacy) {
+template <class G> int64_t binomialBtpe(G &g, int64_t n, double p, bool corrected) {
   double r = p < 1.0 - p ? p : 1.0 - p;
   double q = 1.0 - r;
   double fm = double(n) * r + r;
@@ -412,11 +413,11 @@ template <class G> int64_t binomialBtpe(G &g, int64_t n, double p, bool legacy) 
     double x2 = x1 * x1, f2 = f1 * f1, z2 = z * z, w2 = w * w;
     double bound = xm * std::log(f1 / x1) + (double(n - m) + 0.5) * std::log(z / w) +
                    double(y - m) * std::log(w * r / (x1 * q));
-    if (legacy)
+    if (corrected)
+      bound = bound + stirlingTerm(f1, f2) + stirlingTerm(z, z2) - stirlingTerm(x1, x2) - stirlingTerm(w, w2);
+    else
       bound = bound + stirlingTermLegacy(f1, f2) + stirlingTermLegacy(z, z2) + stirlingTermLegacy(x1, x2) +
               stirlingTermLegacy(w, w2);
-    else
-      bound = bound + stirlingTerm(f1, f2) + stirlingTerm(z, z2) - stirlingTerm(x1, x2) - stirlingTerm(w, w2);
     if (aLog > bound) continue;
     break;
   }
@@ -424,17 +425,22 @@ template <class G> int64_t binomialBtpe(G &g, int64_t n, double p, bool legacy) 
   return y;
 }
 
-// Generator.binomial (random_binomial); the legacy one is in random_legacy.h.
-template <class G> int64_t binomial(G &g, double p, int64_t n) {
+// Generator.binomial (random_binomial, with NumPy 2.5's BTPE if `corrected`); the legacy
+// one is in random_legacy.h.
+template <class G> int64_t binomial(G &g, double p, int64_t n, bool corrected) {
   if (n == 0 || p == 0.0f) return 0;
   if (p <= 0.5) {
     if (p * double(n) <= 30.0) return binomialInversion(g, n, p, false);
-    return binomialBtpe(g, n, p, false);
+    return binomialBtpe(g, n, p, corrected);
   }
   double q = 1.0 - p;
   if (q * double(n) <= 30.0) return n - binomialInversion(g, n, q, false);
-  return n - binomialBtpe(g, n, q, false);
+  return n - binomialBtpe(g, n, q, corrected);
 }
+
+// The NumPy release whose algorithms differ by version (major * 100 + minor; the binding
+// sets it from numpy.__version__): 2.5 corrected BTPE and changed RandomState.multinomial.
+int numpyVersion();
 
 template <class G> double noncentralChisquare(G &g, double df, double nonc) {
   if (std::isnan(nonc)) return NAN;

@@ -79,7 +79,9 @@ double mahou_rt_gen_wald(void *bitgen, double mean, double scale) { return rnd::
 double mahou_rt_gen_triangular(void *bitgen, double left, double mode, double right) {
   return rnd::triangular(gen(bitgen), left, mode, right);
 }
-int64_t mahou_rt_gen_binomial(void *bitgen, int64_t n, double p) { return rnd::binomial(gen(bitgen), p, n); }
+int64_t mahou_rt_gen_binomial(void *bitgen, int64_t n, double p) {
+  return rnd::binomial(gen(bitgen), p, n, rnd::numpyVersion() >= 205);
+}
 int64_t mahou_rt_gen_negative_binomial(void *bitgen, double n, double p) {
   return rnd::negativeBinomial(gen(bitgen), n, p);
 }

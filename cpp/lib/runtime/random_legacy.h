@@ -149,11 +149,11 @@ template <class G> double exponential(G &g, double scale) { return scale * stand
 template <class G> int64_t binomial(G &g, double p, int64_t n) {
   if (p <= 0.5) {
     if (p * double(n) <= 30.0) return random::binomialInversion(g, n, p, true);
-    return random::binomialBtpe(g, n, p, true);
+    return random::binomialBtpe(g, n, p, false);
   }
   double q = 1.0 - p;
   if (q * double(n) <= 30.0) return n - random::binomialInversion(g, n, q, true);
-  return n - random::binomialBtpe(g, n, q, true);
+  return n - random::binomialBtpe(g, n, q, false);
 }
 
 template <class G> int64_t hypergeometricHyp(G &g, int64_t good, int64_t bad, int64_t sample) {

@@ -25,23 +25,29 @@ int32_t fail(ExcKind kind, const char *message) {
   return 1;
 }
 
-// getrandbits(k), 1 <= k <= 64: the low word first, the high one's top bits after it.
-uint64_t randomBits(rnd::MT19937 &g, int k) {
-  if (k <= 32) return g.next32() >> (32 - k);
-  uint64_t low = g.next32();
-  uint64_t high = g.next32() >> (64 - k);
-  return high << 32 | low;
-}
+using Int = __int128; // Python's unbounded integers, wide enough for these ranges
+using UInt = unsigned __int128;
 
-// _randbelow_with_getrandbits: uniform in [0, n), n >= 1.
-uint64_t randomBelow(rnd::MT19937 &g, uint64_t n) {
-  int k = 64 - __builtin_clzll(n);
-  uint64_t r = randomBits(g, k);
-  while (r >= n) r = randomBits(g, k);
+// getrandbits(k), 1 <= k <= 96: 32-bit words from the least significant up, the last one's
+// top bits (CPython's order).
+UInt randomBits(rnd::MT19937 &g, int k) {
+  UInt r = 0;
+  for (int shift = 0; k > 0; shift += 32, k -= 32) {
+    uint32_t w = g.next32();
+    if (k < 32) w >>= (32 - k);
+    r |= UInt(w) << shift;
+  }
   return r;
 }
 
-using Int = __int128; // Python's unbounded integers, wide enough for these ranges
+// _randbelow_with_getrandbits: uniform in [0, n), 1 <= n <= 2**64.
+uint64_t randomBelow(rnd::MT19937 &g, UInt n) {
+  int k = 0;
+  for (UInt m = n; m; m >>= 1) ++k;
+  UInt r = randomBits(g, k);
+  while (r >= n) r = randomBits(g, k);
+  return uint64_t(r);
+}
 
 // Python's floor division.
 Int floorDiv(Int a, Int b) {
@@ -62,7 +68,7 @@ int32_t randrange(Int start, Int stop, Int step, bool hasStop, int64_t *out) {
   rnd::MT19937 &g = py();
   if (!hasStop) {
     if (start > 0) {
-      *out = int64_t(randomBelow(g, uint64_t(start)));
+      *out = int64_t(randomBelow(g, UInt(start)));
       return 0;
     }
     return fail(ExcKind::ValueError, "empty range for randrange()");
@@ -70,7 +76,7 @@ int32_t randrange(Int start, Int stop, Int step, bool hasStop, int64_t *out) {
   Int width = stop - start;
   if (step == 1) {
     if (width > 0) {
-      *out = int64_t(start + Int(randomBelow(g, uint64_t(width))));
+      *out = int64_t(start + Int(randomBelow(g, UInt(width))));
       return 0;
     }
     return emptyRange(start, stop, width);
@@ -80,7 +86,7 @@ int32_t randrange(Int start, Int stop, Int step, bool hasStop, int64_t *out) {
   else if (step < 0) n = floorDiv(width + step + 1, step);
   else return fail(ExcKind::ValueError, "zero step for randrange()");
   if (n <= 0) return fail(ExcKind::ValueError, "empty range for randrange()");
-  *out = int64_t(start + step * Int(randomBelow(g, uint64_t(n))));
+  *out = int64_t(start + step * Int(randomBelow(g, UInt(n))));
   return 0;
 }
 
@@ -102,7 +108,7 @@ double mahou_rt_py_random() { return py().nextDouble(); }
 int32_t mahou_rt_py_getrandbits(int64_t k, uint64_t *out) {
   if (k < 0) return fail(ExcKind::ValueError, "number of bits must be non-negative");
   if (k > 64) return fail(ExcKind::OverflowError, "getrandbits() limited to 64 bits");
-  *out = k == 0 ? 0 : randomBits(py(), int(k));
+  *out = k == 0 ? 0 : uint64_t(randomBits(py(), int(k)));
   return 0;
 }
 

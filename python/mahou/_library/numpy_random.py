@@ -101,7 +101,7 @@ def _check_p(p, pop_size):
         if pd[i] < 0:
             raise ValueError("probabilities are not non-negative")
     atol = _SQRT_EPS64
-    if p.dtype == np.float32:
+    if isinstance(np.zeros(1, dtype=p.dtype)[0], np.float32):  # float32 p: a looser tolerance
         atol = _SQRT_EPS32
     if abs(p_sum - 1.0) > atol:
         raise ValueError("probabilities do not sum to 1")
@@ -195,13 +195,7 @@ def _choice_values(a, idx):
 
 
 @njit
-def choice(a, size=None, replace=True, p=None):
-    if isinstance(a, np.ndarray):
-        if a.ndim != 1:
-            raise ValueError("a must be 1-dimensional")
-        pop_size = a.shape[0]
-    else:
-        pop_size = a
+def _choice(a, pop_size, size, replace, p):
     if size is None:
         samples = 1
     else:
@@ -219,6 +213,15 @@ def choice(a, size=None, replace=True, p=None):
     if size is None:
         return values[0]
     return values.reshape(size)
+
+
+@njit
+def choice(a, size=None, replace=True, p=None):
+    if isinstance(a, np.ndarray):
+        if a.ndim != 1:
+            raise ValueError("a must be 1-dimensional")
+        return _choice(a, a.shape[0], size, replace, p)
+    return _choice(a, a, size, replace, p)
 
 
 @njit
@@ -245,9 +248,8 @@ def multinomial(n, pvals, size=None):
             remaining = 1.0
             dn = n
             for j in range(d - 1):
-                # RandomState's binomial unchecked: a ratio rounded past [0, 1] draws as its bound
-                pj = min(max(pv[j] / remaining, 0.0), 1.0)
-                out[r, j] = np.random.binomial(dn, pj)
+                # unchecked binomials, with the algorithm NumPy's release uses here
+                out[r, j] = np.random._multinomial_binomial(dn, pv[j] / remaining)
                 dn -= out[r, j]
                 if dn <= 0:
                     break

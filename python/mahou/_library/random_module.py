@@ -8,6 +8,8 @@ random.seed(n) in Python."""
 import math
 import random
 
+import numpy as np
+
 from mahou import njit
 
 _TWOPI = 2.0 * math.pi
@@ -51,11 +53,15 @@ def choice(seq):
 def shuffle(x):
     for i in range(len(x) - 1, 0, -1):
         j = random.randrange(i + 1)
-        if isinstance(x, list) or x.ndim == 1:
+        if not isinstance(x, np.ndarray):
             t = x[i]
             x[i] = x[j]
             x[j] = t
-        else:  # rows of an N-D array, through copies
+        elif x.ndim == 1:
+            t = x[i]
+            x[i] = x[j]
+            x[j] = t
+        else:  # rows of an N-D array, through a copy
             t = x[i].copy()
             x[i] = x[j]
             x[j] = t
