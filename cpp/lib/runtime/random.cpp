@@ -82,11 +82,20 @@ void MT19937::generate() {
 namespace {
 
 // The states live on the heap, one pair per thread: thread-local storage of _core is the
-// static TLS block that the dynamic loader reserves, too small for 5 KB per thread.
+// static TLS block that the dynamic loader reserves, too small for 5 KB per thread. The
+// pointer is trivially destructible (no guard on each access) and initial-exec (one load);
+// a thread's block is freed at its exit by a reaper made with it.
 struct States {
   MT19937 np, py;
 };
-thread_local std::unique_ptr<States> states;
+__attribute__((tls_model("initial-exec"))) thread_local States *states = nullptr;
+
+struct Reaper {
+  ~Reaper() {
+    delete states;
+    states = nullptr;
+  }
+};
 
 // A forked child draws a stream of its own: its (one) thread's states are seeded anew.
 void afterFork() {
@@ -100,7 +109,9 @@ States &threadStates() {
   if (!states) [[unlikely]] {
     static std::once_flag once;
     std::call_once(once, [] { pthread_atfork(nullptr, nullptr, afterFork); });
-    states = std::make_unique<States>(); // value-initialised: not seeded yet
+    static thread_local Reaper reaper;
+    (void)reaper;
+    states = new States(); // value-initialised: not seeded yet
   }
   return *states;
 }

@@ -8,16 +8,6 @@ namespace mahou::sema {
 
 namespace {
 
-// An array of `dims` whose items are one(): an elementwise map over an empty array.
-ExprPtr drawArray(FunctionTyper &t, std::vector<ExprPtr> dims, Type elem, const std::function<ExprPtr()> &one, Loc loc) {
-  auto alloc = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::array(elem.dtype, int(dims.size()), types::Layout::C), loc);
-  alloc->sub = int(ir::AllocKind::Empty);
-  alloc->args = std::move(dims);
-  std::vector<ExprPtr> operands;
-  operands.push_back(std::move(alloc));
-  return t.elementwise(std::move(operands), [&](std::vector<ExprPtr>) { return one(); }, loc);
-}
-
 ExprPtr draw(random::Dist d, Loc loc) {
   ExprPtr r = randomExpr(ir::RandomKind::Draw, random::distInfo(d).result == random::ValueType::I64 ? Type::int64() : Type::float64(), loc);
   r->ival = int64_t(d);
@@ -51,7 +41,7 @@ ExprPtr FunctionTyper::randomCall(const std::string &name, const ast::Call &e) {
       if (isUnknown(x)) return unknown(loc);
     random::Dist d = name == "rand" ? random::Dist::NpRandom : random::Dist::NpStandardNormal;
     if (dims.empty()) return draw(d, loc);
-    return drawArray(*this, std::move(dims), Type::float64(), [&] { return draw(d, loc); }, loc);
+    return randomArray(*this, std::move(dims), DType::Float64, [&] { return draw(d, loc); }, loc);
   }
   if (name == "randint" || name == "random_integers") {
     // randint(low, high) draws from [low, high); random_integers(low, high) from [low, high]
@@ -116,7 +106,7 @@ ExprPtr FunctionTyper::randomCall(const std::string &name, const ast::Call &e) {
       d->args.push_back(load(rngVar, loc));
       return d;
     };
-    return seqExpr(stmts, array ? drawArray(*this, std::move(dims), Type::int64(), one, loc) : one(), loc);
+    return seqExpr(stmts, array ? randomArray(*this, std::move(dims), DType::Int64, one, loc) : one(), loc);
   }
   if (const random::DistInfo *d = random::findDist(random::Family::Legacy, name.c_str()))
     return randomTableCall(*this, *d, nullptr, e, fname);

@@ -2,7 +2,7 @@
 // Generator.<name>): arguments bound to the row's parameters, converted, held in
 // temporaries and checked in NumPy's order (the row's constraints, checked by the
 // runtime, and the few checks NumPy's methods make by hand), then one `random` Draw or
-// an elementwise map of draws over an empty array of `size`.
+// an array of `size` filled with draws (randomArray).
 #include "random_draws.h"
 
 namespace mahou::sema {
@@ -27,6 +27,30 @@ void raiseIfStmt(ExprPtr cond, const std::string &message, ir::Block &stmts, Loc
 }
 
 bool isNoneArg(const ast::Expr *e) { return !e || e->kind == ast::ExprKind::NoneLit; }
+
+ExprPtr randomArray(FunctionTyper &t, std::vector<ExprPtr> dims, DType elem, const std::function<ExprPtr()> &one, Loc loc) {
+  Type at = Type::array(elem, int(dims.size()), types::Layout::C);
+  auto alloc = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, at, loc);
+  alloc->sub = int(ir::AllocKind::Empty);
+  alloc->args = std::move(dims);
+  auto stmts = std::make_shared<ir::Block>();
+  int out = t.holdInTemp(std::move(alloc), loc, *stmts);
+  auto size = std::make_unique<ir::Expr>(ir::ExprOp::ArraySize, Type::int64(), loc);
+  size->args.push_back(t.load(out, loc));
+  int i = t.tempVar(Type::int64(), loc);
+  auto loop = std::make_unique<ir::Stmt>(ir::StmtOp::ForRange, loc);
+  loop->var = i;
+  loop->exprs.push_back(ir::makeConst(Type::int64(), loc, 0));
+  loop->exprs.push_back(std::move(size));
+  loop->exprs.push_back(ir::makeConst(Type::int64(), loc, 1));
+  auto store = std::make_unique<ir::Stmt>(ir::StmtOp::StoreFlatItem, loc);
+  store->exprs.push_back(t.load(out, loc));
+  store->exprs.push_back(t.load(i, loc));
+  store->exprs.push_back(ir::makeCast(one(), Type::scalar(elem)));
+  loop->body.push_back(std::move(store));
+  stmts->push_back(std::move(loop));
+  return t.seqExpr(stmts, t.load(out, loc), loc);
+}
 
 namespace {
 
@@ -184,12 +208,7 @@ ExprPtr randomTableCall(FunctionTyper &t, const random::DistInfo &d, ExprPtr gen
     if (!array) {
       value = one();
     } else {
-      auto alloc = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::array(elem.dtype, int(dims.size()), types::Layout::C), loc);
-      alloc->sub = int(ir::AllocKind::Empty);
-      alloc->args = std::move(dims);
-      std::vector<ExprPtr> operands;
-      operands.push_back(std::move(alloc));
-      value = t.elementwise(std::move(operands), [&](std::vector<ExprPtr>) { return one(); }, loc);
+      value = randomArray(t, std::move(dims), elem.dtype, one, loc);
     }
     return t.seqExpr(stmts, std::move(value), loc);
   };

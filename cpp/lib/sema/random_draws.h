@@ -18,6 +18,10 @@ void raiseIfStmt(ExprPtr cond, const std::string &message, ir::Block &stmts, Loc
 
 bool isNoneArg(const ast::Expr *e); // absent or the literal None
 
+// A new C-contiguous array of `dims` (int64 extents) and dtype elem, filled in C order with
+// one() per item (a loop of flat stores: one allocation, draws in NumPy's order).
+ExprPtr randomArray(FunctionTyper &t, std::vector<ExprPtr> dims, DType elem, const std::function<ExprPtr()> &one, Loc loc);
+
 // The call `e` of draw `d` (`gen`: the Generator of a Gen row; null for np.random): its
 // parameters by position or keyword, then `size`, then the keywords in `extra` (read by
 // the caller, e.g. dtype); converted to the table's types, evaluated once and checked as

@@ -153,12 +153,7 @@ ExprPtr FunctionTyper::randomIntegers(ExprPtr gen, const ast::Call &e) {
     if (!array) {
       value = one();
     } else {
-      auto alloc = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::array(dt, int(dims.size()), types::Layout::C), loc);
-      alloc->sub = int(ir::AllocKind::Empty);
-      alloc->args = std::move(dims);
-      std::vector<ExprPtr> operands;
-      operands.push_back(std::move(alloc));
-      value = elementwise(std::move(operands), [&](std::vector<ExprPtr>) { return one(); }, loc);
+      value = randomArray(*this, std::move(dims), dt, one, loc);
     }
     return seqExpr(stmts, std::move(value), loc);
   });
