@@ -187,6 +187,19 @@ def test_permutation_and_shuffle():
     compare(f, np.array([True, False, True]), np.arange(6, dtype=np.int32).reshape(3, 1, 2))
     compare(f, np.zeros(0), np.zeros((1, 2)))
 
+    def g(xs):
+        np.random.shuffle(xs)
+        return xs, np.random.permutation([1.5, 2.5, 3.5]), np.random.permutation(np.int32(5))
+
+    cg = njit(g)
+    for seed in SEEDS:
+        np_seed(seed)
+        got = cg([1, 2, 3, 4, 5, 6])
+        np.random.seed(seed)
+        want = g([1, 2, 3, 4, 5, 6])
+        assert list(got[0]) == want[0]
+        same(got[1:], want[1:])
+
 
 def test_multinomial_and_dirichlet():
     def f(n, pv, alpha):

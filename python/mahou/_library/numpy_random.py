@@ -50,11 +50,15 @@ def _shuffle_1d(x):
 
 @njit
 def shuffle(x):
-    if not isinstance(x, np.ndarray):
-        raise TypeError("np.random.shuffle() takes an array in compiled code")
-    if x.ndim == 0:
+    if not isinstance(x, np.ndarray):  # a list: NumPy's untyped path, the same draws
+        for i in range(len(x) - 1, 0, -1):
+            j = np.random.randint(0, i + 1)
+            t = x[i]
+            x[i] = x[j]
+            x[j] = t
+    elif x.ndim == 0:
         raise TypeError("len() of unsized object")
-    if x.ndim == 1:
+    elif x.ndim == 1:
         _shuffle_1d(x)
     else:
         # rows are swapped through a copy; i == j needs no swap (NumPy skips it too)
@@ -68,21 +72,23 @@ def shuffle(x):
 
 @njit
 def permutation(x):
-    if not isinstance(x, np.ndarray):  # an int: a shuffled np.arange(x)
+    if isinstance(x, (int, np.int64, np.int32, np.int16, np.int8, np.uint64, np.uint32, np.uint16, np.uint8)):
+        # a shuffled np.arange(x)
         arr = np.arange(x)
         _shuffle_1d(arr)
         return arr
-    if x.ndim == 0:
+    a = np.asarray(x)
+    if a.ndim == 0:
         raise IndexError("x must be an integer or at least 1-dimensional")
-    if x.ndim == 1:
-        arr = x.copy()
+    if a.ndim == 1:
+        arr = a.copy()
         _shuffle_1d(arr)
         return arr
-    idx = np.arange(x.shape[0])
+    idx = np.arange(a.shape[0])
     _shuffle_1d(idx)
-    out = np.empty_like(x)
-    for i in range(x.shape[0]):
-        out[i] = x[idx[i]]
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = a[idx[i]]
     return out
 
 
