@@ -67,6 +67,7 @@ enum class RandomKind {
 };
 enum class ReduceKind { Sum, Prod, Min, Max, ArgMin, ArgMax, Any, All, Mean, Var, Std, CumSum, CumProd };
 const char *reduceKindName(ReduceKind k);
+const char *randomKindName(RandomKind k);
 const char *binaryOpName(BinaryOp op);
 const char *unaryOpName(UnaryOp op);
 const char *cmpOpName(CmpOp op);
