@@ -478,7 +478,7 @@ CASES = {
 EXPECTED_REFUSALS = {
     'add_axis', 'arange_kw', 'broadcast_arrays', 'broadcast_shapes', 'clip_out', 'cumsum_axis', 'dtype_attr',
     'dtype_eq_int64', 'fill_diagonal', 'flags_c', 'flags_contiguous', 'flags_f', 'frombuffer', 'itemset',
-    'np_transpose_axes', 'reshape_method', 'squeeze', 'sum_axis_dtype', 'sum_dtype', 'take_axis', 'tobytes',
+    'reshape_method', 'squeeze', 'sum_axis_dtype', 'sum_dtype', 'take_axis', 'tobytes',
     'view_as'
 }
 
