@@ -128,8 +128,15 @@ bool raiseMissing(const DispatcherState &st, const std::vector<std::string> &mis
 }
 
 int parameterIndex(const DispatcherState &st, PyObject *name) {
+  Py_ssize_t size = 0;
+  const char *text = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &size) : nullptr;
+  if (!text) { // not a str (or not encodable): matches no parameter
+    PyErr_Clear();
+    return -1;
+  }
+  std::string_view utf8(text, size_t(size)); // names as Python spells them: 'μ' is not ASCII
   for (size_t i = 0; i < st.paramNames.size(); ++i)
-    if (PyUnicode_CompareWithASCIIString(name, st.paramNames[i].c_str()) == 0)
+    if (utf8 == st.paramNames[i])
       return int(i);
   return -1;
 }
