@@ -115,7 +115,8 @@ bool raiseArity(const DispatcherState &st, size_t given) {
   return false;
 }
 
-bool raiseMissing(const DispatcherState &st, const std::vector<std::string> &missing) {
+bool raiseMissing(const DispatcherState &st, const std::vector<std::string> &missing,
+                  const char *what = "required positional argument") {
   std::string names;
   for (size_t i = 0; i < missing.size(); ++i) {
     if (i)
@@ -123,7 +124,7 @@ bool raiseMissing(const DispatcherState &st, const std::vector<std::string> &mis
     names += "'" + missing[i] + "'";
   }
   PyErr_Format(PyExc_TypeError, "%s() missing %s: %s", st.name.c_str(),
-               plural(missing.size(), "required positional argument").c_str(), names.c_str());
+               plural(missing.size(), what).c_str(), names.c_str());
   return false;
 }
 
@@ -142,13 +143,14 @@ int parameterIndex(const DispatcherState &st, PyObject *name) {
 }
 
 // Positional arguments args[0, npos) and keyword ones (values at kwvalues) + defaults
-// → one borrowed object per named parameter.
+// → one borrowed object per named parameter (the positional ones, then the keyword-only
+// ones).
 bool bindNamed(const DispatcherState &st, PyObject *const *args, size_t npos, PyObject *const *kwvalues,
                PyObject *kwnames, std::vector<PyObject *> &out) {
   size_t np = size_t(st.nparams);
   if (npos > np)
     return raiseArity(st, npos);
-  out.assign(np, nullptr);
+  out.assign(np + size_t(st.nkwonly), nullptr);
   std::copy(args, args + npos, out.begin());
   Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t k = 0; k < nkw; ++k) {
@@ -177,7 +179,20 @@ bool bindNamed(const DispatcherState &st, PyObject *const *args, size_t npos, Py
     else
       missing.push_back(st.paramNames[j]);
   }
-  return missing.empty() || raiseMissing(st, missing);
+  if (!missing.empty())
+    return raiseMissing(st, missing);
+  for (size_t j = np; j < out.size(); ++j) { // keyword-only: their defaults are by name
+    if (out[j])
+      continue;
+    PyObject *d = nullptr;
+    if (st.kwdefaults && PyDict_Check(st.kwdefaults))
+      d = PyDict_GetItemString(st.kwdefaults, st.paramNames[j].c_str());
+    if (d)
+      out[j] = d;
+    else
+      missing.push_back(st.paramNames[j]);
+  }
+  return missing.empty() || raiseMissing(st, missing, "required keyword-only argument");
 }
 
 // One borrowed object per parameter. A function with *args gets the extra positional

@@ -186,11 +186,17 @@ public:
     const DispatcherState &st = *reinterpret_cast<DispatcherObject *>(obj)->state;
     CalleeParams p;
     p.names = st.paramNames;
+    p.nkwonly = size_t(st.nkwonly);
     p.defaults.resize(p.names.size());
+    size_t npos = size_t(st.nparams);
     size_t ndef = st.defaults ? size_t(PyTuple_GET_SIZE(st.defaults)) : 0;
-    size_t first = p.names.size() - std::min(ndef, p.names.size());
-    for (size_t j = first; j < p.names.size(); ++j)
+    size_t first = npos - std::min(ndef, npos);
+    for (size_t j = first; j < npos; ++j)
       p.defaults[j] = constantValue(PyTuple_GET_ITEM(st.defaults, Py_ssize_t(j - first)));
+    for (size_t j = npos; j < p.names.size(); ++j) // keyword-only: __kwdefaults__ by name
+      if (PyObject *d = st.kwdefaults && PyDict_Check(st.kwdefaults)
+                            ? PyDict_GetItemString(st.kwdefaults, p.names[j].c_str()) : nullptr)
+        p.defaults[j] = constantValue(d);
     if (st.pyFunc) {
       PyObject *code = PyObject_GetAttrString(st.pyFunc, "__code__");
       if (code) {

@@ -50,10 +50,10 @@ Parsed parse(const SourceFile &file, const std::string &name) {
 }
 
 void checkArity(const SourceFile &file, const ast::FunctionDef &def, const std::vector<types::Type> &args) {
-  if (!def.vararg.empty() && args.size() == def.args.size())
+  if (!def.vararg.empty() && args.size() + 1 == def.numParams())
     unsupported(file, def.loc, "'*" + def.vararg + "' parameters are only supported in calls from other compiled functions");
-  if (args.size() != def.args.size() + (def.vararg.empty() ? 0 : 1)) // *args: one packed tuple
-    typingError(file, def.loc, def.name + "() takes " + std::to_string(def.args.size()) + " arguments but " +
+  if (args.size() != def.numParams()) // keyword-only ones after the positional ones; *args: one packed tuple
+    typingError(file, def.loc, def.name + "() takes " + std::to_string(def.args.size() + def.kwonlyargs.size()) + " arguments but " +
                                    std::to_string(args.size()) + " were given");
 }
 

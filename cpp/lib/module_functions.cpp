@@ -42,8 +42,8 @@ CalleeSignature ModuleFunctions::require(const CalleeSource &callee, const std::
   auto module = std::make_unique<ast::Module>(frontend::parseModule(*source));
   const ast::FunctionDef *def = module->findFunction(callee.name);
   if (!def) unsupported(*source, Loc{source->firstLine(), 1}, "no function named '" + callee.name + "' in this source");
-  if (args.size() != def->args.size() + (def->vararg.empty() ? 0 : 1)) // *args: one packed tuple
-    typingError(*source, def->loc, callee.name + "() takes " + std::to_string(def->args.size()) +
+  if (args.size() != def->numParams()) // keyword-only ones after the positional ones; *args: one packed tuple
+    typingError(*source, def->loc, callee.name + "() takes " + std::to_string(def->args.size() + def->kwonlyargs.size()) +
                                        " arguments but " + std::to_string(args.size()) + " were given");
   sema::TypingContext context{gpu_, this, nullptr};
   auto fn = std::make_unique<ir::Function>(sema::buildTypedIR(*source, *def, args, *callee.env, options_, symbol, context));

@@ -327,11 +327,12 @@ def _constructor_function(jc):
         for p in ps:
             if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
                 raise TypeError(f"jitclass '{jc.__name__}': __init__ with *args or **kwargs is not supported")
-            if p.kind is p.KEYWORD_ONLY:
-                raise TypeError(f"jitclass '{jc.__name__}': keyword-only parameters of __init__ are not supported")
-        params = ", ".join(p.name for p in ps)
-        call = params
+        positional = [p.name for p in ps if p.kind is not p.KEYWORD_ONLY]
+        kwonly = [p.name for p in ps if p.kind is p.KEYWORD_ONLY]
+        params = ", ".join(positional + (["*"] + kwonly if kwonly else []))
+        call = ", ".join(positional + [f"{k}={k}" for k in kwonly])
         defaults = init.__defaults__
+        kwdefaults = init.__kwdefaults__
     name = jc.__name__
     filename = f"<jitclass {jc.__module__}.{jc.__qualname__} constructor>"
     source = f"def {name}({params}):\n    return __mahou_jitclass__({call})\n"
@@ -340,6 +341,7 @@ def _constructor_function(jc):
     exec(compile(source, filename, "exec"), namespace)
     func = namespace[name]
     func.__defaults__ = defaults
+    func.__kwdefaults__ = kwdefaults
     func.__qualname__ = jc.__qualname__
     return func
 

@@ -56,13 +56,14 @@ struct GlobalValue {
 };
 
 // The parameters of a compiled function, for calls with keyword arguments and
-// defaults: positional-or-keyword names in order, each one's default value (a
-// constant, nullopt when it has none) and whether it takes *args (passed packed
-// into one tuple after the named parameters).
+// defaults: positional-or-keyword names in order, then the `nkwonly` keyword-only ones,
+// each one's default value (a constant, nullopt when it has none) and whether it takes
+// *args (passed packed into one tuple after the named parameters).
 struct CalleeParams {
   std::vector<std::string> names;
   std::vector<std::optional<GlobalValue>> defaults;
   bool varargs = false;
+  size_t nkwonly = 0;
 };
 
 // A compiled overload of another function, as seen by its callers.

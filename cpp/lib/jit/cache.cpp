@@ -118,6 +118,7 @@ std::string serialize(const GlobalValue &g) {
 std::string serialize(const std::optional<CalleeParams> &p) {
   if (!p) return "none";
   std::string out = p->varargs ? "v" : "-";
+  if (p->nkwonly) out += "k" + std::to_string(p->nkwonly);
   for (size_t i = 0; i < p->names.size(); ++i) {
     putField(out, p->names[i]);
     putField(out, i < p->defaults.size() && p->defaults[i] ? serialize(*p->defaults[i]) : std::string("nodefault"));

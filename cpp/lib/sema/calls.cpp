@@ -285,16 +285,18 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
     args = std::move(call.positional);
   } else {
     // Bind positional and keyword arguments to the parameters; fill in defaults.
-    size_t np = params->names.size();
+    // Keyword-only parameters follow the positional ones; only keywords reach them.
+    size_t np = params->names.size(), positional = np - params->nkwonly;
     std::vector<ExprPtr> slots(np);
     std::vector<ExprPtr> extra;
     size_t npos = call.positional.size();
     for (size_t i = 0; i < npos; ++i) {
-      if (i < np) slots[i] = std::move(call.positional[i]);
+      if (i < positional) slots[i] = std::move(call.positional[i]);
       else if (params->varargs) extra.push_back(std::move(call.positional[i]));
       else
-        error(loc, fname + "() takes " + std::to_string(np) + " positional argument" + (np == 1 ? "" : "s") +
-                       " but " + std::to_string(npos) + " were given");
+        error(loc, fname + "() takes " + std::to_string(positional) + " positional argument" +
+                       (positional == 1 ? "" : "s") + " but " + std::to_string(npos) + (npos == 1 ? " was" : " were") +
+                       " given");
     }
     for (auto &[name, value] : call.keywords) {
       size_t j = 0;
@@ -306,7 +308,8 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
     for (size_t j = 0; j < np; ++j) {
       if (slots[j]) continue;
       if (!params->defaults[j])
-        error(loc, fname + "() missing required argument '" + params->names[j] + "'");
+        error(loc, fname + "() missing required " + (j >= positional ? "keyword-only " : "") + "argument '" +
+                       params->names[j] + "'");
       slots[j] = constantFromGlobal(*params->defaults[j], loc);
     }
     args = std::move(slots);

@@ -202,7 +202,7 @@ void FunctionTyper::collectInnerFunctions() {
   }
   // The variables of this function an inner function could capture.
   std::set<std::string> scopeVars;
-  for (auto &p : def_.args) scopeVars.insert(p.name);
+  for (size_t i = 0; i < def_.numParams(); ++i) scopeVars.insert(def_.paramName(i));
   if (innerSelf_) scopeVars.insert(innerSelf_->captured.begin(), innerSelf_->captured.end());
   for (auto &n : bound)
     if (!own.count(n)) scopeVars.insert(n);

@@ -104,10 +104,11 @@ FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def
                              const CompileOptions &options, std::string symbol, const TypingContext &context)
     : file_(file), def_(def), argTypes_(argTypes), env_(env), options_(options),
       symbol_(std::move(symbol)), gpu_(context.gpu), sink_(context.sink), innerSelf_(context.inner) {
-  if (!def.kwarg.empty() || !def.kwonlyargs.empty())
-    notSupported(def.loc, "**kwargs and keyword-only parameters are not supported yet");
-  // *args: the extra positional arguments arrive packed in one tuple after the named ones.
-  size_t nparams = def.args.size() + (def.vararg.empty() ? 0 : 1);
+  if (!def.kwarg.empty())
+    notSupported(def.loc, "**kwargs parameters are not supported (as in Numba)");
+  // Keyword-only parameters come after the positional ones; *args: the extra positional
+  // arguments arrive packed in one tuple after the named ones.
+  size_t nparams = def.numParams();
   if (!def.vararg.empty() && (argTypes.size() != nparams || !argTypes.back().isTuple()))
     notSupported(def.loc, "'*" + def.vararg + "' parameters are only supported in calls from other compiled functions");
   // An inner function also receives the enclosing variables it reads, after its own.
@@ -117,7 +118,7 @@ FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def
     internalError("argument count differs from the parameter count of " + def.name);
   collectInnerFunctions();
   for (size_t i = 0; i < argTypes.size(); ++i) {
-    const std::string &pname = i < def.args.size() ? def.args[i].name : i < nparams ? def.vararg : captured[i - nparams];
+    const std::string &pname = i < nparams ? def.paramName(i) : captured[i - nparams];
     if (varIndex_.count(pname)) error(i < def.args.size() ? def.args[i].loc : def.loc, "duplicate parameter name");
     varIndex_[pname] = int(vars_.size());
     vars_.push_back({pname, argTypes[i]});
