@@ -282,6 +282,12 @@ void notifyCompiled(DispatcherObject *self, const Overload &ov) {
 int conversionCost(const Type &from, const Type &to) {
   if (from == to)
     return 0;
+  if (to.isOptional()) { // optional(int32) in a signature: None, or what converts to int32
+    if (from.isNone())
+      return 1;
+    int c = conversionCost(from, to.elems[0]);
+    return c < 0 ? -1 : c + 1;
+  }
   if (from.isScalar() && to.isScalar()) {
     if (from.isComplex() && !to.isComplex())
       return -1;

@@ -142,9 +142,9 @@ private:
     if (name == "unicode_type" || name == "str" || name == "string") return Type::unicode();
     if (name == "range_state64") return rangeType(); // a range object (Type::str's spelling)
     // Containers as Type::str() spells them: ListType[T] / list(T), DictType[K, V], set(T),
-    // OptionalType(T).
+    // OptionalType(T); Numba's optional(T) and Optional(T) too.
     if (name == "ListType" || name == "DictType" || name == "list" || name == "set" || name == "OptionalType" ||
-        name == "Optional") {
+        name == "Optional" || name == "optional") {
       char open = peek();
       char close = open == '[' ? ']' : ')';
       if (!eat(open) || (open != '[' && open != '(')) return fail("expected '[' or '(' after " + name);
