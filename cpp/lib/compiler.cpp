@@ -148,8 +148,10 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   std::string symbol = freshSymbol(name);
   cache::RecordingEnvironment recorder(env); // what the code depends on: globals, callees
   ModuleFunctions inner(options, /*gpu=*/false, symbol); // nested defs and lambdas
+  inner.beginMain(file, name, args, symbol); // a callee that calls it back is typed into this module
   ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, recorder, options, symbol,
                                        sema::TypingContext{false, &inner, nullptr});
+  inner.endMain(file, parsed.def->loc, name, args, fn.ret);
   if (options.verifyIR) ir::verify(fn);
   checkNativeEntries(file, *parsed.def, fn, options.native);
   std::vector<std::unique_ptr<ir::Function>> outlined;

@@ -277,11 +277,19 @@ def make_resolver(func):
             try:
                 return classify(cells[name].cell_contents)
             except ValueError:  # empty cell: the variable is not bound yet
-                return ("missing",)
+                return _itself(name)
         if name in func_globals:
             return classify(func_globals[name])
         if name in func_builtins:
             return classify(func_builtins[name])
+        return _itself(name)
+
+    def _itself(name):
+        """A name not bound yet that is the function's own: the function compiled from an
+        explicit signature at decoration calls itself (Numba's self-recursion case)."""
+        own = resolver.dispatcher() if resolver.dispatcher is not None else None
+        if own is not None and name == func.__name__:
+            return classify(own)
         return ("missing",)
 
     def objmode_block(line, outputs, inputs):  # sema/objmode.cpp, through the binding
@@ -289,4 +297,5 @@ def make_resolver(func):
         return prepare_block(func, line, outputs, inputs)
 
     resolver.objmode_block = objmode_block
+    resolver.dispatcher = None  # a weak reference to the Dispatcher, set once it exists
     return resolver

@@ -39,6 +39,9 @@ public:
   // id names (null: none).
   virtual uint64_t closureId(const InnerFunction &inner) = 0;
   virtual const InnerFunction *closure(uint64_t id) const = 0;
+  // The return type a function being typed (by its symbol) has so far: what a call that
+  // recurses back to it (mutual recursion) gets while it is not finished.
+  virtual void noteReturn(const std::string &symbol, const types::Type &ret) { (void)symbol, (void)ret; }
 };
 
 // Where a function is typed: the target, the sink for functions compiled alongside

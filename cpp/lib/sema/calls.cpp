@@ -377,9 +377,15 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
     if (it == callees_.end()) {
       checkCallLimits(types, "'" + fname + "'", loc);
       CalleeSignature sig = env_.compileCallee(handle, types);
-      if (sig.symbol.empty())
-        notSupported(loc, "mutual recursion between '" + def_.name + "' and '" + fname +
-                                "' is not supported yet");
+      if (sig.symbol.empty()) {
+        // Mutual recursion: the callee is being compiled further up (it called us). It is
+        // typed again into this module, where its call back to us is ours (Numba's
+        // RecursiveCall: the return type a function has so far, from a base case first).
+        auto src = sink_ ? env_.hostCalleeSource(handle) : std::nullopt;
+        if (!src)
+          notSupported(loc, "mutual recursion between '" + def_.name + "' and '" + fname + "' is not supported here");
+        sig = sink_->require(*src, types);
+      }
       it = callees_.emplace(std::make_pair(handle, key), sig).first;
     }
     symbol = it->second.symbol;
@@ -387,6 +393,7 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
   }
   if (ret.containsUnknown()) {
     if (strict_) error(loc, "cannot infer the return type of the recursive call to '" + fname + "'");
+    recursionUnknown_ = true; // a strict pass reports it if no later pass knows it
     return unknown(loc);
   }
   auto c = std::make_unique<ir::Expr>(ir::ExprOp::Call, ret, loc);

@@ -147,6 +147,7 @@ FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def
   if (!generator_ && !innerSelf_ && options.declaredReturn && options.declaredReturn->isNumber()) {
     ret_ = *options.declaredReturn;
     returnDeclared_ = true;
+    if (sink_) sink_->noteReturn(symbol_, ret_);
   }
 }
 
@@ -155,6 +156,7 @@ ir::Function FunctionTyper::run() {
   for (int pass = 0;; ++pass) {
     if (pass == kMaxPasses) internalError("type inference did not converge for " + def_.name);
     changed_ = false;
+    recursionUnknown_ = false;
     tempCounter_ = 0;
     errorSlotCounter_ = 0;
     loopDepth_ = 0;
@@ -177,7 +179,7 @@ ir::Function FunctionTyper::run() {
       unifyReturn(Type::none(), def_.loc);
     }
     if (changed_) continue;
-    bool unknownLeft = ret_.containsUnknown();
+    bool unknownLeft = ret_.containsUnknown() || recursionUnknown_;
     for (auto &v : vars_) unknownLeft |= v.type.containsUnknown();
     if (unknownLeft && !strict_) {
       strict_ = true; // one more pass that reports the first unknown it meets
@@ -453,6 +455,7 @@ void FunctionTyper::unifyReturn(const Type &t, Loc loc) {
   if (*u != ret_) {
     ret_ = *u;
     changed_ = true;
+    if (sink_ && !innerSelf_ && !generator_) sink_->noteReturn(symbol_, ret_); // for mutual recursion
   }
 }
 

@@ -484,6 +484,7 @@ public:
   // State of the current pass.
   bool changed_ = false;
   bool strict_ = false; // last pass: anything still unknown is an error
+  bool recursionUnknown_ = false; // this pass typed a recursive call whose return type is not known yet
   int tempCounter_ = 0;
   std::unordered_map<int, Loc> tempSites_; // where each temporary was last taken (tempVar)
   int loopDepth_ = 0;
