@@ -18,6 +18,9 @@ struct InnerFunction {
   const SourceFile *file = nullptr;
   const ast::FunctionDef *def = nullptr; // owned by the enclosing function's AST
   std::vector<std::string> captured;
+  // The captured variables it declares `nonlocal`: it returns them after its result, and
+  // a direct call stores them back (sema/nonlocals.cpp).
+  std::vector<std::string> nonlocals;
   CompileEnvironment *env = nullptr;     // the enclosing function's globals
   // Inner functions visible from its body (itself, its siblings, those of enclosing
   // functions): the defining function's table, alive while this one is typed.

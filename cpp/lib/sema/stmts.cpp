@@ -132,8 +132,9 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
   case ast::StmtKind::Import:
   case ast::StmtKind::ImportFrom:
     notSupported(s.loc, "import inside a compiled function is not supported; import at module level");
-  case ast::StmtKind::Global:
-  case ast::StmtKind::Nonlocal: notSupported(s.loc, "'global' and 'nonlocal' are not supported");
+  case ast::StmtKind::Global:   // a global is read as any global (checkScopeDeclarations refuses stores)
+  case ast::StmtKind::Nonlocal: // a captured variable passed back out (nonlocals.cpp)
+    return;
   case ast::StmtKind::FunctionDef: return; // an inner function: typed at its calls (inner_functions.cpp)
   case ast::StmtKind::Delete:
     for (auto &t : s.as<ast::Delete>()->targets) deleteTarget(*t, out);

@@ -116,6 +116,7 @@ FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def
   const std::vector<std::string> &captured = innerSelf_ ? innerSelf_->captured : noCaptures;
   if (argTypes.size() != nparams + captured.size())
     internalError("argument count differs from the parameter count of " + def.name);
+  checkScopeDeclarations();
   collectInnerFunctions();
   for (size_t i = 0; i < argTypes.size(); ++i) {
     const std::string &pname = i < nparams ? def.paramName(i) : captured[i - nparams];
@@ -204,6 +205,7 @@ ir::Function FunctionTyper::run() {
       if (copy.type.containsUnknown()) copy.type = Type::int64();
       fn.vars.push_back(copy);
     }
+    returnNonlocals(fn);
     return fn;
   }
 }

@@ -178,6 +178,10 @@ public:
   // `captured`: the captured values (from a closure); null: the variables of that name here.
   ExprPtr callInner(const InnerFunction &inner, std::vector<ExprPtr> args, Loc loc,
                     std::vector<ExprPtr> *captured = nullptr);
+  // ---- global and nonlocal declarations (nonlocals.cpp)
+  void checkScopeDeclarations();          // refuses assignments to globals (and closure variables)
+  void returnNonlocals(ir::Function &fn); // an inner function returns (result, nonlocals...)
+  ExprPtr writeBackNonlocals(const InnerFunction &inner, ExprPtr call, Loc loc);
   // ---- inner functions as values (closures.cpp)
   ExprPtr closureValue(const InnerFunction &inner, Loc loc); // the closure of `inner` here
   const InnerFunction &lambdaFunction(const ast::Lambda &l); // a lambda written where a value is
@@ -510,6 +514,10 @@ ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &
 // The names an inner function reads that are not its parameters or locals (its
 // captures among them; inner_functions.cpp).
 void innerFunctionReads(const ast::FunctionDef &d, std::set<std::string> &out);
+
+// The names `global` (or `nonlocal`: kind) statements of `body` declare, outside nested
+// functions (nonlocals.cpp).
+void declaredNames(const ast::Body &body, ast::StmtKind kind, std::set<std::string> &out);
 
 // True when control cannot fall off the end of `body` (return/raise on every path).
 bool alwaysExits(const ast::Body &body);
