@@ -521,6 +521,9 @@ ExprPtr FunctionTyper::tupleExpr(const ast::Tuple &t) {
 ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
   auto base = expr(*a.value);
   if (isUnknown(base)) return unknown(a.loc);
+  // An attribute of an optional value (`t.shape` where t may be None) is its value's
+  // (TypeError when None), as Numba resolves attributes of Optional.
+  if (base->type.isOptional() && !base->type.elems[0].isInstance()) base = unwrapOptional(std::move(base));
   const Type t = base->type;
   if ((t.kind == Kind::Module && t.module == types::ModuleId::Cuda) || t.kind == Kind::Namespace)
     return cudaAttribute(t, a.attr, a.loc);

@@ -188,7 +188,10 @@ private:
     if (name == "Tuple") {
       if (!eat('(')) return fail("expected '(' after Tuple");
       std::vector<Type> elems;
+      bool bracketed = false; // Numba's spelling: Tuple((a, b)), the types as one tuple
       if (!eat(')')) {
+        skipSpace();
+        bracketed = peek() == '(';
         do {
           auto t = parseType();
           if (!t) return std::nullopt;
@@ -196,6 +199,7 @@ private:
         } while (eat(','));
         if (!eat(')')) return fail("expected ')'");
       }
+      if (bracketed && elems.size() == 1) return elems[0];
       return Type::tuple(std::move(elems));
     }
     if (name == "Record") return parseRecord();
