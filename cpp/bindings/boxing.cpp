@@ -297,6 +297,7 @@ bool unboxValue(PyObject *obj, const Type &t, char *dst) {
     return unboxTuple(obj, t, dst);
   case types::Kind::None:
   case types::Kind::Function:
+  case types::Kind::DTypeObj:
     return true; // no runtime data
   case types::Kind::Record:
     return unboxRecord(obj, t, dst);

@@ -31,6 +31,7 @@ enum class KeyTag : uint64_t {
   RandomGenerator = 16, // a numpy.random.Generator
   Record = 17,     // an np.void record: its layout's number follows
   RecordArray = 18, // an array of records: payload as an array's; its layout's number follows
+  DTypeObj = 19,    // a dtype or number class as a value (np.dtype('f8'), np.float64, numba.float64)
 };
 
 constexpr uint64_t tagged(KeyTag tag, uint64_t payload) { return uint64_t(tag) << 56 | payload; }
@@ -361,11 +362,50 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
   case types::Kind::NumPyRandomGenerator:
     key.push_back(tagged(KeyTag::RandomGenerator, 0));
     return;
+  case types::Kind::DTypeObj:
+    key.push_back(tagged(KeyTag::DTypeObj, uint64_t(t.dtype)));
+    return;
   default:
     // Compile-time-only kinds never come from an argument object.
     key.push_back(tagged(KeyTag::Other, uint64_t(t.kind)));
     return;
   }
+}
+
+// A dtype given as a value (Numba's DType and NumberClass: np.dtype('float64'), the
+// np.float64 class, numba.float64): its DType, or -1.
+int dtypeOfTypeValue(PyObject *obj) {
+  if (PyArray_DescrCheck(obj)) {
+    auto *descr = reinterpret_cast<PyArray_Descr *>(obj);
+    return PyDataType_ISNOTSWAPPED(descr) && !PyDataType_HASFIELDS(descr) ? dtypeOfTypeNum(descr->type_num) : -1;
+  }
+  if (PyType_Check(obj) && PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(obj), &PyGenericArrType_Type)) {
+    PyArray_Descr *descr = PyArray_DescrFromTypeObject(obj);
+    if (!descr) {
+      PyErr_Clear();
+      return -1;
+    }
+    int d = dtypeOfTypeNum(descr->type_num);
+    Py_DECREF(descr);
+    return d;
+  }
+  PyObject *mod = typesModule(); // mahou.types.float64 & co (Scalar instances)
+  nb::object scalarClass = mod ? nb::steal(PyObject_GetAttrString(mod, "Scalar")) : nb::object();
+  if (!scalarClass.is_valid()) {
+    PyErr_Clear();
+    return -1;
+  }
+  if (PyObject_IsInstance(obj, scalarClass.ptr()) != 1) {
+    PyErr_Clear();
+    return -1;
+  }
+  nb::object name = nb::steal(PyObject_GetAttrString(obj, "name"));
+  if (!name.is_valid() || !PyUnicode_Check(name.ptr())) {
+    PyErr_Clear();
+    return -1;
+  }
+  auto d = types::dtypeFromName(PyUnicode_AsUTF8(name.ptr()));
+  return d ? int(*d) : -1;
 }
 
 std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
@@ -442,6 +482,8 @@ std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
     if (name.is_valid() && PyUnicode_Check(name.ptr()))
       return Type::function(uint64_t(reinterpret_cast<uintptr_t>(obj)), PyUnicode_AsUTF8(name.ptr()));
     PyErr_Clear();
+  } else if (int d = dtypeOfTypeValue(obj); d >= 0) {
+    return Type::dtypeObj(DType(d));
   }
   if (why)
     *why = Py_TYPE(obj)->tp_name;

@@ -73,6 +73,11 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
         r.self = &func;
         return r;
       }
+      if (v->type.kind == Kind::DTypeObj) { // t(x) with t = np.float32 (or a parameter given one)
+        CalleeRef r{CK::DTypeCtor, types::dtypeName(v->type.dtype)};
+        r.dtype = v->type.dtype;
+        return r;
+      }
       error(n->loc, "'" + frontend::userName(n->id) + "' (" + v->type.str() + ") is not callable");
     }
     if (innerFunction(n->id)) return CalleeRef{CK::Inner, n->id};
@@ -121,6 +126,9 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
       // user module's function, or an @overload implementation of a NumPy function).
       if (const GlobalValue *g = moduleMember(base->type, a->attr)) {
         if (g->kind == GlobalValue::Kind::Overloaded) return calleeFromGlobal(*g);
+        // numba.uint8(x): a type object of the mahou module converts as the NumPy type does
+        if (g->kind == GlobalValue::Kind::DType && base->type.module == types::ModuleId::Mahou)
+          return calleeFromGlobal(*g);
         if (base->type.module == types::ModuleId::Python) {
           if (g->kind == GlobalValue::Kind::Missing)
             error(a->loc, "module '" + base->type.text + "' has no attribute '" + a->attr + "'");
@@ -337,7 +345,7 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
   if (auto uf = env_.calleeUfunc(handle))
     return wrapBindings(std::move(call.lets), ufuncCall(*uf, fname, std::move(args), loc), loc);
   for (auto &t : types)
-    if (t.kind == Kind::Module || t.kind == Kind::DTypeObj || t.kind == Kind::ExcClass)
+    if (t.kind == Kind::Module || t.kind == Kind::ExcClass)
       notSupported(loc, "passing a " + t.str() + " to a compiled function is not supported");
   // Self-recursion: same function, same argument types → our own symbol and the
   // return type inferred so far (unknown until a base case has been seen).

@@ -486,7 +486,7 @@ ExprPtr FunctionTyper::optionalBoolOp(bool isOr, std::vector<ExprPtr> values, co
 }
 
 ExprPtr FunctionTyper::ifExp(const ast::IfExp &e) {
-  auto cond = truth(expr(*e.test));
+  auto cond = condition(*e.test);
   // A condition known at compile time (`x if y is None else z`): only the live branch is typed.
   if (cond->op == ir::ExprOp::Const && cond->type.isBool()) return expr(cond->ival ? *e.body : *e.orelse);
   auto a = expr(*e.body);
@@ -547,8 +547,11 @@ ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
       if (n == "int_" || n == "intp") n = "int64";
       if (auto d = types::dtypeFromName(n)) return ir::makeConst(Type::dtypeObj(*d), a.loc, 0);
     }
-    if (const GlobalValue *g = moduleMember(t, a.attr)) // numpy.linalg and other modules, user constants
+    if (const GlobalValue *g = moduleMember(t, a.attr)) { // numpy.linalg and other modules, user constants
       if (g->kind == GlobalValue::Kind::Module) return moduleAttribute(t, a.attr, a.loc);
+      // numba.uint32 as a value: a dtype (np.zeros(n, dtype=numba.uint32), an argument)
+      if (g->kind == GlobalValue::Kind::DType && t.module == types::ModuleId::Mahou) return constantFromGlobal(*g, a.loc);
+    }
     notSupported(a.loc, "'" + a.attr + "' of module " + t.str() + " is not supported as a value");
   }
   if (t.isNamedTuple() && t.fieldIndex(a.attr) >= 0) return namedTupleField(std::move(base), a.attr, a.loc);

@@ -324,7 +324,7 @@ ExprPtr FunctionTyper::callInner(const InnerFunction &inner, std::vector<ExprPtr
   std::vector<Type> types;
   for (auto &a : args) {
     if (isUnknown(a)) return unknown(loc);
-    if (a->type.kind == Kind::Module || a->type.kind == Kind::DTypeObj || a->type.kind == Kind::ExcClass)
+    if (a->type.kind == Kind::Module || a->type.kind == Kind::ExcClass)
       notSupported(a->loc, "passing a " + a->type.str() + " to an inner function is not supported");
     types.push_back(a->type);
   }

@@ -178,6 +178,8 @@ public:
   // `captured`: the captured values (from a closure); null: the variables of that name here.
   ExprPtr callInner(const InnerFunction &inner, std::vector<ExprPtr> args, Loc loc,
                     std::vector<ExprPtr> *captured = nullptr);
+  // The truth of a test; and/or/not of any operand types, pruned on constants (conditions.cpp).
+  ExprPtr condition(const ast::Expr &e);
   // ---- global and nonlocal declarations (nonlocals.cpp)
   void checkScopeDeclarations();          // refuses assignments to globals (and closure variables)
   void returnNonlocals(ir::Function &fn); // an inner function returns (result, nonlocals...)
