@@ -182,7 +182,7 @@ public:
   std::optional<CalleeParams> calleeParams(uint64_t handle) override {
     auto *obj = reinterpret_cast<PyObject *>(uintptr_t(handle));
     if (!isDispatcher(obj))
-      return std::nullopt;
+      return objectParams(obj);
     const DispatcherState &st = *reinterpret_cast<DispatcherObject *>(obj)->state;
     CalleeParams p;
     p.names = st.paramNames;
@@ -213,6 +213,28 @@ public:
   }
 
 private:
+  // A compiled callable that is not a Dispatcher (a stencil) names its parameters with
+  // `_mahou_params()` → (names, {name: default}); nullopt when it has none.
+  static std::optional<CalleeParams> objectParams(PyObject *obj) {
+    if (!PyObject_HasAttrString(obj, "_mahou_params"))
+      return std::nullopt;
+    try {
+      nb::tuple r = nb::cast<nb::tuple>(nb::handle(obj).attr("_mahou_params")());
+      CalleeParams p;
+      nb::dict defaults = nb::cast<nb::dict>(r[1]);
+      for (nb::handle name : nb::cast<nb::list>(r[0])) {
+        p.names.push_back(nb::cast<std::string>(name));
+        if (defaults.contains(name))
+          p.defaults.push_back(constantValue(defaults[name].ptr()));
+        else
+          p.defaults.push_back(std::nullopt);
+      }
+      return p;
+    } catch (nb::python_error &) {
+      throwPendingPythonError();
+    }
+  }
+
   static nb::object literalObject(const GlobalValue &g) {
     using K = GlobalValue::Kind;
     switch (g.kind) {
