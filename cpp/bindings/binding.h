@@ -73,6 +73,9 @@ uint64_t arrayKeyWord(PyObject *obj);
 // The full type of a Python argument, or nullopt with *why describing the
 // object ("list", "array(float16)") when it cannot be typed.
 std::optional<types::Type> typeOfObject(PyObject *obj, std::string *why);
+// An enum member's type from mahou._resolver.enum_parts' tuple (the class, its name, the
+// members' names and values, this member's index, an IntEnum, float values).
+types::Type enumTypeOfParts(nanobind::tuple parts);
 
 // A tuple subclass with `_fields` (collections.namedtuple, typing.NamedTuple) of `size`
 // fields (any number when size < 0): its namedtuple type with no items yet; else nullopt.

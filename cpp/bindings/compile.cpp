@@ -33,6 +33,7 @@ Slot slotOf(const Type &t) {
   case types::Kind::Generator:
   case types::Kind::NumPyRandomGenerator:
   case types::Kind::Optional:
+  case types::Kind::EnumMember:
     return {types::nativeSize(t), std::max<size_t>(1, types::nativeAlign(t))};
   default:
     return {0, 1}; // none and compile-time-only values have no runtime data
@@ -94,7 +95,7 @@ private:
 };
 
 void keepFunctionArguments(DispatcherState &st, const Type &t) {
-  if (t.kind == types::Kind::Function)
+  if (t.kind == types::Kind::Function || t.kind == types::Kind::EnumMember) // a function, an enum class
     keepAlive(st, reinterpret_cast<PyObject *>(uintptr_t(t.handle)));
   for (const Type &e : t.elems)
     keepFunctionArguments(st, e);

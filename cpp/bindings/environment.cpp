@@ -7,6 +7,7 @@
 #include "mahou/jitclass.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 
 namespace nb = nanobind;
@@ -404,6 +405,23 @@ private:
         if (defaults.contains(name.c_str()))
           f.elems.push_back(classify(defaults[name.c_str()]));
         g.elems.push_back(std::move(f));
+      }
+    } else if (tag == "enummember") { // ("enummember", *enum_parts: class, name, names, values, index, ...)
+      keepAliveIn(*owner_.keepAlive, t[1].ptr());
+      nb::tuple parts = nb::steal<nb::tuple>(PyTuple_GetSlice(t.ptr(), 1, PyTuple_GET_SIZE(t.ptr())));
+      types::Type et = enumTypeOfParts(parts);
+      g.kind = K::EnumMember;
+      g.handle = et.handle;
+      g.s = et.text;
+      g.fields = et.fields;
+      g.b = et.typed;
+      g.i = nb::cast<int64_t>(parts[4]);
+      for (int64_t v : et.offsets) {
+        GlobalValue x;
+        x.kind = et.elems[0].isFloat() ? K::Float : K::Int;
+        x.i = v;
+        x.f = std::bit_cast<double>(v);
+        g.elems.push_back(std::move(x));
       }
     } else if (tag == "objmode") {
       g.kind = K::ObjMode;

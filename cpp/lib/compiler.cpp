@@ -128,6 +128,7 @@ std::string moduleText(const llvm::Module &m) {
 // A namedtuple anywhere in the type: its class is known by address (not in another process).
 bool holdsNamedTuple(const types::Type &t) {
   if (t.isNamedTuple() && !types::isRange(t)) return true; // a range's handle is a constant
+  if (t.isEnumMember()) return true;                         // so is an enum class's
   for (const types::Type &e : t.elems)
     if (holdsNamedTuple(e)) return true;
   return false;

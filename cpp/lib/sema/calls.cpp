@@ -260,6 +260,7 @@ ExprPtr FunctionTyper::callResolved(const CalleeRef &c, const ast::Call &e) {
     checkKeywords(e, {}, callee->name);
     auto args = positionalArgs(e, 1, 1, callee->name);
     if (isUnknown(args[0])) return unknown(e.loc);
+    args[0] = intEnumValue(std::move(args[0])); // np.int32(an IntEnum member): its int
     if (!args[0]->type.isNumber())
       notSupported(e.loc, callee->name + "() of " + args[0]->type.str() + " is not supported");
     Type to = Type::scalar(callee->dtype);
@@ -636,7 +637,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     // the others take an optional's value (TypeError when None), as in Numba.
     if (name == "bool") return truth(std::move(args[0]));
     for (auto &a : args) {
-      a = unwrapOptional(std::move(a));
+      a = intEnumValue(unwrapOptional(std::move(a))); // an IntEnum member: its int
       if (!a->type.isNumber()) notSupported(e.loc, name + "() of " + a->type.str() + " is not supported");
     }
     if (name == "int") {

@@ -345,6 +345,8 @@ ExprPtr FunctionTyper::convert(ExprPtr e, const Type &to, const std::string &wha
     return e;
   }
   if (isUnknown(e) || to.containsUnknown() || e->type == to) return e;
+  if (e->type.isEnumMember() && e->type.typed && to.isNumber()) e = enumValue(std::move(e)); // IntEnum → its int
+  if (e->type == to) return e;
   const Type &from = e->type;
   if (from.isOptional() || to.isOptional() || from.isObject() || to.isObject() || from.kind == Kind::Str ||
       (from.isTuple() && to.isTuple())) {
@@ -374,7 +376,7 @@ ExprPtr FunctionTyper::convert(ExprPtr e, const Type &to, const std::string &wha
 
 ExprPtr FunctionTyper::toInt64Index(ExprPtr e, const std::string &what) {
   if (isUnknown(e)) return e;
-  e = unwrapOptional(std::move(e)); // an optional index is its value (TypeError when None)
+  e = intEnumValue(unwrapOptional(std::move(e))); // an optional index is its value (TypeError when None)
   if (e->type.isBool() || !e->type.isInt())
     error(e->loc, what + " must be an integer, not " + e->type.str());
   return ir::makeCast(std::move(e), Type::int64());
@@ -392,6 +394,11 @@ ExprPtr FunctionTyper::truth(ExprPtr e) {
   }
   case Kind::None: return ir::makeConst(Type::boolean(), loc, 0);
   case Kind::Instance: return instanceTruth(std::move(e));
+  case Kind::EnumMember: // an IntEnum's value; an Enum member is true
+    if (e->type.typed) return truth(enumValue(std::move(e)));
+    return e->op == ir::ExprOp::Const || e->op == ir::ExprOp::LoadVar
+               ? ir::makeConst(Type::boolean(), loc, 1)
+               : seqExpr(std::make_shared<ir::Block>(ir::Block{}), ir::makeConst(Type::boolean(), loc, 1), loc);
   case Kind::List:
   case Kind::Unicode: {
     std::vector<ExprPtr> a;

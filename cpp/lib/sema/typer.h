@@ -178,6 +178,11 @@ public:
   // `captured`: the captured values (from a closure); null: the variables of that name here.
   ExprPtr callInner(const InnerFunction &inner, std::vector<ExprPtr> args, Loc loc,
                     std::vector<ExprPtr> *captured = nullptr);
+  // ---- enum members (enums.cpp)
+  ExprPtr enumValue(ExprPtr e);    // a member's value (others unchanged)
+  ExprPtr intEnumValue(ExprPtr e); // an IntEnum member's value, where it is used as a number
+  // ==, !=, is, is not and ordering with an enum member operand; null when neither is one.
+  ExprPtr enumCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
   // The truth of a test; and/or/not of any operand types, pruned on constants (conditions.cpp).
   ExprPtr condition(const ast::Expr &e);
   // ---- global and nonlocal declarations (nonlocals.cpp)
@@ -516,6 +521,10 @@ ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &
 // The names an inner function reads that are not its parameters or locals (its
 // captures among them; inner_functions.cpp).
 void innerFunctionReads(const ast::FunctionDef &d, std::set<std::string> &out);
+
+// An enum member global's type and value (enums.cpp).
+Type enumMemberType(const GlobalValue &g);
+ExprPtr enumConstant(const GlobalValue &g, Loc loc);
 
 // The names `global` (or `nonlocal`: kind) statements of `body` declare, outside nested
 // functions (nonlocals.cpp).
