@@ -43,15 +43,16 @@ BUILD_INPUTS := pyproject.toml CMakeLists.txt \
 DEPS_STAMP  := $(VENV)/.mahou-deps
 BUILD_STAMP := $(BUILD_DIR)/.mahou-installed
 
-.PHONY: help setup system-packages demo test bench clean fuzz leaks sanitize wheel docs
+.PHONY: help setup system-packages demo test bench clean fuzz fuzz-numpy leaks sanitize wheel docs
 
 help:
 	@echo "make setup   install system packages, create .venv, build mahou (editable) into it"
 	@echo "make demo    run every examples/*.py"
-	@echo "make test    unit tests (ctest), FileCheck tests (lit), Python tests (pytest), CUDA tests on the emulator"
+	@echo "make test    unit tests (ctest), FileCheck tests (lit), Python tests (pytest), fuzzers, docs, CUDA tests on the emulator"
 	@echo "make bench   mahou vs Numba vs C benchmarks; rewrites the tables in BENCHMARKS.md and the charts"
 	@echo "make docs    the documentation site in build/docs/html (every example run; warnings fail)"
-	@echo "make fuzz    the differential fuzzer with new seeds (FUZZ_PROGRAMS=100000, FUZZ_SEED=clock)"
+	@echo "make fuzz    the differential fuzzer with new seeds (FUZZ_PROGRAMS=100000, FUZZ_SEED=clock), then the NumPy oracle"
+	@echo "make fuzz-numpy  the NumPy oracle alone (NPFUZZ_PROGRAMS=20000, NPFUZZ_FEATURES=+overlap,+random,...)"
 	@echo "make leaks   RSS over 10,000 dispatcher creations (compiled code freed with its dispatcher)"
 	@echo "make sanitize  the C++ unit tests built with AddressSanitizer + UBSan (build/asan) and run"
 	@echo "make wheel   a self-contained manylinux wheel in dist/ (WHEEL_PYTHON=python3.12 for another Python)"
@@ -111,6 +112,8 @@ test: setup
 	else echo "no Python tests yet"; fi; \
 	echo "=== differential fuzzer (tests/fuzz: fixed seeds, at most $(FUZZ_TEST_SECONDS) s)"; \
 	$(VPY) tests/fuzz/fuzz.py --seed 1 --programs 400 --budget $(FUZZ_TEST_SECONDS) --hang-seconds 30 || status=1; \
+	echo "=== NumPy oracle (tests/fuzz --numpy: fixed seed, at most $(NPFUZZ_TEST_SECONDS) s)"; \
+	$(VPY) tests/fuzz/fuzz.py --numpy --seed 1 --programs 200 --budget $(NPFUZZ_TEST_SECONDS) --hang-seconds 30 || status=1; \
 	echo "=== documentation (make docs: the site built, every example run, warnings are errors)"; \
 	$(MAKE) --no-print-directory docs || status=1; \
 	echo "=== CUDA tests through the CPU emulator (two devices), with every kernel's PTX checked by ptxas"; \
@@ -121,11 +124,22 @@ test: setup
 
 # The differential fuzzer with new seeds (FUZZ_SEED, default from the clock) over
 # FUZZ_PROGRAMS programs, at the lowest priority; failures are saved in build/fuzz/failures.
+# Then the NumPy oracle (array programs against NumPy) over NPFUZZ_PROGRAMS programs with
+# the same seed; NPFUZZ_FEATURES changes its features (`+overlap,+random`, `all`).
 FUZZ_TEST_SECONDS ?= 60
+NPFUZZ_TEST_SECONDS ?= 60
 FUZZ_PROGRAMS ?= 100000
+NPFUZZ_PROGRAMS ?= 20000
+NPFUZZ_FEATURES ?=
 FUZZ_SEED ?= $(shell date +%s)
 fuzz: setup
 	nice -n 19 $(VPY) tests/fuzz/fuzz.py --seed $(FUZZ_SEED) --programs $(FUZZ_PROGRAMS) --batch 200 --progress 2000
+	$(MAKE) --no-print-directory fuzz-numpy FUZZ_SEED=$(FUZZ_SEED)
+
+# The NumPy oracle alone (docs/fuzzing.md).
+fuzz-numpy: setup
+	nice -n 19 $(VPY) tests/fuzz/fuzz.py --numpy --seed $(FUZZ_SEED) --programs $(NPFUZZ_PROGRAMS) --batch 100 \
+	  --progress 1000 $(if $(NPFUZZ_FEATURES),--features $(NPFUZZ_FEATURES))
 
 # RSS over LEAK_DISPATCHERS dispatchers created, compiled, called and dropped.
 LEAK_DISPATCHERS ?= 10000
