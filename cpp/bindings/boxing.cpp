@@ -297,9 +297,18 @@ bool unboxValue(PyObject *obj, const Type &t, char *dst) {
     return unboxTuple(obj, t, dst);
   case types::Kind::None:
   case types::Kind::Function:
+  case types::Kind::DTypeObj:
     return true; // no runtime data
   case types::Kind::Record:
     return unboxRecord(obj, t, dst);
+  case types::Kind::EnumMember: { // its value (the dispatcher matched its class)
+    PyObject *value = PyObject_GetAttrString(obj, "_value_");
+    if (!value)
+      return false;
+    bool ok = unboxScalar(value, t.elems[0].dtype, dst);
+    Py_DECREF(value);
+    return ok;
+  }
   default:
     return unboxObject(obj, t, dst);
   }
@@ -319,6 +328,14 @@ PyObject *boxValue(const Type &t, char *src) {
     Py_RETURN_NONE;
   case types::Kind::Record:
     return boxRecord(t, src);
+  case types::Kind::EnumMember: { // the member of its class with this value: cls(value)
+    PyObject *value = boxValue(t.elems[0], src);
+    if (!value)
+      return nullptr;
+    PyObject *member = PyObject_CallOneArg(reinterpret_cast<PyObject *>(uintptr_t(t.handle)), value);
+    Py_DECREF(value);
+    return member;
+  }
   default:
     return boxObject(t, src);
   }

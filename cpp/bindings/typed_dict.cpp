@@ -542,6 +542,7 @@ PyMethodDef dictMethods[] = {
     {"copy", dictCopy, METH_NOARGS, nullptr},
     {"empty", MAHOU_FASTCALL(dictEmpty), METH_VARARGS | METH_KEYWORDS | METH_CLASS,
      "Dict.empty(key_type, value_type): an empty typed dict."},
+    {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "Dict[K, V] for annotations."},
     {nullptr, nullptr, 0, nullptr},
 };
 

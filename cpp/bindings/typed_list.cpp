@@ -423,6 +423,8 @@ PyMethodDef listMethods[] = {
     {"sort", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(listSort)), METH_VARARGS | METH_KEYWORDS, nullptr},
     {"empty_list", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(listEmptyList)),
      METH_VARARGS | METH_KEYWORDS | METH_CLASS, "List.empty_list(item_type, allocated=0): an empty typed list."},
+    // List[float64], List[np.ndarray] in annotations: a generic alias, as Numba's List
+    {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "List[T] for annotations."},
     {nullptr, nullptr, 0, nullptr},
 };
 

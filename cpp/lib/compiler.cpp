@@ -50,10 +50,10 @@ Parsed parse(const SourceFile &file, const std::string &name) {
 }
 
 void checkArity(const SourceFile &file, const ast::FunctionDef &def, const std::vector<types::Type> &args) {
-  if (!def.vararg.empty() && args.size() == def.args.size())
+  if (!def.vararg.empty() && args.size() + 1 == def.numParams())
     unsupported(file, def.loc, "'*" + def.vararg + "' parameters are only supported in calls from other compiled functions");
-  if (args.size() != def.args.size() + (def.vararg.empty() ? 0 : 1)) // *args: one packed tuple
-    typingError(file, def.loc, def.name + "() takes " + std::to_string(def.args.size()) + " arguments but " +
+  if (args.size() != def.numParams()) // keyword-only ones after the positional ones; *args: one packed tuple
+    typingError(file, def.loc, def.name + "() takes " + std::to_string(def.args.size() + def.kwonlyargs.size()) + " arguments but " +
                                    std::to_string(args.size()) + " were given");
 }
 
@@ -128,6 +128,7 @@ std::string moduleText(const llvm::Module &m) {
 // A namedtuple anywhere in the type: its class is known by address (not in another process).
 bool holdsNamedTuple(const types::Type &t) {
   if (t.isNamedTuple() && !types::isRange(t)) return true; // a range's handle is a constant
+  if (t.isEnumMember()) return true;                         // so is an enum class's
   for (const types::Type &e : t.elems)
     if (holdsNamedTuple(e)) return true;
   return false;
@@ -148,8 +149,10 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   std::string symbol = freshSymbol(name);
   cache::RecordingEnvironment recorder(env); // what the code depends on: globals, callees
   ModuleFunctions inner(options, /*gpu=*/false, symbol); // nested defs and lambdas
+  inner.beginMain(file, name, args, symbol); // a callee that calls it back is typed into this module
   ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, recorder, options, symbol,
                                        sema::TypingContext{false, &inner, nullptr});
+  inner.endMain(file, parsed.def->loc, name, args, fn.ret);
   if (options.verifyIR) ir::verify(fn);
   checkNativeEntries(file, *parsed.def, fn, options.native);
   std::vector<std::unique_ptr<ir::Function>> outlined;

@@ -43,6 +43,7 @@ private:
     case ExprOp::Cast:
       nargs(1);
       check(e.type.isNumber() || e.type.isArray() || e.type.isTuple() || e.type.isOptional() ||
+                (e.type.isEnumMember() && e.args[0]->type == e.type.elems[0]) ||
                 (e.type.isUnicode() && e.args[0]->type.kind == Kind::Str) || e.args[0]->type.isOptional() ||
                 (e.type.isList() && e.args[0]->type.isList()),
             "cast to " + e.type.str() + " from " + e.args[0]->type.str());

@@ -106,6 +106,10 @@ std::string serialize(const GlobalValue &g) {
   case K::JitClass: out += std::to_string(g.handle) + ":"; putField(out, g.s); break; // the handle: a digest of the class
   case K::Str: case K::Function: case K::Builtin: case K::Unsupported: putField(out, g.s); break;
   case K::Missing: case K::None: case K::ObjMode: break;
+  case K::EnumMember: // known by address (not cached): its class and member
+    putField(out, g.s);
+    out += std::to_string(g.i);
+    break;
   case K::ExternalFunction: out += std::to_string(g.handle) + ":"; putField(out, g.s); break; // the code calls the address
   case K::NamedTupleClass: // its name, fields and defaults (the code builds its instances)
     putField(out, g.s);
@@ -118,6 +122,7 @@ std::string serialize(const GlobalValue &g) {
 std::string serialize(const std::optional<CalleeParams> &p) {
   if (!p) return "none";
   std::string out = p->varargs ? "v" : "-";
+  if (p->nkwonly) out += "k" + std::to_string(p->nkwonly);
   for (size_t i = 0; i < p->names.size(); ++i) {
     putField(out, p->names[i]);
     putField(out, i < p->defaults.size() && p->defaults[i] ? serialize(*p->defaults[i]) : std::string("nodefault"));
@@ -494,7 +499,7 @@ const JitClassInfo *RecordingEnvironment::jitClass(uint64_t handle) {
 
 namespace {
 bool holdsClass(const GlobalValue &g) { // a namedtuple class or instance: known by address
-  if (g.kind == GlobalValue::Kind::NamedTupleClass ||
+  if (g.kind == GlobalValue::Kind::NamedTupleClass || g.kind == GlobalValue::Kind::EnumMember ||
       (g.kind == GlobalValue::Kind::ExcClass && types::isUserExc(g.exc)) || // found through this process's registry
       (g.kind == GlobalValue::Kind::Tuple && g.handle))
     return true;

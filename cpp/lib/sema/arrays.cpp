@@ -26,7 +26,8 @@ ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
   auto base = expr(*s.value);
   if (isUnknown(base)) return unknown(s.loc);
   if (base->type.isPointer()) base = pointerView(std::move(base), s.loc);
-  if (base->type.isOptional() && types::isRange(base->type.elems[0])) base = unwrapOptional(std::move(base));
+  // An optional's value (TypeError when None), as Numba indexes Optional(array).
+  if (base->type.isOptional()) base = unwrapOptional(std::move(base));
   if (types::isRange(base->type)) return rangeItem(std::move(base), *s.index, s.loc);
   if (base->type.isTuple()) {
     refuseSlice(base->type, s.loc, "is not subscriptable");
@@ -239,24 +240,21 @@ ExprPtr FunctionTyper::arrayAttribute(ExprPtr base, const std::string &attr, Loc
     return t;
   }
   if (attr == "shape" || attr == "strides") {
-    std::vector<ExprPtr> dims;
-    for (int i = 0; i < at.ndim; ++i) {
-      auto d = std::make_unique<ir::Expr>(attr == "shape" ? ir::ExprOp::ArrayShape : ir::ExprOp::ArrayStride,
-                                          Type::int64(), loc);
-      d->ival = i;
-      dims.push_back(std::move(d));
-    }
-    bool pure = base->op == ir::ExprOp::LoadVar;
-    if (!pure && at.ndim > 1)
-      notSupported(loc, "'." + attr + "' of a computed array expression; assign the array to a variable first");
-    for (int i = 0; i < at.ndim; ++i) {
-      if (pure) dims[i]->args.push_back(load(base->var, loc));
-      else dims[i]->args.push_back(std::move(base));
-    }
-    std::vector<Type> ts(at.ndim, Type::int64());
-    auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(ts), loc);
-    t->args = std::move(dims);
-    return t;
+    // A computed array (xs[0].shape, an optional's value) is evaluated once.
+    return bindOnce(std::move(base), [&](const std::function<ExprPtr()> &array) -> ExprPtr {
+      std::vector<ExprPtr> dims;
+      for (int i = 0; i < at.ndim; ++i) {
+        auto d = std::make_unique<ir::Expr>(attr == "shape" ? ir::ExprOp::ArrayShape : ir::ExprOp::ArrayStride,
+                                            Type::int64(), loc);
+        d->ival = i;
+        d->args.push_back(array());
+        dims.push_back(std::move(d));
+      }
+      std::vector<Type> ts(at.ndim, Type::int64());
+      auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(ts), loc);
+      t->args = std::move(dims);
+      return t;
+    });
   }
   if (attr == "ndim") return ir::makeConst(Type::int64(), loc, at.ndim);
   if (attr == "size") {

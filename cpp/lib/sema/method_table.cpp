@@ -99,4 +99,25 @@ ExprPtr dtypeItemsizeAttribute(MemberAccess &m) {
   return ir::makeConst(Type::int64(), m.loc, types::dtypeBytes(m.self->type.dtype));
 }
 
+// x.item() of a number is the number (NumPy's scalar.item(), Numba's number.item).
+ExprPtr numberItemMethod(MemberAccess &m) {
+  m.t.checkKeywords(*m.call, {}, "item");
+  m.t.positionalArgs(*m.call, 0, 0, "item");
+  return std::move(m.self);
+}
+
+// dtype.kind: NumPy's character code of the kind ('b', 'i', 'u', 'f', 'c'), a constant.
+ExprPtr dtypeKindAttribute(MemberAccess &m) {
+  types::DType d = m.self->type.dtype;
+  const char *kind = d == types::DType::Bool  ? "b"
+                     : types::isComplex(d)   ? "c"
+                     : types::isFloat(d)     ? "f"
+                     : types::isSigned(d)    ? "i"
+                                             : "u";
+  return ir::makeStrConst(kind, m.loc);
+}
+
+// dtype.type: the scalar type (np.dtype('f8').type is np.float64), a dtype value too.
+ExprPtr dtypeTypeAttribute(MemberAccess &m) { return ir::makeConst(m.self->type, m.loc, 0); }
+
 } // namespace mahou::sema

@@ -64,7 +64,7 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
   case ast::StmtKind::AugAssign: augAssign(*s.as<ast::AugAssign>(), out); return;
   case ast::StmtKind::If: {
     auto *i = s.as<ast::If>();
-    auto cond = truth(expr(*i->test));
+    auto cond = condition(*i->test);
     auto st = makeStmt(ir::StmtOp::If, s.loc);
     bool value;
     if (isConstBool(cond, &value)) {
@@ -84,7 +84,7 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
   case ast::StmtKind::While: {
     auto *w = s.as<ast::While>();
     auto st = makeStmt(ir::StmtOp::While, s.loc);
-    st->exprs.push_back(truth(expr(*w->test)));
+    st->exprs.push_back(condition(*w->test));
     ++loopDepth_;
     block(w->body, st->body);
     --loopDepth_;
@@ -104,7 +104,7 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
   case ast::StmtKind::Raise: raiseStmt(*s.as<ast::Raise>(), out); return;
   case ast::StmtKind::Assert: {
     auto *a = s.as<ast::Assert>();
-    auto cond = truth(expr(*a->test));
+    auto cond = condition(*a->test);
     auto st = makeStmt(ir::StmtOp::If, s.loc);
     auto notCond = std::make_unique<ir::Expr>(ir::ExprOp::Unary, Type::boolean(), s.loc);
     notCond->sub = int(ir::UnaryOp::Not);
@@ -132,8 +132,9 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
   case ast::StmtKind::Import:
   case ast::StmtKind::ImportFrom:
     notSupported(s.loc, "import inside a compiled function is not supported; import at module level");
-  case ast::StmtKind::Global:
-  case ast::StmtKind::Nonlocal: notSupported(s.loc, "'global' and 'nonlocal' are not supported");
+  case ast::StmtKind::Global:   // a global is read as any global (checkScopeDeclarations refuses stores)
+  case ast::StmtKind::Nonlocal: // a captured variable passed back out (nonlocals.cpp)
+    return;
   case ast::StmtKind::FunctionDef: return; // an inner function: typed at its calls (inner_functions.cpp)
   case ast::StmtKind::Delete:
     for (auto &t : s.as<ast::Delete>()->targets) deleteTarget(*t, out);

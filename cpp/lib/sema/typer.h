@@ -181,6 +181,17 @@ public:
   // `captured`: the captured values (from a closure); null: the variables of that name here.
   ExprPtr callInner(const InnerFunction &inner, std::vector<ExprPtr> args, Loc loc,
                     std::vector<ExprPtr> *captured = nullptr);
+  // ---- enum members (enums.cpp)
+  ExprPtr enumValue(ExprPtr e);    // a member's value (others unchanged)
+  ExprPtr intEnumValue(ExprPtr e); // an IntEnum member's value, where it is used as a number
+  // ==, !=, is, is not and ordering with an enum member operand; null when neither is one.
+  ExprPtr enumCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
+  // The truth of a test; and/or/not of any operand types, pruned on constants (conditions.cpp).
+  ExprPtr condition(const ast::Expr &e);
+  // ---- global and nonlocal declarations (nonlocals.cpp)
+  void checkScopeDeclarations();          // refuses assignments to globals (and closure variables)
+  void returnNonlocals(ir::Function &fn); // an inner function returns (result, nonlocals...)
+  ExprPtr writeBackNonlocals(const InnerFunction &inner, ExprPtr call, Loc loc);
   // ---- inner functions as values (closures.cpp)
   ExprPtr closureValue(const InnerFunction &inner, Loc loc); // the closure of `inner` here
   const InnerFunction &lambdaFunction(const ast::Lambda &l); // a lambda written where a value is
@@ -491,6 +502,7 @@ public:
   // State of the current pass.
   bool changed_ = false;
   bool strict_ = false; // last pass: anything still unknown is an error
+  bool recursionUnknown_ = false; // this pass typed a recursive call whose return type is not known yet
   int tempCounter_ = 0;
   std::unordered_map<int, Loc> tempSites_; // where each temporary was last taken (tempVar)
   int loopDepth_ = 0;
@@ -516,6 +528,14 @@ ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &
 // The names an inner function reads that are not its parameters or locals (its
 // captures among them; inner_functions.cpp).
 void innerFunctionReads(const ast::FunctionDef &d, std::set<std::string> &out);
+
+// An enum member global's type and value (enums.cpp).
+Type enumMemberType(const GlobalValue &g);
+ExprPtr enumConstant(const GlobalValue &g, Loc loc);
+
+// The names `global` (or `nonlocal`: kind) statements of `body` declare, outside nested
+// functions (nonlocals.cpp).
+void declaredNames(const ast::Body &body, ast::StmtKind kind, std::set<std::string> &out);
 
 // True when control cannot fall off the end of `body` (return/raise on every path).
 bool alwaysExits(const ast::Body &body);

@@ -22,6 +22,7 @@ size_t nativeAlign(const Type &t) {
   case Kind::Record:
   case Kind::Str: return 8;
   case Kind::Optional: return nativeAlign(t.elems[0]);
+  case Kind::EnumMember: return nativeAlign(t.elems[0]); // its value
   case Kind::CPointer: return 8;
   case Kind::NumPyRandomGenerator: return 8;
   case Kind::Tuple: {
@@ -62,6 +63,7 @@ size_t nativeSize(const Type &t) {
     return (end + a - 1) / a * a;
   }
   case Kind::CPointer: return sizeof(void *);
+  case Kind::EnumMember: return nativeSize(t.elems[0]);
   case Kind::NumPyRandomGenerator: return 2 * sizeof(void *); // {bitgen_t *, PyObject *}
   case Kind::Tuple: {
     if (t.elems.empty()) return 0;
@@ -128,6 +130,10 @@ struct DescBuilder {
       for (size_t i = 0; i < t.elems.size(); ++i) add(t.elems[i], offset + offs[i]);
       return;
     }
+    case Kind::EnumMember: // its value; an Enum's members are not ordered (an IntEnum's are)
+      add(t.elems[0], offset);
+      if (!t.typed) flags &= ~uint32_t(MAHOU_DESC_ORDERED);
+      return;
     case Kind::Optional: {
       DescBuilder inner;
       inner.add(t.elems[0], offset);
