@@ -138,8 +138,8 @@ bool appendTupleKey(PyObject *tuple, KeyBuffer &key) {
 
 // Lists and tuples nested deeper than this (a list that contains itself among them)
 // are refused instead of typed by an unbounded recursion.
-constexpr int kMaxNesting = 100;
-const char *const kTooDeep = "a list or tuple nested more than 100 levels deep (or a list that contains itself)";
+constexpr int kMaxNesting = 256;
+const char *const kTooDeep = "a list or tuple nested more than 256 levels deep (or a list that contains itself)";
 thread_local int nestingDepth = 0;
 
 struct NestingLevel {

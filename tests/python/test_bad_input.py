@@ -75,7 +75,7 @@ BAD = [object(), None, 2**70, -2**64, 1j, b"ab", bytearray(b"x"), {1, 2}, frozen
        FloatSub(2.5), StrSub("ab"), np.int8(3), np.float32(2), np.bool_(True), np.array([1, 2], dtype=object),
        np.zeros(3, dtype=[("a", "f8")]), np.zeros(3, ">f8"), np.datetime64("2020"), np.zeros(3, "M8[s]"),
        np.zeros(()), np.zeros([1] * 32), memoryview(b"abc"), "\ud800", "a\udcff" * 3, "🙂" * 1000,
-       self_containing(), nested(150), nested(20), nested_tuple(150), nested_tuple(20), [self_containing()],
+       self_containing(), nested(300), nested(150), nested_tuple(300), nested_tuple(200), [self_containing()],
        np.frombuffer(b"\x00" + np.arange(3.0).tobytes(), dtype=np.float64, offset=1)]
 
 
@@ -103,10 +103,10 @@ def test_any_argument_is_a_result_or_a_python_exception(fn, good, expected):
 
 def test_lists_that_contain_themselves_or_nest_too_deep_are_type_errors():
     f = mahou.njit(first)
-    for v in (self_containing(), [self_containing()], nested(150), nested_tuple(150)):
-        with pytest.raises(TypeError, match="nested more than 100 levels"):
+    for v in (self_containing(), [self_containing()], nested(300), nested_tuple(300)):
+        with pytest.raises(TypeError, match="nested more than 256 levels"):
             f(v)
-    assert f(nested(20)) == nested(19)  # deep but within the limit
+    assert f(nested(200)) == nested(199)  # deep but within the limit
 
 
 def test_huge_lists_and_strings():

@@ -171,12 +171,12 @@ Value FunctionLowering::arrayReshape(const ir::Expr &e) {
   llvm::Value *inferred = b_.CreateSDiv(total, safeKnown);
   for (auto &d : dims) d = b_.CreateSelect(b_.CreateICmpEQ(d, c64(-1)), inferred, d);
   llvm::Value *product = c64(1);
-  llvm::Value *negative = b_.getFalse();
+  llvm::Value *negative = b_.getFalse(), *overflow = b_.getFalse();
   for (auto *d : dims) {
-    product = b_.CreateMul(product, d);
+    product = mulChecked(product, d, overflow); // a wrapped product must not match an empty array's 0
     negative = b_.CreateOr(negative, b_.CreateICmpSLT(d, c64(0)));
   }
-  raiseIf(b_.CreateOr(negative, b_.CreateICmpNE(product, total)), types::ExcKind::ValueError,
+  raiseIf(b_.CreateOr(b_.CreateOr(negative, overflow), b_.CreateICmpNE(product, total)), types::ExcKind::ValueError,
           "cannot reshape array into the requested shape");
   llvm::Value *out = llvm::UndefValue::get(types_.array(e.type.ndim));
   out = b_.CreateInsertValue(out, b_.CreateExtractValue(in.v, {0u}), {0u});

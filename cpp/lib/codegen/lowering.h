@@ -57,6 +57,8 @@ public:
   void raiseWithArgs(const ir::Stmt &s);
   // Branches to a raise when `cond` is true, continuing in a fresh block otherwise.
   void raiseIf(llvm::Value *cond, types::ExcKind kind, const std::string &message);
+  // a * b (int64); `overflow` is or-ed with whether it wrapped (size arithmetic).
+  llvm::Value *mulChecked(llvm::Value *a, llvm::Value *b, llvm::Value *&overflow);
   // Owned temporaries that a raise from here must release (an operand evaluated after
   // them, or the operation itself, may raise): errorExit() is where a raise or a failed
   // call branches, through their releases (function.cpp).
