@@ -2,6 +2,7 @@
 // item's descriptor (size, references, fields). Reads and writes of single items are
 // inlined by codegen; growing, inserting, slicing, searching and sorting are here.
 #include "mahou/objects.h"
+#include "checked_size.h"
 #include "out_of_memory.h"
 
 #include <algorithm>
@@ -33,9 +34,9 @@ bool reserve(MahouList *l, int64_t capacity) {
   if (capacity <= l->capacity) return true;
   // Grow by 1/8 plus a constant as CPython does, at least to `capacity`.
   int64_t grown = l->capacity + (l->capacity >> 3) + (l->capacity < 9 ? 3 : 6);
-  int64_t n = std::max(capacity, grown);
-  size_t bytes = size_t(n) * size_t(std::max<int64_t>(l->itemSize, 1));
-  char *p = static_cast<char *>(std::realloc(l->items, bytes));
+  int64_t n = std::max(capacity, grown), bytes;
+  char *p = nullptr;
+  if (mulSize(n, std::max<int64_t>(l->itemSize, 1), bytes)) p = static_cast<char *>(std::realloc(l->items, size_t(bytes)));
   if (!p) {
     mahou_rt_set_error(ExcMemoryError, "out of memory growing a list");
     return false;
@@ -161,8 +162,12 @@ void mahou_rt_list_clear(MahouMemInfo *mi) {
 
 int32_t mahou_rt_list_extend(MahouMemInfo *mi, MahouMemInfo *other) {
   MahouList *l = mahouList(mi), *o = mahouList(other);
-  int64_t n = o->size; // l.extend(l) appends the items once
-  if (!reserve(l, l->size + n)) return 1;
+  int64_t n = o->size, total; // l.extend(l) appends the items once
+  if (!addSize(l->size, n, total)) {
+    mahou_rt_set_error(ExcMemoryError, "out of memory growing a list");
+    return 1;
+  }
+  if (!reserve(l, total)) return 1;
   std::memcpy(itemAt(l, l->size), o->items, size_t(n * l->itemSize));
   for (int64_t i = 0; i < n; ++i) increfItem(l->desc, itemAt(l, l->size + i));
   l->size += n;
@@ -319,7 +324,12 @@ int32_t mahou_rt_list_compare(MahouMemInfo *a, MahouMemInfo *b) {
 
 MahouMemInfo *mahou_rt_list_concat(MahouMemInfo *a, MahouMemInfo *b) {
   MahouList *x = mahouList(a), *y = mahouList(b);
-  MahouMemInfo *out = newList(x->desc, x->size + y->size);
+  int64_t total;
+  if (!addSize(x->size, y->size, total)) {
+    mahou_rt_set_error(ExcMemoryError, "out of memory growing a list");
+    return nullptr;
+  }
+  MahouMemInfo *out = newList(x->desc, total);
   if (!out) return nullptr;
   mahou_rt_list_extend(out, a);
   mahou_rt_list_extend(out, b);
@@ -330,7 +340,12 @@ MahouMemInfo *mahou_rt_list_concat(MahouMemInfo *a, MahouMemInfo *b) {
 MahouMemInfo *mahou_rt_list_repeat(MahouMemInfo *a, int64_t times) {
   MahouList *x = mahouList(a);
   if (times < 0) times = 0;
-  MahouMemInfo *out = newList(x->desc, x->size * times);
+  int64_t total;
+  if (!mulSize(x->size, times, total)) { // CPython's list repeat: MemoryError
+    mahou_rt_set_error(ExcMemoryError, "out of memory repeating a list");
+    return nullptr;
+  }
+  MahouMemInfo *out = newList(x->desc, total);
   if (!out) return nullptr;
   for (int64_t k = 0; k < times; ++k) mahou_rt_list_extend(out, a);
   mahouList(out)->dirty = 0;

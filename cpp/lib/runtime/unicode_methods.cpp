@@ -3,6 +3,7 @@
 // strings (str(int), repr of floats, int(s), float(s), format specs of f-strings).
 // Text beyond ASCII uses tables generated from Python's own str methods.
 #include "mahou/objects.h"
+#include "checked_size.h"
 #include "mahou/utf8.h"
 #include "mahou/layout.h"
 #include "out_of_memory.h"
@@ -488,15 +489,20 @@ MahouMemInfo *mahou_rt_str_join(MahouMemInfo *sep, MahouMemInfo *list) {
     std::memcpy(&mi, l->items + i * l->itemSize, sizeof mi);
     return mahouStr(mi);
   };
-  int64_t length = l->size > 1 ? s->length * (l->size - 1) : 0;
+  int64_t length = 0;
+  if (l->size > 1 && !mulSize(s->length, l->size - 1, length)) length = -1;
   int32_t kind = 1; // kinds are canonical: the widest piece's is the result's
   bool ascii = l->size < 2 || s->ascii;
   if (l->size > 1 && s->length) kind = s->kind;
-  for (int64_t i = 0; i < l->size; ++i) {
+  for (int64_t i = 0; i < l->size && length >= 0; ++i) {
     MahouStr *x = item(i);
-    length += x->length;
+    if (!addSize(length, x->length, length)) length = -1;
     if (x->length) kind = std::max(kind, x->kind);
     ascii = ascii && x->ascii;
+  }
+  if (length < 0) {
+    mahou_rt_set_error(ExcOverflowError, "join() result is too long for a Python string");
+    return nullptr;
   }
   MahouMemInfo *out = newString(length, kind);
   if (!out) return nullptr;
