@@ -287,12 +287,29 @@ bool unboxArray(PyObject *obj, int ndim, char *dst) {
   return true;
 }
 
+// The check of every place a Python array becomes a native array of a declared type
+// (a jitclass field, a typed container's item, an objmode output, an item of a tuple or
+// list argument): compiled code reads the memory by that type, so an array of another
+// dtype, a strided one where a contiguous one is declared or a read-only one where a
+// writable one is, is a TypeError (never converted: a copy would not alias).
+bool unboxCheckedArray(PyObject *obj, const Type &t, char *dst) {
+  if (arrayFitsType(obj, t))
+    return unboxArray(obj, t.ndim, dst);
+  std::string why;
+  std::optional<Type> actual = ensureNumpyApi() ? typeOfObject(obj, &why) : std::nullopt;
+  if (!actual && why.empty())
+    why = Py_TYPE(obj)->tp_name;
+  PyErr_Clear();
+  PyErr_Format(PyExc_TypeError, "expected %s, got %s", t.str().c_str(), actual ? actual->str().c_str() : why.c_str());
+  return false;
+}
+
 bool unboxValue(PyObject *obj, const Type &t, char *dst) {
   switch (t.kind) {
   case types::Kind::Scalar:
     return unboxScalar(obj, t.dtype, dst);
   case types::Kind::Array:
-    return unboxArray(obj, t.ndim, dst);
+    return unboxCheckedArray(obj, t, dst);
   case types::Kind::Tuple:
     return unboxTuple(obj, t, dst);
   case types::Kind::None:

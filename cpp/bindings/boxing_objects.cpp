@@ -96,7 +96,7 @@ MahouMemInfo *listFromPython(PyObject *obj, const Type &listType) {
     std::string why;
     auto t = typeOfObject(x, &why);
     bool same = t && (*t == item || (item.isList() && t->isList() && t->elems[0] == item.elems[0]) ||
-                      (item.isArray() && t->isArray() && t->dtype == item.dtype && t->ndim == item.ndim));
+                      (item.isArray() && arrayFitsType(x, item)));
     if (!same) {
       PyErr_Format(PyExc_TypeError, "can't unbox heterogeneous list: item %zd is %s, not %s (a list holds items of one type)",
                    i, t ? t->str().c_str() : why.c_str(), item.str().c_str());

@@ -47,7 +47,7 @@ bool toNative(const Type &t, PyObject *x, std::vector<char> &buf, const char *wh
   auto xt = typeOfObject(x, &why);
   bool ok = xt && (*xt == t || (t.isNumber() && xt->isNumber() && !(xt->isFloat() && !t.isFloat() && !t.isComplex()) &&
                                 !(xt->isComplex() && !t.isComplex())) ||
-                   (t.isArray() && xt->isArray() && xt->dtype == t.dtype && xt->ndim == t.ndim) ||
+                   (t.isArray() && arrayFitsType(x, t)) ||
                    (t.isList() && xt->isList() && xt->elems[0] == t.elems[0]) ||
                    (t.isDict() && xt->isDict() && *xt == t));
   if (!ok) {

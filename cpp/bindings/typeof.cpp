@@ -232,6 +232,25 @@ uint64_t arrayKeyWord(PyObject *obj) {
   return arrayWord(DType(d), PyArray_NDIM(a), layoutOf(a), readonly);
 }
 
+bool arrayFitsType(PyObject *obj, const Type &t) {
+  if (!PyArray_Check(obj) || !t.isArray())
+    return false;
+  auto *a = reinterpret_cast<PyArrayObject *>(obj);
+  int flags = PyArray_FLAGS(a);
+  if (PyArray_NDIM(a) != t.ndim || (!t.readonly && !(flags & NPY_ARRAY_WRITEABLE)))
+    return false;
+  if ((t.layout == Layout::C && !(flags & NPY_ARRAY_C_CONTIGUOUS)) ||
+      (t.layout == Layout::F && !(flags & NPY_ARRAY_F_CONTIGUOUS)))
+    return false;
+  if (t.isRecordArray() || PyDataType_HASFIELDS(PyArray_DESCR(a))) {
+    if (!t.isRecordArray() || !PyDataType_HASFIELDS(PyArray_DESCR(a)))
+      return false;
+    auto rec = recordTypeOfDescr(PyArray_DESCR(a), nullptr);
+    return rec && *rec == t.elems[0];
+  }
+  return arrayDType(a) == int(t.dtype);
+}
+
 const uint64_t kInt64Key = scalarWord(DType::Int64);
 const uint64_t kFloat64Key = scalarWord(DType::Float64);
 
