@@ -6,7 +6,9 @@
 
 #include <llvm/BinaryFormat/ELF.h>
 
+#include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace mahou::jit {
 
@@ -30,6 +32,11 @@ constexpr uint16_t kHostMachine = elf::EM_AARCH64;
 constexpr uint16_t kHostMachine = 0; // checked by size only
 #endif
 
+// Section flags of the objects the compiler makes (no thread-local, compressed or
+// processor-specific sections).
+constexpr uint64_t kKnownFlags = elf::SHF_WRITE | elf::SHF_ALLOC | elf::SHF_EXECINSTR | elf::SHF_MERGE | elf::SHF_STRINGS |
+                                 elf::SHF_INFO_LINK | elf::SHF_LINK_ORDER | elf::SHF_GROUP | elf::SHF_GNU_RETAIN |
+                                 elf::SHF_EXCLUDE;
 constexpr uint64_t kMaxAlign = 1u << 16;          // sections are aligned to at most a cache line or a page
 constexpr uint64_t kMaxZeroFill = uint64_t(1) << 28; // .bss of a function's object: far below this
 
@@ -83,6 +90,13 @@ struct Checker {
   std::vector<elf::Elf64_Shdr> sections;
   uint32_t symtab = 0; // section index of the one symbol table
   uint64_t nsyms = 0;
+  struct Extent {
+    uint64_t section, start, size;
+    bool operator<(const Extent &o) const {
+      return section != o.section ? section < o.section : start != o.start ? start < o.start : size < o.size;
+    }
+  };
+  std::vector<Extent> extents; // functions and data, by section
 
   bool fail(const std::string &what) {
     if (why) *why = what;
@@ -122,6 +136,9 @@ struct Checker {
       if (s.sh_addralign > kMaxAlign || (s.sh_addralign & (s.sh_addralign - 1)) != 0)
         return fail("a bad section alignment");
       if (s.sh_link >= sections.size()) return fail("a section link out of range");
+      if (s.sh_flags & ~kKnownFlags) return fail("a section of unexpected flags (thread-local, compressed or other)");
+      if ((s.sh_flags & elf::SHF_MERGE) && (s.sh_entsize == 0 || s.sh_size % s.sh_entsize != 0))
+        return fail("a mergeable section of a bad entry size");
       switch (s.sh_type) {
       case elf::SHT_NULL:
       case elf::SHT_PROGBITS:
@@ -144,6 +161,17 @@ struct Checker {
         symtab = uint32_t(i);
       }
     }
+    // The file's parts do not overlap: each byte is the header, the section table or
+    // one section's (a section moved over another's bytes, or over the header, would
+    // run or read them as what they are not).
+    std::vector<std::pair<uint64_t, uint64_t>> parts{{0, sizeof(elf::Elf64_Ehdr)},
+                                                     {eh.e_shoff, uint64_t(eh.e_shnum) * sizeof(elf::Elf64_Shdr)}};
+    for (size_t i = 1; i < sections.size(); ++i)
+      if (sections[i].sh_type != elf::SHT_NOBITS && sections[i].sh_size > 0)
+        parts.push_back({sections[i].sh_offset, sections[i].sh_size});
+    std::sort(parts.begin(), parts.end());
+    for (size_t i = 1; i < parts.size(); ++i)
+      if (parts[i].first < parts[i - 1].first + parts[i - 1].second) return fail("overlapping sections");
     if (!stringTable(eh.e_shstrndx)) return false;
     const elf::Elf64_Shdr &names = sections[eh.e_shstrndx];
     for (size_t i = 1; i < sections.size(); ++i) {
@@ -170,15 +198,46 @@ struct Checker {
       elf::Elf64_Sym sym;
       read(obj, st.sh_offset + k * sizeof sym, sym);
       if (sym.st_name >= strings.sh_size) return fail("a symbol name outside its table");
+      unsigned bind = sym.getBinding(), type = sym.getType();
+      if (bind != elf::STB_LOCAL && bind != elf::STB_GLOBAL && bind != elf::STB_WEAK)
+        return fail("a symbol of unexpected binding");
+      if ((bind == elf::STB_LOCAL) != (k < st.sh_info)) return fail("local and global symbols out of order");
+      if (type != elf::STT_NOTYPE && type != elf::STT_OBJECT && type != elf::STT_FUNC && type != elf::STT_SECTION &&
+          type != elf::STT_FILE)
+        return fail("a symbol of unexpected type");
       uint16_t shndx = sym.st_shndx;
       if (shndx == elf::SHN_UNDEF || shndx == elf::SHN_ABS || shndx == elf::SHN_COMMON) continue;
       if (shndx >= sections.size()) return fail("a symbol in a section that does not exist");
       const elf::Elf64_Shdr &in = sections[shndx];
       if (in.sh_type == elf::SHT_NULL) return fail("a symbol in the null section");
-      if (sym.getType() != elf::STT_SECTION && !inside(sym.st_value, sym.st_size, in.sh_size))
+      // What is linked is the allocated sections: a function or datum anywhere else
+      // (a string table, the symbol table) would be linked against nothing.
+      if (type != elf::STT_SECTION && type != elf::STT_FILE && !(in.sh_flags & elf::SHF_ALLOC))
+        return fail("a symbol in a section that is not loaded");
+      if (type != elf::STT_SECTION && !inside(sym.st_value, sym.st_size, in.sh_size))
         return fail("symbol " + std::to_string(k) + " outside its section");
+      if ((type == elf::STT_FUNC || type == elf::STT_OBJECT) && sym.st_size > 0)
+        extents.push_back({shndx, sym.st_value, sym.st_size});
+    }
+    // Functions and data do not overlap (an alias has the same start and size).
+    std::sort(extents.begin(), extents.end());
+    for (size_t i = 1; i < extents.size(); ++i) {
+      const Extent &a = extents[i - 1], &b = extents[i];
+      if (a.section == b.section && b.start < a.start + a.size && !(a.start == b.start && a.size == b.size))
+        return fail("overlapping symbols");
     }
     return true;
+  }
+
+  // Relocations of loaded sections must name symbols in loaded sections (or undefined
+  // ones, which the JIT resolves).
+  bool relocatedSymbol(uint32_t index) {
+    const elf::Elf64_Shdr &st = sections[symtab];
+    elf::Elf64_Sym sym;
+    read(obj, st.sh_offset + uint64_t(index) * sizeof sym, sym);
+    uint16_t shndx = sym.st_shndx;
+    if (shndx == elf::SHN_UNDEF || shndx == elf::SHN_ABS || shndx == elf::SHN_COMMON) return true;
+    return shndx < sections.size() && (sections[shndx].sh_flags & elf::SHF_ALLOC);
   }
 
   bool relocations() {
@@ -209,6 +268,8 @@ struct Checker {
         unsigned width = relocationWidth(r.getType());
         if (width == 0) return fail("a relocation of unexpected type " + std::to_string(r.getType()));
         if (r.getSymbol() >= nsyms) return fail("a relocation against a symbol that does not exist");
+        if ((target.sh_flags & elf::SHF_ALLOC) && !relocatedSymbol(r.getSymbol()))
+          return fail("a relocation against a symbol of a section that is not loaded");
         if (!inside(r.r_offset, width, target.sh_size)) return fail("a relocation outside the section it patches");
       }
     }
