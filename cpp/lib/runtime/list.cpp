@@ -339,7 +339,7 @@ MahouMemInfo *mahou_rt_list_concat(MahouMemInfo *a, MahouMemInfo *b) {
 
 MahouMemInfo *mahou_rt_list_repeat(MahouMemInfo *a, int64_t times) {
   MahouList *x = mahouList(a);
-  if (times < 0) times = 0;
+  if (times < 0 || x->size == 0) times = 0; // [] * 2**40 is [] at once
   int64_t total;
   if (!mulSize(x->size, times, total)) { // CPython's list repeat: MemoryError
     mahou_rt_set_error(ExcMemoryError, "out of memory repeating a list");

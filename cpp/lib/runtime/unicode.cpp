@@ -204,7 +204,7 @@ MahouMemInfo *mahou_rt_str_concat(MahouMemInfo *a, MahouMemInfo *b) {
 
 MahouMemInfo *mahou_rt_str_repeat(MahouMemInfo *a, int64_t times) {
   MahouStr *x = mahouStr(a);
-  if (times < 0) times = 0;
+  if (times < 0 || x->length == 0) times = 0; // "" * 2**40 is "" at once, not 2**40 empty copies
   int64_t length;
   if (!mulSize(x->length, times, length)) {
     mahou_rt_set_error(ExcOverflowError, "repeated string is too long");
