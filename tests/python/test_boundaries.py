@@ -540,3 +540,113 @@ def test_the_bad_input_fuzzer_passes_a_fixed_seed(tmp_path):
     out = subprocess.run([sys.executable, script, "--seed", "5", "--cases", "70", "--out", str(tmp_path)],
                          capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
+
+
+# ------------------------------------------------------------------ forged machine code
+
+def add_one(x):
+    return x + 1
+
+
+def split_payload(p):
+    """Dispatcher._export_code's bytes: header and each overload's fields (argument
+    types, symbol, return type, declared return type, dependencies, object)."""
+    n = int.from_bytes(p[12:20], "little")
+    pos = 20 + n + 4
+    head, overloads = p[:pos], []
+    for _ in range(int.from_bytes(p[pos - 4:pos], "little")):
+        nargs = int.from_bytes(p[pos:pos + 4], "little")
+        pos += 4
+        fields = []
+        for _ in range(nargs + 5):
+            n = int.from_bytes(p[pos:pos + 8], "little")
+            fields.append(p[pos + 8:pos + 8 + n])
+            pos += 8 + n
+        overloads.append(fields)
+    return head, overloads
+
+
+def join_payload(head, overloads):
+    out = bytearray(head)
+    for fields in overloads:
+        out += (len(fields) - 5).to_bytes(4, "little")
+        for f in fields:
+            out += len(f).to_bytes(8, "little") + f
+    return bytes(out)
+
+
+def sections(obj):
+    shoff, shnum = int.from_bytes(obj[0x28:0x30], "little"), int.from_bytes(obj[0x3c:0x3e], "little")
+    out = []
+    for i in range(shnum):
+        h = shoff + 64 * i
+        out.append({"header": h, "type": int.from_bytes(obj[h + 4:h + 8], "little"),
+                    "offset": int.from_bytes(obj[h + 24:h + 32], "little"),
+                    "size": int.from_bytes(obj[h + 32:h + 40], "little"),
+                    "info": int.from_bytes(obj[h + 44:h + 48], "little")})
+    return out
+
+
+def put(b, at, width, value):
+    b[at:at + width] = value.to_bytes(width, "little")
+
+
+def forgeries(obj):
+    secs = sections(obj)
+    rela = next(s for s in secs if s["type"] == 4)
+    symtab = next(s for s in secs if s["type"] == 2)
+    text = secs[rela["info"]]
+    out = {}
+    b = bytearray(obj)
+    put(b, 0x28, 8, len(obj) + 64)  # the section table past the end
+    out["section table outside the file"] = b
+    b = bytearray(obj)
+    put(b, rela["offset"], 8, text["size"] - 1)  # patches bytes past its section
+    out["relocation outside its section"] = b
+    b = bytearray(obj)
+    put(b, rela["offset"] + 8, 4, 200)  # a relocation type never emitted
+    out["unknown relocation type"] = b
+    b = bytearray(obj)
+    put(b, text["header"] + 24, 8, 0)  # the code moved over the ELF header
+    out["code over the header"] = b
+    b = bytearray(obj)
+    put(b, symtab["offset"] + 24 * 2 + 8, 8, text["size"] + 16)  # a function past its section
+    out["symbol outside its section"] = b
+    b = bytearray(obj)
+    put(b, symtab["offset"] + 24 * 2 + 6, 2, 1)  # a function in the string table
+    out["symbol in a section not loaded"] = b
+    return out
+
+
+def test_forged_machine_code_is_refused_before_it_is_linked():
+    """The bytes a pickle carries, edited inconsistently with checksums recomputed (the
+    loader sees a valid seal): pickle.UnpicklingError, the code never linked; the
+    dispatcher compiles instead when called."""
+    import gc
+    import pickle
+    from mahou import serialize
+
+    f = mahou.njit(add_one)
+    assert f(52) == 53
+    payload = f._export_code()
+    del f
+    gc.collect()  # its code unlinked: a payload's object is what a load links
+    head, overloads = split_payload(payload)
+    assert join_payload(head, overloads) == payload
+    control = mahou.njit(add_one)
+    serialize._link(control, payload)
+    assert control(52) == 53 and list(control.stats.values())[0]["shipped"]
+    del control
+    gc.collect()
+    fields = overloads[0]
+    cases = {what: [fields[:-1] + [bytes(obj)]] for what, obj in forgeries(fields[-1]).items()}
+    for ret in (b"float64", b"int32", b"unicode_type", b"Tuple(int64, int64)"):
+        cases[f"return type {ret.decode()}"] = [fields[:2] + [ret] + fields[3:]]
+    for what, forged in cases.items():
+        g = mahou.njit(add_one)
+        with pytest.raises(pickle.UnpicklingError, match="corrupted"):
+            serialize._link(g, join_payload(head, forged))
+        assert g(52) == 53, what
+        assert not list(g.stats.values())[0]["shipped"], what
+        del g
+        gc.collect()  # (code still linked under the symbol would be used instead of the payload's)
