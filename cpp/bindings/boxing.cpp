@@ -10,6 +10,7 @@
 #include "mahou/slice_type.h"
 #include "mahou/runtime.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace nb = nanobind;
@@ -54,7 +55,17 @@ void storeInteger(char *dst, DType d, long long v) {
 
 bool unboxInteger(PyObject *obj, DType d, char *dst) {
   if (PyFloat_Check(obj)) { // unsafe conversion, allowed for explicit signatures
-    storeInteger(dst, d, static_cast<long long>(PyFloat_AS_DOUBLE(obj)));
+    double v = PyFloat_AS_DOUBLE(obj);
+    // int()'s errors where the float has no int64 value (a C cast of it is undefined).
+    if (std::isnan(v)) {
+      PyErr_SetString(PyExc_ValueError, "cannot convert float NaN to integer");
+      return false;
+    }
+    if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) {
+      PyErr_SetString(PyExc_OverflowError, "cannot convert float to an integer of 64 bits: out of range");
+      return false;
+    }
+    storeInteger(dst, d, static_cast<long long>(v));
     return true;
   }
   nb::object num = nb::steal(asPythonInt(obj));

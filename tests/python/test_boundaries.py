@@ -135,12 +135,18 @@ def ljust(s, n):
     return len(s.ljust(n))
 
 
+def padded(s, n, fill):
+    return len(s.center(n, fill)), len(s.rjust(n, fill)), len(s.zfill(n)), s.center(3, fill), s.zfill(4)
+
+
 @pytest.mark.parametrize("fn,args", [
     (str_repeat, ("ab", 2**62)), (str_repeat, ("ab", 2**63 - 1)), (str_repeat, ("ab", 2**61)),
     (str_repeat, ("é", 2**62)), (str_repeat, ("🙂", 2**61)), (str_repeat, ("", 2**40)), (str_repeat, ("ab", -5)),
     (str_repeat, ("ab", 3)), (list_repeat, ([1, 2], 2**62)), (list_repeat, ([1, 2], 2**61)),
     (list_repeat, ([1.5], 2**60)), (list_repeat, ([1, 2], -1)), (list_repeat, ([True], 4)),
     (ljust, ("a", 2**62)), (ljust, ("a", 2**63 - 1)), (ljust, ("abc", -3)),
+    (padded, ("-7", 2**62, "*")), (padded, ("é", 2**63 - 1, "🙂")), (padded, ("日本", 2**61, "x")),
+    (padded, ("+1", -2**63, "é")), (padded, ("-1", 5, "日")), (padded, ("", 0, "🙂")), (padded, ("ab", 6, " ")),
 ])
 def test_string_and_list_sizes_raise_cpythons_exception(fn, args):
     assert outcome(mahou.njit(fn), *args) == outcome(fn, *args)
@@ -650,3 +656,17 @@ def test_forged_machine_code_is_refused_before_it_is_linked():
         assert not list(g.stats.values())[0]["shipped"], what
         del g
         gc.collect()  # (code still linked under the symbol would be used instead of the payload's)
+
+
+def test_floats_without_an_int64_value_are_refused_by_integer_fields():
+    cls = jitclass([("a", mahou.int64)])(type("Counter", (), {"__init__": Holder.__init__}))
+    c = cls(1)
+    c.a = 2.75  # truncated, as an explicit signature converts
+    assert c.a == 2
+    for bad, exc in ((float("nan"), ValueError), (float("inf"), OverflowError), (-1e300, OverflowError),
+                     (2.0**63, OverflowError)):
+        with pytest.raises(exc):
+            c.a = bad
+        assert c.a == 2
+    c.a = -2.0**63
+    assert c.a == -2**63

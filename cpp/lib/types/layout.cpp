@@ -153,9 +153,9 @@ std::string typeDescriptor(const Type &t) {
   char *p = out.data();
   std::memcpy(p, &head, sizeof head);
   p += sizeof head;
-  std::memcpy(p, b.refs.data(), 4 * b.refs.size());
+  if (!b.refs.empty()) std::memcpy(p, b.refs.data(), 4 * b.refs.size()); // (memcpy from null is undefined)
   p += 4 * b.refs.size();
-  std::memcpy(p, b.fields.data(), sizeof(MahouField) * b.fields.size());
+  if (!b.fields.empty()) std::memcpy(p, b.fields.data(), sizeof(MahouField) * b.fields.size());
   return out;
 }
 
