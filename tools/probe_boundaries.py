@@ -85,6 +85,9 @@ def worker_cases(impl, category, start):
         _begin(i)
         try:
             got, want = fn(nb)
+        except (probe_cases.ChildHung, probe_cases.ChildDied) as e:
+            _emit(i, "hung" if isinstance(e, probe_cases.ChildHung) else "crashed", f"{name}: {e}")
+            continue
         except BaseException as e:  # noqa: BLE001  (any exception is an outcome)
             names = {k.__name__ for k in type(e).__mro__}
             ok = bool(names & set(accept)) and not isinstance(e, (SystemExit, KeyboardInterrupt))

@@ -16,6 +16,14 @@ import numpy as np
 
 CASES = []  # (category, name, function, accepted exception class names)
 MUST_RAISE = object()
+
+
+class ChildHung(Exception):
+    """A forked child of the case ran past its time limit (counted as hung)."""
+
+
+class ChildDied(Exception):
+    """A forked child of the case was killed by a signal (counted as crashed)."""
 SIZE = ("ValueError", "MemoryError", "OverflowError")
 
 
@@ -781,7 +789,7 @@ def prange_body_allocates_too_much(nb):
 
 
 def _in_child(fn, timeout=30.0):
-    """fn() in a forked child; its result, or 'hung' / 'died' (the parent never waits forever)."""
+    """repr(fn()) computed in a forked child (the parent never waits forever)."""
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -798,12 +806,14 @@ def _in_child(fn, timeout=30.0):
         if done:
             data = os.read(r, 4096).decode()
             os.close(r)
-            return data if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else "died"
+            if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
+                raise ChildDied(f"the child ended with status {status}")
+            return data
         time.sleep(0.05)
     os.kill(pid, 9)
     os.waitpid(pid, 0)
     os.close(r)
-    return "hung"
+    raise ChildHung(f"the child gave no result in {timeout:.0f} s")
 
 
 @case("parallel")

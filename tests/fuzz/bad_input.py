@@ -449,9 +449,10 @@ def main():
         while True:
             if not sel.select(timeout=a.hang_seconds):
                 proc.kill()
+                stuck = current if current is not None else nxt  # (or the worker never started one)
                 counts["hang"] += 1
-                failures.append(("hang", current, make_case(a.seed, current)))
-                nxt = current + 1
+                failures.append(("hang", stuck, make_case(a.seed, stuck)))
+                current, nxt = None, stuck + 1
                 break
             line = proc.stdout.readline()
             if not line:

@@ -26,14 +26,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
-def sanitizer_runtime(build):
+def preloads(build):
+    """The compiler's ASan runtime, then the C++ library: Python does not link the C++
+    library, so without it loaded at start-up ASan finds no __cxa_throw to intercept
+    (a C++ exception in the modules then stops the process)."""
     cache = open(os.path.join(build, "CMakeCache.txt")).read()
     cxx = re.search(r"^CMAKE_CXX_COMPILER:FILEPATH=(.*)$", cache, re.M).group(1)
-    name = "libclang_rt.asan-x86_64.so" if "clang" in os.path.basename(cxx) else "libasan.so"
-    path = subprocess.run([cxx, f"-print-file-name={name}"], capture_output=True, text=True).stdout.strip()
-    if not os.path.isabs(path) or not os.path.exists(path):
-        sys.exit(f"sanitize: {cxx} does not know where its ASan runtime ({name}) is")
-    return path
+    asan = "libclang_rt.asan-x86_64.so" if "clang" in os.path.basename(cxx) else "libasan.so"
+    paths = []
+    for name in (asan, "libstdc++.so.6"):
+        path = subprocess.run([cxx, f"-print-file-name={name}"], capture_output=True, text=True).stdout.strip()
+        if not os.path.isabs(path) or not os.path.exists(path):
+            sys.exit(f"sanitize: {cxx} does not know where {name} is")
+        paths.append(path)
+    return " ".join(paths)
 
 
 def stage(build):
@@ -57,7 +63,7 @@ def main():
     env = dict(os.environ)
     env.update(
         PYTHONPATH=stage(build),
-        LD_PRELOAD=sanitizer_runtime(build),
+        LD_PRELOAD=preloads(build),
         PYTHONMALLOC="malloc",
         ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:halt_on_error=1:abort_on_error=1:"
                      "strict_string_checks=1:detect_stack_use_after_return=0",
@@ -68,7 +74,9 @@ def main():
                            capture_output=True, text=True)
     if probe.returncode != 0 or build not in os.path.realpath(probe.stdout.strip()):
         sys.exit(f"sanitize: the staged mahou was not the one imported: {probe.stdout}{probe.stderr[-2000:]}")
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests]
+    # --capture=sys: a sanitizer report, written to file descriptor 2 as the process ends,
+    # reaches the terminal instead of the capture file of the test that was running.
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--capture=sys", *tests]
     print("sanitize:", " ".join(f"{k}={env[k]}" for k in ("LD_PRELOAD", "ASAN_OPTIONS")), flush=True)
     return subprocess.run(cmd, env=env, cwd=ROOT).returncode
 
