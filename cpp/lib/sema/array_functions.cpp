@@ -1,6 +1,6 @@
 // Typing of NumPy functions and array methods that take or make whole arrays:
 // reductions (sum, mean, argmax, ..., with axis), cumsum, dot/@, where, clip,
-// linspace, eye/identity, reshape/ravel/flatten.
+// linspace, eye/identity, transpose, reshape/ravel/flatten.
 #include "typer.h"
 
 namespace mahou::sema {
@@ -137,6 +137,18 @@ ExprPtr FunctionTyper::numpyArrayFunction(const std::string &name, const ast::Ca
     if (m) r->args.push_back(std::move(m));
     return r;
   }
+  if (name == "transpose") {
+    checkKeywords(e, {"axes"}, fname);
+    if (e.args.empty() || e.args.size() > 2) error(loc, "np.transpose() takes an array and optional axes");
+    if (e.args.size() == 2 || keyword(e, "axes")) notSupported(loc, "np.transpose() with axes is not supported yet");
+    auto arr = expr(*e.args[0]);
+    if (isUnknown(arr)) return unknown(loc);
+    if (!arr->type.isArray()) {
+      if (arr->type.isNumber()) notSupported(loc, "np.transpose() of a scalar is not supported");
+      error(loc, "np.transpose() needs an array, not " + arr->type.str());
+    }
+    return arrayAttribute(std::move(arr), "T", loc);
+  }
   if (name == "reshape" || name == "ravel") {
     checkKeywords(e, {}, fname);
     if (e.args.empty()) error(loc, fname + "() needs an array");
@@ -158,7 +170,9 @@ ExprPtr FunctionTyper::numpyArrayFunction(const std::string &name, const ast::Ca
       c->args.push_back(std::move(arr));
       arr = std::move(c);
     }
-    auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape, Type::array(at.dtype, int(dims.size()), types::Layout::C, at.readonly), loc);
+    bool copied = at.layout != types::Layout::C; // a copy is writable
+    auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape,
+                                        Type::array(at.dtype, int(dims.size()), types::Layout::C, at.readonly && !copied), loc);
     r->args.push_back(std::move(arr));
     for (auto &d : dims) r->args.push_back(std::move(d));
     return r;
@@ -193,7 +207,9 @@ ExprPtr FunctionTyper::arrayMethod(ExprPtr self, const std::string &name, const 
       c->args.push_back(std::move(self));
       self = std::move(c);
     }
-    auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape, Type::array(at.dtype, int(dims.size()), types::Layout::C, at.readonly), loc);
+    bool copied = at.layout != types::Layout::C; // a copy is writable
+    auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape,
+                                        Type::array(at.dtype, int(dims.size()), types::Layout::C, at.readonly && !copied), loc);
     r->args.push_back(std::move(self));
     for (auto &d : dims) r->args.push_back(std::move(d));
     return r;
@@ -201,13 +217,16 @@ ExprPtr FunctionTyper::arrayMethod(ExprPtr self, const std::string &name, const 
   if (name == "ravel" || name == "flatten") {
     checkKeywords(e, {}, "a." + name);
     if (!e.args.empty()) error(loc, "a." + name + "() takes no arguments");
-    if (name == "flatten" || at.layout != types::Layout::C) {
+    bool copied = name == "flatten" || at.layout != types::Layout::C;
+    if (copied) {
       requireHost(loc, "a." + name + "()");
       auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(at.dtype, at.ndim, types::Layout::C), loc);
       c->args.push_back(std::move(self));
       self = std::move(c);
     }
-    auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape, Type::array(at.dtype, 1, types::Layout::C, at.readonly), loc);
+    // A copy is a new array: writable even when the array it copies is read-only.
+    auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape,
+                                        Type::array(at.dtype, 1, types::Layout::C, at.readonly && !copied), loc);
     r->args.push_back(std::move(self));
     r->args.push_back(ir::makeConst(Type::int64(), loc, -1));
     return r;
