@@ -72,6 +72,11 @@ void appendTypeKey(const types::Type &t, std::vector<uint64_t> &key);
 // the slow path (unsupported dtype, byte-swapped).
 uint64_t arrayKeyWord(PyObject *obj);
 
+// Whether `obj` is an ndarray that compiled code may use as a value of the array type
+// t: its dimensions, its dtype (or record layout) in native byte order, a layout that
+// satisfies t's (C or F contiguous when t says so) and writeable unless t is read-only.
+bool arrayFitsType(PyObject *obj, const types::Type &t);
+
 // The full type of a Python argument, or nullopt with *why describing the
 // object ("list", "array(float16)") when it cannot be typed.
 std::optional<types::Type> typeOfObject(PyObject *obj, std::string *why);
@@ -118,8 +123,11 @@ enum class ArgOp : uint8_t { Int64, Float64, Bool, Array, Generic };
 enum class RetOp : uint8_t { Int64, Float64, Bool, None, Generic };
 
 // Writes the native form of `obj` (of type `t`, after conversion if needed)
-// into dst. Returns false with a Python error set.
+// into dst. Returns false with a Python error set. Checked: an array must fit t
+// (arrayFitsType), whatever the caller knows.
 bool unboxValue(PyObject *obj, const types::Type &t, char *dst);
+// An ndarray's native form without checks: only for an argument whose type key the
+// dispatcher has matched to the overload's (the hit path).
 bool unboxArray(PyObject *obj, int ndim, char *dst);
 // Builds the Python object for the native value at src, consuming the array
 // references it holds (also on failure). Returns a new reference or null.

@@ -586,6 +586,9 @@ inline PyObject *callEntry(DispatcherState &st, const Overload &ov, PyObject *co
   size_t n = ov.argOps.size();
   const ArgOp *ops = ov.argOps.data();
   const size_t *offsets = ov.argOffsets.data();
+  std::optional<SharedUnboxing> shared; // one native list per Python list, however often passed
+  if (__builtin_expect(ov.releasesArgs, 0))
+    shared.emplace();
   for (size_t i = 0; i < n; ++i) {
     char *dst = argBuf + offsets[i];
     argv[i] = dst;
@@ -596,6 +599,7 @@ inline PyObject *callEntry(DispatcherState &st, const Overload &ov, PyObject *co
       return nullptr;
     }
   }
+  shared.reset(); // for these arguments only, not for what the call unboxes
   if (__builtin_expect(ov.releasesArgs, 0))
     return callEntryWithObjects(st, ov, args, retBuf, argv);
   EntryFn entry = ov.fn.entry;

@@ -55,7 +55,7 @@ bool accepts(const Type &item, PyObject *x, std::string &why) {
     bool narrows = (t->isFloat() && !item.isFloat() && !item.isComplex()) || (t->isComplex() && !item.isComplex());
     if (!narrows) return true;
   }
-  if (item.isArray() && t->isArray() && t->dtype == item.dtype && t->ndim == item.ndim) return true;
+  if (item.isArray() && arrayFitsType(x, item)) return true; // dtype, dimensions, layout, writeable
   if (item.isList() && t->isList() && t->elems[0] == item.elems[0]) return true;
   if (item.isOptional() && (x == Py_None || accepts(item.elems[0], x, why))) return true;
   why = t->str();

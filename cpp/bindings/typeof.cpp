@@ -142,8 +142,8 @@ bool appendTupleKey(PyObject *tuple, KeyBuffer &key) {
 
 // Lists and tuples nested deeper than this (a list that contains itself among them)
 // are refused instead of typed by an unbounded recursion.
-constexpr int kMaxNesting = 100;
-const char *const kTooDeep = "a list or tuple nested more than 100 levels deep (or a list that contains itself)";
+constexpr int kMaxNesting = 256;
+const char *const kTooDeep = "a list or tuple nested more than 256 levels deep (or a list that contains itself)";
 thread_local int nestingDepth = 0;
 
 struct NestingLevel {
@@ -234,6 +234,25 @@ uint64_t arrayKeyWord(PyObject *obj) {
     return 0;
   bool readonly = !(PyArray_FLAGS(a) & NPY_ARRAY_WRITEABLE);
   return arrayWord(DType(d), PyArray_NDIM(a), layoutOf(a), readonly);
+}
+
+bool arrayFitsType(PyObject *obj, const Type &t) {
+  if (!PyArray_Check(obj) || !t.isArray())
+    return false;
+  auto *a = reinterpret_cast<PyArrayObject *>(obj);
+  int flags = PyArray_FLAGS(a);
+  if (PyArray_NDIM(a) != t.ndim || (!t.readonly && !(flags & NPY_ARRAY_WRITEABLE)))
+    return false;
+  if ((t.layout == Layout::C && !(flags & NPY_ARRAY_C_CONTIGUOUS)) ||
+      (t.layout == Layout::F && !(flags & NPY_ARRAY_F_CONTIGUOUS)))
+    return false;
+  if (t.isRecordArray() || PyDataType_HASFIELDS(PyArray_DESCR(a))) {
+    if (!t.isRecordArray() || !PyDataType_HASFIELDS(PyArray_DESCR(a)))
+      return false;
+    auto rec = recordTypeOfDescr(PyArray_DESCR(a), nullptr);
+    return rec && *rec == t.elems[0];
+  }
+  return arrayDType(a) == int(t.dtype);
 }
 
 const uint64_t kInt64Key = scalarWord(DType::Int64);

@@ -9,11 +9,14 @@
 #include "mahou/parser.h"
 #include "mahou/range_type.h"
 #include "jit/inline_library.h"
+#include "jit/object_check.h"
 #include "mahou/sema.h"
 #include "module_functions.h"
 #include "transforms/outline_parallel_loops.h"
 #include "transforms/parallel_array_exprs.h"
 
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
@@ -205,6 +208,11 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   out.times.optimizeMs = msSince(t0);
 
   t0 = Clock::now();
+  // The signature record a loader checks the types it is given against (object_check.h):
+  // added after the module was kept for inlining, so callers never define it too.
+  llvm::Constant *record = llvm::ConstantDataArray::getString(*ctx, jit::signatureRecord(args, fn.ret), false);
+  new llvm::GlobalVariable(*module, record->getType(), /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, record,
+                           jit::signatureSymbol(out.symbol));
   out.object = engine.emitObject(*module);
   if (options.objectOnly) {
     out.times.jitMs = msSince(t0);

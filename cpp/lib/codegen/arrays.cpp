@@ -220,16 +220,33 @@ void FunctionLowering::loopNest(const std::vector<llvm::Value *> &extents,
   level(0);
 }
 
-llvm::Value *FunctionLowering::allocateArray(const Type &t, const std::vector<llvm::Value *> &extents) {
-  llvm::Value *count = c64(1);
-  llvm::Value *anyNeg = b_.getFalse();
+llvm::Value *FunctionLowering::mulChecked(llvm::Value *a, llvm::Value *b, llvm::Value *&overflow) {
+  llvm::Value *m = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smul_with_overflow, a, b);
+  overflow = b_.CreateOr(overflow, b_.CreateExtractValue(m, {1u}));
+  return b_.CreateExtractValue(m, {0u});
+}
+
+llvm::Value *FunctionLowering::arrayBytes(const std::vector<llvm::Value *> &extents, int64_t itemsize,
+                                          llvm::Value *&overflow) {
+  llvm::Value *nbytes = c64(itemsize), *anyZero = b_.getFalse();
   for (auto *x : extents) {
-    anyNeg = b_.CreateOr(anyNeg, b_.CreateICmpSLT(x, c64(0)));
-    count = b_.CreateMul(count, x);
+    llvm::Value *zero = b_.CreateICmpEQ(x, c64(0));
+    anyZero = b_.CreateOr(anyZero, zero);
+    nbytes = mulChecked(nbytes, b_.CreateSelect(zero, c64(1), x), overflow);
   }
-  raiseIf(anyNeg, types::ExcKind::ValueError, "negative dimensions are not allowed");
+  return b_.CreateSelect(anyZero, c64(0), nbytes);
+}
+
+llvm::Value *FunctionLowering::allocateArray(const Type &t, const std::vector<llvm::Value *> &extents) {
+  // NumPy's size check: the bytes are the item size times every nonzero extent, with
+  // overflow past int64 a ValueError (also for an empty array), never a wrapped size.
   int64_t itemsize = types::dtypeBytes(t.dtype);
-  llvm::Value *nbytes = b_.CreateMul(count, c64(itemsize));
+  llvm::Value *anyNeg = b_.getFalse(), *overflow = b_.getFalse();
+  for (auto *x : extents) anyNeg = b_.CreateOr(anyNeg, b_.CreateICmpSLT(x, c64(0)));
+  llvm::Value *nbytes = arrayBytes(extents, itemsize, overflow);
+  raiseIf(anyNeg, types::ExcKind::ValueError, "negative dimensions are not allowed");
+  raiseIf(overflow, types::ExcKind::ValueError,
+          "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
   llvm::Value *mi = b_.CreateCall(runtimeFn("mahou_rt_alloc", b_.getPtrTy(), {i64()}), {nbytes});
   auto *ok = newBlock("alloc.ok");
   b_.CreateCondBr(b_.CreateIsNull(mi), errorExit(), ok, llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));

@@ -57,6 +57,12 @@ public:
   void raiseWithArgs(const ir::Stmt &s);
   // Branches to a raise when `cond` is true, continuing in a fresh block otherwise.
   void raiseIf(llvm::Value *cond, types::ExcKind kind, const std::string &message);
+  // a * b (int64); `overflow` is or-ed with whether it wrapped (size arithmetic).
+  llvm::Value *mulChecked(llvm::Value *a, llvm::Value *b, llvm::Value *&overflow);
+  // NumPy's size of an array of these extents (>= 0): itemsize times the nonzero extents
+  // (0 when one is zero); `overflow` says whether that product passed int64, which is
+  // NumPy's ValueError even for an empty array.
+  llvm::Value *arrayBytes(const std::vector<llvm::Value *> &extents, int64_t itemsize, llvm::Value *&overflow);
   // Owned temporaries that a raise from here must release (an operand evaluated after
   // them, or the operation itself, may raise): errorExit() is where a raise or a failed
   // call branches, through their releases (function.cpp).

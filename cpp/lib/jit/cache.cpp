@@ -5,6 +5,7 @@
 
 #include "mahou/codegen.h"
 #include "mahou/jit.h"
+#include "object_check.h"
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Config/llvm-config.h>
@@ -739,7 +740,7 @@ bool dependenciesHold(const std::string &dependencies, CompileEnvironment &env) 
 
 std::optional<CompiledFunction> linkEntry(const SourceFile &file, const std::string &name,
                                           const std::vector<types::Type> &args, CompileEnvironment &env,
-                                          const CompileOptions &options, Entry e) {
+                                          const CompileOptions &options, Entry e, std::string *corrupt) {
   for (const types::Type &t : args)
     if (t.kind == types::Kind::Function || !roundTrips(t)) return std::nullopt;
   CompiledFunction out;
@@ -760,6 +761,14 @@ std::optional<CompiledFunction> linkEntry(const SourceFile &file, const std::str
   out.times.cacheMs = msSince(t0);
   t0 = Clock::now();
   std::string entrySym = codegen::entrySymbol(e.symbol);
+  // The code linked for this symbol (already here, or the entry's) must be what the
+  // types say: a well-formed object whose signature record names them.
+  std::string linkedObject, why;
+  const std::string &object = engine.find(entrySym, &linkedObject, nullptr) ? linkedObject : e.object;
+  if (!jit::checkObjectFile(object, jit::signatureSymbol(e.symbol), jit::signatureRecord(args, e.ret), &why)) {
+    if (corrupt) *corrupt = why;
+    return std::nullopt;
+  }
   try {
     void *entry = engine.find(entrySym, nullptr, &out.code);
     out.entry = reinterpret_cast<EntryFn>(entry ? entry : engine.addObject(e.object, entrySym, &out.code));
