@@ -124,6 +124,9 @@ public:
   llvm::Value *elementPointer(llvm::Value *arr, const Type &t, llvm::ArrayRef<llvm::Value *> indices);
   llvm::Value *arrayItem(const ir::Expr &e);
   void storeItem(const ir::Stmt &s);
+  // Alias tags (alias_tags.cpp): array elements never alias instance fields.
+  enum class MemoryKind { ArrayElement, InstanceField };
+  void tagMemory(llvm::Instruction *access, MemoryKind kind);
   Value arrayView(const ir::Expr &e);
   Value transpose(const ir::Expr &e);
   llvm::Value *arraySize(const ir::Expr &e);

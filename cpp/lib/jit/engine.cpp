@@ -5,6 +5,7 @@
 #include "mahou/jit.h"
 
 #include "inline_library.h"
+#include "refcount_pairs.h"
 #include "mahou/codegen.h"
 
 #include "mahou/diagnostics.h"
@@ -228,6 +229,11 @@ void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *
   // Loop-free code gains nothing from the loop and vector passes; O1 still inlines,
   // folds and promotes to registers, for a few ms less (docs/performance.md).
   llvm::OptimizationLevel level = codegen::hasLoops(module) ? llvm::OptimizationLevel::O3 : llvm::OptimizationLevel::O1;
+  // Before anything else (codegen's blocks as emitted): reference-count pairs that
+  // cancel are removed, the rest guarded by their null test.
+  pb.registerPipelineStartEPCallback([](llvm::ModulePassManager &m, llvm::OptimizationLevel) {
+    m.addPass(llvm::createModuleToFunctionPassAdaptor(RefcountPairsPass()));
+  });
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
   mpm.run(module, mam);
 }
