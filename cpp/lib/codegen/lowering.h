@@ -204,6 +204,10 @@ public:
   Value listOp(const ir::Expr &e);
   Value stringOp(const ir::Expr &e);
   Value hashedOp(const ir::Expr &e); // dicts and sets (dicts.cpp)
+  // Inline probes of int64- and str-keyed tables (table_probe.cpp).
+  bool probesInline(const Type &keyType, const Type &argType);
+  llvm::Value *inlineIntHash(llvm::Value *v);
+  llvm::Value *inlineFind(llvm::Value *table, llvm::Value *key, const Type &keyType);
   // Keys hashed and compared by compiled code (instance_keys.cpp).
   struct KeyProbe {
     llvm::BasicBlock *missing;
