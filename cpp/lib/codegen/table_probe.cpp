@@ -15,13 +15,28 @@ bool FunctionLowering::probesInline(const Type &keyType, const Type &argType) {
   return keyType.isScalar(types::DType::Int64) || keyType.isUnicode();
 }
 
-// CPython's hash of an int64: |v| mod 2**61 - 1 with v's sign, -1 becoming -2.
+// CPython's hash of an int64: |v| mod 2**61 - 1 with v's sign, -1 becoming -2. The
+// common case 0 <= v < 2**61 - 1 is v itself, taken by a branch so that the division's
+// latency is off the lookup's critical path.
 llvm::Value *FunctionLowering::inlineIntHash(llvm::Value *v) {
+  llvm::Value *modulus = b_.getInt64((uint64_t(1) << 61) - 1);
+  auto *before = b_.GetInsertBlock();
+  auto *slow = newBlock("inthash.reduce");
+  auto *done = newBlock("inthash.done");
+  b_.CreateCondBr(b_.CreateICmpULT(v, modulus), done, slow, llvm::MDBuilder(ctx()).createBranchWeights(100, 1));
+  b_.SetInsertPoint(slow);
   llvm::Value *neg = b_.CreateICmpSLT(v, c64(0));
   llvm::Value *mag = b_.CreateSelect(neg, b_.CreateSub(c64(0), v), v);
-  llvm::Value *h = b_.CreateURem(mag, b_.getInt64((uint64_t(1) << 61) - 1));
+  llvm::Value *h = b_.CreateURem(mag, modulus);
   h = b_.CreateSelect(neg, b_.CreateSub(c64(0), h), h);
-  return b_.CreateSelect(b_.CreateICmpEQ(h, c64(-1)), c64(-2), h);
+  h = b_.CreateSelect(b_.CreateICmpEQ(h, c64(-1)), c64(-2), h);
+  auto *slowEnd = b_.GetInsertBlock();
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+  auto *phi = b_.CreatePHI(i64(), 2);
+  phi->addIncoming(v, before);
+  phi->addIncoming(h, slowEnd);
+  return phi;
 }
 
 // The address of the value of `key` in the table (for a set: past the key), or null.
