@@ -203,7 +203,7 @@ def chart(data, path):
     timed = sorted((r for r in data["rows"] if "ratio" in r), key=lambda r: r["ratio"])
     if not timed:
         return
-    fig, ax = plt.subplots(figsize=(8, max(3, 0.2 * len(timed) + 1)))
+    fig, ax = plt.subplots(figsize=(10, max(3, 0.2 * len(timed) + 1)))
     names = [r["program"] for r in timed]
     ratios = [r["ratio"] for r in timed]
     colors = ["tab:red" if x > 1.1 else "tab:orange" if x > 1.0 else "tab:blue" for x in ratios]
