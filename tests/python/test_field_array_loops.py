@@ -124,3 +124,24 @@ def test_no_leaks():
         jc.add_replacing(1)
         del jc
     assert _core.live_allocations() == before
+
+
+def test_field_loop_has_no_reference_counting_left():
+    # The loop's field reads are hoisted and nothing is counted: no call in the function
+    # (a regression here makes the loop 10-20x slower; see docs/performance.md).
+    from mahou import njit
+
+    Acc = make(float32)
+
+    @njit
+    def bump(acc, v):
+        for i in range(acc.size):
+            acc.array[i] += v
+
+    acc = Acc(np.zeros(10, np.float32))
+    bump(acc, 2)
+    np.testing.assert_array_equal(acc.array, np.full(10, 2, np.float32))
+    ir = bump.inspect_llvm(bump.signatures[0])
+    body = ir[ir.index("define"):]
+    body = body[: body.index("\n}\n")]
+    assert "mahou_rt_incref" not in body and "mahou_rt_decref" not in body, body
