@@ -28,13 +28,10 @@ void FunctionLowering::countRef(llvm::Value *v, const Type &t, const char *fn) {
   if (t.isArray()) mi = b_.CreateExtractValue(v, {0u});
   else if (t.isObject()) mi = v;
   else return;
-  auto *doIt = newBlock("refcount");
-  auto *done = newBlock("refcount.done");
-  b_.CreateCondBr(b_.CreateIsNotNull(mi), doIt, done);
-  b_.SetInsertPoint(doIt);
+  // Unguarded (the runtime accepts null): the JIT's refcount pass removes the pairs that
+  // cancel within a block, then adds the null test to the calls that remain
+  // (jit/refcount_pairs.cpp).
   b_.CreateCall(runtimeFn(fn, b_.getVoidTy(), {b_.getPtrTy()}), {mi});
-  b_.CreateBr(done);
-  b_.SetInsertPoint(done);
 }
 
 llvm::Value *FunctionLowering::own(Value v, const Type &t) {
@@ -89,7 +86,9 @@ llvm::Value *FunctionLowering::arrayItem(const ir::Expr &e) {
   for (int k = 0; k < t.ndim; ++k) idx.push_back(scalarExpr(*e.args[k + 1]));
   for (int k = 0; k < t.ndim; ++k) idx[k] = wrapIndex(idx[k], arrayShape(arr.v, k), options_.boundscheck);
   llvm::Value *p = elementPointer(arr.v, t, idx);
-  llvm::Value *v = fromMem(b_.CreateLoad(types_.mem(e.type), p), e.type);
+  llvm::LoadInst *load = b_.CreateLoad(types_.mem(e.type), p);
+  tagMemory(load, MemoryKind::ArrayElement);
+  llvm::Value *v = fromMem(load, e.type);
   release(arr, t);
   return v;
 }
@@ -104,7 +103,7 @@ void FunctionLowering::storeItem(const ir::Stmt &s) {
   for (int k = 0; k < t.ndim; ++k) idx.push_back(scalarExpr(*s.exprs[k + 1]));
   for (int k = 0; k < t.ndim; ++k) idx[k] = wrapIndex(idx[k], arrayShape(arr.v, k), options_.boundscheck);
   llvm::Value *p = elementPointer(arr.v, t, idx);
-  b_.CreateStore(toMem(v, valueE.type), p);
+  tagMemory(b_.CreateStore(toMem(v, valueE.type), p), MemoryKind::ArrayElement);
   release(arr, t);
 }
 

@@ -131,6 +131,9 @@ public:
   llvm::Value *elementPointer(llvm::Value *arr, const Type &t, llvm::ArrayRef<llvm::Value *> indices);
   llvm::Value *arrayItem(const ir::Expr &e);
   void storeItem(const ir::Stmt &s);
+  // Alias tags (alias_tags.cpp): array elements never alias instance fields.
+  enum class MemoryKind { ArrayElement, InstanceField };
+  void tagMemory(llvm::Instruction *access, MemoryKind kind);
   Value arrayView(const ir::Expr &e);
   Value transpose(const ir::Expr &e);
   llvm::Value *arraySize(const ir::Expr &e);
@@ -228,6 +231,10 @@ public:
   Value listOp(const ir::Expr &e);
   Value stringOp(const ir::Expr &e);
   Value hashedOp(const ir::Expr &e); // dicts and sets (dicts.cpp)
+  // Inline probes of int64- and str-keyed tables (table_probe.cpp).
+  bool probesInline(const Type &keyType, const Type &argType);
+  llvm::Value *inlineIntHash(llvm::Value *v);
+  llvm::Value *inlineFind(llvm::Value *table, llvm::Value *key, const Type &keyType);
   // Keys hashed and compared by compiled code (instance_keys.cpp).
   struct KeyProbe {
     llvm::BasicBlock *missing;

@@ -260,6 +260,46 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
   error(loc, "cannot assign to this expression");
 }
 
+// Whether evaluating `e` can neither run user code nor store into an instance's field:
+// numbers and their operators, reads of variables, array items and shapes, tuple items and
+// instance fields. (Raising is allowed: it ends the statement either way.)
+bool FunctionTyper::isPureExpr(const ir::Expr &e) {
+  switch (e.op) {
+  case ir::ExprOp::Const:
+  case ir::ExprOp::LoadVar: return true;
+  case ir::ExprOp::Cast:
+  case ir::ExprOp::Binary:
+  case ir::ExprOp::Unary:
+  case ir::ExprOp::Compare:
+  case ir::ExprOp::Truth:
+  case ir::ExprOp::Select:
+  case ir::ExprOp::Intrinsic:
+    if (!e.type.isNumber()) return false;
+    for (auto &a : e.args)
+      if (!a->type.isNumber() || !isPureExpr(*a)) return false;
+    return true;
+  case ir::ExprOp::TupleGet:
+  case ir::ExprOp::ArrayItem:
+  case ir::ExprOp::ArrayShape:
+  case ir::ExprOp::ArrayStride:
+  case ir::ExprOp::ArraySize: break;
+  case ir::ExprOp::Object:
+    if (ir::ObjectOp(e.sub) != ir::ObjectOp::InstanceGet) return false;
+    break;
+  default: return false;
+  }
+  for (auto &a : e.args)
+    if (!isPureExpr(*a)) return false;
+  return true;
+}
+
+// An instance's field (of a field ...) of a variable: `self.a`, `self.grid.data`.
+bool FunctionTyper::isFieldRead(const ir::Expr &e) {
+  if (e.op != ir::ExprOp::Object || ir::ObjectOp(e.sub) != ir::ObjectOp::InstanceGet) return false;
+  const ir::Expr &obj = *e.args[0];
+  return obj.op == ir::ExprOp::LoadVar || isFieldRead(obj);
+}
+
 void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   if (auto *n = s.target->as<ast::Name>()) {
     int var = varIndex_.at(n->id);
@@ -321,6 +361,12 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   }
   for (auto &i : *idx)
     if (isUnknown(i)) return;
+  auto rhs = expr(*s.value);
+  // self.a[i] += v: the field is read again for the store instead of held in a temporary
+  // (whose reference would be counted every iteration, a call that keeps the loop from
+  // being optimised) when nothing in the statement can assign the field meanwhile.
+  bool reread = isFieldRead(*base) && isPureExpr(*rhs);
+  for (auto &i : *idx) reread = reread && isPureExpr(*i);
   // Evaluate the array and each index once: a variable or a constant is simply read
   // twice (a temporary holding an array would be reference-counted every iteration).
   auto once = [&](ExprPtr e) -> ExprPtr {
@@ -329,7 +375,7 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
     out.push_back(assignVar(v, std::move(e), s.loc));
     return load(v, s.loc);
   };
-  ExprPtr arr = once(std::move(base));
+  ExprPtr arr = reread ? std::move(base) : once(std::move(base));
   if (arr->type.containsUnknown()) return;
   std::vector<ExprPtr> indices;
   for (auto &i : *idx) indices.push_back(once(std::move(i)));
@@ -337,7 +383,7 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   auto item = std::make_unique<ir::Expr>(ir::ExprOp::ArrayItem, Type::scalar(at.dtype), s.loc);
   item->args.push_back(ir::clone(*arr));
   for (auto &i : indices) item->args.push_back(ir::clone(*i));
-  auto value = binary(s.op, std::move(item), expr(*s.value), s.loc);
+  auto value = binary(s.op, std::move(item), std::move(rhs), s.loc);
   if (isUnknown(value)) return;
   auto st = makeStmt(ir::StmtOp::StoreItem, s.loc);
   st->exprs.push_back(std::move(arr));
