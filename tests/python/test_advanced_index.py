@@ -350,3 +350,69 @@ def assert_refused(exc, fn, *args, match=None):
 def test_refusals():
     assert_refused(TypingError, float_index, arr((3, 3)), np.ones(2), match="integer")
     assert_refused(TypingError, too_many, arr((3, 3)), np.arange(2), match="too many indices")
+
+
+# ---------------------------------------------------------------------------
+# np.take, a.take, np.take_along_axis, np.extract
+# ---------------------------------------------------------------------------
+def takes(a, i):
+    return np.take(a, i), a.take(i), np.take(a, i[0]), np.take(a, [0, -1]), a.take((1, 2))
+
+
+def along(a, i, axis):
+    return np.take_along_axis(a, i, axis)
+
+
+def along_max(a):
+    return np.take_along_axis(a, np.argmax(a, axis=1)[:, None], axis=1)
+
+
+def extracts(c, a):
+    return np.extract(c, a), np.extract(a > 2, a)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.bool_, np.complex128])
+def test_take(dtype):
+    for x in views(arr((3, 4), dtype)):
+        check(takes, x, np.array([[0, -1], [5, 11]]))
+        check(takes, x, np.array([3], np.uint8))
+        check(takes, x, np.array([-12, 0, 7], np.int16))
+    check(takes, arr((5,), dtype)[::-1], np.array([4, 0]))
+    with pytest.raises(IndexError):
+        jitted(takes)(arr((3, 4), dtype), np.array([12]))
+    with pytest.raises(IndexError):
+        jitted(takes)(arr((3, 4), dtype), np.array([0, -13]))
+
+
+def test_take_along_axis():
+    a = arr((3, 4))
+    for x in views(a):
+        check(along, x, np.array([[0, 2, 1, 0]]), 0)
+        check(along, x, np.array([[0], [3], [-1]]), 1)
+        check(along, x, np.array([[0, 1], [3, 3], [-1, 0]]), -1)
+        check(along, x, np.array([0, 11, -2]), None)
+        check(along, x, np.zeros((0, 4), np.int64), 0)
+        check(along_max, x)
+    b = arr((2, 3, 4), np.int64)
+    for x in views(b):
+        check(along, x, np.zeros((2, 1, 4), np.int64) + 2, 1)
+        check(along, x, np.array([[[1, 0]], [[3, 3]]]), 2)
+        check(along, x, np.array([[[1], [0], [1]]]), 0)
+    check(along, np.arange(5.0)[::-1], np.array([4, 0, -1]), 0)
+    with pytest.raises(IndexError):
+        jitted(along)(a, np.array([[4]]), 1)
+    with pytest.raises(ValueError):
+        jitted(along)(a, np.array([1]), 0)  # not the array's number of dimensions
+    with pytest.raises(ValueError):
+        jitted(along)(a, np.array([[1]]), 2)  # no such axis
+
+
+def test_extract():
+    a = arr((3, 4))
+    for x in views(a):
+        check(extracts, x > 3, x)
+        check(extracts, np.zeros((3, 4), np.bool_), x)
+        check(extracts, np.array([1, 0, 2]), x)  # a shorter condition, not boolean
+    check(extracts, np.zeros(0, np.bool_), np.zeros(0))
+    with pytest.raises(IndexError):
+        jitted(extracts)(np.ones(13, np.bool_), a)
