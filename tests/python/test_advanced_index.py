@@ -382,6 +382,9 @@ def test_take(dtype):
         jitted(takes)(arr((3, 4), dtype), np.array([12]))
     with pytest.raises(IndexError):
         jitted(takes)(arr((3, 4), dtype), np.array([0, -13]))
+    check(takes, arr((3, 4), dtype), np.array([11, 0], np.uint64))
+    with pytest.raises(IndexError):
+        jitted(takes)(arr((3, 4), dtype), np.array([0, 2**64 - 1], np.uint64))
 
 
 def test_take_along_axis():

@@ -9,11 +9,14 @@ from mahou import njit
 
 @njit
 def _flat_index(i, n):
-    if i < -n or i >= n:
+    if i >= n:  # before the conversion: an unsigned index past int64's range is out of bounds
         raise IndexError("index out of bounds for the flattened array")
-    if i < 0:
-        return i + n
-    return i
+    j = np.int64(i)
+    if j < -n:
+        raise IndexError("index out of bounds for the flattened array")
+    if j < 0:
+        return j + n
+    return j
 
 
 @njit
