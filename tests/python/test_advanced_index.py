@@ -419,3 +419,14 @@ def test_extract():
     check(extracts, np.zeros(0, np.bool_), np.zeros(0))
     with pytest.raises(IndexError):
         jitted(extracts)(np.ones(13, np.bool_), a)
+
+
+def store_through_own_transpose(b):
+    b[b.T] = True  # a Fortran-layout mask sharing the destination's memory (read from a copy)
+    return b
+
+
+def test_mask_is_transposed_destination():
+    b = np.array([[True, False, False], [True, False, True], [False, False, False]])
+    check(store_through_own_transpose, b)
+    check(store_through_own_transpose, np.asfortranarray(b))

@@ -1,7 +1,9 @@
 // Lowering of NumPy's general advanced indexing: ArrayFancyGet copies the elements it
 // names into a new C array, FancyStore stores a scalar or a broadcast array into them.
 // Index arrays broadcast together; every index is checked (and a negative one wrapped)
-// before the first element moves, as NumPy does, whatever the other axes' lengths.
+// before the first element moves, as NumPy does, whatever the other axes' lengths. A
+// store reads index and value arrays that overlap the destination from a copy
+// (FunctionLowering::unshared, array_stores.cpp).
 #include "lowering.h"
 
 namespace mahou::codegen {
@@ -19,79 +21,6 @@ struct Selection {
   int placeAt = 0;                      // where the broadcast axes are in `shape`
   std::vector<std::pair<Value, Type>> copies; // index arrays copied before a store
 };
-
-// Ops whose array result is made by the expression itself: it shares no memory with
-// any array the function could store into.
-bool freshArray(const ir::Expr &e) {
-  const ir::Expr *p = &e;
-  while (p->op == ir::ExprOp::Cast && p->args[0]->type.isArray()) p = p->args[0].get();
-  switch (p->op) {
-  case ir::ExprOp::ArrayAlloc:
-  case ir::ExprOp::ArrayArange:
-  case ir::ExprOp::ArrayCopy:
-  case ir::ExprOp::ArrayLiteral:
-  case ir::ExprOp::ArrayMap:
-  case ir::ExprOp::ArrayGather:
-  case ir::ExprOp::ArrayFancyGet:
-  case ir::ExprOp::ArrayLinspace:
-  case ir::ExprOp::ArrayEye: return true;
-  default: return false;
-  }
-}
-
-// Whether the bytes of two arrays may overlap (their [lowest, highest] byte ranges meet).
-llvm::Value *mayShare(FunctionLowering &fl, llvm::Value *a, const Type &at, llvm::Value *b, const Type &bt) {
-  auto &B = fl.b_;
-  auto span = [&](llvm::Value *arr, const Type &t, llvm::Value *&lo, llvm::Value *&hi) -> llvm::Value * {
-    lo = hi = B.CreatePtrToInt(fl.arrayData(arr), fl.i64());
-    llvm::Value *empty = B.getFalse();
-    for (int d = 0; d < t.ndim; ++d) {
-      llvm::Value *n = fl.arrayShape(arr, d);
-      empty = B.CreateOr(empty, B.CreateICmpSLE(n, fl.c64(0)));
-      llvm::Value *reach = B.CreateMul(B.CreateSub(n, fl.c64(1)), fl.arrayStride(arr, d));
-      llvm::Value *down = B.CreateICmpSLT(reach, fl.c64(0));
-      lo = B.CreateAdd(lo, B.CreateSelect(down, reach, fl.c64(0)));
-      hi = B.CreateAdd(hi, B.CreateSelect(down, fl.c64(0), reach));
-    }
-    hi = B.CreateAdd(hi, fl.c64(types::dtypeBytes(t.dtype) - 1));
-    return empty;
-  };
-  llvm::Value *alo, *ahi, *blo, *bhi;
-  llvm::Value *aEmpty = span(a, at, alo, ahi), *bEmpty = span(b, bt, blo, bhi);
-  llvm::Value *apart = B.CreateOr(B.CreateICmpULT(ahi, blo), B.CreateICmpULT(bhi, alo));
-  return B.CreateNot(B.CreateOr(B.CreateOr(aEmpty, bEmpty), apart));
-}
-
-// `arr`, or (when `shared`) a fresh C copy of it; `copy` gets the copy's struct (its
-// meminfo null when none was made) for the caller to release.
-llvm::Value *copiedWhen(FunctionLowering &fl, llvm::Value *shared, llvm::Value *arr, const Type &t, llvm::Value *&copy) {
-  auto &B = fl.b_;
-  Type ct = Type::array(t.dtype, t.ndim, types::Layout::C);
-  llvm::Type *st = fl.types_.array(t.ndim);
-  llvm::Value *slot = fl.entryAlloca(st, "unshared");
-  llvm::Value *copySlot = fl.entryAlloca(st, "unshared.copy");
-  B.CreateStore(llvm::Constant::getNullValue(st), copySlot);
-  B.CreateStore(arr, slot);
-  auto *doCopy = fl.newBlock("copy.shared");
-  auto *next = fl.newBlock("copy.done");
-  B.CreateCondBr(shared, doCopy, next);
-  B.SetInsertPoint(doCopy);
-  std::vector<llvm::Value *> extents;
-  for (int d = 0; d < t.ndim; ++d) extents.push_back(fl.arrayShape(arr, d));
-  llvm::Value *c = fl.allocateArray(ct, extents);
-  Type elem = Type::scalar(t.dtype);
-  fl.loopNest(extents, [&](const std::vector<llvm::Value *> &idx) {
-    llvm::Type *mt = fl.types_.mem(elem);
-    B.CreateStore(B.CreateLoad(mt, fl.elementPointer(arr, t, idx)), fl.elementPointer(c, ct, idx));
-  });
-  // The copy as an array of t's layout type (A and C share the struct).
-  B.CreateStore(c, copySlot);
-  B.CreateStore(c, slot);
-  B.CreateBr(next);
-  B.SetInsertPoint(next);
-  copy = B.CreateLoad(st, copySlot);
-  return B.CreateLoad(st, slot);
-}
 
 // An array type read through its strides (the array itself or a C copy of it).
 Type strided(const Type &t) { return Type::array(t.dtype, t.ndim, types::Layout::A, t.readonly); }
@@ -122,12 +51,12 @@ Selection prepare(FunctionLowering &fl, const ir::Expr &e, bool forStore) {
     if (x.type.isArray()) {
       fl.holdForError(v, x.type);
       bn = std::max(bn, x.type.ndim);
-      if (forStore && !freshArray(x)) {
+      if (forStore) { // NumPy reads the indices as they were before the first store
         llvm::Value *copy;
-        v.v = copiedWhen(fl, mayShare(fl, v.v, x.type, s.view.v, s.viewType), v.v, x.type, copy);
+        v.v = fl.unshared(v.v, x.type, x, s.view.v, s.viewType, false, copy);
         s.copies.push_back({{copy, true}, x.type});
         fl.holdForError({copy, true}, Type::array(x.type.dtype, x.type.ndim, types::Layout::C));
-        s.indexType.back() = strided(x.type); // the array or its copy: read through the strides
+        s.indexType.back() = strided(x.type); // the array or its C copy: read through the strides
       }
     } else {
       v.v = fl.wrapIndex(v.v, fl.arrayShape(s.view.v, d), true); // checked once, also when nothing is selected
@@ -254,11 +183,10 @@ void FunctionLowering::fancyStore(const ir::Stmt &st) {
       bad = b_.CreateOr(bad, b_.CreateNot(fits));
     }
     raiseIf(bad, types::ExcKind::ValueError, "shape mismatch: value array could not be broadcast to indexing result");
-    if (!freshArray(valueE)) { // the value as it was before the first store (NumPy reads it first)
-      valueRead = copiedWhen(*this, mayShare(*this, value.v, vt, s.view.v, s.viewType), value.v, vt, valueCopy);
-      holdForError({valueCopy, true}, Type::array(vt.dtype, vt.ndim, types::Layout::C));
-      readType = strided(vt);
-    }
+    // the value as it was before the first store (NumPy reads it first)
+    valueRead = unshared(value.v, vt, valueE, s.view.v, s.viewType, false, valueCopy);
+    holdForError({valueCopy, true}, Type::array(vt.dtype, vt.ndim, types::Layout::C));
+    readType = strided(vt);
   }
   Type ve = vt.isArray() ? Type::scalar(vt.dtype) : vt;
   loopNest(s.shape, [&](const std::vector<llvm::Value *> &at) {

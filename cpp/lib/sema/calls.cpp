@@ -623,6 +623,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     }
     if (name == "int") {
       if (args[0]->type.isComplex()) error(e.loc, "int() can't convert complex");
+      if (args[0]->type.isFloat()) return intrinsic(ir::Intrinsic::PyInt, Type::int64(), std::move(args), e.loc);
       return ir::makeCast(std::move(args[0]), Type::int64());
     }
     if (name == "float") {
@@ -648,8 +649,9 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     const Type t = args[0]->type;
     if (t.isInt() || t.isBool()) return ir::makeCast(std::move(args[0]), Type::int64());
     if (!t.isFloat()) error(e.loc, "round() of " + t.str() + " is not supported");
-    auto r = intrinsic(ir::Intrinsic::Rint, t, std::move(args), e.loc);
-    return ir::makeCast(std::move(r), Type::int64());
+    std::vector<ExprPtr> rounded;
+    rounded.push_back(intrinsic(ir::Intrinsic::Rint, t, std::move(args), e.loc));
+    return intrinsic(ir::Intrinsic::PyInt, Type::int64(), std::move(rounded), e.loc);
   }
   if (name == "pow") {
     checkKeywords(e, {}, name);
@@ -681,6 +683,7 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
       if (!a->type.isNumber() || a->type.isComplex())
         error(a->loc, "divmod() arguments must be real numbers, not " + a->type.str());
     auto q = binary(ast::BinOpKind::FloorDiv, ir::clone(*args[0]), ir::clone(*args[1]), e.loc);
+    if (q->op == ir::ExprOp::Binary && q->ival == 0) q->ival = 3; // its ZeroDivisionError says 'float divmod()' 
     auto r = binary(ast::BinOpKind::Mod, std::move(args[0]), std::move(args[1]), e.loc);
     auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple({q->type, r->type}), e.loc);
     t->args.push_back(std::move(q));

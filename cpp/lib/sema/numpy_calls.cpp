@@ -99,7 +99,11 @@ ExprPtr FunctionTyper::mathCall(types::ModuleId module, const std::string &name,
   for (auto &a : args) a = ir::makeCast(std::move(a), ft);
   if (fn->result == MathFn::Predicate) return intrinsic(fn->id, Type::boolean(), std::move(args), e.loc);
   auto r = intrinsic(fn->id, ft, std::move(args), e.loc);
-  if (fn->result == MathFn::IntRounding) return ir::makeCast(std::move(r), Type::int64());
+  if (fn->result == MathFn::IntRounding) { // an int as Python's: NaN and inf raise
+    std::vector<ExprPtr> rounded;
+    rounded.push_back(std::move(r));
+    return intrinsic(ir::Intrinsic::PyInt, Type::int64(), std::move(rounded), e.loc);
+  }
   return r;
 }
 

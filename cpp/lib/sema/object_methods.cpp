@@ -316,6 +316,32 @@ ExprPtr strPad(MethodCall &m) { // zfill center ljust rjust
   return call(m, "mahou_rt_str_pad", Type::unicode(), std::move(rest));
 }
 
+ExprPtr strSplitLines(MethodCall &m) { // splitlines([keepends])
+  auto a = args(m, 0, 1, {"keepends"});
+  if (const ast::Expr *k = m.t.keyword(m.call, "keepends")) {
+    if (!a.empty()) m.t.error(m.loc, "splitlines() got multiple values for argument 'keepends'");
+    a.push_back(m.t.expr(*k));
+  }
+  if (anyUnknown(a)) return m.t.unknown(m.loc);
+  if (!a.empty() && !a[0]->type.isNumber())
+    m.t.error(a[0]->loc, "splitlines(): keepends must be a bool or an integer, not " + a[0]->type.str());
+  std::vector<ExprPtr> rest;
+  rest.push_back(a.empty() ? ir::makeConst(Type::boolean(), m.loc, 0) : m.t.truth(std::move(a[0])));
+  return call(m, "mahou_rt_str_splitlines", Type::list(Type::unicode()), std::move(rest));
+}
+
+ExprPtr strExpandTabs(MethodCall &m) { // expandtabs([tabsize])
+  auto a = args(m, 0, 1, {"tabsize"});
+  if (const ast::Expr *k = m.t.keyword(m.call, "tabsize")) {
+    if (!a.empty()) m.t.error(m.loc, "expandtabs() got multiple values for argument 'tabsize'");
+    a.push_back(m.t.expr(*k));
+  }
+  if (anyUnknown(a)) return m.t.unknown(m.loc);
+  std::vector<ExprPtr> rest;
+  rest.push_back(a.empty() ? i64(m.loc, 8) : intArg(m, std::move(a[0]), "tabsize"));
+  return call(m, "mahou_rt_str_expandtabs", Type::unicode(), std::move(rest));
+}
+
 ExprPtr strPartition(MethodCall &m) {
   auto a = args(m, 1, 1);
   if (anyUnknown(a)) return m.t.unknown(m.loc);
@@ -500,6 +526,8 @@ const MethodEntry kMethods[] = {
     {Kind::Unicode, "replace", strReplace},
     {Kind::Unicode, "zfill center ljust rjust", strPad},
     {Kind::Unicode, "partition rpartition", strPartition},
+    {Kind::Unicode, "splitlines", strSplitLines},
+    {Kind::Unicode, "expandtabs", strExpandTabs},
     {Kind::Dict, "get setdefault", dictGet},
     {Kind::Dict, "pop", dictPop},
     {Kind::Dict, "popitem copy clear keys values items", tableNoArgs},

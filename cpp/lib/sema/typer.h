@@ -142,6 +142,7 @@ public:
   // np.<ufunc>(x, ..., out) / np.<ufunc>(x, out=out) as a statement: the store into out
   // (ufunc_out.cpp); nullptr when the call has no output argument.
   ir::StmtPtr ufuncIntoOut(const std::string &name, const ast::Call &e);
+  ir::StmtPtr copyInto(const ast::Call &e); // np.copyto (ufunc_out.cpp)
   ExprPtr randomCall(const std::string &name, const ast::Call &e); // random.cpp
   ExprPtr randomGeneratorMethod(ExprPtr gen, const std::string &name, const ast::Call &e); // random_generator.cpp
   ExprPtr randomShuffle(ExprPtr gen, const std::string &name, const ast::Call &e);
