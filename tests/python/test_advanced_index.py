@@ -430,3 +430,39 @@ def test_mask_is_transposed_destination():
     b = np.array([[True, False, False], [True, False, True], [False, False, False]])
     check(store_through_own_transpose, b)
     check(store_through_own_transpose, np.asfortranarray(b))
+
+
+# ---------------------------------------------------------------------------
+# Arrays that may be None (a None default replaced in the body): subscripts and
+# attributes unwrap them, a TypeError when None (as Numba)
+# ---------------------------------------------------------------------------
+@njit
+def _negate_into(d, out):
+    for i in range(out.shape[0]):
+        out[i] = -d[i]
+    return d.shape[0] + d.size
+
+
+def optional_array(n, d=None):
+    if d is None:
+        d = np.ones(n)
+    out = np.empty(n)
+    k = _negate_into(d, out)
+    d[0] = 5.0
+    d[1:] += 2.0
+    return out, k, d[1:].sum(), d.T.shape, d.sum(), d
+
+
+def maybe_none(d, flag):
+    if flag:
+        d = None
+    return d.shape[0]
+
+
+def test_optional_arrays():
+    check(optional_array, 3)
+    check(optional_array, 4, np.arange(4.0))
+    check(optional_array, 3, np.arange(6.0)[::-2])
+    assert jitted(maybe_none)(np.ones(2), False) == 2
+    with pytest.raises(TypeError):
+        jitted(maybe_none)(np.ones(2), True)

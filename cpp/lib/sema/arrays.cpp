@@ -12,7 +12,8 @@ ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
   auto base = expr(*s.value);
   if (isUnknown(base)) return unknown(s.loc);
   if (base->type.isPointer()) base = pointerView(std::move(base), s.loc);
-  if (base->type.isOptional() && types::isRange(base->type.elems[0])) base = unwrapOptional(std::move(base));
+  if (base->type.isOptional() && (types::isRange(base->type.elems[0]) || base->type.elems[0].isArray()))
+    base = unwrapOptional(std::move(base)); // TypeError when None, as Numba
   if (types::isRange(base->type)) return rangeItem(std::move(base), *s.index, s.loc);
   if (base->type.isTuple()) {
     refuseSlice(base->type, s.loc, "is not subscriptable");

@@ -534,6 +534,9 @@ ExprPtr FunctionTyper::tupleExpr(const ast::Tuple &t) {
 ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
   auto base = expr(*a.value);
   if (isUnknown(base)) return unknown(a.loc);
+  // an array that may be None (a None default replaced in the body): its attributes, a
+  // TypeError when it is None (as Numba)
+  if (base->type.isOptional() && base->type.elems[0].isArray()) base = unwrapOptional(std::move(base));
   const Type t = base->type;
   if ((t.kind == Kind::Module && t.module == types::ModuleId::Cuda) || t.kind == Kind::Namespace)
     return cudaAttribute(t, a.attr, a.loc);
