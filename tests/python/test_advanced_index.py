@@ -466,3 +466,23 @@ def test_optional_arrays():
     assert jitted(maybe_none)(np.ones(2), False) == 2
     with pytest.raises(TypeError):
         jitted(maybe_none)(np.ones(2), True)
+
+
+def store_lists(a, x):
+    a[1:] = [x, x + 1, 3]
+    a[np.array([0, 2])] = [7, x]
+    a[a > 8] = [x - 1]
+    return a
+
+
+def store_nested_list(a, x):
+    a[:, 0] = [x, 2 * x]
+    a[np.array([1]), :] = [[1, 2, 3]]
+    return a
+
+
+def test_store_lists():
+    for dtype in (np.float64, np.int32):
+        check(store_lists, np.arange(4).astype(dtype), 9)
+        check(store_lists, np.arange(8).astype(dtype)[::-2], -2)
+        check(store_nested_list, np.zeros((2, 3), dtype), 4)

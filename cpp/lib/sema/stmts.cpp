@@ -232,6 +232,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     if (!ix.element(base->type.ndim)) { // a[1:3] = x, a[i] = row: store into the view, broadcasting
       auto view = basicIndex(std::move(base), std::move(ix.parts), loc);
       if (value->type.isTuple()) value = tupleAsArray(std::move(value), loc); // a[:2] = (x, y)
+      else if (value->type.isList()) value = arrayFromList(std::move(value), std::nullopt, "storing a list", loc);
       if (isUnknown(value)) return;
       out.push_back(storeView(std::move(view), std::move(value), loc));
       return;
