@@ -486,3 +486,12 @@ def test_store_lists():
         check(store_lists, np.arange(4).astype(dtype), 9)
         check(store_lists, np.arange(8).astype(dtype)[::-2], -2)
         check(store_nested_list, np.zeros((2, 3), dtype), 4)
+
+
+def where_one(a):
+    return np.where(a > 2), a[np.where(a > 2)], np.where(a % 2 == 0)[0]
+
+
+def test_where_one_argument():
+    for a in (np.arange(6.0), np.arange(6).reshape(2, 3)[:, ::-1], np.zeros(0), np.arange(24).reshape(2, 3, 4) % 5):
+        check(where_one, a)
