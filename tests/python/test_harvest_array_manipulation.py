@@ -481,7 +481,7 @@ EXPECTED_REFUSALS = {
     'cumsum_axis', 'dtype_attr', 'dtype_eq_int64', 'expand_dims', 'fill_diagonal', 'flags_c',
     'flags_contiguous', 'flags_f', 'frombuffer', 'imag_part', 'item', 'itemset', 'nonzero_method', 'np_shape',
     'np_size', 'np_transpose_axes', 'real_part', 'reshape_method', 'resize', 'sliding_window', 'squeeze',
-    'sum_axis_dtype', 'sum_dtype', 'take', 'take_axis', 'tobytes', 'transpose_axes', 'view_as', 'where1'
+    'sum_axis_dtype', 'sum_dtype', 'take_axis', 'tobytes', 'transpose_axes', 'view_as'
 }
 
 
