@@ -233,6 +233,7 @@ ExprPtr FunctionTyper::callResolved(const CalleeRef &c, const ast::Call &e) {
     if (callee->module == types::ModuleId::Numpy) return numpyCall(callee->name, e);
     if (callee->module == types::ModuleId::Cuda) return cudaCall(callee->name, e);
     if (callee->module == types::ModuleId::NumpyRandom) return randomCall(callee->name, e);
+    if (callee->module == types::ModuleId::PyRandom) return pyRandomCall(callee->name, e);
     if (callee->module == types::ModuleId::Mahou) {
       if (callee->name == "prange") return builtinCall("range", e);
       if ((callee->name == "get_thread_id" || callee->name == "get_num_threads") && !gpu_) {

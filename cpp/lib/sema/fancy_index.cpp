@@ -199,7 +199,7 @@ void FunctionTyper::fancyStore(ExprPtr base, ArrayIndex ix, ExprPtr value, Loc l
   const Type vt = value->type;
   if (vt.isRecordArray()) error(loc, "cannot store " + vt.str() + " into " + at.str());
   if (!vt.isNumber() && !vt.isArray()) error(loc, "cannot store " + vt.str() + " into an array of " + types::dtypeName(at.dtype));
-  if (vt.isNumber()) value = convert(std::move(value), Type::scalar(at.dtype), "array store");
+  if (vt.isNumber()) value = convert(storedScalar(std::move(value), at.dtype, loc), Type::scalar(at.dtype), "array store");
   for (auto &[var, v] : ix.lets) out.push_back(assignVar(var, std::move(v), loc));
   if (simpleIndex(at, ix.parts) && (vt.isNumber() || vt.ndim == 1)) { // a[mask] = v, a[idx] = v
     auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Scatter, loc);

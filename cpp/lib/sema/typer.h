@@ -143,8 +143,10 @@ public:
   // (ufunc_out.cpp); nullptr when the call has no output argument.
   ir::StmtPtr ufuncIntoOut(const std::string &name, const ast::Call &e);
   ir::StmtPtr copyInto(const ast::Call &e); // np.copyto (ufunc_out.cpp)
-  ExprPtr randomCall(const std::string &name, const ast::Call &e); // random.cpp
+  ExprPtr randomCall(const std::string &name, const ast::Call &e); // np.random: random.cpp
+  ExprPtr pyRandomCall(const std::string &name, const ast::Call &e); // the random module: random_python.cpp
   ExprPtr randomGeneratorMethod(ExprPtr gen, const std::string &name, const ast::Call &e); // random_generator.cpp
+  ExprPtr randomIntegers(ExprPtr gen, const ast::Call &e);
   ExprPtr randomShuffle(ExprPtr gen, const std::string &name, const ast::Call &e);
   ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
   ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e, ExprPtr receiver = nullptr);
@@ -194,6 +196,10 @@ public:
   // compiled function, called with typed positional arguments.
   ExprPtr callFunctionArgument(const ast::Expr &fn, std::vector<ExprPtr> args, Loc loc, const std::string &what);
   ExprPtr intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc);
+  // A scalar stored into an array of `dtype`: a float into integers converts as NumPy's
+  // setitem does (NaN ValueError, inf and values past the dtype OverflowError; through
+  // a.flat every failure is ValueError, as NumPy's; stmts.cpp).
+  ExprPtr storedScalar(ExprPtr value, types::DType dtype, Loc loc, bool flat = false);
   std::optional<DType> dtypeArgument(const ast::Expr &e);
   std::vector<ExprPtr> shapeArgument(const ast::Expr &e);
   std::vector<ExprPtr> positionalArgs(const ast::Call &e, size_t minArgs, size_t maxArgs,
