@@ -110,14 +110,19 @@ void FunctionLowering::storeItem(const ir::Stmt &s) {
 // ------------------------------------------------------------------ views
 
 Value FunctionLowering::arrayView(const ir::Expr &e) {
-  const Type &src = e.args[0]->type;
   Value arr = expr(*e.args[0]);
   llvm::Value *data = arrayData(arr.v);
   std::vector<llvm::Value *> shape, strides;
-  for (int k = 0; k < src.ndim; ++k) {
-    const ir::ViewSlot &slot = e.slots[k];
+  int k = 0; // the base's axis the next slot indexes
+  for (const ir::ViewSlot &slot : e.slots) {
+    if (slot.newAxis) { // np.newaxis: length 1 (its stride never moves)
+      shape.push_back(c64(1));
+      strides.push_back(c64(0));
+      continue;
+    }
     llvm::Value *extent = arrayShape(arr.v, k);
     llvm::Value *stride = arrayStride(arr.v, k);
+    ++k;
     if (!slot.isSlice) {
       llvm::Value *i = wrapIndex(scalarExpr(*slot.index), extent, true);
       data = b_.CreateGEP(b_.getInt8Ty(), data, b_.CreateMul(i, stride));

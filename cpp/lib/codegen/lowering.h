@@ -204,7 +204,8 @@ public:
   Value objModeCall(const ir::Expr &e);             // objmode.cpp: a `with objmode(...)` block
   llvm::Value *randomDraw(const ir::Expr &e); // random.cpp
   Value arrayGather(const ir::Expr &e);       // fancy_index.cpp
-  Value arrayGatherMulti(const ir::Expr &e);
+  Value arrayFancyGet(const ir::Expr &e);     // advanced_index.cpp: NumPy's advanced indexing
+  void fancyStore(const ir::Stmt &s);
   // a.flat (flat_index.cpp): the element at C-order position `index` (checked and
   // wrapped unless `inRange`).
   llvm::Value *flatElementPointer(llvm::Value *arr, const Type &t, llvm::Value *index, bool inRange);

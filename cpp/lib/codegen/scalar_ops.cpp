@@ -61,7 +61,8 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::ArrayConst: return {arrayConst(e), false};
   case ir::ExprOp::ArrayLiteral: return arrayLiteral(e);
   case ir::ExprOp::Random: return {randomDraw(e), false};
-  case ir::ExprOp::ArrayGather: return e.args.size() > 2 ? arrayGatherMulti(e) : arrayGather(e);
+  case ir::ExprOp::ArrayGather: return arrayGather(e);
+  case ir::ExprOp::ArrayFancyGet: return arrayFancyGet(e);
   case ir::ExprOp::ArrayFlatItem: return {arrayFlatItem(e), false};
   case ir::ExprOp::ArraySort: return arraySort(e);
   case ir::ExprOp::ArraySearch: return {arraySearch(e), false};

@@ -74,8 +74,10 @@ ExprPtr FunctionTyper::numpyArrayFunction(const std::string &name, const ast::Ca
   }
   if (name == "where") {
     checkKeywords(e, {}, fname);
+    if (e.args.size() == 1) // np.where(c) is np.nonzero(c)
+      if (auto r = libraryCall("numpy.nonzero", fname, e)) return r;
     auto args = positionalArgs(e, 1, 3, fname);
-    if (args.size() != 3) notSupported(loc, "np.where() with one argument (np.nonzero) is not supported yet");
+    if (args.size() != 3) error(loc, "np.where() takes one or three arguments");
     return elementwise(std::move(args), [this, loc](std::vector<ExprPtr> v) -> ExprPtr {
       auto u = types::unify(v[1]->type, v[2]->type);
       if (!u || !u->isNumber()) error(loc, "np.where() branches have incompatible types");

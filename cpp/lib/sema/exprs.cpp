@@ -556,6 +556,7 @@ ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
       return ir::makeConst(Type::float64(), a.loc, 0, 2 * M_PI);
     if (t.module == types::ModuleId::Numpy) {
       if (a.attr == "random") return ir::makeConst(Type::moduleRef(types::ModuleId::NumpyRandom), a.loc, 0);
+      if (a.attr == "newaxis") return ir::makeConst(Type::none(), a.loc, 0); // np.newaxis is None
       std::string n = a.attr;
       if (n == "bool_") n = "bool";
       if (n == "float_" || n == "double") n = "float64";

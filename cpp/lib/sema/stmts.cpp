@@ -1,6 +1,6 @@
 // Typing of statements: assignment (chained, unpacking, item stores), augmented
 // assignment, if/while, return, raise, assert, print (for loops: for_loops.cpp).
-#include "typer.h"
+#include "array_index.h"
 
 #include <cstdio>
 
@@ -223,31 +223,28 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     if (base->type.isTuple()) error(loc, "'tuple' object does not support item assignment");
     if (!base->type.isArray()) error(loc, "'" + base->type.str() + "' does not support item assignment");
     if (base->type.readonly) error(loc, "cannot assign to an item of a read-only array");
-    if (auto fancy = arrayIndex(*sub->index)) { // a[mask] = v, a[indices] = v
-      if (isUnknown(value)) return;
-      value = storedScalar(std::move(value), base->type.dtype, loc);
-      out.push_back(scatter(std::move(base), std::move(*fancy), std::move(value), loc));
+    ArrayIndex ix = arrayIndexParts(base->type, *sub->index);
+    if (ix.unknown || isUnknown(value)) return;
+    if (ix.advanced()) { // a[mask] = v, a[idx, 1:] = v, ...
+      fancyStore(std::move(base), std::move(ix), std::move(value), loc, out);
       return;
     }
-    auto idx = elementIndices(base->type, *sub->index);
-    if (!idx) { // a[1:3] = x, a[i] = row: store into the view, broadcasting
-      auto view = indexArray(std::move(base), *sub->index, loc);
-      if (isUnknown(view) || isUnknown(value)) return;
+    for (auto &[var, v] : ix.lets) out.push_back(assignVar(var, std::move(v), loc));
+    if (!ix.element(base->type.ndim)) { // a[1:3] = x, a[i] = row: store into the view, broadcasting
+      auto view = basicIndex(std::move(base), std::move(ix.parts), loc);
       if (value->type.isTuple()) value = tupleAsArray(std::move(value), loc); // a[:2] = (x, y)
+      else if (value->type.isList()) value = arrayFromList(std::move(value), std::nullopt, "storing a list", loc);
       if (isUnknown(value)) return;
       value = storedScalar(std::move(value), view->type.dtype, loc);
       out.push_back(storeView(std::move(view), std::move(value), loc));
       return;
     }
-    for (auto &i : *idx)
-      if (isUnknown(i)) return;
-    if (isUnknown(value)) return;
     Type elem = Type::scalar(base->type.dtype);
     if (!value->type.isNumber())
       error(loc, "cannot store " + value->type.str() + " into an array of " + types::dtypeName(base->type.dtype));
     auto st = makeStmt(ir::StmtOp::StoreItem, loc);
     st->exprs.push_back(std::move(base));
-    for (auto &i : *idx) st->exprs.push_back(std::move(i));
+    for (auto &p : ix.parts) st->exprs.push_back(std::move(p.value));
     st->exprs.push_back(convert(storedScalar(std::move(value), elem.dtype, loc), elem, "array store"));
     out.push_back(std::move(st));
     return;
@@ -348,10 +345,20 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   }
   if (base->type.isPointer()) base = pointerView(std::move(base), s.loc);
   if (!base->type.isArray()) error(s.loc, "'" + base->type.str() + "' does not support item assignment");
-  auto idx = elementIndices(base->type, *sub->index);
+  ArrayIndex ix = arrayIndexParts(base->type, *sub->index);
+  if (ix.unknown) return;
+  if (ix.advanced()) { // a[idx] += v, a[mask] *= w
+    fancyAugAssign(std::move(base), std::move(ix), s, out);
+    return;
+  }
+  for (auto &[var, v] : ix.lets) out.push_back(assignVar(var, std::move(v), s.loc));
+  std::optional<std::vector<ExprPtr>> idx;
+  if (ix.element(base->type.ndim)) {
+    idx.emplace();
+    for (auto &p : ix.parts) idx->push_back(std::move(p.value));
+  }
   if (!idx) { // a[1:3] += x: the view is evaluated once
-    auto view = indexArray(std::move(base), *sub->index, s.loc);
-    if (isUnknown(view)) return;
+    auto view = basicIndex(std::move(base), std::move(ix.parts), s.loc);
     int tmp = tempVar(view->type, s.loc);
     out.push_back(assignVar(tmp, std::move(view), s.loc));
     auto v = binary(s.op, load(tmp, s.loc), expr(*s.value), s.loc);

@@ -39,6 +39,8 @@ struct CalleeRef {
 bool isCompileTimeOnly(const Type &t); // a module, function, class...: no run-time value (exprs.cpp)
 
 struct MemberAccess; // method_table.h
+struct IndexPart;    // array_index.h
+struct ArrayIndex;
 
 // The arguments of a call, typed (call_args.cpp): positional ones (a `*t` spread into
 // its items) and keyword ones, and the hidden variables (`let`s) that hold values read
@@ -99,17 +101,19 @@ public:
 
   // ---- subscripts and arrays (arrays.cpp)
   ExprPtr subscript(const ast::Subscript &e);
-  // Builds the indexing of `base` by an AST index: an element (ArrayItem) or a view.
+  // Builds the indexing of `base` by an AST index: an element (ArrayItem), a view or,
+  // with index arrays, a new array.
   ExprPtr indexArray(ExprPtr base, const ast::Expr &index, Loc loc);
+  // The parts of an array subscript, typed once each (index_parts.cpp; array_index.h).
+  ArrayIndex arrayIndexParts(const Type &arrayType, const ast::Expr &index);
+  ExprPtr basicIndex(ExprPtr base, std::vector<IndexPart> parts, Loc loc); // an element or a view
   // For stores: the int64 indices of a full element index, or nullopt for slices.
   std::optional<std::vector<ExprPtr>> elementIndices(const Type &arrayType, const ast::Expr &index);
   ExprPtr arrayAttribute(ExprPtr base, const std::string &attr, Loc loc);
-  // Advanced indexing with one boolean mask or integer array (fancy_index.cpp).
-  ExprPtr gather(ExprPtr base, ExprPtr index, Loc loc);
-  std::optional<ExprPtr> arrayIndex(const ast::Expr &index); // the index if it is an array
-  ir::StmtPtr scatter(ExprPtr base, ExprPtr index, ExprPtr value, Loc loc);
-  // a[i0, i1, ...] with one 1-D integer index array per axis (reads): a 1-D result.
-  ExprPtr gatherMulti(ExprPtr base, std::vector<ExprPtr> indices, Loc loc);
+  // Advanced indexing, NumPy's rules (fancy_index.cpp): reads, stores, a[idx] op= v.
+  ExprPtr fancyGet(ExprPtr base, std::vector<IndexPart> parts, Loc loc);
+  void fancyStore(ExprPtr base, ArrayIndex ix, ExprPtr value, Loc loc, ir::Block &out);
+  void fancyAugAssign(ExprPtr base, ArrayIndex ix, const ast::AugAssign &s, ir::Block &out);
 
   // ---- a.flat (flat_index.cpp): iteration, a.flat[i], a.flat[i] = v, a.flat[i] += v
   // The array x of the expression `x.flat`; nullptr when `e` is not a .flat attribute.

@@ -6,6 +6,7 @@ NumPy's own order is sequential."""
 import numpy as np
 
 from mahou import njit
+from mahou._library.indexing_functions import extract, take, take_along_axis  # noqa: F401
 
 # ---------------------------------------------------------------------------
 # order statistics: median, percentile, quantile and their NaN-ignoring forms
