@@ -184,7 +184,7 @@ def link_module(module_name, exports, objects, target, keep_temp=False, verbose=
         with open(script, "w") as fh:
             fh.write(f"{{ global: PyInit_{module_name}; local: *; }};\n")
         wrapper_o = os.path.join(tmp, "wrapper.o")
-        _run(cc + ["-O2", "-fPIC", "-fvisibility=hidden", "-c", wrapper_c, "-o", wrapper_o,
+        _run(cc + ["-O2", "-fPIC", "-fvisibility=hidden", "-fstack-protector-strong", "-c", wrapper_c, "-o", wrapper_o,
                    "-I" + sysconfig.get_paths()["include"], "-I" + np.get_include()], "compiling the wrapper")
         os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
         partial = target + ".tmp"
