@@ -116,6 +116,10 @@ void holdGeneratorCode(PyObject *gen, const std::shared_ptr<const void> &code);
 // np.random.Generator arguments (random_generator.cpp): {bitgen_t *, the object}, borrowed.
 bool isNumpyRandomGenerator(PyObject *obj);
 bool unboxRandomGenerator(PyObject *obj, char *dst);
+// A typed container cannot hold Generators (anywhere in its item type): the native value
+// borrows the Python object, which only an argument's lifetime keeps alive. False with
+// TypeError set.
+bool refuseBorrowedItems(const types::Type &item, const char *container);
 PyObject *boxRandomGenerator(const char *src); // a new reference to the same Generator
 
 // mahou.typed.List and mahou.typed.Dict (typed_list.cpp, typed_dict.cpp).

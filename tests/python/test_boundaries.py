@@ -670,3 +670,34 @@ def test_floats_without_an_int64_value_are_refused_by_integer_fields():
         assert c.a == 2
     c.a = -2.0**63
     assert c.a == -2**63
+
+
+# ---------------------------------------------------------------- Generators in containers
+# A native Generator borrows its Python object (an argument keeps it alive for the call):
+# typed containers that would outlive it refuse it instead of holding a dangling pointer.
+
+def test_typed_containers_refuse_generators():
+    import numpy as np
+    from mahou import njit, typed
+    gens = typed.List()
+    with pytest.raises(TypeError, match="cannot hold numpy.random.Generator"):
+        gens.append(np.random.default_rng(1))
+    d = typed.Dict()
+    with pytest.raises(TypeError, match="cannot hold numpy.random.Generator"):
+        d[1] = np.random.default_rng(1)
+
+    @njit
+    def returned_list(rng):
+        out = typed.List()
+        out.append(rng)
+        return out
+
+    with pytest.raises(TypeError, match="cannot hold numpy.random.Generator"):
+        returned_list(np.random.default_rng(1))
+
+    @njit
+    def inside_the_call(rng):  # a list used within the call is fine
+        xs = [rng, rng]
+        return xs[1].random()
+
+    assert inside_the_call(np.random.default_rng(7)) == np.random.default_rng(7).random()
