@@ -30,7 +30,7 @@ DTYPE_ORDER = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "i
 
 # How a types::Kind of methods.def is called in the docs.
 KIND_NAMES = {"Array": "ndarray", "Scalar": "numbers (int, float, complex)", "DTypeObj": "np.dtype",
-              "NumPyRandomGenerator": "np.random.Generator"}
+              "NumPyRandomGenerator": "np.random.Generator", "EnumMember": "enum members"}
 
 
 def _strip_comments(text):

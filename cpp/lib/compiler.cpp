@@ -9,11 +9,14 @@
 #include "mahou/parser.h"
 #include "mahou/range_type.h"
 #include "jit/inline_library.h"
+#include "jit/object_check.h"
 #include "mahou/sema.h"
 #include "module_functions.h"
 #include "transforms/outline_parallel_loops.h"
 #include "transforms/parallel_array_exprs.h"
 
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
@@ -50,10 +53,10 @@ Parsed parse(const SourceFile &file, const std::string &name) {
 }
 
 void checkArity(const SourceFile &file, const ast::FunctionDef &def, const std::vector<types::Type> &args) {
-  if (!def.vararg.empty() && args.size() == def.args.size())
+  if (!def.vararg.empty() && args.size() + 1 == def.numParams())
     unsupported(file, def.loc, "'*" + def.vararg + "' parameters are only supported in calls from other compiled functions");
-  if (args.size() != def.args.size() + (def.vararg.empty() ? 0 : 1)) // *args: one packed tuple
-    typingError(file, def.loc, def.name + "() takes " + std::to_string(def.args.size()) + " arguments but " +
+  if (args.size() != def.numParams()) // keyword-only ones after the positional ones; *args: one packed tuple
+    typingError(file, def.loc, def.name + "() takes " + std::to_string(def.args.size() + def.kwonlyargs.size()) + " arguments but " +
                                    std::to_string(args.size()) + " were given");
 }
 
@@ -128,6 +131,7 @@ std::string moduleText(const llvm::Module &m) {
 // A namedtuple anywhere in the type: its class is known by address (not in another process).
 bool holdsNamedTuple(const types::Type &t) {
   if (t.isNamedTuple() && !types::isRange(t)) return true; // a range's handle is a constant
+  if (t.isEnumMember()) return true;                         // so is an enum class's
   for (const types::Type &e : t.elems)
     if (holdsNamedTuple(e)) return true;
   return false;
@@ -148,8 +152,10 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   std::string symbol = freshSymbol(name);
   cache::RecordingEnvironment recorder(env); // what the code depends on: globals, callees
   ModuleFunctions inner(options, /*gpu=*/false, symbol); // nested defs and lambdas
+  inner.beginMain(file, name, args, symbol); // a callee that calls it back is typed into this module
   ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, recorder, options, symbol,
                                        sema::TypingContext{false, &inner, nullptr});
+  inner.endMain(file, parsed.def->loc, name, args, fn.ret);
   if (options.verifyIR) ir::verify(fn);
   checkNativeEntries(file, *parsed.def, fn, options.native);
   std::vector<std::unique_ptr<ir::Function>> outlined;
@@ -202,6 +208,11 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
   out.times.optimizeMs = msSince(t0);
 
   t0 = Clock::now();
+  // The signature record a loader checks the types it is given against (object_check.h):
+  // added after the module was kept for inlining, so callers never define it too.
+  llvm::Constant *record = llvm::ConstantDataArray::getString(*ctx, jit::signatureRecord(args, fn.ret), false);
+  new llvm::GlobalVariable(*module, record->getType(), /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, record,
+                           jit::signatureSymbol(out.symbol));
   out.object = engine.emitObject(*module);
   if (options.objectOnly) {
     out.times.jitMs = msSince(t0);

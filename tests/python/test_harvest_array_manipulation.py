@@ -476,9 +476,9 @@ CASES = {
 
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
-    'add_axis', 'arange_kw', 'broadcast_arrays', 'broadcast_shapes', 'clip_out', 'cumsum_axis', 'dtype_attr',
-    'dtype_eq_int64', 'fill_diagonal', 'flags_c', 'flags_contiguous', 'flags_f', 'frombuffer', 'itemset',
-    'reshape_method', 'squeeze', 'sum_axis_dtype', 'sum_dtype', 'take_axis', 'tobytes',
+    'arange_kw', 'broadcast_arrays', 'broadcast_shapes', 'clip_out', 'cumsum_axis', 'dtype_attr',
+    'dtype_eq_int64', 'fill_diagonal', 'flags_c', 'flags_contiguous', 'flags_f', 'frombuffer',
+    'itemset', 'reshape_method', 'squeeze', 'sum_axis_dtype', 'sum_dtype', 'take_axis', 'tobytes',
     'view_as'
 }
 

@@ -613,11 +613,9 @@ CASES = {
 
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
-    'angle', 'angle_deg', 'asarray_chkfinite', 'corrcoef', 'count_nonzero_axis',
-    'cov', 'geomspace', 'indices', 'iscomplex',
-    'isreal', 'isscalar', 'logspace', 'nan_to_num', 'nan_to_num_values',
-    'nancumsum', 'select', 'sinc', 'take_along_axis',
-    'tril_indices', 'triu_indices_from', 'unwrap'
+    'angle', 'angle_deg', 'asarray_chkfinite', 'corrcoef', 'count_nonzero_axis', 'cov', 'geomspace',
+    'indices', 'iscomplex', 'isreal', 'isscalar', 'logspace', 'nan_to_num', 'nan_to_num_values',
+    'nancumsum', 'select', 'sinc', 'tril_indices', 'triu_indices_from', 'unwrap'
 }
 
 

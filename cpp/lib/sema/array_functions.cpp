@@ -74,8 +74,9 @@ ExprPtr FunctionTyper::numpyArrayFunction(const std::string &name, const ast::Ca
   }
   if (name == "where") {
     checkKeywords(e, {}, fname);
+    if (e.args.size() == 1) // np.where(c) is np.nonzero(c)
+      if (auto r = libraryCall("numpy.nonzero", fname, e)) return r;
     auto args = positionalArgs(e, 1, 3, fname);
-    if (args.size() == 1) return libraryCallTyped("numpy.nonzero", fname, std::move(args), loc); // np.nonzero(c)
     if (args.size() != 3) error(loc, "np.where(): either both or neither of x and y should be given");
     return elementwise(std::move(args), [this, loc](std::vector<ExprPtr> v) -> ExprPtr {
       auto u = types::unify(v[1]->type, v[2]->type);

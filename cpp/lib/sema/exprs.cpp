@@ -146,6 +146,7 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
     }
     return ir::makeConst(t, loc, 0);
   }
+  case GK::EnumMember: return enumConstant(g, loc);
   case GK::ExcClass: {
     Type t = Type::excClass(g.exc);
     if (types::isUserExc(g.exc)) t.text = g.s; // a user-defined class: its qualified name
@@ -176,8 +177,8 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
 ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) {
   if (isUnknown(lhs) || isUnknown(rhs)) return unknown(loc);
   // An optional operand is its value (TypeError at run time when it is None), as Numba.
-  lhs = unwrapOptional(std::move(lhs));
-  rhs = unwrapOptional(std::move(rhs));
+  lhs = intEnumValue(unwrapOptional(std::move(lhs))); // an IntEnum member is its int
+  rhs = intEnumValue(unwrapOptional(std::move(rhs)));
   if (lhs->type.isInstance() || rhs->type.isInstance()) return instanceBinary(op, lhs, rhs, loc);
   refuseRecordOperand(lhs, loc, std::string("the operator ") + ast::binOpSymbol(op));
   refuseRecordOperand(rhs, loc, std::string("the operator ") + ast::binOpSymbol(op));
@@ -310,7 +311,7 @@ ExprPtr FunctionTyper::unary(const ast::UnaryOp &u) {
 }
 
 ExprPtr FunctionTyper::unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc) {
-  v = unwrapOptional(std::move(v)); // an optional number is its value (TypeError when None), as in Numba
+  v = intEnumValue(unwrapOptional(std::move(v))); // an optional number is its value (TypeError when None), as in Numba
   if (v->type.isInstance()) return instanceUnary(op, std::move(v), loc);
   refuseRecordOperand(v, loc, std::string("the operator ") + ast::unaryOpSymbol(op));
   if (!v->type.isNumber())
@@ -330,6 +331,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   if (lhs->type.isPartialContainer() && !isUnknown(rhs)) lhs = convert(std::move(lhs), rhs->type, "comparison");
   if (rhs->type.isPartialContainer() && !isUnknown(lhs)) rhs = convert(std::move(rhs), lhs->type, "comparison");
   if (isUnknown(lhs) || isUnknown(rhs)) return unknown(loc);
+  if (auto r = enumCompare(op, lhs, rhs, loc)) return r; // enums.cpp
   const Type &a = lhs->type, &b = rhs->type;
   if (op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot) {
     bool same;
@@ -508,7 +510,7 @@ ExprPtr FunctionTyper::optionalBoolOp(bool isOr, std::vector<ExprPtr> values, co
 }
 
 ExprPtr FunctionTyper::ifExp(const ast::IfExp &e) {
-  auto cond = truth(expr(*e.test));
+  auto cond = condition(*e.test);
   // A condition known at compile time (`x if y is None else z`): only the live branch is typed.
   if (cond->op == ir::ExprOp::Const && cond->type.isBool()) return expr(cond->ival ? *e.body : *e.orelse);
   auto a = expr(*e.body);
@@ -543,6 +545,9 @@ ExprPtr FunctionTyper::tupleExpr(const ast::Tuple &t) {
 ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
   auto base = expr(*a.value);
   if (isUnknown(base)) return unknown(a.loc);
+  // An attribute of an optional value (`t.shape` where t may be None) is its value's
+  // (TypeError when None), as Numba resolves attributes of Optional.
+  if (base->type.isOptional() && !base->type.elems[0].isInstance()) base = unwrapOptional(std::move(base));
   const Type t = base->type;
   if ((t.kind == Kind::Module && t.module == types::ModuleId::Cuda) || t.kind == Kind::Namespace)
     return cudaAttribute(t, a.attr, a.loc);
@@ -561,14 +566,19 @@ ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
     if (t.module == types::ModuleId::Numpy || t.module == types::ModuleId::Mahou) { // np.float32, numba.uint32
       if (a.attr == "random" && t.module == types::ModuleId::Numpy)
         return ir::makeConst(Type::moduleRef(types::ModuleId::NumpyRandom), a.loc, 0);
+      if (a.attr == "newaxis" && t.module == types::ModuleId::Numpy)
+        return ir::makeConst(Type::none(), a.loc, 0); // np.newaxis is None
       std::string n = a.attr;
       if (n == "bool_") n = "bool";
       if (n == "float_" || n == "double") n = "float64";
       if (n == "int_" || n == "intp") n = "int64";
       if (auto d = types::dtypeFromName(n)) return ir::makeConst(Type::dtypeObj(*d), a.loc, 0);
     }
-    if (const GlobalValue *g = moduleMember(t, a.attr)) // numpy.linalg and other modules, user constants
+    if (const GlobalValue *g = moduleMember(t, a.attr)) { // numpy.linalg and other modules, user constants
       if (g->kind == GlobalValue::Kind::Module) return moduleAttribute(t, a.attr, a.loc);
+      // numba.uint32 as a value: a dtype (np.zeros(n, dtype=numba.uint32), an argument)
+      if (g->kind == GlobalValue::Kind::DType && t.module == types::ModuleId::Mahou) return constantFromGlobal(*g, a.loc);
+    }
     if (t.module == types::ModuleId::Numpy && !gpu_) { // f = np.trapezoid: the library's function
       const GlobalValue &g = global("@numpy." + a.attr);
       if (g.kind == GlobalValue::Kind::Function) return constantFromGlobal(g, a.loc);

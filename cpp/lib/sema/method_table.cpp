@@ -110,9 +110,17 @@ ExprPtr dtypeKindAttribute(MemberAccess &m) {
                   : types::isFloat(d)        ? "f"
                   : types::isSigned(d)       ? "i"
                                              : "u";
-  auto c = ir::makeConst(Type::str_(k), m.loc, 0);
-  c->symbol = k;
-  return c;
+  return ir::makeStrConst(k, m.loc);
 }
+
+// x.item() of a number is the number (NumPy's scalar.item(), Numba's number.item).
+ExprPtr numberItemMethod(MemberAccess &m) {
+  m.t.checkKeywords(*m.call, {}, "item");
+  m.t.positionalArgs(*m.call, 0, 0, "item");
+  return std::move(m.self);
+}
+
+// dtype.type: the scalar type (np.dtype('f8').type is np.float64), a dtype value too.
+ExprPtr dtypeTypeAttribute(MemberAccess &m) { return ir::makeConst(m.self->type, m.loc, 0); }
 
 } // namespace mahou::sema

@@ -39,6 +39,8 @@ struct CalleeRef {
 bool isCompileTimeOnly(const Type &t); // a module, function, class...: no run-time value (exprs.cpp)
 
 struct MemberAccess; // method_table.h
+struct IndexPart;    // array_index.h
+struct ArrayIndex;
 
 // The arguments of a call, typed (call_args.cpp): positional ones (a `*t` spread into
 // its items) and keyword ones, and the hidden variables (`let`s) that hold values read
@@ -99,17 +101,19 @@ public:
 
   // ---- subscripts and arrays (arrays.cpp)
   ExprPtr subscript(const ast::Subscript &e);
-  // Builds the indexing of `base` by an AST index: an element (ArrayItem) or a view.
+  // Builds the indexing of `base` by an AST index: an element (ArrayItem), a view or,
+  // with index arrays, a new array.
   ExprPtr indexArray(ExprPtr base, const ast::Expr &index, Loc loc);
+  // The parts of an array subscript, typed once each (index_parts.cpp; array_index.h).
+  ArrayIndex arrayIndexParts(const Type &arrayType, const ast::Expr &index);
+  ExprPtr basicIndex(ExprPtr base, std::vector<IndexPart> parts, Loc loc); // an element or a view
   // For stores: the int64 indices of a full element index, or nullopt for slices.
   std::optional<std::vector<ExprPtr>> elementIndices(const Type &arrayType, const ast::Expr &index);
   ExprPtr arrayAttribute(ExprPtr base, const std::string &attr, Loc loc);
-  // Advanced indexing with one boolean mask or integer array (fancy_index.cpp).
-  ExprPtr gather(ExprPtr base, ExprPtr index, Loc loc);
-  std::optional<ExprPtr> arrayIndex(const ast::Expr &index); // the index if it is an array
-  ir::StmtPtr scatter(ExprPtr base, ExprPtr index, ExprPtr value, Loc loc);
-  // a[i0, i1, ...] with one 1-D integer index array per axis (reads): a 1-D result.
-  ExprPtr gatherMulti(ExprPtr base, std::vector<ExprPtr> indices, Loc loc);
+  // Advanced indexing, NumPy's rules (fancy_index.cpp): reads, stores, a[idx] op= v.
+  ExprPtr fancyGet(ExprPtr base, std::vector<IndexPart> parts, Loc loc);
+  void fancyStore(ExprPtr base, ArrayIndex ix, ExprPtr value, Loc loc, ir::Block &out);
+  void fancyAugAssign(ExprPtr base, ArrayIndex ix, const ast::AugAssign &s, ir::Block &out);
 
   // ---- a.flat (flat_index.cpp): iteration, a.flat[i], a.flat[i] = v, a.flat[i] += v
   // The array x of the expression `x.flat`; nullptr when `e` is not a .flat attribute.
@@ -192,6 +196,17 @@ public:
   // `captured`: the captured values (from a closure); null: the variables of that name here.
   ExprPtr callInner(const InnerFunction &inner, std::vector<ExprPtr> args, Loc loc,
                     std::vector<ExprPtr> *captured = nullptr);
+  // ---- enum members (enums.cpp)
+  ExprPtr enumValue(ExprPtr e);    // a member's value (others unchanged)
+  ExprPtr intEnumValue(ExprPtr e); // an IntEnum member's value, where it is used as a number
+  // ==, !=, is, is not and ordering with an enum member operand; null when neither is one.
+  ExprPtr enumCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
+  // The truth of a test; and/or/not of any operand types, pruned on constants (conditions.cpp).
+  ExprPtr condition(const ast::Expr &e);
+  // ---- global and nonlocal declarations (nonlocals.cpp)
+  void checkScopeDeclarations();          // refuses assignments to globals (and closure variables)
+  void returnNonlocals(ir::Function &fn); // an inner function returns (result, nonlocals...)
+  ExprPtr writeBackNonlocals(const InnerFunction &inner, ExprPtr call, Loc loc);
   // ---- inner functions as values (closures.cpp)
   ExprPtr closureValue(const InnerFunction &inner, Loc loc); // the closure of `inner` here
   const InnerFunction &lambdaFunction(const ast::Lambda &l); // a lambda written where a value is
@@ -406,6 +421,8 @@ public:
   void assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::Block &out);
   void unpackArray(const std::vector<ast::ExprPtr> &targets, ExprPtr value, Loc loc, ir::Block &out);
   void augAssign(const ast::AugAssign &s, ir::Block &out);
+  static bool isPureExpr(const ir::Expr &e);
+  static bool isFieldRead(const ir::Expr &e);
   void forStmt(const ast::For &s, ir::Block &out);
   // for target in iter: body (and the else block when given), emitted into `out`.
   void forLoop(const ast::Expr &target, const ast::Expr &iter, Loc loc, const std::function<void(ir::Block &)> &body,
@@ -505,6 +522,7 @@ public:
   // State of the current pass.
   bool changed_ = false;
   bool strict_ = false; // last pass: anything still unknown is an error
+  bool recursionUnknown_ = false; // this pass typed a recursive call whose return type is not known yet
   int tempCounter_ = 0;
   std::unordered_map<int, Loc> tempSites_; // where each temporary was last taken (tempVar)
   int loopDepth_ = 0;
@@ -530,6 +548,14 @@ ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &
 // The names an inner function reads that are not its parameters or locals (its
 // captures among them; inner_functions.cpp).
 void innerFunctionReads(const ast::FunctionDef &d, std::set<std::string> &out);
+
+// An enum member global's type and value (enums.cpp).
+Type enumMemberType(const GlobalValue &g);
+ExprPtr enumConstant(const GlobalValue &g, Loc loc);
+
+// The names `global` (or `nonlocal`: kind) statements of `body` declare, outside nested
+// functions (nonlocals.cpp).
+void declaredNames(const ast::Body &body, ast::StmtKind kind, std::set<std::string> &out);
 
 // True when control cannot fall off the end of `body` (return/raise on every path).
 bool alwaysExits(const ast::Body &body);

@@ -8,6 +8,7 @@ import numpy as np
 from mahou import njit
 
 from . import numpy_functions as _np
+from .indexing_functions import take  # noqa: F401  (a.take(indices))
 
 __all__ = [
     "item", "nonzero", "repeat", "conj", "conjugate", "clip", "round", "take", "swapaxes", "diagonal",
@@ -60,11 +61,6 @@ def clip(a, a_min=None, a_max=None):
 @njit
 def round(a, decimals=0):
     return _np.around(a, decimals)
-
-
-@njit
-def take(a, indices):
-    return _np.take(a, indices)
 
 
 @njit

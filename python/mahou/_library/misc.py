@@ -10,7 +10,7 @@ from numpy.lib.stride_tricks import as_strided
 from mahou import njit
 from mahou._language import refuse
 
-__all__ = ["tri", "vander", "take", "ptp", "extract", "ndenumerate", "nditer", "iinfo", "finfo", "iscomplexobj",
+__all__ = ["tri", "vander", "ptp", "ndenumerate", "nditer", "iinfo", "finfo", "iscomplexobj",
            "isrealobj", "isposinf", "isneginf", "average"]
 
 
@@ -50,28 +50,6 @@ def vander(x, N=None, increasing=False):
 
 
 @njit
-def take(a, indices):
-    # NumPy's take without an axis: from the flattened array
-    f = np.asarray(a).ravel()
-    n = f.shape[0]
-    if isinstance(indices, int):
-        i = indices
-        if i < -n or i >= n:
-            raise IndexError(f"index {i} is out of bounds for size {n}")
-        return f[i]
-    idx = np.asarray(indices)
-    out = np.empty(idx.shape, dtype=f.dtype)
-    src = idx.ravel()
-    dst = out.ravel()
-    for k in range(src.shape[0]):
-        i = src[k]
-        if i < -n or i >= n:
-            raise IndexError(f"index {i} is out of bounds for axis 0 with size {n}")
-        dst[k] = f[i]
-    return out
-
-
-@njit
 def ptp(a):
     f = np.asarray(a).ravel()
     if isinstance(np.zeros(1, dtype=f.dtype)[0], np.bool_):
@@ -80,25 +58,6 @@ def ptp(a):
     if f.shape[0] == 0:
         raise ValueError("zero-size array to reduction operation maximum which has no identity")
     return f.max() - f.min()
-
-
-@njit
-def extract(condition, arr):
-    c = np.asarray(condition).ravel()
-    f = np.asarray(arr).ravel()
-    if c.shape[0] > f.shape[0]:
-        raise ValueError("condition shape inconsistent with arr shape")
-    n = 0
-    for i in range(c.shape[0]):
-        if c[i]:
-            n += 1
-    out = np.empty(n, dtype=f.dtype)
-    p = 0
-    for i in range(c.shape[0]):
-        if c[i]:
-            out[p] = f[i]
-            p += 1
-    return out
 
 
 @njit

@@ -8,12 +8,14 @@ import numpy as np
 from mahou import njit
 from mahou._language import refuse
 
-from .misc import *  # noqa: F401,F403  (tri, vander, take, ndenumerate, iinfo, ...)
+from .internal import size_add as _size_add, size_mul as _size_mul
+from .misc import *  # noqa: F401,F403  (tri, vander, ndenumerate, iinfo, ...)
 from .selection import *  # noqa: F401,F403  (sort/argsort along an axis, partition, bincount, ...)
 from .selection import count_nonzero
 from .sets import *  # noqa: F401,F403  (union1d, intersect1d, setdiff1d, setxor1d, isin)
 from .shapes import *  # noqa: F401,F403  (transpose, split, diag, flip, roll, tile, ...)
 from .windows import *  # noqa: F401,F403  (hanning, hamming, blackman, bartlett, kaiser, i0)
+from .indexing_functions import extract, take, take_along_axis  # noqa: F401
 
 # ---------------------------------------------------------------------------
 # order statistics: median, percentile, quantile and their NaN-ignoring forms
@@ -495,7 +497,7 @@ def kron(a, b):
         m, n = x.shape[0], x.shape[1]
         p, q = y.shape[0], y.shape[1]
         kind = x[:0, 0] * y[:0, 0]
-        out = np.empty((m * p, n * q), dtype=kind.dtype)
+        out = np.empty((_size_mul(m, p), _size_mul(n, q)), dtype=kind.dtype)
         for i in range(m):
             for j in range(n):
                 for k in range(p):
@@ -735,7 +737,7 @@ def repeat(a, repeats):
         for i in range(n):
             if r[i] < 0:
                 raise ValueError("negative dimensions are not allowed")
-            total += r[i]
+            total = _size_add(total, r[i])
         out = np.empty(total, dtype=f.dtype)
         p = 0
         for i in range(n):
@@ -746,7 +748,7 @@ def repeat(a, repeats):
     else:
         if repeats < 0:
             raise ValueError("negative dimensions are not allowed")
-        out = np.empty(n * repeats, dtype=f.dtype)
+        out = np.empty(_size_mul(n, repeats), dtype=f.dtype)
         for i in range(n):
             for j in range(repeats):
                 out[i * repeats + j] = f[i]

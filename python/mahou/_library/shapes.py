@@ -9,6 +9,8 @@ from numpy.lib.stride_tricks import as_strided
 from mahou import njit
 from mahou._language import refuse, tuple_setitem
 
+from .internal import size_mul
+
 __all__ = [
     "transpose", "swapaxes", "moveaxis", "expand_dims", "squeeze", "atleast_1d", "atleast_2d",
     "atleast_3d", "split", "array_split", "hsplit", "vsplit", "dsplit", "append", "delete", "insert",
@@ -683,7 +685,7 @@ def _tile_tuple(A, reps):
         if r < 0:
             raise ValueError("negative dimensions are not allowed")
         pairs = tuple_setitem(tuple_setitem(pairs, 2 * k, r), 2 * k + 1, shape[k])
-        out_shape = tuple_setitem(out_shape, k, r * shape[k])
+        out_shape = tuple_setitem(out_shape, k, size_mul(r, shape[k]))
         src_strides = tuple_setitem(tuple_setitem(src_strides, 2 * k, 0), 2 * k + 1, a.strides[k])
     out = np.empty(out_shape, dtype=A.dtype)
     if out.size > 0:
@@ -718,7 +720,7 @@ def resize(a, new_shape):
     for d in new_shape:
         if d < 0:
             raise ValueError("all elements of `new_shape` must be non-negative")
-        total *= d
+        total = size_mul(total, d)
     f = np.ascontiguousarray(a).ravel()
     out = np.empty(total, dtype=a.dtype)
     n = f.shape[0]
