@@ -77,7 +77,7 @@ ExprPtr FunctionTyper::numpyArrayFunction(const std::string &name, const ast::Ca
     if (e.args.size() == 1) // np.where(c) is np.nonzero(c)
       if (auto r = libraryCall("numpy.nonzero", fname, e)) return r;
     auto args = positionalArgs(e, 1, 3, fname);
-    if (args.size() != 3) error(loc, "np.where() takes one or three arguments");
+    if (args.size() != 3) error(loc, "np.where(): either both or neither of x and y should be given");
     return elementwise(std::move(args), [this, loc](std::vector<ExprPtr> v) -> ExprPtr {
       auto u = types::unify(v[1]->type, v[2]->type);
       if (!u || !u->isNumber()) error(loc, "np.where() branches have incompatible types");
@@ -142,9 +142,16 @@ ExprPtr FunctionTyper::numpyArrayFunction(const std::string &name, const ast::Ca
   if (name == "transpose") {
     checkKeywords(e, {"axes"}, fname);
     if (e.args.empty() || e.args.size() > 2) error(loc, "np.transpose() takes an array and optional axes");
-    if (e.args.size() == 2 || keyword(e, "axes")) notSupported(loc, "np.transpose() with axes is not supported yet");
+    if (e.args.size() == 2 || keyword(e, "axes")) // with axes: the library (shapes.py)
+      if (auto r = libraryCall("numpy.transpose", fname, e)) return r;
     auto arr = expr(*e.args[0]);
     if (isUnknown(arr)) return unknown(loc);
+    if (!arr->type.isArray() && !arr->type.isNumber()) { // a list or tuple: the library's np.asarray first
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(arr));
+      if (auto r = libraryCallTyped("numpy.transpose", fname, std::move(args), loc)) return r;
+      error(loc, "np.transpose() needs an array");
+    }
     if (!arr->type.isArray()) {
       if (arr->type.isNumber()) notSupported(loc, "np.transpose() of a scalar is not supported");
       error(loc, "np.transpose() needs an array, not " + arr->type.str());
@@ -234,6 +241,8 @@ ExprPtr FunctionTyper::arrayMethod(ExprPtr self, const std::string &name, const 
     return r;
   }
   if (name == "sort" || name == "argsort") {
+    if (!e.args.empty() || keyword(e, "axis") || at.ndim != 1) // N-D arrays, an axis: the library's
+      if (auto r = libraryCall("ndarray." + name, "a." + name, e, std::move(self))) return r;
     checkSortKind(e, "a." + name);
     if (!e.args.empty()) notSupported(loc, "a." + name + "() arguments are not supported");
     return sortLike(name == "sort" ? 2 : 1, std::move(self), loc, "a." + name);

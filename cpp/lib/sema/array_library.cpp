@@ -48,10 +48,20 @@ void FunctionTyper::checkSortKind(const ast::Call &e, const std::string &fname) 
 ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::Call &e) {
   std::string fname = "np." + name;
   Loc loc = e.loc;
+  // The forms the library (python/mahou/_library) writes: an axis, N-D arrays, sequences,
+  // bincount's weights and minlength, histogram's bin edges and range.
+  bool libraryForm = e.args.size() > (name == "histogram" ? 2 : 1) || keyword(e, "axis") || keyword(e, "weights") ||
+                     keyword(e, "minlength") || keyword(e, "range");
+  // np.histogram is the library's in every form (its edges keep a float32 array's dtype).
+  if ((name == "sort" || name == "argsort" || name == "unique" || name == "bincount" || name == "histogram") &&
+      (libraryForm || name == "histogram"))
+    if (auto r = libraryCall("numpy." + name, fname, e)) return r;
   if (name == "sort" || name == "argsort" || name == "unique") {
     if (name == "unique") checkKeywords(e, {}, fname);
     else checkSortKind(e, fname);
     auto args = positionalArgs(e, 1, 1, fname);
+    if (!isUnknown(args[0]) && (!args[0]->type.isArray() || args[0]->type.ndim != 1))
+      if (auto r = libraryCallTyped("numpy." + name, fname, std::move(args), loc)) return r;
     return sortLike(name == "sort" ? 0 : name == "argsort" ? 1 : 3, std::move(args[0]), loc, fname);
   }
   if (name == "searchsorted") {
@@ -81,9 +91,11 @@ ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::
       if (isUnknown(v[0])) return unknown(loc);
       if (!v[0]->type.isNumber() || v[0]->type.isComplex() || sorted->type.isComplex())
         notSupported(loc, "np.searchsorted() of " + v[0]->type.str() + " in " + sorted->type.str());
-      // Compared in the array's type unless the value is of a higher kind (a float in ints).
+      // Compared in the array's type unless the value is of a higher kind (a float in ints);
+      // integers in both compare in their common type (a negative value in an unsigned array).
       DType ad = sorted->type.dtype, vd = v[0]->type.dtype;
-      bool higher = (types::isFloat(vd) && !types::isFloat(ad)) || (ad == DType::Bool && vd != DType::Bool);
+      bool higher = (types::isFloat(vd) && !types::isFloat(ad)) || (ad == DType::Bool && vd != DType::Bool) ||
+                    (types::isInteger(ad) && types::isInteger(vd));
       DType common = higher ? types::promote(ad, vd) : ad;
       auto s = op(ir::ExprOp::ArraySearch, Type::int64(), loc);
       s->ival = side;
@@ -97,6 +109,8 @@ ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::
     checkKeywords(e, {}, fname);
     auto args = positionalArgs(e, 1, 1, fname);
     if (isUnknown(args[0])) return unknown(loc);
+    if (!args[0]->type.isArray())
+      if (auto r = libraryCallTyped("numpy." + name, fname, std::move(args), loc)) return r;
     const Type t = args[0]->type;
     if (!t.isArray() || t.ndim != 1 || !types::isInteger(t.dtype)) error(loc, "np.bincount() needs a 1-D array of non-negative integers");
     requireHost(loc, fname + "()");
@@ -113,7 +127,13 @@ ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::
     else bins = ir::makeConst(Type::int64(), loc, 10);
     if (isUnknown(args[0]) || isUnknown(bins)) return unknown(loc);
     if (!args[0]->type.isArray() || types::isComplex(args[0]->type.dtype)) error(loc, "np.histogram() needs a real array");
-    if (bins->type.isArray()) notSupported(loc, "np.histogram() with explicit bin edges is not supported yet");
+    if (bins->type.isArray() || bins->type.isList() || bins->type.isTuple() || !args[0]->type.isArray()) {
+      std::vector<ExprPtr> all;
+      all.push_back(std::move(args[0]));
+      all.push_back(std::move(bins));
+      if (auto r = libraryCallTyped("numpy.histogram", fname, std::move(all), loc)) return r;
+      notSupported(loc, "np.histogram() with explicit bin edges is not supported");
+    }
     requireHost(loc, fname + "()");
     auto h = op(ir::ExprOp::ArrayHistogram,
                 Type::tuple({Type::array(DType::Int64, 1, types::Layout::C), Type::array(DType::Float64, 1, types::Layout::C)}), loc);
@@ -121,7 +141,8 @@ ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::
     h->args.push_back(toInt64Index(std::move(bins), "bins"));
     return h;
   }
-  if (name == "concatenate" || name == "stack" || name == "vstack" || name == "hstack") {
+  if (name == "concatenate" || name == "stack" || name == "vstack" || name == "hstack" || name == "dstack" ||
+      name == "column_stack") {
     checkKeywords(e, {"axis"}, fname);
     bool takesAxis = name == "concatenate" || name == "stack";
     if (e.args.size() < 1 || e.args.size() > (takesAxis ? 2 : 1))
@@ -163,17 +184,23 @@ ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::
       }
     }
     if (arrays.empty()) error(loc, "need at least one array to " + std::string(name == "stack" ? "stack" : "concatenate"));
+    // vstack, hstack, dstack and column_stack: NumPy's atleast_2d/1d/3d of each (views), or
+    // a 1-D column of column_stack, then a concatenation.
+    int least = name == "vstack" ? 2 : name == "hstack" ? 1 : name == "dstack" ? 3 : name == "column_stack" ? 4 : 0;
+    if (least)
+      for (auto &a : arrays) a = atleastView(std::move(a), least, loc);
     int ndim = arrays[0]->type.ndim;
     DType d = arrays[0]->type.dtype;
     for (auto &a : arrays) {
       if (a->type.ndim != ndim) error(loc, "all the input arrays must have the same number of dimensions");
       d = types::promote(d, a->type.dtype);
     }
-    // vstack of 1-D arrays stacks them as rows; hstack of 1-D arrays concatenates them.
-    bool stack = name == "stack" || (name == "vstack" && ndim == 1);
+    bool stack = name == "stack";
     int64_t ax = 0;
     if (takesAxis && !flatten) ax = axisArgument(e, 1).value_or(0);
-    if (name == "hstack") ax = ndim == 1 ? 0 : 1;
+    if (name == "hstack") ax = ndim == 1 ? 0 : 1; // 1-D arrays are concatenated, others side by side
+    if (name == "column_stack") ax = 1;
+    if (name == "dstack") ax = 2;
     int outNdim = stack ? ndim + 1 : ndim;
     if (!stack && ndim == 0) error(loc, "zero-dimensional arrays cannot be concatenated");
     int64_t given = ax;

@@ -206,6 +206,33 @@ ExprPtr FunctionTyper::arrayAttribute(ExprPtr base, const std::string &attr, Loc
   }
   if (attr == "flat")
     notSupported(loc, "a.flat is supported only in 'for x in a.flat', 'a.flat[i]' and 'a.flat[i] = v'");
+  if ((attr == "real" || attr == "imag") && !at.isRecordArray()) {
+    bool imag = attr == "imag";
+    if (!types::isComplex(at.dtype)) { // as NumPy and Numba: the array itself; zeros of its shape
+      if (!imag) return base;
+      auto z = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::array(at.dtype, at.ndim, types::Layout::C), loc);
+      z->sub = int(ir::AllocKind::Zeros);
+      z->ival = 1; // the shape of args[0]
+      z->args.push_back(std::move(base));
+      return z;
+    }
+    // A view of the real or imaginary parts: the same extents and strides, the data pointer
+    // moved by half an item for the imaginary parts (ArrayStrided with a byte offset).
+    Type rt = Type::array(types::realOf(at.dtype), at.ndim, types::Layout::A, at.readonly);
+    return bindOnce(std::move(base), [&](const std::function<ExprPtr()> &reload) -> ExprPtr {
+      auto v = std::make_unique<ir::Expr>(ir::ExprOp::ArrayStrided, rt, loc);
+      v->args.push_back(reload());
+      for (ir::ExprOp part : {ir::ExprOp::ArrayShape, ir::ExprOp::ArrayStride})
+        for (int k = 0; k < at.ndim; ++k) {
+          auto d = std::make_unique<ir::Expr>(part, Type::int64(), loc);
+          d->ival = k;
+          d->args.push_back(reload());
+          v->args.push_back(std::move(d));
+        }
+      v->args.push_back(ir::makeConst(Type::int64(), loc, imag ? types::dtypeBytes(at.dtype) / 2 : 0));
+      return v;
+    });
+  }
   if (attr == "real" || attr == "imag" || attr == "flags")
     notSupported(loc, "array attribute '" + attr + "' is not supported yet");
   error(loc, at.str() + " has no attribute '" + attr + "'");

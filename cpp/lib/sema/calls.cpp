@@ -29,6 +29,7 @@ std::optional<CalleeRef> FunctionTyper::calleeFromGlobal(const GlobalValue &g) {
     return r;
   }
   case GK::DType: {
+    if (!g.s.empty()) return std::nullopt; // a structured dtype is not called in compiled code
     CalleeRef r{CK::DTypeCtor, types::dtypeName(g.dtype)};
     r.dtype = g.dtype;
     return r;
@@ -138,9 +139,11 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
           return std::nullopt;
         }
       }
-      if (base->type.module == types::ModuleId::Numpy) {
-        std::string n = a->attr == "bool_" ? "bool" : a->attr == "float_" ? "float64" : a->attr;
+      // np.float32(x), np.int_(x), numba.uint8(x): a conversion to the dtype.
+      if (base->type.module == types::ModuleId::Numpy || base->type.module == types::ModuleId::Mahou) {
+        std::string n = a->attr == "bool_" ? "bool" : a->attr == "float_" || a->attr == "double" ? "float64" : a->attr;
         if (n == "intp" || n == "uintp") n = n == "intp" ? "int64" : "uint64"; // 64-bit platforms
+        if (n == "int_") n = "int64";
         if (auto d = types::dtypeFromName(n)) {
           CalleeRef r{CK::DTypeCtor, n};
           r.dtype = *d;
@@ -195,12 +198,45 @@ std::vector<ExprPtr> FunctionTyper::positionalArgs(const ast::Call &e, size_t mi
   return out;
 }
 
+namespace {
+
+// A file of mahou's NumPy library (python/mahou/_library).
+bool inLibrary(const std::string &path) { return path.find("/mahou/_library/") != std::string::npos; }
+
+} // namespace
+
+ExprPtr FunctionTyper::atLibraryCall(const std::string &fname, Loc loc, const std::function<ExprPtr()> &call) {
+  if (inLibrary(file_.path())) return call(); // a library function calling another: its caller reports
+  try {
+    return call();
+  } catch (const UserError &err) {
+    // What the library cannot type is the user's call that led there: reported at it.
+    if (!inLibrary(err.path())) throw;
+    std::string where = err.path().substr(err.path().rfind("/_library/") + 1);
+    userError(err.kind(), file_, loc, fname + "(): " + err.message() + " (in mahou/" + where + ":" +
+                                          std::to_string(err.loc().line) + ")");
+  }
+}
+
 ExprPtr FunctionTyper::libraryCall(const std::string &qualified, const std::string &fname, const ast::Call &e,
                                    ExprPtr self) {
   if (gpu_) return nullptr; // the library allocates arrays: host code only
   const GlobalValue &g = global("@" + qualified);
   if (g.kind != GlobalValue::Kind::Function) return nullptr;
-  return compiledCall(g.handle, fname, e, std::move(self));
+  return atLibraryCall(fname, e.loc, [&] { return compiledCall(g.handle, fname, e, std::move(self)); });
+}
+
+ExprPtr FunctionTyper::libraryCallTyped(const std::string &qualified, const std::string &fname, std::vector<ExprPtr> args,
+                                        Loc loc) {
+  if (gpu_) return nullptr;
+  const GlobalValue &g = global("@" + qualified);
+  if (g.kind != GlobalValue::Kind::Function) return nullptr;
+  CallArgs call;
+  for (auto &a : args) {
+    call.unknown |= isUnknown(a);
+    call.positional.push_back(std::move(a));
+  }
+  return atLibraryCall(fname, loc, [&] { return callCompiled(g.handle, fname, std::move(call), loc); });
 }
 
 ExprPtr FunctionTyper::intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc) {
@@ -251,6 +287,8 @@ ExprPtr FunctionTyper::callResolved(const CalleeRef &c, const ast::Call &e) {
                          Type::int64(), {}, e.loc);
       }
       if (callee->name == "carray" || callee->name == "farray") return carrayCall(callee->name, e);
+      if (callee->name == "tuple_setitem") return tupleSetitem(e); // library_primitives.cpp
+      if (callee->name == "refuse") return refuseCall(e);
       notSupported(e.loc, "mahou." + callee->name + " cannot be called in compiled code");
     }
     return mathCall(callee->module, callee->name, e);
@@ -733,6 +771,16 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     }
     return acc;
   }
+  if ((name == "any" || name == "all") && e.args.size() == 1 && e.keywords.empty()) { // any(a) of a 1-D array
+    auto v = expr(*e.args[0]);
+    if (isUnknown(v)) return unknown(e.loc);
+    if (v->type.isArray()) {
+      if (v->type.ndim != 1)
+        error(e.loc, name + "() of a " + std::to_string(v->type.ndim) + "-D array takes the truth value of each row, "
+                     "which is ambiguous: use np." + name + "(a) or a." + name + "()");
+      return reduction(name == "any" ? ir::ReduceKind::Any : ir::ReduceKind::All, std::move(v), std::nullopt, e.loc);
+    }
+  }
   notSupported(e.loc, "the builtin '" + name + "' is not supported yet");
 }
 
@@ -756,6 +804,7 @@ ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &
   if (t.isArray()) // a method written in Python (python/mahou/_library), self first
     if (auto r = libraryCall("ndarray." + name, "a." + name, e, std::move(m.self))) return r;
   if (t.isArray()) notSupported(e.loc, "the array method '" + name + "' is not supported yet");
+  if (t.isNumber() && name == "item" && e.args.empty() && e.keywords.empty()) return std::move(m.self); // x.item()
   if (t.isNumber()) notSupported(e.loc, "the method '" + name + "' of " + t.str() + " is not supported");
   error(e.loc, t.str() + " has no method '" + name + "'");
 }

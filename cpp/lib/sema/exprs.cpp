@@ -136,7 +136,16 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
   case GK::Module: return ir::makeConst(Type::moduleRef(g.module), loc, 0);
   case GK::Function: return ir::makeConst(Type::function(g.handle, g.s), loc, 0);
   case GK::JitClass: return ir::makeConst(Type::classRef(g.handle, g.s), loc, 0);
-  case GK::DType: return ir::makeConst(Type::dtypeObj(g.dtype), loc, 0);
+  case GK::DType: {
+    Type t = Type::dtypeObj(g.dtype);
+    if (!g.s.empty()) { // a structured dtype: its record type (np.empty(n, dtype=rec))
+      std::string why;
+      auto rec = types::parseType(g.s, &why);
+      if (!rec || !rec->isRecord()) internalError("the record type of a structured dtype: " + why);
+      t.elems.push_back(*rec);
+    }
+    return ir::makeConst(t, loc, 0);
+  }
   case GK::EnumMember: return enumConstant(g, loc);
   case GK::ExcClass: {
     Type t = Type::excClass(g.exc);
@@ -554,9 +563,11 @@ ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
       return ir::makeConst(Type::float64(), a.loc, 0, NAN);
     if (a.attr == "tau" && t.module == types::ModuleId::Math)
       return ir::makeConst(Type::float64(), a.loc, 0, 2 * M_PI);
-    if (t.module == types::ModuleId::Numpy) {
-      if (a.attr == "random") return ir::makeConst(Type::moduleRef(types::ModuleId::NumpyRandom), a.loc, 0);
-      if (a.attr == "newaxis") return ir::makeConst(Type::none(), a.loc, 0); // np.newaxis is None
+    if (t.module == types::ModuleId::Numpy || t.module == types::ModuleId::Mahou) { // np.float32, numba.uint32
+      if (a.attr == "random" && t.module == types::ModuleId::Numpy)
+        return ir::makeConst(Type::moduleRef(types::ModuleId::NumpyRandom), a.loc, 0);
+      if (a.attr == "newaxis" && t.module == types::ModuleId::Numpy)
+        return ir::makeConst(Type::none(), a.loc, 0); // np.newaxis is None
       std::string n = a.attr;
       if (n == "bool_") n = "bool";
       if (n == "float_" || n == "double") n = "float64";
@@ -567,6 +578,10 @@ ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
       if (g->kind == GlobalValue::Kind::Module) return moduleAttribute(t, a.attr, a.loc);
       // numba.uint32 as a value: a dtype (np.zeros(n, dtype=numba.uint32), an argument)
       if (g->kind == GlobalValue::Kind::DType && t.module == types::ModuleId::Mahou) return constantFromGlobal(*g, a.loc);
+    }
+    if (t.module == types::ModuleId::Numpy && !gpu_) { // f = np.trapezoid: the library's function
+      const GlobalValue &g = global("@numpy." + a.attr);
+      if (g.kind == GlobalValue::Kind::Function) return constantFromGlobal(g, a.loc);
     }
     notSupported(a.loc, "'" + a.attr + "' of module " + t.str() + " is not supported as a value");
   }

@@ -65,8 +65,8 @@ ExprPtr arrayAstypeMethod(MemberAccess &m) {
 }
 
 ExprPtr arrayTransposeMethod(MemberAccess &m) {
-  if (!m.call->args.empty() || !m.call->keywords.empty())
-    m.t.notSupported(m.loc, "a.transpose() with axes is not supported yet");
+  if (!m.call->args.empty() || !m.call->keywords.empty()) // a.transpose(axes): the library (shapes.py)
+    if (auto r = m.t.libraryCall("ndarray.transpose", "a.transpose", *m.call, std::move(m.self))) return r;
   return m.t.arrayAttribute(std::move(m.self), "T", m.loc);
 }
 
@@ -96,7 +96,21 @@ ExprPtr numberPartAttribute(MemberAccess &m) {
 }
 
 ExprPtr dtypeItemsizeAttribute(MemberAccess &m) {
-  return ir::makeConst(Type::int64(), m.loc, types::dtypeBytes(m.self->type.dtype));
+  const Type &t = m.self->type; // a structured dtype: its record's size
+  return ir::makeConst(Type::int64(), m.loc, t.elems.empty() ? types::dtypeBytes(t.dtype) : t.elems[0].itemsize);
+}
+
+// dtype.kind: NumPy's character code of the kind ('b', 'i', 'u', 'f', 'c'; 'V' for records).
+ExprPtr dtypeKindAttribute(MemberAccess &m) {
+  const Type &t = m.self->type;
+  DType d = t.dtype;
+  std::string k = !t.elems.empty()           ? "V"
+                  : d == DType::Bool         ? "b"
+                  : types::isComplex(d)      ? "c"
+                  : types::isFloat(d)        ? "f"
+                  : types::isSigned(d)       ? "i"
+                                             : "u";
+  return ir::makeStrConst(k, m.loc);
 }
 
 // x.item() of a number is the number (NumPy's scalar.item(), Numba's number.item).
@@ -104,17 +118,6 @@ ExprPtr numberItemMethod(MemberAccess &m) {
   m.t.checkKeywords(*m.call, {}, "item");
   m.t.positionalArgs(*m.call, 0, 0, "item");
   return std::move(m.self);
-}
-
-// dtype.kind: NumPy's character code of the kind ('b', 'i', 'u', 'f', 'c'), a constant.
-ExprPtr dtypeKindAttribute(MemberAccess &m) {
-  types::DType d = m.self->type.dtype;
-  const char *kind = d == types::DType::Bool  ? "b"
-                     : types::isComplex(d)   ? "c"
-                     : types::isFloat(d)     ? "f"
-                     : types::isSigned(d)    ? "i"
-                                             : "u";
-  return ir::makeStrConst(kind, m.loc);
 }
 
 // dtype.type: the scalar type (np.dtype('f8').type is np.float64), a dtype value too.

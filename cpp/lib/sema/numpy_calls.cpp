@@ -127,6 +127,8 @@ std::optional<DType> FunctionTyper::dtypeArgument(const ast::Expr &e) {
   }
   auto v = expr(e);
   if (isUnknown(v)) return std::nullopt;
+  if (v->type.kind == Kind::DTypeObj && !v->type.elems.empty())
+    notSupported(e.loc, "a structured dtype is supported by np.empty() and np.zeros() (and their _like forms) only");
   if (v->type.kind == Kind::DTypeObj) return v->type.dtype;
   if (v->type.isNone()) return DType::Float64;
   error(e.loc, "expected a dtype (such as np.float32), got " + v->type.str());
@@ -191,6 +193,18 @@ ExprPtr FunctionTyper::numpyCall(const std::string &name, const ast::Call &e) {
     const ast::Expr *dtypeE = e.args.size() > npos ? e.args[npos].get() : keyword(e, "dtype");
     if (e.args.size() > npos + 1) error(e.loc, fname + "() takes at most " + std::to_string(npos + 1) + " positional arguments");
     if (!shapeE || (full && !fillE)) error(e.loc, fname + "() is missing required arguments");
+    if (dtypeE)
+      if (auto rec = recordDtype(*dtypeE)) { // np.empty(n, dtype=rec) of a structured dtype
+        if (name != "empty" && name != "zeros")
+          notSupported(dtypeE->loc, fname + "() of a structured dtype is not supported (np.empty and np.zeros are)");
+        auto dims = shapeArgument(*shapeE);
+        for (auto &d : dims)
+          if (isUnknown(d)) return unknown(e.loc);
+        auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::recordArray(*rec, int(dims.size()), types::Layout::C), e.loc);
+        a->sub = int(name == "empty" ? ir::AllocKind::Empty : ir::AllocKind::Zeros);
+        a->args = std::move(dims);
+        return a;
+      }
     auto dims = shapeArgument(*shapeE);
     ExprPtr fill;
     if (fillE) fill = expr(*fillE);
@@ -212,11 +226,25 @@ ExprPtr FunctionTyper::numpyCall(const std::string &name, const ast::Call &e) {
   }
   if (name == "empty_like" || name == "zeros_like" || name == "ones_like" || name == "full_like") {
     bool full = name == "full_like";
-    checkKeywords(e, {"dtype"}, fname);
-    auto args = positionalArgs(e, full ? 2 : 1, full ? 3 : 2, fname);
+    if (full) checkKeywords(e, {"dtype", "fill_value"}, fname);
+    else checkKeywords(e, {"dtype"}, fname);
+    const ast::Expr *fillKw = full ? keyword(e, "fill_value") : nullptr;
+    if (fillKw && e.args.size() > 1) error(fillKw->loc, fname + "() got multiple values for argument 'fill_value'");
+    auto args = positionalArgs(e, full && !fillKw ? 2 : 1, full && !fillKw ? 3 : 2, fname);
+    if (fillKw) args.push_back(expr(*fillKw));
     for (auto &a : args)
       if (isUnknown(a)) return unknown(e.loc);
     if (!args[0]->type.isArray()) notSupported(e.loc, fname + "() of " + args[0]->type.str() + " is not supported");
+    if (args[0]->type.isRecordArray()) { // np.empty_like / np.zeros_like of an array of records
+      if ((name != "empty_like" && name != "zeros_like") || args.size() > 1 || keyword(e, "dtype"))
+        notSupported(e.loc, fname + "() of an array of records is not supported (np.empty_like(a) and np.zeros_like(a) are)");
+      auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc,
+                                          Type::recordArray(args[0]->type.elems[0], args[0]->type.ndim, types::Layout::C), e.loc);
+      a->sub = int(name == "empty_like" ? ir::AllocKind::Empty : ir::AllocKind::Zeros);
+      a->ival = 1;
+      a->args.push_back(std::move(args[0]));
+      return a;
+    }
     std::optional<DType> dt = args[0]->type.dtype;
     size_t dpos = full ? 2 : 1;
     if (args.size() > dpos) dt = dtypeArgument(*e.args[dpos]);
@@ -266,6 +294,7 @@ ExprPtr FunctionTyper::numpyCall(const std::string &name, const ast::Call &e) {
     c->args.push_back(std::move(args[0]));
     return c;
   }
+  if (name == "as_strided") return asStrided(e);
   if (auto r = numpyArrayFunction(name, e)) return r;
   if (auto r = arrayConstruction(name, e)) return r;
   if (auto r = libraryCall("numpy." + name, fname, e)) return r;

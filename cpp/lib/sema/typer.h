@@ -154,12 +154,23 @@ public:
   // as '@numpy.median', '@numpy.linalg.solve', '@ndarray.item' (self first); nullptr if none.
   ExprPtr libraryCall(const std::string &qualified, const std::string &fname, const ast::Call &e,
                       ExprPtr self = nullptr);
+  // The same with typed arguments (positional); nullptr if there is no such function.
+  ExprPtr libraryCallTyped(const std::string &qualified, const std::string &fname, std::vector<ExprPtr> args, Loc loc);
+  // Runs `call`; a TypingError/UnsupportedError raised in the library's own code is
+  // reported at the user's call `loc` instead, naming the library line (calls.cpp).
+  ExprPtr atLibraryCall(const std::string &fname, Loc loc, const std::function<ExprPtr()> &call);
   // Refuses a call with an argument type too large or typing nested too deep (call_limits.cpp).
   void checkCallLimits(const std::vector<Type> &args, const std::string &fname, Loc loc) const;
   // C pointers (pointers.cpp): p[i] reads and writes through a 1-D view of the pointer;
   // carray(p, shape[, dtype]) / farray(...) view the memory as an array.
   ExprPtr pointerView(ExprPtr p, Loc loc);
   ExprPtr carrayCall(const std::string &name, const ast::Call &e);
+  // Primitives of the Python library (library_primitives.cpp): np.lib.stride_tricks.as_strided,
+  // mahou._language.tuple_setitem.
+  ExprPtr asStrided(const ast::Call &e);
+  ExprPtr tupleSetitem(const ast::Call &e);
+  ExprPtr atleastView(ExprPtr arr, int least, Loc loc); // atleast_1d/2d/3d (1-3), column_stack's column (4)
+  [[noreturn]] ExprPtr refuseCall(const ast::Call &e);
   // A call through a C function pointer (a ctypes or cffi function, a @cfunc).
   ExprPtr nativeCall(uint64_t address, const std::string &signature, const ast::Call &e);
   // A call of a @vectorize ufunc (ufunc_calls.cpp): elementwise over arrays.
@@ -372,6 +383,8 @@ public:
   // Every use of a record or an array of records in the typed body is one that handles
   // them (fields, views, shape, passing them on); anything else is UnsupportedError.
   void checkRecordUses(const ir::Block &body) const;
+  // The record of a structured dtype given as a dtype argument (np.empty(n, dtype=rec)); nullopt: another dtype.
+  std::optional<Type> recordDtype(const ast::Expr &e);
 
   // ---- @jitclass instances (jitclass.cpp)
   const JitClassInfo &jitClassOf(const Type &instanceOrClass, Loc loc);
@@ -477,6 +490,7 @@ public:
   ExprPtr roundVariableDigits(ExprPtr x, ExprPtr n, Loc loc);
   int handlerDepth_ = 0; // nesting of except handlers being typed (a bare 'raise' re-raises)
   bool deadRest_ = false; // the statements after the current one in its block are unreachable
+  bool blockExits_ = false; // the block just typed ended in a folded branch that exits
   std::vector<int> handlerSlots_; // the SaveError slot of each enclosing except clause
   int errorSlotCounter_ = 0;       // SaveError slots of this pass
 
