@@ -5,6 +5,7 @@ import builtins
 import cmath
 import enum as _enum
 import functools
+import heapq
 import math
 import operator
 import random as _pyrandom
@@ -223,6 +224,10 @@ def _classify_plain(obj):
         return _library_function("functional." + obj.__name__)  # _library/functional.py
     if getattr(operator, getattr(obj, "__name__", ""), None) is obj and type(obj) is _pytypes.BuiltinFunctionType:
         found = _library_function("operator." + obj.__name__)  # _library/operator_module.py
+        if found != ("missing",):
+            return found
+    if callable(obj) and getattr(heapq, getattr(obj, "__name__", ""), None) is obj:
+        found = _library_function("heapq." + obj.__name__)  # _library/heapq_module.py
         if found != ("missing",):
             return found
     builtin = _BUILTINS.get(id(obj))

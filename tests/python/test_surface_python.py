@@ -552,13 +552,39 @@ def reduce_(a):
 
 
 def heap_ops(a):
-    h = list(a)
+    h = [v for v in a]
     heapq.heapify(h)
-    heapq.heappush(h, 0)
+    zero = a[0] - a[0]  # of the list's item type
+    heapq.heappush(h, zero)
     first = heapq.heappop(h)
-    pp = heapq.heappushpop(h, 100)
-    rep = heapq.heapreplace(h, -100)
+    pp = heapq.heappushpop(h, zero + 100)
+    rep = heapq.heapreplace(h, zero - 100)
     return first, pp, rep, h, heapq.nlargest(2, a), heapq.nsmallest(3, a)
+
+
+def heapify_only(a):
+    heapq.heapify(a)
+    return a
+
+
+def heappop_all(a):
+    h = [v for v in a]
+    heapq.heapify(h)
+    out = []
+    while len(h) > 0:
+        out.append(heapq.heappop(h))
+    heapq.heappop(h)  # IndexError, as Python
+    return out
+
+
+def heapreplace_empty(x):
+    h = [x]
+    h.pop()
+    return heapq.heapreplace(h, x)
+
+
+def n_extremes(a, n):
+    return heapq.nlargest(n, a), heapq.nsmallest(n, a)
 
 
 def cmath_acos(z):
@@ -883,7 +909,12 @@ CASES = {
     "namedtuple": Case(namedtuple_, [0, 3, -1.5]),
     "enum": Case(enums, [1, -1]),
     "functools.reduce": Case(reduce_, [[1, 2, 3], [5], np.arange(4)]),
-    "heapq": Case(heap_ops, [[5, 1, 4, 2, 3], [7.5, -1.0, 2.0, 9.0]]),
+    "heapq": Case(heap_ops, [[5, 1, 4, 2, 3], [7.5, -1.0, 2.0, 9.0], [3, 3, 1, 1, 2, 2, 0, 9, -4, 7, 7]]),
+    "heapq.heapify": Case(heapify_only, [[5, 1, 4, 2, 3], [1], [9, 8, 7, 6, 5, 4, 3, 2, 1, 0, -1, 3, 3]]),
+    "heapq.heappop_empty": Case(heappop_all, [[5, 1, 4], [2]]),
+    "heapq.heapreplace_empty": Case(heapreplace_empty, [1]),
+    "heapq.nlargest_nsmallest": Case(n_extremes, [([5, 1, 4, 2, 3], 0), ([5, 1, 4, 2, 3], 2), ([5, 1], 9),
+                                                  ([2.5, -1.0], -1), (["b", "a", "c"], 2)]),
 }
 
 for _name in ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp", "log", "log10",
@@ -934,7 +965,7 @@ EXPECTED_WRONG = {
 # Numba compiles these; mahou refuses them with a clean error (docs/numba_surface.md says why).
 EXPECTED_REFUSALS = {
     "array.array", "break_out_of_finally", "bytearray", "bytes", "memoryview", "del", "getattr", "hasattr",
-    "heapq", "iter_next", "iter_tuple", "literal_list", "literal_str_key_dict", "tuple_ctor", "type", "yield_from",
+    "iter_next", "iter_tuple", "literal_list", "literal_str_key_dict", "tuple_ctor", "type", "yield_from",
     "cmath.acos", "cmath.acosh", "cmath.asin", "cmath.asinh", "cmath.atan", "cmath.atanh", "cmath.cos",
     "cmath.cosh", "cmath.sin", "cmath.sinh", "cmath.tan", "cmath.tanh",
 }

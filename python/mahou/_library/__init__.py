@@ -7,8 +7,9 @@ The compiler asks for them by the names '@numpy.<name>' (numpy_functions),
 '@internal.<name>' (internal: helpers of the compiler's own lowering), '@blas.dgemm'
 &c. (blas: BLAS routines as C function pointers for np.dot), '@numpy.random.<name>'
 (numpy_random: choice, permutation, shuffle, ...), '@random.<name>' (random_module:
-the random module's functions made of its primitives) and 'operator.<name>'
-(operator_module: the operator module's functions as their operators); the resolver
+the random module's functions made of its primitives), 'operator.<name>'
+(operator_module: the operator module's functions as their operators) and
+'heapq.<name>' (heapq_module: CPython's heap algorithms on lists); the resolver
 (mahou._resolver) imports this package on the first such name.
 """
 
@@ -24,6 +25,7 @@ _MODULES = {
     "numpy.random": "mahou._library.numpy_random",
     "random": "mahou._library.random_module",
     "operator": "mahou._library.operator_module",
+    "heapq": "mahou._library.heapq_module",
 }
 
 
