@@ -242,9 +242,10 @@ CASES = {
     "ones_like": Case(ones_like, ARRS),
     "roots": Case(roots, [np.array([1.0, -3.0, 2.0]), np.array([0.0, 1.0, -1.0]), np.array([2.0, 0.0, 0.0, -2.0])],
                   tol=1e-9),
-    "row_stack": Case(row_stack, [(F, F), (M, M[:1])]),
+    "row_stack": Case(row_stack, [(F, F), (M, M[:1]), (VIEW, VIEW[::-1]), (EMPTY, EMPTY)]),
     "tril_indices_from": Case(tril_indices_from, [np.ones((3, 3)), np.ones((2, 4)), np.ones((0, 0))]),
     "triu_indices": Case(triu_indices, [0, 1, 4]),
+    "tril_indices_from_3d": Case(tril_indices_from, [np.ones((2, 2, 2))]),
     "Polynomial": Case(poly_class, [np.array([1.0, 2.0, 3.0]), np.array([0.5])]),
     "polyadd": Case(polyadd, [(np.array([1.0, 2.0]), np.array([3.0, 4.0, 5.0])), (np.array([1.0]), np.array([-1.0]))]),
     "polysub": Case(polysub, [(np.array([1.0, 2.0]), np.array([3.0, 4.0, 5.0])), (np.array([1.0]), np.array([1.0]))]),
@@ -255,7 +256,8 @@ CASES = {
     "polyval": Case(polyval, [(2.0, np.array([1.0, 2.0, 3.0])), (np.arange(3.0), np.array([1.0, -1.0]))]),
     "as_series": Case(as_series, [np.array([1.0, 2.0, 0.0])]),
     "trimseq": Case(trimseq, [np.array([1.0, 2.0, 0.0, 0.0]), np.array([0.0])]),
-    "divmod": Case(ufunc_divmod, [(F, 1.5), (I, 3), (I, -4), (VIEW, VIEW + 1)]),
+    "divmod": Case(ufunc_divmod, [(F, 1.5), (I, 3), (I, -4), (VIEW, VIEW + 1), (-7, 2), (7.5, -2.0), (EMPTY, 1.0),
+                                  (np.arange(6, dtype=np.int32), np.int32(4))]),
     "modf": Case(ufunc_modf, [F, VIEW, EMPTY]),
     "ldexp": Case(ufunc_ldexp, [(F, 3), (VIEW, np.arange(7, dtype=np.int32))]),
     "frexp": Case(ufunc_frexp, [F, VIEW, EMPTY]),
@@ -267,8 +269,8 @@ CASES = {
 # Numba compiles these; mahou refuses them with a clean error (docs/numba_surface.md says why).
 EXPECTED_REFUSALS = {
     "Polynomial", "polyadd", "polysub", "polymul", "polydiv", "polyint", "polyval", "as_series", "trimseq",
-    "array_ctors", "datetime", "isnat", "intc", "uintc", "uintp", "scalar_view", "ndarray.sum_dtype",
-    "roots", "divmod", "modf", "ldexp", "frexp", "row_stack", "tril_indices_from", "triu_indices",
+    "array_ctors", "datetime", "isnat", "intc", "uintc", "scalar_view", "ndarray.sum_dtype",
+    "roots", "modf", "ldexp", "frexp",
 }
 
 
