@@ -204,6 +204,31 @@ def ufunc_isnat(a):
     return np.isnat(a)
 
 
+def logspace_forms(start, stop, num):
+    return np.logspace(start, stop, num), np.logspace(start, stop, num, False), np.logspace(start, stop, num, True, 2.0)
+
+
+def geomspace_forms(start, stop, num):
+    return np.geomspace(start, stop, num), np.geomspace(start, stop, num, False)
+
+
+def nan_to_num_forms(x):
+    return np.nan_to_num(x), np.nan_to_num(x, nan=-1.0, posinf=7.0)
+
+
+def nan_to_num_in_place(x):
+    y = np.nan_to_num(x, copy=False)
+    return x, y
+
+
+def unwrap_forms(p):
+    return np.unwrap(p), np.unwrap(p, 4.0)
+
+
+def unwrap_2d(p):
+    return np.unwrap(p)
+
+
 def random_ranf(seed):
     np.random.seed(seed)
     return np.random.ranf(), np.random.sample(3)
@@ -263,6 +288,17 @@ CASES = {
     "frexp": Case(ufunc_frexp, [F, VIEW, EMPTY]),
     "isnat": Case(ufunc_isnat, [np.array(["2020-01-01", "NaT"], dtype="datetime64[D]")]),
     "random.ranf_sample": Case(random_ranf, [0]),
+    "logspace": Case(logspace_forms, [(0, 3, 4), (-1.5, 2.0, 7), (2, 1, 1), (0.0, 1.0, 0), (1, -1, 5)], tol="ulp"),
+    "geomspace": Case(geomspace_forms, [(1, 1000, 4), (-1, -1000, 4), (2.0, 3.0, 1), (1e-3, 1e3, 0), (5, 1, 6), (0, 1, 3),
+                                        (-2.0, -0.5, 3)], tol="ulp"),
+    "nan_to_num": Case(nan_to_num_forms, [np.array([np.nan, np.inf, -np.inf, 1.5, -0.0]),
+                                          np.array([np.nan, np.inf], dtype=np.float32), np.arange(4), EMPTY,
+                                          np.array([complex(np.nan, -np.inf), 1 + 2j]), VIEW, np.inf, 2.5]),
+    "nan_to_num_in_place": Case(nan_to_num_in_place, [np.array([np.nan, np.inf, 3.0]), M.copy()]),
+    "unwrap": Case(unwrap_forms, [np.array([0.0, 1, 2, -1, 0]), np.linspace(0, 20, 11), np.zeros(0),
+                                  np.array([0.0, 3.2, 6.4, -3.2, np.pi, -np.pi, 2 * np.pi]), VIEW * 3,
+                                  np.array([1, 5, 9, 2])], tol="ulp"),
+    "unwrap_2d": Case(unwrap_2d, [np.zeros((2, 3))]),
     "random.cauchy_exponential": Case(random_cauchy_exponential, [0]),
 }
 
@@ -270,7 +306,7 @@ CASES = {
 EXPECTED_REFUSALS = {
     "Polynomial", "polyadd", "polysub", "polymul", "polydiv", "polyint", "polyval", "as_series", "trimseq",
     "array_ctors", "datetime", "isnat", "intc", "uintc", "scalar_view", "ndarray.sum_dtype",
-    "roots", "modf", "ldexp", "frexp",
+    "roots", "modf", "ldexp", "frexp", "unwrap_2d",
 }
 
 

@@ -1,13 +1,15 @@
 """Small NumPy functions compiled by mahou (re-exported by numpy_functions): the
 predicates iscomplex/isreal/isscalar, asarray_chkfinite, the NaN-skipping cumulative
-sum and product, sinc, indices and fill_diagonal."""
+sum and product, sinc, indices, fill_diagonal, logspace/geomspace, nan_to_num and
+unwrap (1-d)."""
 
 import numpy as np
 
 from mahou import njit
+from mahou._language import refuse
 
-__all__ = ["iscomplex", "isreal", "isscalar", "asarray_chkfinite", "nancumsum", "nancumprod", "sinc", "indices",
-           "fill_diagonal"]
+__all__ = ["iscomplex", "isreal", "isscalar", "asarray_chkfinite", "nancumsum", "nancumprod", "sinc", "indices", "logspace",
+           "geomspace", "nan_to_num", "unwrap", "fill_diagonal"]
 
 
 @njit
@@ -96,3 +98,87 @@ def fill_diagonal(a, val, wrap=False):
             break
         a.flat[i] = vals[j % vals.size]
         j += 1
+
+
+@njit
+def logspace(start, stop, num=50, endpoint=True, base=10.0):
+    if not endpoint:
+        step = (stop - start) / num if num > 0 else 0.0
+        y = start + np.arange(num) * step
+        return np.power(base, y)
+    return np.power(base, np.linspace(start, stop, num))
+
+
+@njit
+def geomspace(start, stop, num=50, endpoint=True):
+    start = start * 1.0
+    stop = stop * 1.0
+    if start == 0 or stop == 0:
+        raise ValueError("Geometric sequence cannot include zero")
+    out_sign = np.sign(start)
+    start = start / out_sign
+    stop = stop / out_sign
+    result = logspace(np.log10(start), np.log10(stop), num, endpoint, 10.0)
+    if num > 0:
+        result[0] = start
+        if num > 1 and endpoint:
+            result[-1] = stop
+    return out_sign * result
+
+
+@njit
+def _nan_to_num_value(v, nan, posinf, neginf, big):
+    if np.isnan(v):
+        return nan
+    if np.isinf(v):
+        if v > 0:
+            return big if posinf is None else posinf
+        return -big if neginf is None else neginf
+    return v
+
+
+@njit
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    if not isinstance(x, np.ndarray):
+        if isinstance(x, float):
+            return _nan_to_num_value(x, nan, posinf, neginf, np.finfo(np.float64).max)
+        return x
+    out = x.copy() if copy else x
+    f = out.reshape(out.size)
+    z = np.zeros(1, dtype=out.dtype)[0]
+    if isinstance(z, np.float64) or isinstance(z, np.float32):
+        big = np.finfo(out.dtype).max
+        for i in range(f.shape[0]):
+            f[i] = _nan_to_num_value(f[i], nan, posinf, neginf, big)
+    elif isinstance(z, np.complex128) or isinstance(z, np.complex64):
+        big = np.finfo(out.real.dtype).max
+        for i in range(f.shape[0]):
+            v = f[i]
+            f[i] = complex(_nan_to_num_value(v.real, nan, posinf, neginf, big),
+                           _nan_to_num_value(v.imag, nan, posinf, neginf, big))
+    return out
+
+
+@njit
+def unwrap(p, discont=None, axis=-1, period=6.283185307179586):
+    p = np.asarray(p)
+    if p.ndim != 1:
+        refuse("np.unwrap() in compiled code takes a 1-d array")
+    if axis != -1 and axis != 0:
+        raise ValueError("axis is out of bounds for array of dimension 1")
+    high = period / 2
+    low = -high
+    cut = high if discont is None else max(discont, high)
+    up = p.astype(np.float64)
+    correction = 0.0
+    for i in range(1, p.shape[0]):
+        dd = p[i] - p[i - 1]
+        ddmod = np.mod(dd - low, period) + low
+        if ddmod == low and dd > 0:
+            ddmod = high
+        ph = ddmod - dd
+        if abs(dd) < cut:
+            ph = 0.0
+        correction += ph
+        up[i] = p[i] + correction
+    return up
