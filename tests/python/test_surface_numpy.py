@@ -169,7 +169,11 @@ def polydiv(a, b):
 
 
 def polyint(a):
-    return P.polyint(a), P.polyint(a, 2)
+    return P.polyint(a)
+
+
+def polyint_m(a, m):
+    return P.polyint(a, m)
 
 
 def polyval(x, c):
@@ -177,7 +181,7 @@ def polyval(x, c):
 
 
 def as_series(a):
-    return pu.as_series((a, a))
+    return pu.as_series((a, a * 2))
 
 
 def trimseq(a):
@@ -239,6 +243,12 @@ def random_cauchy_exponential(seed):
     return np.random.standard_cauchy(), np.random.standard_exponential(), np.random.standard_exponential(2)
 
 
+POLY_PAIRS = [(np.array([1.0, 2.0]), np.array([3.0, 4.0, 5.0])), (np.array([1.0]), np.array([-1.0])),
+              (np.array([3.0, 4.0, 5.0]), np.array([1.0, 2.0])), (np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, 3.0])),
+              (np.array([1, 2, 0]), np.array([0.5, -0.5])), (np.array([1.0, 2.0]), np.array([1j, 2.0])),
+              (np.array([0.0]), np.array([2.0])), (np.array([5.0, 0.0, 0.0]), np.array([0.0, 0.0, 3.0, 0.0])),
+              (np.arange(6.0)[::2], np.array([2.0]))]
+
 CASES = {
     "int_scalars": Case(int_scalars, [0, 1, -1, 127, -128, 2.75, -3.5]),
     "uint_scalars": Case(uint_scalars, [0, 1, 255, 2.75]),
@@ -272,15 +282,20 @@ CASES = {
     "triu_indices": Case(triu_indices, [0, 1, 4]),
     "tril_indices_from_3d": Case(tril_indices_from, [np.ones((2, 2, 2))]),
     "Polynomial": Case(poly_class, [np.array([1.0, 2.0, 3.0]), np.array([0.5])]),
-    "polyadd": Case(polyadd, [(np.array([1.0, 2.0]), np.array([3.0, 4.0, 5.0])), (np.array([1.0]), np.array([-1.0]))]),
-    "polysub": Case(polysub, [(np.array([1.0, 2.0]), np.array([3.0, 4.0, 5.0])), (np.array([1.0]), np.array([1.0]))]),
-    "polymul": Case(polymul, [(np.array([1.0, 2.0]), np.array([3.0, 4.0, 5.0])), (np.array([0.0]), np.array([2.0]))]),
-    "polydiv": Case(polydiv, [(np.array([1.0, 2.0, 3.0]), np.array([3.0, 1.0])), (np.array([4.0]), np.array([2.0]))],
-                    tol=1e-12),
-    "polyint": Case(polyint, [np.array([1.0, 2.0, 3.0]), np.array([0.0])], tol=1e-12),
-    "polyval": Case(polyval, [(2.0, np.array([1.0, 2.0, 3.0])), (np.arange(3.0), np.array([1.0, -1.0]))]),
-    "as_series": Case(as_series, [np.array([1.0, 2.0, 0.0])]),
-    "trimseq": Case(trimseq, [np.array([1.0, 2.0, 0.0, 0.0]), np.array([0.0])]),
+    "polyadd": Case(polyadd, POLY_PAIRS),
+    "polysub": Case(polysub, POLY_PAIRS),
+    "polymul": Case(polymul, POLY_PAIRS),
+    "polydiv": Case(polydiv, POLY_PAIRS + [(np.array([1.0, 2.0]), np.array([1.0, 0.0]))], tol=1e-12),
+    "polyint": Case(polyint, [np.array([1.0, 2.0, 3.0]), np.array([0.0]), np.array([1, -2, 3]), np.array([1j, 2.0]),
+                              np.array([0.0, 0.0, 5.0])], tol=1e-12),
+    "polyint_m": Case(polyint_m, [(np.array([1.0, 2.0, 3.0]), 2), (np.array([4.0]), 0), (np.array([1.0, 2.0]), 3),
+                                  (np.array([1.0]), -1)], tol=1e-12),
+    "polyval": Case(polyval, [(2.0, np.array([1.0, 2.0, 3.0])), (np.arange(3.0), np.array([1.0, -1.0])),
+                              (-1.5, np.array([3])), (M, np.array([0.5, 0.0, -2.0])), (1j, np.array([1.0, 1.0])),
+                              (VIEW, np.array([1, 2, 3]))], tol=1e-12),
+    "as_series": Case(as_series, [np.array([1.0, 2.0, 0.0]), np.array([0.0, 0.0]), np.array([3, 0])]),
+    "trimseq": Case(trimseq, [np.array([1.0, 2.0, 0.0, 0.0]), np.array([0.0]), np.array([0.0, 0.0]), np.array([1.0, 2.0]),
+                              EMPTY]),
     "divmod": Case(ufunc_divmod, [(F, 1.5), (I, 3), (I, -4), (VIEW, VIEW + 1), (-7, 2), (7.5, -2.0), (EMPTY, 1.0),
                                   (np.arange(6, dtype=np.int32), np.int32(4))]),
     "modf": Case(ufunc_modf, [F, VIEW, EMPTY]),
@@ -304,7 +319,7 @@ CASES = {
 
 # Numba compiles these; mahou refuses them with a clean error (docs/numba_surface.md says why).
 EXPECTED_REFUSALS = {
-    "Polynomial", "polyadd", "polysub", "polymul", "polydiv", "polyint", "polyval", "as_series", "trimseq",
+    "Polynomial",
     "array_ctors", "datetime", "isnat", "intc", "uintc", "scalar_view", "ndarray.sum_dtype",
     "roots", "modf", "ldexp", "frexp", "unwrap_2d",
 }
