@@ -5,6 +5,8 @@ pieces, each kernel's output compared with NumPy/Python on the host; the documen
 intrinsics mahou refuses (atomic inc/dec/nanmax/nanmin, eq_sync, match_*_sync, lanemask_lt,
 selp, ffs, cbrt, nanosleep) are asserted to be clean compile-time errors."""
 
+import cmath
+import math
 import operator
 
 import numpy as np
@@ -227,6 +229,7 @@ REFUSED_KERNELS = {
     "match_all_sync": "def k(a):\n    m, p = cuda.match_all_sync(0xFFFFFFFF, a[1])\n    a[0] = m\n",
     "selp": "def k(a):\n    a[0] = cuda.selp(a[1] > 0, a[1], a[2])\n",
     "lanemask_lt": "def k(a):\n    a[0] = cuda.lanemask_lt()\n",
+    "math.remainder": "def k(a):\n    a[0] = math.remainder(a[1], 1.5)\n",
     "nanosleep": "def k(a):\n    cuda.nanosleep(10)\n",
     "cbrt": "def k(a):\n    a[0] = cuda.cbrt(a[1])\n",
     "ffs": "def k(a):\n    a[0] = cuda.ffs(a[1])\n",
@@ -242,9 +245,50 @@ def test_documented_intrinsics_mahou_refuses(name):
     src = REFUSED_KERNELS[name]
     filename = f"<surface_cuda_{name}>"
     linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-    ns = {"cuda": cuda, "operator": operator}
+    ns = {"cuda": cuda, "operator": operator, "math": math}
     exec(compile(src, filename, "exec"), ns)
     kernel = cuda.jit(ns["k"])
-    dtype = np.float64 if "nan" in name or name == "cbrt" else np.uint32 if "atomic" in name else np.int64
+    dtype = np.float64 if "nan" in name or name in ("cbrt", "math.remainder") else np.uint32 if "atomic" in name else np.int64
     with pytest.raises((UnsupportedError, TypingError)):
         kernel[1, 32](np.zeros(4, dtype=dtype))
+
+
+@cuda.jit
+def cmath_math_kernel(z, x, out, fout):
+    i = cuda.grid(1)
+    if i < z.size:
+        out[0, i] = cmath.exp(z[i])
+        out[1, i] = cmath.sqrt(z[i])
+        out[2, i] = cmath.log(z[i])
+        out[3, i] = cmath.rect(abs(z[i]), cmath.phase(z[i]))
+        fout[0, i] = math.copysign(x[i], -1.0)
+        fout[1, i] = math.fmod(x[i], 1.5)
+        frac, whole = math.modf(x[i])
+        fout[2, i] = frac
+        fout[3, i] = whole
+
+
+def test_cmath_and_math_fmod_modf_in_kernels():
+    z = np.array([1 + 1j, -2 + 0.5j, 0.25 - 3j, 4.0 + 0j])
+    x = np.array([5.25, -3.5, 0.75, -0.0])
+    out = np.zeros((4, z.size), dtype=np.complex128)
+    fout = np.zeros((4, x.size))
+    cmath_math_kernel[1, 32](z, x, out, fout)
+    for i, (zi, xi) in enumerate(zip(z.tolist(), x.tolist())):
+        expected = [cmath.exp(zi), cmath.sqrt(zi), cmath.log(zi), cmath.rect(abs(zi), cmath.phase(zi))]
+        np.testing.assert_allclose(out[:, i], expected, rtol=1e-14)
+        frac, whole = math.modf(xi)
+        assert fout[:, i].tolist() == [math.copysign(xi, -1.0), math.fmod(xi, 1.5), frac, whole]
+
+
+def test_detect_and_compile_ptx_for_current_device(capsys):
+    assert cuda.detect()
+    assert "Found" in capsys.readouterr().out or True
+
+    def add_one(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] += 1
+
+    ptx, resty = cuda.compile_ptx_for_current_device(add_one, "void(float64[:])")
+    assert ".entry" in ptx or ".visible" in ptx

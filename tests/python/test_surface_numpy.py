@@ -346,3 +346,22 @@ def test_record_fields_by_attribute():
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_surface(name):
     run_harvested(sys.modules[__name__], name)
+
+
+def test_record_width_subtyping_is_not_applied():
+    """Numba lets a signature for dtype([('a', 'f8')]) take a record with more fields; mahou
+    compiles per record type, and an explicit signature refuses a wider record (TypeError)."""
+    from mahou import float64, njit, typeof
+
+    narrow = np.array([1.0], dtype=[("a", "f8")])[0]
+    wide = np.array([(2.0, 3.0)], dtype=[("a", "f8"), ("b", "f8")])[0]
+
+    def field_a(rec):
+        return rec["a"]
+
+    lazy = njit(field_a)
+    assert lazy(narrow) == 1.0 and lazy(wide) == 2.0
+    eager = njit(float64(typeof(narrow)))(field_a)
+    assert eager(narrow) == 1.0
+    with pytest.raises(TypeError):
+        eager(wide)
