@@ -5,7 +5,6 @@ pieces, each kernel's output compared with NumPy/Python on the host; the documen
 intrinsics mahou refuses (atomic inc/dec/nanmax/nanmin, eq_sync, match_*_sync, lanemask_lt,
 selp, ffs, cbrt, nanosleep) are asserted to be clean compile-time errors."""
 
-import cmath
 import math
 import operator
 
@@ -254,13 +253,9 @@ def test_documented_intrinsics_mahou_refuses(name):
 
 
 @cuda.jit
-def cmath_math_kernel(z, x, out, fout):
+def math_kernel(x, fout):
     i = cuda.grid(1)
-    if i < z.size:
-        out[0, i] = cmath.exp(z[i])
-        out[1, i] = cmath.sqrt(z[i])
-        out[2, i] = cmath.log(z[i])
-        out[3, i] = cmath.rect(abs(z[i]), cmath.phase(z[i]))
+    if i < x.size:
         fout[0, i] = math.copysign(x[i], -1.0)
         fout[1, i] = math.fmod(x[i], 1.5)
         frac, whole = math.modf(x[i])
@@ -268,15 +263,11 @@ def cmath_math_kernel(z, x, out, fout):
         fout[3, i] = whole
 
 
-def test_cmath_and_math_fmod_modf_in_kernels():
-    z = np.array([1 + 1j, -2 + 0.5j, 0.25 - 3j, 4.0 + 0j])
-    x = np.array([5.25, -3.5, 0.75, -0.0])
-    out = np.zeros((4, z.size), dtype=np.complex128)
+def test_math_fmod_modf_in_kernels():
+    x = np.array([5.25, -3.5, 0.75, -0.0, 1e300])
     fout = np.zeros((4, x.size))
-    cmath_math_kernel[1, 32](z, x, out, fout)
-    for i, (zi, xi) in enumerate(zip(z.tolist(), x.tolist())):
-        expected = [cmath.exp(zi), cmath.sqrt(zi), cmath.log(zi), cmath.rect(abs(zi), cmath.phase(zi))]
-        np.testing.assert_allclose(out[:, i], expected, rtol=1e-14)
+    math_kernel[1, 32](x, fout)
+    for i, xi in enumerate(x.tolist()):
         frac, whole = math.modf(xi)
         assert fout[:, i].tolist() == [math.copysign(xi, -1.0), math.fmod(xi, 1.5), frac, whole]
 
