@@ -233,6 +233,10 @@ def unwrap_2d(p):
     return np.unwrap(p)
 
 
+def select_forms(conds, choices):
+    return np.select(conds, choices), np.select(conds, choices, -1), np.select(conds, choices, 2.5)
+
+
 def random_ranf(seed):
     np.random.seed(seed)
     return np.random.ranf(), np.random.sample(3)
@@ -314,6 +318,9 @@ CASES = {
                                   np.array([0.0, 3.2, 6.4, -3.2, np.pi, -np.pi, 2 * np.pi]), VIEW * 3,
                                   np.array([1, 5, 9, 2])], tol="ulp"),
     "unwrap_2d": Case(unwrap_2d, [np.zeros((2, 3))]),
+    "select": Case(select_forms, [([I > 0, I < -2], [I, I * 10]), ([M > 0], [M]), ([EMPTY > 0], [EMPTY]),
+                                  ([F > 0, F > 1, F > 2], [F, F + 1, F + 2]), ([I > 0], [I[::-1]]),
+                                  ([np.zeros(3, dtype=np.bool_)], [np.arange(3.0)])]),
     "random.cauchy_exponential": Case(random_cauchy_exponential, [0]),
 }
 

@@ -1,7 +1,7 @@
 """Small NumPy functions compiled by mahou (re-exported by numpy_functions): the
 predicates iscomplex/isreal/isscalar, asarray_chkfinite, the NaN-skipping cumulative
-sum and product, sinc, indices, fill_diagonal, logspace/geomspace, nan_to_num and
-unwrap (1-d)."""
+sum and product, sinc, indices, fill_diagonal, logspace/geomspace, nan_to_num,
+unwrap (1-d) and select (conditions and choices of one shape)."""
 
 import numpy as np
 
@@ -9,7 +9,7 @@ from mahou import njit
 from mahou._language import refuse
 
 __all__ = ["iscomplex", "isreal", "isscalar", "asarray_chkfinite", "nancumsum", "nancumprod", "sinc", "indices", "logspace",
-           "geomspace", "nan_to_num", "unwrap", "fill_diagonal"]
+           "geomspace", "nan_to_num", "unwrap", "fill_diagonal", "select"]
 
 
 @njit
@@ -182,3 +182,26 @@ def unwrap(p, discont=None, axis=-1, period=6.283185307179586):
         correction += ph
         up[i] = p[i] + correction
     return up
+
+
+@njit
+def select(condlist, choicelist, default=0):
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(condlist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    first = np.asarray(choicelist[0])
+    value = np.zeros(1, first.dtype)[0] + default  # NumPy's result type of the choices and the default
+    out = np.full(first.shape, value)
+    for k in range(len(condlist) - 1, -1, -1):
+        cond = np.asarray(condlist[k])
+        choice = np.asarray(choicelist[k])
+        if cond.shape != out.shape or choice.shape != out.shape:
+            raise ValueError("np.select() in compiled code needs conditions and choices of one shape")
+        c = cond.ravel()
+        v = choice.ravel()
+        o = out.reshape(out.size)
+        for i in range(o.shape[0]):
+            if c[i]:
+                o[i] = v[i]
+    return out
