@@ -131,6 +131,30 @@ def test_cumsum_of_complex_negative_zero_parts():
     same_bits(cumsums(a)[0], np.cumsum(a))
 
 
+# ---- cumprod copies its first item: 1 * (-31-infj) would be nan-infj (seed 109, program 338)
+
+@njit
+def cumprods(a):
+    return np.cumprod(a), a.cumprod()
+
+
+@pytest.mark.parametrize("values", [
+    [complex(-31.0, -np.inf)], [complex(np.nan, np.inf)], [complex(np.inf, 0.0), 2.0],
+    [complex(-0.0, -0.0), 1.0], [-0.0], [],
+])
+def test_cumprod_first_item_as_it_is(values):
+    a = np.array(values, dtype=np.complex128)
+    with np.errstate(all="ignore"):
+        expected = np.cumprod(a)
+        for got in cumprods(a):
+            same_bits(got, expected)
+        same_bits(cumprods(a[::-1])[0], np.cumprod(a[::-1]))
+    f = np.array([-0.0, np.inf, 2.0])
+    with np.errstate(all="ignore"):
+        same_bits(cumprods(f)[0], np.cumprod(f))
+        same_bits(cumprods(np.array([3, -2, 5], dtype=np.int32))[0], np.cumprod(np.array([3, -2, 5], dtype=np.int32)))
+
+
 # ---- np.transpose(a) (refused before)
 
 @njit
