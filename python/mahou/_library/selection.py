@@ -41,13 +41,6 @@ def sort(a, axis=-1, kind=None):
         return np.sort(a.ravel())
     if a.ndim == 0:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension 0")
-    if a.ndim == 1:  # the count along the only axis is a scalar, as NumPy's
-        _axis(axis, 1)
-        n = 0
-        for i in range(a.shape[0]):
-            if a[i] != 0:
-                n += 1
-        return n
     ax = _axis(axis, a.ndim)
     if a.ndim == 1:
         return np.sort(a)
@@ -64,13 +57,6 @@ def argsort(a, axis=-1, kind=None):
         return np.argsort(a.ravel())
     if a.ndim == 0:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension 0")
-    if a.ndim == 1:  # the count along the only axis is a scalar, as NumPy's
-        _axis(axis, 1)
-        n = 0
-        for i in range(a.shape[0]):
-            if a[i] != 0:
-                n += 1
-        return n
     ax = _axis(axis, a.ndim)
     if a.ndim == 1:
         return np.argsort(a)
