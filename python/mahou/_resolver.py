@@ -230,7 +230,8 @@ def _classify_plain(obj):
         found = _library_function("heapq." + obj.__name__)  # _library/heapq_module.py
         if found != ("missing",):
             return found
-    if callable(obj) and getattr(obj, "__module__", None) in ("numpy.polynomial.polynomial", "numpy.polynomial.polyutils"):
+    if callable(obj) and getattr(obj, "__module__", None) in ("numpy.polynomial.polynomial",
+                                                             "numpy.polynomial.polyutils"):
         found = _library_function("polynomial." + obj.__name__)  # _library/polynomial.py
         if found != ("missing",):
             return found

@@ -247,7 +247,10 @@ def test_documented_intrinsics_mahou_refuses(name):
     ns = {"cuda": cuda, "operator": operator, "math": math}
     exec(compile(src, filename, "exec"), ns)
     kernel = cuda.jit(ns["k"])
-    dtype = np.float64 if "nan" in name or name in ("cbrt", "math.remainder") else np.uint32 if "atomic" in name else np.int64
+    if "nan" in name or name in ("cbrt", "math.remainder"):
+        dtype = np.float64
+    else:
+        dtype = np.uint32 if "atomic" in name else np.int64
     with pytest.raises((UnsupportedError, TypingError)):
         kernel[1, 32](np.zeros(4, dtype=dtype))
 

@@ -8,8 +8,8 @@ import numpy as np
 from mahou import njit
 from mahou._language import refuse
 
-__all__ = ["iscomplex", "isreal", "isscalar", "asarray_chkfinite", "nancumsum", "nancumprod", "sinc", "indices", "logspace",
-           "geomspace", "nan_to_num", "unwrap", "fill_diagonal", "select"]
+__all__ = ["iscomplex", "isreal", "isscalar", "asarray_chkfinite", "nancumsum", "nancumprod", "sinc", "indices",
+           "logspace", "geomspace", "nan_to_num", "unwrap", "fill_diagonal", "select"]
 
 
 @njit
