@@ -237,6 +237,23 @@ def select_forms(conds, choices):
     return np.select(conds, choices), np.select(conds, choices, -1), np.select(conds, choices, 2.5)
 
 
+def cov_forms(m, y):
+    return (np.cov(m, y), np.cov(m, y, False), np.cov(m, y, True, True), np.cov(m, y, True, False, 0),
+            np.cov(m, y, True, False, 2))
+
+
+def cov_one(m):
+    return np.cov(m), np.cov(m, bias=True), np.cov(m, ddof=0)
+
+
+def corrcoef_forms(x, y):
+    return np.corrcoef(x, y), np.corrcoef(x, y, False)
+
+
+def corrcoef_one(x):
+    return np.corrcoef(x)
+
+
 def random_ranf(seed):
     np.random.seed(seed)
     return np.random.ranf(), np.random.sample(3)
@@ -320,6 +337,19 @@ CASES = {
                                   np.array([0.0, 3.2, 6.4, -3.2, np.pi, -np.pi, 2 * np.pi]), VIEW * 3,
                                   np.array([1, 5, 9, 2])], tol="ulp"),
     "unwrap_2d": Case(unwrap_2d, [np.zeros((2, 3))]),
+    "cov": Case(cov_forms, [(np.arange(12.0).reshape(3, 4), np.array([[1.0, -2.0, 0.5, 4.0]])),
+                            (np.array([[0.0, 2.0], [1.0, 1.0], [2.0, 0.0]]), np.array([[1.0, 3.0], [2.0, 2.0], [0.0, 5.0]])),
+                            (np.arange(6).reshape(2, 3), np.arange(3.0)),
+                            (np.array([[1 + 1j, 2.0, 3j]]), np.array([1.0, 2.0, 4.0])),
+                            (M[:, ::2].T, M[:, 1::2].T)], tol=1e-12),
+    "cov_one": Case(cov_one, [np.array([-2.1, -1, 4.3]), np.array([1.0, np.nan, 2.0]), np.arange(5),
+                              np.arange(12.0).reshape(3, 4), M.T, VIEW, np.array([1j, 2.0, -1.0])], tol=1e-12),
+    "corrcoef": Case(corrcoef_forms, [(np.arange(12.0).reshape(3, 4) ** 2, np.array([1.0, -2.0, 0.5, 4.0])),
+                                      (np.array([[0.0, 2.0], [1.0, 1.0], [2.0, 0.0]]), np.array([[1.0, 3.0], [2.0, 2.0],
+                                                                                                 [0.0, 5.0]]))],
+                     tol=1e-12),
+    "corrcoef_one": Case(corrcoef_one, [np.array([-2.1, -1, 4.3]), np.arange(12.0).reshape(3, 4) ** 2, M.T],
+                         tol=1e-12),
     "select": Case(select_forms, [([I > 0, I < -2], [I, I * 10]), ([M > 0], [M]), ([EMPTY > 0], [EMPTY]),
                                   ([F > 0, F > 1, F > 2], [F, F + 1, F + 2]), ([I > 0], [I[::-1]]),
                                   ([np.zeros(3, dtype=np.bool_)], [np.arange(3.0)])]),
@@ -355,6 +385,18 @@ def test_record_fields_by_attribute():
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_surface(name):
     run_harvested(sys.modules[__name__], name)
+
+
+def test_cov_of_a_single_row_2d_array_is_refused_at_run_time():
+    """NumPy squeezes the result to 0-d, so the result's ndim would depend on the shape: a
+    ValueError, as Numba raises (RuntimeError there); the row as a 1-d array works."""
+    from mahou import njit
+
+    f = njit(lambda m: np.cov(m))
+    with pytest.raises(ValueError, match="single row"):
+        f(np.array([[1.0, 2.0, 4.0]]))
+    g = njit(lambda m: np.cov(m))
+    assert g(np.array([1.0, 2.0, 4.0])) == pytest.approx(np.cov(np.array([1.0, 2.0, 4.0])), rel=1e-14)
 
 
 def test_record_width_subtyping_is_not_applied():
