@@ -17,6 +17,7 @@ from ..gufunc import parse_layout
 from ..ufunc import parse_scalar_signature
 
 _THREADS = 256
+_TILE = 4 * _THREADS  # items a block of @cuda.reduce folds per step
 _counter = itertools.count()
 
 
@@ -352,9 +353,10 @@ class CUDAGUFunc:
 
 class Reduce:
     """@cuda.reduce: a binary function (associative and commutative) → a reduction of
-    1-D arrays on the device: each thread folds a grid-strided run of elements, each
-    block folds its threads' values in shared memory, and a second one-block pass folds
-    the blocks' results (with `init`)."""
+    1-D arrays on the device: each block folds tiles of 4 x 256 contiguous items, grid
+    strided (each thread four items of a tile, 256 apart, into four running values), then
+    its threads' values in shared memory; a second one-block pass folds the blocks'
+    results (with `init`)."""
 
     def __init__(self, functor):
         if isinstance(functor, _core.Dispatcher):
@@ -371,37 +373,50 @@ class Reduce:
         kernel = self._kernels.get(dtype)
         if kernel is None:
             name = f"__reduce_{self.__name__}"
+            t, tile = _THREADS, _TILE
             source = (
                 f"def {name}(a, partial, n, init, with_init):\n"
-                f"    sm = __cuda.shared.array({_THREADS}, __dtype)\n"
+                f"    sm = __cuda.shared.array({t}, __dtype)\n"
                 f"    tid = __cuda.threadIdx.x\n"
                 f"    block = __cuda.blockIdx.x\n"
-                f"    i = block * {_THREADS} + tid\n"
-                f"    stride = __cuda.gridDim.x * {_THREADS}\n"
-                f"    if i < n:\n"
-                f"        acc = a[i]\n"
-                f"        j = i + stride\n"
-                # four independent runs while four strides remain: four loads in flight
-                f"        if j + 3 * stride < n:\n"
-                f"            b = a[j + stride]\n"
-                f"            c = a[j + 2 * stride]\n"
-                f"            d = a[j + 3 * stride]\n"
+                f"    step = __cuda.gridDim.x * {tile}\n"
+                f"    first = block * {tile}\n"
+                f"    base = first\n"
+                f"    acc = init\n"
+                # whole tiles of {tile} items, four per thread at {t} apart: four loads in flight
+                f"    if base + {tile} <= n:\n"
+                f"        j = base + tid\n"
+                f"        acc = a[j]\n"
+                f"        b = a[j + {t}]\n"
+                f"        c = a[j + {2 * t}]\n"
+                f"        d = a[j + {3 * t}]\n"
+                f"        base += step\n"
+                f"        while base + {tile} <= n:\n"
+                f"            j = base + tid\n"
                 f"            acc = __core(acc, a[j])\n"
-                f"            j += 4 * stride\n"
-                f"            while j + 3 * stride < n:\n"
-                f"                acc = __core(acc, a[j])\n"
-                f"                b = __core(b, a[j + stride])\n"
-                f"                c = __core(c, a[j + 2 * stride])\n"
-                f"                d = __core(d, a[j + 3 * stride])\n"
-                f"                j += 4 * stride\n"
-                f"            acc = __core(__core(acc, b), __core(c, d))\n"
+                f"            b = __core(b, a[j + {t}])\n"
+                f"            c = __core(c, a[j + {2 * t}])\n"
+                f"            d = __core(d, a[j + {3 * t}])\n"
+                f"            base += step\n"
+                f"        acc = __core(__core(acc, b), __core(c, d))\n"
+                # the one partly filled tile, in the block it falls to
+                f"        j = base + tid\n"
                 f"        while j < n:\n"
                 f"            acc = __core(acc, a[j])\n"
-                f"            j += stride\n"
-                f"        sm[tid] = acc\n"
+                f"            j += {t}\n"
+                f"    elif base < n:\n"
+                f"        j = base + tid\n"
+                f"        if j < n:\n"
+                f"            acc = a[j]\n"
+                f"            j += {t}\n"
+                f"            while j < n:\n"
+                f"                acc = __core(acc, a[j])\n"
+                f"                j += {t}\n"
+                f"    sm[tid] = acc\n"
                 f"    __cuda.syncthreads()\n"
-                f"    valid = min({_THREADS}, n - block * {_THREADS})\n"
-                f"    s = {_THREADS // 2}\n"
+                # the threads holding a value: all after a whole tile, else a prefix
+                f"    valid = {t} if first + {tile} <= n else min({t}, n - first)\n"
+                f"    s = {t // 2}\n"
                 f"    while s > 0:\n"
                 f"        if tid < s and tid + s < valid:\n"
                 f"            sm[tid] = __core(sm[tid], sm[tid + s])\n"
@@ -456,7 +471,7 @@ class Reduce:
             except Exception:
                 per_sm = 4
             self._resident[key] = per_sm
-        return max(1, min((n + _THREADS - 1) // _THREADS, sms * per_sm))
+        return max(1, min((n + _TILE - 1) // _TILE, sms * per_sm))
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
         cuda = _cuda()
