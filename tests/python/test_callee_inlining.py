@@ -88,3 +88,49 @@ def test_arrays_made_by_inlined_callee_are_released():
 def test_transitive_callees():
     check(outer, 5)
     check(outer, -7)
+
+
+# ---- a pow() whose exponent becomes a constant once the callee is inlined (a default
+# argument) is LLVM's pow intrinsic then, as a written constant is: 1 / x for -1.0, x * x
+# for 2.0; the results stay Python's
+
+def crra_py(c, sigma=2.0):
+    return (c ** (1 - sigma) - 1) / (1 - sigma)
+
+
+def squared_py(c, p=2.0):
+    return c ** p
+
+
+crra = njit(crra_py)
+squared = njit(squared_py)
+
+
+def crra_total_py(cs):
+    t = 0.0
+    for c in cs:
+        t += crra_py(c) + squared_py(c)
+    return t
+
+
+def crra_total(cs):
+    t = 0.0
+    for c in cs:
+        t += crra(c) + squared(c)
+    return t
+
+
+def test_pow_with_an_inlined_constant_exponent():
+    cs = np.random.default_rng(3).uniform(-10, 10, 2000)
+    cs[:4] = [0.5, -7.25, 1e-300, 3.0]
+    f = njit(crra_total)
+    assert f(cs) == crra_total_py(cs)
+    for c in cs[:50]:
+        assert crra(c) == crra_py(c) and squared(c) == squared_py(c)
+    llvm = f.inspect_llvm(f.signatures[0])
+    assert "@pow(" not in llvm and "llvm.pow" not in llvm  # folded to a division and a product
+
+
+def test_pow_with_a_variable_exponent_is_still_c_pow():
+    for c, p in ((2.0 ** 62, -5.04), (3.7, 0.5), (0.3, -1.0), (-2.0, 3.0)):
+        assert crra(c, p) == crra_py(c, p)

@@ -5,6 +5,7 @@
 #include "mahou/jit.h"
 
 #include "inline_library.h"
+#include "constant_pow.h"
 #include "refcount_pairs.h"
 #include "mahou/codegen.h"
 
@@ -254,6 +255,11 @@ void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *
   // cancel are removed, the rest guarded by their null test.
   pb.registerPipelineStartEPCallback([](llvm::ModulePassManager &m, llvm::OptimizationLevel) {
     m.addPass(llvm::createModuleToFunctionPassAdaptor(RefcountPairsPass()));
+  });
+  // After each InstCombine of the simplification pipeline (so after inlining too): pow()
+  // calls whose exponent became a constant go back to the intrinsic (constant_pow.cpp).
+  pb.registerPeepholeEPCallback([](llvm::FunctionPassManager &f, llvm::OptimizationLevel) {
+    f.addPass(ConstantPowPass());
   });
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
   mpm.run(module, mam);
