@@ -78,3 +78,17 @@ def test_inspect_cfg_and_get_metadata_are_missing():
     f = njit(divide)
     f(1.0, 2.0)
     assert not hasattr(f, "inspect_cfg") and not hasattr(f, "inspect_disasm_cfg") and not hasattr(f, "get_metadata")
+
+
+def hypotenuse(a, b):
+    return math.sqrt(a * a + b * b)
+
+
+def test_cfunc_inspect_llvm_and_ctypes():
+    from mahou import cfunc
+
+    hyp = cfunc("float64(float64, float64)")(hypotenuse)
+    ir = hyp.inspect_llvm()
+    assert isinstance(ir, str) and "define" in ir
+    for a, b in [(3.0, 4.0), (0.0, -2.5), (1e200, 1e200), (-0.0, 0.0)]:
+        assert hyp.ctypes(a, b) == hypotenuse(a, b)
