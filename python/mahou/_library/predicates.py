@@ -1,7 +1,8 @@
 """Small NumPy functions compiled by mahou (re-exported by numpy_functions): the
 predicates iscomplex/isreal/isscalar, asarray_chkfinite, the NaN-skipping cumulative
 sum and product, sinc, indices, fill_diagonal, logspace/geomspace, nan_to_num,
-unwrap (1-d) and select (conditions and choices of one shape)."""
+unwrap (1-d), select (conditions and choices of one shape) and roots (real coefficients
+give real roots; complex roots of them raise ValueError, as Numba's)."""
 
 import numpy as np
 
@@ -9,7 +10,7 @@ from mahou import njit
 from mahou._language import refuse
 
 __all__ = ["iscomplex", "isreal", "isscalar", "asarray_chkfinite", "nancumsum", "nancumprod", "sinc", "indices",
-           "logspace", "geomspace", "nan_to_num", "unwrap", "fill_diagonal", "select"]
+           "logspace", "geomspace", "nan_to_num", "unwrap", "fill_diagonal", "select", "roots"]
 
 
 @njit
@@ -205,3 +206,28 @@ def select(condlist, choicelist, default=0):
             if c[i]:
                 o[i] = v[i]
     return out
+
+
+@njit
+def roots(p):
+    p = np.asarray(p)
+    if p.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    z = np.zeros(1, dtype=p.dtype)[0]
+    if isinstance(z, np.complex128) or isinstance(z, np.complex64):
+        c = p.astype(np.complex128)
+    else:
+        c = p.astype(np.float64)
+    non_zero = np.nonzero(c)[0]
+    if len(non_zero) == 0:
+        return np.zeros(0, dtype=c.dtype)
+    trailing_zeros = len(c) - non_zero[-1] - 1
+    c = c[int(non_zero[0]):int(non_zero[-1]) + 1]
+    n = len(c)
+    if n > 1:
+        a = np.diag(np.ones(n - 2, dtype=c.dtype), -1)
+        a[0, :] = -c[1:] / c[0]
+        r = np.linalg.eigvals(a)  # real coefficients with complex roots: ValueError, as Numba's
+    else:
+        r = np.zeros(0, dtype=c.dtype)
+    return np.concatenate((r, np.zeros(trailing_zeros, dtype=r.dtype)))
