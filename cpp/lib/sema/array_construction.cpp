@@ -2,6 +2,7 @@
 // from literal lists and tuples (nested: N-D, dtype by NumPy's promotion), from tuples
 // held in variables, from arrays (copies or the same array), and stacks of arrays.
 #include "typer.h"
+#include "sema/arrays.h"
 
 namespace mahou::sema {
 
@@ -129,10 +130,10 @@ ExprPtr FunctionTyper::arrayConstruction(const std::string &name, const ast::Cal
       if (contiguous && same && at.layout == types::Layout::C) return v;
       if (fortran && same && (at.layout == types::Layout::F || at.ndim == 1)) return v;
       if (fortran) { // a C copy of the transpose, read through .T: Fortran order
-        auto tr = arrayAttribute(std::move(v), "T", e.loc);
+        auto tr = transposeArray(std::move(v), e.loc);
         auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(d, at.ndim, types::Layout::C), e.loc);
         c->args.push_back(std::move(tr));
-        return arrayAttribute(std::move(c), "T", e.loc);
+        return transposeArray(std::move(c), e.loc);
       }
       auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(d, at.ndim, types::Layout::C), e.loc);
       c->args.push_back(std::move(v));
@@ -235,10 +236,10 @@ ExprPtr FunctionTyper::arrayFromSequence(std::vector<ExprPtr> leaves, const std:
   }
   if (fortran && result->type.ndim > 1) {
     const Type rt = result->type;
-    auto tr = arrayAttribute(std::move(result), "T", loc);
+    auto tr = transposeArray(std::move(result), loc);
     auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(rt.dtype, rt.ndim, types::Layout::C), loc);
     c->args.push_back(std::move(tr));
-    result = arrayAttribute(std::move(c), "T", loc);
+    result = transposeArray(std::move(c), loc);
   }
   return wrapBindings(std::move(bindings), std::move(result), loc);
 }

@@ -2,6 +2,7 @@
 // reductions (sum, mean, argmax, ..., with axis), cumsum, dot/@, where, clip,
 // linspace, eye/identity, reshape/ravel/flatten.
 #include "typer.h"
+#include "sema/arrays.h"
 
 namespace mahou::sema {
 
@@ -21,12 +22,12 @@ std::optional<ir::ReduceKind> reduceKindByName(const std::string &n) {
 
 } // namespace
 
-std::optional<int64_t> FunctionTyper::axisArgument(const ast::Call &e, size_t position) {
-  const ast::Expr *a = e.args.size() > position ? e.args[position].get() : keyword(e, "axis");
+std::optional<int64_t> axisArgument(Typing &t, const ast::Call &e, size_t position) {
+  const ast::Expr *a = e.args.size() > position ? e.args[position].get() : t.keyword(e, "axis");
   if (!a) return std::nullopt;
   if (a->kind == ast::ExprKind::NoneLit) return std::nullopt;
-  auto v = constInt(*a);
-  if (!v) notSupported(a->loc, "axis must be a constant integer");
+  auto v = t.constInt(*a);
+  if (!v) t.notSupported(a->loc, "axis must be a constant integer");
   return v;
 }
 
@@ -65,7 +66,7 @@ ExprPtr FunctionTyper::numpyArrayFunction(const std::string &name, const ast::Ca
       if (arr->type.isNumber()) notSupported(loc, fname + "() of a scalar is not supported");
       error(loc, fname + "() needs an array, not " + arr->type.str());
     }
-    return reduction(*kind, std::move(arr), axisArgument(e, 1), loc);
+    return reduction(*kind, std::move(arr), axisArgument(*this, e, 1), loc);
   }
   if (name == "dot" || name == "matmul") {
     checkKeywords(e, {}, fname);
@@ -145,8 +146,7 @@ ExprPtr FunctionTyper::numpyArrayFunction(const std::string &name, const ast::Ca
     if (!arr->type.isArray()) error(loc, fname + "() needs an array");
     if (name == "ravel") {
       if (e.args.size() != 1) error(loc, "np.ravel() takes one argument");
-      ast::Call none(loc);
-      return arrayMethod(std::move(arr), "ravel", none);
+      return ravelArray(*this, std::move(arr), false, loc, "a.ravel");
     }
     if (e.args.size() != 2) error(loc, "np.reshape(a, shape) takes two arguments");
     auto dims = shapeArgument(*e.args[1]);
@@ -164,77 +164,6 @@ ExprPtr FunctionTyper::numpyArrayFunction(const std::string &name, const ast::Ca
     return r;
   }
   return numpyLibraryFunction(name, e);
-}
-
-bool FunctionTyper::isArrayMethod(const std::string &name) {
-  return reduceKindByName(name) || name == "reshape" || name == "ravel" || name == "flatten" || name == "dot" ||
-         name == "sort" || name == "argsort" || name == "view" || name == "fill";
-}
-
-ExprPtr FunctionTyper::arrayMethod(ExprPtr self, const std::string &name, const ast::Call &e) {
-  Loc loc = e.loc;
-  const Type at = self->type;
-  if (auto kind = reduceKindByName(name)) {
-    checkKeywords(e, {"axis"}, "a." + name);
-    if (e.args.size() > 1) error(loc, "a." + name + "() takes an optional axis");
-    return reduction(*kind, std::move(self), axisArgument(e, 0), loc);
-  }
-  if (name == "reshape") {
-    checkKeywords(e, {}, "a.reshape");
-    std::vector<ExprPtr> dims;
-    if (e.args.size() == 1) dims = shapeArgument(*e.args[0]);
-    else
-      for (auto &a : e.args) dims.push_back(toInt64Index(expr(*a), "reshape dimension"));
-    if (dims.empty()) error(loc, "a.reshape() needs a shape");
-    for (auto &d : dims)
-      if (isUnknown(d)) return unknown(loc);
-    if (at.layout != types::Layout::C) {
-      auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(at.dtype, at.ndim, types::Layout::C), loc);
-      c->args.push_back(std::move(self));
-      self = std::move(c);
-    }
-    auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape, Type::array(at.dtype, int(dims.size()), types::Layout::C, at.readonly), loc);
-    r->args.push_back(std::move(self));
-    for (auto &d : dims) r->args.push_back(std::move(d));
-    return r;
-  }
-  if (name == "ravel" || name == "flatten") {
-    checkKeywords(e, {}, "a." + name);
-    if (!e.args.empty()) error(loc, "a." + name + "() takes no arguments");
-    if (name == "flatten" || at.layout != types::Layout::C) {
-      requireHost(loc, "a." + name + "()");
-      auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(at.dtype, at.ndim, types::Layout::C), loc);
-      c->args.push_back(std::move(self));
-      self = std::move(c);
-    }
-    auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape, Type::array(at.dtype, 1, types::Layout::C, at.readonly), loc);
-    r->args.push_back(std::move(self));
-    r->args.push_back(ir::makeConst(Type::int64(), loc, -1));
-    return r;
-  }
-  if (name == "sort" || name == "argsort") {
-    checkSortKind(e, "a." + name);
-    if (!e.args.empty()) notSupported(loc, "a." + name + "() arguments are not supported");
-    return sortLike(name == "sort" ? 2 : 1, std::move(self), loc, "a." + name);
-  }
-  if (name == "view") { // the same memory read as another dtype of the same size
-    checkKeywords(e, {"dtype"}, "a.view");
-    const ast::Expr *d = e.args.size() == 1 ? e.args[0].get() : keyword(e, "dtype");
-    if (!d) error(loc, "a.view() needs a dtype");
-    auto dt = dtypeArgument(*d);
-    if (!dt) return unknown(loc);
-    if (types::dtypeBytes(*dt) != types::dtypeBytes(at.dtype))
-      notSupported(loc, "a.view() to a dtype of another size is not supported (only the same itemsize)");
-    auto c = std::make_unique<ir::Expr>(ir::ExprOp::Cast, Type::array(*dt, at.ndim, at.layout, at.readonly), loc);
-    c->args.push_back(std::move(self));
-    return c;
-  }
-  if (name == "fill") notSupported(loc, "a.fill() is a statement: write it on its own line");
-  if (name == "dot") {
-    if (e.args.size() != 1) error(loc, "a.dot(b) takes one argument");
-    return matmul(std::move(self), expr(*e.args[0]), loc);
-  }
-  return nullptr;
 }
 
 } // namespace mahou::sema

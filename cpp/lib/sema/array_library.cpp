@@ -1,6 +1,7 @@
 // Typing of the NumPy library functions built on loops and the runtime: sort,
 // argsort, unique, searchsorted, bincount, histogram, concatenate, stack.
 #include "typer.h"
+#include "sema/arrays.h"
 
 namespace mahou::sema {
 
@@ -14,35 +15,35 @@ ExprPtr op(ir::ExprOp o, Type t, Loc loc, int sub = 0) {
 
 } // namespace
 
-ExprPtr FunctionTyper::sortLike(int kind, ExprPtr arr, Loc loc, const std::string &fname) {
-  if (isUnknown(arr)) return unknown(loc);
-  if (!arr->type.isArray()) error(loc, fname + "() needs an array");
+ExprPtr sortArray(Typing &t, SortKind kind, ExprPtr arr, Loc loc, const std::string &fname) {
+  if (Typing::isUnknown(arr)) return t.unknown(loc);
+  if (!arr->type.isArray()) t.error(loc, fname + "() needs an array");
   const Type at = arr->type;
-  if (types::isComplex(at.dtype)) notSupported(loc, fname + "() of complex arrays is not supported");
-  if (at.ndim != 1) notSupported(loc, fname + "() is supported for 1-D arrays only");
-  requireHost(loc, fname + "()");
-  if (kind == 2 && at.readonly) error(loc, "cannot sort a read-only array in place");
-  Type rt = kind == 1 ? Type::array(DType::Int64, 1, types::Layout::C)
-            : kind == 2 ? Type::none()
-                        : Type::array(at.dtype, 1, types::Layout::C);
-  auto e = op(ir::ExprOp::ArraySort, rt, loc, kind);
+  if (types::isComplex(at.dtype)) t.notSupported(loc, fname + "() of complex arrays is not supported");
+  if (at.ndim != 1) t.notSupported(loc, fname + "() is supported for 1-D arrays only");
+  t.requireHost(loc, fname + "()");
+  if (kind == SortKind::InPlace && at.readonly) t.error(loc, "cannot sort a read-only array in place");
+  Type rt = kind == SortKind::Indices   ? Type::array(DType::Int64, 1, types::Layout::C)
+            : kind == SortKind::InPlace ? Type::none()
+                                        : Type::array(at.dtype, 1, types::Layout::C);
+  auto e = op(ir::ExprOp::ArraySort, rt, loc, int(kind));
   e->args.push_back(std::move(arr));
   return e;
 }
 
-void FunctionTyper::checkSortKind(const ast::Call &e, const std::string &fname) {
+void checkSortKind(Typing &t, const ast::Call &e, const std::string &fname) {
   // kind= names NumPy's algorithm; every kind sorts the same values, and mahou's sort is
   // stable (as 'stable' and 'mergesort'), so ties among equal keys come out in order.
-  checkKeywords(e, {"kind"}, fname);
-  const ast::Expr *k = keyword(e, "kind");
+  t.checkKeywords(e, {"kind"}, fname);
+  const ast::Expr *k = t.keyword(e, "kind");
   if (!k || k->kind == ast::ExprKind::NoneLit) return;
-  auto v = expr(*k);
-  if (isUnknown(v)) return;
+  auto v = t.expr(*k);
+  if (Typing::isUnknown(v)) return;
   static const char *kinds[] = {"quicksort", "mergesort", "heapsort", "stable"};
   if (v->type.kind == Kind::Str)
     for (const char *name : kinds)
       if (v->type.text == name) return;
-  error(k->loc, fname + "(): kind must be a constant string, one of 'quicksort', 'mergesort', 'heapsort', 'stable'");
+  t.error(k->loc, fname + "(): kind must be a constant string, one of 'quicksort', 'mergesort', 'heapsort', 'stable'");
 }
 
 ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::Call &e) {
@@ -50,9 +51,10 @@ ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::
   Loc loc = e.loc;
   if (name == "sort" || name == "argsort" || name == "unique") {
     if (name == "unique") checkKeywords(e, {}, fname);
-    else checkSortKind(e, fname);
+    else checkSortKind(*this, e, fname);
     auto args = positionalArgs(e, 1, 1, fname);
-    return sortLike(name == "sort" ? 0 : name == "argsort" ? 1 : 3, std::move(args[0]), loc, fname);
+    return sortArray(*this, name == "sort" ? SortKind::Copy : name == "argsort" ? SortKind::Indices : SortKind::Unique,
+                     std::move(args[0]), loc, fname);
   }
   if (name == "searchsorted") {
     checkKeywords(e, {"side"}, fname);
@@ -157,10 +159,7 @@ ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::
     for (size_t i = 0; i < arrays.size(); ++i) {
       if (isUnknown(arrays[i])) return unknown(loc);
       if (!arrays[i]->type.isArray()) error(locs[i], fname + "() needs arrays, not " + arrays[i]->type.str());
-      if (flatten) {
-        ast::Call none(locs[i]);
-        arrays[i] = arrayMethod(std::move(arrays[i]), "ravel", none);
-      }
+      if (flatten) arrays[i] = ravelArray(*this, std::move(arrays[i]), false, locs[i], "a.ravel");
     }
     if (arrays.empty()) error(loc, "need at least one array to " + std::string(name == "stack" ? "stack" : "concatenate"));
     int ndim = arrays[0]->type.ndim;
@@ -172,7 +171,7 @@ ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::
     // vstack of 1-D arrays stacks them as rows; hstack of 1-D arrays concatenates them.
     bool stack = name == "stack" || (name == "vstack" && ndim == 1);
     int64_t ax = 0;
-    if (takesAxis && !flatten) ax = axisArgument(e, 1).value_or(0);
+    if (takesAxis && !flatten) ax = axisArgument(*this, e, 1).value_or(0);
     if (name == "hstack") ax = ndim == 1 ? 0 : 1;
     int outNdim = stack ? ndim + 1 : ndim;
     if (!stack && ndim == 0) error(loc, "zero-dimensional arrays cannot be concatenated");

@@ -1,6 +1,7 @@
 // Typing of calls: resolving what is called, Python builtins, dtype constructors,
 // methods of arrays and numbers, and calls to other compiled functions.
-#include "sema/method_table.h"
+#include "typer.h"
+#include "sema/modules.h"
 #include "mahou/versions.h"
 
 #include "mahou/range_type.h"
@@ -119,7 +120,7 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
     if (base->type.kind == Kind::Module) {
       // A module reached by a global path: its attribute is the global of that path (a
       // user module's function, or an @overload implementation of a NumPy function).
-      if (const GlobalValue *g = moduleMember(base->type, a->attr)) {
+      if (const GlobalValue *g = moduleMember(*this, base->type, a->attr)) {
         if (g->kind == GlobalValue::Kind::Overloaded) return calleeFromGlobal(*g);
         if (base->type.module == types::ModuleId::Python) {
           if (g->kind == GlobalValue::Kind::Missing)
@@ -193,13 +194,6 @@ ExprPtr FunctionTyper::libraryCall(const std::string &qualified, const std::stri
   const GlobalValue &g = global("@" + qualified);
   if (g.kind != GlobalValue::Kind::Function) return nullptr;
   return compiledCall(g.handle, fname, e, std::move(self));
-}
-
-ExprPtr FunctionTyper::intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc) {
-  auto e = std::make_unique<ir::Expr>(ir::ExprOp::Intrinsic, std::move(resultType), loc);
-  e->sub = int(id);
-  e->args = std::move(args);
-  return e;
 }
 
 ExprPtr FunctionTyper::call(const ast::Call &e) {
@@ -711,30 +705,6 @@ ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) 
     return acc;
   }
   notSupported(e.loc, "the builtin '" + name + "' is not supported yet");
-}
-
-ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &name, const ast::Call &e) {
-  auto self = expr(selfExpr);
-  if (isUnknown(self) && !self->type.isPartialContainer()) return unknown(e.loc);
-  self = unwrapOptional(std::move(self));
-  if (self->type.isInstance()) return instanceMethodCall(std::move(self), name, e);
-  if (self->type.isObject() || self->type.isString()) {
-    requireHost(e.loc, "a method of " + self->type.str());
-    return objectMethod(std::move(self), selfExpr, name, e);
-  }
-  if (types::isSlice(self->type)) return sliceMethod(std::move(self), name, e);
-  if (types::isRange(self->type)) notSupported(e.loc, "range." + name + "() is not supported");
-  if (self->type.isNamedTuple() && name == "_replace") return namedTupleMethod(std::move(self), name, e);
-  const Type t = self->type;
-  refuseRecordOperand(self, e.loc, "the method '" + name + "'");
-  MemberAccess m{*this, std::move(self), selfExpr, &e, name, e.loc};
-  if (MemberTyper typer = findMethod(t.kind, name)) return typer(m);
-  if (auto r = extensionMember(m)) return r;
-  if (t.isArray()) // a method written in Python (python/mahou/_library), self first
-    if (auto r = libraryCall("ndarray." + name, "a." + name, e, std::move(m.self))) return r;
-  if (t.isArray()) notSupported(e.loc, "the array method '" + name + "' is not supported yet");
-  if (t.isNumber()) notSupported(e.loc, "the method '" + name + "' of " + t.str() + " is not supported");
-  error(e.loc, t.str() + " has no method '" + name + "'");
 }
 
 } // namespace mahou::sema

@@ -2,15 +2,13 @@
 // shared and local arrays, barriers and fences, atomics, warp operations and
 // the bit helpers (Numba's CUDA names and result types).
 #include "typer.h"
+#include "sema/typers.h"
 
 namespace mahou::sema {
 
 namespace {
 
 using G = ir::GpuOpKind;
-
-const char *kDim3[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
-const char *kNamespaces[] = {"shared", "local", "const", "atomic", "cg", "random", "fp16", "libdevice"};
 
 ExprPtr gpuOp(G kind, Type t, Loc loc) {
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::GpuOp, std::move(t), loc);
@@ -20,17 +18,6 @@ ExprPtr gpuOp(G kind, Type t, Loc loc) {
 
 ExprPtr special(G kind, Loc loc) { return gpuOp(kind, Type::scalar(DType::Int32), loc); }
 
-// threadIdx.x → TidX, ...
-std::optional<G> dim3Register(const std::string &ns, const std::string &axis) {
-  int a = axis == "x" ? 0 : axis == "y" ? 1 : axis == "z" ? 2 : -1;
-  if (a < 0) return std::nullopt;
-  if (ns == "threadIdx") return G(int(G::TidX) + a);
-  if (ns == "blockDim") return G(int(G::NtidX) + a);
-  if (ns == "blockIdx") return G(int(G::CtaidX) + a);
-  if (ns == "gridDim") return G(int(G::NctaidX) + a);
-  return std::nullopt;
-}
-
 bool isAtomicDType(DType d) {
   return d == DType::Int32 || d == DType::Int64 || d == DType::UInt32 || d == DType::UInt64 ||
          d == DType::Float32 || d == DType::Float64;
@@ -38,19 +25,11 @@ bool isAtomicDType(DType d) {
 
 } // namespace
 
-ExprPtr FunctionTyper::cudaAttribute(const Type &base, const std::string &attr, Loc loc) {
-  if (base.kind == Kind::Module) {
-    for (auto *n : kDim3)
-      if (attr == n) return ir::makeConst(Type::namespaceObj(attr), loc, 0);
-    for (auto *n : kNamespaces)
-      if (attr == n) return ir::makeConst(Type::namespaceObj(attr), loc, 0);
-    if (attr == "laneid") return special(G::LaneId, loc);
-    if (attr == "warpsize") return special(G::WarpSize, loc);
-    notSupported(loc, "cuda." + attr + " is not supported as a value");
-  }
-  if (auto reg = dim3Register(base.text, attr)) return special(*reg, loc);
-  error(loc, "cuda." + base.text + " has no attribute '" + attr + "'");
-}
+// cuda.threadIdx, cuda.shared, ...: a compile-time object of the cuda module.
+ExprPtr cudaNamespaceAttribute(Use &u) { return ir::makeConst(Type::namespaceObj(u.name), u.loc, 0); }
+
+// threadIdx.x, cuda.laneid, ...: a special register (variant: the GPU operation).
+ExprPtr cudaRegisterAttribute(Use &u) { return special(G(u.variant()), u.loc); }
 
 std::vector<ExprPtr> FunctionTyper::constShape(const ast::Expr &e, const std::string &fname) {
   std::vector<ExprPtr> dims;

@@ -1,6 +1,6 @@
 // Typing of expressions: names, constants, operators with NumPy promotion,
 // comparisons, and/or, conditional expressions, attributes and tuples.
-#include "sema/method_table.h"
+#include "typer.h"
 
 #include <cmath>
 
@@ -143,14 +143,11 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
     return ir::makeConst(t, loc, 0);
   }
   case GK::ModuleAttr: {
-    // from numba.cuda import shared / fp16 / cg: a namespace of the cuda module
-    if (g.module == types::ModuleId::Cuda) return cudaAttribute(Type::moduleRef(g.module), g.s, loc);
-    // Constants imported by name: from math import pi
-    if (g.s == "pi") return ir::makeConst(Type::float64(), loc, 0, M_PI);
-    if (g.s == "e") return ir::makeConst(Type::float64(), loc, 0, M_E);
-    if (g.s == "inf") return ir::makeConst(Type::float64(), loc, 0, INFINITY);
-    if (g.s == "nan") return ir::makeConst(Type::float64(), loc, 0, NAN);
-    if (g.s == "tau") return ir::makeConst(Type::float64(), loc, 0, 2 * M_PI);
+    // A name imported from a module (from math import pi, from numba.cuda import shared):
+    // the module's attribute of that name in the registry.
+    const Entry *entry = findEntry(receiverOf(g.module), Member::Attribute, g.s);
+    if (entry && entry->name != "*")
+      return typeUse(*this, *entry, g.s, nullptr, ir::makeConst(Type::moduleRef(g.module), loc, 0), nullptr, loc);
     notSupported(loc, "the function '" + g.s + "' can only be called, not used as a value");
   }
   case GK::Builtin: notSupported(loc, "the builtin '" + g.s + "' can only be called, not used as a value");
@@ -516,45 +513,6 @@ ExprPtr FunctionTyper::tupleExpr(const ast::Tuple &t) {
   auto r = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(ts), t.loc);
   r->args = std::move(elems);
   return r;
-}
-
-ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
-  auto base = expr(*a.value);
-  if (isUnknown(base)) return unknown(a.loc);
-  const Type t = base->type;
-  if ((t.kind == Kind::Module && t.module == types::ModuleId::Cuda) || t.kind == Kind::Namespace)
-    return cudaAttribute(t, a.attr, a.loc);
-  if (t.kind == Kind::Module && t.module == types::ModuleId::Python) return moduleAttribute(t, a.attr, a.loc);
-  if (t.isInstance() || t.kind == Kind::ClassRef || (t.isOptional() && t.elems[0].isInstance()))
-    return instanceAttribute(std::move(base), a.attr, a.loc);
-  if (t.kind == Kind::Module) {
-    if (a.attr == "pi") return ir::makeConst(Type::float64(), a.loc, 0, M_PI);
-    if (a.attr == "e") return ir::makeConst(Type::float64(), a.loc, 0, M_E);
-    if (a.attr == "inf" || (a.attr == "Inf" && t.module == types::ModuleId::Numpy))
-      return ir::makeConst(Type::float64(), a.loc, 0, INFINITY);
-    if (a.attr == "nan" || (a.attr == "NaN" && t.module == types::ModuleId::Numpy))
-      return ir::makeConst(Type::float64(), a.loc, 0, NAN);
-    if (a.attr == "tau" && t.module == types::ModuleId::Math)
-      return ir::makeConst(Type::float64(), a.loc, 0, 2 * M_PI);
-    if (t.module == types::ModuleId::Numpy) {
-      if (a.attr == "random") return ir::makeConst(Type::moduleRef(types::ModuleId::NumpyRandom), a.loc, 0);
-      std::string n = a.attr;
-      if (n == "bool_") n = "bool";
-      if (n == "float_" || n == "double") n = "float64";
-      if (n == "int_" || n == "intp") n = "int64";
-      if (auto d = types::dtypeFromName(n)) return ir::makeConst(Type::dtypeObj(*d), a.loc, 0);
-    }
-    if (const GlobalValue *g = moduleMember(t, a.attr)) // numpy.linalg and other modules, user constants
-      if (g->kind == GlobalValue::Kind::Module) return moduleAttribute(t, a.attr, a.loc);
-    notSupported(a.loc, "'" + a.attr + "' of module " + t.str() + " is not supported as a value");
-  }
-  if (t.isNamedTuple() && t.fieldIndex(a.attr) >= 0) return namedTupleField(std::move(base), a.attr, a.loc);
-  if (t.isRecord() || t.isRecordArray()) return recordAttribute(std::move(base), a.attr, a.loc);
-  MemberAccess m{*this, std::move(base), *a.value, nullptr, a.attr, a.loc};
-  if (MemberTyper typer = findAttribute(t.kind, a.attr)) return typer(m);
-  if (auto r = extensionMember(m)) return r;
-  if (t.isArray()) return arrayAttribute(std::move(m.self), a.attr, a.loc); // its own error
-  error(a.loc, t.str() + " has no attribute '" + a.attr + "'");
 }
 
 } // namespace mahou::sema

@@ -3,6 +3,7 @@
 // methods (compiled functions taking the instance first), and the special methods
 // operators, len(), subscripts and `in` call.
 #include "typer.h"
+#include "sema/typers.h"
 
 #include "mahou/jitclass.h"
 #include "mahou/layout.h"
@@ -82,29 +83,36 @@ ExprPtr FunctionTyper::newInstance(uint64_t classHandle, const std::string &clas
   return seqExpr(std::move(stmts), load(self, e.loc), e.loc);
 }
 
-ExprPtr FunctionTyper::instanceAttribute(ExprPtr obj, const std::string &attr, Loc loc) {
-  obj = unwrapOptional(std::move(obj));
-  const Type t = obj->type;
-  const JitClassInfo &c = jitClassOf(t, loc);
-  if (t.kind == Kind::ClassRef)
-    notSupported(loc, "'" + attr + "' of the class '" + c.name + "' is only supported as a call of a static method");
+namespace {
+
+// A field or a property of an instance (an optional one: None is an error at run time).
+ExprPtr instanceAttribute(Typing &t, ExprPtr obj, const std::string &attr, Loc loc) {
+  obj = t.unwrapOptional(std::move(obj));
+  const Type ot = obj->type;
+  const JitClassInfo &c = t.jitClassOf(ot, loc);
+  if (ot.kind == Kind::ClassRef)
+    t.notSupported(loc, "'" + attr + "' of the class '" + c.name + "' is only supported as a call of a static method");
   int i = c.fieldIndex(attr);
   if (i >= 0) {
     std::vector<ExprPtr> a;
     a.push_back(std::move(obj));
-    return objectOp(ObjectOp::InstanceGet, c.fieldTypes[size_t(i)], std::move(a), loc, fieldOffset(c, i));
+    return t.objectOp(ObjectOp::InstanceGet, c.fieldTypes[size_t(i)], std::move(a), loc, fieldOffset(c, i));
   }
   auto p = c.properties.find(attr);
   if (p != c.properties.end()) {
-    if (!p->second.getter) error(loc, "the property '" + attr + "' of '" + c.name + "' has no getter");
+    if (!p->second.getter) t.error(loc, "the property '" + attr + "' of '" + c.name + "' has no getter");
     CallArgs a;
     a.positional.push_back(std::move(obj));
-    return callCompiled(p->second.getter, c.name + "." + attr, std::move(a), loc);
+    return t.callCompiled(p->second.getter, c.name + "." + attr, std::move(a), loc);
   }
   if (c.method(attr) || c.staticMethods.count(attr))
-    notSupported(loc, "the method '" + attr + "' of '" + c.name + "' can only be called, not used as a value");
-  error(loc, "'" + c.name + "' object has no attribute '" + attr + "'");
+    t.notSupported(loc, "the method '" + attr + "' of '" + c.name + "' can only be called, not used as a value");
+  t.error(loc, "'" + c.name + "' object has no attribute '" + attr + "'");
 }
+
+} // namespace
+
+ExprPtr instanceAttributeTyper(Use &u) { return instanceAttribute(u.t, std::move(u.self), u.name, u.loc); }
 
 void FunctionTyper::storeAttribute(ExprPtr obj, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out) {
   if (isUnknown(obj)) return;
@@ -158,9 +166,9 @@ void FunctionTyper::augAssignAttribute(const ast::Attribute &target, const ast::
   int self = -1;
   if (!isPureValue(*obj)) self = holdInTemp(std::move(obj), s.loc, out);
   auto instance = [&] { return self >= 0 ? load(self, s.loc) : ir::clone(*obj); };
-  auto cur = instanceAttribute(instance(), target.attr, s.loc);
+  auto cur = instanceAttribute(*this, instance(), target.attr, s.loc);
   if (!isUnknown(cur) && cur->type.isArray()) { // in place: o.a += b writes into the array
-    auto v = binary(s.op, instanceAttribute(instance(), target.attr, s.loc), expr(*s.value), s.loc);
+    auto v = binary(s.op, instanceAttribute(*this, instance(), target.attr, s.loc), expr(*s.value), s.loc);
     if (!isUnknown(v)) out.push_back(storeView(std::move(cur), std::move(v), s.loc));
     return;
   }
@@ -171,16 +179,18 @@ void FunctionTyper::augAssignAttribute(const ast::Attribute &target, const ast::
   storeAttribute(instance(), target.attr, std::move(v), s.loc, out);
 }
 
-ExprPtr FunctionTyper::instanceMethodCall(ExprPtr self, const std::string &name, const ast::Call &e) {
-  const JitClassInfo &c = jitClassOf(self->type, e.loc);
+// o.name(...): a method of the instance's class (self first) or a static method.
+ExprPtr instanceMethodTyper(Use &u) {
+  const std::string &name = u.name;
+  const JitClassInfo &c = u.t.jitClassOf(u.self->type, u.loc);
   if (uint64_t m = c.method(name)) {
-    return compiledCall(m, c.name + "." + name, e, std::move(self));
+    return u.t.compiledCall(m, c.name + "." + name, *u.call, std::move(u.self));
   }
   auto st = c.staticMethods.find(name);
-  if (st != c.staticMethods.end()) return compiledCall(st->second, c.name + "." + name, e);
+  if (st != c.staticMethods.end()) return u.t.compiledCall(st->second, c.name + "." + name, *u.call);
   if (c.fieldIndex(name) >= 0 || c.properties.count(name))
-    notSupported(e.loc, "calling the field '" + name + "' of '" + c.name + "' is not supported");
-  error(e.loc, "'" + c.name + "' object has no attribute '" + name + "'");
+    u.notSupported("calling the field '" + name + "' of '" + c.name + "' is not supported");
+  u.error("'" + c.name + "' object has no attribute '" + name + "'");
 }
 
 std::optional<CalleeRef> FunctionTyper::classAttributeCallee(const Type &cls, const std::string &attr, Loc loc) {

@@ -3,6 +3,7 @@
 // A namedtuple is a tuple whose type remembers its class (Type::namedTuple), so
 // indexing, unpacking, iteration, len and comparisons are the tuple's own.
 #include "typer.h"
+#include "sema/typers.h"
 
 namespace mahou::sema {
 
@@ -64,40 +65,45 @@ ExprPtr FunctionTyper::newNamedTuple(const GlobalValue &cls, const ast::Call &e)
   return wrapBindings(std::move(call.lets), std::move(t), e.loc);
 }
 
-ExprPtr FunctionTyper::namedTupleField(ExprPtr tuple, const std::string &attr, Loc loc) {
-  int i = tuple->type.fieldIndex(attr);
-  if (i < 0) return nullptr;
-  return tupleItem(std::move(tuple), size_t(i), loc);
+// p.x (also the bounds of range and slice objects); a name that is no field: the
+// registry's run-time layer (user extensions), else the miss diagnostic.
+ExprPtr namedTupleFieldAttribute(Use &u) {
+  int i = u.self->type.fieldIndex(u.name);
+  if (i < 0) return runtimeMember(u);
+  return tupleItem(std::move(u.self), size_t(i), u.loc);
 }
 
-ExprPtr FunctionTyper::namedTupleMethod(ExprPtr tuple, const std::string &name, const ast::Call &e) {
-  if (name != "_replace") return nullptr;
-  const Type t = tuple->type;
-  if (!e.args.empty()) error(e.loc, "_replace() takes keyword arguments only");
-  CallArgs call = callArgs(e);
-  if (call.unknown) return unknown(e.loc);
+// p._replace(x=1): a new tuple of the same class.
+ExprPtr namedTupleReplaceMethod(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  ExprPtr tuple = std::move(u.self);
+  const Type tt = tuple->type;
+  if (!e.args.empty()) u.error("_replace() takes keyword arguments only");
+  CallArgs call = t.callArgs(e);
+  if (call.unknown) return u.unknown();
   // The receiver is evaluated first, then the new values, each once.
   std::vector<ExprPtr> values;
   values.push_back(std::move(tuple));
   std::vector<int> slotOf{-1};
   for (auto &[field, v] : call.keywords) {
-    int slot = t.fieldIndex(field);
-    if (slot < 0) error(v->loc, "_replace() got an unexpected field name '" + field + "' (" + t.text + " has no such field)");
+    int slot = tt.fieldIndex(field);
+    if (slot < 0) t.error(v->loc, "_replace() got an unexpected field name '" + field + "' (" + tt.text + " has no such field)");
     values.push_back(std::move(v));
     slotOf.push_back(slot);
   }
-  auto bindings = bindOperands(values, e.loc);
-  std::vector<ExprPtr> items(t.elems.size());
+  auto bindings = t.bindOperands(values, e.loc);
+  std::vector<ExprPtr> items(tt.elems.size());
   for (size_t k = 1; k < values.size(); ++k) items[size_t(slotOf[k])] = std::move(values[k]);
   std::vector<Type> types;
   for (size_t i = 0; i < items.size(); ++i) {
     if (!items[i]) items[i] = tupleItem(ir::clone(*values[0]), i, e.loc);
     types.push_back(items[i]->type);
   }
-  auto r = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::namedTuple(std::move(types), t.handle, t.text, t.fields),
+  auto r = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::namedTuple(std::move(types), tt.handle, tt.text, tt.fields),
                                       e.loc);
   r->args = std::move(items);
-  return wrapBindings(std::move(bindings), std::move(r), e.loc);
+  return t.wrapBindings(std::move(bindings), std::move(r), e.loc);
 }
 
 } // namespace mahou::sema

@@ -3,6 +3,7 @@
 // literal_unroll), an element of an array of records (a record that views the array),
 // views of arrays of records, and a field of an array of records as an array view.
 #include "typer.h"
+#include "sema/typers.h"
 
 namespace mahou::sema {
 
@@ -41,12 +42,27 @@ int FunctionTyper::recordFieldIndex(const Type &rec, const ast::Expr &index, Loc
   return k;
 }
 
-ExprPtr FunctionTyper::recordGet(ExprPtr rec, int field, Loc loc) {
+namespace {
+
+// r.x / r['x'] of a record.
+ExprPtr recordGet(Typing &t, ExprPtr rec, int field, Loc loc) {
   const Type rt = rec->type;
   std::vector<ExprPtr> args;
   args.push_back(std::move(rec));
-  return objectOp(ObjectOp::RecordGet, rt.elems[size_t(field)], std::move(args), loc, rt.offsets[size_t(field)]);
+  return t.objectOp(ObjectOp::RecordGet, rt.elems[size_t(field)], std::move(args), loc, rt.offsets[size_t(field)]);
 }
+
+// a.x / a['x'] of an array of records: the field's values as a view with the same shape and strides.
+ExprPtr recordFieldView(Typing &t, ExprPtr arr, int field, Loc loc) {
+  const Type at = arr->type;
+  const Type &rec = at.elems[0];
+  Type vt = Type::array(rec.elems[size_t(field)].dtype, at.ndim, types::Layout::A, at.readonly);
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(arr));
+  return t.objectOp(ObjectOp::RecordFieldView, vt, std::move(args), loc, rec.offsets[size_t(field)]);
+}
+
+} // namespace
 
 void FunctionTyper::recordSet(ExprPtr rec, int field, ExprPtr value, Loc loc, ir::Block &out) {
   const Type rt = rec->type;
@@ -62,37 +78,61 @@ void FunctionTyper::recordSet(ExprPtr rec, int field, ExprPtr value, Loc loc, ir
   out.push_back(effect(objectOp(ObjectOp::RecordSet, Type::none(), std::move(args), loc, rt.offsets[size_t(field)])));
 }
 
-// a.x / a['x'] of an array of records: the field's values as a view with the same shape and strides.
-ExprPtr FunctionTyper::recordFieldView(ExprPtr arr, int field, Loc loc) {
-  const Type at = arr->type;
-  const Type &rec = at.elems[0];
-  Type vt = Type::array(rec.elems[size_t(field)].dtype, at.ndim, types::Layout::A, at.readonly);
-  std::vector<ExprPtr> args;
-  args.push_back(std::move(arr));
-  return objectOp(ObjectOp::RecordFieldView, vt, std::move(args), loc, rec.offsets[size_t(field)]);
+// r.x of a record; a.x of an array of records (a view of the field).
+ExprPtr recordFieldAttribute(Use &u) {
+  u.t.requireHost(u.loc, "a NumPy record");
+  const Type t = u.self->type;
+  const Type &rec = recordOf(t);
+  int k = rec.fieldIndex(u.name);
+  if (t.isRecord()) {
+    if (k < 0) u.error(rec.str() + " has no field '" + u.name + "'");
+    return recordGet(u.t, std::move(u.self), k, u.loc);
+  }
+  if (k < 0)
+    u.notSupported("the attribute '" + u.name + "' of " + t.str() + " is not supported (" + rec.str() +
+                   " has no field of that name)");
+  return recordFieldView(u.t, std::move(u.self), k, u.loc);
 }
 
-ExprPtr FunctionTyper::recordAttribute(ExprPtr base, const std::string &attr, Loc loc) {
-  requireHost(loc, "a NumPy record");
-  const Type t = base->type;
-  const Type &rec = recordOf(t);
-  int k = rec.fieldIndex(attr);
-  if (t.isRecord()) {
-    if (k < 0) error(loc, rec.str() + " has no field '" + attr + "'");
-    return recordGet(std::move(base), k, loc);
-  }
-  if (k >= 0) return recordFieldView(std::move(base), k, loc);
-  if (attr == "shape" || attr == "strides" || attr == "ndim" || attr == "size")
-    return arrayAttribute(std::move(base), attr, loc);
-  if (attr == "itemsize") return ir::makeConst(Type::int64(), loc, rec.itemsize);
-  if (attr == "nbytes") {
-    auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArraySize, Type::int64(), loc);
-    s->args.push_back(std::move(base));
-    return binary(ast::BinOpKind::Mult, std::move(s), ir::makeConst(Type::int64(), loc, rec.itemsize), loc);
-  }
-  if (attr == "T" && t.ndim == 1) return base;
-  notSupported(loc, "the attribute '" + attr + "' of " + t.str() + " is not supported (" + rec.str() +
-                        " has no field of that name)");
+ExprPtr recordMethod(Use &u) {
+  u.notSupported("the method '" + u.name + "' of " + u.self->type.str() + " is not supported");
+}
+
+// a.shape, a.strides, a.ndim, a.size of an array of records: the array's own.
+ExprPtr recordArrayShapeAttribute(Use &u) {
+  u.t.requireHost(u.loc, "a NumPy record");
+  return arrayShapeAttribute(u);
+}
+
+ExprPtr recordArrayNdimAttribute(Use &u) {
+  u.t.requireHost(u.loc, "a NumPy record");
+  return arrayNdimAttribute(u);
+}
+
+ExprPtr recordArraySizeAttribute(Use &u) {
+  u.t.requireHost(u.loc, "a NumPy record");
+  return arraySizeAttribute(u);
+}
+
+ExprPtr recordArrayItemsizeAttribute(Use &u) {
+  u.t.requireHost(u.loc, "a NumPy record");
+  return ir::makeConst(Type::int64(), u.loc, u.self->type.elems[0].itemsize);
+}
+
+ExprPtr recordArrayNbytesAttribute(Use &u) {
+  u.t.requireHost(u.loc, "a NumPy record");
+  int64_t itemsize = u.self->type.elems[0].itemsize;
+  auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArraySize, Type::int64(), u.loc);
+  s->args.push_back(std::move(u.self));
+  return u.t.binary(ast::BinOpKind::Mult, std::move(s), ir::makeConst(Type::int64(), u.loc, itemsize), u.loc);
+}
+
+ExprPtr recordArrayTAttribute(Use &u) {
+  u.t.requireHost(u.loc, "a NumPy record");
+  const Type t = u.self->type;
+  if (t.ndim == 1) return std::move(u.self);
+  u.notSupported("the attribute 'T' of " + t.str() + " is not supported (" + t.elems[0].str() +
+                 " has no field of that name)");
 }
 
 namespace {
@@ -119,7 +159,7 @@ ExprPtr FunctionTyper::recordSubscript(ExprPtr base, const ast::Expr &index, Loc
   if (t.isRecord()) {
     int k = recordFieldIndex(t, index, loc);
     if (k < 0) return unknown(loc);
-    return recordGet(std::move(base), k, loc);
+    return recordGet(*this, std::move(base), k, loc);
   }
   // An array of records: a['x'] is a field's view; integers and slices index the array.
   if (index.kind == ast::ExprKind::StrLit || index.kind == ast::ExprKind::Name) { // a['x'], a[f] with f constant
@@ -128,7 +168,7 @@ ExprPtr FunctionTyper::recordSubscript(ExprPtr base, const ast::Expr &index, Loc
     if (probe->type.kind == Kind::Str) {
       int k = t.elems[0].fieldIndex(probe->type.text);
       if (k < 0) error(loc, t.elems[0].str() + " has no field '" + probe->type.text + "'");
-      return recordFieldView(std::move(base), k, loc);
+      return recordFieldView(*this, std::move(base), k, loc);
     }
     if (probe->type.isString())
       error(index.loc, "a field of " + t.str() + " is indexed by a constant string, not by a " + probe->type.str());
@@ -185,7 +225,7 @@ void FunctionTyper::augAssignRecordField(ExprPtr rec, int field, const ast::AugA
   int self = -1;
   if (!isPureValue(*rec)) self = holdInTemp(std::move(rec), s.loc, out);
   auto again = [&] { return self >= 0 ? load(self, s.loc) : ir::clone(*rec); };
-  auto v = binary(s.op, recordGet(again(), field, s.loc), expr(*s.value), s.loc);
+  auto v = binary(s.op, recordGet(*this, again(), field, s.loc), expr(*s.value), s.loc);
   recordSet(again(), field, std::move(v), s.loc, out);
 }
 

@@ -3,6 +3,7 @@
 // class's handle (Type::slice): each bound is int64, or none where it was None, so
 // which bounds are missing is known when the code is compiled (as Numba's slice2/slice3).
 #include "typer.h"
+#include "sema/typers.h"
 #include "mahou/range_type.h"
 
 #include "mahou/slice_type.h"
@@ -60,19 +61,18 @@ ir::ViewSlot FunctionTyper::sliceSlot(const ir::Expr &slice, Loc loc) {
   return slot;
 }
 
-ExprPtr FunctionTyper::sliceMethod(ExprPtr slice, const std::string &name, const ast::Call &e) {
-  if (name != "indices") error(e.loc, "'slice' object has no method '" + name + "'");
-  // s.indices(n), as CPython adjusts a slice to a length (mahou._library.internal).
-  CallArgs call = callArgs(e);
-  if (call.unknown) return unknown(e.loc);
+// s.indices(n), as CPython adjusts a slice to a length (mahou._library.internal).
+ExprPtr sliceIndicesMethod(Use &u) {
+  CallArgs call = u.t.callArgs(*u.call);
+  if (call.unknown) return u.unknown();
   if (call.positional.size() != 1 || !call.keywords.empty())
-    error(e.loc, "slice.indices() takes exactly one argument (the length)");
+    u.error("slice.indices() takes exactly one argument (the length)");
   if (!call.positional[0]->type.isInt() && !call.positional[0]->type.isBool())
-    error(e.loc, "slice.indices() needs an integer length, not " + call.positional[0]->type.str());
-  const GlobalValue &g = global("@internal.slice_indices");
+    u.error("slice.indices() needs an integer length, not " + call.positional[0]->type.str());
+  const GlobalValue &g = u.t.global("@internal.slice_indices");
   if (g.kind != GlobalValue::Kind::Function) internalError("the library helper slice_indices is missing");
-  call.positional.insert(call.positional.begin(), std::move(slice));
-  return callCompiled(g.handle, "slice.indices", std::move(call), e.loc);
+  call.positional.insert(call.positional.begin(), std::move(u.self));
+  return u.t.callCompiled(g.handle, "slice.indices", std::move(call), u.loc);
 }
 
 void FunctionTyper::refuseSlice(const Type &t, Loc loc, const std::string &what) const {

@@ -454,15 +454,14 @@ void FunctionTyper::exprStmt(const ast::ExprStmt &s, ir::Block &out) {
   if (s.value->kind == ast::ExprKind::StrLit) return; // docstring
   if (auto *call = s.value->as<ast::Call>()) {
     auto c = resolveCallee(*call->func);
-    if (c && c->kind == CalleeRef::Kind::Method && c->name == "fill") { // a.fill(v): a store into the whole array
+    // A method with a statement form of its own (a.fill(v): a store into the whole array).
+    if (c && c->kind == CalleeRef::Kind::Method && hasStatementForm(c->name)) {
       auto self = expr(*c->self);
-      if (!isUnknown(self) && self->type.isArray()) {
-        checkKeywords(*call, {}, "a.fill");
-        auto args = positionalArgs(*call, 1, 1, "a.fill");
-        if (isUnknown(args[0])) return;
-        if (!args[0]->type.isNumber()) error(call->loc, "a.fill() needs a number");
-        out.push_back(storeView(std::move(self), std::move(args[0]), s.loc));
-        return;
+      if (!isUnknown(self)) {
+        if (const Entry *entry = findEntry(receiverOf(self->type), Member::Statement, c->name)) {
+          Use use{*this, *entry, c->name, call, std::move(self), c->self, call->loc};
+          if (entry->statement(use, out)) return;
+        }
       }
     }
     if (c && c->kind == CalleeRef::Kind::ModuleFn && c->module == types::ModuleId::Numpy)

@@ -205,8 +205,6 @@ ir::Function FunctionTyper::run() {
   }
 }
 
-ExprPtr FunctionTyper::unknown(Loc loc) const { return ir::makeConst(Type::unknown(), loc, 0); }
-
 ExprPtr FunctionTyper::load(int var, Loc loc) {
   if (vars_[var].type.containsUnknown() && strict_)
     error(loc, "cannot infer the type of variable '" + frontend::userName(vars_[var].name) +
@@ -261,6 +259,12 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
   if ((!t.containsUnknown() || partial) && !vt.containsUnknown()) value = convert(std::move(value), vt, "assignment");
   s->exprs.push_back(std::move(value));
   return s;
+}
+
+std::optional<int> FunctionTyper::localVariable(const std::string &name) {
+  auto it = varIndex_.find(name);
+  if (it == varIndex_.end()) return std::nullopt;
+  return it->second;
 }
 
 int FunctionTyper::hiddenVar(const std::string &name) {

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "mahou/jitclass.h"
-#include "mahou/sema.h"
+#include "sema/typing.h"
 
 #include <functional>
 #include <map>
@@ -12,11 +12,6 @@
 #include <unordered_map>
 
 namespace mahou::sema {
-
-using ir::ExprPtr;
-using types::DType;
-using types::Kind;
-using types::Type;
 
 // Python scoping: every name bound anywhere in `body` (assignments, loop targets,
 // except handlers, nested def names), without looking into nested functions.
@@ -38,20 +33,19 @@ struct CalleeRef {
 
 bool isCompileTimeOnly(const Type &t); // a module, function, class...: no run-time value (exprs.cpp)
 
-struct MemberAccess; // method_table.h
+// Entries the registry gains while a function is typed: the names the environment
+// answers for (the _library's NumPy functions and array methods, user extensions'
+// members). Each entry's name lives in the map's key.
+class RuntimeEntries {
+public:
+  const Entry *find(Receiver receiver, Member member, std::string_view name) const;
+  const Entry &add(Receiver receiver, Member member, const std::string &name, Typer typer, int variant = 0);
 
-// The arguments of a call, typed (call_args.cpp): positional ones (a `*t` spread into
-// its items) and keyword ones, and the hidden variables (`let`s) that hold values read
-// more than once, to be wrapped around the call expression built from them.
-struct CallArgs {
-  std::vector<ExprPtr> positional;
-  std::vector<std::pair<std::string, ExprPtr>> keywords;
-  std::vector<std::pair<int, ExprPtr>> lets; // (variable, value), in evaluation order: for wrapBindings
-  bool unknown = false;                      // some argument's type is not known yet
-  std::vector<std::string> kwnames() const;
+private:
+  std::map<std::tuple<Receiver, Member, std::string>, Entry, std::less<>> entries_;
 };
 
-class FunctionTyper {
+class FunctionTyper final : public Typing {
 public:
   FunctionTyper(const SourceFile &file, const ast::FunctionDef &def,
                 const std::vector<Type> &argTypes, CompileEnvironment &env,
@@ -59,38 +53,42 @@ public:
   ir::Function run();
 
   // ---- shared helpers (typer.cpp)
-  [[noreturn]] void error(Loc loc, const std::string &msg) const { typingError(file_, loc, msg); }
-  [[noreturn]] void notSupported(Loc loc, const std::string &msg) const { unsupported(file_, loc, msg); }
-  ExprPtr unknown(Loc loc) const;
-  static bool isUnknown(const ExprPtr &e) { return e->type.containsUnknown(); }
+  const SourceFile &file() const override { return file_; }
+  bool gpu() const override { return gpu_; }
+  const CompileOptions &options() const override { return options_; }
+  std::optional<int> localVariable(const std::string &name) override;
+  const Type &varType(int var) const override { return vars_[size_t(var)].type; }
+  // The registry's entry for a name (static tables, then the run-time layer), or null.
+  const Entry *lookup(Receiver receiver, Member member, const std::string &name);
+  RuntimeEntries runtimeEntries_;
   // Converts a value to `to` (numbers between each other, arrays relaxing layout,
   // tuples elementwise) or reports a TypingError that names `what`.
-  ExprPtr convert(ExprPtr e, const Type &to, const std::string &what);
-  ExprPtr toInt64Index(ExprPtr e, const std::string &what);
-  ExprPtr truth(ExprPtr e);
-  const GlobalValue &global(const std::string &name);
-  std::optional<int64_t> constInt(const ast::Expr &e);
+  ExprPtr convert(ExprPtr e, const Type &to, const std::string &what) override;
+  ExprPtr toInt64Index(ExprPtr e, const std::string &what) override;
+  ExprPtr truth(ExprPtr e) override;
+  const GlobalValue &global(const std::string &name) override;
+  std::optional<int64_t> constInt(const ast::Expr &e) override;
   // An integer constant expression (int_constants.cpp): its typed value (int64,
   // uint64, or float64 for a negative power), a TypingError when it does not fit
   // 64 bits, nullopt when `e` is not one; and its value when it fits int64.
   std::optional<ExprPtr> intConstant(const ast::Expr &e);
   std::optional<int64_t> constIntExpression(const ast::Expr &e);
-  int tempVar(const Type &t, Loc loc); // a fresh hidden variable (stable across passes)
+  int tempVar(const Type &t, Loc loc) override; // a fresh hidden variable (stable across passes)
   int hiddenVar(const std::string &name); // the variable of that name, created (untyped) on first use
-  ir::StmtPtr assignVar(int var, ExprPtr value, Loc loc);
-  ExprPtr load(int var, Loc loc);
+  ir::StmtPtr assignVar(int var, ExprPtr value, Loc loc) override;
+  ExprPtr load(int var, Loc loc) override;
 
   // ---- expressions (exprs.cpp)
-  ExprPtr expr(const ast::Expr &e);
+  ExprPtr expr(const ast::Expr &e) override;
   ExprPtr name(const ast::Name &e);
-  ExprPtr constantFromGlobal(const GlobalValue &g, Loc loc);
-  ExprPtr binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc);
+  ExprPtr constantFromGlobal(const GlobalValue &g, Loc loc) override;
+  ExprPtr binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) override;
   ExprPtr unary(const ast::UnaryOp &e);
-  ExprPtr unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc);
-  ExprPtr matmul(ExprPtr a, ExprPtr b, Loc loc);
+  ExprPtr unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc) override;
+  ExprPtr matmul(ExprPtr a, ExprPtr b, Loc loc) override;
   ExprPtr compare(const ast::Compare &e);
   ExprPtr chainedCompare(const ast::Compare &e, size_t i, ExprPtr left);
-  ExprPtr compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc);
+  ExprPtr compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) override;
   ExprPtr boolOp(const ast::BoolOp &e);
   ExprPtr ifExp(const ast::IfExp &e);
   ExprPtr attribute(const ast::Attribute &e);
@@ -103,7 +101,6 @@ public:
   ExprPtr indexArray(ExprPtr base, const ast::Expr &index, Loc loc);
   // For stores: the int64 indices of a full element index, or nullopt for slices.
   std::optional<std::vector<ExprPtr>> elementIndices(const Type &arrayType, const ast::Expr &index);
-  ExprPtr arrayAttribute(ExprPtr base, const std::string &attr, Loc loc);
   // Advanced indexing with one boolean mask or integer array (fancy_index.cpp).
   ExprPtr gather(ExprPtr base, ExprPtr index, Loc loc);
   std::optional<ExprPtr> arrayIndex(const ast::Expr &index); // the index if it is an array
@@ -128,9 +125,7 @@ public:
   ExtensionResult askExtension(ExtensionRequest request, const std::vector<const ir::Expr *> &args);
   ExprPtr overloadedCall(const GlobalValue &g, const ast::Call &e, const std::function<ExprPtr()> &otherwise);
   // A method or attribute from overload_method/overload_attribute, or null when none applies.
-  ExprPtr extensionMember(MemberAccess &m);
-  const GlobalValue *moduleMember(const Type &module, const std::string &attr); // null: no global path
-  ExprPtr moduleAttribute(const Type &module, const std::string &attr, Loc loc);
+  ExprPtr extensionMember(Use &use) override;
   ExprPtr builtinCall(const std::string &name, const ast::Call &e);
   ExprPtr mathCall(types::ModuleId module, const std::string &name, const ast::Call &e);
   ExprPtr numpyCall(const std::string &name, const ast::Call &e);
@@ -142,11 +137,11 @@ public:
   ExprPtr randomGeneratorMethod(ExprPtr gen, const std::string &name, const ast::Call &e); // random_generator.cpp
   ExprPtr randomShuffle(ExprPtr gen, const std::string &name, const ast::Call &e);
   ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
-  ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e, ExprPtr receiver = nullptr);
+  ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e, ExprPtr receiver = nullptr) override;
   // A NumPy function or array method written in Python (python/mahou/_library), asked for
   // as '@numpy.median', '@numpy.linalg.solve', '@ndarray.item' (self first); nullptr if none.
   ExprPtr libraryCall(const std::string &qualified, const std::string &fname, const ast::Call &e,
-                      ExprPtr self = nullptr);
+                      ExprPtr self = nullptr) override;
   // Refuses a call with an argument type too large or typing nested too deep (call_limits.cpp).
   void checkCallLimits(const std::vector<Type> &args, const std::string &fname, Loc loc) const;
   // C pointers (pointers.cpp): p[i] reads and writes through a 1-D view of the pointer;
@@ -158,14 +153,14 @@ public:
   // A call of a @vectorize ufunc (ufunc_calls.cpp): elementwise over arrays.
   ExprPtr ufuncCall(const UfuncCallee &uf, const std::string &fname, std::vector<ExprPtr> args, Loc loc);
   // A call of compiled function `handle` with typed arguments, bound to its parameters.
-  ExprPtr callCompiled(uint64_t handle, const std::string &fname, CallArgs args, Loc loc);
+  ExprPtr callCompiled(uint64_t handle, const std::string &fname, CallArgs args, Loc loc) override;
   // ---- call arguments (call_args.cpp)
-  CallArgs callArgs(const ast::Call &e);
+  CallArgs callArgs(const ast::Call &e) override;
   // The items of a tuple value; a value that is not a variable is bound in `args`'s lets
   // (or, without `args`, must be pure: it is evaluated once per item).
   std::vector<ExprPtr> spreadTuple(ExprPtr value, Loc loc, CallArgs *args);
   // body(reload) where reload() reads `value`, evaluated once (a `let` unless it is a variable).
-  ExprPtr bindOnce(ExprPtr value, const std::function<ExprPtr(const std::function<ExprPtr()> &)> &body);
+  ExprPtr bindOnce(ExprPtr value, const std::function<ExprPtr(const std::function<ExprPtr()> &)> &body) override;
   // ---- inner functions (inner_functions.cpp)
   void collectInnerFunctions(); // before the variables are made: finds defs and named lambdas
   const InnerFunction *innerFunction(const std::string &name) const; // null unless `name` is one here
@@ -188,42 +183,34 @@ public:
   // A function given as a value (sort's key=): an inline lambda, an inner function or a
   // compiled function, called with typed positional arguments.
   ExprPtr callFunctionArgument(const ast::Expr &fn, std::vector<ExprPtr> args, Loc loc, const std::string &what);
-  ExprPtr intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc);
-  std::optional<DType> dtypeArgument(const ast::Expr &e);
-  std::vector<ExprPtr> shapeArgument(const ast::Expr &e);
+  std::optional<DType> dtypeArgument(const ast::Expr &e) override;
+  std::vector<ExprPtr> shapeArgument(const ast::Expr &e) override;
   std::vector<ExprPtr> positionalArgs(const ast::Call &e, size_t minArgs, size_t maxArgs,
-                                      const std::string &fname);
-  const ast::Expr *keyword(const ast::Call &e, const std::string &name);
+                                      const std::string &fname) override;
+  const ast::Expr *keyword(const ast::Call &e, const std::string &name) override;
   void checkKeywords(const ast::Call &e, std::initializer_list<const char *> allowed,
-                     const std::string &fname);
+                     const std::string &fname) override;
 
   // ---- whole-array computation (array_exprs.cpp, array_functions.cpp)
-  using ElementBody = std::function<ExprPtr(std::vector<ExprPtr>)>;
   static bool anyArray(const std::vector<ExprPtr> &operands);
   // Applies `body` (typed on scalar elements) to operands with broadcasting, fusing
   // operands that are themselves elementwise maps; scalars only: body itself.
-  ExprPtr elementwise(std::vector<ExprPtr> operands, const ElementBody &body, Loc loc);
+  ExprPtr elementwise(std::vector<ExprPtr> operands, const ElementBody &body, Loc loc) override;
   ExprPtr broadcastTo(ExprPtr value, int ndim, Loc loc);
-  ir::StmtPtr storeView(ExprPtr dest, ExprPtr value, Loc loc);
-  ExprPtr reduction(ir::ReduceKind kind, ExprPtr arr, std::optional<int64_t> axis, Loc loc);
+  ir::StmtPtr storeView(ExprPtr dest, ExprPtr value, Loc loc) override;
+  ExprPtr reduction(ir::ReduceKind kind, ExprPtr arr, std::optional<int64_t> axis, Loc loc) override;
   // np.sum/np.dot/np.where/... and array methods a.sum()/a.reshape()/...; nullptr: not handled here.
   ExprPtr numpyArrayFunction(const std::string &name, const ast::Call &e);
-  static bool isArrayMethod(const std::string &name);
   ExprPtr numpyLibraryFunction(const std::string &name, const ast::Call &e); // array_library.cpp
   // np.array/asarray/ascontiguousarray/asfortranarray (array_construction.cpp); nullptr: another name.
   ExprPtr arrayConstruction(const std::string &name, const ast::Call &e);
-  void checkSortKind(const ast::Call &e, const std::string &fname); // kind= of sort/argsort
   ExprPtr tupleAsArray(ExprPtr tuple, Loc loc); // a (nested) tuple of numbers as an array, for stores
   ExprPtr arrayFromList(ExprPtr list, std::optional<DType> dtype, const std::string &fname, Loc loc);
   ExprPtr arrayFromSequence(std::vector<ExprPtr> leaves, const std::vector<int64_t> &shape,
                             std::vector<std::pair<int, ExprPtr>> bindings, bool arrays, std::optional<DType> dtype,
                             bool fortran, Loc loc);
-  ExprPtr sortLike(int kind, ExprPtr arr, Loc loc, const std::string &fname);
-  ExprPtr arrayMethod(ExprPtr self, const std::string &name, const ast::Call &e);
-  std::optional<int64_t> axisArgument(const ast::Call &e, size_t position);
 
   // ---- the cuda module in kernels (cuda.cpp)
-  ExprPtr cudaAttribute(const Type &base, const std::string &attr, Loc loc);
   ExprPtr cudaCall(const std::string &name, const ast::Call &e);
   std::vector<ExprPtr> constShape(const ast::Expr &e, const std::string &fname);
   ExprPtr cudaGroupCall(const std::string &name, const ast::Call &e);  // cuda.cg (cuda_extras.cpp)
@@ -231,20 +218,16 @@ public:
   ExprPtr cudaFp16Call(const std::string &name, const ast::Call &e);   // cuda.fp16 (cuda_fp16.cpp)
   ExprPtr cudaLibdeviceCall(const std::string &name, const ast::Call &e); // cuda.libdevice (cuda_extras.cpp)
   ir::StmtPtr kernelPrint(const ast::Call &e, Loc loc);                // print() in kernels (cuda_extras.cpp)
-  // Refuses what a GPU function cannot do (allocate arrays, print).
-  void requireHost(Loc loc, const std::string &what) const {
-    if (gpu_) notSupported(loc, what + " is not supported in CUDA kernels (use cuda.local.array or cuda.shared.array)");
-  }
 
   // ---- heap objects (objects.cpp, object_methods.cpp, comprehensions.cpp)
-  ExprPtr objectOp(ir::ObjectOp op, Type result, std::vector<ExprPtr> args, Loc loc, int64_t ival = 0);
+  ExprPtr objectOp(ir::ObjectOp op, Type result, std::vector<ExprPtr> args, Loc loc, int64_t ival = 0) override;
   // The type a value has as a container item (string literals become unicode; refuses
   // compile-time-only values), `what` naming the container for the error.
-  Type itemType(const Type &t, Loc loc, const std::string &what);
-  ExprPtr itemValue(ExprPtr e); // a value converted to its item type
+  Type itemType(const Type &t, Loc loc, const std::string &what) override;
+  ExprPtr itemValue(ExprPtr e) override; // a value converted to its item type
   // Converts a value stored into a container of `item` (numbers never narrow silently).
-  ExprPtr convertItem(ExprPtr value, const Type &item, const std::string &what);
-  ExprPtr toUnicode(ExprPtr e); // a string literal as a runtime string (others unchanged)
+  ExprPtr convertItem(ExprPtr value, const Type &item, const std::string &what) override;
+  ExprPtr toUnicode(ExprPtr e) override; // a string literal as a runtime string (others unchanged)
   ExprPtr listDisplay(const ast::List &l);
   // x[i] and x[a:b:c] of a list or a string.
   ExprPtr sequenceSubscript(ExprPtr base, const ast::Expr &index, Loc loc);
@@ -255,7 +238,7 @@ public:
   ExprPtr objectBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
   ExprPtr objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
   ExprPtr containerContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc);
-  void requireComparable(const Type &item, Loc loc, const std::string &what);
+  void requireComparable(const Type &item, Loc loc, const std::string &what) override;
   void requireHashable(const Type &item, Loc loc);
   // Keys hashed and compared by compiled code, @jitclass instances (instance_keys.cpp).
   bool keyedByCode(const Type &table) const;
@@ -263,12 +246,10 @@ public:
   bool instanceHashable(const Type &item, Loc loc);   // an instance whose class can be a key
   // Widens the variable `target` names (a container made empty) to `refined`; true when
   // its type changed (another pass follows). Refuses targets that are not variables.
-  bool refineContainer(const ast::Expr &target, const Type &refined, Loc loc);
-  ExprPtr isNoneTest(ExprPtr v, bool negate, Loc loc); // `v is None` / `v is not None`
-  ExprPtr logicalNot(ExprPtr b);                      // not b, of a bool
-  ExprPtr unwrapOptional(ExprPtr e);                  // Optional(T) → T, checked at run time
-  // Methods of lists and strings (object_methods.cpp); nullptr when `self` has none.
-  ExprPtr objectMethod(ExprPtr self, const ast::Expr &selfExpr, const std::string &name, const ast::Call &e);
+  bool refineContainer(const ast::Expr &target, const Type &refined, Loc loc) override;
+  ExprPtr isNoneTest(ExprPtr v, bool negate, Loc loc) override; // `v is None` / `v is not None`
+  ExprPtr logicalNot(ExprPtr b) override;                      // not b, of a bool
+  ExprPtr unwrapOptional(ExprPtr e) override;                  // Optional(T) → T, checked at run time
   // Builtins over objects (object_methods.cpp): list(), sorted(), str(), ord(), chr(), ...
   ExprPtr objectBuiltin(const std::string &name, const ast::Call &e);
   ExprPtr objectLen(ExprPtr v, Loc loc); // len() of a list, string, dict or set
@@ -282,30 +263,29 @@ public:
   ExprPtr unwrapOptionalForStr(ExprPtr v);
   // Comprehensions and the expressions that run loops (comprehensions.cpp).
   ExprPtr comprehension(const ast::Comprehension &c);
-  ExprPtr listFromIterable(ExprPtr iterable, Loc loc); // list(x) of a typed iterable (a new list)
-  ExprPtr listFromAst(const ast::Expr &iterable, Loc loc); // list(x) of any iterable, ranges included
+  ExprPtr listFromIterable(ExprPtr iterable, Loc loc) override; // list(x) of a typed iterable (a new list)
+  ExprPtr listFromAst(const ast::Expr &iterable, Loc loc) override; // list(x) of any iterable, ranges included
   // `value`, or the IndexError/ValueError-raising check that it is not -1 (str.index).
-  ExprPtr checkedIndex(ExprPtr found, const std::string &message, Loc loc);
-  ExprPtr listToTuple(ExprPtr list, size_t n, Loc loc); // the first n items as a tuple
-  ExprPtr sortByKey(ExprPtr list, const ast::Expr &key, ExprPtr reverse, bool inPlace, Loc loc);
-  bool isPureValue(const ir::Expr &e) const;
+  ExprPtr checkedIndex(ExprPtr found, const std::string &message, Loc loc) override;
+  ExprPtr listToTuple(ExprPtr list, size_t n, Loc loc) override; // the first n items as a tuple
+  ExprPtr sortByKey(ExprPtr list, const ast::Expr &key, ExprPtr reverse, bool inPlace, Loc loc) override;
+  bool isPureValue(const ir::Expr &e) const override;
   // A hidden variable holding `value`, with `stmts` receiving the assignment (for Seq).
-  int holdInTemp(ExprPtr value, Loc loc, ir::Block &stmts);
-  ExprPtr seqExpr(std::shared_ptr<ir::Block> stmts, ExprPtr value, Loc loc);
+  int holdInTemp(ExprPtr value, Loc loc, ir::Block &stmts) override;
+  ExprPtr seqExpr(std::shared_ptr<ir::Block> stmts, ExprPtr value, Loc loc) override;
   // Dicts and sets (dicts.cpp).
-  Type keyType(const Type &t, Loc loc);                      // a hashable item type (refuses others)
-  ExprPtr hashedKey(ExprPtr key, const Type &keyType, const std::string &what);
-  enum class EntryPart { Keys, Values, Items };
+  Type keyType(const Type &t, Loc loc) override;                      // a hashable item type (refuses others)
+  ExprPtr hashedKey(ExprPtr key, const Type &keyType, const std::string &what) override;
   // A loop over the live entries of a dict or set (keys, values or (key, value)).
   void forEachEntry(ExprPtr table, EntryPart part, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
-                    ir::Block &out, const ast::Body *orelse = nullptr);
+                    ir::Block &out, const ast::Body *orelse = nullptr) override;
   // A comprehension's loops into a fresh container: emit(acc, block) adds the element
   // (false while its type is unknown); the container's type is acc's.
   ExprPtr comprehensionInto(const ast::Comprehension &c, const std::function<bool(int, ir::Block &)> &emit);
   ExprPtr dictDisplay(const ast::Dict &d);
   ExprPtr setDisplay(const ast::Set &s);
   ExprPtr hashedComprehension(const ast::Comprehension &c);
-  ExprPtr containerTruth(ExprPtr e); // len(d) != 0
+  ExprPtr containerTruth(ExprPtr e) override; // len(d) != 0
   ExprPtr dictSubscript(ExprPtr dict, const ast::Expr &key, Loc loc);
   void storeDictItem(ExprPtr dict, const ast::Expr &keyExpr, const ast::Expr &target, ExprPtr value, Loc loc,
                      ir::Block &out);
@@ -321,7 +301,6 @@ public:
   // A slice value's bounds (reads of a pure `slice`), null where the bound is None.
   std::vector<ExprPtr> sliceBounds(const ir::Expr &slice, Loc loc);
   ir::ViewSlot sliceSlot(const ir::Expr &slice, Loc loc); // an array index slot of a slice value
-  ExprPtr sliceMethod(ExprPtr slice, const std::string &name, const ast::Call &e); // s.indices(n)
   void refuseSlice(const Type &t, Loc loc, const std::string &what) const; // "'slice' object <what>" (ranges too)
   // range objects as values (range_objects.cpp)
   ExprPtr rangeValue(const ast::Call &e); // range(...) outside a for loop
@@ -332,15 +311,10 @@ public:
 
   // ---- collections.namedtuple / typing.NamedTuple (named_tuples.cpp)
   ExprPtr newNamedTuple(const GlobalValue &cls, const ast::Call &e); // P(a, y=2.0)
-  ExprPtr namedTupleField(ExprPtr tuple, const std::string &attr, Loc loc); // p.x; nullptr: no such field
-  ExprPtr namedTupleMethod(ExprPtr tuple, const std::string &name, const ast::Call &e); // p._replace(x=1); nullptr: none
 
   // ---- NumPy records and arrays of them (records.cpp)
   int recordFieldIndex(const Type &rec, const ast::Expr &index, Loc loc); // -1: index unknown yet
-  ExprPtr recordGet(ExprPtr rec, int field, Loc loc);
   void recordSet(ExprPtr rec, int field, ExprPtr value, Loc loc, ir::Block &out);
-  ExprPtr recordFieldView(ExprPtr arr, int field, Loc loc);
-  ExprPtr recordAttribute(ExprPtr base, const std::string &attr, Loc loc); // r.x, a.x, a.shape
   ExprPtr recordArrayElement(ExprPtr arr, ExprPtr index, Loc loc);        // a[i] of a 1-D array (a loop's item)
   ExprPtr recordSubscript(ExprPtr base, const ast::Expr &index, Loc loc); // r['x'], a[i], a['x'], a[1:]
   void storeRecordItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
@@ -352,12 +326,10 @@ public:
   void checkRecordUses(const ir::Block &body) const;
 
   // ---- @jitclass instances (jitclass.cpp)
-  const JitClassInfo &jitClassOf(const Type &instanceOrClass, Loc loc);
+  const JitClassInfo &jitClassOf(const Type &instanceOrClass, Loc loc) override;
   ExprPtr newInstance(uint64_t classHandle, const std::string &className, const ast::Call &e);
-  ExprPtr instanceAttribute(ExprPtr obj, const std::string &attr, Loc loc); // a field or a property
   void storeAttribute(ExprPtr obj, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out);
   void augAssignAttribute(const ast::Attribute &target, const ast::AugAssign &s, ir::Block &out);
-  ExprPtr instanceMethodCall(ExprPtr self, const std::string &name, const ast::Call &e);
   std::optional<CalleeRef> classAttributeCallee(const Type &cls, const std::string &attr, Loc loc);
   // A call of the special method `method` of args[0]'s class; nullptr when it has none.
   ExprPtr specialMethod(const std::string &method, std::vector<ExprPtr> args, Loc loc);
@@ -398,7 +370,7 @@ public:
   // A loop over a typed iterable (array, tuple, list, string): body(element, block).
   using LoopBody = std::function<void(ExprPtr, ir::Block &)>;
   ExprPtr collectList(const std::function<void(const LoopBody &, ir::Block &)> &runLoop, Loc loc);
-  void forEachValue(ExprPtr iterable, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body, ir::Block &out);
+  void forEachValue(ExprPtr iterable, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body, ir::Block &out) override;
   bool literalUnrollLoop(const ast::For &s, ir::Block &out); // literal_unroll.cpp; false: not one
   void raiseStmt(const ast::Raise &s, ir::Block &out);
   void exprStmt(const ast::ExprStmt &s, ir::Block &out);
@@ -437,12 +409,12 @@ public:
   // allocates, each is evaluated once, in order, into a hidden variable (the operand
   // becomes a load of it; a pure operand is left as it is, to be cloned) and
   // wrapBindings puts those evaluations (Let) around the final expression (tuples.cpp).
-  std::vector<std::pair<int, ExprPtr>> bindOperands(std::vector<ExprPtr> &operands, Loc loc, bool reordered = false);
+  std::vector<std::pair<int, ExprPtr>> bindOperands(std::vector<ExprPtr> &operands, Loc loc, bool reordered = false) override;
   // Optional operands of a builtin taken by value (TypeError when None, as in Numba)
   // once all are evaluated: bindings for wrapBindings (tuples.cpp).
-  std::vector<std::pair<int, ExprPtr>> bindOptionals(std::vector<ExprPtr> &operands, Loc loc);
+  std::vector<std::pair<int, ExprPtr>> bindOptionals(std::vector<ExprPtr> &operands, Loc loc) override;
   ExprPtr optionalBoolOp(bool isOr, std::vector<ExprPtr> values, const Type &t, Loc loc); // exprs.cpp
-  ExprPtr wrapBindings(std::vector<std::pair<int, ExprPtr>> bindings, ExprPtr body, Loc loc);
+  ExprPtr wrapBindings(std::vector<std::pair<int, ExprPtr>> bindings, ExprPtr body, Loc loc) override;
   ExprPtr tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc);
   ExprPtr tupleCompare(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc); // tuple_compare.cpp
   // t[i] with a variable index (homogeneous tuples) or t[a:b:c] with constant bounds.
@@ -490,6 +462,10 @@ public:
   int returnsTyped_ = 0;     // return statements typed in this pass
   int elementwiseDepth_ = 0; // > 0 while typing the element body of an array expression
 };
+
+// The function being typed behind a typer's Typing: for the typers not yet written against
+// the Typing interface alone (only FunctionTyper implements it).
+inline FunctionTyper &typerOf(Typing &t) { return static_cast<FunctionTyper &>(t); }
 
 // Number of inputs of a NumPy ufunc mahou compiles (np.sin: 1), or -1 (numpy_calls.cpp).
 int ufuncArity(const std::string &name);

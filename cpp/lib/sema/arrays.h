@@ -1,0 +1,25 @@
+// Helpers of the array area shared by its typers (array_members.cpp, array_functions.cpp,
+// array_library.cpp, array_construction.cpp, records.cpp).
+#pragma once
+
+#include "sema/typing.h"
+
+namespace mahou::sema {
+
+// What np.sort and its relatives make (ir::ExprOp::ArraySort's sub).
+enum class SortKind : int { Copy = 0, Indices = 1, InPlace = 2, Unique = 3 };
+
+// a.T: the same array, its axes reversed.
+ExprPtr transposeArray(ExprPtr a, Loc loc);
+// a.shape / a.strides as a tuple of int64 (constants for a frozen global array).
+ExprPtr arrayShapeTuple(Typing &t, ExprPtr a, bool strides, Loc loc);
+// a.ravel(): a view of a contiguous array, a copy of another (always a copy with `copy`).
+ExprPtr ravelArray(Typing &t, ExprPtr a, bool copy, Loc loc, const std::string &fname);
+// The sorted copy, indices, in-place sort or unique values of a 1-D array.
+ExprPtr sortArray(Typing &t, SortKind kind, ExprPtr arr, Loc loc, const std::string &fname);
+// kind= of sort/argsort: NumPy's algorithm names (mahou's sort is stable for all).
+void checkSortKind(Typing &t, const ast::Call &e, const std::string &fname);
+// The axis argument (at `position` or axis=): a constant integer, or none.
+std::optional<int64_t> axisArgument(Typing &t, const ast::Call &e, size_t position);
+
+} // namespace mahou::sema

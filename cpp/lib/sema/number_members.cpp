@@ -1,0 +1,34 @@
+// Typers of the methods and attributes of numbers and of dtypes as values (numbers.def):
+// z.conjugate(), z.real, z.imag, np.float32.itemsize.
+#include "sema/typers.h"
+
+namespace mahou::sema {
+
+ExprPtr numberConjugateMethod(Use &u) {
+  u.t.positionalArgs(*u.call, 0, 0, u.name);
+  const Type t = u.self->type;
+  if (!t.isComplex()) return std::move(u.self);
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(u.self));
+  return u.t.intrinsic(ir::Intrinsic::Conj, t, std::move(args), u.loc);
+}
+
+// x.real / x.imag (variant: ir::Intrinsic::Real or Imag); of a real number: itself or 0.
+ExprPtr numberPartAttribute(Use &u) {
+  const Type t = u.self->type;
+  auto part = ir::Intrinsic(u.variant());
+  if (!t.isComplex()) {
+    if (part == ir::Intrinsic::Real) return std::move(u.self);
+    return ir::makeConst(t, u.loc, 0);
+  }
+  Type rt = Type::scalar(types::realOf(t.dtype));
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(u.self));
+  return u.t.intrinsic(part, rt, std::move(args), u.loc);
+}
+
+ExprPtr dtypeItemsizeAttribute(Use &u) {
+  return ir::makeConst(Type::int64(), u.loc, types::dtypeBytes(u.self->type.dtype));
+}
+
+} // namespace mahou::sema

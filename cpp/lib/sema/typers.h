@@ -1,0 +1,21 @@
+// Declarations of every typer the registry's tables name (sema/typer_tables.inc); each
+// is defined in the file of its area, beside its table.
+#pragma once
+
+#include "sema/arrays.h"
+#include "sema/modules.h"
+#include "sema/objects.h"
+
+namespace mahou::sema {
+
+#define MAHOU_FUNCTION(receiver, name, typer, variant) ExprPtr typer(Use &);
+#define MAHOU_METHOD(receiver, name, typer, variant) ExprPtr typer(Use &);
+#define MAHOU_ATTRIBUTE(receiver, name, typer, variant) ExprPtr typer(Use &);
+#define MAHOU_STATEMENT(receiver, name, typer, variant) bool typer(Use &, ir::Block &);
+#include "sema/typer_tables.inc"
+#undef MAHOU_FUNCTION
+#undef MAHOU_METHOD
+#undef MAHOU_ATTRIBUTE
+#undef MAHOU_STATEMENT
+
+} // namespace mahou::sema
