@@ -1,8 +1,7 @@
 // Typing of np.array / np.asarray / np.ascontiguousarray / np.asfortranarray: arrays
 // from literal lists and tuples (nested: N-D, dtype by NumPy's promotion), from tuples
 // held in variables, from arrays (copies or the same array), and stacks of arrays.
-#include "typer.h"
-#include "sema/arrays.h"
+#include "sema/typers.h"
 
 namespace mahou::sema {
 
@@ -23,7 +22,7 @@ namespace {
 
 class SequenceCollector {
 public:
-  SequenceCollector(FunctionTyper &t, const std::string &fname) : t_(t), fname_(fname) {}
+  SequenceCollector(Typing &t, const std::string &fname) : t_(t), fname_(fname) {}
 
   void node(const ast::Expr &n, size_t depth, Collected &out) {
     const std::vector<ast::ExprPtr> *elts = nullptr;
@@ -41,7 +40,7 @@ public:
   }
 
   void value(ExprPtr v, size_t depth, Loc loc, Collected &out) {
-    if (FunctionTyper::isUnknown(v)) {
+    if (Typing::isUnknown(v)) {
       out.unknown = true;
       return;
     }
@@ -95,32 +94,40 @@ private:
     }
   }
 
-  FunctionTyper &t_;
+  Typing &t_;
   std::string fname_;
   std::optional<size_t> leafDepth_;
 };
 
+ExprPtr arrayFromList(Typing &t, ExprPtr list, std::optional<DType> dtype, const std::string &fname, Loc loc);
+ExprPtr arrayFromSequence(Typing &t, std::vector<ExprPtr> leaves, const std::vector<int64_t> &shape,
+                          std::vector<std::pair<int, ExprPtr>> bindings, bool arrays, std::optional<DType> dtype,
+                          bool fortran, Loc loc);
+
 } // namespace
 
-ExprPtr FunctionTyper::arrayConstruction(const std::string &name, const ast::Call &e) {
-  bool asarray = name == "asarray";
-  bool contiguous = name == "ascontiguousarray", fortran = name == "asfortranarray";
-  if (name != "array" && !asarray && !contiguous && !fortran) return nullptr;
+ExprPtr numpyArrayConstruction(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  const std::string &name = u.name;
+  auto form = ArrayConstruction(u.variant());
+  bool asarray = form == ArrayConstruction::AsArray;
+  bool contiguous = form == ArrayConstruction::Contiguous, fortran = form == ArrayConstruction::Fortran;
   std::string fname = "np." + name;
-  requireHost(e.loc, fname + "()");
-  checkKeywords(e, {"dtype"}, fname);
-  if (e.args.empty() || e.args.size() > 2) error(e.loc, fname + "() takes an object and an optional dtype");
-  const ast::Expr *dtypeE = e.args.size() > 1 ? e.args[1].get() : keyword(e, "dtype");
+  t.requireHost(e.loc, fname + "()");
+  t.checkKeywords(e, {"dtype"}, fname);
+  if (e.args.empty() || e.args.size() > 2) t.error(e.loc, fname + "() takes an object and an optional dtype");
+  const ast::Expr *dtypeE = e.args.size() > 1 ? e.args[1].get() : t.keyword(e, "dtype");
   std::optional<DType> dtype;
   if (dtypeE && dtypeE->kind != ast::ExprKind::NoneLit) {
-    dtype = dtypeArgument(*dtypeE);
-    if (!dtype) return unknown(e.loc);
+    dtype = t.dtypeArgument(*dtypeE);
+    if (!dtype) return t.unknown(e.loc);
   }
   const ast::Expr &obj = *e.args[0];
   bool literal = obj.kind == ast::ExprKind::List || obj.kind == ast::ExprKind::Tuple;
   if (!literal) {
-    auto v = expr(obj);
-    if (isUnknown(v)) return unknown(e.loc);
+    auto v = t.expr(obj);
+    if (t.isUnknown(v)) return t.unknown(e.loc);
     if (v->type.isArray()) {
       const Type at = v->type;
       DType d = dtype.value_or(at.dtype);
@@ -139,36 +146,38 @@ ExprPtr FunctionTyper::arrayConstruction(const std::string &name, const ast::Cal
       c->args.push_back(std::move(v));
       return c;
     }
-    if (v->type.isList()) return arrayFromList(std::move(v), dtype, fname, e.loc);
-    if (v->type.kind == Kind::Str) notSupported(obj.loc, fname + "() of a string is not supported");
-    if (v->type.isNumber()) notSupported(obj.loc, fname + "() of a scalar (a 0-d array) is not supported");
+    if (v->type.isList()) return arrayFromList(t, std::move(v), dtype, fname, e.loc);
+    if (v->type.kind == Kind::Str) t.notSupported(obj.loc, fname + "() of a string is not supported");
+    if (v->type.isNumber()) t.notSupported(obj.loc, fname + "() of a scalar (a 0-d array) is not supported");
     if (!v->type.isTuple())
-      notSupported(obj.loc, fname + "() of " + v->type.str() +
+      t.notSupported(obj.loc, fname + "() of " + v->type.str() +
                                 " is not supported (a list held in a variable needs the list type; use a literal list or a tuple)");
     Collected c;
-    SequenceCollector collector(*this, fname);
+    SequenceCollector collector(t, fname);
     collector.value(std::move(v), 0, obj.loc, c);
-    return arrayFromSequence(std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, dtype, fortran, e.loc);
+    return arrayFromSequence(t, std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, dtype, fortran, e.loc);
   }
   Collected c;
-  SequenceCollector collector(*this, fname);
+  SequenceCollector collector(t, fname);
   collector.node(obj, 0, c);
-  if (c.unknown) return unknown(e.loc);
-  return arrayFromSequence(std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, dtype, fortran, e.loc);
+  if (c.unknown) return t.unknown(e.loc);
+  return arrayFromSequence(t, std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, dtype, fortran, e.loc);
 }
 
-ExprPtr FunctionTyper::tupleAsArray(ExprPtr tuple, Loc loc) {
+ExprPtr tupleAsArray(Typing &t, ExprPtr tuple, Loc loc) {
   Collected c;
-  SequenceCollector collector(*this, "storing a tuple into an array");
+  SequenceCollector collector(t, "storing a tuple into an array");
   collector.value(std::move(tuple), 0, loc, c);
-  if (c.unknown) return unknown(loc);
-  return arrayFromSequence(std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, std::nullopt, false, loc);
+  if (c.unknown) return t.unknown(loc);
+  return arrayFromSequence(t, std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, std::nullopt, false, loc);
 }
 
 // A list held in a variable (or computed): its items are known at run time only, so a
 // compiled helper (python/mahou/_library/internal.py) fills the array, checking that the
 // rows have one length. A list of arrays stacks them.
-ExprPtr FunctionTyper::arrayFromList(ExprPtr list, std::optional<DType> dtype, const std::string &fname, Loc loc) {
+namespace {
+
+ExprPtr arrayFromList(Typing &t, ExprPtr list, std::optional<DType> dtype, const std::string &fname, Loc loc) {
   const Type item = list->type.elems[0];
   const char *helper = nullptr;
   DType d{};
@@ -179,29 +188,29 @@ ExprPtr FunctionTyper::arrayFromList(ExprPtr list, std::optional<DType> dtype, c
   } else if (item.isArray()) {
     helper = "stack_list_of_arrays", d = item.dtype;
   } else {
-    notSupported(loc, fname + "() of " + list->type.str() + " is not supported (a list of numbers, of lists of numbers or of arrays is)");
+    t.notSupported(loc, fname + "() of " + list->type.str() + " is not supported (a list of numbers, of lists of numbers or of arrays is)");
   }
   if (dtype) d = *dtype;
-  const GlobalValue &g = global(std::string("@internal.") + helper);
+  const GlobalValue &g = t.global(std::string("@internal.") + helper);
   if (g.kind != GlobalValue::Kind::Function) internalError(std::string("the library helper ") + helper + " is missing");
   CallArgs call;
   call.positional.push_back(std::move(list));
   call.positional.push_back(ir::makeConst(Type::scalar(d), loc, 0));
-  return callCompiled(g.handle, fname, std::move(call), loc);
+  return t.callCompiled(g.handle, fname, std::move(call), loc);
 }
 
-ExprPtr FunctionTyper::arrayFromSequence(std::vector<ExprPtr> leaves, const std::vector<int64_t> &shape,
-                                         std::vector<std::pair<int, ExprPtr>> bindings, bool arrays,
-                                         std::optional<DType> dtype, bool fortran, Loc loc) {
+ExprPtr arrayFromSequence(Typing &t, std::vector<ExprPtr> leaves, const std::vector<int64_t> &shape,
+                          std::vector<std::pair<int, ExprPtr>> bindings, bool arrays, std::optional<DType> dtype,
+                          bool fortran, Loc loc) {
   for (auto &x : leaves)
-    if (isUnknown(x)) return unknown(loc);
+    if (t.isUnknown(x)) return t.unknown(loc);
   ExprPtr result;
   if (arrays) { // np.array([a, b, ...]) of equal-shaped arrays: stacked on a new first axis
-    if (shape.size() != 1) notSupported(loc, "np.array() of nested sequences of arrays is not supported");
+    if (shape.size() != 1) t.notSupported(loc, "np.array() of nested sequences of arrays is not supported");
     int nd = leaves[0]->type.ndim;
     DType d = leaves[0]->type.dtype;
     for (auto &x : leaves) {
-      if (x->type.ndim != nd) error(loc, "np.array(): the arrays must have the same shape");
+      if (x->type.ndim != nd) t.error(loc, "np.array(): the arrays must have the same shape");
       d = types::promote(d, x->type.dtype);
     }
     auto j = std::make_unique<ir::Expr>(ir::ExprOp::ArrayJoin, Type::array(d, nd + 1, types::Layout::C), loc);
@@ -229,7 +238,7 @@ ExprPtr FunctionTyper::arrayFromSequence(std::vector<ExprPtr> leaves, const std:
     for (int64_t n : shape) lit->args.push_back(ir::makeConst(Type::int64(), loc, n));
     for (auto &x : leaves) {
       if (x->type.isComplex() && !elem.isComplex())
-        error(x->loc, "np.array(): cannot store a complex number in an array of " + std::string(types::dtypeName(d)));
+        t.error(x->loc, "np.array(): cannot store a complex number in an array of " + std::string(types::dtypeName(d)));
       lit->args.push_back(ir::makeCast(std::move(x), elem));
     }
     result = std::move(lit);
@@ -241,7 +250,9 @@ ExprPtr FunctionTyper::arrayFromSequence(std::vector<ExprPtr> leaves, const std:
     c->args.push_back(std::move(tr));
     result = transposeArray(std::move(c), loc);
   }
-  return wrapBindings(std::move(bindings), std::move(result), loc);
+  return t.wrapBindings(std::move(bindings), std::move(result), loc);
 }
+
+} // namespace
 
 } // namespace mahou::sema

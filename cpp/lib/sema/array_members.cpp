@@ -13,7 +13,9 @@ ExprPtr copyOf(ExprPtr a, DType dtype, Loc loc) {
   return c;
 }
 
-ExprPtr reshaped(ExprPtr a, std::vector<ExprPtr> dims, Loc loc) {
+} // namespace
+
+ExprPtr reshapeArray(ExprPtr a, std::vector<ExprPtr> dims, Loc loc) {
   const Type at = a->type;
   if (at.layout != types::Layout::C) a = copyOf(std::move(a), at.dtype, loc);
   auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape,
@@ -22,8 +24,6 @@ ExprPtr reshaped(ExprPtr a, std::vector<ExprPtr> dims, Loc loc) {
   for (auto &d : dims) r->args.push_back(std::move(d));
   return r;
 }
-
-} // namespace
 
 ExprPtr transposeArray(ExprPtr a, Loc loc) {
   const Type at = a->type;
@@ -121,7 +121,7 @@ ExprPtr arrayReshapeMethod(Use &u) {
     for (auto &a : e.args) dims.push_back(u.t.toInt64Index(u.t.expr(*a), "reshape dimension"));
   if (dims.empty()) u.error("a.reshape() needs a shape");
   if (anyUnknown(dims)) return u.unknown();
-  return reshaped(std::move(u.self), std::move(dims), u.loc);
+  return reshapeArray(std::move(u.self), std::move(dims), u.loc);
 }
 
 ExprPtr arrayRavelMethod(Use &u) {

@@ -8,9 +8,19 @@ namespace mahou::sema {
 
 // What np.sort and its relatives make (ir::ExprOp::ArraySort's sub).
 enum class SortKind : int { Copy = 0, Indices = 1, InPlace = 2, Unique = 3 };
+// np.concatenate and its relatives (numpy.def).
+enum class JoinKind : int { Concatenate, Stack, VStack, HStack };
+
+// np.array and its relatives (numpy.def): how the result relates to an array argument.
+enum class ArrayConstruction : int { Array, AsArray, Contiguous, Fortran };
+
+// A (nested) tuple of numbers as an array, for stores (a[:2] = (x, y)).
+ExprPtr tupleAsArray(Typing &t, ExprPtr tuple, Loc loc);
 
 // a.T: the same array, its axes reversed.
 ExprPtr transposeArray(ExprPtr a, Loc loc);
+// a.reshape(dims): a view of a contiguous array, else of a contiguous copy.
+ExprPtr reshapeArray(ExprPtr a, std::vector<ExprPtr> dims, Loc loc);
 // a.shape / a.strides as a tuple of int64 (constants for a frozen global array).
 ExprPtr arrayShapeTuple(Typing &t, ExprPtr a, bool strides, Loc loc);
 // a.ravel(): a view of a contiguous array, a copy of another (always a copy with `copy`).

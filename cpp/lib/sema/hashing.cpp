@@ -3,6 +3,7 @@
 // nested tuples and instances inside tuples hash item by item), and a @jitclass
 // instance calls its __hash__.
 #include "typer.h"
+#include "sema/typers.h"
 #include "mahou/range_type.h"
 
 #include "mahou/jitclass.h"
@@ -12,11 +13,13 @@ namespace mahou::sema {
 
 using ObjectOp = ir::ObjectOp;
 
-ExprPtr FunctionTyper::hashCall(const ast::Call &e) {
-  requireHost(e.loc, "hash()");
-  checkKeywords(e, {}, "hash");
-  auto args = positionalArgs(e, 1, 1, "hash");
-  return hashOf(std::move(args[0]), e.loc);
+ExprPtr builtinHash(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  t.requireHost(e.loc, "hash()");
+  t.checkKeywords(e, {}, "hash");
+  auto args = t.positionalArgs(e, 1, 1, "hash");
+  return t.hashOf(std::move(args[0]), e.loc);
 }
 
 ExprPtr FunctionTyper::hashOf(ExprPtr x, Loc loc) {

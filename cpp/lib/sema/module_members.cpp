@@ -43,6 +43,10 @@ ExprPtr numpyDTypeAttribute(Use &u) { return ir::makeConst(Type::dtypeObj(DType(
 
 ExprPtr numpyRandomModule(Use &u) { return ir::makeConst(Type::moduleRef(types::ModuleId::NumpyRandom), u.loc, 0); }
 
+ExprPtr numpyNdarrayClass(Use &u) {
+  u.notSupported("'ndarray' of module " + u.self->type.str() + " is not supported as a value");
+}
+
 // Another name of math, numpy, ...: a module the global path reaches (np.linalg).
 ExprPtr moduleValueAttribute(Use &u) {
   const Type module = u.self->type;

@@ -3,6 +3,7 @@
 // carray(p, shape, dtype=None) / farray(...) view it as a C / Fortran ordered array,
 // as Numba's carray and farray do.
 #include "typer.h"
+#include "sema/typers.h"
 
 #include <climits>
 
@@ -29,42 +30,45 @@ ExprPtr FunctionTyper::pointerView(ExprPtr p, Loc loc) {
   return fromPointer(std::move(p), d, std::move(extent), types::Layout::C, loc);
 }
 
-ExprPtr FunctionTyper::carrayCall(const std::string &name, const ast::Call &e) {
-  requireHost(e.loc, name + "()");
-  checkKeywords(e, {"shape", "dtype"}, name);
-  if (e.args.empty() || e.args.size() > 3) error(e.loc, name + "(ptr, shape, dtype=None) takes 2 or 3 arguments");
-  auto ptr = expr(*e.args[0]);
-  const ast::Expr *shapeE = e.args.size() > 1 ? e.args[1].get() : keyword(e, "shape");
-  const ast::Expr *dtypeE = e.args.size() > 2 ? e.args[2].get() : keyword(e, "dtype");
-  if (!shapeE) error(e.loc, name + "() needs a shape");
-  auto shape = expr(*shapeE);
-  ExprPtr dt = dtypeE ? expr(*dtypeE) : nullptr;
-  if (isUnknown(ptr) || isUnknown(shape) || (dt && isUnknown(dt))) return unknown(e.loc);
-  if (!ptr->type.isPointer()) error(e.args[0]->loc, name + "() needs a C pointer, not " + ptr->type.str());
+ExprPtr mahouCarray(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  const std::string &name = u.name;
+  t.requireHost(e.loc, name + "()");
+  t.checkKeywords(e, {"shape", "dtype"}, name);
+  if (e.args.empty() || e.args.size() > 3) t.error(e.loc, name + "(ptr, shape, dtype=None) takes 2 or 3 arguments");
+  auto ptr = t.expr(*e.args[0]);
+  const ast::Expr *shapeE = e.args.size() > 1 ? e.args[1].get() : t.keyword(e, "shape");
+  const ast::Expr *dtypeE = e.args.size() > 2 ? e.args[2].get() : t.keyword(e, "dtype");
+  if (!shapeE) t.error(e.loc, name + "() needs a shape");
+  auto shape = t.expr(*shapeE);
+  ExprPtr dt = dtypeE ? t.expr(*dtypeE) : nullptr;
+  if (t.isUnknown(ptr) || t.isUnknown(shape) || (dt && t.isUnknown(dt))) return t.unknown(e.loc);
+  if (!ptr->type.isPointer()) t.error(e.args[0]->loc, name + "() needs a C pointer, not " + ptr->type.str());
   std::optional<DType> d;
   if (!ptr->type.elems.empty()) d = ptr->type.elems[0].dtype;
   if (dt) {
-    if (dt->type.kind != Kind::DTypeObj) error(dtypeE->loc, name + "() dtype must be a NumPy dtype, not " + dt->type.str());
+    if (dt->type.kind != Kind::DTypeObj) t.error(dtypeE->loc, name + "() dtype must be a NumPy dtype, not " + dt->type.str());
     if (d && *d != dt->type.dtype)
-      error(dtypeE->loc, std::string("mismatching dtype '") + types::dtypeName(dt->type.dtype) + "' for pointer " +
+      t.error(dtypeE->loc, std::string("mismatching dtype '") + types::dtypeName(dt->type.dtype) + "' for pointer " +
                              ptr->type.str());
     d = dt->type.dtype;
   }
-  if (!d) error(e.loc, name + "() of a voidptr needs dtype=");
+  if (!d) t.error(e.loc, name + "() of a voidptr needs dtype=");
   std::vector<ExprPtr> extents;
   if (shape->type.isTuple()) {
     const Type st = shape->type;
-    if (st.elems.empty()) error(shapeE->loc, name + "() needs at least one dimension");
+    if (st.elems.empty()) t.error(shapeE->loc, name + "() needs at least one dimension");
     for (size_t i = 0; i < st.elems.size(); ++i) {
       auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, st.elems[i], e.loc);
       g->ival = int64_t(i);
-      g->args.push_back(duplicate(*this, *shape, name + "() shape")); // read once per extent
-      extents.push_back(toInt64Index(std::move(g), name + "() shape"));
+      g->args.push_back(duplicate(t, *shape, name + "() shape")); // read once per extent
+      extents.push_back(t.toInt64Index(std::move(g), name + "() shape"));
     }
   } else {
-    extents.push_back(toInt64Index(std::move(shape), name + "() shape"));
+    extents.push_back(t.toInt64Index(std::move(shape), name + "() shape"));
   }
-  return fromPointer(std::move(ptr), *d, std::move(extents), name == "farray" ? types::Layout::F : types::Layout::C,
+  return fromPointer(std::move(ptr), *d, std::move(extents), types::Layout(u.variant()),
                      e.loc);
 }
 

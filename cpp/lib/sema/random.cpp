@@ -1,6 +1,7 @@
 // Typing of np.random in compiled code: seed, random/rand/random_sample, randn/
 // standard_normal, normal, uniform, randint, as scalars or arrays of a given size.
 #include "typer.h"
+#include "sema/typers.h"
 
 namespace mahou::sema {
 
@@ -13,6 +14,8 @@ ExprPtr draw(ir::RandomKind kind, Type t, Loc loc) {
 }
 
 } // namespace
+
+ExprPtr numpyRandomTyper(Use &u) { return typerOf(u.t).randomCall(u.name, *u.call); }
 
 ExprPtr FunctionTyper::randomCall(const std::string &name, const ast::Call &e) {
   Loc loc = e.loc;

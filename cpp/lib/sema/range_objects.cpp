@@ -2,6 +2,7 @@
 // range(...) outside a for loop, len(r), r[i], `x in r`, and their truth value. A range
 // is a tuple of its int64 start, stop and step; loops over one are in for_loops.cpp.
 #include "typer.h"
+#include "sema/typers.h"
 
 #include "mahou/range_type.h"
 
@@ -30,24 +31,26 @@ ir::StmtPtr raiseIf(ExprPtr cond, types::ExcKind kind, const std::string &text, 
 
 } // namespace
 
-ExprPtr FunctionTyper::rangeValue(const ast::Call &e) {
+ExprPtr builtinRange(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
   Loc loc = e.loc;
-  checkKeywords(e, {}, "range");
-  auto args = positionalArgs(e, 1, 3, "range");
+  t.checkKeywords(e, {}, "range");
+  auto args = t.positionalArgs(e, 1, 3, "range");
   for (auto &a : args) {
-    if (isUnknown(a)) return unknown(loc);
-    a = toInt64Index(std::move(a), "range() argument");
+    if (t.isUnknown(a)) return t.unknown(loc);
+    a = t.toInt64Index(std::move(a), "range() argument");
   }
   if (args.size() == 1) args.insert(args.begin(), int64Const(0, loc));
   if (args.size() == 2) args.push_back(int64Const(1, loc));
   auto stmts = std::make_shared<ir::Block>();
   int bounds[3];
-  for (int i = 0; i < 3; ++i) bounds[i] = holdInTemp(std::move(args[size_t(i)]), loc, *stmts);
-  stmts->push_back(raiseIf(compareOne(ast::CmpOpKind::Eq, load(bounds[2], loc), int64Const(0, loc), loc),
+  for (int i = 0; i < 3; ++i) bounds[i] = t.holdInTemp(std::move(args[size_t(i)]), loc, *stmts);
+  stmts->push_back(raiseIf(t.compareOne(ast::CmpOpKind::Eq, t.load(bounds[2], loc), int64Const(0, loc), loc),
                            types::ExcKind::ValueError, "range() arg 3 must not be zero", loc));
   auto m = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, types::rangeType(), loc);
-  for (int b : bounds) m->args.push_back(load(b, loc));
-  return seqExpr(std::move(stmts), std::move(m), loc);
+  for (int b : bounds) m->args.push_back(t.load(b, loc));
+  return t.seqExpr(std::move(stmts), std::move(m), loc);
 }
 
 ExprPtr FunctionTyper::rangeLength(ExprPtr r, Loc loc) {

@@ -29,13 +29,14 @@ struct ReceiverInfo {
   std::string_view spelling;
   bool attributeError;
   bool hostOnly, gpuOnly;
+  std::string_view hint;
 };
 
 constexpr bool Unsupported = false, NoAttribute = true;
 enum Target { Any, HostOnly, GpuOnly };
 
 constexpr ReceiverInfo kReceivers[] = {
-#define MAHOU_RECEIVER(id, spelling, miss, target) {spelling, miss, target == HostOnly, target == GpuOnly},
+#define MAHOU_RECEIVER(id, spelling, miss, target, hint) {spelling, miss, target == HostOnly, target == GpuOnly, hint},
 #include "sema/receivers.def"
 #undef MAHOU_RECEIVER
 };
@@ -111,6 +112,18 @@ bool missIsAttributeError(Receiver r) { return info(r).attributeError; }
 bool hostOnly(Receiver r) { return info(r).hostOnly; }
 bool gpuOnly(Receiver r) { return info(r).gpuOnly; }
 
+std::optional<Receiver> receiverNamed(std::string_view spelling) {
+  for (size_t r = 0; r < std::size(kReceivers); ++r)
+    if (!spelling.empty() && kReceivers[r].spelling == spelling) return Receiver(r);
+  return std::nullopt;
+}
+
+std::optional<std::pair<Receiver, std::string>> splitReceiver(const std::string &dotted) {
+  for (size_t dot = dotted.rfind('.'); dot != std::string::npos && dot > 0; dot = dotted.rfind('.', dot - 1))
+    if (auto r = receiverNamed(std::string_view(dotted).substr(0, dot))) return std::make_pair(*r, dotted.substr(dot + 1));
+  return std::nullopt;
+}
+
 Receiver receiverOf(types::ModuleId module) {
   switch (module) {
   case types::ModuleId::Math: return Receiver::Math;
@@ -141,11 +154,7 @@ Receiver receiverOf(const Type &t) {
   case Kind::ClassRef: return Receiver::JitClass;
   case Kind::Module: return receiverOf(t.module);
   case Kind::Namespace: // the cuda module's namespaces, by their path under cuda
-    for (size_t r = 0; r < std::size(kReceivers); ++r) {
-      std::string_view s = kReceivers[r].spelling;
-      if (s.size() == t.text.size() + 5 && s.substr(0, 5) == "cuda." && s.substr(5) == t.text) return Receiver(r);
-    }
-    return Receiver::Value;
+    return receiverNamed("cuda." + t.text).value_or(Receiver::Value);
   case Kind::Tuple:
     if (types::isRange(t)) return Receiver::Range;
     if (types::isSlice(t)) return Receiver::Slice;
@@ -211,6 +220,7 @@ void refuseMissing(const Typing &t, Receiver receiver, Member member, const std:
   } else {
     msg = attributeError ? spelling + " has no attribute '" + name + "'" : spelling + "." + name + " is not supported";
   }
+  if (!info(receiver).hint.empty()) msg += " (" + std::string(info(receiver).hint) + ")";
   auto close = closeNames(receiver, member, name);
   for (size_t i = 0; i < close.size(); ++i)
     msg += (i == 0 ? " (did you mean '" : i + 1 == close.size() ? " or '" : ", '") + std::string(close[i]) + "'" +

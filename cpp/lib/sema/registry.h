@@ -12,7 +12,7 @@ namespace mahou::sema {
 
 // What a name is looked up on (receivers.def).
 enum class Receiver : uint8_t {
-#define MAHOU_RECEIVER(id, spelling, miss, target) id,
+#define MAHOU_RECEIVER(id, spelling, miss, target, hint) id,
 #include "sema/receivers.def"
 #undef MAHOU_RECEIVER
 };
@@ -58,6 +58,12 @@ bool missIsAttributeError(Receiver receiver);
 // Calls on the receiver allocate (refused in CUDA kernels) / exist only inside kernels.
 bool hostOnly(Receiver receiver);
 bool gpuOnly(Receiver receiver);
+
+// The receiver of that spelling ("typed", "cuda.random"), if any.
+std::optional<Receiver> receiverNamed(std::string_view spelling);
+// A dotted name ("typed.List.empty_list", "cuda.random.xoroshiro128p_next") as the longest
+// receiver spelling it starts with and the rest; nullopt when it starts with none.
+std::optional<std::pair<Receiver, std::string>> splitReceiver(const std::string &dotted);
 
 // The receiver a value of this type looks its methods and attributes up on (modules and
 // the cuda module's namespaces included).

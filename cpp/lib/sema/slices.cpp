@@ -10,11 +10,13 @@
 
 namespace mahou::sema {
 
-ExprPtr FunctionTyper::sliceCall(const ast::Call &e) {
-  checkKeywords(e, {}, "slice");
-  auto args = positionalArgs(e, 1, 3, "slice");
+ExprPtr builtinSlice(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  t.checkKeywords(e, {}, "slice");
+  auto args = t.positionalArgs(e, 1, 3, "slice");
   for (auto &a : args)
-    if (isUnknown(a)) return unknown(e.loc);
+    if (t.isUnknown(a)) return t.unknown(e.loc);
   auto none = [&] { return ir::makeConst(Type::none(), e.loc, 0); };
   std::vector<ExprPtr> items;
   if (args.size() == 1) items.push_back(none()); // slice(stop)
@@ -22,17 +24,17 @@ ExprPtr FunctionTyper::sliceCall(const ast::Call &e) {
   while (items.size() < 3) items.push_back(none());
   std::vector<Type> types;
   for (auto &x : items) {
-    x = unwrapOptional(std::move(x));
+    x = t.unwrapOptional(std::move(x));
     if (!x->type.isNone()) {
       if (!x->type.isInt() && !x->type.isBool())
-        error(x->loc, "slice bounds must be integers or None in compiled code, not " + x->type.str());
-      x = toInt64Index(std::move(x), "slice bound");
+        t.error(x->loc, "slice bounds must be integers or None in compiled code, not " + x->type.str());
+      x = t.toInt64Index(std::move(x), "slice bound");
     }
     types.push_back(x->type);
   }
-  auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, types::sliceType(types[0], types[1], types[2]), e.loc);
-  t->args = std::move(items);
-  return t;
+  auto tup = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, types::sliceType(types[0], types[1], types[2]), e.loc);
+  tup->args = std::move(items);
+  return tup;
 }
 
 std::vector<ExprPtr> FunctionTyper::sliceBounds(const ir::Expr &slice, Loc loc) {

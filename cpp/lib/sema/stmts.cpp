@@ -1,6 +1,7 @@
 // Typing of statements: assignment (chained, unpacking, item stores), augmented
 // assignment, if/while, return, raise, assert, print (for loops: for_loops.cpp).
 #include "typer.h"
+#include "sema/arrays.h"
 
 #include <cstdio>
 
@@ -231,7 +232,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     if (!idx) { // a[1:3] = x, a[i] = row: store into the view, broadcasting
       auto view = indexArray(std::move(base), *sub->index, loc);
       if (isUnknown(view) || isUnknown(value)) return;
-      if (value->type.isTuple()) value = tupleAsArray(std::move(value), loc); // a[:2] = (x, y)
+      if (value->type.isTuple()) value = tupleAsArray(*this, std::move(value), loc); // a[:2] = (x, y)
       if (isUnknown(value)) return;
       out.push_back(storeView(std::move(view), std::move(value), loc));
       return;
@@ -464,30 +465,12 @@ void FunctionTyper::exprStmt(const ast::ExprStmt &s, ir::Block &out) {
         }
       }
     }
-    if (c && c->kind == CalleeRef::Kind::ModuleFn && c->module == types::ModuleId::Numpy)
-      if (auto st = ufuncIntoOut(c->name, *call)) { // np.sin(x, out)
-        out.push_back(std::move(st));
-        return;
+    // A function with a statement form of its own (np.sin(x, out), print(...)).
+    if (c && (c->kind == CalleeRef::Kind::Builtin || c->kind == CalleeRef::Kind::ModuleFn))
+      if (const Entry *entry = findEntry(c->receiver, Member::Statement, c->name)) {
+        Use use{*this, *entry, c->name, call, nullptr, nullptr, call->loc};
+        if (entry->statement(use, out)) return;
       }
-    if (c && c->kind == CalleeRef::Kind::Builtin && c->name == "print") {
-      if (gpu_) {
-        out.push_back(kernelPrint(*call, s.loc));
-        return;
-      }
-      for (auto &k : call->keywords)
-        notSupported(k.loc, "print() keyword arguments are not supported yet");
-      auto st = makeStmt(ir::StmtOp::Print, s.loc);
-      for (auto &a : call->args) {
-        if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "print(*args) is not supported");
-        auto v = expr(*a);
-        if (!isUnknown(v) && !v->type.isNumber() && !v->type.isArray() && !v->type.isString() && !v->type.isNone() &&
-            !v->type.isOptional())
-          v = printableText(std::move(v), a->loc);
-        st->exprs.push_back(std::move(v));
-      }
-      out.push_back(std::move(st));
-      return;
-    }
   }
   auto v = expr(*s.value);
   if (v->op == ir::ExprOp::Const || v->op == ir::ExprOp::LoadVar) return; // no effect

@@ -52,7 +52,7 @@ bool isPure(const ir::Expr &e) {
 bool FunctionTyper::isPureValue(const ir::Expr &e) const { return isPure(e); }
 
 // A copy of `e` for a second evaluation; refuses expressions with effects.
-ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &what) {
+ExprPtr duplicate(const Typing &t, const ir::Expr &e, const std::string &what) {
   if (!isPure(e)) t.notSupported(e.loc, what + " with an operand that has side effects or allocates; assign it to a variable first");
   return ir::clone(e);
 }

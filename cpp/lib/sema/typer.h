@@ -24,6 +24,7 @@ struct CalleeRef {
   enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, External, Overloaded, JitClass, Closure, NamedTuple, Unknown } kind;
   std::string name;             // builtin / module function / method / inner function name
   types::ModuleId module{};     // ModuleFn
+  Receiver receiver{};          // Builtin, ModuleFn: what the registry looks `name` up on
   uint64_t handle = 0;          // Compiled, JitClass; External: the C function's address (name: its signature)
   DType dtype{};                // DTypeCtor
   types::ExcKind exc{};         // ExcCtor
@@ -74,7 +75,7 @@ public:
   std::optional<ExprPtr> intConstant(const ast::Expr &e);
   std::optional<int64_t> constIntExpression(const ast::Expr &e);
   int tempVar(const Type &t, Loc loc) override; // a fresh hidden variable (stable across passes)
-  int hiddenVar(const std::string &name); // the variable of that name, created (untyped) on first use
+  int hiddenVar(const std::string &name) override; // the variable of that name, created (untyped) on first use
   ir::StmtPtr assignVar(int var, ExprPtr value, Loc loc) override;
   ExprPtr load(int var, Loc loc) override;
 
@@ -126,17 +127,15 @@ public:
   ExprPtr overloadedCall(const GlobalValue &g, const ast::Call &e, const std::function<ExprPtr()> &otherwise);
   // A method or attribute from overload_method/overload_attribute, or null when none applies.
   ExprPtr extensionMember(Use &use) override;
-  ExprPtr builtinCall(const std::string &name, const ast::Call &e);
-  ExprPtr mathCall(types::ModuleId module, const std::string &name, const ast::Call &e);
-  ExprPtr numpyCall(const std::string &name, const ast::Call &e);
-  ExprPtr scalarUfunc(const std::string &name, std::vector<ExprPtr> args, Loc loc);
+  ExprPtr scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc loc) override;
   // np.<ufunc>(x, ..., out) / np.<ufunc>(x, out=out) as a statement: the store into out
   // (ufunc_out.cpp); nullptr when the call has no output argument.
-  ir::StmtPtr ufuncIntoOut(const std::string &name, const ast::Call &e);
   ExprPtr randomCall(const std::string &name, const ast::Call &e); // random.cpp
   ExprPtr randomGeneratorMethod(ExprPtr gen, const std::string &name, const ast::Call &e); // random_generator.cpp
   ExprPtr randomShuffle(ExprPtr gen, const std::string &name, const ast::Call &e);
   ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
+  // receiver.name(...) of the registry (a builtin, a module's function): one lookup.
+  ExprPtr callFunction(Receiver receiver, const std::string &name, const ast::Call &e);
   ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e, ExprPtr receiver = nullptr) override;
   // A NumPy function or array method written in Python (python/mahou/_library), asked for
   // as '@numpy.median', '@numpy.linalg.solve', '@ndarray.item' (self first); nullptr if none.
@@ -147,7 +146,6 @@ public:
   // C pointers (pointers.cpp): p[i] reads and writes through a 1-D view of the pointer;
   // carray(p, shape[, dtype]) / farray(...) view the memory as an array.
   ExprPtr pointerView(ExprPtr p, Loc loc);
-  ExprPtr carrayCall(const std::string &name, const ast::Call &e);
   // A call through a C function pointer (a ctypes or cffi function, a @cfunc).
   ExprPtr nativeCall(uint64_t address, const std::string &signature, const ast::Call &e);
   // A call of a @vectorize ufunc (ufunc_calls.cpp): elementwise over arrays.
@@ -200,24 +198,8 @@ public:
   ir::StmtPtr storeView(ExprPtr dest, ExprPtr value, Loc loc) override;
   ExprPtr reduction(ir::ReduceKind kind, ExprPtr arr, std::optional<int64_t> axis, Loc loc) override;
   // np.sum/np.dot/np.where/... and array methods a.sum()/a.reshape()/...; nullptr: not handled here.
-  ExprPtr numpyArrayFunction(const std::string &name, const ast::Call &e);
-  ExprPtr numpyLibraryFunction(const std::string &name, const ast::Call &e); // array_library.cpp
-  // np.array/asarray/ascontiguousarray/asfortranarray (array_construction.cpp); nullptr: another name.
-  ExprPtr arrayConstruction(const std::string &name, const ast::Call &e);
-  ExprPtr tupleAsArray(ExprPtr tuple, Loc loc); // a (nested) tuple of numbers as an array, for stores
-  ExprPtr arrayFromList(ExprPtr list, std::optional<DType> dtype, const std::string &fname, Loc loc);
-  ExprPtr arrayFromSequence(std::vector<ExprPtr> leaves, const std::vector<int64_t> &shape,
-                            std::vector<std::pair<int, ExprPtr>> bindings, bool arrays, std::optional<DType> dtype,
-                            bool fortran, Loc loc);
 
   // ---- the cuda module in kernels (cuda.cpp)
-  ExprPtr cudaCall(const std::string &name, const ast::Call &e);
-  std::vector<ExprPtr> constShape(const ast::Expr &e, const std::string &fname);
-  ExprPtr cudaGroupCall(const std::string &name, const ast::Call &e);  // cuda.cg (cuda_extras.cpp)
-  ExprPtr cudaRandomCall(const std::string &name, const ast::Call &e); // cuda.random (cuda_extras.cpp)
-  ExprPtr cudaFp16Call(const std::string &name, const ast::Call &e);   // cuda.fp16 (cuda_fp16.cpp)
-  ExprPtr cudaLibdeviceCall(const std::string &name, const ast::Call &e); // cuda.libdevice (cuda_extras.cpp)
-  ir::StmtPtr kernelPrint(const ast::Call &e, Loc loc);                // print() in kernels (cuda_extras.cpp)
 
   // ---- heap objects (objects.cpp, object_methods.cpp, comprehensions.cpp)
   ExprPtr objectOp(ir::ObjectOp op, Type result, std::vector<ExprPtr> args, Loc loc, int64_t ival = 0) override;
@@ -239,7 +221,7 @@ public:
   ExprPtr objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
   ExprPtr containerContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc);
   void requireComparable(const Type &item, Loc loc, const std::string &what) override;
-  void requireHashable(const Type &item, Loc loc);
+  void requireHashable(const Type &item, Loc loc) override;
   // Keys hashed and compared by compiled code, @jitclass instances (instance_keys.cpp).
   bool keyedByCode(const Type &table) const;
   ExprPtr instanceKeyed(ExprPtr e);                   // adds the dict.keyops operand
@@ -251,12 +233,9 @@ public:
   ExprPtr logicalNot(ExprPtr b) override;                      // not b, of a bool
   ExprPtr unwrapOptional(ExprPtr e) override;                  // Optional(T) → T, checked at run time
   // Builtins over objects (object_methods.cpp): list(), sorted(), str(), ord(), chr(), ...
-  ExprPtr objectBuiltin(const std::string &name, const ast::Call &e);
-  ExprPtr objectLen(ExprPtr v, Loc loc); // len() of a list, string, dict or set
-  ExprPtr typedContainerCall(const std::string &name, const ast::Call &e); // typed.List(), Dict.empty(...)
-  Type typeArgument(const ast::Expr &e, const std::string &what);
-  ExprPtr toStr(ExprPtr v, bool repr, Loc loc); // str(x) / repr(x)
-  ExprPtr printableText(ExprPtr v, Loc loc);    // print() of a list/dict/set/tuple: its text as Python prints it
+  ExprPtr objectLen(ExprPtr v, Loc loc) override; // len() of a list, string, dict or set
+  ExprPtr toStr(ExprPtr v, bool repr, Loc loc) override; // str(x) / repr(x)
+  ExprPtr printableText(ExprPtr v, Loc loc) override;    // print() of a list/dict/set/tuple: its text as Python prints it
   ExprPtr reprText(ExprPtr v, Loc loc);         // repr() text of numbers, strings, tuples, lists, dicts, sets
   ExprPtr concatText(std::vector<ExprPtr> parts, Loc loc); // strings (literals too) concatenated
   ExprPtr dictReprText(ExprPtr d, Loc loc);
@@ -297,14 +276,12 @@ public:
   ExprPtr exceptionArgument(const ast::Expr &a); // one of them, typed and checked
 
   // ---- slice objects (slices.cpp)
-  ExprPtr sliceCall(const ast::Call &e); // slice(stop), slice(start, stop[, step])
   // A slice value's bounds (reads of a pure `slice`), null where the bound is None.
   std::vector<ExprPtr> sliceBounds(const ir::Expr &slice, Loc loc);
   ir::ViewSlot sliceSlot(const ir::Expr &slice, Loc loc); // an array index slot of a slice value
-  void refuseSlice(const Type &t, Loc loc, const std::string &what) const; // "'slice' object <what>" (ranges too)
+  void refuseSlice(const Type &t, Loc loc, const std::string &what) const override; // "'slice' object <what>" (ranges too)
   // range objects as values (range_objects.cpp)
-  ExprPtr rangeValue(const ast::Call &e); // range(...) outside a for loop
-  ExprPtr rangeLength(ExprPtr r, Loc loc);
+  ExprPtr rangeLength(ExprPtr r, Loc loc) override;
   ExprPtr rangeItem(ExprPtr r, const ast::Expr &index, Loc loc);
   ExprPtr rangeContains(bool negate, ExprPtr needle, ExprPtr r, Loc loc);
   ExprPtr rangeTruth(ExprPtr r, Loc loc);
@@ -332,7 +309,7 @@ public:
   void augAssignAttribute(const ast::Attribute &target, const ast::AugAssign &s, ir::Block &out);
   std::optional<CalleeRef> classAttributeCallee(const Type &cls, const std::string &attr, Loc loc);
   // A call of the special method `method` of args[0]'s class; nullptr when it has none.
-  ExprPtr specialMethod(const std::string &method, std::vector<ExprPtr> args, Loc loc);
+  ExprPtr specialMethod(const std::string &method, std::vector<ExprPtr> args, Loc loc) override;
   ExprPtr instanceBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
   // lhs.__iadd__(rhs) (and the other in-place methods) when lhs's class has it; else nullptr.
   ExprPtr instanceInPlace(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
@@ -345,12 +322,10 @@ public:
   ExprPtr instanceGetItem(ExprPtr obj, const ast::Expr &index, Loc loc);
   void instanceSetItem(ExprPtr obj, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
   // int(), float(), complex(), bool() of an instance; str()/repr() (jitclass_conversions.cpp)
-  ExprPtr instanceConversion(const std::string &builtin, ExprPtr obj, Loc loc);
   ExprPtr instanceStr(ExprPtr obj, bool repr, Loc loc);
 
   // ---- hash() (hashing.cpp)
-  ExprPtr hashCall(const ast::Call &e);
-  ExprPtr hashOf(ExprPtr x, Loc loc);
+  ExprPtr hashOf(ExprPtr x, Loc loc) override;
 
   // ---- statements (stmts.cpp)
   void block(const ast::Body &body, ir::Block &out);
@@ -377,7 +352,6 @@ public:
   void returnStmt(const ast::Return &s, ir::Block &out);
   void unifyReturn(const Type &t, Loc loc);
 
-  ExprPtr sumWithStart(const ast::Call &e); // sum(iterable, start) (builtin_sum.cpp)
 
   // ---- `with objmode(...)` blocks (objmode.cpp)
   ExprPtr objModeBlock(const ast::ObjMode &e);
@@ -388,13 +362,12 @@ public:
   // ---- generators (generators.cpp)
   void yieldStmt(const ast::Yield &s, ir::Block &out);
   // next(g) of a generator value (null when args[0] is not one).
-  ExprPtr generatorNext(ExprPtr gen, Loc loc);
+  ExprPtr generatorNext(ExprPtr gen, Loc loc) override;
   // A loop over a generator value: body(item) for each item it yields, `orelse` when it ends.
   void loopOverGenerator(ExprPtr gen, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
                          const ast::Body *orelse, ir::Block &out);
   ExprPtr genResume(int genVar, Loc loc); // an item is ready → bool (GenNext sub 0)
   ExprPtr genItem(int genVar, Loc loc);   // that item (GenNext sub 1)
-  ExprPtr reduceGenerator(const std::string &name, ExprPtr gen, Loc loc); // sum/min/max/any/all (object_methods.cpp)
   // `g = (x for x in ...)` / `return (x ...)`: a generator expression as a value (Numba
   // refuses it too; builtins such as sum() take one as a list comprehension).
   void refuseGeneratorExpression(const ast::Expr &value);
@@ -419,10 +392,6 @@ public:
   ExprPtr tupleCompare(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc); // tuple_compare.cpp
   // t[i] with a variable index (homogeneous tuples) or t[a:b:c] with constant bounds.
   ExprPtr tupleSubscript(ExprPtr base, const ast::Expr &index, Loc loc);
-  ExprPtr cmathCall(const std::string &name, const ast::Call &e);
-  // math_extras.cpp: math.frexp/ldexp (null for other names), round(x, n) with a run-time n.
-  ExprPtr mathExtra(const std::string &name, const ast::Call &e);
-  ExprPtr roundVariableDigits(ExprPtr x, ExprPtr n, Loc loc);
   int handlerDepth_ = 0; // nesting of except handlers being typed (a bare 'raise' re-raises)
   bool deadRest_ = false; // the statements after the current one in its block are unreachable
   std::vector<int> handlerSlots_; // the SaveError slot of each enclosing except clause
@@ -467,9 +436,6 @@ public:
 // the Typing interface alone (only FunctionTyper implements it).
 inline FunctionTyper &typerOf(Typing &t) { return static_cast<FunctionTyper &>(t); }
 
-// Number of inputs of a NumPy ufunc mahou compiles (np.sin: 1), or -1 (numpy_calls.cpp).
-int ufuncArity(const std::string &name);
-
 // Counts the typings nested on this thread while alive (call_limits.cpp).
 struct TypingNesting {
   TypingNesting();
@@ -478,9 +444,6 @@ struct TypingNesting {
   TypingNesting &operator=(const TypingNesting &) = delete;
 };
 
-// A deep copy (ir::clone) of an expression whose second evaluation cannot differ;
-// refuses (naming `what`) calls and allocations (tuples.cpp).
-ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &what);
 
 // The names an inner function reads that are not its parameters or locals (its
 // captures among them; inner_functions.cpp).

@@ -3,7 +3,9 @@
 #pragma once
 
 #include "sema/arrays.h"
+#include "sema/cuda.h"
 #include "sema/modules.h"
+#include "sema/numbers.h"
 #include "sema/objects.h"
 
 namespace mahou::sema {

@@ -18,6 +18,15 @@ using types::DType;
 using types::Kind;
 using types::Type;
 
+// The NumPy ufuncs compiled code calls (ufuncs.def), by name.
+enum class UfuncId : int {
+#define MAHOU_UFUNC(name, nin, loops, kernel) name,
+#include "sema/ufuncs.def"
+#undef MAHOU_UFUNC
+};
+int ufuncInputs(UfuncId ufunc);      // its number of inputs (np.sin: 1)
+const char *ufuncName(UfuncId ufunc); // "sin"
+
 // The arguments of a call, typed (call_args.cpp): positional ones (a `*t` spread into
 // its items) and keyword ones, and the hidden variables (`let`s) that hold values read
 // more than once, to be wrapped around the call expression built from them.
@@ -77,6 +86,7 @@ public:
 
   // ---- values held, evaluated once
   virtual int tempVar(const Type &t, Loc loc) = 0; // a fresh hidden variable (stable across passes)
+  virtual int hiddenVar(const std::string &name) = 0; // the hidden variable of that name (one per call site)
   virtual ExprPtr load(int var, Loc loc) = 0;
   virtual const Type &varType(int var) const = 0;
   virtual ir::StmtPtr assignVar(int var, ExprPtr value, Loc loc) = 0;
@@ -106,6 +116,8 @@ public:
   }
 
   // ---- arrays
+  // np.<ufunc> of scalars (element values; ufuncs.def), with NumPy's loop selection.
+  virtual ExprPtr scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc loc) = 0;
   using ElementBody = std::function<ExprPtr(std::vector<ExprPtr>)>;
   // Applies `body` (typed on scalar elements) to operands with broadcasting; scalars: body itself.
   virtual ExprPtr elementwise(std::vector<ExprPtr> operands, const ElementBody &body, Loc loc) = 0;
@@ -140,6 +152,18 @@ public:
   virtual Type keyType(const Type &t, Loc loc) = 0; // a hashable item type (refuses others)
   virtual ExprPtr hashedKey(ExprPtr key, const Type &keyType, const std::string &what) = 0;
   virtual ExprPtr containerTruth(ExprPtr e) = 0; // len(d) != 0
+  virtual void requireHashable(const Type &item, Loc loc) = 0;
+  virtual ExprPtr objectLen(ExprPtr v, Loc loc) = 0; // len() of a list, string, dict, set or instance
+  virtual ExprPtr hashOf(ExprPtr x, Loc loc) = 0;    // hash(x), CPython's value
+  virtual ExprPtr toStr(ExprPtr v, bool repr, Loc loc) = 0; // str(x) / repr(x)
+  // print() of a list/dict/set/tuple: its text as Python prints it.
+  virtual ExprPtr printableText(ExprPtr v, Loc loc) = 0;
+  virtual ExprPtr generatorNext(ExprPtr gen, Loc loc) = 0;  // next(g) of a generator (null: not one)
+  virtual ExprPtr rangeLength(ExprPtr r, Loc loc) = 0;      // len() of a range object
+  // "'slice' object <what>" (a TypingError), "'range' object <what>" (unsupported).
+  virtual void refuseSlice(const Type &t, Loc loc, const std::string &what) const = 0;
+  // A call of the special method `method` of args[0]'s class (a jitclass); null when it has none.
+  virtual ExprPtr specialMethod(const std::string &method, std::vector<ExprPtr> args, Loc loc) = 0;
 
   // The @jitclass of an instance or class type.
   virtual const JitClassInfo &jitClassOf(const Type &instanceOrClass, Loc loc) = 0;
@@ -184,6 +208,10 @@ struct Use {
   [[noreturn]] void notSupported(const std::string &msg) const { t.notSupported(loc, msg); }
   ExprPtr unknown() const { return t.unknown(loc); }
 };
+
+// A deep copy (ir::clone) of an expression whose second evaluation cannot differ;
+// refuses (naming `what`) calls and allocations (tuples.cpp).
+ExprPtr duplicate(const Typing &t, const ir::Expr &e, const std::string &what);
 
 // Any of the values not typed yet (this pass).
 inline bool anyUnknown(const std::vector<ExprPtr> &values) {

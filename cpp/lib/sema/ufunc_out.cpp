@@ -1,40 +1,57 @@
-// np.<ufunc>(x, ..., out) with an output array, as a statement: the ufunc's elementwise
-// result stored into `out` (broadcast to its shape, cast with NumPy's same_kind rule),
-// with no temporary array, so it also works inside CUDA kernels.
-#include "typer.h"
+// The NumPy ufuncs called by name (ufuncs.def): np.<ufunc>(x, ...) as a value, elementwise
+// over arrays (fused with their array operands) and plain on scalars; and np.<ufunc>(x,
+// ..., out) as a statement: the elementwise result stored into `out` (broadcast to its
+// shape, cast with NumPy's same_kind rule), with no temporary array, so it also works
+// inside CUDA kernels.
+#include "sema/typers.h"
 
 namespace mahou::sema {
 
-ir::StmtPtr FunctionTyper::ufuncIntoOut(const std::string &name, const ast::Call &e) {
-  int arity = ufuncArity(name);
-  if (arity < 0) return nullptr;
-  const ast::Expr *outE = keyword(e, "out");
-  if (!outE && e.args.size() != size_t(arity) + 1) return nullptr;
-  std::string fname = "np." + name;
-  checkKeywords(e, {"out"}, fname);
+ExprPtr numpyUfunc(Use &u) {
+  const ast::Call &e = *u.call;
+  auto ufunc = UfuncId(u.variant());
+  int arity = ufuncInputs(ufunc);
+  std::string fname = u.qualified();
+  if (e.args.size() == size_t(arity) + 1 || u.keyword("out"))
+    u.notSupported(fname + "() with an output array is supported as a statement (" + fname +
+                   "(x, out)), not as a value");
+  auto args = u.args(arity, arity, {}, fname);
+  Typing &t = u.t;
+  Loc loc = u.loc;
+  return t.elementwise(std::move(args), [&t, ufunc, loc](std::vector<ExprPtr> v) { return t.scalarUfunc(ufunc, std::move(v), loc); }, loc);
+}
+
+bool numpyUfuncIntoOut(Use &u, ir::Block &out) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  auto ufunc = UfuncId(u.variant());
+  int arity = ufuncInputs(ufunc);
+  const ast::Expr *outE = u.keyword("out");
+  if (!outE && e.args.size() != size_t(arity) + 1) return false;
+  std::string fname = u.qualified();
+  t.checkKeywords(e, {"out"}, fname);
   if (outE && e.args.size() != size_t(arity))
-    error(e.loc, fname + "() takes " + std::to_string(arity) + " input" + (arity == 1 ? "" : "s") + " and out=");
+    u.error(fname + "() takes " + std::to_string(arity) + " input" + (arity == 1 ? "" : "s") + " and out=");
   for (auto &a : e.args)
-    if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "*args in calls is not supported yet");
+    if (a->kind == ast::ExprKind::Starred) t.notSupported(a->loc, "*args in calls is not supported yet");
   if (!outE) outE = e.args.back().get();
   std::vector<ExprPtr> inputs;
-  for (int i = 0; i < arity; ++i) inputs.push_back(expr(*e.args[size_t(i)]));
-  auto dest = expr(*outE);
-  for (auto &a : inputs)
-    if (isUnknown(a)) return nullptr;
-  if (isUnknown(dest)) return nullptr;
+  for (int i = 0; i < arity; ++i) inputs.push_back(t.expr(*e.args[size_t(i)]));
+  auto dest = t.expr(*outE);
+  if (anyUnknown(inputs) || Typing::isUnknown(dest)) return true;
   if (!dest->type.isArray())
-    error(outE->loc, fname + "(): the output must be an array, not " + dest->type.str());
+    t.error(outE->loc, fname + "(): the output must be an array, not " + dest->type.str());
   Loc loc = e.loc;
-  auto result = elementwise(std::move(inputs), [this, name, loc](std::vector<ExprPtr> v) { return scalarUfunc(name, std::move(v), loc); }, loc);
-  if (isUnknown(result)) return nullptr;
+  auto result = t.elementwise(std::move(inputs), [&t, ufunc, loc](std::vector<ExprPtr> v) { return t.scalarUfunc(ufunc, std::move(v), loc); }, loc);
+  if (Typing::isUnknown(result)) return true;
   // NumPy's default casting='same_kind': no float → int, complex → real, number → bool.
   auto kind = [](DType d) { return d == DType::Bool ? 0 : types::isInteger(d) ? 1 : types::isFloat(d) ? 2 : 3; };
   DType from = result->type.dtype, to = dest->type.dtype;
   if (kind(from) > kind(to) && !(kind(from) == 1 && kind(to) == 1))
-    error(outE->loc, "Cannot cast ufunc '" + name + "' output from dtype('" + types::dtypeName(from) + "') to dtype('" +
-                         types::dtypeName(to) + "') with casting rule 'same_kind'");
-  return storeView(std::move(dest), std::move(result), loc);
+    t.error(outE->loc, "Cannot cast ufunc '" + u.name + "' output from dtype('" + types::dtypeName(from) + "') to dtype('" +
+                           types::dtypeName(to) + "') with casting rule 'same_kind'");
+  out.push_back(t.storeView(std::move(dest), std::move(result), loc));
+  return true;
 }
 
 } // namespace mahou::sema
