@@ -27,9 +27,9 @@ ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
   if (isUnknown(base)) return unknown(s.loc);
   if (base->type.isPointer()) base = pointerView(std::move(base), s.loc);
   if (base->type.isOptional() && types::isRange(base->type.elems[0])) base = unwrapOptional(std::move(base));
-  if (types::isRange(base->type)) return rangeItem(std::move(base), *s.index, s.loc);
+  if (types::isRange(base->type)) return rangeItem(*this, std::move(base), *s.index, s.loc);
   if (base->type.isTuple()) {
-    refuseSlice(base->type, s.loc, "is not subscriptable");
+    refuseSlice(*this, base->type, s.loc, "is not subscriptable");
     auto idx = constInt(*s.index);
     if (!idx) return tupleSubscript(std::move(base), *s.index, s.loc);
     int64_t n = int64_t(base->type.elems.size());
@@ -40,10 +40,10 @@ ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
     g->args.push_back(std::move(base));
     return g;
   }
-  if (base->type.isRecord() || base->type.isRecordArray()) return recordSubscript(std::move(base), *s.index, s.loc);
+  if (base->type.isRecord() || base->type.isRecordArray()) return recordSubscript(*this, std::move(base), *s.index, s.loc);
   if (base->type.isArray()) return indexArray(std::move(base), *s.index, s.loc);
   base = unwrapOptional(std::move(base));
-  if (base->type.isInstance()) return instanceGetItem(std::move(base), *s.index, s.loc);
+  if (base->type.isInstance()) return instanceGetItem(*this, std::move(base), *s.index, s.loc);
   if (base->type.isList() || base->type.isString()) {
     requireHost(s.loc, "indexing a " + base->type.str());
     return sequenceSubscript(toUnicode(std::move(base)), *s.index, s.loc);
@@ -106,7 +106,7 @@ ExprPtr FunctionTyper::indexArray(ExprPtr base, const ast::Expr &index, Loc loc)
       continue;
     }
     if (types::isSlice(v->type)) { // a slice object: a[s], a[s, 0]
-      slots.push_back(sliceSlot(*v, p.loc));
+      slots.push_back(sliceSlot(*this, *v, p.loc));
       anySlice = true;
       continue;
     }
@@ -127,7 +127,7 @@ ExprPtr FunctionTyper::indexArray(ExprPtr base, const ast::Expr &index, Loc loc)
                        std::to_string(v->type.elems.size()) + " were indexed");
       for (auto &item : spreadTuple(std::move(v), p.loc, nullptr)) {
         if (types::isSlice(item->type)) { // a[(s1, s2)] with the tuple in a variable
-          slots.push_back(sliceSlot(*item, p.loc));
+          slots.push_back(sliceSlot(*this, *item, p.loc));
           anySlice = true;
           continue;
         }

@@ -32,4 +32,17 @@ void checkSortKind(Typing &t, const ast::Call &e, const std::string &fname);
 // The axis argument (at `position` or axis=): a constant integer, or none.
 std::optional<int64_t> axisArgument(Typing &t, const ast::Call &e, size_t position);
 
+// ---- NumPy records and arrays of them (records.cpp)
+int recordFieldIndex(Typing &t, const Type &rec, const ast::Expr &index, Loc loc); // -1: index unknown yet
+void recordSet(Typing &t, ExprPtr rec, int field, ExprPtr value, Loc loc, ir::Block &out);
+ExprPtr recordArrayElement(Typing &t, ExprPtr arr, ExprPtr index, Loc loc);        // a[i] of a 1-D array (a loop's item)
+ExprPtr recordSubscript(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc); // r['x'], a[i], a['x'], a[1:]
+void storeRecordItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
+void storeRecordField(Typing &t, ExprPtr rec, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out);
+void augAssignRecordField(Typing &t, ExprPtr rec, int field, const ast::AugAssign &s, ir::Block &out);
+void refuseRecordOperand(const Typing &t, const ExprPtr &e, Loc loc, const std::string &what);
+// Every use of a record or an array of records in the typed body is one that handles
+// them (fields, views, shape, passing them on); anything else is UnsupportedError.
+void checkRecordUses(const Typing &t, const ir::Block &body);
+
 } // namespace mahou::sema

@@ -43,7 +43,7 @@ ExprPtr sumWithStart(Use &u) {
   };
   const Type itemsType = t.varType(held);
   if (itemsType.isTuple()) {
-    t.refuseSlice(itemsType, e.loc, "is not iterable");
+    refuseSlice(t, itemsType, e.loc, "is not iterable");
     for (size_t i = 0; i < itemsType.elems.size(); ++i) {
       auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, itemsType.elems[i], e.loc);
       g->ival = int64_t(i);

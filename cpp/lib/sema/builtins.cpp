@@ -99,8 +99,8 @@ ExprPtr builtinLen(Use &u) {
   if (Typing::isUnknown(args[0])) return u.unknown();
   const Type &at = args[0]->type;
   if (types::isRange(at) || (at.isOptional() && types::isRange(at.elems[0])))
-    return t.rangeLength(t.unwrapOptional(std::move(args[0])), u.loc);
-  t.refuseSlice(at, u.loc, "has no len()");
+    return rangeLength(t, t.unwrapOptional(std::move(args[0])), u.loc);
+  refuseSlice(t, at, u.loc, "has no len()");
   if (at.isTuple()) return ir::makeConst(Type::int64(), u.loc, int64_t(at.elems.size()));
   if (at.isObject() || at.kind == Kind::Str || at.isOptional()) return t.objectLen(t.unwrapOptional(std::move(args[0])), u.loc);
   if (!at.isArray()) u.error("object of type " + at.str() + " has no len()");
@@ -118,7 +118,7 @@ ExprPtr builtinAbs(Use &u) {
   args[0] = t.unwrapOptional(std::move(args[0])); // its value (TypeError when None), as in Numba
   Type at = args[0]->type;
   if (at.isInstance()) {
-    if (auto r = t.specialMethod("__abs__", std::move(args), loc)) return r;
+    if (auto r = specialMethod(t, "__abs__", std::move(args), loc)) return r;
     u.error("bad operand type for abs(): '" + at.text + "' (it defines no __abs__)");
   }
   if (at.isArray()) // elementwise, as np.abs
@@ -147,7 +147,7 @@ ExprPtr builtinMinMax(Use &u) {
       if (args[0]->type.ndim != 1) u.notSupported(name + "() over a " + std::to_string(args[0]->type.ndim) + "-D array is not supported");
       return asNumpyFunction(u);
     }
-    t.refuseSlice(args[0]->type, u.loc, "is not iterable");
+    refuseSlice(t, args[0]->type, u.loc, "is not iterable");
     if (!args[0]->type.isTuple()) u.error("'" + args[0]->type.str() + "' object is not iterable");
     if (args[0]->type.elems.empty()) u.error(name + "() arg is an empty sequence");
     args = tupleItems(t, args[0], u.loc, name + "()");
@@ -182,7 +182,7 @@ ExprPtr builtinSum(Use &u) {
     if (at.ndim != 1) u.notSupported("sum() over a " + std::to_string(at.ndim) + "-D array is not supported (use np.sum)");
     return asNumpyFunction(u);
   }
-  t.refuseSlice(at, u.loc, "is not iterable");
+  refuseSlice(t, at, u.loc, "is not iterable");
   if (!at.isTuple()) u.error("'" + at.str() + "' object is not iterable");
   ExprPtr acc = ir::makeConst(Type::int64(), u.loc, 0);
   for (auto &item : tupleItems(t, args[0], u.loc, "sum()")) acc = t.binary(ast::BinOpKind::Add, std::move(acc), std::move(item), u.loc);
@@ -341,7 +341,7 @@ ExprPtr builtinNextIter(Use &u) { // next(g) (variant 0), iter(g) (1) of a gener
   if (!args[0]->type.isGenerator())
     u.notSupported(name + "() of " + args[0]->type.str() + " is not supported (only of generators)");
   if (u.variant() == 1) return std::move(args[0]); // a generator is its own iterator
-  return u.t.generatorNext(std::move(args[0]), u.loc);
+  return generatorNext(u.t, std::move(args[0]), u.loc);
 }
 
 ExprPtr builtinLiterally(Use &u) {

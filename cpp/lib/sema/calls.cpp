@@ -244,7 +244,7 @@ ExprPtr FunctionTyper::callResolved(const CalleeRef &c, const ast::Call &e) {
     error(e.loc, "exception classes can only be instantiated in a 'raise' statement");
   case CalleeRef::Kind::Method: return methodCall(*callee->self, callee->name, e);
   case CalleeRef::Kind::External: return nativeCall(callee->handle, callee->name, e);
-  case CalleeRef::Kind::JitClass: return newInstance(callee->handle, callee->name, e);
+  case CalleeRef::Kind::JitClass: return newInstance(*this, callee->handle, callee->name, e);
   case CalleeRef::Kind::NamedTuple: return newNamedTuple(*callee->overloaded, e);
   }
   internalError("unhandled callee kind");

@@ -166,9 +166,9 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   // An optional operand is its value (TypeError at run time when it is None), as Numba.
   lhs = unwrapOptional(std::move(lhs));
   rhs = unwrapOptional(std::move(rhs));
-  if (lhs->type.isInstance() || rhs->type.isInstance()) return instanceBinary(op, lhs, rhs, loc);
-  refuseRecordOperand(lhs, loc, std::string("the operator ") + ast::binOpSymbol(op));
-  refuseRecordOperand(rhs, loc, std::string("the operator ") + ast::binOpSymbol(op));
+  if (lhs->type.isInstance() || rhs->type.isInstance()) return instanceBinary(*this, op, lhs, rhs, loc);
+  refuseRecordOperand(*this, lhs, loc, std::string("the operator ") + ast::binOpSymbol(op));
+  refuseRecordOperand(*this, rhs, loc, std::string("the operator ") + ast::binOpSymbol(op));
   if (lhs->type.isObject() || rhs->type.isObject() || (lhs->type.isString() && rhs->type.isString()) ||
       ((lhs->type.isString() || rhs->type.isString()) && op == ast::BinOpKind::Mult))
     if (auto r = objectBinary(op, lhs, rhs, loc)) return r;
@@ -286,8 +286,8 @@ ExprPtr FunctionTyper::unary(const ast::UnaryOp &u) {
 
 ExprPtr FunctionTyper::unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc) {
   v = unwrapOptional(std::move(v)); // an optional number is its value (TypeError when None), as in Numba
-  if (v->type.isInstance()) return instanceUnary(op, std::move(v), loc);
-  refuseRecordOperand(v, loc, std::string("the operator ") + ast::unaryOpSymbol(op));
+  if (v->type.isInstance()) return instanceUnary(*this, op, std::move(v), loc);
+  refuseRecordOperand(*this, v, loc, std::string("the operator ") + ast::unaryOpSymbol(op));
   if (!v->type.isNumber())
     error(loc, std::string("bad operand type for unary ") + ast::unaryOpSymbol(op) + ": " + v->type.str());
   Type t = v->type.isBool() ? Type::int64() : v->type;
@@ -311,7 +311,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     if ((a.isOptional() && b.isNone()) || (b.isOptional() && a.isNone()))
       return isNoneTest(a.isOptional() ? std::move(lhs) : std::move(rhs), op == ast::CmpOpKind::IsNot, loc);
     if ((a.isInstance() || a.isList() || a.isDict() || a.isSet() || a.isUnicode()) && a == b) // the same object?
-      return instanceIdentity(op == ast::CmpOpKind::IsNot, std::move(lhs), std::move(rhs), loc);
+      return instanceIdentity(*this, op == ast::CmpOpKind::IsNot, std::move(lhs), std::move(rhs), loc);
     if (a.isNone() || b.isNone()) same = a.isNone() && b.isNone();
     else if (!a.isNumber() && a == b && a.kind != Kind::Array && a.kind != Kind::Tuple) same = true;
     else error(loc, "'is' is only supported for comparisons with None");
@@ -329,7 +329,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     rhs = unwrapOptional(std::move(operands[1]));
     bool negate = op == ast::CmpOpKind::NotIn;
     ExprPtr r;
-    if (rhs->type.isInstance()) r = instanceContains(negate, lhs, rhs, loc);
+    if (rhs->type.isInstance()) r = instanceContains(*this, negate, lhs, rhs, loc);
     else if (!(r = containerContains(negate, lhs, rhs, loc))) r = tupleContains(negate, std::move(lhs), std::move(rhs), loc);
     if (isUnknown(r)) return r;
     return wrapBindings(std::move(bindings), std::move(r), loc);
@@ -340,7 +340,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   if (a.isOptional() || b.isOptional())
     return compareOne(op, unwrapOptional(std::move(lhs)), unwrapOptional(std::move(rhs)), loc);
   if (a.isInstance() || b.isInstance())
-    if (auto r = instanceCompare(op, lhs, rhs, loc)) return r;
+    if (auto r = instanceCompare(*this, op, lhs, rhs, loc)) return r;
   if (a.isObject() || b.isObject() || a.isString() || b.isString())
     if (auto r = objectCompare(op, lhs, rhs, loc)) return r;
   if (a.isArray() || b.isArray()) {

@@ -207,7 +207,7 @@ bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block 
     src.kind = IterSource::K::Gen;
     src.item = t.tempVar(it->type.elems[0], loc);
   } else if (it->type.isTuple()) {
-    t.refuseSlice(it->type, loc, "is not iterable");
+    refuseSlice(t, it->type, loc, "is not iterable");
     if (it->type.elems.empty() && !topLevel)
       t.notSupported(loc, "zip() or enumerate() over an empty tuple is not supported");
     if (!it->type.isHomogeneousTuple())
@@ -278,7 +278,7 @@ ExprPtr iterLength(FunctionTyper &t, const IterSource &src, Loc loc) {
 ExprPtr arrayElement(FunctionTyper &t, int arrayVar, ExprPtr index, Loc loc) {
   // a[i] of an N-D array is the view a[i, :, ...].
   const Type at = t.vars_[arrayVar].type;
-  if (at.isRecordArray() && at.ndim == 1) return t.recordArrayElement(t.load(arrayVar, loc), std::move(index), loc);
+  if (at.isRecordArray() && at.ndim == 1) return recordArrayElement(t, t.load(arrayVar, loc), std::move(index), loc);
   if (at.ndim == 1) {
     auto element = std::make_unique<ir::Expr>(ir::ExprOp::ArrayItem, Type::scalar(at.dtype), loc);
     element->args.push_back(t.load(arrayVar, loc));

@@ -77,9 +77,9 @@ ExprPtr FunctionTyper::genItem(int genVar, Loc loc) {
   return e;
 }
 
-ExprPtr FunctionTyper::generatorNext(ExprPtr gen, Loc loc) {
-  if (isUnknown(gen) || !gen->type.isGenerator()) return nullptr;
-  if (gen->type.elems[0].containsUnknown()) return unknown(loc);
+ExprPtr generatorNext(Typing &t, ExprPtr gen, Loc loc) {
+  if (t.isUnknown(gen) || !gen->type.isGenerator()) return nullptr;
+  if (gen->type.elems[0].containsUnknown()) return t.unknown(loc);
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::GenNext, gen->type.elems[0], loc);
   e->sub = 2;
   e->args.push_back(std::move(gen));

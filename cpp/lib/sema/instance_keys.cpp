@@ -75,7 +75,7 @@ ExprPtr FunctionTyper::instanceKeyed(ExprPtr e) {
   if (tables ? operand != e->args[0]->type : operand != kt)
     notSupported(loc, std::string(ir::objectOpName(op)) + " of " + operand.str() + " and a table keyed by " + kt.str());
   int needle = tempVar(kt, loc), stored = tempVar(kt, loc);
-  ExprPtr hash = hashOf(load(needle, loc), loc);
+  ExprPtr hash = hashOf(*this, load(needle, loc), loc);
   ExprPtr lhs = load(stored, loc), rhs = load(needle, loc);
   ExprPtr eq = compareOne(ast::CmpOpKind::Eq, std::move(lhs), std::move(rhs), loc);
   if (isUnknown(hash) || isUnknown(eq)) return unknown(loc);
@@ -93,12 +93,12 @@ ExprPtr FunctionTyper::instanceKeyed(ExprPtr e) {
 
 // A @jitclass key hashes through its __hash__ (hashOf refuses a class without one, and
 // one that defines __eq__ alone, as Python does).
-bool FunctionTyper::instanceHashable(const Type &item, Loc loc) {
+bool instanceHashable(Typing &t, const Type &item, Loc loc) {
   if (!item.isInstance()) return false;
-  const JitClassInfo &c = jitClassOf(item, loc);
+  const JitClassInfo &c = t.jitClassOf(item, loc);
   if (!c.method("__hash__")) {
-    if (c.method("__eq__")) error(loc, "unhashable type: '" + c.name + "' (it defines __eq__ without __hash__)");
-    error(loc, "unhashable type: '" + c.name +
+    if (c.method("__eq__")) t.error(loc, "unhashable type: '" + c.name + "' (it defines __eq__ without __hash__)");
+    t.error(loc, "unhashable type: '" + c.name +
                    "' (a @jitclass is a dict key or set item when its class defines __hash__, as in Numba)");
   }
   return true;

@@ -36,7 +36,7 @@ ExprPtr instanceConversion(Typing &t, NumberConversion to, const std::string &bu
                    order[1] + (order.size() > 2 ? std::string(" or ") + order[2] : "") + ")");
   std::vector<ExprPtr> a;
   a.push_back(std::move(obj));
-  auto r = t.specialMethod(method, std::move(a), loc);
+  auto r = specialMethod(t, method, std::move(a), loc);
   if (Typing::isUnknown(r)) return r;
   const Type rt = r->type;
   std::string m = method;
@@ -52,19 +52,19 @@ ExprPtr instanceConversion(Typing &t, NumberConversion to, const std::string &bu
   return ir::makeCast(std::move(r), target);
 }
 
-ExprPtr FunctionTyper::instanceStr(ExprPtr obj, bool repr, Loc loc) {
-  const JitClassInfo &c = jitClassOf(obj->type, loc);
+ExprPtr instanceStr(Typing &t, ExprPtr obj, bool repr, Loc loc) {
+  const JitClassInfo &c = t.jitClassOf(obj->type, loc);
   const char *method = repr ? "__repr__" : c.method("__str__") ? "__str__" : "__repr__";
   if (!c.method(method))
-    notSupported(loc, std::string(repr ? "repr()" : "str() or print()") + " of a '" + c.name + "' instance needs its class to define " +
+    t.notSupported(loc, std::string(repr ? "repr()" : "str() or print()") + " of a '" + c.name + "' instance needs its class to define " +
                           (repr ? "__repr__" : "__str__ or __repr__") + " (the default text shows an address)");
   std::vector<ExprPtr> a;
   a.push_back(std::move(obj));
-  auto r = specialMethod(method, std::move(a), loc);
-  if (isUnknown(r)) return r;
+  auto r = specialMethod(t, method, std::move(a), loc);
+  if (t.isUnknown(r)) return r;
   if (!r->type.isString())
-    error(loc, std::string(method) + " of '" + c.name + "' returned non-string (type " + r->type.str() + ")");
-  return toUnicode(std::move(r));
+    t.error(loc, std::string(method) + " of '" + c.name + "' returned non-string (type " + r->type.str() + ")");
+  return t.toUnicode(std::move(r));
 }
 
 } // namespace mahou::sema

@@ -9,7 +9,7 @@ namespace mahou::sema {
 using ObjectOp = ir::ObjectOp;
 
 ExprPtr FunctionTyper::objectLen(ExprPtr v, Loc loc) {
-  if (v->type.isInstance()) return instanceLen(std::move(v), loc);
+  if (v->type.isInstance()) return instanceLen(*this, std::move(v), loc);
   if (v->type.kind == Kind::Str) { // a literal: its length in code points (text is UTF-8)
     int64_t n = 0;
     for (unsigned char c : v->type.text) n += (c & 0xC0) != 0x80;
@@ -344,7 +344,7 @@ ExprPtr typedEmptyDict(Use &u) {
 ExprPtr FunctionTyper::toStr(ExprPtr v, bool repr, Loc loc) {
   v = unwrapOptionalForStr(std::move(v));
   const Type t = v->type;
-  if (t.isInstance()) return instanceStr(std::move(v), repr, loc);
+  if (t.isInstance()) return instanceStr(*this, std::move(v), repr, loc);
   if (t.containsClosure()) notSupported(loc, "an inner function has no text in compiled code");
   std::vector<ExprPtr> rest;
   auto call = [&](const char *fn) {

@@ -127,7 +127,7 @@ ExprPtr FunctionTyper::sequenceSubscript(ExprPtr base, const ast::Expr &index, L
   auto i = expr(index);
   if (isUnknown(i)) return unknown(loc);
   if (types::isSlice(i->type)) { // xs[s]: the slice object's bounds, the defaults where None
-    auto bounds = sliceBounds(*i, index.loc);
+    auto bounds = sliceBounds(*this, *i, index.loc);
     int64_t flags = (bounds[0] ? 0 : 1) | (bounds[1] ? 0 : 2);
     std::vector<ExprPtr> args;
     args.push_back(std::move(base));
@@ -344,7 +344,7 @@ void FunctionTyper::requireComparable(const Type &item, Loc loc, const std::stri
 }
 
 void FunctionTyper::requireHashable(const Type &item, Loc loc) {
-  if (instanceHashable(item, loc)) return;
+  if (instanceHashable(*this, item, loc)) return;
   std::string desc = types::typeDescriptor(item);
   if (!(reinterpret_cast<const MahouTypeDesc *>(desc.data())->flags & MAHOU_DESC_HASHABLE))
     error(loc, "unhashable type: " + item.str() + " (keys and set items must be numbers, strings, tuples of them or @jitclass instances)");

@@ -22,4 +22,38 @@ ExprPtr sumWithStart(Use &u);
 // int(s) / float(s) of a string; null when the argument is not one.
 ExprPtr numberFromString(Use &u, NumberConversion to);
 
+ExprPtr hashOf(Typing &t, ExprPtr x, Loc loc);    // hash(x), CPython's value
+
+// ---- range objects (range_objects.cpp)
+ExprPtr rangeLength(Typing &t, ExprPtr r, Loc loc); // len() of a range object
+ExprPtr rangeItem(Typing &t, ExprPtr r, const ast::Expr &index, Loc loc);
+ExprPtr rangeContains(Typing &t, bool negate, ExprPtr needle, ExprPtr r, Loc loc);
+ExprPtr rangeTruth(Typing &t, ExprPtr r, Loc loc);
+// ---- slice objects (slices.cpp)
+// A slice value's bounds (reads of a pure `slice`), null where the bound is None.
+std::vector<ExprPtr> sliceBounds(Typing &t, const ir::Expr &slice, Loc loc);
+ir::ViewSlot sliceSlot(Typing &t, const ir::Expr &slice, Loc loc); // an array index slot of a slice value
+// "'slice' object <what>" (a TypingError), "'range' object <what>" (unsupported).
+void refuseSlice(const Typing &t, const Type &type, Loc loc, const std::string &what);
+ExprPtr generatorNext(Typing &t, ExprPtr gen, Loc loc); // next(g) of a generator (null: not one; generators.cpp)
+
+// A call of the special method `method` of args[0]'s class (a jitclass); null when it has none.
+ExprPtr specialMethod(Typing &t, const std::string &method, std::vector<ExprPtr> args, Loc loc);
+ExprPtr instanceBinary(Typing &t, ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
+// lhs.__iadd__(rhs) (and the other in-place methods) when lhs's class has it; else nullptr.
+ExprPtr instanceInPlace(Typing &t, ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
+ExprPtr instanceUnary(Typing &t, ast::UnaryOpKind op, ExprPtr obj, Loc loc); // -o, +o, ~o, not o
+ExprPtr instanceCompare(Typing &t, ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc); // nullptr: not a comparison
+ExprPtr instanceIdentity(Typing &t, bool negate, ExprPtr lhs, ExprPtr rhs, Loc loc);        // `is` / `is not`
+ExprPtr instanceContains(Typing &t, bool negate, ExprPtr &needle, ExprPtr &container, Loc loc);
+ExprPtr instanceLen(Typing &t, ExprPtr obj, Loc loc);
+ExprPtr instanceTruth(Typing &t, ExprPtr obj);
+ExprPtr instanceGetItem(Typing &t, ExprPtr obj, const ast::Expr &index, Loc loc);
+void instanceSetItem(Typing &t, ExprPtr obj, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
+// int(), float(), complex(), bool() of an instance; str()/repr() (jitclass_conversions.cpp)
+ExprPtr instanceStr(Typing &t, ExprPtr obj, bool repr, Loc loc);
+ExprPtr newInstance(Typing &t, uint64_t classHandle, const std::string &className, const ast::Call &e);
+void storeAttribute(Typing &t, ExprPtr obj, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out);
+bool instanceHashable(Typing &t, const Type &item, Loc loc);   // an instance whose class can be a key
+
 } // namespace mahou::sema

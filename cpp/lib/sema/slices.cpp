@@ -37,26 +37,26 @@ ExprPtr builtinSlice(Use &u) {
   return tup;
 }
 
-std::vector<ExprPtr> FunctionTyper::sliceBounds(const ir::Expr &slice, Loc loc) {
-  const Type &t = slice.type;
+std::vector<ExprPtr> sliceBounds(Typing &t, const ir::Expr &slice, Loc loc) {
+  const Type &ty = slice.type;
   std::vector<ExprPtr> out;
   for (size_t i = 0; i < 3; ++i) {
-    if (t.elems[i].isNone()) {
+    if (ty.elems[i].isNone()) {
       out.push_back(nullptr);
       continue;
     }
-    auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, t.elems[i], loc);
+    auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, ty.elems[i], loc);
     g->ival = int64_t(i);
-    g->args.push_back(duplicate(*this, slice, "indexing with a slice object"));
+    g->args.push_back(duplicate(t, slice, "indexing with a slice object"));
     out.push_back(std::move(g));
   }
   return out;
 }
 
-ir::ViewSlot FunctionTyper::sliceSlot(const ir::Expr &slice, Loc loc) {
+ir::ViewSlot sliceSlot(Typing &t, const ir::Expr &slice, Loc loc) {
   ir::ViewSlot slot;
   slot.isSlice = true;
-  auto b = sliceBounds(slice, loc);
+  auto b = sliceBounds(t, slice, loc);
   slot.start = std::move(b[0]);
   slot.stop = std::move(b[1]);
   slot.step = std::move(b[2]);
@@ -77,9 +77,9 @@ ExprPtr sliceIndicesMethod(Use &u) {
   return u.t.callCompiled(g.handle, "slice.indices", std::move(call), u.loc);
 }
 
-void FunctionTyper::refuseSlice(const Type &t, Loc loc, const std::string &what) const {
-  if (types::isSlice(t)) error(loc, "'slice' object " + what);
-  if (types::isRange(t)) notSupported(loc, "'range' object " + what + " in compiled code");
+void refuseSlice(const Typing &t, const Type &type, Loc loc, const std::string &what) {
+  if (types::isSlice(type)) t.error(loc, "'slice' object " + what);
+  if (types::isRange(type)) t.notSupported(loc, "'range' object " + what + " in compiled code");
 }
 
 } // namespace mahou::sema

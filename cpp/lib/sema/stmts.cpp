@@ -156,7 +156,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
       return;
     }
     if (!isUnknown(value)) {
-      refuseSlice(value->type, loc, "cannot be unpacked");
+      refuseSlice(*this, value->type, loc, "cannot be unpacked");
       if (!value->type.isTuple())
         notSupported(loc, "unpacking a " + value->type.str() + " is not supported (only tuples)");
       if (value->type.elems.size() != elts->size())
@@ -191,11 +191,11 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     if (isUnknown(base) && !base->type.isPartialContainer()) return;
     base = unwrapOptional(std::move(base));
     if ((base->type.isRecord() || base->type.isRecordArray()) && !isUnknown(base)) {
-      storeRecordItem(std::move(base), *sub->index, std::move(value), loc, out);
+      storeRecordItem(*this, std::move(base), *sub->index, std::move(value), loc, out);
       return;
     }
     if (base->type.isInstance()) {
-      instanceSetItem(std::move(base), *sub->index, std::move(value), loc, out);
+      instanceSetItem(*this, std::move(base), *sub->index, std::move(value), loc, out);
       return;
     }
     // Python evaluates the value before the container and the index or key: an index
@@ -251,7 +251,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     return;
   }
   if (auto *a = target.as<ast::Attribute>()) {
-    storeAttribute(expr(*a->value), a->attr, std::move(value), loc, out);
+    storeAttribute(*this, expr(*a->value), a->attr, std::move(value), loc, out);
     return;
   }
   if (target.kind == ast::ExprKind::Starred) notSupported(loc, "starred assignment is not supported");
@@ -270,7 +270,7 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
     }
     if (!isUnknown(cur) && cur->type.isInstance()) { // x += y: x.__iadd__(y) when the class has it
       auto rhs = expr(*s.value);
-      if (auto r = instanceInPlace(s.op, cur, rhs, s.loc)) {
+      if (auto r = instanceInPlace(*this, s.op, cur, rhs, s.loc)) {
         out.push_back(assignVar(var, std::move(r), s.loc));
         return;
       }
@@ -295,11 +295,11 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   if (isUnknown(base)) return;
   base = unwrapOptional(std::move(base));
   if (base->type.isRecord()) { // r['x'] += v
-    int k = recordFieldIndex(base->type, *sub->index, s.loc);
-    if (k >= 0) augAssignRecordField(std::move(base), k, s, out);
+    int k = recordFieldIndex(*this, base->type, *sub->index, s.loc);
+    if (k >= 0) augAssignRecordField(*this, std::move(base), k, s, out);
     return;
   }
-  refuseRecordOperand(base, s.loc, "augmented assignment to an item");
+  refuseRecordOperand(*this, base, s.loc, "augmented assignment to an item");
   if (base->type.isList() || base->type.isDict()) {
     augAssignContainerItem(std::move(base), s, *sub, out);
     return;

@@ -104,9 +104,9 @@ ExprPtr FunctionTyper::tupleContains(bool negate, ExprPtr needle, ExprPtr tuple,
   if (isUnknown(needle) || isUnknown(tuple)) return unknown(loc);
   if (!tuple->type.isTuple())
     notSupported(loc, "the 'in' operator is only supported on tuples, not " + tuple->type.str());
-  if (types::isRange(tuple->type)) return rangeContains(negate, std::move(needle), std::move(tuple), loc);
+  if (types::isRange(tuple->type)) return rangeContains(*this, negate, std::move(needle), std::move(tuple), loc);
   const Type tt = tuple->type;
-  refuseSlice(tt, loc, "does not support 'in'");
+  refuseSlice(*this, tt, loc, "does not support 'in'");
   const Type nt = needle->type;
   std::vector<ExprPtr> operands; // each evaluated once, the needle first, as in Python
   operands.push_back(std::move(needle));
@@ -150,8 +150,8 @@ ExprPtr FunctionTyper::tupleContains(bool negate, ExprPtr needle, ExprPtr tuple,
 
 ExprPtr FunctionTyper::tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc) {
   if (isUnknown(lhs) || isUnknown(rhs)) return unknown(loc);
-  refuseSlice(lhs->type, loc, "does not support +");
-  refuseSlice(rhs->type, loc, "does not support +");
+  refuseSlice(*this, lhs->type, loc, "does not support +");
+  refuseSlice(*this, rhs->type, loc, "does not support +");
   std::vector<Type> ts = lhs->type.elems;
   for (auto &t : rhs->type.elems) ts.push_back(t);
   auto c = std::make_unique<ir::Expr>(ir::ExprOp::TupleConcat, Type::tuple(ts), loc);
@@ -163,7 +163,7 @@ ExprPtr FunctionTyper::tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc) {
 ExprPtr FunctionTyper::tupleSubscript(ExprPtr base, const ast::Expr &index, Loc loc) {
   if (isUnknown(base)) return unknown(loc);
   const Type tt = base->type;
-  refuseSlice(tt, loc, "is not subscriptable");
+  refuseSlice(*this, tt, loc, "is not subscriptable");
   if (tt.isClosure()) error(loc, "'function' object is not subscriptable");
   int64_t n = int64_t(tt.elems.size());
   if (auto *sl = index.as<ast::Slice>()) {

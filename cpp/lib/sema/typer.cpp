@@ -185,7 +185,7 @@ ir::Function FunctionTyper::run() {
     if (ret_.containsUnknown())
       error(def_.loc, "cannot infer the return type of '" + def_.name +
                           "' (a recursive function needs a base case that returns first)");
-    checkRecordUses(body);
+    checkRecordUses(*this, body);
     ir::Function fn;
     fn.name = def_.name;
     fn.file = file_.path();
@@ -390,7 +390,7 @@ ExprPtr FunctionTyper::truth(ExprPtr e) {
     return t;
   }
   case Kind::None: return ir::makeConst(Type::boolean(), loc, 0);
-  case Kind::Instance: return instanceTruth(std::move(e));
+  case Kind::Instance: return instanceTruth(*this, std::move(e));
   case Kind::List:
   case Kind::Unicode: {
     std::vector<ExprPtr> a;
@@ -412,7 +412,7 @@ ExprPtr FunctionTyper::truth(ExprPtr e) {
     return seqExpr(std::move(stmts), std::move(sel), loc);
   }
   case Kind::Tuple:
-    if (types::isRange(e->type)) return rangeTruth(std::move(e), loc);
+    if (types::isRange(e->type)) return rangeTruth(*this, std::move(e), loc);
     return ir::makeConst(Type::boolean(), loc, e->type.elems.empty() ? 0 : 1);
   case Kind::Str: return ir::makeConst(Type::boolean(), loc, e->type.text.empty() ? 0 : 1);
   default:

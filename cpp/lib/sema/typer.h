@@ -3,7 +3,7 @@
 #pragma once
 
 #include "mahou/jitclass.h"
-#include "sema/typing.h"
+#include "sema/typers.h"
 
 #include <functional>
 #include <map>
@@ -99,9 +99,9 @@ public:
   // ---- subscripts and arrays (arrays.cpp)
   ExprPtr subscript(const ast::Subscript &e);
   // Builds the indexing of `base` by an AST index: an element (ArrayItem) or a view.
-  ExprPtr indexArray(ExprPtr base, const ast::Expr &index, Loc loc);
+  ExprPtr indexArray(ExprPtr base, const ast::Expr &index, Loc loc) override;
   // For stores: the int64 indices of a full element index, or nullopt for slices.
-  std::optional<std::vector<ExprPtr>> elementIndices(const Type &arrayType, const ast::Expr &index);
+  std::optional<std::vector<ExprPtr>> elementIndices(const Type &arrayType, const ast::Expr &index) override;
   // Advanced indexing with one boolean mask or integer array (fancy_index.cpp).
   ExprPtr gather(ExprPtr base, ExprPtr index, Loc loc);
   std::optional<ExprPtr> arrayIndex(const ast::Expr &index); // the index if it is an array
@@ -225,7 +225,6 @@ public:
   // Keys hashed and compared by compiled code, @jitclass instances (instance_keys.cpp).
   bool keyedByCode(const Type &table) const;
   ExprPtr instanceKeyed(ExprPtr e);                   // adds the dict.keyops operand
-  bool instanceHashable(const Type &item, Loc loc);   // an instance whose class can be a key
   // Widens the variable `target` names (a container made empty) to `refined`; true when
   // its type changed (another pass follows). Refuses targets that are not variables.
   bool refineContainer(const ast::Expr &target, const Type &refined, Loc loc) override;
@@ -275,57 +274,16 @@ public:
   void raiseArguments(const ast::Call &call, ir::Stmt &st);
   ExprPtr exceptionArgument(const ast::Expr &a); // one of them, typed and checked
 
-  // ---- slice objects (slices.cpp)
-  // A slice value's bounds (reads of a pure `slice`), null where the bound is None.
-  std::vector<ExprPtr> sliceBounds(const ir::Expr &slice, Loc loc);
-  ir::ViewSlot sliceSlot(const ir::Expr &slice, Loc loc); // an array index slot of a slice value
-  void refuseSlice(const Type &t, Loc loc, const std::string &what) const override; // "'slice' object <what>" (ranges too)
-  // range objects as values (range_objects.cpp)
-  ExprPtr rangeLength(ExprPtr r, Loc loc) override;
-  ExprPtr rangeItem(ExprPtr r, const ast::Expr &index, Loc loc);
-  ExprPtr rangeContains(bool negate, ExprPtr needle, ExprPtr r, Loc loc);
-  ExprPtr rangeTruth(ExprPtr r, Loc loc);
 
   // ---- collections.namedtuple / typing.NamedTuple (named_tuples.cpp)
   ExprPtr newNamedTuple(const GlobalValue &cls, const ast::Call &e); // P(a, y=2.0)
 
-  // ---- NumPy records and arrays of them (records.cpp)
-  int recordFieldIndex(const Type &rec, const ast::Expr &index, Loc loc); // -1: index unknown yet
-  void recordSet(ExprPtr rec, int field, ExprPtr value, Loc loc, ir::Block &out);
-  ExprPtr recordArrayElement(ExprPtr arr, ExprPtr index, Loc loc);        // a[i] of a 1-D array (a loop's item)
-  ExprPtr recordSubscript(ExprPtr base, const ast::Expr &index, Loc loc); // r['x'], a[i], a['x'], a[1:]
-  void storeRecordItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
-  void storeRecordField(ExprPtr rec, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out);
-  void augAssignRecordField(ExprPtr rec, int field, const ast::AugAssign &s, ir::Block &out);
-  void refuseRecordOperand(const ExprPtr &e, Loc loc, const std::string &what) const;
-  // Every use of a record or an array of records in the typed body is one that handles
-  // them (fields, views, shape, passing them on); anything else is UnsupportedError.
-  void checkRecordUses(const ir::Block &body) const;
 
   // ---- @jitclass instances (jitclass.cpp)
   const JitClassInfo &jitClassOf(const Type &instanceOrClass, Loc loc) override;
-  ExprPtr newInstance(uint64_t classHandle, const std::string &className, const ast::Call &e);
-  void storeAttribute(ExprPtr obj, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out);
   void augAssignAttribute(const ast::Attribute &target, const ast::AugAssign &s, ir::Block &out);
   std::optional<CalleeRef> classAttributeCallee(const Type &cls, const std::string &attr, Loc loc);
-  // A call of the special method `method` of args[0]'s class; nullptr when it has none.
-  ExprPtr specialMethod(const std::string &method, std::vector<ExprPtr> args, Loc loc) override;
-  ExprPtr instanceBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
-  // lhs.__iadd__(rhs) (and the other in-place methods) when lhs's class has it; else nullptr.
-  ExprPtr instanceInPlace(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
-  ExprPtr instanceUnary(ast::UnaryOpKind op, ExprPtr obj, Loc loc); // -o, +o, ~o, not o
-  ExprPtr instanceCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc); // nullptr: not a comparison
-  ExprPtr instanceIdentity(bool negate, ExprPtr lhs, ExprPtr rhs, Loc loc);        // `is` / `is not`
-  ExprPtr instanceContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc);
-  ExprPtr instanceLen(ExprPtr obj, Loc loc);
-  ExprPtr instanceTruth(ExprPtr obj);
-  ExprPtr instanceGetItem(ExprPtr obj, const ast::Expr &index, Loc loc);
-  void instanceSetItem(ExprPtr obj, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
-  // int(), float(), complex(), bool() of an instance; str()/repr() (jitclass_conversions.cpp)
-  ExprPtr instanceStr(ExprPtr obj, bool repr, Loc loc);
 
-  // ---- hash() (hashing.cpp)
-  ExprPtr hashOf(ExprPtr x, Loc loc) override;
 
   // ---- statements (stmts.cpp)
   void block(const ast::Body &body, ir::Block &out);
@@ -361,8 +319,6 @@ public:
 
   // ---- generators (generators.cpp)
   void yieldStmt(const ast::Yield &s, ir::Block &out);
-  // next(g) of a generator value (null when args[0] is not one).
-  ExprPtr generatorNext(ExprPtr gen, Loc loc) override;
   // A loop over a generator value: body(item) for each item it yields, `orelse` when it ends.
   void loopOverGenerator(ExprPtr gen, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
                          const ast::Body *orelse, ir::Block &out);

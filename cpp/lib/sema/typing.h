@@ -116,6 +116,10 @@ public:
   }
 
   // ---- arrays
+  // Builds the indexing of `base` by an AST index: an element (ArrayItem) or a view.
+  virtual ExprPtr indexArray(ExprPtr base, const ast::Expr &index, Loc loc) = 0;
+  // For stores: the int64 indices of a full element index, or nullopt for slices.
+  virtual std::optional<std::vector<ExprPtr>> elementIndices(const Type &arrayType, const ast::Expr &index) = 0;
   // np.<ufunc> of scalars (element values; ufuncs.def), with NumPy's loop selection.
   virtual ExprPtr scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc loc) = 0;
   using ElementBody = std::function<ExprPtr(std::vector<ExprPtr>)>;
@@ -154,16 +158,9 @@ public:
   virtual ExprPtr containerTruth(ExprPtr e) = 0; // len(d) != 0
   virtual void requireHashable(const Type &item, Loc loc) = 0;
   virtual ExprPtr objectLen(ExprPtr v, Loc loc) = 0; // len() of a list, string, dict, set or instance
-  virtual ExprPtr hashOf(ExprPtr x, Loc loc) = 0;    // hash(x), CPython's value
   virtual ExprPtr toStr(ExprPtr v, bool repr, Loc loc) = 0; // str(x) / repr(x)
   // print() of a list/dict/set/tuple: its text as Python prints it.
   virtual ExprPtr printableText(ExprPtr v, Loc loc) = 0;
-  virtual ExprPtr generatorNext(ExprPtr gen, Loc loc) = 0;  // next(g) of a generator (null: not one)
-  virtual ExprPtr rangeLength(ExprPtr r, Loc loc) = 0;      // len() of a range object
-  // "'slice' object <what>" (a TypingError), "'range' object <what>" (unsupported).
-  virtual void refuseSlice(const Type &t, Loc loc, const std::string &what) const = 0;
-  // A call of the special method `method` of args[0]'s class (a jitclass); null when it has none.
-  virtual ExprPtr specialMethod(const std::string &method, std::vector<ExprPtr> args, Loc loc) = 0;
 
   // The @jitclass of an instance or class type.
   virtual const JitClassInfo &jitClassOf(const Type &instanceOrClass, Loc loc) = 0;
