@@ -46,7 +46,7 @@ ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
   if (base->type.isInstance()) return instanceGetItem(*this, std::move(base), *s.index, s.loc);
   if (base->type.isList() || base->type.isString()) {
     requireHost(s.loc, "indexing a " + base->type.str());
-    return sequenceSubscript(toUnicode(std::move(base)), *s.index, s.loc);
+    return sequenceSubscript(toUnicode(*this, std::move(base)), *s.index, s.loc);
   }
   if (base->type.isDict()) return dictSubscript(std::move(base), *s.index, s.loc);
   error(s.loc, "'" + base->type.str() + "' is not subscriptable");

@@ -102,7 +102,7 @@ ExprPtr builtinLen(Use &u) {
     return rangeLength(t, t.unwrapOptional(std::move(args[0])), u.loc);
   refuseSlice(t, at, u.loc, "has no len()");
   if (at.isTuple()) return ir::makeConst(Type::int64(), u.loc, int64_t(at.elems.size()));
-  if (at.isObject() || at.kind == Kind::Str || at.isOptional()) return t.objectLen(t.unwrapOptional(std::move(args[0])), u.loc);
+  if (at.isObject() || at.kind == Kind::Str || at.isOptional()) return objectLen(t, t.unwrapOptional(std::move(args[0])), u.loc);
   if (!at.isArray()) u.error("object of type " + at.str() + " has no len()");
   auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArrayShape, Type::int64(), u.loc);
   s->ival = 0;
@@ -375,7 +375,7 @@ bool printStatement(Use &u, ir::Block &out) {
     auto v = t.expr(*a);
     if (!Typing::isUnknown(v) && !v->type.isNumber() && !v->type.isArray() && !v->type.isString() && !v->type.isNone() &&
         !v->type.isOptional())
-      v = t.printableText(std::move(v), a->loc);
+      v = printableText(t, std::move(v), a->loc);
     st->exprs.push_back(std::move(v));
   }
   out.push_back(std::move(st));

@@ -321,7 +321,7 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
   }
   for (auto &a : args) {
     unknownArg |= isUnknown(a);
-    if (!isUnknown(a) && (a->type.kind == Kind::Str || a->type.isTuple())) a = itemValue(std::move(a)); // literals as str
+    if (!isUnknown(a) && (a->type.kind == Kind::Str || a->type.isTuple())) a = itemValue(*this, std::move(a)); // literals as str
     types.push_back(a->type);
   }
   if (unknownArg) return unknown(loc);

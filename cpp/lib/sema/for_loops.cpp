@@ -179,7 +179,7 @@ bool iterSource(FunctionTyper &t, const ast::Expr &e, IterSource &src, ir::Block
 // The source of a loop over a value already typed (arrays, tuples, lists, strings).
 bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block &out, Loc loc, bool topLevel) {
   if (FunctionTyper::isUnknown(it)) return false;
-  if (it->type.kind == Kind::Str) it = t.toUnicode(std::move(it));
+  if (it->type.kind == Kind::Str) it = toUnicode(t, std::move(it));
   if (it->type.isOptional()) it = t.unwrapOptional(std::move(it));
   if (types::isRange(it->type)) { // a range object: its bounds, as range(...) in the loop
     src.kind = IterSource::K::Range;
@@ -254,7 +254,7 @@ ExprPtr iterLength(FunctionTyper &t, const IterSource &src, Loc loc) {
     std::vector<ExprPtr> a;
     a.push_back(t.load(src.var, loc));
     bool list = src.kind == IterSource::K::List;
-    return t.objectOp(list ? ir::ObjectOp::ListLen : ir::ObjectOp::StrLen, Type::int64(), std::move(a), loc);
+    return objectOp(t, list ? ir::ObjectOp::ListLen : ir::ObjectOp::StrLen, Type::int64(), std::move(a), loc);
   }
   case IterSource::K::Enumerate: return iterLength(t, src.subs[0], loc);
   case IterSource::K::Gen: internalError("the length of a generator");
@@ -331,7 +331,7 @@ ExprPtr iterElement(FunctionTyper &t, const IterSource &src, int counter, Loc lo
     a.push_back(t.load(counter, loc));
     bool list = src.kind == IterSource::K::List;
     Type et = list ? t.vars_[src.var].type.elems[0] : Type::unicode();
-    return t.objectOp(list ? ir::ObjectOp::ListGet : ir::ObjectOp::StrGet, et, std::move(a), loc);
+    return objectOp(t, list ? ir::ObjectOp::ListGet : ir::ObjectOp::StrGet, et, std::move(a), loc);
   }
   case IterSource::K::NdIndex: {
     // index k = (counter // (extent_{k+1} * ... * extent_last)) % extent_k
@@ -459,7 +459,7 @@ bool loopOverReversedList(FunctionTyper &t, const ast::Call &call, int counter, 
   auto length = [&] {
     std::vector<ExprPtr> a;
     a.push_back(t.load(var, loc));
-    return t.objectOp(ir::ObjectOp::ListLen, Type::int64(), std::move(a), loc);
+    return objectOp(t, ir::ObjectOp::ListLen, Type::int64(), std::move(a), loc);
   };
   auto one = [&] { return ir::makeConst(Type::int64(), loc, 1); };
   out.push_back(t.assignVar(counter, t.binary(ast::BinOpKind::Sub, length(), one(), loc), loc));
@@ -470,7 +470,7 @@ bool loopOverReversedList(FunctionTyper &t, const ast::Call &call, int counter, 
   std::vector<ExprPtr> a;
   a.push_back(t.load(var, loc));
   a.push_back(t.load(counter, loc));
-  ExprPtr element = t.objectOp(ir::ObjectOp::ListGet, t.vars_[var].type.elems[0], std::move(a), loc);
+  ExprPtr element = objectOp(t, ir::ObjectOp::ListGet, t.vars_[var].type.elems[0], std::move(a), loc);
   int item = t.tempVar(element->type, loc);
   w->body.push_back(t.assignVar(item, std::move(element), loc));
   w->body.push_back(t.assignVar(counter, t.binary(ast::BinOpKind::Sub, t.load(counter, loc), one(), loc), loc));

@@ -38,7 +38,7 @@ void FunctionTyper::yieldStmt(const ast::Yield &s, ir::Block &out) {
   ExprPtr v = s.value ? expr(*s.value) : ir::makeConst(Type::none(), s.loc, 0);
   if (isUnknown(v)) return; // another pass follows
   if (isCompileTimeOnly(v->type)) notSupported(s.loc, "yielding a " + v->type.str() + " is not supported");
-  v = itemValue(std::move(v)); // a string literal is yielded as a str
+  v = itemValue(*this, std::move(v)); // a string literal is yielded as a str
   if (!v->type.containsUnknown()) {
     auto u = types::unify(yield_, v->type);
     if (!u)

@@ -28,9 +28,9 @@ ExprPtr hashOf(Typing &t, ExprPtr x, Loc loc) {
   auto one = [&](ObjectOp op, ExprPtr v) {
     std::vector<ExprPtr> a;
     a.push_back(std::move(v));
-    return t.objectOp(op, Type::int64(), std::move(a), loc);
+    return objectOp(t, op, Type::int64(), std::move(a), loc);
   };
-  if (ty.isString()) return one(ObjectOp::HashValue, t.toUnicode(std::move(x)));
+  if (ty.isString()) return one(ObjectOp::HashValue, toUnicode(t, std::move(x)));
   if (ty.isNumber() || ty.isNone()) return one(ObjectOp::HashValue, std::move(x));
   if (types::isSlice(ty)) t.error(loc, "unhashable type: 'slice'"); // as in Python 3.11
   if (types::isRange(ty)) t.notSupported(loc, "hashing a range object is not supported");
@@ -44,7 +44,7 @@ ExprPtr hashOf(Typing &t, ExprPtr x, Loc loc) {
         lanes.push_back(hashOf(t, std::move(item), loc));
         if (t.isUnknown(lanes.back())) return t.unknown(loc);
       }
-      return t.objectOp(ObjectOp::HashTuple, Type::int64(), std::move(lanes), loc);
+      return objectOp(t, ObjectOp::HashTuple, Type::int64(), std::move(lanes), loc);
     });
   }
   if (ty.isInstance()) {

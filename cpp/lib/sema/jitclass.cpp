@@ -71,7 +71,7 @@ ExprPtr newInstance(Typing &t, uint64_t classHandle, const std::string &classNam
   Type withFields = c.instanceType();
   withFields.elems = c.fieldTypes; // the layout InstanceNew allocates (jitclass.h)
   auto stmts = std::make_shared<ir::Block>();
-  int self = t.holdInTemp(t.objectOp(ObjectOp::InstanceNew, withFields, {}, e.loc), e.loc, *stmts);
+  int self = t.holdInTemp(objectOp(t, ObjectOp::InstanceNew, withFields, {}, e.loc), e.loc, *stmts);
   if (uint64_t init = c.method("__init__")) {
     auto r = t.compiledCall(init, c.name, e, t.load(self, e.loc));
     if (t.isUnknown(r)) return t.unknown(e.loc);
@@ -96,7 +96,7 @@ ExprPtr instanceAttribute(Typing &t, ExprPtr obj, const std::string &attr, Loc l
   if (i >= 0) {
     std::vector<ExprPtr> a;
     a.push_back(std::move(obj));
-    return t.objectOp(ObjectOp::InstanceGet, c.fieldTypes[size_t(i)], std::move(a), loc, fieldOffset(c, i));
+    return objectOp(t, ObjectOp::InstanceGet, c.fieldTypes[size_t(i)], std::move(a), loc, fieldOffset(c, i));
   }
   auto p = c.properties.find(attr);
   if (p != c.properties.end()) {
@@ -125,13 +125,13 @@ void storeAttribute(Typing &t, ExprPtr obj, const std::string &attr, ExprPtr val
   if (i >= 0) {
     if (t.isUnknown(value) && !value->type.isPartialContainer()) return;
     const Type &ft = c.fieldTypes[size_t(i)];
-    if (ft.isUnicode()) value = t.toUnicode(std::move(value));
+    if (ft.isUnicode()) value = toUnicode(t, std::move(value));
     value = t.convert(std::move(value), ft, "the assignment to field '" + attr + "' of jitclass '" + c.name + "'");
     if (t.isUnknown(value)) return;
     std::vector<ExprPtr> a;
     a.push_back(std::move(obj));
     a.push_back(std::move(value));
-    out.push_back(evalStmt(t.objectOp(ObjectOp::InstanceSet, Type::none(), std::move(a), loc, fieldOffset(c, i)), loc));
+    out.push_back(evalStmt(objectOp(t, ObjectOp::InstanceSet, Type::none(), std::move(a), loc, fieldOffset(c, i)), loc));
     return;
   }
   auto p = c.properties.find(attr);
@@ -275,7 +275,7 @@ ExprPtr instanceCompare(Typing &t, ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs
     std::vector<ExprPtr> a;
     a.push_back(std::move(lhs));
     a.push_back(std::move(rhs));
-    auto same = t.objectOp(ObjectOp::InstanceIs, Type::boolean(), std::move(a), loc);
+    auto same = objectOp(t, ObjectOp::InstanceIs, Type::boolean(), std::move(a), loc);
     return ne ? t.logicalNot(std::move(same)) : std::move(same);
   }
   t.error(loc, std::string("'") + ast::cmpOpSymbol(op) + "' is not supported between " + lhs->type.str() + " and " +
@@ -286,7 +286,7 @@ ExprPtr instanceIdentity(Typing &t, bool negate, ExprPtr lhs, ExprPtr rhs, Loc l
   std::vector<ExprPtr> a;
   a.push_back(std::move(lhs));
   a.push_back(std::move(rhs));
-  auto same = t.objectOp(ObjectOp::InstanceIs, Type::boolean(), std::move(a), loc);
+  auto same = objectOp(t, ObjectOp::InstanceIs, Type::boolean(), std::move(a), loc);
   return negate ? t.logicalNot(std::move(same)) : std::move(same);
 }
 

@@ -64,7 +64,7 @@ ExprPtr instanceStr(Typing &t, ExprPtr obj, bool repr, Loc loc) {
   if (t.isUnknown(r)) return r;
   if (!r->type.isString())
     t.error(loc, std::string(method) + " of '" + c.name + "' returned non-string (type " + r->type.str() + ")");
-  return t.toUnicode(std::move(r));
+  return toUnicode(t, std::move(r));
 }
 
 } // namespace mahou::sema

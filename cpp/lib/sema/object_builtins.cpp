@@ -8,8 +8,8 @@ namespace mahou::sema {
 
 using ObjectOp = ir::ObjectOp;
 
-ExprPtr FunctionTyper::objectLen(ExprPtr v, Loc loc) {
-  if (v->type.isInstance()) return instanceLen(*this, std::move(v), loc);
+ExprPtr objectLen(Typing &t, ExprPtr v, Loc loc) {
+  if (v->type.isInstance()) return instanceLen(t, std::move(v), loc);
   if (v->type.kind == Kind::Str) { // a literal: its length in code points (text is UTF-8)
     int64_t n = 0;
     for (unsigned char c : v->type.text) n += (c & 0xC0) != 0x80;
@@ -19,11 +19,11 @@ ExprPtr FunctionTyper::objectLen(ExprPtr v, Loc loc) {
   Kind k = v->type.kind;
   a.push_back(std::move(v));
   switch (k) {
-  case Kind::List: return objectOp(ObjectOp::ListLen, Type::int64(), std::move(a), loc);
-  case Kind::Unicode: return objectOp(ObjectOp::StrLen, Type::int64(), std::move(a), loc);
-  case Kind::Dict: return objectOp(ObjectOp::DictLen, Type::int64(), std::move(a), loc);
-  case Kind::Set: return objectOp(ObjectOp::SetLen, Type::int64(), std::move(a), loc);
-  default: error(loc, "object of type " + a[0]->type.str() + " has no len()");
+  case Kind::List: return objectOp(t, ObjectOp::ListLen, Type::int64(), std::move(a), loc);
+  case Kind::Unicode: return objectOp(t, ObjectOp::StrLen, Type::int64(), std::move(a), loc);
+  case Kind::Dict: return objectOp(t, ObjectOp::DictLen, Type::int64(), std::move(a), loc);
+  case Kind::Set: return objectOp(t, ObjectOp::SetLen, Type::int64(), std::move(a), loc);
+  default: t.error(loc, "object of type " + a[0]->type.str() + " has no len()");
   }
 }
 
@@ -62,11 +62,11 @@ ExprPtr reduceList(Typing &t, BuiltinReduce how, const std::string &name, ExprPt
     return t.seqExpr(std::move(stmts), t.load(acc, loc), loc);
   }
   // min / max
-  t.requireComparable(item, loc, "ordering");
+  requireComparable(t, item, loc, "ordering");
   auto empty = std::make_unique<ir::Stmt>(ir::StmtOp::If, loc);
   std::vector<ExprPtr> lenArgs;
   lenArgs.push_back(loadList());
-  empty->exprs.push_back(t.compareOne(ast::CmpOpKind::Eq, t.objectOp(ObjectOp::ListLen, Type::int64(), std::move(lenArgs), loc),
+  empty->exprs.push_back(t.compareOne(ast::CmpOpKind::Eq, objectOp(t, ObjectOp::ListLen, Type::int64(), std::move(lenArgs), loc),
                                       ir::makeConst(Type::int64(), loc, 0), loc));
   auto r = std::make_unique<ir::Stmt>(ir::StmtOp::Raise, loc);
   r->exc = types::ExcKind::ValueError;
@@ -76,7 +76,7 @@ ExprPtr reduceList(Typing &t, BuiltinReduce how, const std::string &name, ExprPt
   std::vector<ExprPtr> first;
   first.push_back(loadList());
   first.push_back(ir::makeConst(Type::int64(), loc, 0));
-  acc = t.holdInTemp(t.objectOp(ObjectOp::ListGet, item, std::move(first), loc), loc, *stmts);
+  acc = t.holdInTemp(objectOp(t, ObjectOp::ListGet, item, std::move(first), loc), loc, *stmts);
   bool isMin = how == BuiltinReduce::Min;
   t.forEachValue(loadList(), loc, [&](ExprPtr x, ir::Block &body) {
     int xv = t.holdInTemp(std::move(x), loc, body);
@@ -110,7 +110,7 @@ ExprPtr builtinList(Use &u) {
   const ast::Call &e = *u.call;
   t.requireHost(e.loc, "list()");
   t.checkKeywords(e, {}, u.name);
-  if (e.args.empty()) return t.objectOp(ObjectOp::ListNew, Type::list(Type::unknown()), {}, e.loc);
+  if (e.args.empty()) return objectOp(t, ObjectOp::ListNew, Type::list(Type::unknown()), {}, e.loc);
   if (e.args.size() != 1 || e.args[0]->kind == ast::ExprKind::Starred)
     u.error("list() takes at most 1 argument (" + std::to_string(e.args.size()) + " given)");
   return t.listFromAst(*e.args[0], e.loc);
@@ -126,8 +126,8 @@ ExprPtr builtinSetDict(Use &u) {
   t.checkKeywords(e, {}, name);
   if (e.args.size() > 1) u.error(name + "() takes at most 1 argument");
   if (e.args.empty())
-    return isSet ? t.objectOp(ObjectOp::SetNew, Type::set(Type::unknown()), {}, e.loc)
-                 : t.objectOp(ObjectOp::DictNew, Type::dict(Type::unknown(), Type::unknown()), {}, e.loc);
+    return isSet ? objectOp(t, ObjectOp::SetNew, Type::set(Type::unknown()), {}, e.loc)
+                 : objectOp(t, ObjectOp::DictNew, Type::dict(Type::unknown(), Type::unknown()), {}, e.loc);
   ExprPtr items;
   const ast::Expr &arg = *e.args[0];
   if (!isSet && arg.kind != ast::ExprKind::Call && !arg.as<ast::Comprehension>()) {
@@ -137,7 +137,7 @@ ExprPtr builtinSetDict(Use &u) {
       Type dt = value->type;
       std::vector<ExprPtr> a;
       a.push_back(std::move(value));
-      return t.objectOp(ObjectOp::DictCopy, dt, std::move(a), e.loc);
+      return objectOp(t, ObjectOp::DictCopy, dt, std::move(a), e.loc);
     }
     items = t.listFromIterable(std::move(value), e.loc);
   } else {
@@ -147,9 +147,9 @@ ExprPtr builtinSetDict(Use &u) {
   Type item = items->type.elems[0];
   if (!isSet && (!item.isTuple() || item.elems.size() != 2))
     u.error("dict() needs (key, value) pairs, not items of type " + item.str());
-  Type rt = isSet ? Type::set(t.keyType(item, e.loc)) : Type::dict(t.keyType(item.elems[0], e.loc), item.elems[1]);
+  Type rt = isSet ? Type::set(keyType(t, item, e.loc)) : Type::dict(keyType(t, item.elems[0], e.loc), item.elems[1]);
   auto stmts = std::make_shared<ir::Block>();
-  int acc = t.holdInTemp(t.objectOp(isSet ? ObjectOp::SetNew : ObjectOp::DictNew, rt, {}, e.loc), e.loc, *stmts);
+  int acc = t.holdInTemp(objectOp(t, isSet ? ObjectOp::SetNew : ObjectOp::DictNew, rt, {}, e.loc), e.loc, *stmts);
   t.forEachValue(std::move(items), e.loc, [&](ExprPtr x, ir::Block &body) {
     std::vector<ExprPtr> a;
     a.push_back(t.load(acc, e.loc));
@@ -165,7 +165,7 @@ ExprPtr builtinSetDict(Use &u) {
       }
     }
     auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, e.loc);
-    st->exprs.push_back(t.objectOp(isSet ? ObjectOp::SetAdd : ObjectOp::DictSet, Type::none(), std::move(a), e.loc));
+    st->exprs.push_back(objectOp(t, isSet ? ObjectOp::SetAdd : ObjectOp::DictSet, Type::none(), std::move(a), e.loc));
     body.push_back(std::move(st));
   }, *stmts);
   return t.seqExpr(std::move(stmts), t.load(acc, e.loc), e.loc);
@@ -194,14 +194,14 @@ ExprPtr builtinSorted(Use &u) {
   std::vector<ExprPtr> a;
   a.push_back(t.load(v, e.loc));
   if (!sorted) {
-    eval->exprs.push_back(t.objectOp(ObjectOp::ListReverse, Type::none(), std::move(a), e.loc));
+    eval->exprs.push_back(objectOp(t, ObjectOp::ListReverse, Type::none(), std::move(a), e.loc));
   } else {
     const ast::Expr *rev = u.keyword("reverse");
     ExprPtr reverse = rev ? t.truth(t.expr(*rev)) : ir::makeConst(Type::boolean(), e.loc, 0);
     if (Typing::isUnknown(reverse)) return u.unknown();
-    t.requireComparable(t.varType(v).elems[0], e.loc, "sort");
+    requireComparable(t, t.varType(v).elems[0], e.loc, "sort");
     a.push_back(std::move(reverse));
-    eval->exprs.push_back(t.objectOp(ObjectOp::ListSort, Type::none(), std::move(a), e.loc));
+    eval->exprs.push_back(objectOp(t, ObjectOp::ListSort, Type::none(), std::move(a), e.loc));
   }
   stmts->push_back(std::move(eval));
   return t.seqExpr(std::move(stmts), t.load(v, e.loc), e.loc);
@@ -238,7 +238,7 @@ ExprPtr builtinStr(Use &u) { // str(x) (variant 0), repr(x) (1)
   auto a = u.args(0, 1);
   if (a.empty()) return ir::makeStrConst("", u.loc);
   if (Typing::isUnknown(a[0])) return u.unknown();
-  return u.t.toStr(std::move(a[0]), u.variant() == 1, u.loc);
+  return toStr(u.t, std::move(a[0]), u.variant() == 1, u.loc);
 }
 
 ExprPtr numberFromString(Use &u, NumberConversion to) {
@@ -253,14 +253,14 @@ ExprPtr numberFromString(Use &u, NumberConversion to) {
   t.checkKeywords(e, isInt ? std::initializer_list<const char *>{"base"} : std::initializer_list<const char *>{}, name);
   auto a = t.positionalArgs(e, 1, isInt ? 2 : 1, name);
   std::vector<ExprPtr> rest;
-  rest.push_back(t.toUnicode(std::move(a[0])));
+  rest.push_back(toUnicode(t, std::move(a[0])));
   if (isInt) {
     const ast::Expr *baseKw = u.keyword("base");
     ExprPtr base = a.size() > 1 ? std::move(a[1]) : baseKw ? t.expr(*baseKw) : ir::makeConst(Type::int64(), e.loc, 10);
     if (Typing::isUnknown(base)) return u.unknown();
     rest.push_back(t.toInt64Index(std::move(base), "int() base"));
   }
-  auto c = t.objectOp(ObjectOp::StrCall, isInt ? Type::int64() : Type::float64(), std::move(rest), e.loc);
+  auto c = objectOp(t, ObjectOp::StrCall, isInt ? Type::int64() : Type::float64(), std::move(rest), e.loc);
   c->symbol = isInt ? "mahou_rt_str_to_int" : "mahou_rt_str_to_float";
   return c;
 }
@@ -271,8 +271,8 @@ ExprPtr builtinOrd(Use &u) {
   if (Typing::isUnknown(a[0])) return u.unknown();
   if (!a[0]->type.isString()) u.error("ord() expected string of length 1, but " + a[0]->type.str() + " found");
   std::vector<ExprPtr> rest;
-  rest.push_back(u.t.toUnicode(std::move(a[0])));
-  return u.t.objectOp(ObjectOp::StrOrd, Type::int64(), std::move(rest), u.loc);
+  rest.push_back(toUnicode(u.t, std::move(a[0])));
+  return objectOp(u.t, ObjectOp::StrOrd, Type::int64(), std::move(rest), u.loc);
 }
 
 ExprPtr builtinChr(Use &u) {
@@ -281,7 +281,7 @@ ExprPtr builtinChr(Use &u) {
   if (Typing::isUnknown(a[0])) return u.unknown();
   std::vector<ExprPtr> rest;
   rest.push_back(u.t.toInt64Index(std::move(a[0]), "chr() argument"));
-  return u.t.objectOp(ObjectOp::StrChr, Type::unicode(), std::move(rest), u.loc);
+  return objectOp(u.t, ObjectOp::StrChr, Type::unicode(), std::move(rest), u.loc);
 }
 
 namespace {
@@ -304,7 +304,7 @@ ExprPtr typedList(Use &u) { // typed.List() / typed.List(iterable)
   Typing &t = u.t;
   const ast::Call &e = *u.call;
   t.checkKeywords(e, {}, "typed.List");
-  if (e.args.empty()) return t.objectOp(ObjectOp::ListNew, Type::list(Type::unknown(), true), {}, e.loc);
+  if (e.args.empty()) return objectOp(t, ObjectOp::ListNew, Type::list(Type::unknown(), true), {}, e.loc);
   if (e.args.size() != 1) u.error("List() takes at most 1 argument");
   auto l = t.listFromAst(*e.args[0], e.loc);
   if (Typing::isUnknown(l)) return l;
@@ -318,7 +318,7 @@ ExprPtr typedEmptyList(Use &u) {
   t.checkKeywords(e, {"item_type", "allocated"}, "List.empty_list");
   const ast::Expr *it = e.args.empty() ? u.keyword("item_type") : e.args[0].get();
   if (!it) u.error("List.empty_list() needs an item_type");
-  return t.objectOp(ObjectOp::ListNew, Type::list(typeArgument(t, *it, "item_type"), true), {}, e.loc);
+  return objectOp(t, ObjectOp::ListNew, Type::list(typeArgument(t, *it, "item_type"), true), {}, e.loc);
 }
 
 ExprPtr typedDict(Use &u) {
@@ -326,7 +326,7 @@ ExprPtr typedDict(Use &u) {
   const ast::Call &e = *u.call;
   t.checkKeywords(e, {}, "typed.Dict");
   if (!e.args.empty()) u.notSupported("Dict() with arguments in compiled code is not supported (use Dict.empty)");
-  return t.objectOp(ObjectOp::DictNew, Type::dict(Type::unknown(), Type::unknown()), {}, e.loc);
+  return objectOp(t, ObjectOp::DictNew, Type::dict(Type::unknown(), Type::unknown()), {}, e.loc);
 }
 
 ExprPtr typedEmptyDict(Use &u) {
@@ -337,59 +337,59 @@ ExprPtr typedEmptyDict(Use &u) {
   const ast::Expr *vt = e.args.size() > 1 ? e.args[1].get() : u.keyword("value_type");
   if (!kt || !vt) u.error("Dict.empty() needs key_type and value_type");
   Type k = typeArgument(t, *kt, "key_type");
-  t.requireHashable(k, kt->loc);
-  return t.objectOp(ObjectOp::DictNew, Type::dict(k, typeArgument(t, *vt, "value_type")), {}, e.loc);
+  requireHashable(t, k, kt->loc);
+  return objectOp(t, ObjectOp::DictNew, Type::dict(k, typeArgument(t, *vt, "value_type")), {}, e.loc);
 }
 
-ExprPtr FunctionTyper::toStr(ExprPtr v, bool repr, Loc loc) {
-  v = unwrapOptionalForStr(std::move(v));
-  const Type t = v->type;
-  if (t.isInstance()) return instanceStr(*this, std::move(v), repr, loc);
-  if (t.containsClosure()) notSupported(loc, "an inner function has no text in compiled code");
+ExprPtr toStr(Typing &t, ExprPtr v, bool repr, Loc loc) {
+  v = unwrapOptionalForStr(t, std::move(v));
+  const Type ty = v->type;
+  if (ty.isInstance()) return instanceStr(t, std::move(v), repr, loc);
+  if (ty.containsClosure()) t.notSupported(loc, "an inner function has no text in compiled code");
   std::vector<ExprPtr> rest;
   auto call = [&](const char *fn) {
-    auto c = objectOp(ObjectOp::StrCall, Type::unicode(), std::move(rest), loc);
+    auto c = objectOp(t, ObjectOp::StrCall, Type::unicode(), std::move(rest), loc);
     c->symbol = fn;
     return c;
   };
-  if (t.isString()) {
-    if (!repr) return toUnicode(std::move(v));
-    rest.push_back(toUnicode(std::move(v)));
+  if (ty.isString()) {
+    if (!repr) return toUnicode(t, std::move(v));
+    rest.push_back(toUnicode(t, std::move(v)));
     return call("mahou_rt_str_repr");
   }
-  if (t.isNone()) return ir::makeStrConst("None", loc);
-  if (t.isBool()) {
+  if (ty.isNone()) return ir::makeStrConst("None", loc);
+  if (ty.isBool()) {
     auto sel = std::make_unique<ir::Expr>(ir::ExprOp::Select, Type::unicode(), loc);
     sel->args.push_back(std::move(v));
-    sel->args.push_back(toUnicode(ir::makeStrConst("True", loc)));
-    sel->args.push_back(toUnicode(ir::makeStrConst("False", loc)));
+    sel->args.push_back(toUnicode(t, ir::makeStrConst("True", loc)));
+    sel->args.push_back(toUnicode(t, ir::makeStrConst("False", loc)));
     return sel;
   }
-  if (t.isInt()) {
-    bool sgn = types::isSigned(t.dtype);
+  if (ty.isInt()) {
+    bool sgn = types::isSigned(ty.dtype);
     rest.push_back(ir::makeCast(std::move(v), Type::scalar(sgn ? DType::Int64 : DType::UInt64)));
     return call(sgn ? "mahou_rt_str_from_int" : "mahou_rt_str_from_uint");
   }
-  if (t.isFloat()) {
-    if (t.dtype == DType::Float32)
-      notSupported(loc, "str() of a float32 is not supported (Python prints the float64 value); convert it with float() first");
+  if (ty.isFloat()) {
+    if (ty.dtype == DType::Float32)
+      t.notSupported(loc, "str() of a float32 is not supported (Python prints the float64 value); convert it with float() first");
     rest.push_back(std::move(v));
     return call("mahou_rt_str_from_float");
   }
-  notSupported(loc, "str() of " + t.str() + " is not supported");
+  t.notSupported(loc, "str() of " + ty.str() + " is not supported");
 }
 
-ExprPtr FunctionTyper::unwrapOptionalForStr(ExprPtr v) {
+ExprPtr unwrapOptionalForStr(Typing &t, ExprPtr v) {
   if (!v->type.isOptional()) return v;
   // str(None) is "None": an optional becomes the string of its value, or "None".
   Loc loc = v->loc;
   auto stmts = std::make_shared<ir::Block>();
-  int o = holdInTemp(std::move(v), loc, *stmts);
+  int o = t.holdInTemp(std::move(v), loc, *stmts);
   auto sel = std::make_unique<ir::Expr>(ir::ExprOp::Select, Type::unicode(), loc);
-  sel->args.push_back(isNoneTest(load(o, loc), false, loc));
-  sel->args.push_back(toUnicode(ir::makeStrConst("None", loc)));
-  sel->args.push_back(toStr(unwrapOptional(load(o, loc)), false, loc));
-  return seqExpr(std::move(stmts), std::move(sel), loc);
+  sel->args.push_back(t.isNoneTest(t.load(o, loc), false, loc));
+  sel->args.push_back(toUnicode(t, ir::makeStrConst("None", loc)));
+  sel->args.push_back(toStr(t, t.unwrapOptional(t.load(o, loc)), false, loc));
+  return t.seqExpr(std::move(stmts), std::move(sel), loc);
 }
 
 } // namespace mahou::sema

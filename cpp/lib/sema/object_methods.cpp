@@ -18,7 +18,7 @@ ExprPtr op(Use &m, ObjectOp o, Type result, std::vector<ExprPtr> a, int64_t ival
   std::vector<ExprPtr> all;
   all.push_back(std::move(m.self));
   for (auto &x : a) all.push_back(std::move(x));
-  return m.t.objectOp(o, std::move(result), std::move(all), m.loc, ival);
+  return objectOp(m.t, o, std::move(result), std::move(all), m.loc, ival);
 }
 
 ExprPtr intArg(Use &m, ExprPtr e, const char *what) { return m.t.toInt64Index(std::move(e), what); }
@@ -28,7 +28,7 @@ ExprPtr intArg(Use &m, ExprPtr e, const char *what) { return m.t.toInt64Index(st
 bool itemKnown(Use &m, const Type &valueType) {
   const Type &lt = m.self->type;
   if (!lt.elems[0].containsUnknown()) return true;
-  Type item = m.t.itemType(valueType, m.loc, "a list item");
+  Type item = itemType(m.t, valueType, m.loc, "a list item");
   m.t.refineContainer(*m.selfExpr, Type::list(item, lt.typed), m.loc);
   return false;
 }
@@ -41,7 +41,7 @@ bool tableKnown(Use &m, const Type &refined) {
   return false;
 }
 
-ExprPtr keyArg(Use &m, ExprPtr k) { return m.t.hashedKey(std::move(k), m.self->type.elems[0], m.name + "() key"); }
+ExprPtr keyArg(Use &m, ExprPtr k) { return hashedKey(m.t, std::move(k), m.self->type.elems[0], m.name + "() key"); }
 
 } // namespace
 
@@ -52,7 +52,7 @@ ExprPtr listAppend(Use &m) {
   if (anyUnknown(a)) return m.t.unknown(m.loc);
   if (!itemKnown(m, a[0]->type)) return m.t.unknown(m.loc);
   Type item = m.self->type.elems[0];
-  a[0] = m.t.convertItem(std::move(a[0]), item, "list.append");
+  a[0] = convertItem(m.t, std::move(a[0]), item, "list.append");
   return op(m, ObjectOp::ListAppend, Type::none(), std::move(a));
 }
 
@@ -61,7 +61,7 @@ ExprPtr listInsert(Use &m) {
   if (anyUnknown(a)) return m.t.unknown(m.loc);
   if (!itemKnown(m, a[1]->type)) return m.t.unknown(m.loc);
   a[0] = intArg(m, std::move(a[0]), "list.insert() index");
-  a[1] = m.t.convertItem(std::move(a[1]), m.self->type.elems[0], "list.insert");
+  a[1] = convertItem(m.t, std::move(a[1]), m.self->type.elems[0], "list.insert");
   return op(m, ObjectOp::ListInsert, Type::none(), std::move(a));
 }
 
@@ -102,9 +102,9 @@ ExprPtr listSearch(Use &m) { // index, count, remove
   auto a = args(m, 1, isIndex ? 3 : 1);
   if (anyUnknown(a)) return m.t.unknown(m.loc);
   Type item = m.self->type.elems[0];
-  m.t.requireComparable(item, m.loc, "list." + m.name);
+  requireComparable(m.t, item, m.loc, "list." + m.name);
   std::vector<ExprPtr> rest;
-  rest.push_back(m.t.convertItem(m.t.itemValue(std::move(a[0])), item, "list." + m.name));
+  rest.push_back(convertItem(m.t, itemValue(m.t, std::move(a[0])), item, "list." + m.name));
   if (isIndex) {
     rest.push_back(a.size() > 1 ? intArg(m, std::move(a[1]), "list.index() start") : i64(m.loc, 0));
     rest.push_back(a.size() > 2 ? intArg(m, std::move(a[2]), "list.index() stop") : i64(m.loc, INT64_MAX));
@@ -128,7 +128,7 @@ ExprPtr listSort(Use &m) {
   if (Typing::isUnknown(reverse)) return m.t.unknown(m.loc);
   if (const ast::Expr *key = m.t.keyword(*m.call, "key"); key && key->kind != ast::ExprKind::NoneLit)
     return m.t.sortByKey(std::move(m.self), *key, std::move(reverse), /*inPlace=*/true, m.loc);
-  m.t.requireComparable(m.self->type.elems[0], m.loc, "sort");
+  requireComparable(m.t, m.self->type.elems[0], m.loc, "sort");
   std::vector<ExprPtr> rest;
   rest.push_back(std::move(reverse));
   return op(m, ObjectOp::ListSort, Type::none(), std::move(rest));
@@ -140,8 +140,8 @@ ExprPtr dictGet(Use &m) { // get setdefault
   auto a = args(m, 1, 2);
   if (anyUnknown(a)) return m.t.unknown(m.loc);
   if (a.size() == 1) a.push_back(noneValue(m.loc));
-  Type vt0 = a[1]->type.isNone() ? Type::unknown() : m.t.itemType(a[1]->type, m.loc, "a dict value");
-  if (!tableKnown(m, Type::dict(m.t.keyType(a[0]->type, m.loc), vt0))) return m.t.unknown(m.loc);
+  Type vt0 = a[1]->type.isNone() ? Type::unknown() : itemType(m.t, a[1]->type, m.loc, "a dict value");
+  if (!tableKnown(m, Type::dict(keyType(m.t, a[0]->type, m.loc), vt0))) return m.t.unknown(m.loc);
   const Type vt = m.self->type.elems[1];
   bool none = a[1]->type.isNone();
   if (m.variant() == 1) { // setdefault
@@ -151,26 +151,26 @@ ExprPtr dictGet(Use &m) { // get setdefault
     int k = m.t.holdInTemp(keyArg(m, std::move(a[0])), m.loc, *stmts);
     std::vector<ExprPtr> rest;
     rest.push_back(m.t.load(k, m.loc));
-    rest.push_back(m.t.convertItem(std::move(a[1]), vt, "setdefault() default"));
+    rest.push_back(convertItem(m.t, std::move(a[1]), vt, "setdefault() default"));
     return m.t.seqExpr(std::move(stmts), op(m, ObjectOp::DictSetDefault, vt, std::move(rest)), m.loc);
   }
   // d.get(k) is Optional(V): None when absent.
   Type rt = none ? Type::optional(vt) : vt;
   std::vector<ExprPtr> rest;
   rest.push_back(keyArg(m, std::move(a[0])));
-  rest.push_back(none ? m.t.convert(std::move(a[1]), rt, "get() default") : m.t.convertItem(std::move(a[1]), vt, "get() default"));
+  rest.push_back(none ? m.t.convert(std::move(a[1]), rt, "get() default") : convertItem(m.t, std::move(a[1]), vt, "get() default"));
   return op(m, ObjectOp::DictGetDefault, rt, std::move(rest));
 }
 
 ExprPtr dictPop(Use &m) {
   auto a = args(m, 1, 2);
   if (anyUnknown(a)) return m.t.unknown(m.loc);
-  if (!tableKnown(m, Type::dict(m.t.keyType(a[0]->type, m.loc), Type::unknown()))) return m.t.unknown(m.loc);
+  if (!tableKnown(m, Type::dict(keyType(m.t, a[0]->type, m.loc), Type::unknown()))) return m.t.unknown(m.loc);
   const Type vt = m.self->type.elems[1];
   std::vector<ExprPtr> rest;
   rest.push_back(keyArg(m, std::move(a[0])));
   if (a.size() == 1) return op(m, ObjectOp::DictPop, vt, std::move(rest));
-  rest.push_back(m.t.convertItem(std::move(a[1]), vt, "pop() default"));
+  rest.push_back(convertItem(m.t, std::move(a[1]), vt, "pop() default"));
   return op(m, ObjectOp::DictPopDefault, vt, std::move(rest));
 }
 
@@ -197,14 +197,14 @@ ExprPtr tableNoArgs(Use &m) { // popitem copy clear keys values items / set pop 
   Type item = part == Typing::EntryPart::Keys ? t.elems[0]
               : part == Typing::EntryPart::Values ? t.elems[1] : Type::tuple({t.elems[0], t.elems[1]});
   auto stmts = std::make_shared<ir::Block>();
-  int acc = m.t.holdInTemp(m.t.objectOp(ObjectOp::ListNew, Type::list(item), {}, m.loc), m.loc, *stmts);
+  int acc = m.t.holdInTemp(objectOp(m.t, ObjectOp::ListNew, Type::list(item), {}, m.loc), m.loc, *stmts);
   Loc loc = m.loc;
   m.t.forEachEntry(std::move(m.self), part, loc, [&](ExprPtr x, ir::Block &body) {
     std::vector<ExprPtr> a;
     a.push_back(m.t.load(acc, loc));
     a.push_back(std::move(x));
     auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
-    st->exprs.push_back(m.t.objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc));
+    st->exprs.push_back(objectOp(m.t, ObjectOp::ListAppend, Type::none(), std::move(a), loc));
     body.push_back(std::move(st));
   }, *stmts);
   return m.t.seqExpr(std::move(stmts), m.t.load(acc, loc), loc);
@@ -220,14 +220,14 @@ ExprPtr tableOperand(Use &m, ExprPtr other, bool allowIterable) {
   if (other->type == t) return other;
   if (t.isSet() && allowIterable && !other->type.isDict()) {
     auto stmts = std::make_shared<ir::Block>();
-    int acc = m.t.holdInTemp(m.t.objectOp(ObjectOp::SetNew, t, {}, m.loc), m.loc, *stmts);
+    int acc = m.t.holdInTemp(objectOp(m.t, ObjectOp::SetNew, t, {}, m.loc), m.loc, *stmts);
     Loc loc = m.loc;
     m.t.forEachValue(std::move(other), loc, [&](ExprPtr x, ir::Block &body) {
       std::vector<ExprPtr> a;
       a.push_back(m.t.load(acc, loc));
-      a.push_back(m.t.hashedKey(std::move(x), t.elems[0], "set item"));
+      a.push_back(hashedKey(m.t, std::move(x), t.elems[0], "set item"));
       auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
-      st->exprs.push_back(m.t.objectOp(ObjectOp::SetAdd, Type::none(), std::move(a), loc));
+      st->exprs.push_back(objectOp(m.t, ObjectOp::SetAdd, Type::none(), std::move(a), loc));
       body.push_back(std::move(st));
     }, *stmts);
     return m.t.seqExpr(std::move(stmts), m.t.load(acc, loc), loc);
@@ -263,11 +263,11 @@ ExprPtr tableUpdate(Use &m) { // dict.update, set.update / set algebra methods
     std::vector<ExprPtr> sw;
     sw.push_back(std::move(rest[0]));
     sw.push_back(std::move(m.self));
-    return m.t.objectOp(ObjectOp::SetSubset, Type::boolean(), std::move(sw), m.loc);
+    return objectOp(m.t, ObjectOp::SetSubset, Type::boolean(), std::move(sw), m.loc);
   }
   case SetMethod::IsDisjoint: { // a & b empty
     auto both = op(m, ObjectOp::SetCombine, t, std::move(rest), int64_t(SetMethod::Intersection));
-    return m.t.logicalNot(m.t.containerTruth(std::move(both)));
+    return m.t.logicalNot(containerTruth(m.t, std::move(both)));
   }
   case SetMethod::Update: break;
   }
@@ -277,7 +277,7 @@ ExprPtr tableUpdate(Use &m) { // dict.update, set.update / set algebra methods
 ExprPtr setItemMethod(Use &m) { // add discard remove
   auto a = args(m, 1, 1);
   if (anyUnknown(a)) return m.t.unknown(m.loc);
-  if (!tableKnown(m, Type::set(m.t.keyType(a[0]->type, m.loc)))) return m.t.unknown(m.loc);
+  if (!tableKnown(m, Type::set(keyType(m.t, a[0]->type, m.loc)))) return m.t.unknown(m.loc);
   std::vector<ExprPtr> rest;
   rest.push_back(keyArg(m, std::move(a[0])));
   return op(m, ObjectOp(m.variant()), Type::none(), std::move(rest));

@@ -13,20 +13,20 @@ namespace mahou::sema {
 
 using ObjectOp = ir::ObjectOp;
 
-ExprPtr FunctionTyper::objectOp(ObjectOp op, Type result, std::vector<ExprPtr> args, Loc loc, int64_t ival) {
+ExprPtr objectOp(Typing &t, ObjectOp op, Type result, std::vector<ExprPtr> args, Loc loc, int64_t ival) {
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::Object, std::move(result), loc);
   e->sub = int(op);
   e->ival = ival;
   e->args = std::move(args);
-  return instanceKeyed(std::move(e)); // keys hashed by compiled code (instance_keys.cpp)
+  return instanceKeyed(t, std::move(e)); // keys hashed by compiled code (instance_keys.cpp)
 }
 
-Type FunctionTyper::itemType(const Type &t, Loc loc, const std::string &what) {
-  switch (t.kind) {
+Type itemType(Typing &t, const Type &ty, Loc loc, const std::string &what) {
+  switch (ty.kind) {
   case Kind::Str: return Type::unicode();
   case Kind::Tuple: {
-    Type r = t;
-    for (auto &e : r.elems) e = itemType(e, loc, what);
+    Type r = ty;
+    for (auto &e : r.elems) e = itemType(t, e, loc, what);
     return r;
   }
   case Kind::Module:
@@ -35,12 +35,12 @@ Type FunctionTyper::itemType(const Type &t, Loc loc, const std::string &what) {
   case Kind::ExcClass:
   case Kind::ClassRef:
   case Kind::Range:
-  case Kind::Namespace: notSupported(loc, "a " + t.str() + " cannot be " + what);
-  default: return t;
+  case Kind::Namespace: t.notSupported(loc, "a " + ty.str() + " cannot be " + what);
+  default: return ty;
   }
 }
 
-ExprPtr FunctionTyper::toUnicode(ExprPtr e) {
+ExprPtr toUnicode(Typing &t, ExprPtr e) {
   if (e->type.kind == Kind::Str) return ir::makeCast(std::move(e), Type::unicode());
   return e;
 }
@@ -53,7 +53,7 @@ ExprPtr FunctionTyper::listDisplay(const ast::List &l) {
     if (x->kind == ast::ExprKind::Starred) notSupported(x->loc, "starred items in a list display are not supported");
     items.push_back(expr(*x));
     if (isUnknown(items.back())) return unknown(l.loc);
-    Type t = itemType(items.back()->type, x->loc, "a list item");
+    Type t = itemType(*this, items.back()->type, x->loc, "a list item");
     auto u = types::unify(item, t); // None among values: a list of optionals, as Numba's
     if (!u || (u->isOptional() && u->elems[0].isNone()))
       error(x->loc, "list items of different types: " + item.str() + " and " + t.str() +
@@ -61,7 +61,7 @@ ExprPtr FunctionTyper::listDisplay(const ast::List &l) {
     item = *u;
   }
   for (auto &x : items) x = convert(std::move(x), item, "list item");
-  return objectOp(ObjectOp::ListNew, Type::list(item), std::move(items), l.loc);
+  return objectOp(*this, ObjectOp::ListNew, Type::list(item), std::move(items), l.loc);
 }
 
 bool FunctionTyper::refineContainer(const ast::Expr &target, const Type &refined, Loc loc) {
@@ -120,7 +120,7 @@ ExprPtr FunctionTyper::sequenceSubscript(ExprPtr base, const ast::Expr &index, L
     std::vector<ExprPtr> args;
     args.push_back(std::move(base));
     for (auto &b : p.bounds) args.push_back(std::move(b));
-    return objectOp(isList ? ObjectOp::ListSlice : ObjectOp::StrSlice, isList ? Type::list(t.elems[0]) : Type::unicode(),
+    return objectOp(*this, isList ? ObjectOp::ListSlice : ObjectOp::StrSlice, isList ? Type::list(t.elems[0]) : Type::unicode(),
                     std::move(args), loc, p.flags);
   }
   if (index.kind == ast::ExprKind::Tuple) error(loc, std::string(isList ? "list" : "string") + " indices must be integers or slices, not tuple");
@@ -133,7 +133,7 @@ ExprPtr FunctionTyper::sequenceSubscript(ExprPtr base, const ast::Expr &index, L
     args.push_back(std::move(base));
     for (size_t k = 0; k < 3; ++k)
       args.push_back(bounds[k] ? std::move(bounds[k]) : ir::makeConst(Type::int64(), loc, k == 2 ? 1 : 0));
-    return objectOp(isList ? ObjectOp::ListSlice : ObjectOp::StrSlice, isList ? Type::list(t.elems[0]) : Type::unicode(),
+    return objectOp(*this, isList ? ObjectOp::ListSlice : ObjectOp::StrSlice, isList ? Type::list(t.elems[0]) : Type::unicode(),
                     std::move(args), loc, flags);
   }
   if (!i->type.isInt() && !i->type.isBool())
@@ -141,7 +141,7 @@ ExprPtr FunctionTyper::sequenceSubscript(ExprPtr base, const ast::Expr &index, L
   std::vector<ExprPtr> args;
   args.push_back(std::move(base));
   args.push_back(ir::makeCast(std::move(i), Type::int64()));
-  return objectOp(isList ? ObjectOp::ListGet : ObjectOp::StrGet, isList ? t.elems[0] : Type::unicode(), std::move(args), loc);
+  return objectOp(*this, isList ? ObjectOp::ListGet : ObjectOp::StrGet, isList ? t.elems[0] : Type::unicode(), std::move(args), loc);
 }
 
 void FunctionTyper::storeListItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out) {
@@ -155,7 +155,7 @@ void FunctionTyper::storeListItem(ExprPtr base, const ast::Expr &index, ExprPtr 
     args.push_back(std::move(base));
     for (auto &b : p.bounds) args.push_back(std::move(b));
     args.push_back(convert(std::move(value), Type::list(t.elems[0]), "slice assignment"));
-    eval->exprs.push_back(objectOp(ObjectOp::ListSetSlice, Type::none(), std::move(args), loc, p.flags));
+    eval->exprs.push_back(objectOp(*this, ObjectOp::ListSetSlice, Type::none(), std::move(args), loc, p.flags));
     out.push_back(std::move(eval));
     return;
   }
@@ -165,21 +165,21 @@ void FunctionTyper::storeListItem(ExprPtr base, const ast::Expr &index, ExprPtr 
   std::vector<ExprPtr> args;
   args.push_back(std::move(base));
   args.push_back(ir::makeCast(std::move(i), Type::int64()));
-  args.push_back(convertItem(std::move(value), t.elems[0], "list item assignment"));
-  eval->exprs.push_back(objectOp(ObjectOp::ListSet, Type::none(), std::move(args), loc));
+  args.push_back(convertItem(*this, std::move(value), t.elems[0], "list item assignment"));
+  eval->exprs.push_back(objectOp(*this, ObjectOp::ListSet, Type::none(), std::move(args), loc));
   out.push_back(std::move(eval));
 }
 
-ExprPtr FunctionTyper::convertItem(ExprPtr value, const Type &item, const std::string &what) {
-  if (isUnknown(value)) return value;
+ExprPtr convertItem(Typing &t, ExprPtr value, const Type &item, const std::string &what) {
+  if (t.isUnknown(value)) return value;
   const Type &from = value->type;
   // An item converts as an assignment would, except that numbers never narrow
   // silently: a float stored into a list of ints is refused (Numba would truncate it).
   if (from.isNumber() && item.isNumber()) {
     bool narrows = (from.isFloat() && item.isInt()) || (from.isComplex() && !item.isComplex());
-    if (narrows) error(value->loc, "cannot store " + from.str() + " in a container of " + item.str() + " (" + what + ")");
+    if (narrows) t.error(value->loc, "cannot store " + from.str() + " in a container of " + item.str() + " (" + what + ")");
   }
-  return convert(std::move(value), item, what);
+  return t.convert(std::move(value), item, what);
 }
 
 void FunctionTyper::deleteTarget(const ast::Expr &target, ir::Block &out) {
@@ -195,14 +195,14 @@ void FunctionTyper::deleteTarget(const ast::Expr &target, ir::Block &out) {
       std::vector<ExprPtr> args;
       args.push_back(std::move(base));
       for (auto &b : p.bounds) args.push_back(std::move(b));
-      eval->exprs.push_back(objectOp(ObjectOp::ListDelSlice, Type::none(), std::move(args), target.loc, p.flags));
+      eval->exprs.push_back(objectOp(*this, ObjectOp::ListDelSlice, Type::none(), std::move(args), target.loc, p.flags));
     } else {
       auto i = expr(*sub->index);
       if (isUnknown(i)) return;
       std::vector<ExprPtr> args;
       args.push_back(std::move(base));
       args.push_back(toInt64Index(std::move(i), "list index"));
-      eval->exprs.push_back(objectOp(ObjectOp::ListDelItem, Type::none(), std::move(args), target.loc));
+      eval->exprs.push_back(objectOp(*this, ObjectOp::ListDelItem, Type::none(), std::move(args), target.loc));
     }
     out.push_back(std::move(eval));
     return;
@@ -224,7 +224,7 @@ ExprPtr FunctionTyper::objectBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rh
     std::vector<ExprPtr> args;
     args.push_back(std::move(lhs));
     args.push_back(std::move(rhs));
-    return objectOp(ObjectOp::ListConcat, Type::list(a.elems[0]), std::move(args), loc);
+    return objectOp(*this, ObjectOp::ListConcat, Type::list(a.elems[0]), std::move(args), loc);
   }
   if (op == ast::BinOpKind::Mult && ((a.isList() || a.isString()) != (b.isList() || b.isString()))) {
     bool seqLeft = a.isList() || a.isString();
@@ -234,9 +234,9 @@ ExprPtr FunctionTyper::objectBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rh
     bool isList = seq->type.isList();
     Type rt = isList ? Type::list(seq->type.elems[0]) : Type::unicode();
     std::vector<ExprPtr> args;
-    args.push_back(toUnicode(std::move(seq)));
+    args.push_back(toUnicode(*this, std::move(seq)));
     args.push_back(ir::makeCast(std::move(n), Type::int64()));
-    return objectOp(isList ? ObjectOp::ListRepeat : ObjectOp::StrRepeat, rt, std::move(args), loc);
+    return objectOp(*this, isList ? ObjectOp::ListRepeat : ObjectOp::StrRepeat, rt, std::move(args), loc);
   }
   if (a.isSet() && b.isSet()) {
     int64_t which = op == ast::BinOpKind::BitOr ? 0 : op == ast::BinOpKind::BitAnd ? 1 : op == ast::BinOpKind::Sub ? 2
@@ -246,13 +246,13 @@ ExprPtr FunctionTyper::objectBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rh
     std::vector<ExprPtr> args;
     args.push_back(std::move(lhs));
     args.push_back(std::move(rhs));
-    return objectOp(ObjectOp::SetCombine, a, std::move(args), loc, which);
+    return objectOp(*this, ObjectOp::SetCombine, a, std::move(args), loc, which);
   }
   if (a.isString() && b.isString() && op == ast::BinOpKind::Add) {
     std::vector<ExprPtr> args;
-    args.push_back(toUnicode(std::move(lhs)));
-    args.push_back(toUnicode(std::move(rhs)));
-    return objectOp(ObjectOp::StrConcat, Type::unicode(), std::move(args), loc);
+    args.push_back(toUnicode(*this, std::move(lhs)));
+    args.push_back(toUnicode(*this, std::move(rhs)));
+    return objectOp(*this, ObjectOp::StrConcat, Type::unicode(), std::move(args), loc);
   }
   if (a.isString() && op == ast::BinOpKind::Mod)
     notSupported(loc, "'%' formatting of strings is not supported; use an f-string or str.format");
@@ -268,28 +268,28 @@ ExprPtr FunctionTyper::objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &r
   };
   if (a.isString() && b.isString()) {
     std::vector<ExprPtr> args;
-    args.push_back(toUnicode(std::move(lhs)));
-    args.push_back(toUnicode(std::move(rhs)));
+    args.push_back(toUnicode(*this, std::move(lhs)));
+    args.push_back(toUnicode(*this, std::move(rhs)));
     if (eqOp) {
-      auto eq = objectOp(ObjectOp::StrEqual, Type::boolean(), std::move(args), loc);
+      auto eq = objectOp(*this, ObjectOp::StrEqual, Type::boolean(), std::move(args), loc);
       return op == ast::CmpOpKind::Eq ? std::move(eq) : logicalNot(std::move(eq));
     }
-    return fromThreeWay(objectOp(ObjectOp::StrCompare, Type::int64(), std::move(args), loc));
+    return fromThreeWay(objectOp(*this, ObjectOp::StrCompare, Type::int64(), std::move(args), loc));
   }
   if (a.isList() && b.isList()) {
     if (a.elems[0] != b.elems[0]) {
       if (eqOp) return ir::makeConst(Type::boolean(), loc, op == ast::CmpOpKind::NotEq);
       error(loc, "cannot order lists of different item types (" + a.str() + " and " + b.str() + ")");
     }
-    requireComparable(a.elems[0], loc, eqOp ? "==" : "ordering");
+    requireComparable(*this, a.elems[0], loc, eqOp ? "==" : "ordering");
     std::vector<ExprPtr> args;
     args.push_back(std::move(lhs));
     args.push_back(std::move(rhs));
     if (eqOp) {
-      auto eq = objectOp(ObjectOp::ListEqual, Type::boolean(), std::move(args), loc);
+      auto eq = objectOp(*this, ObjectOp::ListEqual, Type::boolean(), std::move(args), loc);
       return op == ast::CmpOpKind::Eq ? std::move(eq) : logicalNot(std::move(eq));
     }
-    return fromThreeWay(objectOp(ObjectOp::ListCompare, Type::int64(), std::move(args), loc));
+    return fromThreeWay(objectOp(*this, ObjectOp::ListCompare, Type::int64(), std::move(args), loc));
   }
   if ((a.isDict() && b.isDict()) || (a.isSet() && b.isSet())) {
     if (a != b) {
@@ -303,7 +303,7 @@ ExprPtr FunctionTyper::objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &r
       return args;
     };
     if (eqOp) {
-      auto eq = objectOp(a.isDict() ? ObjectOp::DictEqual : ObjectOp::SetEqual, Type::boolean(), pair(false), loc);
+      auto eq = objectOp(*this, a.isDict() ? ObjectOp::DictEqual : ObjectOp::SetEqual, Type::boolean(), pair(false), loc);
       return op == ast::CmpOpKind::Eq ? std::move(eq) : logicalNot(std::move(eq));
     }
     if (a.isDict()) error(loc, "dicts cannot be ordered");
@@ -316,12 +316,12 @@ ExprPtr FunctionTyper::objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &r
     std::vector<ExprPtr> args;
     args.push_back(load(x, loc));
     args.push_back(load(y, loc));
-    ExprPtr sub = objectOp(ObjectOp::SetSubset, Type::boolean(), std::move(args), loc);
+    ExprPtr sub = objectOp(*this, ObjectOp::SetSubset, Type::boolean(), std::move(args), loc);
     if (strict) {
       auto sc = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), loc);
       sc->sub = 0;
       sc->args.push_back(std::move(sub));
-      sc->args.push_back(compareOne(ast::CmpOpKind::Lt, objectLen(load(x, loc), loc), objectLen(load(y, loc), loc), loc));
+      sc->args.push_back(compareOne(ast::CmpOpKind::Lt, objectLen(*this, load(x, loc), loc), objectLen(*this, load(y, loc), loc), loc));
       sub = std::move(sc);
     }
     return seqExpr(std::move(stmts), std::move(sub), loc);
@@ -335,19 +335,19 @@ ExprPtr FunctionTyper::objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &r
   return nullptr;
 }
 
-void FunctionTyper::requireComparable(const Type &item, Loc loc, const std::string &what) {
+void requireComparable(Typing &t, const Type &item, Loc loc, const std::string &what) {
   std::string desc = types::typeDescriptor(item);
   uint32_t flags = reinterpret_cast<const MahouTypeDesc *>(desc.data())->flags;
   bool ordered = what == "ordering" || what == "sort";
   if (!(flags & MAHOU_DESC_COMPARABLE) || (ordered && !(flags & MAHOU_DESC_ORDERED)))
-    notSupported(loc, what + " of items of type " + item.str() + " is not supported");
+    t.notSupported(loc, what + " of items of type " + item.str() + " is not supported");
 }
 
-void FunctionTyper::requireHashable(const Type &item, Loc loc) {
-  if (instanceHashable(*this, item, loc)) return;
+void requireHashable(Typing &t, const Type &item, Loc loc) {
+  if (instanceHashable(t, item, loc)) return;
   std::string desc = types::typeDescriptor(item);
   if (!(reinterpret_cast<const MahouTypeDesc *>(desc.data())->flags & MAHOU_DESC_HASHABLE))
-    error(loc, "unhashable type: " + item.str() + " (keys and set items must be numbers, strings, tuples of them or @jitclass instances)");
+    t.error(loc, "unhashable type: " + item.str() + " (keys and set items must be numbers, strings, tuples of them or @jitclass instances)");
 }
 
 ExprPtr FunctionTyper::containerContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc) {
@@ -356,18 +356,18 @@ ExprPtr FunctionTyper::containerContains(bool negate, ExprPtr &needle, ExprPtr &
   if (ct.isString()) {
     if (!needle->type.isString()) error(loc, "'in <string>' requires string as left operand, not " + needle->type.str());
     std::vector<ExprPtr> args;
-    args.push_back(toUnicode(std::move(container)));
-    args.push_back(toUnicode(std::move(needle)));
+    args.push_back(toUnicode(*this, std::move(container)));
+    args.push_back(toUnicode(*this, std::move(needle)));
     args.push_back(ir::makeConst(Type::int64(), loc, 0));
     args.push_back(ir::makeConst(Type::int64(), loc, INT64_MAX));
-    auto at = objectOp(ObjectOp::StrFind, Type::int64(), std::move(args), loc);
+    auto at = objectOp(*this, ObjectOp::StrFind, Type::int64(), std::move(args), loc);
     r = compareOne(ast::CmpOpKind::GtE, std::move(at), ir::makeConst(Type::int64(), loc, 0), loc);
   } else if (ct.isList()) {
-    requireComparable(ct.elems[0], loc, "'in'");
+    requireComparable(*this, ct.elems[0], loc, "'in'");
     std::vector<ExprPtr> args;
     args.push_back(std::move(container));
-    args.push_back(convertItem(itemValue(std::move(needle)), ct.elems[0], "'in'"));
-    r = objectOp(ObjectOp::ListContains, Type::boolean(), std::move(args), loc);
+    args.push_back(convertItem(*this, itemValue(*this, std::move(needle)), ct.elems[0], "'in'"));
+    r = objectOp(*this, ObjectOp::ListContains, Type::boolean(), std::move(args), loc);
   } else if (ct.isDict() || ct.isSet()) {
     r = hashedContains(std::move(needle), std::move(container), loc);
   } else {
@@ -376,10 +376,10 @@ ExprPtr FunctionTyper::containerContains(bool negate, ExprPtr &needle, ExprPtr &
   return negate ? logicalNot(std::move(r)) : std::move(r);
 }
 
-ExprPtr FunctionTyper::itemValue(ExprPtr e) {
+ExprPtr itemValue(Typing &t, ExprPtr e) {
   if (e->type.kind == Kind::Str || (e->type.isTuple() && e->type.containsUnknown() == false)) {
-    Type t = itemType(e->type, e->loc, "an item");
-    return convert(std::move(e), t, "item");
+    Type ty = itemType(t, e->type, e->loc, "an item");
+    return t.convert(std::move(e), ty, "item");
   }
   return e;
 }
@@ -393,7 +393,7 @@ ExprPtr FunctionTyper::isNoneTest(ExprPtr v, bool negate, Loc loc) {
   else {
     std::vector<ExprPtr> args;
     args.push_back(std::move(v));
-    auto t = objectOp(ObjectOp::OptIsNone, Type::boolean(), std::move(args), loc);
+    auto t = objectOp(*this, ObjectOp::OptIsNone, Type::boolean(), std::move(args), loc);
     return negate ? logicalNot(std::move(t)) : std::move(t);
   }
   return ir::makeConst(Type::boolean(), loc, known != negate);

@@ -56,4 +56,32 @@ ExprPtr newInstance(Typing &t, uint64_t classHandle, const std::string &classNam
 void storeAttribute(Typing &t, ExprPtr obj, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out);
 bool instanceHashable(Typing &t, const Type &item, Loc loc);   // an instance whose class can be a key
 
+ExprPtr objectLen(Typing &t, ExprPtr v, Loc loc); // len() of a list, string, dict, set or instance
+ExprPtr toStr(Typing &t, ExprPtr v, bool repr, Loc loc); // str(x) / repr(x)
+ExprPtr unwrapOptionalForStr(Typing &t, ExprPtr v);
+ExprPtr reprText(Typing &t, ExprPtr v, Loc loc);         // repr() text of numbers, strings, tuples, lists, dicts, sets
+// print() of a list/dict/set/tuple: its text as Python prints it.
+ExprPtr printableText(Typing &t, ExprPtr v, Loc loc);
+ExprPtr concatText(Typing &t, std::vector<ExprPtr> parts, Loc loc); // strings (literals too) concatenated
+ExprPtr dictReprText(Typing &t, ExprPtr d, Loc loc);
+// `found`, or the IndexError/ValueError-raising check that it is not -1 (str.index).
+ExprPtr checkedIndex(Typing &t, ExprPtr found, const std::string &message, Loc loc);
+ExprPtr listToTuple(Typing &t, ExprPtr list, size_t n, Loc loc);
+// The type a value has as a container item (string literals become unicode).
+Type itemType(Typing &t, const Type &ty, Loc loc, const std::string &what);
+ExprPtr itemValue(Typing &t, ExprPtr e);
+// Converts a value stored into a container of `item` (numbers never narrow silently).
+ExprPtr convertItem(Typing &t, ExprPtr value, const Type &item, const std::string &what);
+ExprPtr toUnicode(Typing &t, ExprPtr e); // a string literal as a runtime string
+void requireComparable(Typing &t, const Type &item, Loc loc, const std::string &what);
+void requireHashable(Typing &t, const Type &item, Loc loc);
+Type keyType(Typing &t, const Type &ty, Loc loc); // a hashable item type (refuses others)
+ExprPtr hashedKey(Typing &t, ExprPtr key, const Type &keyType, const std::string &what);
+// Keys hashed and compared by compiled code, @jitclass instances (instance_keys.cpp).
+bool keyedByCode(const Typing &t, const Type &table);
+ExprPtr instanceKeyed(Typing &t, ExprPtr e);                   // adds the dict.keyops operand
+ExprPtr containerTruth(Typing &t, ExprPtr e); // len(d) != 0
+// ---- heap objects (lists, dicts, sets, strings)
+ExprPtr objectOp(Typing &t, ir::ObjectOp op, Type result, std::vector<ExprPtr> args, Loc loc, int64_t ival = 0);
+
 } // namespace mahou::sema

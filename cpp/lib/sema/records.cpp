@@ -49,7 +49,7 @@ ExprPtr recordGet(Typing &t, ExprPtr rec, int field, Loc loc) {
   const Type rt = rec->type;
   std::vector<ExprPtr> args;
   args.push_back(std::move(rec));
-  return t.objectOp(ObjectOp::RecordGet, rt.elems[size_t(field)], std::move(args), loc, rt.offsets[size_t(field)]);
+  return objectOp(t, ObjectOp::RecordGet, rt.elems[size_t(field)], std::move(args), loc, rt.offsets[size_t(field)]);
 }
 
 // a.x / a['x'] of an array of records: the field's values as a view with the same shape and strides.
@@ -59,7 +59,7 @@ ExprPtr recordFieldView(Typing &t, ExprPtr arr, int field, Loc loc) {
   Type vt = Type::array(rec.elems[size_t(field)].dtype, at.ndim, types::Layout::A, at.readonly);
   std::vector<ExprPtr> args;
   args.push_back(std::move(arr));
-  return t.objectOp(ObjectOp::RecordFieldView, vt, std::move(args), loc, rec.offsets[size_t(field)]);
+  return objectOp(t, ObjectOp::RecordFieldView, vt, std::move(args), loc, rec.offsets[size_t(field)]);
 }
 
 } // namespace
@@ -75,7 +75,7 @@ void recordSet(Typing &t, ExprPtr rec, int field, ExprPtr value, Loc loc, ir::Bl
   std::vector<ExprPtr> args;
   args.push_back(std::move(rec));
   args.push_back(t.convert(std::move(value), ft, "the assignment to field '" + rt.fields[size_t(field)] + "'"));
-  out.push_back(effect(t.objectOp(ObjectOp::RecordSet, Type::none(), std::move(args), loc, rt.offsets[size_t(field)])));
+  out.push_back(effect(objectOp(t, ObjectOp::RecordSet, Type::none(), std::move(args), loc, rt.offsets[size_t(field)])));
 }
 
 // r.x of a record; a.x of an array of records (a view of the field).
@@ -150,7 +150,7 @@ ExprPtr recordArrayElement(Typing &t, ExprPtr arr, ExprPtr index, Loc loc) {
   std::vector<ExprPtr> args;
   args.push_back(std::move(arr));
   args.push_back(std::move(index));
-  return t.objectOp(ObjectOp::RecordItem, elementRecord(at), std::move(args), loc);
+  return objectOp(t, ObjectOp::RecordItem, elementRecord(at), std::move(args), loc);
 }
 
 ExprPtr recordSubscript(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc) {
@@ -177,7 +177,7 @@ ExprPtr recordSubscript(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc
   if (t.isUnknown(r)) return r;
   if (r->op == ir::ExprOp::ArrayItem) { // every axis indexed: the record there
     std::vector<ExprPtr> args = std::move(r->args);
-    return t.objectOp(ObjectOp::RecordItem, elementRecord(ty), std::move(args), loc);
+    return objectOp(t, ObjectOp::RecordItem, elementRecord(ty), std::move(args), loc);
   }
   if (r->op == ir::ExprOp::ArrayView) {
     r->type = Type::recordArray(ty.elems[0], r->type.ndim, r->type.layout, r->type.readonly);
@@ -204,7 +204,7 @@ void storeRecordItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr va
     args.push_back(std::move(base));
     for (auto &i : *idx) args.push_back(std::move(i));
     args.push_back(std::move(value));
-    out.push_back(effect(t.objectOp(ObjectOp::RecordStore, Type::none(), std::move(args), loc)));
+    out.push_back(effect(objectOp(t, ObjectOp::RecordStore, Type::none(), std::move(args), loc)));
     return;
   }
   int k = recordFieldIndex(t, ty, index, loc);

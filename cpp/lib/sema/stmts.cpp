@@ -365,21 +365,21 @@ void FunctionTyper::augAssignContainerItem(ExprPtr base, const ast::AugAssign &s
       error(sub.index->loc, "list indices must be integers or slices, not " + key->type.str());
     key = ir::makeCast(std::move(key), Type::int64());
   } else {
-    key = hashedKey(std::move(key), t.elems[0], "dict key");
+    key = hashedKey(*this, std::move(key), t.elems[0], "dict key");
   }
   key = once(std::move(key));
   const Type item = isList ? t.elems[0] : t.elems[1];
   std::vector<ExprPtr> getArgs;
   getArgs.push_back(ir::clone(*container));
   getArgs.push_back(ir::clone(*key));
-  auto current = objectOp(isList ? ir::ObjectOp::ListGet : ir::ObjectOp::DictGet, item, std::move(getArgs), s.loc);
+  auto current = objectOp(*this, isList ? ir::ObjectOp::ListGet : ir::ObjectOp::DictGet, item, std::move(getArgs), s.loc);
   auto value = binary(s.op, std::move(current), expr(*s.value), s.loc);
   if (isUnknown(value)) return;
   std::vector<ExprPtr> setArgs;
   setArgs.push_back(std::move(container));
   setArgs.push_back(std::move(key));
-  setArgs.push_back(convertItem(std::move(value), item, isList ? "list item assignment" : "dict value"));
-  out.push_back(ir::makeEval(objectOp(isList ? ir::ObjectOp::ListSet : ir::ObjectOp::DictSet, Type::none(), std::move(setArgs), s.loc), s.loc));
+  setArgs.push_back(convertItem(*this, std::move(value), item, isList ? "list item assignment" : "dict value"));
+  out.push_back(ir::makeEval(objectOp(*this, isList ? ir::ObjectOp::ListSet : ir::ObjectOp::DictSet, Type::none(), std::move(setArgs), s.loc), s.loc));
 }
 
 void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
@@ -399,7 +399,7 @@ void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
   }
   if (isCompileTimeOnly(v->type)) notSupported(s.loc, "returning a " + v->type.str() + " is not supported");
   if (v->type.containsClosure()) notSupported(s.loc, "returning an inner function is not supported (Numba refuses it too)");
-  v = itemValue(std::move(v)); // a string literal is returned as a str
+  v = itemValue(*this, std::move(v)); // a string literal is returned as a str
   unifyReturn(v->type, s.loc);
   if (!ret_.isNone()) {
     st->exprs.push_back(convert(std::move(v), ret_, "return value"));

@@ -19,7 +19,7 @@ ExprPtr op(Use &m, ObjectOp o, Type result, std::vector<ExprPtr> a, int64_t ival
   std::vector<ExprPtr> all;
   all.push_back(std::move(m.self));
   for (auto &x : a) all.push_back(std::move(x));
-  return m.t.objectOp(o, std::move(result), std::move(all), m.loc, ival);
+  return objectOp(m.t, o, std::move(result), std::move(all), m.loc, ival);
 }
 
 ExprPtr intArg(Use &m, ExprPtr e, const char *what) { return m.t.toInt64Index(std::move(e), what); }
@@ -28,12 +28,12 @@ ExprPtr intArg(Use &m, ExprPtr e, const char *what) { return m.t.toInt64Index(st
 ExprPtr nullObject(Loc loc) { return ir::makeConst(Type::unicode(), loc, 0); }
 
 // The receiver as a run-time string (a literal's text becomes one).
-void unicodeSelf(Use &m) { m.self = m.t.toUnicode(std::move(m.self)); }
+void unicodeSelf(Use &m) { m.self = toUnicode(m.t, std::move(m.self)); }
 
 ExprPtr strArg(Use &m, ExprPtr e, const std::string &what) {
   if (Typing::isUnknown(e)) return e;
   if (!e->type.isString()) m.t.error(e->loc, what + " must be str, not " + e->type.str());
-  return m.t.toUnicode(std::move(e));
+  return toUnicode(m.t, std::move(e));
 }
 
 ExprPtr call(Use &m, const char *fn, Type result, std::vector<ExprPtr> rest) {
@@ -63,7 +63,7 @@ ExprPtr strFind(Use &m) { // find rfind index rindex count
   bool reverse = kind == StrSearch::RFind || kind == StrSearch::RIndex;
   auto found = op(m, ObjectOp::StrFind, Type::int64(), std::move(rest), reverse);
   if (kind == StrSearch::Find || kind == StrSearch::RFind) return found;
-  return m.t.checkedIndex(std::move(found), "substring not found", m.loc);
+  return checkedIndex(m.t, std::move(found), "substring not found", m.loc);
 }
 
 ExprPtr strStartsWith(Use &m) {
@@ -81,7 +81,7 @@ ExprPtr strStartsWith(Use &m) {
       item->ival = int64_t(i);
       item->args.push_back(ir::clone(*a[0]));
       std::vector<ExprPtr> rest;
-      rest.push_back(m.t.toUnicode(ir::clone(*m.self)));
+      rest.push_back(toUnicode(m.t, ir::clone(*m.self)));
       rest.push_back(strArg(m, std::move(item), m.name + "() prefix"));
       std::vector<ExprPtr> copy;
       for (size_t k = 1; k < a.size(); ++k) copy.push_back(ir::clone(*a[k]));
@@ -89,7 +89,7 @@ ExprPtr strStartsWith(Use &m) {
       boundArgs(m, copy, 0, bounds);
       for (auto &b : bounds) rest.push_back(std::move(b));
       rest.push_back(ir::makeConst(Type::boolean(), m.loc, atEnd));
-      auto test = m.t.objectOp(ObjectOp::StrCall, Type::boolean(), std::move(rest), m.loc);
+      auto test = objectOp(m.t, ObjectOp::StrCall, Type::boolean(), std::move(rest), m.loc);
       test->symbol = "mahou_rt_str_startswith";
       if (!acc) {
         acc = std::move(test);
@@ -194,7 +194,7 @@ ExprPtr strPad(Use &m) { // zfill center ljust rjust
   else {
     auto space = ir::makeConst(Type::str_(" "), m.loc, 0);
     space->symbol = " ";
-    rest.push_back(m.t.toUnicode(std::move(space)));
+    rest.push_back(toUnicode(m.t, std::move(space)));
   }
   rest.push_back(i64(m.loc, m.variant()));
   return call(m, "mahou_rt_str_pad", Type::unicode(), std::move(rest));
@@ -208,7 +208,7 @@ ExprPtr strPartition(Use &m) {
   rest.push_back(strArg(m, std::move(a[0]), "separator"));
   rest.push_back(ir::makeConst(Type::boolean(), m.loc, m.variant() == 1));
   auto parts = call(m, "mahou_rt_str_partition", Type::list(Type::unicode()), std::move(rest));
-  return m.t.listToTuple(std::move(parts), 3, m.loc);
+  return listToTuple(m.t, std::move(parts), 3, m.loc);
 }
 
 } // namespace mahou::sema

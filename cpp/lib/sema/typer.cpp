@@ -396,11 +396,11 @@ ExprPtr FunctionTyper::truth(ExprPtr e) {
     std::vector<ExprPtr> a;
     bool list = e->type.isList();
     a.push_back(std::move(e));
-    auto n = objectOp(list ? ir::ObjectOp::ListLen : ir::ObjectOp::StrLen, Type::int64(), std::move(a), loc);
+    auto n = objectOp(*this, list ? ir::ObjectOp::ListLen : ir::ObjectOp::StrLen, Type::int64(), std::move(a), loc);
     return compareOne(ast::CmpOpKind::NotEq, std::move(n), ir::makeConst(Type::int64(), loc, 0), loc);
   }
   case Kind::Dict:
-  case Kind::Set: return containerTruth(std::move(e));
+  case Kind::Set: return containerTruth(*this, std::move(e));
   case Kind::Optional: {
     // None is false; otherwise the value's truth.
     auto stmts = std::make_shared<ir::Block>();

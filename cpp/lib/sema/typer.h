@@ -201,15 +201,6 @@ public:
 
   // ---- the cuda module in kernels (cuda.cpp)
 
-  // ---- heap objects (objects.cpp, object_methods.cpp, comprehensions.cpp)
-  ExprPtr objectOp(ir::ObjectOp op, Type result, std::vector<ExprPtr> args, Loc loc, int64_t ival = 0) override;
-  // The type a value has as a container item (string literals become unicode; refuses
-  // compile-time-only values), `what` naming the container for the error.
-  Type itemType(const Type &t, Loc loc, const std::string &what) override;
-  ExprPtr itemValue(ExprPtr e) override; // a value converted to its item type
-  // Converts a value stored into a container of `item` (numbers never narrow silently).
-  ExprPtr convertItem(ExprPtr value, const Type &item, const std::string &what) override;
-  ExprPtr toUnicode(ExprPtr e) override; // a string literal as a runtime string (others unchanged)
   ExprPtr listDisplay(const ast::List &l);
   // x[i] and x[a:b:c] of a list or a string.
   ExprPtr sequenceSubscript(ExprPtr base, const ast::Expr &index, Loc loc);
@@ -220,40 +211,21 @@ public:
   ExprPtr objectBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
   ExprPtr objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
   ExprPtr containerContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc);
-  void requireComparable(const Type &item, Loc loc, const std::string &what) override;
-  void requireHashable(const Type &item, Loc loc) override;
-  // Keys hashed and compared by compiled code, @jitclass instances (instance_keys.cpp).
-  bool keyedByCode(const Type &table) const;
-  ExprPtr instanceKeyed(ExprPtr e);                   // adds the dict.keyops operand
   // Widens the variable `target` names (a container made empty) to `refined`; true when
   // its type changed (another pass follows). Refuses targets that are not variables.
   bool refineContainer(const ast::Expr &target, const Type &refined, Loc loc) override;
   ExprPtr isNoneTest(ExprPtr v, bool negate, Loc loc) override; // `v is None` / `v is not None`
   ExprPtr logicalNot(ExprPtr b) override;                      // not b, of a bool
   ExprPtr unwrapOptional(ExprPtr e) override;                  // Optional(T) → T, checked at run time
-  // Builtins over objects (object_methods.cpp): list(), sorted(), str(), ord(), chr(), ...
-  ExprPtr objectLen(ExprPtr v, Loc loc) override; // len() of a list, string, dict or set
-  ExprPtr toStr(ExprPtr v, bool repr, Loc loc) override; // str(x) / repr(x)
-  ExprPtr printableText(ExprPtr v, Loc loc) override;    // print() of a list/dict/set/tuple: its text as Python prints it
-  ExprPtr reprText(ExprPtr v, Loc loc);         // repr() text of numbers, strings, tuples, lists, dicts, sets
-  ExprPtr concatText(std::vector<ExprPtr> parts, Loc loc); // strings (literals too) concatenated
-  ExprPtr dictReprText(ExprPtr d, Loc loc);
-  ExprPtr unwrapOptionalForStr(ExprPtr v);
   // Comprehensions and the expressions that run loops (comprehensions.cpp).
   ExprPtr comprehension(const ast::Comprehension &c);
   ExprPtr listFromIterable(ExprPtr iterable, Loc loc) override; // list(x) of a typed iterable (a new list)
   ExprPtr listFromAst(const ast::Expr &iterable, Loc loc) override; // list(x) of any iterable, ranges included
-  // `value`, or the IndexError/ValueError-raising check that it is not -1 (str.index).
-  ExprPtr checkedIndex(ExprPtr found, const std::string &message, Loc loc) override;
-  ExprPtr listToTuple(ExprPtr list, size_t n, Loc loc) override; // the first n items as a tuple
   ExprPtr sortByKey(ExprPtr list, const ast::Expr &key, ExprPtr reverse, bool inPlace, Loc loc) override;
   bool isPureValue(const ir::Expr &e) const override;
   // A hidden variable holding `value`, with `stmts` receiving the assignment (for Seq).
   int holdInTemp(ExprPtr value, Loc loc, ir::Block &stmts) override;
   ExprPtr seqExpr(std::shared_ptr<ir::Block> stmts, ExprPtr value, Loc loc) override;
-  // Dicts and sets (dicts.cpp).
-  Type keyType(const Type &t, Loc loc) override;                      // a hashable item type (refuses others)
-  ExprPtr hashedKey(ExprPtr key, const Type &keyType, const std::string &what) override;
   // A loop over the live entries of a dict or set (keys, values or (key, value)).
   void forEachEntry(ExprPtr table, EntryPart part, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
                     ir::Block &out, const ast::Body *orelse = nullptr) override;
@@ -263,7 +235,6 @@ public:
   ExprPtr dictDisplay(const ast::Dict &d);
   ExprPtr setDisplay(const ast::Set &s);
   ExprPtr hashedComprehension(const ast::Comprehension &c);
-  ExprPtr containerTruth(ExprPtr e) override; // len(d) != 0
   ExprPtr dictSubscript(ExprPtr dict, const ast::Expr &key, Loc loc);
   void storeDictItem(ExprPtr dict, const ast::Expr &keyExpr, const ast::Expr &target, ExprPtr value, Loc loc,
                      ir::Block &out);

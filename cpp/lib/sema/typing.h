@@ -128,23 +128,11 @@ public:
   virtual ir::StmtPtr storeView(ExprPtr dest, ExprPtr value, Loc loc) = 0;
   virtual ExprPtr reduction(ir::ReduceKind kind, ExprPtr arr, std::optional<int64_t> axis, Loc loc) = 0;
 
-  // ---- heap objects (lists, dicts, sets, strings)
-  virtual ExprPtr objectOp(ir::ObjectOp op, Type result, std::vector<ExprPtr> args, Loc loc, int64_t ival = 0) = 0;
-  // The type a value has as a container item (string literals become unicode).
-  virtual Type itemType(const Type &t, Loc loc, const std::string &what) = 0;
-  virtual ExprPtr itemValue(ExprPtr e) = 0;
-  // Converts a value stored into a container of `item` (numbers never narrow silently).
-  virtual ExprPtr convertItem(ExprPtr value, const Type &item, const std::string &what) = 0;
-  virtual ExprPtr toUnicode(ExprPtr e) = 0; // a string literal as a runtime string
-  virtual void requireComparable(const Type &item, Loc loc, const std::string &what) = 0;
   // Widens the variable `target` names (a container made empty) to `refined`.
   virtual bool refineContainer(const ast::Expr &target, const Type &refined, Loc loc) = 0;
   virtual ExprPtr listFromIterable(ExprPtr iterable, Loc loc) = 0; // list(x) of a typed iterable
   virtual ExprPtr listFromAst(const ast::Expr &iterable, Loc loc) = 0; // list(x) of any iterable
-  virtual ExprPtr listToTuple(ExprPtr list, size_t n, Loc loc) = 0;
   virtual ExprPtr sortByKey(ExprPtr list, const ast::Expr &key, ExprPtr reverse, bool inPlace, Loc loc) = 0;
-  // `found`, or the IndexError/ValueError-raising check that it is not -1 (str.index).
-  virtual ExprPtr checkedIndex(ExprPtr found, const std::string &message, Loc loc) = 0;
   // A loop over a typed iterable (array, tuple, list, string): body(element, block).
   virtual void forEachValue(ExprPtr iterable, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
                             ir::Block &out) = 0;
@@ -153,14 +141,6 @@ public:
   virtual void forEachEntry(ExprPtr table, EntryPart part, Loc loc,
                             const std::function<void(ExprPtr, ir::Block &)> &body, ir::Block &out,
                             const ast::Body *orelse = nullptr) = 0;
-  virtual Type keyType(const Type &t, Loc loc) = 0; // a hashable item type (refuses others)
-  virtual ExprPtr hashedKey(ExprPtr key, const Type &keyType, const std::string &what) = 0;
-  virtual ExprPtr containerTruth(ExprPtr e) = 0; // len(d) != 0
-  virtual void requireHashable(const Type &item, Loc loc) = 0;
-  virtual ExprPtr objectLen(ExprPtr v, Loc loc) = 0; // len() of a list, string, dict, set or instance
-  virtual ExprPtr toStr(ExprPtr v, bool repr, Loc loc) = 0; // str(x) / repr(x)
-  // print() of a list/dict/set/tuple: its text as Python prints it.
-  virtual ExprPtr printableText(ExprPtr v, Loc loc) = 0;
 
   // The @jitclass of an instance or class type.
   virtual const JitClassInfo &jitClassOf(const Type &instanceOrClass, Loc loc) = 0;
