@@ -22,16 +22,16 @@ std::vector<const ast::Expr *> indexParts(const ast::Expr &index) {
 } // namespace
 
 ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
-  if (auto flat = flatBase(*s.value)) return flatItem(std::move(flat), *s.index, s.loc);
+  if (auto flat = flatBase(*s.value)) return flatItem(*this, std::move(flat), *s.index, s.loc);
   auto base = expr(*s.value);
   if (isUnknown(base)) return unknown(s.loc);
-  if (base->type.isPointer()) base = pointerView(std::move(base), s.loc);
+  if (base->type.isPointer()) base = pointerView(*this, std::move(base), s.loc);
   if (base->type.isOptional() && types::isRange(base->type.elems[0])) base = unwrapOptional(std::move(base));
   if (types::isRange(base->type)) return rangeItem(*this, std::move(base), *s.index, s.loc);
   if (base->type.isTuple()) {
     refuseSlice(*this, base->type, s.loc, "is not subscriptable");
     auto idx = constInt(*s.index);
-    if (!idx) return tupleSubscript(std::move(base), *s.index, s.loc);
+    if (!idx) return tupleSubscript(*this, std::move(base), *s.index, s.loc);
     int64_t n = int64_t(base->type.elems.size());
     int64_t i = *idx < 0 ? *idx + n : *idx;
     if (i < 0 || i >= n) error(s.index->loc, "tuple index out of range");
@@ -46,9 +46,9 @@ ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
   if (base->type.isInstance()) return instanceGetItem(*this, std::move(base), *s.index, s.loc);
   if (base->type.isList() || base->type.isString()) {
     requireHost(s.loc, "indexing a " + base->type.str());
-    return sequenceSubscript(toUnicode(*this, std::move(base)), *s.index, s.loc);
+    return sequenceSubscript(*this, toUnicode(*this, std::move(base)), *s.index, s.loc);
   }
-  if (base->type.isDict()) return dictSubscript(std::move(base), *s.index, s.loc);
+  if (base->type.isDict()) return dictSubscript(*this, std::move(base), *s.index, s.loc);
   error(s.loc, "'" + base->type.str() + "' is not subscriptable");
 }
 
@@ -110,7 +110,7 @@ ExprPtr FunctionTyper::indexArray(ExprPtr base, const ast::Expr &index, Loc loc)
       anySlice = true;
       continue;
     }
-    if (v->type.isArray() && parts.size() == 1) return gather(std::move(base), std::move(v), loc);
+    if (v->type.isArray() && parts.size() == 1) return gather(*this, std::move(base), std::move(v), loc);
     if (v->type.isArray() && ellipsis < 0) { // a[i0, i1], a[i0, 2]: every part typed again, together
       std::vector<ExprPtr> indices;
       for (auto *q : parts) {
@@ -119,7 +119,7 @@ ExprPtr FunctionTyper::indexArray(ExprPtr base, const ast::Expr &index, Loc loc)
         indices.push_back(expr(*q));
         if (isUnknown(indices.back())) return unknown(loc);
       }
-      return gatherMulti(std::move(base), std::move(indices), loc);
+      return gatherMulti(*this, std::move(base), std::move(indices), loc);
     }
     if (v->type.isTuple() && parts.size() == 1) { // a[idx] with idx a tuple of integers: a[i, j, ...]
       if (int(v->type.elems.size()) > at.ndim)

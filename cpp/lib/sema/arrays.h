@@ -45,4 +45,17 @@ void refuseRecordOperand(const Typing &t, const ExprPtr &e, Loc loc, const std::
 // them (fields, views, shape, passing them on); anything else is UnsupportedError.
 void checkRecordUses(const Typing &t, const ir::Block &body);
 
+// C pointers (pointers.cpp): p[i] reads and writes through a 1-D view of the pointer;
+// carray(p, shape[, dtype]) / farray(...) view the memory as an array.
+ExprPtr pointerView(Typing &t, ExprPtr p, Loc loc);
+// A call through a C function pointer (a ctypes or cffi function, a @cfunc).
+ExprPtr nativeCall(Typing &t, uint64_t address, const std::string &signature, const ast::Call &e);
+// Advanced indexing with one boolean mask or integer array (fancy_index.cpp).
+ExprPtr gather(Typing &t, ExprPtr base, ExprPtr index, Loc loc);
+// a[i0, i1, ...] with one 1-D integer index array per axis (reads): a 1-D result.
+ExprPtr gatherMulti(Typing &t, ExprPtr base, std::vector<ExprPtr> indices, Loc loc);
+ir::StmtPtr scatter(Typing &t, ExprPtr base, ExprPtr index, ExprPtr value, Loc loc);
+ExprPtr flatItem(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc);
+void storeFlatItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
+
 } // namespace mahou::sema

@@ -243,9 +243,9 @@ ExprPtr FunctionTyper::callResolved(const CalleeRef &c, const ast::Call &e) {
   case CalleeRef::Kind::ExcCtor:
     error(e.loc, "exception classes can only be instantiated in a 'raise' statement");
   case CalleeRef::Kind::Method: return methodCall(*callee->self, callee->name, e);
-  case CalleeRef::Kind::External: return nativeCall(callee->handle, callee->name, e);
+  case CalleeRef::Kind::External: return nativeCall(*this, callee->handle, callee->name, e);
   case CalleeRef::Kind::JitClass: return newInstance(*this, callee->handle, callee->name, e);
-  case CalleeRef::Kind::NamedTuple: return newNamedTuple(*callee->overloaded, e);
+  case CalleeRef::Kind::NamedTuple: return newNamedTuple(*this, *callee->overloaded, e);
   }
   internalError("unhandled callee kind");
 }

@@ -91,57 +91,57 @@ ExprPtr hashedKey(Typing &t, ExprPtr key, const Type &keyType, const std::string
   return convertItem(t, itemValue(t, std::move(key)), keyType, what);
 }
 
-ExprPtr FunctionTyper::hashedContains(ExprPtr needle, ExprPtr container, Loc loc) {
+ExprPtr hashedContains(Typing &t, ExprPtr needle, ExprPtr container, Loc loc) {
   if (container->type.isPartialContainer()) return ir::makeConst(Type::boolean(), loc, 0);
   const Type &kt = container->type.elems[0];
-  Type nt = itemType(*this, needle->type, loc, "a key");
+  Type nt = itemType(t, needle->type, loc, "a key");
   bool comparable = (nt.isNumber() && kt.isNumber()) || nt == kt;
   if (!comparable) return ir::makeConst(Type::boolean(), loc, 0); // never equal
   std::vector<ExprPtr> a;
   bool isDict = container->type.isDict();
   a.push_back(std::move(container));
-  a.push_back(hashedKey(*this, std::move(needle), kt, "'in'"));
-  return objectOp(*this, isDict ? ObjectOp::DictContains : ObjectOp::SetContains, Type::boolean(), std::move(a), loc);
+  a.push_back(hashedKey(t, std::move(needle), kt, "'in'"));
+  return objectOp(t, isDict ? ObjectOp::DictContains : ObjectOp::SetContains, Type::boolean(), std::move(a), loc);
 }
 
-ExprPtr FunctionTyper::dictSubscript(ExprPtr dict, const ast::Expr &key, Loc loc) {
-  requireHost(loc, "a dict");
-  if (key.kind == ast::ExprKind::Slice) error(loc, "a dict cannot be sliced");
-  auto k = expr(key);
-  if (isUnknown(k) || isUnknown(dict)) return unknown(loc);
+ExprPtr dictSubscript(Typing &t, ExprPtr dict, const ast::Expr &key, Loc loc) {
+  t.requireHost(loc, "a dict");
+  if (key.kind == ast::ExprKind::Slice) t.error(loc, "a dict cannot be sliced");
+  auto k = t.expr(key);
+  if (t.isUnknown(k) || t.isUnknown(dict)) return t.unknown(loc);
   Type vt = dict->type.elems[1];
   std::vector<ExprPtr> a;
   Type kt = dict->type.elems[0];
   a.push_back(std::move(dict));
-  a.push_back(hashedKey(*this, std::move(k), kt, "dict key"));
-  return objectOp(*this, ObjectOp::DictGet, vt, std::move(a), loc);
+  a.push_back(hashedKey(t, std::move(k), kt, "dict key"));
+  return objectOp(t, ObjectOp::DictGet, vt, std::move(a), loc);
 }
 
-void FunctionTyper::storeDictItem(ExprPtr dict, const ast::Expr &keyExpr, const ast::Expr &target, ExprPtr value,
+void storeDictItem(Typing &t, ExprPtr dict, const ast::Expr &keyExpr, const ast::Expr &target, ExprPtr value,
                                   Loc loc, ir::Block &out) {
-  requireHost(loc, "a dict");
-  auto k = expr(keyExpr);
-  if (isUnknown(k) || isUnknown(value)) return;
+  t.requireHost(loc, "a dict");
+  auto k = t.expr(keyExpr);
+  if (t.isUnknown(k) || t.isUnknown(value)) return;
   if (dict->type.isPartialContainer()) { // d = {}; d[k] = v: the first store gives the types
-    refineContainer(target, Type::dict(keyType(*this, k->type, keyExpr.loc), itemType(*this, value->type, loc, "a dict value")), loc);
+    t.refineContainer(target, Type::dict(keyType(t, k->type, keyExpr.loc), itemType(t, value->type, loc, "a dict value")), loc);
     return;
   }
   Type kt = dict->type.elems[0], vt = dict->type.elems[1];
   std::vector<ExprPtr> a;
   a.push_back(std::move(dict));
-  a.push_back(hashedKey(*this, std::move(k), kt, "dict key"));
-  a.push_back(convertItem(*this, std::move(value), vt, "dict value"));
-  out.push_back(ir::makeEval(objectOp(*this, ObjectOp::DictSet, Type::none(), std::move(a), loc), loc));
+  a.push_back(hashedKey(t, std::move(k), kt, "dict key"));
+  a.push_back(convertItem(t, std::move(value), vt, "dict value"));
+  out.push_back(ir::makeEval(objectOp(t, ObjectOp::DictSet, Type::none(), std::move(a), loc), loc));
 }
 
-void FunctionTyper::dictDelete(ExprPtr dict, const ast::Expr &key, Loc loc, ir::Block &out) {
-  auto k = expr(key);
-  if (isUnknown(k)) return;
+void dictDelete(Typing &t, ExprPtr dict, const ast::Expr &key, Loc loc, ir::Block &out) {
+  auto k = t.expr(key);
+  if (t.isUnknown(k)) return;
   Type kt = dict->type.elems[0];
   std::vector<ExprPtr> a;
   a.push_back(std::move(dict));
-  a.push_back(hashedKey(*this, std::move(k), kt, "dict key"));
-  out.push_back(ir::makeEval(objectOp(*this, ObjectOp::DictDelItem, Type::none(), std::move(a), loc), loc));
+  a.push_back(hashedKey(t, std::move(k), kt, "dict key"));
+  out.push_back(ir::makeEval(objectOp(t, ObjectOp::DictDelItem, Type::none(), std::move(a), loc), loc));
 }
 
 ExprPtr containerTruth(Typing &t, ExprPtr e) {

@@ -171,7 +171,7 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   refuseRecordOperand(*this, rhs, loc, std::string("the operator ") + ast::binOpSymbol(op));
   if (lhs->type.isObject() || rhs->type.isObject() || (lhs->type.isString() && rhs->type.isString()) ||
       ((lhs->type.isString() || rhs->type.isString()) && op == ast::BinOpKind::Mult))
-    if (auto r = objectBinary(op, lhs, rhs, loc)) return r;
+    if (auto r = objectBinary(*this, op, lhs, rhs, loc)) return r;
   const Type &a = lhs->type, &b = rhs->type;
   const char *sym = ast::binOpSymbol(op);
   if (op == ast::BinOpKind::MatMult) {
@@ -187,7 +187,7 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
     }, loc);
   }
 
-  if (a.isTuple() && b.isTuple() && op == ast::BinOpKind::Add) return tupleConcat(std::move(lhs), std::move(rhs), loc);
+  if (a.isTuple() && b.isTuple() && op == ast::BinOpKind::Add) return tupleConcat(*this, std::move(lhs), std::move(rhs), loc);
   if (a.isTuple() && b.isTuple()) notSupported(loc, "tuple operators are not supported yet");
   if (!a.isNumber() || !b.isNumber())
     error(loc, std::string("unsupported operand types for ") + sym + ": " + a.str() + " and " + b.str());
@@ -330,7 +330,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     bool negate = op == ast::CmpOpKind::NotIn;
     ExprPtr r;
     if (rhs->type.isInstance()) r = instanceContains(*this, negate, lhs, rhs, loc);
-    else if (!(r = containerContains(negate, lhs, rhs, loc))) r = tupleContains(negate, std::move(lhs), std::move(rhs), loc);
+    else if (!(r = containerContains(*this, negate, lhs, rhs, loc))) r = tupleContains(*this, negate, std::move(lhs), std::move(rhs), loc);
     if (isUnknown(r)) return r;
     return wrapBindings(std::move(bindings), std::move(r), loc);
   }
@@ -342,7 +342,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   if (a.isInstance() || b.isInstance())
     if (auto r = instanceCompare(*this, op, lhs, rhs, loc)) return r;
   if (a.isObject() || b.isObject() || a.isString() || b.isString())
-    if (auto r = objectCompare(op, lhs, rhs, loc)) return r;
+    if (auto r = objectCompare(*this, op, lhs, rhs, loc)) return r;
   if (a.isArray() || b.isArray()) {
     std::vector<ExprPtr> ops;
     ops.push_back(std::move(lhs));
@@ -351,7 +351,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
       return compareOne(op, std::move(v[0]), std::move(v[1]), loc);
     }, loc);
   }
-  if (a.isTuple() && b.isTuple()) return tupleCompare(op, std::move(lhs), std::move(rhs), loc);
+  if (a.isTuple() && b.isTuple()) return tupleCompare(*this, op, std::move(lhs), std::move(rhs), loc);
   if (a.isNone() || b.isNone()) {
     if (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq)
       return ir::makeConst(Type::boolean(), loc, (a.isNone() && b.isNone()) == (op == ast::CmpOpKind::Eq));

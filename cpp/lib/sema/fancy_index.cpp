@@ -18,61 +18,61 @@ std::optional<ExprPtr> FunctionTyper::arrayIndex(const ast::Expr &index) {
   return std::nullopt;
 }
 
-ExprPtr FunctionTyper::gather(ExprPtr base, ExprPtr index, Loc loc) {
+ExprPtr gather(Typing &t, ExprPtr base, ExprPtr index, Loc loc) {
   const Type at = base->type, it = index->type;
   Type rt;
-  if (it.isBool()) error(loc, "internal: scalar mask");
+  if (it.isBool()) t.error(loc, "internal: scalar mask");
   if (it.dtype == DType::Bool) {
-    if (it.ndim != at.ndim) error(loc, "a boolean index must have the array's number of dimensions");
+    if (it.ndim != at.ndim) t.error(loc, "a boolean index must have the array's number of dimensions");
     rt = Type::array(at.dtype, 1, types::Layout::C);
   } else if (types::isInteger(it.dtype)) {
-    if (at.ndim != 1) notSupported(loc, "indexing an N-D array with an integer array is not supported yet (1-D only)");
+    if (at.ndim != 1) t.notSupported(loc, "indexing an N-D array with an integer array is not supported yet (1-D only)");
     rt = Type::array(at.dtype, it.ndim, types::Layout::C);
   } else {
-    error(loc, "arrays used as indices must be of integer or boolean type, not " + std::string(types::dtypeName(it.dtype)));
+    t.error(loc, "arrays used as indices must be of integer or boolean type, not " + std::string(types::dtypeName(it.dtype)));
   }
-  requireHost(loc, "advanced indexing");
+  t.requireHost(loc, "advanced indexing");
   auto g = std::make_unique<ir::Expr>(ir::ExprOp::ArrayGather, rt, loc);
   g->args.push_back(std::move(base));
   g->args.push_back(std::move(index));
   return g;
 }
 
-ExprPtr FunctionTyper::gatherMulti(ExprPtr base, std::vector<ExprPtr> indices, Loc loc) {
+ExprPtr gatherMulti(Typing &t, ExprPtr base, std::vector<ExprPtr> indices, Loc loc) {
   const Type at = base->type;
   for (auto &i : indices) {
     if (!i->type.isArray()) { // an integer takes part as a length-1 index array would
-      i = toInt64Index(std::move(i), "array index");
+      i = t.toInt64Index(std::move(i), "array index");
       continue;
     }
     if (i->type.dtype == DType::Bool)
-      notSupported(i->loc, "a boolean index array together with other indices is not supported yet");
+      t.notSupported(i->loc, "a boolean index array together with other indices is not supported yet");
     if (!types::isInteger(i->type.dtype))
-      error(i->loc, "arrays used as indices must be of integer or boolean type, not " + std::string(types::dtypeName(i->type.dtype)));
-    if (i->type.ndim != 1) notSupported(i->loc, "several index arrays are supported when they are 1-D only");
+      t.error(i->loc, "arrays used as indices must be of integer or boolean type, not " + std::string(types::dtypeName(i->type.dtype)));
+    if (i->type.ndim != 1) t.notSupported(i->loc, "several index arrays are supported when they are 1-D only");
   }
   if (int(indices.size()) != at.ndim)
-    notSupported(loc, "several index arrays must index every axis of the array (one per dimension)");
-  requireHost(loc, "advanced indexing");
+    t.notSupported(loc, "several index arrays must index every axis of the array (one per dimension)");
+  t.requireHost(loc, "advanced indexing");
   auto g = std::make_unique<ir::Expr>(ir::ExprOp::ArrayGather, Type::array(at.dtype, 1, types::Layout::C), loc);
   g->args.push_back(std::move(base));
   for (auto &i : indices) g->args.push_back(std::move(i));
   return g;
 }
 
-ir::StmtPtr FunctionTyper::scatter(ExprPtr base, ExprPtr index, ExprPtr value, Loc loc) {
+ir::StmtPtr scatter(Typing &t, ExprPtr base, ExprPtr index, ExprPtr value, Loc loc) {
   const Type at = base->type, it = index->type;
-  if (at.readonly) error(loc, "cannot assign to a read-only array");
+  if (at.readonly) t.error(loc, "cannot assign to a read-only array");
   if (it.dtype == DType::Bool) {
-    if (it.ndim != at.ndim) error(loc, "a boolean index must have the array's number of dimensions");
+    if (it.ndim != at.ndim) t.error(loc, "a boolean index must have the array's number of dimensions");
   } else if (types::isInteger(it.dtype)) {
-    if (at.ndim != 1) notSupported(loc, "assigning through an integer index array is only supported for 1-D arrays");
+    if (at.ndim != 1) t.notSupported(loc, "assigning through an integer index array is only supported for 1-D arrays");
   } else {
-    error(loc, "arrays used as indices must be of integer or boolean type");
+    t.error(loc, "arrays used as indices must be of integer or boolean type");
   }
   if (value->type.isArray() && value->type.ndim != 1)
-    notSupported(loc, "the value stored through an index array must be a scalar or a 1-D array");
-  if (!value->type.isNumber() && !value->type.isArray()) error(loc, "cannot store " + value->type.str() + " into an array");
+    t.notSupported(loc, "the value stored through an index array must be a scalar or a 1-D array");
+  if (!value->type.isNumber() && !value->type.isArray()) t.error(loc, "cannot store " + value->type.str() + " into an array");
   auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Scatter, loc);
   st->exprs.push_back(std::move(base));
   st->exprs.push_back(std::move(index));

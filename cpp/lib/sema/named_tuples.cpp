@@ -18,13 +18,13 @@ ExprPtr tupleItem(ExprPtr tuple, size_t i, Loc loc) {
 
 } // namespace
 
-ExprPtr FunctionTyper::newNamedTuple(const GlobalValue &cls, const ast::Call &e) {
-  CallArgs call = callArgs(e);
-  if (call.unknown) return unknown(e.loc);
+ExprPtr newNamedTuple(Typing &t, const GlobalValue &cls, const ast::Call &e) {
+  CallArgs call = t.callArgs(e);
+  if (call.unknown) return t.unknown(e.loc);
   const size_t n = cls.elems.size();
   auto fieldName = [&](size_t i) { return cls.elems[i].s; };
   if (call.positional.size() > n)
-    error(e.loc, cls.s + "() takes " + std::to_string(n) + " positional argument" + (n == 1 ? "" : "s") + " but " +
+    t.error(e.loc, cls.s + "() takes " + std::to_string(n) + " positional argument" + (n == 1 ? "" : "s") + " but " +
                      std::to_string(call.positional.size()) + " were given");
   // Every argument in the order Python evaluates them (positional, then keywords), each
   // once; then placed by field.
@@ -38,13 +38,13 @@ ExprPtr FunctionTyper::newNamedTuple(const GlobalValue &cls, const ast::Call &e)
     int slot = -1;
     for (size_t i = 0; i < n; ++i)
       if (fieldName(i) == name) slot = int(i);
-    if (slot < 0) error(v->loc, cls.s + "() got an unexpected keyword argument '" + name + "'");
+    if (slot < 0) t.error(v->loc, cls.s + "() got an unexpected keyword argument '" + name + "'");
     if (std::find(slotOf.begin(), slotOf.end(), slot) != slotOf.end())
-      error(v->loc, cls.s + "() got multiple values for argument '" + name + "'");
+      t.error(v->loc, cls.s + "() got multiple values for argument '" + name + "'");
     values.push_back(std::move(v));
     slotOf.push_back(slot);
   }
-  auto bindings = call.keywords.empty() ? decltype(bindOperands(values, e.loc)){} : bindOperands(values, e.loc);
+  auto bindings = call.keywords.empty() ? decltype(t.bindOperands(values, e.loc)){} : t.bindOperands(values, e.loc);
   std::vector<ExprPtr> items(n);
   for (size_t k = 0; k < values.size(); ++k) items[size_t(slotOf[k])] = std::move(values[k]);
   std::vector<std::string> fields;
@@ -52,17 +52,17 @@ ExprPtr FunctionTyper::newNamedTuple(const GlobalValue &cls, const ast::Call &e)
   for (size_t i = 0; i < n; ++i) {
     if (!items[i]) {
       if (cls.elems[i].elems.empty())
-        error(e.loc, cls.s + "() missing required argument '" + fieldName(i) + "'");
-      items[i] = constantFromGlobal(cls.elems[i].elems[0], e.loc);
+        t.error(e.loc, cls.s + "() missing required argument '" + fieldName(i) + "'");
+      items[i] = t.constantFromGlobal(cls.elems[i].elems[0], e.loc);
     }
     fields.push_back(fieldName(i));
     types.push_back(items[i]->type);
   }
-  auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::namedTuple(std::move(types), cls.handle, cls.s, fields),
+  auto ty = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::namedTuple(std::move(types), cls.handle, cls.s, fields),
                                       e.loc);
-  t->args = std::move(items);
+  ty->args = std::move(items);
   for (auto &let : bindings) call.lets.push_back(std::move(let));
-  return wrapBindings(std::move(call.lets), std::move(t), e.loc);
+  return t.wrapBindings(std::move(call.lets), std::move(ty), e.loc);
 }
 
 // p.x (also the bounds of range and slice objects); a name that is no field: the

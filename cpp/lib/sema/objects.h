@@ -84,4 +84,18 @@ ExprPtr containerTruth(Typing &t, ExprPtr e); // len(d) != 0
 // ---- heap objects (lists, dicts, sets, strings)
 ExprPtr objectOp(Typing &t, ir::ObjectOp op, Type result, std::vector<ExprPtr> args, Loc loc, int64_t ival = 0);
 
+// Operators on lists and strings; nullptr when the operands are not theirs.
+// (The operands are taken only when the operation is handled.)
+ExprPtr objectBinary(Typing &t, ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
+ExprPtr objectCompare(Typing &t, ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
+ExprPtr containerContains(Typing &t, bool negate, ExprPtr &needle, ExprPtr &container, Loc loc);
+ExprPtr hashedContains(Typing &t, ExprPtr needle, ExprPtr container, Loc loc);
+ExprPtr dictSubscript(Typing &t, ExprPtr dict, const ast::Expr &key, Loc loc);
+void storeDictItem(Typing &t, ExprPtr dict, const ast::Expr &keyExpr, const ast::Expr &target, ExprPtr value, Loc loc,
+                     ir::Block &out);
+void dictDelete(Typing &t, ExprPtr dict, const ast::Expr &key, Loc loc, ir::Block &out);
+// x[i] and x[a:b:c] of a list or a string.
+ExprPtr sequenceSubscript(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc);
+void storeListItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
+
 } // namespace mahou::sema

@@ -21,9 +21,9 @@ ExprPtr fromPointer(ExprPtr p, DType d, std::vector<ExprPtr> extents, types::Lay
 
 } // namespace
 
-ExprPtr FunctionTyper::pointerView(ExprPtr p, Loc loc) {
-  requireHost(loc, "indexing a C pointer");
-  if (p->type.elems.empty()) error(loc, "cannot index a voidptr: view it with carray(ptr, shape, dtype) first");
+ExprPtr pointerView(Typing &t, ExprPtr p, Loc loc) {
+  t.requireHost(loc, "indexing a C pointer");
+  if (p->type.elems.empty()) t.error(loc, "cannot index a voidptr: view it with carray(ptr, shape, dtype) first");
   DType d = p->type.elems[0].dtype;
   std::vector<ExprPtr> extent;
   extent.push_back(ir::makeConst(Type::int64(), loc, INT64_MAX / types::dtypeBytes(d)));
@@ -76,33 +76,33 @@ ExprPtr mahouCarray(Use &u) {
 
 namespace mahou::sema {
 
-ExprPtr FunctionTyper::nativeCall(uint64_t address, const std::string &signature, const ast::Call &e) {
-  requireHost(e.loc, "calling a C function pointer");
+ExprPtr nativeCall(Typing &t, uint64_t address, const std::string &signature, const ast::Call &e) {
+  t.requireHost(e.loc, "calling a C function pointer");
   std::string why;
   auto sig = types::parseSignature(signature, &why);
   if (!sig || !sig->ret) internalError("C function pointer with a malformed signature: " + signature);
-  for (const Type &t : sig->args)
-    if (!(t.isNumber() && !t.isComplex()) && !t.isPointer())
-      notSupported(e.loc, "calling a C function with a " + t.str() + " parameter is not supported");
+  for (const Type &ty : sig->args)
+    if (!(ty.isNumber() && !ty.isComplex()) && !ty.isPointer())
+      t.notSupported(e.loc, "calling a C function with a " + ty.str() + " parameter is not supported");
   if (!sig->ret->isNone() && !sig->ret->isPointer() && !(sig->ret->isNumber() && !sig->ret->isComplex()))
-    notSupported(e.loc, "calling a C function returning " + sig->ret->str() + " is not supported");
-  checkKeywords(e, {}, "a C function");
-  auto args = positionalArgs(e, sig->args.size(), sig->args.size(), "the C function");
+    t.notSupported(e.loc, "calling a C function returning " + sig->ret->str() + " is not supported");
+  t.checkKeywords(e, {}, "a C function");
+  auto args = t.positionalArgs(e, sig->args.size(), sig->args.size(), "the C function");
   for (auto &a : args)
-    if (isUnknown(a)) return unknown(e.loc);
+    if (t.isUnknown(a)) return t.unknown(e.loc);
   auto c = std::make_unique<ir::Expr>(ir::ExprOp::CallNative, *sig->ret, e.loc);
   c->ival = int64_t(address);
   for (size_t i = 0; i < args.size(); ++i) {
     const Type &to = sig->args[i];
     if (to.isPointer() && args[i]->type.isArray()) { // its data pointer, as Numba allows
       if (!to.elems.empty() && to.elems[0].dtype != args[i]->type.dtype)
-        error(args[i]->loc, "cannot pass " + args[i]->type.str() + " as " + to.str());
+        t.error(args[i]->loc, "cannot pass " + args[i]->type.str() + " as " + to.str());
       c->args.push_back(std::move(args[i]));
       continue;
     }
     if (to.isPointer() && args[i]->type != to)
-      error(args[i]->loc, "cannot pass " + args[i]->type.str() + " as " + to.str());
-    c->args.push_back(to.isPointer() ? std::move(args[i]) : convert(std::move(args[i]), to, "C function argument"));
+      t.error(args[i]->loc, "cannot pass " + args[i]->type.str() + " as " + to.str());
+    c->args.push_back(to.isPointer() ? std::move(args[i]) : t.convert(std::move(args[i]), to, "C function argument"));
   }
   return c;
 }

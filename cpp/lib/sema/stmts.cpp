@@ -184,7 +184,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     // their types, from one pass to the next while the base's type is still unknown.
     const int valueTemp = tempCounter_++;
     if (auto flat = flatBase(*sub->value)) {
-      storeFlatItem(std::move(flat), *sub->index, std::move(value), loc, out);
+      storeFlatItem(*this, std::move(flat), *sub->index, std::move(value), loc, out);
       return;
     }
     auto base = expr(*sub->value);
@@ -210,22 +210,22 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     }
     if (base->type.isList() && !isUnknown(base)) {
       requireHost(loc, "a list");
-      storeListItem(std::move(base), *sub->index, std::move(value), loc, out);
+      storeListItem(*this, std::move(base), *sub->index, std::move(value), loc, out);
       return;
     }
     if (base->type.isDict()) {
-      storeDictItem(std::move(base), *sub->index, *sub->value, std::move(value), loc, out);
+      storeDictItem(*this, std::move(base), *sub->index, *sub->value, std::move(value), loc, out);
       return;
     }
     if (isUnknown(base)) return;
     if (base->type.isString()) error(loc, "'str' object does not support item assignment");
-    if (base->type.isPointer()) base = pointerView(std::move(base), loc);
+    if (base->type.isPointer()) base = pointerView(*this, std::move(base), loc);
     if (base->type.isTuple()) error(loc, "'tuple' object does not support item assignment");
     if (!base->type.isArray()) error(loc, "'" + base->type.str() + "' does not support item assignment");
     if (base->type.readonly) error(loc, "cannot assign to an item of a read-only array");
     if (auto fancy = arrayIndex(*sub->index)) { // a[mask] = v, a[indices] = v
       if (isUnknown(value)) return;
-      out.push_back(scatter(std::move(base), std::move(*fancy), std::move(value), loc));
+      out.push_back(scatter(*this, std::move(base), std::move(*fancy), std::move(value), loc));
       return;
     }
     auto idx = elementIndices(base->type, *sub->index);
@@ -304,7 +304,7 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
     augAssignContainerItem(std::move(base), s, *sub, out);
     return;
   }
-  if (base->type.isPointer()) base = pointerView(std::move(base), s.loc);
+  if (base->type.isPointer()) base = pointerView(*this, std::move(base), s.loc);
   if (!base->type.isArray()) error(s.loc, "'" + base->type.str() + "' does not support item assignment");
   auto idx = elementIndices(base->type, *sub->index);
   if (!idx) { // a[1:3] += x: the view is evaluated once

@@ -102,18 +102,11 @@ public:
   ExprPtr indexArray(ExprPtr base, const ast::Expr &index, Loc loc) override;
   // For stores: the int64 indices of a full element index, or nullopt for slices.
   std::optional<std::vector<ExprPtr>> elementIndices(const Type &arrayType, const ast::Expr &index) override;
-  // Advanced indexing with one boolean mask or integer array (fancy_index.cpp).
-  ExprPtr gather(ExprPtr base, ExprPtr index, Loc loc);
   std::optional<ExprPtr> arrayIndex(const ast::Expr &index); // the index if it is an array
-  ir::StmtPtr scatter(ExprPtr base, ExprPtr index, ExprPtr value, Loc loc);
-  // a[i0, i1, ...] with one 1-D integer index array per axis (reads): a 1-D result.
-  ExprPtr gatherMulti(ExprPtr base, std::vector<ExprPtr> indices, Loc loc);
 
   // ---- a.flat (flat_index.cpp): iteration, a.flat[i], a.flat[i] = v, a.flat[i] += v
   // The array x of the expression `x.flat`; nullptr when `e` is not a .flat attribute.
   ExprPtr flatBase(const ast::Expr &e);
-  ExprPtr flatItem(ExprPtr base, const ast::Expr &index, Loc loc);
-  void storeFlatItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
   void augAssignFlat(ExprPtr base, const ast::AugAssign &s, ir::Block &out);
   void augAssignContainerItem(ExprPtr base, const ast::AugAssign &s, const ast::Subscript &sub, ir::Block &out);
 
@@ -143,14 +136,9 @@ public:
                       ExprPtr self = nullptr) override;
   // Refuses a call with an argument type too large or typing nested too deep (call_limits.cpp).
   void checkCallLimits(const std::vector<Type> &args, const std::string &fname, Loc loc) const;
-  // C pointers (pointers.cpp): p[i] reads and writes through a 1-D view of the pointer;
-  // carray(p, shape[, dtype]) / farray(...) view the memory as an array.
-  ExprPtr pointerView(ExprPtr p, Loc loc);
-  // A call through a C function pointer (a ctypes or cffi function, a @cfunc).
-  ExprPtr nativeCall(uint64_t address, const std::string &signature, const ast::Call &e);
+  // A call of compiled function `handle` with typed arguments, bound to its parameters.
   // A call of a @vectorize ufunc (ufunc_calls.cpp): elementwise over arrays.
   ExprPtr ufuncCall(const UfuncCallee &uf, const std::string &fname, std::vector<ExprPtr> args, Loc loc);
-  // A call of compiled function `handle` with typed arguments, bound to its parameters.
   ExprPtr callCompiled(uint64_t handle, const std::string &fname, CallArgs args, Loc loc) override;
   // ---- call arguments (call_args.cpp)
   CallArgs callArgs(const ast::Call &e) override;
@@ -202,15 +190,7 @@ public:
   // ---- the cuda module in kernels (cuda.cpp)
 
   ExprPtr listDisplay(const ast::List &l);
-  // x[i] and x[a:b:c] of a list or a string.
-  ExprPtr sequenceSubscript(ExprPtr base, const ast::Expr &index, Loc loc);
-  void storeListItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
   void deleteTarget(const ast::Expr &target, ir::Block &out);
-  // Operators on lists and strings; nullptr when the operands are not theirs.
-  // (The operands are taken only when the operation is handled.)
-  ExprPtr objectBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
-  ExprPtr objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
-  ExprPtr containerContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc);
   // Widens the variable `target` names (a container made empty) to `refined`; true when
   // its type changed (another pass follows). Refuses targets that are not variables.
   bool refineContainer(const ast::Expr &target, const Type &refined, Loc loc) override;
@@ -235,19 +215,12 @@ public:
   ExprPtr dictDisplay(const ast::Dict &d);
   ExprPtr setDisplay(const ast::Set &s);
   ExprPtr hashedComprehension(const ast::Comprehension &c);
-  ExprPtr dictSubscript(ExprPtr dict, const ast::Expr &key, Loc loc);
-  void storeDictItem(ExprPtr dict, const ast::Expr &keyExpr, const ast::Expr &target, ExprPtr value, Loc loc,
-                     ir::Block &out);
-  ExprPtr hashedContains(ExprPtr needle, ExprPtr container, Loc loc);
-  void dictDelete(ExprPtr dict, const ast::Expr &key, Loc loc, ir::Block &out);
 
   // raise E(args...) with run-time arguments: typed into st.exprs (exception_args.cpp)
   void raiseArguments(const ast::Call &call, ir::Stmt &st);
   ExprPtr exceptionArgument(const ast::Expr &a); // one of them, typed and checked
 
 
-  // ---- collections.namedtuple / typing.NamedTuple (named_tuples.cpp)
-  ExprPtr newNamedTuple(const GlobalValue &cls, const ast::Call &e); // P(a, y=2.0)
 
 
   // ---- @jitclass instances (jitclass.cpp)
@@ -303,8 +276,6 @@ public:
 
   // ---- language features (stmts.cpp, try_except.cpp, tuples.cpp, cmath_calls.cpp)
   void tryStmt(const ast::Try &s, ir::Block &out);
-  // `needle in tuple` (negate: not in), compared elementwise with ==.
-  ExprPtr tupleContains(bool negate, ExprPtr needle, ExprPtr tuple, Loc loc);
   // Operands an expression reads more than once: when one of them has effects or
   // allocates, each is evaluated once, in order, into a hidden variable (the operand
   // becomes a load of it; a pure operand is left as it is, to be cloned) and
@@ -315,10 +286,6 @@ public:
   std::vector<std::pair<int, ExprPtr>> bindOptionals(std::vector<ExprPtr> &operands, Loc loc) override;
   ExprPtr optionalBoolOp(bool isOr, std::vector<ExprPtr> values, const Type &t, Loc loc); // exprs.cpp
   ExprPtr wrapBindings(std::vector<std::pair<int, ExprPtr>> bindings, ExprPtr body, Loc loc) override;
-  ExprPtr tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc);
-  ExprPtr tupleCompare(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc); // tuple_compare.cpp
-  // t[i] with a variable index (homogeneous tuples) or t[a:b:c] with constant bounds.
-  ExprPtr tupleSubscript(ExprPtr base, const ast::Expr &index, Loc loc);
   int handlerDepth_ = 0; // nesting of except handlers being typed (a bare 'raise' re-raises)
   bool deadRest_ = false; // the statements after the current one in its block are unreachable
   std::vector<int> handlerSlots_; // the SaveError slot of each enclosing except clause

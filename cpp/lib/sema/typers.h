@@ -7,6 +7,7 @@
 #include "sema/modules.h"
 #include "sema/numbers.h"
 #include "sema/objects.h"
+#include "sema/tuples.h"
 
 namespace mahou::sema {
 
