@@ -157,12 +157,8 @@ ExprPtr FunctionTyper::collectList(const std::function<void(const LoopBody &, ir
 ExprPtr FunctionTyper::listFromAst(const ast::Expr &iterable, Loc loc) {
   // Ranges, zip and enumerate are loop forms, not values: run the loop.
   if (auto *call = iterable.as<ast::Call>()) {
-    auto callee = resolveCallee(*call->func);
-    bool loopForm = callee && ((callee->kind == CalleeRef::Kind::Builtin &&
-                                (callee->name == "range" || callee->name == "prange" || callee->name == "zip" ||
-                                 callee->name == "enumerate")) ||
-                               (callee->kind == CalleeRef::Kind::ModuleFn && callee->name == "prange"));
-    if (loopForm) {
+    auto form = loopForm(*call);
+    if (form == LoopForm::Range || form == LoopForm::ParallelRange || form == LoopForm::Zip || form == LoopForm::Enumerate) {
       return collectList(
           [&](const LoopBody &each, ir::Block &loop) { forLoopElements(iterable, loc, each, nullptr, loop); }, loc);
     }

@@ -18,7 +18,9 @@ constexpr Entry kEntries[] = {
 #define MAHOU_METHOD(receiver, name, typer, variant) {Receiver::receiver, Member::Method, name, &typer, nullptr, int(variant)},
 #define MAHOU_ATTRIBUTE(receiver, name, typer, variant) {Receiver::receiver, Member::Attribute, name, &typer, nullptr, int(variant)},
 #define MAHOU_STATEMENT(receiver, name, typer, variant) {Receiver::receiver, Member::Statement, name, nullptr, &typer, int(variant)},
+#define MAHOU_LOOP(receiver, name, form) {Receiver::receiver, Member::Loop, name, nullptr, nullptr, int(LoopForm::form)},
 #include "sema/typer_tables.inc"
+#undef MAHOU_LOOP
 #undef MAHOU_FUNCTION
 #undef MAHOU_METHOD
 #undef MAHOU_ATTRIBUTE

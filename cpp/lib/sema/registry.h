@@ -18,10 +18,14 @@ enum class Receiver : uint8_t {
 };
 
 // How a name is used: called as a function of a module (a builtin: of Receiver::Builtins),
-// called as a method of a value, read as an attribute, or called as a statement of its own
+// called as a method of a value, read as an attribute, called as a statement of its own
 // (`a.fill(v)`, `np.sin(x, out)`, `print(...)`: the entry's statement typer, which may
-// decline: the call is then typed as an expression).
-enum class Member : uint8_t { Function, Method, Attribute, Statement };
+// decline: the call is then typed as an expression), or called as the iterable of a for
+// loop or a comprehension (`for i in range(n)`: the entry names the loop's form).
+enum class Member : uint8_t { Function, Method, Attribute, Statement, Loop };
+
+// The forms of loop the loop entries name (the variant of a Member::Loop entry).
+enum class LoopForm : int { Range, ParallelRange, Enumerate, Zip, Reversed, NdIndex, LiteralUnroll, Keys, Values, Items };
 
 struct Use; // typing.h: one use of an entry (its call, receiver and place)
 using Typer = ir::ExprPtr (*)(Use &);

@@ -242,6 +242,9 @@ public:
   // The same loop giving each element to body(element, block) (for comprehensions).
   void forLoopElements(const ast::Expr &iter, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
                        const ast::Body *orelse, ir::Block &out, bool parallelAllowed = false);
+  // The loop form of a call of a loop entry of the registry (range, prange, enumerate, zip,
+  // reversed, np.ndindex, literal_unroll), and the call; nullopt for another iterable.
+  std::optional<LoopForm> loopForm(const ast::Expr &iterable, const ast::Call **call = nullptr);
   // The table a loop iterates when it is one (a dict or set, or d.keys()/values()/items()).
   std::optional<std::pair<ExprPtr, EntryPart>> tableIteration(const ast::Expr &iter);
   // A loop over a typed iterable (array, tuple, list, string): body(element, block).

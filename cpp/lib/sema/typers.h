@@ -15,7 +15,9 @@ namespace mahou::sema {
 #define MAHOU_METHOD(receiver, name, typer, variant) ExprPtr typer(Use &);
 #define MAHOU_ATTRIBUTE(receiver, name, typer, variant) ExprPtr typer(Use &);
 #define MAHOU_STATEMENT(receiver, name, typer, variant) bool typer(Use &, ir::Block &);
+#define MAHOU_LOOP(receiver, name, form)
 #include "sema/typer_tables.inc"
+#undef MAHOU_LOOP
 #undef MAHOU_FUNCTION
 #undef MAHOU_METHOD
 #undef MAHOU_ATTRIBUTE
