@@ -225,7 +225,7 @@ ExprPtr FunctionTyper::sortByKey(ExprPtr list, const ast::Expr &key, ExprPtr rev
     body.push_back(ir::makeEval(objectOp(*this, ObjectOp::ListAppend, Type::none(), std::move(a), loc), loc));
   }, loop);
   if (unknownKey || keys < 0) return unknown(loc);
-  requireComparable(*this, vars_[keys].type.elems[0], loc, "sort");
+  requireComparable(*this, vars_[keys].type.elems[0], loc, "sort", true);
   stmts->push_back(assignVar(keys, objectOp(*this, ObjectOp::ListNew, vars_[keys].type, {}, loc), loc));
   for (auto &st : loop) stmts->push_back(std::move(st));
   std::vector<ExprPtr> sortArgs;

@@ -7,7 +7,9 @@ namespace mahou::sema {
 
 ExprPtr FunctionTyper::flatBase(const ast::Expr &e) {
   auto *attr = e.as<ast::Attribute>();
-  if (!attr || attr->attr != "flat") return nullptr;
+  // a.flat: the array attribute of that typer (the registry's)
+  const Entry *flat = attr ? findEntry(Receiver::Array, Member::Attribute, attr->attr) : nullptr;
+  if (!flat || flat->typer != &arrayFlatAttribute) return nullptr;
   auto base = expr(*attr->value);
   if (isUnknown(base)) return unknown(e.loc);
   if (!base->type.isArray()) error(e.loc, base->type.str() + " has no attribute 'flat'");

@@ -19,31 +19,42 @@ bool isIntegral(const Type &t) { return t.isInt() || t.isBool(); }
 ExprPtr instanceConversion(Typing &t, NumberConversion to, const std::string &builtin, ExprPtr obj, Loc loc) {
   if (to == NumberConversion::Bool) return t.truth(std::move(obj));
   const JitClassInfo &c = t.jitClassOf(obj->type, loc);
-  // The methods Python tries, in order.
-  std::vector<const char *> order;
-  if (to == NumberConversion::Int) order = {"__int__", "__index__"};
-  else if (to == NumberConversion::Float) order = {"__float__", "__index__"};
-  else order = {"__complex__", "__float__", "__index__"};
-  const char *method = nullptr;
-  for (const char *m : order)
-    if (c.method(m)) {
-      method = m;
+  // The methods Python tries, in order, and what each must return.
+  struct Method {
+    const char *name;
+    NumberConversion gives;
+  };
+  std::vector<Method> order;
+  if (to == NumberConversion::Int) order = {{"__int__", NumberConversion::Int}, {"__index__", NumberConversion::Int}};
+  else if (to == NumberConversion::Float)
+    order = {{"__float__", NumberConversion::Float}, {"__index__", NumberConversion::Int}};
+  else
+    order = {{"__complex__", NumberConversion::Complex},
+             {"__float__", NumberConversion::Float},
+             {"__index__", NumberConversion::Int}};
+  const Method *method = nullptr;
+  for (const Method &m : order)
+    if (c.method(m.name)) {
+      method = &m;
       break;
     }
   if (!method)
     t.error(loc, builtin + "() argument must be a string or a" + (to == NumberConversion::Int ? " real number" : " number") +
-                   ", not '" + c.name + "' (it defines none of " + order[0] + (order.size() > 2 ? ", " : " or ") +
-                   order[1] + (order.size() > 2 ? std::string(" or ") + order[2] : "") + ")");
+                   ", not '" + c.name + "' (it defines none of " + order[0].name + (order.size() > 2 ? ", " : " or ") +
+                   order[1].name + (order.size() > 2 ? std::string(" or ") + order[2].name : "") + ")");
   std::vector<ExprPtr> a;
   a.push_back(std::move(obj));
-  auto r = specialMethod(t, method, std::move(a), loc);
+  auto r = specialMethod(t, method->name, std::move(a), loc);
   if (Typing::isUnknown(r)) return r;
   const Type rt = r->type;
-  std::string m = method;
-  bool ok = m == "__complex__" ? rt.isComplex() : m == "__float__" ? rt.isFloat() : isIntegral(rt);
+  bool ok = method->gives == NumberConversion::Complex ? rt.isComplex()
+            : method->gives == NumberConversion::Float ? rt.isFloat()
+                                                       : isIntegral(rt);
   if (!ok) {
-    const char *want = m == "__complex__" ? "complex" : m == "__float__" ? "float" : "int";
-    t.error(loc, m + " of '" + c.name + "' returned non-" + want + " (type " + rt.str() + ")");
+    const char *want = method->gives == NumberConversion::Complex ? "complex"
+                       : method->gives == NumberConversion::Float ? "float"
+                                                                  : "int";
+    t.error(loc, std::string(method->name) + " of '" + c.name + "' returned non-" + want + " (type " + rt.str() + ")");
   }
   Type target = to == NumberConversion::Int     ? Type::int64()
                 : to == NumberConversion::Float ? Type::float64()

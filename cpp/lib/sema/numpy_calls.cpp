@@ -103,12 +103,15 @@ std::optional<DType> FunctionTyper::dtypeArgument(const ast::Expr &e) {
   if (auto *n = e.as<ast::Name>()) {
     if (!varIndex_.count(n->id)) {
       const GlobalValue &g = global(n->id);
-      if (g.kind == GlobalValue::Kind::Builtin) {
-        if (g.s == "float") return DType::Float64;
-        if (g.s == "int") return DType::Int64;
-        if (g.s == "bool") return DType::Bool;
-        if (g.s == "complex") return DType::Complex128;
-      }
+      // The builtin number classes (the registry's int, float, bool, complex)
+      if (const Entry *cls = g.kind == GlobalValue::Kind::Builtin ? findEntry(Receiver::Builtins, Member::Function, g.s) : nullptr;
+          cls && cls->typer == &builtinNumber)
+        switch (NumberConversion(cls->variant)) {
+        case NumberConversion::Int: return DType::Int64;
+        case NumberConversion::Float: return DType::Float64;
+        case NumberConversion::Complex: return DType::Complex128;
+        case NumberConversion::Bool: return DType::Bool;
+        }
     }
   }
   if (auto *s = e.as<ast::StrLit>()) {

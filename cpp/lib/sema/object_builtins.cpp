@@ -62,7 +62,7 @@ ExprPtr reduceList(Typing &t, BuiltinReduce how, const std::string &name, ExprPt
     return t.seqExpr(std::move(stmts), t.load(acc, loc), loc);
   }
   // min / max
-  requireComparable(t, item, loc, "ordering");
+  requireComparable(t, item, loc, "ordering", true);
   auto empty = std::make_unique<ir::Stmt>(ir::StmtOp::If, loc);
   std::vector<ExprPtr> lenArgs;
   lenArgs.push_back(loadList());
@@ -199,7 +199,7 @@ ExprPtr builtinSorted(Use &u) {
     const ast::Expr *rev = u.keyword("reverse");
     ExprPtr reverse = rev ? t.truth(t.expr(*rev)) : ir::makeConst(Type::boolean(), e.loc, 0);
     if (Typing::isUnknown(reverse)) return u.unknown();
-    requireComparable(t, t.varType(v).elems[0], e.loc, "sort");
+    requireComparable(t, t.varType(v).elems[0], e.loc, "sort", true);
     a.push_back(std::move(reverse));
     eval->exprs.push_back(objectOp(t, ObjectOp::ListSort, Type::none(), std::move(a), e.loc));
   }

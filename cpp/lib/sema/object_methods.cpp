@@ -128,7 +128,7 @@ ExprPtr listSort(Use &m) {
   if (Typing::isUnknown(reverse)) return m.t.unknown(m.loc);
   if (const ast::Expr *key = m.t.keyword(*m.call, "key"); key && key->kind != ast::ExprKind::NoneLit)
     return m.t.sortByKey(std::move(m.self), *key, std::move(reverse), /*inPlace=*/true, m.loc);
-  requireComparable(m.t, m.self->type.elems[0], m.loc, "sort");
+  requireComparable(m.t, m.self->type.elems[0], m.loc, "sort", true);
   std::vector<ExprPtr> rest;
   rest.push_back(std::move(reverse));
   return op(m, ObjectOp::ListSort, Type::none(), std::move(rest));

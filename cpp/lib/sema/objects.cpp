@@ -281,7 +281,7 @@ ExprPtr objectCompare(Typing &t, ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, 
       if (eqOp) return ir::makeConst(Type::boolean(), loc, op == ast::CmpOpKind::NotEq);
       t.error(loc, "cannot order lists of different item types (" + a.str() + " and " + b.str() + ")");
     }
-    requireComparable(t, a.elems[0], loc, eqOp ? "==" : "ordering");
+    requireComparable(t, a.elems[0], loc, eqOp ? "==" : "ordering", !eqOp);
     std::vector<ExprPtr> args;
     args.push_back(std::move(lhs));
     args.push_back(std::move(rhs));
@@ -335,10 +335,9 @@ ExprPtr objectCompare(Typing &t, ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, 
   return nullptr;
 }
 
-void requireComparable(Typing &t, const Type &item, Loc loc, const std::string &what) {
+void requireComparable(Typing &t, const Type &item, Loc loc, const std::string &what, bool ordered) {
   std::string desc = types::typeDescriptor(item);
   uint32_t flags = reinterpret_cast<const MahouTypeDesc *>(desc.data())->flags;
-  bool ordered = what == "ordering" || what == "sort";
   if (!(flags & MAHOU_DESC_COMPARABLE) || (ordered && !(flags & MAHOU_DESC_ORDERED)))
     t.notSupported(loc, what + " of items of type " + item.str() + " is not supported");
 }

@@ -73,7 +73,8 @@ ExprPtr itemValue(Typing &t, ExprPtr e);
 // Converts a value stored into a container of `item` (numbers never narrow silently).
 ExprPtr convertItem(Typing &t, ExprPtr value, const Type &item, const std::string &what);
 ExprPtr toUnicode(Typing &t, ExprPtr e); // a string literal as a runtime string
-void requireComparable(Typing &t, const Type &item, Loc loc, const std::string &what);
+// Items compared with == (and with < when `ordered`: sorting, min, max); `what` names the use.
+void requireComparable(Typing &t, const Type &item, Loc loc, const std::string &what, bool ordered = false);
 void requireHashable(Typing &t, const Type &item, Loc loc);
 Type keyType(Typing &t, const Type &ty, Loc loc); // a hashable item type (refuses others)
 ExprPtr hashedKey(Typing &t, ExprPtr key, const Type &keyType, const std::string &what);

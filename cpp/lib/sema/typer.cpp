@@ -225,7 +225,7 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
   case Kind::Range:
     notSupported(loc, "cannot store a " + t.str() + " in variable '" + frontend::userName(vars_[var].name) + "'");
   case Kind::Namespace: // a cooperative group (g = cuda.cg.this_grid()) is a value; cuda.shared is not
-    if (t.text != "cg.grid") notSupported(loc, "cannot store a " + t.str() + " in variable '" + frontend::userName(vars_[var].name) + "'");
+    if (receiverOf(t) != Receiver::CudaGrid) notSupported(loc, "cannot store a " + t.str() + " in variable '" + frontend::userName(vars_[var].name) + "'");
     break;
   default: break;
   }
