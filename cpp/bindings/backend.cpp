@@ -60,4 +60,21 @@ const backend::Table &backendTable() {
   return *t;
 }
 
+nb::dict backendInfo() {
+  // The table's first use gives the JIT the runtime's symbols, some of which are NumPy's
+  // (imported by the first Dispatcher, not by `import mahou`).
+  if (!ensureNumpyApi())
+    throw nb::python_error();
+  backend::TargetInfo info;
+  backendTable().targetInfo(&info);
+  nb::dict d;
+  d["llvm_version"] = info.llvmVersion;
+  d["llvm_link"] = info.llvmLink;
+  d["triple"] = info.triple;
+  d["cpu_name"] = info.cpuName;
+  d["cpu_features"] = info.cpuFeatures;
+  d["host_cpu_name"] = info.hostCpuName;
+  return d;
+}
+
 } // namespace mahou::binding

@@ -44,6 +44,8 @@ PyObject *inspectOverloads(PyObject *sig, const std::vector<std::vector<types::T
 void preloadBackend(const std::string &path);
 // Waits for that load to end (before exit and fork: mahou/__init__.py registers it).
 void waitForPreload();
+// The back end's LLVM version and JIT target as a dict (mahou -s; loads the back end).
+nanobind::dict backendInfo();
 
 
 // ------------------------------------------------------------------ argument keys

@@ -130,6 +130,9 @@ void registerCudaRandom(nanobind::module_ &cudaModule);
 // managed_empty, host_register/unregister (cuda_memory.cpp) and DLPack (cuda_dlpack.cpp).
 void registerCudaMemory(nanobind::module_ &cudaModule);
 void registerCudaDlpack(nanobind::module_ &cudaModule);
+// The libdevice.10.bc kernels link: under $CUDA_HOME, $CUDA_PATH, /usr/local/cuda or
+// PyPI's nvidia-cuda-nvcc (cuda_compile.cpp); empty when none was found.
+std::string libdevicePath();
 
 // The launch itself (cuda_launch.cpp).
 PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t nargs,

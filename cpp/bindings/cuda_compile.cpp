@@ -15,10 +15,6 @@ namespace mahou::binding {
 
 using types::Type;
 
-namespace {
-
-KernelObject *kernelOf(PyObject *obj) { return reinterpret_cast<KernelObject *>(obj); }
-
 // libdevice.10.bc under $CUDA_HOME, $CUDA_PATH or /usr/local/cuda; empty lets the
 // compiler search its own list.
 std::string libdevicePath() {
@@ -44,6 +40,10 @@ std::string libdevicePath() {
   }();
   return path;
 }
+
+namespace {
+
+KernelObject *kernelOf(PyObject *obj) { return reinterpret_cast<KernelObject *>(obj); }
 
 // Why kernels cannot take an argument of type t, or "" when they can.
 std::string unsupportedArgument(const Type &t) {

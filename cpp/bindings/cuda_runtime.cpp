@@ -165,6 +165,7 @@ void registerCuda(nb::module_ &top) {
   m.def("emulated", &cuda::emulated, "True when the CPU emulator stands in for the driver.");
   m.def("available", &availability, "(usable, reason): loads the driver on first use.");
   m.def("driver_version", &cuda::driverVersion);
+  m.def("libdevice_path", &libdevicePath, "The libdevice.10.bc kernels link (empty if none was found).");
   m.def("device_count", &cuda::deviceCount);
   m.def("device_info", &deviceInfo, nb::arg("device"));
   m.def("device_attribute", &cuda::deviceAttribute, nb::arg("device"), nb::arg("attribute"));

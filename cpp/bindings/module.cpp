@@ -150,6 +150,8 @@ NB_MODULE(_core, m) {
   m.def("dtype_names", &dtypeNames, "Scalar dtypes mahou compiles for (dtypes.def).");
   m.def("_preload_backend", &preloadBackend, nb::arg("path"),
         "Loads mahou._backend's shared library (and libLLVM) on a background thread.");
+  m.def("_backend_info", &backendInfo,
+        "The back end's LLVM version and JIT target (triple, CPU name and features); loads it.");
   m.def("_wait_backend_preload", &waitForPreload,
         "Waits for _preload_backend's thread (registered for exit and fork).");
 }

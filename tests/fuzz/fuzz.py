@@ -6,6 +6,8 @@ it; every failing program is saved as a reproducer file (replay it with --replay
   python tests/fuzz/fuzz.py --seed 1 --programs 300         # what `make test` runs
   python tests/fuzz/fuzz.py --seed 1234 --programs 100000   # `make fuzz`
   python tests/fuzz/fuzz.py --replay build/fuzz/failures/mismatch-1-17.py
+  python tests/fuzz/fuzz.py --numpy --seed 1 --programs 200  # the NumPy oracle (npgen/, npworker.py)
+  python tests/fuzz/fuzz.py --numpy --features +overlap,+random ...
 
 Statuses: ok; refused (mahou raised TypingError/UnsupportedError: a feature it does
 not compile; counted, not a failure); mismatch, internal (InternalCompilerError),
@@ -43,20 +45,28 @@ class Run:
     def out_of_time(self):
         return self.args.budget and time.time() - self.start_time > self.args.budget
 
-    def save(self, status, seed, index, detail):
+    def save(self, status, seed, index, detail, failure=True):
         # The program as the worker wrote it (kept unless it passed), else generated again.
-        written = os.path.join(self.workdir, f"fuzz_{seed}_{index}.py")
+        prefix = "npfuzz" if self.args.numpy else "fuzz"
+        written = os.path.join(self.workdir, f"{prefix}_{seed}_{index}.py")
         if os.path.exists(written):
             with open(written) as f:
                 source = f.read()
+        elif self.args.numpy:
+            from npgen import generate, parse_features
+
+            source = generate(seed, index, parse_features(self.args.features)).source
         else:
             from gen import generate
 
             source = generate(seed, index).source
-        path = os.path.join(self.faildir, f"{status}-{seed}-{index}.py")
+        path = os.path.join(self.faildir, f"{prefix}-{status}-{seed}-{index}.py" if self.args.numpy else
+                            f"{status}-{seed}-{index}.py")
         header = "".join(f"# {line}\n" for line in f"{status}: {detail}".splitlines()[:30])
         with open(path, "w") as f:
             f.write(header + source)
+        if not failure:
+            return
         self.failures.append((status, path, detail))
         print(f"  {status}: {path}\n    {detail.splitlines()[0][:300] if detail else ''}", flush=True)
 
@@ -67,13 +77,17 @@ class Run:
         self.skipped += msg.get("skipped", 0)
         if status == "refused":
             self.refusals[normalise(msg["detail"])] += 1
+            if self.args.save_refused:
+                self.save(status, seed, msg["done"], msg["detail"], failure=False)
         elif status in FAILURES:
             self.save(status, seed, msg["done"], msg["detail"])
 
     def batch(self, seed, start, count):
         """Runs programs start..start+count-1; returns the index after the last one handled."""
-        cmd = [sys.executable, os.path.join(HERE, "worker.py"), "--seed", str(seed), "--start", str(start),
-               "--count", str(count), "--workdir", self.workdir]
+        cmd = [sys.executable, os.path.join(HERE, "npworker.py" if self.args.numpy else "worker.py"), "--seed",
+               str(seed), "--start", str(start), "--count", str(count), "--workdir", self.workdir]
+        if self.args.numpy and self.args.features is not None:
+            cmd += ["--features", self.args.features]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 preexec_fn=limit_memory(self.args.memory_mb))
         sel = selectors.DefaultSelector()
@@ -122,8 +136,10 @@ class Run:
     def report(self, short=False):
         done = sum(self.counts.values())
         took = time.time() - self.start_time
-        line = (f"fuzz: {done} programs in {took:.0f} s, {self.cases} cases compared ({self.skipped} inputs skipped: "
-                f"int64 overflow or a documented difference); " +
+        skipped = "" if self.args.numpy else \
+            f" ({self.skipped} inputs skipped: int64 overflow or a documented difference)"
+        line = (f"fuzz{' --numpy' if self.args.numpy else ''}: {done} programs in {took:.0f} s, {self.cases} "
+                f"{'calls' if self.args.numpy else 'cases'} compared{skipped}; " +
                 ", ".join(f"{k} {v}" for k, v in sorted(self.counts.items())))
         print(line, flush=True)
         if short:
@@ -162,6 +178,12 @@ def replay(path):
     with open(path) as f:
         source = f.read()
     name = "replay_" + re.sub(r"\W", "_", os.path.basename(path)[:-3])
+    if "\nNUMPY_ORACLE = True\n" in source:
+        import npworker
+
+        status, detail, cases, skipped = npworker.run_program(os.path.abspath(path), name)
+        print(f"{status} ({cases} calls) {detail}")
+        return 0 if status in ("ok", "refused") else 1
     status, detail, cases, skipped = worker.run_program(source, os.path.abspath(path), name)
     print(f"{status} ({cases} cases, {skipped} skipped) {detail}")
     return 0 if status in ("ok", "refused") else 1
@@ -178,6 +200,11 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "..", "..", "build", "fuzz"))
     ap.add_argument("--progress", type=int, default=0, help="print a summary every N programs")
     ap.add_argument("--replay", help="run one saved program and print its results")
+    ap.add_argument("--save-refused", action="store_true", help="save refused programs too (not failures)")
+    ap.add_argument("--numpy", action="store_true", help="the NumPy oracle: array programs against NumPy (npgen/)")
+    ap.add_argument("--features", default=None,
+                    help="NumPy oracle features: +name/-name changes to the defaults, a list, or all "
+                         "(default: the MAHOU_NPFUZZ_FEATURES environment variable, else npgen.DEFAULT_FEATURES)")
     args = ap.parse_args()
     if args.replay:
         return replay(args.replay)

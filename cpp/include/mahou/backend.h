@@ -9,10 +9,21 @@
 #include "mahou/runtime.h"
 
 #include <cstdint>
+#include <string>
 
 namespace mahou::backend {
 
-constexpr uint32_t kAbiVersion = 1;
+constexpr uint32_t kAbiVersion = 2;
+
+// What the back end was built with and compiles for (mahou -s).
+struct TargetInfo {
+  std::string llvmVersion;   // LLVM_VERSION_STRING
+  std::string llvmLink;      // "shared" or "static" (how _backend links LLVM)
+  std::string triple;        // the JIT's target triple
+  std::string cpuName;       // the CPU the JIT compiles for (NUMBA_CPU_NAME or the host's)
+  std::string cpuFeatures;   // its feature string (+avx2,...)
+  std::string hostCpuName;   // the host's own CPU name
+};
 
 struct Table {
   uint32_t abiVersion; // kAbiVersion of the back end's build
@@ -35,6 +46,8 @@ struct Table {
   decltype(&mahou::cache::linkEntry) linkEntry;
   // Object files the JIT holds linked now (they go with the last overload using them).
   size_t (*linkedObjects)();
+  // The LLVM version and the JIT's target (creates the JIT if needed).
+  void (*targetInfo)(TargetInfo *out);
 };
 
 // The back end's table (backend_table.cpp, linked into mahou._backend).

@@ -150,8 +150,11 @@ Value FunctionLowering::arrayHistogram(const ir::Expr &e) {
   llvm::Value *edges = allocateArray(edgesT, {nEdges});
   llvm::Value *width = b_.CreateFSub(hi, lo);
   llvm::Value *fb = b_.CreateSIToFP(bins, d);
+  // NumPy's edges: np.linspace(lo, hi, bins + 1), i * step + lo, the last one hi itself.
+  llvm::Value *step = b_.CreateFDiv(width, fb);
   loopNest({nEdges}, [&](const std::vector<llvm::Value *> &i) {
-    llvm::Value *v = b_.CreateFAdd(lo, b_.CreateFMul(width, b_.CreateFDiv(b_.CreateSIToFP(i[0], d), fb)));
+    llvm::Value *v = b_.CreateFAdd(b_.CreateFMul(b_.CreateSIToFP(i[0], d), step), lo);
+    v = b_.CreateSelect(b_.CreateICmpEQ(i[0], bins), hi, v);
     b_.CreateStore(v, b_.CreateInBoundsGEP(d, arrayData(edges), i[0]));
   });
   loopNest(shape, [&](const std::vector<llvm::Value *> &idx) {
@@ -163,6 +166,13 @@ Value FunctionLowering::arrayHistogram(const ir::Expr &e) {
     llvm::Value *f = b_.CreateFMul(b_.CreateFDiv(b_.CreateFSub(x, lo), width), fb);
     llvm::Value *bin = b_.CreateFPToSI(f, i64());
     bin = b_.CreateSelect(b_.CreateICmpSGE(bin, bins), b_.CreateSub(bins, c64(1)), bin);
+    // As NumPy, the bin is corrected against the edges (the quotient can be off by one
+    // within an ulp of an edge): one down below its lower edge, one up at or past its upper.
+    llvm::Value *lower = b_.CreateLoad(d, b_.CreateInBoundsGEP(d, arrayData(edges), bin));
+    bin = b_.CreateSelect(b_.CreateFCmpOLT(x, lower), b_.CreateSub(bin, c64(1)), bin);
+    llvm::Value *upper = b_.CreateLoad(d, b_.CreateInBoundsGEP(d, arrayData(edges), b_.CreateAdd(bin, c64(1))));
+    llvm::Value *up = b_.CreateAnd(b_.CreateFCmpOGE(x, upper), b_.CreateICmpNE(bin, b_.CreateSub(bins, c64(1))));
+    bin = b_.CreateSelect(up, b_.CreateAdd(bin, c64(1)), bin);
     llvm::Value *p = b_.CreateInBoundsGEP(i64(), arrayData(counts), bin);
     b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64(), p), c64(1)), p);
     b_.CreateBr(next);

@@ -166,7 +166,15 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
     for (auto *x : extents) total = b_.CreateMul(total, x);
     llvm::Value *out = allocateArray(e.type, {total});
     llvm::Value *acc = entryAlloca(accTy, "scan.acc");
-    b_.CreateStore(constOf(accT, kind == R::CumSum ? 0 : 1), acc);
+    llvm::Value *start = constOf(accT, kind == R::CumSum ? 0 : 1);
+    if (kind == R::CumSum && (accT.isFloat() || accT.isComplex())) {
+      // -0.0 is float addition's identity: the first item comes out as it is, as NumPy's
+      // accumulate copies it (np.cumsum of [-0.0] is [-0.0]).
+      llvm::Type *ft = accT.isFloat() ? accTy : llvm::ExtractValueInst::getIndexedType(accTy, {0u});
+      llvm::Value *nz = llvm::ConstantFP::getNegativeZero(ft);
+      start = accT.isFloat() ? nz : b_.CreateInsertValue(b_.CreateInsertValue(llvm::UndefValue::get(accTy), nz, {0u}), nz, {1u});
+    }
+    b_.CreateStore(start, acc);
     llvm::Value *pos = entryAlloca(i64(), "scan.pos");
     b_.CreateStore(c64(0), pos);
     elementLoop(inputs, extents, false, element, [&](llvm::Value *, const std::vector<llvm::Value *> &, llvm::Value *x) {

@@ -88,6 +88,8 @@ public:
   llvm::Value *intBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);
   llvm::Value *floatBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);
   llvm::Value *complexBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);
+  void complexDivide(llvm::Value *ar, llvm::Value *ai, llvm::Value *br, llvm::Value *bi, bool python, llvm::Value *&re,
+                     llvm::Value *&im);
   llvm::Value *floatIntPower(const ir::Expr &e); // power.cpp: float ** int64 (Binary Pow, int rhs)
   llvm::Value *floatPow(llvm::Value *a, llvm::Value *b, const Type &t); // power.cpp: C's pow(), exactly
   llvm::Value *unary(const ir::Expr &e);

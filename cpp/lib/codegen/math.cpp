@@ -185,6 +185,21 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   case Intrinsic::Imag: return b_.CreateExtractValue(a[0], 1);
   case Intrinsic::Conj: return b_.CreateInsertValue(a[0], b_.CreateFNeg(b_.CreateExtractValue(a[0], 1)), 1);
   case Intrinsic::CSqrt: return complexRuntime("mahou_rt_csqrt", a[0], e.type);
+  case Intrinsic::CReciprocal: {
+    // NumPy's loop: scaled by the larger part, dividing (not multiplying by 1/d), so that
+    // 1/(0+0j) is nan+nanj as NumPy's.
+    llvm::Value *re = b_.CreateExtractValue(a[0], 0), *im = b_.CreateExtractValue(a[0], 1);
+    auto *one = llvm::ConstantFP::get(re->getType(), 1.0);
+    llvm::Value *imSmaller = b_.CreateFCmpOLE(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, im),
+                                              b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, re));
+    llvm::Value *r1 = b_.CreateFDiv(im, re), *d1 = b_.CreateFAdd(re, b_.CreateFMul(im, r1));
+    llvm::Value *r2 = b_.CreateFDiv(re, im), *d2 = b_.CreateFAdd(b_.CreateFMul(re, r2), im);
+    llvm::Value *outRe = b_.CreateSelect(imSmaller, b_.CreateFDiv(one, d1), b_.CreateFDiv(r2, d2));
+    llvm::Value *outIm = b_.CreateSelect(imSmaller, b_.CreateFNeg(b_.CreateFDiv(r1, d1)), b_.CreateFNeg(b_.CreateFDiv(one, d2)));
+    llvm::Value *agg = llvm::UndefValue::get(a[0]->getType());
+    agg = b_.CreateInsertValue(agg, outRe, 0);
+    return b_.CreateInsertValue(agg, outIm, 1);
+  }
   case Intrinsic::CExp: return complexRuntime("mahou_rt_cexp", a[0], e.type);
   case Intrinsic::CLog: return complexRuntime("mahou_rt_clog", a[0], e.type);
   case Intrinsic::MakeComplex: {
@@ -195,9 +210,10 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   case Intrinsic::Sign: {
     if (e.type.isInt()) {
       auto *zero = llvm::ConstantInt::get(a[0]->getType(), 0);
+      // Unsigned: every nonzero value is positive (an unsigned compare).
+      if (!types::isSigned(e.type.dtype)) return b_.CreateZExt(b_.CreateICmpNE(a[0], zero), a[0]->getType());
       llvm::Value *pos = b_.CreateZExt(b_.CreateICmpSGT(a[0], zero), a[0]->getType());
       llvm::Value *neg = b_.CreateZExt(b_.CreateICmpSLT(a[0], zero), a[0]->getType());
-      if (!types::isSigned(e.type.dtype)) return pos;
       return b_.CreateSub(pos, neg);
     }
     auto *t = a[0]->getType();

@@ -11,6 +11,7 @@
 #include "mahou/runtime.h"
 
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -28,14 +29,26 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
 
+#include <llvm/TargetParser/SubtargetFeature.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <mutex>
 #include <unordered_map>
 
 namespace mahou::jit {
 
 namespace {
+// MAHOU_<name>, else NUMBA_<name>; null when neither is set (or it is empty and
+// `emptyIsSet` is false: an empty CPU_FEATURES means no features, an empty CPU_NAME nothing).
+const char *cpuSetting(const char *name, bool emptyIsSet) {
+  for (const char *prefix : {"MAHOU_", "NUMBA_"})
+    if (const char *v = std::getenv((std::string(prefix) + name).c_str()); v && (*v || emptyIsSet))
+      return v;
+  return nullptr;
+}
+
 std::string errorText(llvm::Error err) {
   std::string s;
   llvm::handleAllErrors(std::move(err), [&](const llvm::ErrorInfoBase &e) { s += e.message(); });
@@ -144,6 +157,17 @@ Engine::Engine() : impl_(std::make_unique<Impl>()) {
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::InitializeNativeTargetAsmParser();
   auto jtmb = unwrap(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host CPU");
+  // Numba's NUMBA_CPU_NAME / NUMBA_CPU_FEATURES (MAHOU_ first): code for another CPU
+  // (e.g. "generic" for a cache shared by several machines). The name and features are
+  // part of every cache and shipped-code key, so code built for one CPU is never loaded
+  // on another (a machine lacking a feature recompiles).
+  if (const char *cpu = cpuSetting("CPU_NAME", false)) jtmb.setCPU(cpu);
+  if (const char *features = cpuSetting("CPU_FEATURES", true)) {
+    llvm::SubtargetFeatures set;
+    for (llvm::StringRef f : llvm::split(llvm::StringRef(features), ','))
+      if (!f.trim().empty()) set.AddFeature(f.trim());
+    jtmb.getFeatures() = set;
+  }
   // Default rather than Aggressive: 10-20% less instruction-selection time, same
   // kernel times (measured on the bench kernels; docs/performance.md).
   jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);

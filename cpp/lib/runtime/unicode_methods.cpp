@@ -687,19 +687,43 @@ MahouMemInfo *mahou_rt_str_from_float(double v) try { return fromAscii(floatRepr
 
 int32_t mahou_rt_str_to_int(MahouMemInfo *s, int64_t base, int64_t *out) try {
   std::vector<uint32_t> h = codePoints(s);
+  const int64_t givenBase = base;
   auto fail = [&] {
-    std::string msg = "invalid literal for int() with base " + std::to_string(base) + ": " + toUtf8(reprOf(s));
+    std::string msg = "invalid literal for int() with base " + std::to_string(givenBase) + ": " + toUtf8(reprOf(s));
     mahou_rt_set_error(ExcValueError, msg.c_str());
     return 1;
   };
+  if (base != 0 && (base < 2 || base > 36)) {
+    mahou_rt_set_error(ExcValueError, "int() base must be >= 2 and <= 36, or 0");
+    return 1;
+  }
   size_t a = 0, b = h.size();
   while (a < b && isSpace(h[a])) ++a;
   while (b > a && isSpace(h[b - 1])) --b;
   bool neg = false;
   if (a < b && (h[a] == '+' || h[a] == '-')) neg = h[a++] == '-';
   if (a == b) return fail();
-  unsigned __int128 value = 0;
+  // A 0x/0o/0b prefix gives the base when it is 0 and may be written when it is that
+  // base, as CPython (an underscore may follow it); base 0 is otherwise decimal with no
+  // leading zeros before other digits.
   bool lastUnderscore = true;
+  if (b - a >= 2 && h[a] == '0' && h[a + 1] < 128) {
+    uint32_t p = h[a + 1] | 0x20;
+    int64_t prefixBase = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 0;
+    if (prefixBase && (base == 0 || base == prefixBase)) {
+      base = prefixBase;
+      a += 2;
+      lastUnderscore = false;
+      if (a == b) return fail();
+    }
+  }
+  if (base == 0) {
+    base = 10;
+    if (h[a] == '0')
+      for (size_t i = a; i < b; ++i)
+        if (h[i] != '0' && h[i] != '_') return fail();
+  }
+  unsigned __int128 value = 0;
   for (size_t i = a; i < b; ++i) {
     uint32_t c = h[i];
     if (c == '_') {

@@ -1,6 +1,6 @@
 // Typers of NumPy functions that take or make whole arrays (numpy.def): reductions
 // (sum, mean, argmax, ..., with axis), cumsum, dot/@, where, clip, linspace,
-// eye/identity, reshape/ravel; the axis argument; a @ b.
+// eye/identity, transpose, reshape/ravel; the axis argument; a @ b.
 #include "typer.h"
 #include "sema/typers.h"
 
@@ -147,6 +147,19 @@ ExprPtr arrayOperand(Use &u) {
 }
 
 } // namespace
+
+ExprPtr numpyTranspose(Use &u) {
+  u.t.checkKeywords(*u.call, {"axes"}, "np.transpose");
+  if (u.call->args.empty() || u.call->args.size() > 2) u.error("np.transpose() takes an array and optional axes");
+  if (u.call->args.size() == 2 || u.keyword("axes")) u.notSupported("np.transpose() with axes is not supported yet");
+  auto arr = u.t.expr(*u.call->args[0]);
+  if (Typing::isUnknown(arr)) return u.unknown();
+  if (!arr->type.isArray()) {
+    if (arr->type.isNumber()) u.notSupported("np.transpose() of a scalar is not supported");
+    u.error("np.transpose() needs an array, not " + arr->type.str());
+  }
+  return transposeArray(std::move(arr), u.loc);
+}
 
 ExprPtr numpyReshape(Use &u) {
   auto arr = arrayOperand(u);

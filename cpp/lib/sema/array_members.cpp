@@ -17,9 +17,10 @@ ExprPtr copyOf(ExprPtr a, DType dtype, Loc loc) {
 
 ExprPtr reshapeArray(ExprPtr a, std::vector<ExprPtr> dims, Loc loc) {
   const Type at = a->type;
-  if (at.layout != types::Layout::C) a = copyOf(std::move(a), at.dtype, loc);
+  bool copied = at.layout != types::Layout::C; // a copy is writable
+  if (copied) a = copyOf(std::move(a), at.dtype, loc);
   auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape,
-                                      Type::array(at.dtype, int(dims.size()), types::Layout::C, at.readonly), loc);
+                                      Type::array(at.dtype, int(dims.size()), types::Layout::C, at.readonly && !copied), loc);
   r->args.push_back(std::move(a));
   for (auto &d : dims) r->args.push_back(std::move(d));
   return r;
@@ -73,11 +74,14 @@ ExprPtr arrayShapeTuple(Typing &t, ExprPtr base, bool strides, Loc loc) {
 
 ExprPtr ravelArray(Typing &t, ExprPtr a, bool copy, Loc loc, const std::string &fname) {
   const Type at = a->type;
-  if (copy || at.layout != types::Layout::C) {
+  bool copied = copy || at.layout != types::Layout::C;
+  if (copied) {
     t.requireHost(loc, fname + "()");
     a = copyOf(std::move(a), at.dtype, loc);
   }
-  auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape, Type::array(at.dtype, 1, types::Layout::C, at.readonly), loc);
+  // A copy is a new array: writable even when the array it copies is read-only.
+  auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape,
+                                      Type::array(at.dtype, 1, types::Layout::C, at.readonly && !copied), loc);
   r->args.push_back(std::move(a));
   r->args.push_back(ir::makeConst(Type::int64(), loc, -1));
   return r;

@@ -194,6 +194,8 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   DType da = a.dtype, db = b.dtype;
   DType common = types::promote(da, db);
   DType result = common;
+  // Two bools under //, %, **, << and >>: Python ints, or NumPy's first loop (int8) in arrays.
+  const DType boolArithmetic = elementwiseDepth_ > 0 ? DType::Int8 : DType::Int64;
   switch (op) {
   case ast::BinOpKind::Add:
   case ast::BinOpKind::Sub:
@@ -213,11 +215,16 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   case ast::BinOpKind::FloorDiv:
   case ast::BinOpKind::Mod:
     if (types::isComplex(common)) error(loc, std::string("can't take floor or mod of complex numbers"));
-    if (common == DType::Bool) result = DType::Int64;
+    if (common == DType::Bool) result = boolArithmetic;
     break;
   case ast::BinOpKind::Pow:
     if (types::isComplex(common) && gpu_) notSupported(loc, "complex ** in CUDA kernels is not supported yet");
-    if (common == DType::Bool) result = DType::Int64;
+    if (common == DType::Bool) result = boolArithmetic;
+    // An integer to a negative constant power is a float, as in Python and Numba
+    // (x ** -3 is 0.125 for x = 2): computed as C's pow of the two as floats, as CPython.
+    if (elementwiseDepth_ == 0 && (types::isInteger(common) || common == DType::Bool) &&
+        rhs->op == ir::ExprOp::Const && (b.isInt() || b.isBool()) && rhs->ival < 0)
+      result = DType::Float64;
     // Numba: a float scalar raised to an integer keeps the float's type (float32 **
     // int is float32) and is computed by repeated squaring (codegen: floatIntPower).
     // Array elements follow NumPy's power ufunc instead (pow of the promoted type).
@@ -239,16 +246,17 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   case ast::BinOpKind::RShift:
     if (!types::isInteger(common) && common != DType::Bool)
       error(loc, std::string("unsupported operand types for ") + sym + ": " + a.str() + " and " + b.str());
-    if (common == DType::Bool) result = DType::Int64;
+    if (common == DType::Bool) result = boolArithmetic;
     break;
   case ast::BinOpKind::MatMult: break;
   }
   Type rt = Type::scalar(result);
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::Binary, rt, loc);
   e->sub = int(toIrOp(op));
-  // Array elements divide as NumPy's ufuncs do: by zero gives inf/nan (integers 0), no exception.
+  // Array elements divide and shift as NumPy's ufuncs do: by zero gives inf/nan (integers
+  // 0), a negative shift count 0 (or -1), no exception.
   bool division = op == ast::BinOpKind::Div || op == ast::BinOpKind::FloorDiv || op == ast::BinOpKind::Mod ||
-                  op == ast::BinOpKind::Pow;
+                  op == ast::BinOpKind::Pow || op == ast::BinOpKind::LShift || op == ast::BinOpKind::RShift;
   if (elementwiseDepth_ > 0 && division) e->ival = 1;
   e->args.push_back(ir::makeCast(std::move(lhs), rt));
   e->args.push_back(ir::makeCast(std::move(rhs), rt));
@@ -272,6 +280,9 @@ ExprPtr FunctionTyper::unary(const ast::UnaryOp &u) {
     ast::UnaryOpKind op = u.op;
     Loc loc = u.loc;
     return elementwise(std::move(ops), [this, op, loc](std::vector<ExprPtr> x) {
+      if (op != ast::UnaryOpKind::Invert && x[0]->type.isBool()) // NumPy has no negative/positive of bools
+        error(loc, std::string("numpy boolean ") + (op == ast::UnaryOpKind::USub ? "negative, the `-`" : "positive, the `+`") +
+                       " operator, is not supported, use the `~` operator or the logical_not function instead.");
       if (op == ast::UnaryOpKind::Invert && x[0]->type.isBool()) { // NumPy: ~ of bools is logical not
         auto n = std::make_unique<ir::Expr>(ir::ExprOp::Unary, Type::boolean(), loc);
         n->sub = int(ir::UnaryOp::Not);

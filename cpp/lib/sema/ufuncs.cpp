@@ -242,7 +242,11 @@ ExprPtr FunctionTyper::scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc
   };
   auto op2 = [&](ast::BinOpKind k) {
     weakToStrong();
-    return binary(k, std::move(args[0]), std::move(args[1]), loc);
+    auto e = binary(k, std::move(args[0]), std::move(args[1]), loc);
+    // A ufunc is NumPy's loop on scalars too: a division by zero is inf, nan or 0 and a
+    // negative shift count shifts everything out, with no exception (as Numba's ufuncs).
+    if (e->op == ir::ExprOp::Binary) e->ival = 1;
+    return e;
   };
   auto cmp = [&](ast::CmpOpKind k) {
     weakToStrong();
@@ -386,7 +390,8 @@ ExprPtr FunctionTyper::scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc
     return wrapBindings(std::move(bound), ir::makeCast(std::move(e), out), loc);
   }
   case Kernel::Reciprocal: {
-    if (isFloat || isComplex) {
+    if (isComplex) return call(ir::Intrinsic::CReciprocal, out);
+    if (isFloat) {
       auto e = binary(ast::BinOpKind::Div, one(in), std::move(args[0]), loc);
       if (e->op == ir::ExprOp::Binary) e->ival = 1; // NumPy: 1/0 is inf, no exception
       return e;

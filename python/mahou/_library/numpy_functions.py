@@ -591,8 +591,16 @@ def convolve(a, v, mode="full"):
 
 @njit
 def _triangle(m, k, upper):
-    if m.ndim > 2:
-        raise NotImplementedError("np.triu()/np.tril() of more than 2 dimensions is not supported")
+    if m.ndim > 2:  # the last two axes of each item of the leading ones (a C copy: views)
+        x = np.copy(m)
+        rows, cols = x.shape[x.ndim - 2], x.shape[x.ndim - 1]
+        stack = x.reshape((-1, rows, cols))
+        for s in range(stack.shape[0]):
+            for i in range(rows):
+                for j in range(cols):
+                    if (upper and j - i < k) or (not upper and j - i > k):
+                        stack[s, i, j] = 0
+        return x
     if m.ndim == 1:
         x = np.empty((m.shape[0], m.shape[0]), dtype=m.dtype)
         for i in range(m.shape[0]):
@@ -619,10 +627,17 @@ def tril(m, k=0):
 
 @njit
 def trace(a, offset=0):
-    if a.ndim != 2:
-        raise ValueError("trace is supported for 2-D arrays")
-    else:
+    if a.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    elif a.ndim == 2:
         return _trace2(a, offset)
+    else:  # the diagonals of the first two axes, for each position of the others
+        flat = np.ascontiguousarray(a).reshape((a.shape[0], a.shape[1], -1))
+        first = _trace2(flat[:, :, 0], offset)
+        out = np.full(flat.shape[2], first)
+        for r in range(flat.shape[2]):
+            out[r] = _trace2(flat[:, :, r], offset)
+        return out.reshape(a.shape[2:])
 
 
 @njit
@@ -786,13 +801,16 @@ def nonzero(a):
 @njit
 def digitize(x, bins, right=False):
     n = bins.shape[0]
+    # NumPy's test: past equal leading values, the first different one gives the
+    # direction (a NaN compares neither way: decreasing), the rest must follow it.
+    first = 1
+    while first < n and bins[first] == bins[first - 1]:
+        first += 1
     increasing = True
-    for i in range(n - 1):
-        if bins[i] > bins[i + 1]:
-            increasing = False
-    if not increasing:
-        for i in range(n - 1):
-            if bins[i] < bins[i + 1]:
+    if first < n:
+        increasing = bins[0] < bins[first]
+        for i in range(first, n - 1):
+            if (increasing and bins[i] > bins[i + 1]) or (not increasing and bins[i] < bins[i + 1]):
                 raise ValueError("bins must be monotonically increasing or decreasing")
     asc = bins if increasing else bins[::-1]
     asc = np.ascontiguousarray(asc)
