@@ -1,11 +1,10 @@
 // Typers of NumPy functions that take or make whole arrays (numpy.def): reductions
 // (sum, mean, argmax, ..., with axis), cumsum, dot/@, where, clip, linspace,
-// eye/identity, transpose, reshape/ravel; the axis argument; a @ b.
+// eye/identity, transpose, reshape/ravel, shape/size/ndim; the axis argument; a @ b.
 #include "typer.h"
 #include "sema/typers.h"
 
 namespace mahou::sema {
-
 
 std::optional<int64_t> axisArgument(Typing &t, const ast::Call &e, size_t position) {
   const ast::Expr *a = e.args.size() > position ? e.args[position].get() : t.keyword(e, "axis");
@@ -175,6 +174,40 @@ ExprPtr numpyRavel(Use &u) {
   if (!arr) return u.unknown();
   if (u.call->args.size() != 1) u.error("np.ravel() takes one argument");
   return ravelArray(u.t, std::move(arr), false, u.loc, "a.ravel");
+}
+
+// np.shape(a), np.size(a), np.ndim(a) (variant: ShapeQuery): a.shape, a.size, a.ndim of
+// an array; of a number (a 0-d value) (), 1 and 0. The argument is evaluated once, first.
+ExprPtr numpyShapeQuery(Use &u) {
+  auto args = u.args(1, 1);
+  ExprPtr a = std::move(args[0]);
+  if (Typing::isUnknown(a)) return u.unknown();
+  if (!a->type.isArray() && !a->type.isNumber())
+    u.notSupported(u.qualified() + "() of " + a->type.str() + " is not supported (it needs an array or a number)");
+  auto stmts = std::make_shared<ir::Block>();
+  if (!u.t.isPureValue(*a) && a->op != ir::ExprOp::ArrayConst) {
+    int held = u.t.holdInTemp(std::move(a), u.loc, *stmts);
+    a = u.t.load(held, u.loc);
+  }
+  const Type at = a->type;
+  ExprPtr result;
+  switch (ShapeQuery(u.variant())) {
+  case ShapeQuery::Shape:
+    if (at.isArray()) result = arrayShapeTuple(u.t, std::move(a), /*strides=*/false, u.loc);
+    else result = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple({}), u.loc);
+    break;
+  case ShapeQuery::Size:
+    if (at.isArray()) {
+      result = std::make_unique<ir::Expr>(ir::ExprOp::ArraySize, Type::int64(), u.loc);
+      result->args.push_back(std::move(a));
+    } else {
+      result = ir::makeConst(Type::int64(), u.loc, 1);
+    }
+    break;
+  case ShapeQuery::Ndim: result = ir::makeConst(Type::int64(), u.loc, at.isArray() ? at.ndim : 0); break;
+  }
+  if (stmts->empty()) return result;
+  return u.t.seqExpr(std::move(stmts), std::move(result), u.loc);
 }
 
 } // namespace mahou::sema

@@ -11,6 +11,9 @@ enum class SortKind : int { Copy = 0, Indices = 1, InPlace = 2, Unique = 3 };
 // np.concatenate and its relatives (numpy.def).
 enum class JoinKind : int { Concatenate, Stack, VStack, HStack };
 
+// np.shape, np.size, np.ndim (numpy.def): which of a.shape, a.size, a.ndim they read.
+enum class ShapeQuery : int { Shape, Size, Ndim };
+
 // np.array and its relatives (numpy.def): how the result relates to an array argument.
 enum class ArrayConstruction : int { Array, AsArray, Contiguous, Fortran };
 

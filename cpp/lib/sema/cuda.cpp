@@ -177,13 +177,15 @@ ExprPtr cudaFma(Use &u) {
   return op;
 }
 
-// popc, clz, brev of an integer (variant: the GPU op), in its own type.
+// popc, clz, brev of an integer (variant: the GPU op), in its own type; ffs, a uint32
+// (as Numba types it).
 ExprPtr cudaBitOp(Use &u) {
   std::string fname = u.qualified();
   auto args = u.t.positionalArgs(*u.call, 1, 1, fname);
   if (Typing::isUnknown(args[0])) return u.unknown();
   if (!args[0]->type.isInt()) u.error(fname + "() needs an integer");
-  auto op = gpuOp(G(u.variant()), args[0]->type, u.loc);
+  G kind = G(u.variant());
+  auto op = gpuOp(kind, kind == G::Ffs ? Type::scalar(DType::UInt32) : args[0]->type, u.loc);
   op->args.push_back(std::move(args[0]));
   return op;
 }

@@ -113,6 +113,18 @@ ExprPtr listSearch(Use &m) { // index, count, remove
   return op(m, searchOp, searchOp == ObjectOp::ListCount ? Type::int64() : Type::none(), std::move(rest));
 }
 
+// c.__contains__(x) of a list, set or dict: the `in` operator's test (x in c), called by
+// name. The receiver is evaluated before the argument, as Python evaluates them.
+ExprPtr containerContains(Use &m) {
+  auto a = args(m, 1, 1);
+  if (anyUnknown(a)) return m.t.unknown(m.loc);
+  Loc loc = m.loc;
+  Typing &t = m.t;
+  return t.bindOnce(std::move(m.self), [&](const std::function<ExprPtr()> &self) {
+    return t.compareOne(ast::CmpOpKind::In, std::move(a[0]), self(), loc);
+  });
+}
+
 ExprPtr listNoArgs(Use &m) { // reverse, copy, clear
   args(m, 0, 0);
   auto o = ObjectOp(m.variant());
