@@ -1,4 +1,5 @@
-"""Writes cpp/lib/runtime/unicode_tables.inc: the character classes and case mappings
+"""Writes cpp/lib/runtime/unicode_tables.inc: the character classes and full case
+mappings (lower, upper, title, casefold; special mappings of up to three characters)
 the runtime's string methods use for text beyond ASCII, read from this Python's own
 str methods (so compiled code agrees with the interpreter that generated them).
 
@@ -61,7 +62,28 @@ emit_ranges("Space", str.isspace)
 emit_ranges("Lower", str.islower)
 emit_ranges("Upper", str.isupper)
 emit_ranges("Printable", str.isprintable)
-emit_ranges("Cased", lambda ch: ch.lower() != ch.upper() or ch.islower() or ch.isupper())
+
+
+# The properties CPython's case rules read that str has no predicate for, probed through
+# the methods that use them (unicodeobject.c):
+def cased(ch):
+    # title() lowers a letter after a cased character and title-cases it otherwise
+    return (ch + "a").title().endswith("a")
+
+
+def case_ignorable(ch):
+    # lower()'s final-sigma rule skips case-ignorable characters looking for a cased one
+    if cased(ch):  # after a space: skipped only if ignorable (then no cased one is found)
+        return (" " + ch + "\u03a3").lower().endswith("\u03c3")
+    return ("A" + ch + "\u03a3").lower().endswith("\u03c2")
+
+
+emit_ranges("Cased", cased)
+emit_ranges("CaseIgnorable", case_ignorable)
+emit_ranges("Title", lambda ch: ch.istitle() and not ch.isupper())  # Lt: neither upper nor lower
+emit_ranges("XidStart", str.isidentifier)  # with '_', which isidentifier also accepts first
+emit_ranges("XidContinue", lambda ch: ("a" + ch).isidentifier())
 emit_case("ToLower", str.lower)
 emit_case("ToUpper", str.upper)
 emit_case("ToTitle", str.title)
+emit_case("ToFold", str.casefold)

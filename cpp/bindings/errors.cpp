@@ -9,6 +9,8 @@
 
 #include <cstring>
 #include <exception>
+#include <utility>
+#include <vector>
 
 namespace nb = nanobind;
 
@@ -61,13 +63,39 @@ PyObject *argumentObject(const MahouErrorArg &a) {
 // false when they cannot be read (a Python error may be set).
 bool raiseWithArguments(PyObject *cls, const MahouError &err) {
   nb::list items;
-  bool ok = mahouUnpackErrorArgs(err, [&](const MahouErrorArg &a) {
-    PyObject *o = argumentObject(a);
-    if (!o) return false;
-    items.append(nb::steal(o));
-    return true;
-  });
-  if (!ok) return false;
+  // Tuples being filled: the list of their items and how many they take.
+  std::vector<std::pair<nb::list, uint32_t>> open;
+  auto add = [&](nb::object o) {
+    while (true) {
+      if (open.empty()) {
+        items.append(o);
+        return;
+      }
+      open.back().first.append(o);
+      if (nb::len(open.back().first) < open.back().second) return;
+      o = nb::steal(PyList_AsTuple(open.back().first.ptr()));
+      open.pop_back();
+      if (!o.is_valid()) throw nb::python_error();
+    }
+  };
+  bool ok;
+  try {
+    ok = mahouUnpackErrorArgs(err, [&](const MahouErrorArg &a) {
+      if (a.tag == MAHOU_ERRARG_TUPLE) {
+        if (a.length == 0) add(nb::steal(PyTuple_New(0)));
+        else open.push_back({nb::list(), a.length});
+        return true;
+      }
+      PyObject *o = argumentObject(a);
+      if (!o) return false;
+      add(nb::steal(o));
+      return true;
+    });
+  } catch (nb::python_error &e) {
+    e.restore();
+    return false;
+  }
+  if (!ok || !open.empty()) return false;
   PyObject *args = PyList_AsTuple(items.ptr());
   if (!args) return false;
   PyObject *exc = PyObject_Call(cls, args, nullptr);

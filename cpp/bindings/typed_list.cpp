@@ -324,7 +324,8 @@ PyObject *listSearch(PyObject *obj, PyObject *x, int which) {
   int64_t at = comparable ? mahou_rt_list_find(self->list, buf.data(), 0, INT64_MAX) : -1;
   if (comparable) runtime::decrefItem(native(self)->desc, buf.data());
   if (at < 0) {
-    PyErr_SetString(PyExc_ValueError, which == 0 ? "list.index(x): x not in list" : "list.remove(x): x not in list");
+    if (which == 0) return PyErr_Format(PyExc_ValueError, "%R is not in list", x); // as CPython's list.index
+    PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
     return nullptr;
   }
   if (which == 0) return PyLong_FromLongLong(at);

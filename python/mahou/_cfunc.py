@@ -7,6 +7,7 @@ import re
 
 from . import _core
 from . import types as _types
+from .errors import UnsupportedError
 from .ufunc import jit_options
 
 _CTYPES_NAMES = {
@@ -145,6 +146,9 @@ def cfunc(sig, locals=None, cache=False, pipeline_class=None, **options):
     """@cfunc("float64(float64)") or @cfunc(types.intc(types.CPointer(types.float64), ...))."""
     if locals:
         raise TypeError("cfunc(locals=...) is not supported by mahou")
+    if pipeline_class is not None:
+        raise UnsupportedError("cfunc(pipeline_class=...) is not supported by mahou: it compiles with its own "
+                               "pipeline, not Numba's compiler passes")
 
     def wrap(func):
         return CFunc(func, sig, dict(options, cache=cache))

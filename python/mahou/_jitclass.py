@@ -262,10 +262,10 @@ class JitClassType:
     def _description(self):
         """What identifies the class across processes: its module, qualified name, fields
         (other jitclasses named by their qualified names) and the source of its body."""
-        import inspect
+        from ._source import class_source
         fields = [(name, _describe_type(typ)) for name, typ in self._spec]
         try:
-            source = inspect.getsource(self.py_class)
+            source = class_source(self.py_class)
         except (OSError, TypeError):
             source = f"<no source: this process only, {id(self)}>"
         return repr((self.__module__, self.__qualname__, fields, source))

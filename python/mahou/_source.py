@@ -55,42 +55,74 @@ def _describe(filename):
     return f"code compiled from {filename!r} with no file of that name"
 
 
-def _same_code(probe, code):
-    """The lambda compiled alone (its free variables read as globals) against the real
-    one: same parameters and locals, and the same names read."""
-    return probe.co_argcount == code.co_argcount and probe.co_varnames == code.co_varnames and \
-        set(probe.co_names) | set(probe.co_freevars) == set(code.co_names) | set(code.co_freevars)
+def _code_points(code):
+    """The (line, column) starts and ends of a code object's own instructions (Python
+    3.11's co_positions; columns in UTF-8 bytes, as the ast's), or None before 3.11.
+    The zero-width positions the compiler gives its own instructions are left out."""
+    positions = getattr(code, "co_positions", None)
+    if positions is None:
+        return None
+    points = []
+    for line, end_line, col, end_col in positions():
+        if None in (line, end_line, col, end_col) or (line == end_line and col == end_col):
+            continue
+        points.append(((line, col), (end_line, end_col)))
+    return points
+
+
+def _span(node):
+    return (node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset)
+
+
+def _lambda_at(lambdas, code):
+    """The lambda whose body holds every instruction of `code` (the innermost: an outer
+    lambda's body holds an inner one's). Before Python 3.11 (no positions), the one of
+    the first line whose bytecode is the same as `code`'s, if only one is."""
+    points = _code_points(code)
+    if points is not None:
+        holding = []
+        for node in lambdas:
+            lo, hi = _span(node.body)
+            if points and all(lo <= a and b <= hi for a, b in points):
+                holding.append(node)
+        return min(holding, key=lambda n: (_span(n)[1][0] - _span(n)[0][0], _span(n)[1][1] - _span(n)[0][1]),
+                   default=None) if holding else None
+    same = []
+    for node in lambdas:
+        if node.lineno != code.co_firstlineno:
+            continue
+        try:
+            import ast
+            probe = compile(ast.Expression(node), "<probe>", "eval")
+        except (SyntaxError, ValueError, TypeError):
+            continue
+        inner = [c for c in probe.co_consts if hasattr(c, "co_code")]
+        if inner and inner[0].co_code == code.co_code and inner[0].co_consts == code.co_consts and \
+                inner[0].co_varnames == code.co_varnames:
+            same.append(node)
+    return same[0] if len(same) == 1 else None
 
 
 def _lambda_source(text, code):
     """A lambda's own text in `text` (the whole file, cell or -c program): the lambda
     expression alone, in parentheses, at its line and column, so that diagnostics name
-    the right place. The lambda whose bytecode matches is taken when a line has several."""
+    the right place. The lambda is found by the positions of its code (never by line
+    alone: a line may hold several lambdas)."""
     import ast
     try:
         tree = ast.parse(text)
     except SyntaxError:
         return None
+    lambdas = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)]
+    node = _lambda_at(lambdas, code)
+    if node is None:
+        return None
+    segment = ast.get_source_segment(text, node)
+    if segment is None:
+        return None
     lines = text.splitlines(True)
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno:
-            segment = ast.get_source_segment(text, node)
-            if segment is not None:
-                found.append((node, segment))
-    for node, segment in found:
-        if len(found) > 1:
-            try:
-                probe = compile("(" + segment + ")", "<probe>", "eval")
-            except SyntaxError:
-                continue
-            inner = [c for c in probe.co_consts if hasattr(c, "co_code")]
-            if not inner or not _same_code(inner[0], code):
-                continue
-        prefix = lines[node.lineno - 1][:node.col_offset]
-        indent = len(prefix.encode("utf-8").decode("utf-8"))
-        return " " * max(indent - 1, 0) + "(" + segment + ")\n"
-    return None
+    prefix = lines[node.lineno - 1].encode("utf-8")[:node.col_offset].decode("utf-8", "replace")
+    return " " * max(len(prefix) - 1, 0) + "(" + segment + ")\n"
 
 
 def _without_decorators(source):
@@ -126,6 +158,9 @@ def source_of(func):
                 source = _lambda_source(text, code)
                 if source is not None:
                     return source, filename, code.co_firstlineno
+        if any(texts):  # the text is there, but no lambda in it is this one (changed since?)
+            raise UnsupportedError(f"cannot compile the lambda of {filename}:{code.co_firstlineno}: its source "
+                                   "text no longer holds it at the position its code records")
     try:
         source = inspect.getsource(func)  # not dedented: the lexer takes the base indent
         return _without_decorators(source), inspect.getsourcefile(func) or filename, code.co_firstlineno
@@ -148,3 +183,40 @@ def source_of(func):
                                + _NO_SOURCE_HELP.format(where=_describe(filename))) from None
     raise UnsupportedError(f"cannot compile {name!r}: its source code is not available "
                            f"({reason})") from None
+
+
+def _class_lines(cls):
+    """The first lines of the functions defined in a class's body."""
+    lines = []
+    for value in vars(cls).values():
+        for f in (value, getattr(value, "__func__", None), getattr(value, "fget", None), getattr(value, "fset", None)):
+            code = getattr(f, "__code__", None)
+            if code is not None:
+                lines.append(code.co_firstlineno)
+    return lines
+
+
+def class_source(cls):
+    """The source of a class's body: the class statement of its module that holds its
+    functions (a module may define a class of that name twice; inspect takes the first)."""
+    import ast
+    first = getattr(cls, "__firstlineno__", None)  # Python 3.13
+    lines = _class_lines(cls)
+    try:
+        text_lines, _ = inspect.findsource(cls)
+    except (OSError, TypeError):
+        text_lines = None
+    if text_lines and (first or lines):
+        text = "".join(text_lines)
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            tree = None
+        if tree is not None:
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.ClassDef) or node.name != cls.__name__:
+                    continue
+                start = min([d.lineno for d in node.decorator_list] + [node.lineno])
+                if (first and start == first) or (not first and all(start <= n <= node.end_lineno for n in lines)):
+                    return "".join(text_lines[start - 1:node.end_lineno])
+    return inspect.getsource(cls)

@@ -91,9 +91,16 @@ class Stencil:
         for name in self.standard_indexing:
             if name not in self._params:
                 raise ValueError(f"standard_indexing names '{name}', which is not a parameter of '{self.__name__}'")
-        source = textwrap.dedent(inspect.getsource(kernel))
+        from ._source import source_of
+        source = textwrap.dedent(source_of(kernel)[0])  # found by its code's position
         tree = ast.parse(source)
         defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+        lambdas = [n.value for n in tree.body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Lambda)]
+        if lambdas:  # stencil(lambda a: ...): the same kernel as a def
+            defs = [ast.FunctionDef(name="stencil_kernel", args=lambdas[0].args,
+                                    body=[ast.Return(lambdas[0].body)], decorator_list=[], returns=None,
+                                    type_comment=None, lineno=1, col_offset=0)]
+            ast.fix_missing_locations(defs[0])
         if not defs:
             raise UnsupportedError(f"{self._where}: cannot find the stencil kernel's def")
         self._def = defs[0]

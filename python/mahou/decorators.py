@@ -32,14 +32,20 @@ def _fastmath_flags(fastmath):
 
 
 def _check_options(nopython, cache, boundscheck, fastmath, nogil, parallel, error_model,
-                   inline, forceobj, unknown):
+                   inline, forceobj, unknown, what="jit", debug=False):
+    """The Dispatcher options of jit's keywords, each checked (docs/supported.md says what
+    each does; `nopython` and `inline` are accepted and change nothing, by design)."""
     if unknown:
         name = sorted(unknown)[0]
-        raise TypeError(f"jit() got an unexpected keyword argument '{name}'")
+        raise TypeError(f"{what}() got an unexpected keyword argument '{name}'")
     if forceobj:
         raise UnsupportedError("object mode (forceobj=True) is not supported by mahou")
     if error_model not in _ERROR_MODELS:
         raise ValueError(f"error_model must be one of {_ERROR_MODELS}, not {error_model!r}")
+    if not (inline in ("never", "always") or callable(inline)):
+        raise ValueError(f"inline must be 'never', 'always' or a callable, not {inline!r}")
+    if boundscheck is None:  # as Numba: debug=True turns bounds checks on unless they are set
+        boundscheck = bool(debug)
     fastmath_on, fastmath_bits = _fastmath_flags(fastmath)
     return {
         "nopython": True,
@@ -152,7 +158,7 @@ def _disabled(target):
     return getattr(target, "py_func", target)
 
 
-def jit(signature_or_function=None, locals=None, nopython=True, cache=False, boundscheck=False,
+def jit(signature_or_function=None, locals=None, nopython=True, cache=False, boundscheck=None,
         fastmath=False, nogil=False, parallel=False, error_model="python", inline="never",
         forceobj=False, debug=False, **unknown):
     """Compile a function for the CPU. Forms: @jit, @jit(), @jit(options...),
@@ -165,7 +171,7 @@ def jit(signature_or_function=None, locals=None, nopython=True, cache=False, bou
     if config.BOUNDSCHECK is not None:
         boundscheck = config.BOUNDSCHECK
     options = _check_options(nopython, cache, boundscheck, fastmath, nogil, parallel,
-                             error_model, inline, forceobj, unknown)
+                             error_model, inline, forceobj, unknown, debug=debug)
     if locals:
         options["locals"] = _local_types(locals)
     return apply_decorator(signature_or_function, _make_dispatcher, options, "jit")

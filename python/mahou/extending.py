@@ -37,13 +37,13 @@ def _jit_options(options):
     unknown = {k: v for k, v in options.items() if k not in (
         "nopython", "cache", "boundscheck", "fastmath", "nogil", "parallel", "error_model",
         "inline", "forceobj", "debug", "no_cpython_wrapper")}
-    options.pop("debug", None)
-    options.pop("no_cpython_wrapper", None)
+    debug = options.pop("debug", False)
+    options.pop("no_cpython_wrapper", None)  # implementations are called from compiled code only
     return _check_options(
-        options.get("nopython", True), options.get("cache", False), options.get("boundscheck", False),
+        options.get("nopython", True), options.get("cache", False), options.get("boundscheck", None),
         options.get("fastmath", False), options.get("nogil", False), options.get("parallel", False),
         options.get("error_model", "python"), options.get("inline", "never"),
-        options.get("forceobj", False), unknown)
+        options.get("forceobj", False), unknown, what="overload(jit_options=...)", debug=debug)
 
 
 class _Typer:

@@ -9,6 +9,7 @@ import re
 
 from . import _core
 from . import types as _types
+from .errors import UnsupportedError
 from .ufunc import UfuncAttributes, jit_options, parse_identity, raise_loop_error
 
 _DTYPE_NAMES = frozenset(_core.dtype_names())
@@ -239,6 +240,10 @@ def guvectorize(*args, **kwargs):
                                     writable_args=writable_args)
         elif target == "cuda":
             from .cuda._vectorize import CUDAGUFunc
+            for name, given in (("cache", cache), ("identity", identity is not None),
+                                ("writable_args", bool(writable_args)), ("is_dynamic", is_dynamic)):
+                if given:
+                    raise UnsupportedError(f"guvectorize(target='cuda') does not support {name}= in mahou")
             gufunc = CUDAGUFunc(func, layout, targetoptions=kwargs)
         else:
             raise ValueError(f"Unsupported target: {target}")

@@ -34,10 +34,11 @@ def jit_options(kind, options):
     options.pop("nopython", None)
     if options.pop("forceobj", False):
         raise UnsupportedError(f"object mode (forceobj=True) is not supported by mahou's {kind}")
-    opts = _check_options(True, options.pop("cache", False), options.pop("boundscheck", False),
+    debug = options.pop("debug", False)
+    opts = _check_options(True, options.pop("cache", False), options.pop("boundscheck", None),
                           options.pop("fastmath", False), options.pop("nogil", False), False,
                           options.pop("error_model", "numpy"), options.pop("inline", "never"), False,
-                          options)
+                          options, what=kind, debug=debug)
     return opts
 
 
@@ -263,6 +264,9 @@ def vectorize(ftylist_or_function=(), **kws):
             ufunc = ParallelUFunc(func, identity=identity, cache=cache, targetoptions=kws)
         elif target == "cuda":
             from .cuda._vectorize import CUDAUFunc
+            if cache:
+                raise UnsupportedError("vectorize(target='cuda', cache=True) is not supported by mahou: "
+                                       "CUDA ufuncs are compiled again in each process")
             ufunc = CUDAUFunc(func, identity=identity, targetoptions=kws)
         else:
             raise ValueError(f"Unsupported target: {target}")

@@ -438,22 +438,11 @@ CASES = {
 
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
-    'expandtabs', 'expandtabs_size', 'format_method', 'min_max', 'splitlines', 'splitlines_keep'
+    'format_method', 'min_max'
 }
 
-# Known wrong answers that the string review on the `overlap` branch fixes (full case
-# mappings, split's maxsplit, empty needles past the end): strict xfails, to be removed
-# when that branch is merged.
-OVERLAP_BRANCH = "wrong answer fixed on the overlap branch's review of str methods"
-EXPECTED_WRONG = {
-    "casefold": OVERLAP_BRANCH + " ('ß'.casefold() is 'ss': full case folding)",
-    "lower": OVERLAP_BRANCH + " (final sigma: 'ΣΑΣ'.lower() is 'σας')",
-    "swapcase": OVERLAP_BRANCH + " (final sigma and full mappings)",
-    "split_ws_max": OVERLAP_BRANCH + " ('a b  '.split(None, 0) keeps the trailing spaces)",
-    "count_start_end": OVERLAP_BRANCH + " (''.count('', 6, -5) is 0: a start past the end finds nothing)",
-    "endswith_start": OVERLAP_BRANCH + " (''.endswith('', 1) is False: a start past the end)",
-    "startswith_bounds": OVERLAP_BRANCH + " (''.startswith('', 1, -100) is False)",
-}
+# Known wrong answers (strict xfails): none left.
+EXPECTED_WRONG = {}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -15,6 +15,7 @@ enum : int32_t {
   MAHOU_ERRARG_UINT = 'u',  // uint64
   MAHOU_ERRARG_FLOAT = 'f', // float64
   MAHOU_ERRARG_STR = 's',   // PEP 393 kind, length, code units
+  MAHOU_ERRARG_TUPLE = 't', // the number of items (one byte), then the items
   MAHOU_ERRARG_CUT = '.',   // did not fit in the buffer
 };
 
@@ -22,7 +23,7 @@ struct MahouErrorArg {
   char tag = 0;
   int64_t bits = 0;           // bool, int, uint; float's bits
   int kind = 1;               // str
-  uint32_t length = 0;        // str: code points
+  uint32_t length = 0;        // str: code points; tuple: items (visited next, in order)
   const char *data = nullptr; // str: the code units
 };
 using MahouErrorArgVisitor = std::function<bool(const MahouErrorArg &)>;

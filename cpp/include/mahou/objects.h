@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 extern "C" {
 
@@ -50,6 +51,7 @@ enum : uint32_t {
   MAHOU_DESC_COMPARABLE = 2, // every field can be compared for equality (also lists)
   MAHOU_DESC_ORDERED = 4,    // every field can be ordered (no complex, none, optional)
   MAHOU_DESC_TUPLE = 8,      // the item is a tuple (hashed as CPython hashes tuples)
+  MAHOU_DESC_FLAT_TUPLE = 16, // a tuple whose items are its fields (none is a tuple itself)
 };
 
 // ---------------------------------------------------------------- objects
@@ -120,6 +122,11 @@ bool itemsEqual(const MahouTypeDesc *d, const char *a, const char *b);
 // -1, 0 or 1 (descriptor must be MAHOU_DESC_ORDERED).
 int compareItems(const MahouTypeDesc *d, const char *a, const char *b);
 int64_t hashItem(const MahouTypeDesc *d, const char *item);
+// An item as Python shows it (item_values.cpp): its repr (numbers, bools, strings, None,
+// flat tuples of these; other items by kind), and packed as one argument of the pending
+// error (mahou_rt_error_begin), false when it has no such form.
+std::string itemRepr(const MahouTypeDesc *d, const char *item);
+bool packItemArgument(const MahouTypeDesc *d, const char *item);
 // Strings (unicode.cpp).
 MahouMemInfo *newString(int64_t length, int32_t kind);         // uninitialised data, refcount 1
 MahouMemInfo *stringFromCodePoints(const uint32_t *cps, int64_t n); // canonical kind

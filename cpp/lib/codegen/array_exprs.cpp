@@ -1,6 +1,6 @@
 // Lowering of whole-array computation: fused elementwise maps with NumPy
 // broadcasting (a flat loop when every operand is C-contiguous with the result's
-// shape, strided loops otherwise), stores into views, reshape, dot/@, linspace, eye.
+// shape, strided loops otherwise), reshape, dot/@, linspace, eye (stores: array_stores.cpp).
 #include "lowering.h"
 
 #include <llvm/IR/Intrinsics.h>
@@ -129,26 +129,6 @@ Value FunctionLowering::arrayMap(const ir::Expr &e) {
   dropHeld(mark);
   releaseInputs(inputs);
   return {out, true};
-}
-
-void FunctionLowering::storeView(const ir::Stmt &s) {
-  const Type &dt = s.exprs[0]->type;
-  const ir::Expr &map = *s.exprs[1];
-  Value dest = expr(*s.exprs[0]);
-  const size_t mark = holdForError(dest, dt);
-  std::vector<Input> inputs = evaluateInputs(map);
-  std::vector<llvm::Value *> extents;
-  for (int d = 0; d < dt.ndim; ++d) extents.push_back(arrayShape(dest.v, d));
-  Type from = map.args.back()->type, to = Type::scalar(dt.dtype);
-  llvm::Type *mt = types_.mem(to);
-  elementLoop(inputs, extents, dt.layout == types::Layout::C, mapBody(map),
-              [&](llvm::Value *linear, const std::vector<llvm::Value *> &idx, llvm::Value *v) {
-                llvm::Value *p = linear ? b_.CreateInBoundsGEP(mt, arrayData(dest.v), linear) : elementPointer(dest.v, dt, idx);
-                b_.CreateStore(toMem(castScalar(v, from, to), to), p);
-              });
-  dropHeld(mark);
-  releaseInputs(inputs);
-  release(dest, dt);
 }
 
 Value FunctionLowering::arrayReshape(const ir::Expr &e) {

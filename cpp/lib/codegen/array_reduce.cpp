@@ -87,7 +87,8 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
     if (kind == R::Min || kind == R::Max || kind == R::ArgMin || kind == R::ArgMax) {
       const char *msg = kind == R::ArgMin   ? "attempt to get argmin of an empty sequence"
                         : kind == R::ArgMax ? "attempt to get argmax of an empty sequence"
-                                            : "zero-size array to reduction operation which has no identity";
+                        : kind == R::Max    ? "zero-size array to reduction operation maximum which has no identity"
+                                            : "zero-size array to reduction operation minimum which has no identity";
       raiseIf(b_.CreateICmpEQ(count, c64(0)), types::ExcKind::ValueError, msg);
     }
     bool isMin = kind == R::Min || kind == R::ArgMin;
@@ -211,7 +212,8 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
       raiseIf(b_.CreateICmpEQ(extents[axis], c64(0)), types::ExcKind::ValueError,
               kind == R::ArgMin   ? "attempt to get argmin of an empty sequence"
               : kind == R::ArgMax ? "attempt to get argmax of an empty sequence"
-                                  : "zero-size array to reduction operation which has no identity");
+              : kind == R::Max    ? "zero-size array to reduction operation maximum which has no identity"
+                                  : "zero-size array to reduction operation minimum which has no identity");
     llvm::Value *out = allocateArray(e.type, outExtents);
     Type et = Type::scalar(at.dtype);
     if ((kind == R::Sum || kind == R::Prod) && axis != at.ndim - 1) {

@@ -1,7 +1,7 @@
 // Lowering of advanced indexing: gathers into a new array (boolean masks in C order,
 // integer indices with wraparound and bounds checks, one integer array per axis with
 // length-1 arrays broadcast) and scatters of a scalar or of consecutive elements of a
-// 1-D array.
+// 1-D array (of the selection's length, or one element broadcast).
 #include "lowering.h"
 
 namespace mahou::codegen {
@@ -124,23 +124,62 @@ Value FunctionLowering::arrayGatherMulti(const ir::Expr &e) {
 void FunctionLowering::scatter(const ir::Stmt &s) {
   const Type &bt = s.exprs[0]->type, &it = s.exprs[1]->type, &vt = s.exprs[2]->type;
   Value base = expr(*s.exprs[0]);
+  const size_t mark = holdForError(base, bt);
   Value index = expr(*s.exprs[1]);
+  holdForError(index, it);
   Value value = expr(*s.exprs[2]);
+  holdForError(value, vt);
+  // NumPy reads the index and the value as they were before the first store: an operand
+  // that shares memory with the base is copied first (a mask at the base's own elements
+  // is read in step with the stores and needs no copy).
+  llvm::Value *indexCopy = nullptr, *valueCopy = nullptr;
+  Value indexRead{unshared(index.v, it, *s.exprs[1], base.v, bt, it.dtype == types::DType::Bool, indexCopy), false};
+  Type indexCopyType = Type::array(it.dtype, it.ndim, types::Layout::C);
+  holdForError({indexCopy, true}, indexCopyType);
+  Value valueRead = value;
+  Type valueCopyType = vt.isArray() ? Type::array(vt.dtype, vt.ndim, types::Layout::C) : vt;
+  if (vt.isArray()) {
+    valueRead = {unshared(value.v, vt, *s.exprs[2], base.v, bt, false, valueCopy), false};
+    holdForError({valueCopy, true}, valueCopyType);
+  }
   Type elem = Type::scalar(bt.dtype);
-  llvm::Type *mt = types_.mem(elem);
-  forEachSelected(*this, b_, base, bt, index, it, true, [&](llvm::Value *ptr, llvm::Value *k) {
+  llvm::Value *single = nullptr; // a value array of one element broadcasts
+  if (vt.isArray()) { // NumPy checks the value's length against the selection before storing
+    llvm::Value *count = c64(1);
+    std::vector<llvm::Value *> ishape = shapeOf(*this, indexRead.v, it.ndim);
+    if (it.dtype == types::DType::Bool) {
+      llvm::Value *acc = entryAlloca(i64(), "mask.count");
+      b_.CreateStore(c64(0), acc);
+      loopNest(ishape, [&](const std::vector<llvm::Value *> &idx) {
+        llvm::Value *m = b_.CreateLoad(b_.getInt8Ty(), elementPointer(indexRead.v, it, idx));
+        b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64(), acc), b_.CreateZExt(b_.CreateICmpNE(m, b_.getInt8(0)), i64())), acc);
+      });
+      count = b_.CreateLoad(i64(), acc);
+    } else {
+      for (auto *x : ishape) count = b_.CreateMul(count, x);
+    }
+    llvm::Value *len = arrayShape(valueRead.v, 0);
+    single = b_.CreateICmpEQ(len, c64(1));
+    raiseIf(b_.CreateAnd(b_.CreateNot(single), b_.CreateICmpNE(len, count)), types::ExcKind::ValueError,
+            it.dtype == types::DType::Bool
+                ? "NumPy boolean array indexing assignment cannot assign the input values to the output values "
+                  "where the mask is true (their numbers differ)"
+                : "shape mismatch: value array could not be broadcast to indexing result");
+  }
+  forEachSelected(*this, b_, base, bt, indexRead, it, true, [&](llvm::Value *ptr, llvm::Value *k) {
     llvm::Value *v;
     if (vt.isArray()) { // consecutive elements of a 1-D array
       Type ve = Type::scalar(vt.dtype);
-      raiseIf(b_.CreateICmpSGE(k, arrayShape(value.v, 0)), types::ExcKind::ValueError,
-              "the assigned array is shorter than the number of selected elements");
-      v = castScalar(fromMem(b_.CreateLoad(types_.mem(ve), elementPointer(value.v, vt, {k})), ve), ve, elem);
+      llvm::Value *at = b_.CreateSelect(single, c64(0), k);
+      v = castScalar(fromMem(b_.CreateLoad(types_.mem(ve), elementPointer(valueRead.v, vt, {at})), ve), ve, elem);
     } else {
       v = castScalar(value.v, vt, elem);
     }
     b_.CreateStore(toMem(v, elem), ptr);
-    (void)mt;
   });
+  dropHeld(mark);
+  if (valueCopy) release({valueCopy, true}, valueCopyType);
+  release({indexCopy, true}, indexCopyType);
   release(value, vt);
   release(index, it);
   release(base, bt);

@@ -85,6 +85,7 @@ public:
   Value cast(const ir::Expr &e);
   llvm::Value *castScalar(llvm::Value *v, const Type &from, const Type &to);
   llvm::Value *binary(const ir::Expr &e);
+  int64_t divisionKind_ = 0; // the Binary being lowered: its ival (the ZeroDivisionError's message, ir_ops.def)
   llvm::Value *intBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);
   llvm::Value *floatBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);
   llvm::Value *complexBinary(ir::BinaryOp op, llvm::Value *a, llvm::Value *b, const Type &t, bool raising = true);
@@ -160,7 +161,27 @@ public:
                    const ElementFn &element, const SinkFn &sink);
   ElementFn mapBody(const ir::Expr &map);
   Value arrayMap(const ir::Expr &e);
+  // array_stores.cpp: stores whose value may read the destination's memory (NumPy's rule)
   void storeView(const ir::Stmt &s);
+  struct ByteRange {
+    llvm::Value *lo, *hi, *nonEmpty; // the lowest and highest byte address of the elements
+  };
+  ByteRange byteRange(llvm::Value *arr, const Type &t);
+  llvm::Value *sharesBytes(const ByteRange &a, const ByteRange &b);
+  // src's elements are dest's, visited in step (same data, shape, strides, item size).
+  llvm::Value *sameElements(llvm::Value *dest, const Type &dt, llvm::Value *src, const Type &st);
+  // src shares bytes with dest (other than at the same elements, when elementwiseSafe).
+  llvm::Value *overlapsOperand(llvm::Value *dest, const Type &dt, const ByteRange &destRange, llvm::Value *src,
+                               const Type &st, bool elementwiseSafe);
+  // Whether some operand of the map overlaps the destination (null: none can).
+  llvm::Value *storeOverlap(const ir::Expr &destExpr, llvm::Value *dest, const Type &dt, const ir::Expr &map,
+                            const std::vector<Input> &inputs);
+  void storeViewInKernel(llvm::Value *dest, const Type &dt, const ir::Expr &map, const std::vector<Input> &inputs,
+                         llvm::Value *overlap, const SinkFn &sink, const std::function<void()> &fused);
+  // The array an index-array store reads: `operand`, or a fresh copy of it when it
+  // overlaps the base; `copy` is set to the copy to release (a null meminfo when none).
+  llvm::Value *unshared(llvm::Value *operand, const Type &t, const ir::Expr &operandExpr, llvm::Value *base,
+                        const Type &bt, bool elementwiseSafe, llvm::Value *&copy);
   Value arrayReduce(const ir::Expr &e);
   Value arrayReshape(const ir::Expr &e);
   Value arrayDot(const ir::Expr &e);
@@ -287,6 +308,11 @@ public:
   };
   std::vector<LoopTargets> loops_;
 };
+
+// Float to integer as NumPy converts on the host (float_to_int.cpp): x86-64's truncating
+// conversions when `numpyX86`, else saturating.
+llvm::Value *floatToInt(llvm::IRBuilder<> &b, llvm::Value *v, types::DType to, bool numpyX86);
+bool hostIsX86();
 
 // Which parameters of `fn` the body never assigns, so that they borrow the caller's
 // reference (not for generators, not for parameters converted on entry) (function.cpp).

@@ -150,6 +150,17 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
     return b_.CreateIntrinsic(llvm::Intrinsic::ldexp, {a[0]->getType(), b_.getInt32Ty()},
                               {a[0], b_.CreateTrunc(i, b_.getInt32Ty())});
   }
+  case Intrinsic::PyInt: { // Python's int() of a float, into int64
+    llvm::Value *x = a[0]->getType()->isDoubleTy() ? a[0] : b_.CreateFPExt(a[0], b_.getDoubleTy());
+    raiseIf(b_.CreateFCmpUNO(x, x), types::ExcKind::ValueError, "cannot convert float NaN to integer");
+    llvm::Value *inf = llvm::ConstantFP::getInfinity(b_.getDoubleTy());
+    raiseIf(b_.CreateFCmpOEQ(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), inf), types::ExcKind::OverflowError,
+            "cannot convert float infinity to integer");
+    llvm::Value *inRange = b_.CreateAnd(b_.CreateFCmpOGE(x, llvm::ConstantFP::get(b_.getDoubleTy(), -9223372036854775808.0)),
+                                        b_.CreateFCmpOLT(x, llvm::ConstantFP::get(b_.getDoubleTy(), 9223372036854775808.0)));
+    raiseIf(b_.CreateNot(inRange), types::ExcKind::OverflowError, "int too large to convert to int64");
+    return b_.CreateFPToSI(x, i64());
+  }
   case Intrinsic::Gcd:
   case Intrinsic::Lcm: return gcdOrLcm(a[0], a[1], types::isSigned(argT.dtype), Intrinsic(e.sub) == Intrinsic::Lcm);
   case Intrinsic::PowMod: {

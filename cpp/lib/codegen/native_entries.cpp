@@ -41,7 +41,7 @@ namespace {
 using types::DType;
 
 // Converts a number in its register form from one dtype to another, as a C cast
-// (floats to integers saturate, as everywhere in mahou). Complex to real is refused
+// (floats to integers as NumPy converts them, float_to_int.cpp). Complex to real is refused
 // before lowering.
 llvm::Value *convertNumber(llvm::IRBuilder<> &b, TypeMapper &types, llvm::Value *v, DType from, DType to) {
   if (from == to) return v;
@@ -74,8 +74,7 @@ llvm::Value *convertNumber(llvm::IRBuilder<> &b, TypeMapper &types, llvm::Value 
   if (fromInt && types::isInteger(to)) return b.CreateIntCast(v, lt, fromSigned);
   if (fromInt) return fromSigned ? b.CreateSIToFP(v, lt) : b.CreateUIToFP(v, lt);
   if (types::isFloat(to)) return b.CreateFPCast(v, lt);
-  auto id = types::isSigned(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
-  return b.CreateIntrinsic(id, {lt, v->getType()}, {v});
+  return floatToInt(b, v, to, hostIsX86());
 }
 
 class EntryBuilder {

@@ -406,7 +406,13 @@ Value FunctionLowering::listOp(const ir::Expr &e) {
       if (op == ObjectOp::ListContains) {
         result = {b_.CreateICmpSGE(at, c64(0)), false};
       } else {
-        raiseIf(b_.CreateICmpSLT(at, c64(0)), types::ExcKind::ValueError, "list.index(x): x not in list");
+        auto *missing = newBlock("index.missing");
+        auto *found = newBlock("index.found");
+        b_.CreateCondBr(b_.CreateICmpSLT(at, c64(0)), missing, found, llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
+        b_.SetInsertPoint(missing); // ValueError('x is not in list')
+        b_.CreateCall(runtimeFn("mahou_rt_list_index_error", b_.getVoidTy(), {ptr, ptr}), {list.v, slot});
+        b_.CreateBr(errorExit());
+        b_.SetInsertPoint(found);
         result = {at, false};
       }
     }

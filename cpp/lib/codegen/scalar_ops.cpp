@@ -125,11 +125,8 @@ llvm::Value *FunctionLowering::castScalar(llvm::Value *v, const Type &from, cons
   if (fromInt && to.isInt()) return b_.CreateIntCast(v, lt, fromSigned);
   if (fromInt && to.isFloat()) return fromSigned ? b_.CreateSIToFP(v, lt) : b_.CreateUIToFP(v, lt);
   if (from.isFloat() && to.isFloat()) return b_.CreateFPCast(v, lt);
-  if (from.isFloat() && to.isInt()) {
-    // Saturating conversion: NaN → 0, out of range → the nearest bound (never poison).
-    auto id = types::isSigned(t) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
-    return b_.CreateIntrinsic(id, {lt, v->getType()}, {v});
-  }
+  if (from.isFloat() && to.isInt()) // NumPy's conversion on x86-64 hosts; saturating on GPUs
+    return floatToInt(b_, v, t, !gpu() && !options_.simulateGpu && hostIsX86());
   internalError("unsupported scalar cast " + from.str() + " -> " + to.str());
 }
 
@@ -166,7 +163,9 @@ llvm::Value *FunctionLowering::intBinary(BinaryOp op, llvm::Value *a, llvm::Valu
   case BinaryOp::Mod: {
     // NumPy's semantics (not raising): a zero divisor gives 0.
     llvm::Value *byZero = b_.CreateICmpEQ(b, zero);
-    if (raising) raiseIf(byZero, types::ExcKind::ZeroDivisionError, "integer division or modulo by zero");
+    if (raising)
+      raiseIf(byZero, types::ExcKind::ZeroDivisionError,
+              op == BinaryOp::Mod ? "integer modulo by zero" : "integer division or modulo by zero"); // CPython's
     else b = b_.CreateSelect(byZero, llvm::ConstantInt::get(lt, 1), b);
     auto zeroIfByZero = [&](llvm::Value *r) { return raising ? r : b_.CreateSelect(byZero, zero, r); };
     if (!sgn) return zeroIfByZero(op == BinaryOp::FloorDiv ? b_.CreateUDiv(a, b) : b_.CreateURem(a, b));
@@ -225,7 +224,7 @@ llvm::Value *FunctionLowering::intBinary(BinaryOp op, llvm::Value *a, llvm::Valu
     if (!sgn) return out;
     if (raising)
       raiseIf(b_.CreateAnd(neg, b_.CreateICmpEQ(a, zero)), types::ExcKind::ZeroDivisionError,
-            "0 cannot be raised to a negative power");
+            "0.0 cannot be raised to a negative power"); // CPython's (int ** negative is a float there)
     // negative exponent: 1 → 1, -1 → ±1, otherwise 0
     auto *isOne = b_.CreateICmpEQ(a, one);
     auto *isMinusOne = b_.CreateICmpEQ(a, llvm::ConstantInt::get(lt, -1, true));
@@ -246,15 +245,19 @@ llvm::Value *FunctionLowering::floatBinary(BinaryOp op, llvm::Value *a, llvm::Va
   case BinaryOp::Add: return b_.CreateFAdd(a, b);
   case BinaryOp::Sub: return b_.CreateFSub(a, b);
   case BinaryOp::Mul: return b_.CreateFMul(a, b);
-  case BinaryOp::TrueDiv:
-    if (raising) raiseIf(b_.CreateFCmpOEQ(b, zero), types::ExcKind::ZeroDivisionError, "division by zero");
+  case BinaryOp::TrueDiv: // int / int: 'division by zero'; a float operand: 'float division by zero'
+    if (raising)
+      raiseIf(b_.CreateFCmpOEQ(b, zero), types::ExcKind::ZeroDivisionError,
+              divisionKind_ == 2 ? "float division by zero" : "division by zero");
     return b_.CreateFDiv(a, b);
   case BinaryOp::Pow: return floatPow(a, b, t);
   case BinaryOp::FloorDiv:
   case BinaryOp::Mod: {
     if (raising)
       raiseIf(b_.CreateFCmpOEQ(b, zero), types::ExcKind::ZeroDivisionError,
-              op == BinaryOp::Mod ? "float modulo" : "float floor division by zero");
+              divisionKind_ == 3        ? "float divmod()"
+              : op == BinaryOp::Mod     ? "float modulo"
+                                        : "float floor division by zero");
     // CPython's float_divmod.
     llvm::Value *mod = b_.CreateFRem(a, b);
     llvm::Value *div = b_.CreateFDiv(b_.CreateFSub(a, mod), b);
@@ -356,7 +359,8 @@ llvm::Value *FunctionLowering::binary(const ir::Expr &e) {
   BinaryOp op = BinaryOp(e.sub);
   const Type &t = e.type;
   // ival 1 (ir_ops.def) or error_model='numpy' for the whole function: NumPy's division semantics.
-  bool raising = e.ival == 0 && !options_.numpyErrors;
+  bool raising = e.ival != 1 && !options_.numpyErrors;
+  divisionKind_ = e.ival;
   if (t.isComplex()) return complexBinary(op, a, b, t, raising);
   if (t.isFloat()) return floatBinary(op, a, b, t, raising);
   if (t.isBool()) {

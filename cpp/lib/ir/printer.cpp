@@ -53,7 +53,7 @@ private:
     }
     s = exprOpName(e.op);
     switch (e.op) {
-    case ExprOp::Binary: s += "." + std::string(binaryOpName(BinaryOp(e.sub))) + (e.ival ? ".np" : ""); break;
+    case ExprOp::Binary: s += "." + std::string(binaryOpName(BinaryOp(e.sub))) + (e.ival == 1 ? ".np" : ""); break;
     case ExprOp::Unary: s += "." + std::string(unaryOpName(UnaryOp(e.sub))); break;
     case ExprOp::Compare: s += "." + std::string(cmpOpName(CmpOp(e.sub))); break;
     case ExprOp::Intrinsic: s += "." + std::string(intrinsicName(Intrinsic(e.sub))); break;

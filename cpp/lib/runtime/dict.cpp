@@ -176,49 +176,11 @@ bool insertNew(MahouDict *d, const char *key, const char *value, int64_t hash) {
   return true;
 }
 
-// KeyError naming the key, as Python's message does (numbers and strings shown; other
-// keys only by their type).
+// KeyError(key), as Python raises it: the key itself is the exception's argument
+// (numbers, bools, strings, None and flat tuples of these; other keys by their repr).
 void keyError(MahouDict *d, const char *key) {
-  std::string text;
-  const MahouField *f = descFields(d->keyDesc);
-  for (uint16_t i = 0; i < d->keyDesc->nfields; ++i) {
-    if (i) text += ", ";
-    const char *p = key + f[i].offset;
-    char buf[64];
-    switch (f[i].kind) {
-    case MAHOU_FIELD_INT: {
-      int64_t v = f[i].size == 8 ? *reinterpret_cast<const int64_t *>(p)
-                  : f[i].size == 4 ? *reinterpret_cast<const int32_t *>(p)
-                  : f[i].size == 2 ? *reinterpret_cast<const int16_t *>(p) : *reinterpret_cast<const int8_t *>(p);
-      std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
-      text += buf;
-      break;
-    }
-    case MAHOU_FIELD_FLOAT:
-      std::snprintf(buf, sizeof buf, "%.17g", f[i].size == 8 ? *reinterpret_cast<const double *>(p)
-                                                              : double(*reinterpret_cast<const float *>(p)));
-      text += buf;
-      break;
-    case MAHOU_FIELD_BOOL: text += *p ? "True" : "False"; break;
-    case MAHOU_FIELD_STR: {
-      MahouMemInfo *s;
-      std::memcpy(&s, p, sizeof s);
-      MahouMemInfo *r = mahou_rt_str_repr(s);
-      if (r) {
-        MahouStr *rs = mahouStr(r);
-        for (int64_t k = 0; k < rs->length; ++k) {
-          uint32_t c = stringCharAt(rs, k);
-          text += c < 128 ? char(c) : '?';
-        }
-        mahou_rt_decref(r);
-      }
-      break;
-    }
-    default: text += "<key>"; break;
-    }
-  }
-  if (d->keyDesc->flags & MAHOU_DESC_TUPLE) text = "(" + text + (d->keyDesc->nfields == 1 ? ",)" : ")");
-  mahou_rt_set_error(ExcKeyError, text.c_str());
+  mahou_rt_error_begin(ExcKeyError);
+  if (!packItemArgument(d->keyDesc, key)) mahou_rt_set_error(ExcKeyError, itemRepr(d->keyDesc, key).c_str());
 }
 
 MahouMemInfo *newTable(const MahouTypeDesc *keyDesc, const MahouTypeDesc *valueDesc) {

@@ -30,7 +30,19 @@ bool append(MahouError &e, const void *data, size_t n) {
   return true;
 }
 
-void countArgument(MahouError &e) { e.message[2] = char(uint8_t(e.message[2]) + 1); }
+// The tuples being packed (mahou_rt_error_arg_tuple): how many items each still takes.
+// Only the outermost arguments are counted in the header; the error is per thread.
+constexpr int kMaxTupleDepth = 16;
+thread_local int tupleLeft[kMaxTupleDepth];
+thread_local int tupleDepth = 0;
+
+void countArgument(MahouError &e) {
+  if (tupleDepth == 0) {
+    e.message[2] = char(uint8_t(e.message[2]) + 1);
+    return;
+  }
+  while (tupleDepth > 0 && --tupleLeft[tupleDepth - 1] == 0) --tupleDepth;
+}
 
 } // namespace
 
@@ -44,6 +56,20 @@ void mahou_rt_error_begin(int32_t kind) {
   e.foreign = nullptr;
   std::memset(e.message, 0, kCapacity);
   setUsed(e, kHeader);
+  tupleDepth = 0;
+}
+
+void mahou_rt_error_arg_tuple(int32_t count) {
+  MahouError &e = *mahou_rt_pending_error();
+  char head[2] = {char(MAHOU_ERRARG_TUPLE), char(uint8_t(count))};
+  if (count < 0 || count > 255 || tupleDepth == kMaxTupleDepth || !append(e, head, 2)) {
+    char t = MAHOU_ERRARG_CUT; // the whole tuple shows as '...'; its items are then not packed
+    if (append(e, &t, 1)) countArgument(e);
+    tupleLeft[tupleDepth < kMaxTupleDepth ? tupleDepth : 0] = 0;
+    return;
+  }
+  countArgument(e);
+  if (count > 0) tupleLeft[tupleDepth++] = count;
 }
 
 void mahou_rt_error_arg_scalar(int32_t tag, int64_t bits) {
@@ -99,45 +125,61 @@ void mahou_rt_error_arg_str(MahouMemInfo *s) {
 
 } // extern "C"
 
+namespace {
+
+// One packed argument at `pos` (and the items of a tuple after it), visited in order.
+bool unpackOne(const MahouError &e, size_t &pos, size_t end, int depth, const MahouErrorArgVisitor &visit) {
+  if (pos >= end || depth > kMaxTupleDepth) return false;
+  char tag = e.message[pos++];
+  MahouErrorArg a;
+  a.tag = tag;
+  switch (tag) {
+  case MAHOU_ERRARG_NONE:
+  case MAHOU_ERRARG_CUT: break;
+  case MAHOU_ERRARG_BOOL:
+    if (pos + 1 > end) return false;
+    a.bits = e.message[pos++] != 0;
+    break;
+  case MAHOU_ERRARG_INT:
+  case MAHOU_ERRARG_UINT:
+  case MAHOU_ERRARG_FLOAT:
+    if (pos + 8 > end) return false;
+    std::memcpy(&a.bits, e.message + pos, 8);
+    pos += 8;
+    break;
+  case MAHOU_ERRARG_STR: {
+    if (pos + 5 > end) return false;
+    a.kind = uint8_t(e.message[pos]);
+    uint32_t length;
+    std::memcpy(&length, e.message + pos + 1, 4);
+    pos += 5;
+    if (a.kind != 1 && a.kind != 2 && a.kind != 4) return false;
+    if (pos + size_t(length) * a.kind > end) return false;
+    a.length = length;
+    a.data = e.message + pos;
+    pos += size_t(length) * a.kind;
+    break;
+  }
+  case MAHOU_ERRARG_TUPLE: {
+    if (pos + 1 > end) return false;
+    a.length = uint8_t(e.message[pos++]);
+    if (!visit(a)) return false;
+    for (uint32_t i = 0; i < a.length; ++i)
+      if (!unpackOne(e, pos, end, depth + 1, visit)) return false;
+    return true;
+  }
+  default: return false;
+  }
+  return visit(a);
+}
+
+} // namespace
+
 bool mahouUnpackErrorArgs(const MahouError &e, const MahouErrorArgVisitor &visit) {
   size_t end = usedBytes(e), pos = kHeader;
   if (!e.hasArgs || end > kCapacity || end < kHeader) return false;
   size_t count = uint8_t(e.message[2]);
-  for (size_t i = 0; i < count; ++i) {
-    if (pos >= end) return false;
-    char tag = e.message[pos++];
-    MahouErrorArg a;
-    a.tag = tag;
-    switch (tag) {
-    case MAHOU_ERRARG_NONE:
-    case MAHOU_ERRARG_CUT: break;
-    case MAHOU_ERRARG_BOOL:
-      if (pos + 1 > end) return false;
-      a.bits = e.message[pos++] != 0;
-      break;
-    case MAHOU_ERRARG_INT:
-    case MAHOU_ERRARG_UINT:
-    case MAHOU_ERRARG_FLOAT:
-      if (pos + 8 > end) return false;
-      std::memcpy(&a.bits, e.message + pos, 8);
-      pos += 8;
-      break;
-    case MAHOU_ERRARG_STR: {
-      if (pos + 5 > end) return false;
-      a.kind = uint8_t(e.message[pos]);
-      uint32_t length;
-      std::memcpy(&length, e.message + pos + 1, 4);
-      pos += 5;
-      if (a.kind != 1 && a.kind != 2 && a.kind != 4) return false;
-      if (pos + size_t(length) * a.kind > end) return false;
-      a.length = length;
-      a.data = e.message + pos;
-      pos += size_t(length) * a.kind;
-      break;
-    }
-    default: return false;
-    }
-    if (!visit(a)) return false;
-  }
+  for (size_t i = 0; i < count; ++i)
+    if (!unpackOne(e, pos, end, 0, visit)) return false;
   return true;
 }

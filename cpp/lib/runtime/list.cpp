@@ -291,6 +291,14 @@ int64_t mahou_rt_list_count(MahouMemInfo *mi, const void *item) {
   return n;
 }
 
+// list.index(x) found nothing: ValueError('x is not in list') with repr(x), as CPython.
+void mahou_rt_list_index_error(MahouMemInfo *mi, const void *item) try {
+  std::string text = itemRepr(mahouList(mi)->desc, static_cast<const char *>(item)) + " is not in list";
+  mahou_rt_set_error(ExcValueError, text.c_str());
+} catch (const std::bad_alloc &) {
+  mahou_rt_set_error(ExcMemoryError, "");
+}
+
 int32_t mahou_rt_list_remove(MahouMemInfo *mi, const void *item) {
   int64_t i = mahou_rt_list_find(mi, item, 0, INT64_MAX);
   if (i < 0) {

@@ -45,15 +45,16 @@ template <size_t N> bool inRanges(const CodeRange (&table)[N], uint32_t c) {
   return it != table && c <= (it - 1)->last;
 }
 
-// Appends the case mapping of c (one to three code points).
+// Appends the full case mapping of c (one to three code points): the special mappings
+// first (sorted by code point), then the simple ones.
 template <size_t N, size_t M>
 void mapCase(const CaseMapping (&simple)[N], const SpecialCase (&special)[M], uint32_t c, std::vector<uint32_t> &out) {
-  for (auto &s : special)
-    if (s.from == c) {
-      for (uint32_t x : s.to)
-        if (x) out.push_back(x);
-      return;
-    }
+  auto sp = std::lower_bound(special, special + M, c, [](const SpecialCase &m, uint32_t v) { return m.from < v; });
+  if (sp != special + M && sp->from == c) {
+    for (uint32_t x : sp->to)
+      if (x) out.push_back(x);
+    return;
+  }
   auto it = std::lower_bound(simple, simple + N, c, [](const CaseMapping &m, uint32_t v) { return m.from < v; });
   out.push_back(it != simple + N && it->from == c ? it->to : c);
 }
@@ -65,7 +66,34 @@ bool isDigit(uint32_t c) { return c < 128 ? (c >= '0' && c <= '9') : inRanges(kD
 bool isNumeric(uint32_t c) { return c < 128 ? (c >= '0' && c <= '9') : inRanges(kNumeric, c); }
 bool isLower(uint32_t c) { return c < 128 ? (c >= 'a' && c <= 'z') : inRanges(kLower, c); }
 bool isUpper(uint32_t c) { return c < 128 ? (c >= 'A' && c <= 'Z') : inRanges(kUpper, c); }
+bool isTitle(uint32_t c) { return c >= 128 && inRanges(kTitle, c); } // Lt: ǅ ǈ ǋ ...
 bool isCased(uint32_t c) { return c < 128 ? isAlpha(c) : inRanges(kCased, c); }
+bool isCaseIgnorable(uint32_t c) { return inRanges(kCaseIgnorable, c); }
+// Python's line boundaries (str.splitlines).
+bool isLineBreak(uint32_t c) {
+  return c == '\n' || c == '\r' || c == 0x0B || c == 0x0C || c == 0x1C || c == 0x1D || c == 0x1E || c == 0x85 ||
+         c == 0x2028 || c == 0x2029;
+}
+
+// Capital sigma lowers to final sigma after a cased letter (case-ignorable ones
+// between) when no cased letter follows (CPython's handle_capital_sigma).
+uint32_t lowerSigma(const std::vector<uint32_t> &h, size_t i) {
+  size_t j = i;
+  while (j > 0 && isCaseIgnorable(h[j - 1])) --j;
+  bool final = j > 0 && isCased(h[j - 1]);
+  if (final) {
+    size_t k = i + 1;
+    while (k < h.size() && isCaseIgnorable(h[k])) ++k;
+    final = k == h.size() || !isCased(h[k]);
+  }
+  return final ? 0x3C2 : 0x3C3;
+}
+
+// The full lower-case mapping of h[i] in its context.
+void lowerAt(const std::vector<uint32_t> &h, size_t i, std::vector<uint32_t> &out) {
+  if (h[i] == 0x3A3) out.push_back(lowerSigma(h, i));
+  else mapCase(kToLower, kToLowerSpecial, h[i], out);
+}
 
 std::vector<uint32_t> codePoints(MahouMemInfo *mi) {
   MahouStr *s = mahouStr(mi);
@@ -183,9 +211,12 @@ MahouMemInfo *slice(const std::vector<uint32_t> &cps, size_t a, size_t b) {
   return stringFromCodePoints(cps.data() + a, int64_t(b - a));
 }
 
-int64_t clampIndex(int64_t i, int64_t n) {
-  if (i < 0) i = std::max<int64_t>(i + n, 0);
-  return std::min(i, n);
+// CPython's ADJUST_INDICES: negative bounds count from the end (not below 0), the end
+// is cut to the length, the start is not (a start past the end finds nothing).
+void adjustIndices(int64_t &start, int64_t &end, int64_t n) {
+  if (end > n) end = n;
+  else if (end < 0) end = std::max<int64_t>(end + n, 0);
+  if (start < 0) start = std::max<int64_t>(start + n, 0);
 }
 
 bool matchesAt(const std::vector<uint32_t> &hay, const std::vector<uint32_t> &needle, size_t at) {
@@ -369,9 +400,7 @@ extern "C" {
 
 int32_t mahou_rt_str_startswith(MahouMemInfo *s, MahouMemInfo *prefix, int64_t start, int64_t end, int32_t atEnd) {
   CodePointView h(s), p(prefix);
-  int64_t n = h.size();
-  start = clampIndex(start, n);
-  end = clampIndex(end, n);
+  adjustIndices(start, end, h.size());
   if (end - start < p.size()) return 0;
   int64_t at = atEnd ? end - p.size() : start;
   for (int64_t k = 0; k < p.size(); ++k)
@@ -381,9 +410,7 @@ int32_t mahou_rt_str_startswith(MahouMemInfo *s, MahouMemInfo *prefix, int64_t s
 
 int32_t mahou_rt_str_count(MahouMemInfo *s, MahouMemInfo *sub, int64_t start, int64_t end, int64_t *out) try {
   std::vector<uint32_t> h = codePoints(s), p = codePoints(sub);
-  int64_t n = int64_t(h.size());
-  start = clampIndex(start, n);
-  end = clampIndex(end, n);
+  adjustIndices(start, end, int64_t(h.size()));
   int64_t count = 0;
   if (p.empty()) count = end >= start ? end - start + 1 : 0;
   else
@@ -444,10 +471,8 @@ MahouMemInfo *mahou_rt_str_split_ws(MahouMemInfo *s, int64_t maxsplit, int32_t f
     while (true) {
       while (i < n && isSpace(h[i])) ++i;
       if (i == n) break;
-      if (maxsplit >= 0 && int64_t(pieces.size()) == maxsplit) {
-        size_t e = n;
-        while (e > i && isSpace(h[e - 1])) --e;
-        pieces.push_back({i, e});
+      if (maxsplit >= 0 && int64_t(pieces.size()) == maxsplit) { // the rest, as it is
+        pieces.push_back({i, n});
         break;
       }
       size_t j = i;
@@ -460,10 +485,8 @@ MahouMemInfo *mahou_rt_str_split_ws(MahouMemInfo *s, int64_t maxsplit, int32_t f
     while (true) {
       while (i > 0 && isSpace(h[size_t(i - 1)])) --i;
       if (i == 0) break;
-      if (maxsplit >= 0 && int64_t(pieces.size()) == maxsplit) {
-        size_t b = 0;
-        while (b < size_t(i) && isSpace(h[b])) ++b;
-        pieces.push_back({b, size_t(i)});
+      if (maxsplit >= 0 && int64_t(pieces.size()) == maxsplit) { // the rest, as it is
+        pieces.push_back({0, size_t(i)});
         break;
       }
       int64_t j = i;
@@ -476,6 +499,43 @@ MahouMemInfo *mahou_rt_str_split_ws(MahouMemInfo *s, int64_t maxsplit, int32_t f
   std::vector<MahouMemInfo *> parts;
   for (auto [a, b] : pieces) parts.push_back(slice(h, a, b));
   return listOfStrings(parts);
+} MAHOU_RT_CATCH_ALLOC(nullptr)
+
+// Lines at Python's line boundaries (\r\n is one), with or without their ends; no empty
+// line after a final boundary.
+MahouMemInfo *mahou_rt_str_splitlines(MahouMemInfo *s, int32_t keepends) try {
+  std::vector<uint32_t> h = codePoints(s);
+  std::vector<MahouMemInfo *> parts;
+  size_t i = 0, n = h.size();
+  while (i < n) {
+    size_t j = i;
+    while (i < n && !isLineBreak(h[i])) ++i;
+    size_t eol = i;
+    if (i < n) {
+      i += h[i] == '\r' && i + 1 < n && h[i + 1] == '\n' ? 2 : 1;
+      if (keepends) eol = i;
+    }
+    parts.push_back(slice(h, j, eol));
+  }
+  return listOfStrings(parts);
+} MAHOU_RT_CATCH_ALLOC(nullptr)
+
+MahouMemInfo *mahou_rt_str_expandtabs(MahouMemInfo *s, int64_t tabsize) try {
+  std::vector<uint32_t> h = codePoints(s), out;
+  int64_t column = 0;
+  for (uint32_t c : h) {
+    if (c == '\t') {
+      if (tabsize > 0) {
+        int64_t fill = tabsize - column % tabsize;
+        column += fill;
+        out.insert(out.end(), size_t(fill), uint32_t(' '));
+      }
+      continue;
+    }
+    out.push_back(c);
+    column = c == '\n' || c == '\r' ? 0 : column + 1;
+  }
+  return fromVector(out);
 } MAHOU_RT_CATCH_ALLOC(nullptr)
 
 // One pass for the length and the widest kind, one to copy: nothing beyond the result
@@ -532,26 +592,33 @@ MahouMemInfo *mahou_rt_str_strip(MahouMemInfo *s, MahouMemInfo *chars, int64_t m
   return slice(h, a, b);
 } MAHOU_RT_CATCH_ALLOC(nullptr)
 
-// mode: 0 lower, 1 upper, 2 swapcase, 3 capitalize, 4 title, 5 casefold (as lower).
+// mode: 0 lower, 1 upper, 2 swapcase, 3 capitalize, 4 title, 5 casefold: CPython's
+// algorithms (unicodeobject.c) over full case mappings.
 MahouMemInfo *mahou_rt_str_case(MahouMemInfo *s, int64_t mode) try {
   std::vector<uint32_t> h = codePoints(s), out;
   out.reserve(h.size());
   bool previousCased = false;
   for (size_t i = 0; i < h.size(); ++i) {
     uint32_t c = h[i];
-    bool upper;
     switch (mode) {
-    case 1: upper = true; break;
-    case 2: upper = isLower(c); break;
-    case 3: upper = i == 0; break;
-    case 4: upper = !previousCased; break;
-    default: upper = false; break;
+    case 1: mapCase(kToUpper, kToUpperSpecial, c, out); break;
+    case 2:
+      if (isUpper(c)) lowerAt(h, i, out);
+      else if (isLower(c)) mapCase(kToUpper, kToUpperSpecial, c, out);
+      else out.push_back(c);
+      break;
+    case 3:
+      if (i == 0) mapCase(kToTitle, kToTitleSpecial, c, out);
+      else lowerAt(h, i, out);
+      break;
+    case 4:
+      if (previousCased) lowerAt(h, i, out);
+      else mapCase(kToTitle, kToTitleSpecial, c, out);
+      previousCased = isCased(c);
+      break;
+    case 5: mapCase(kToFold, kToFoldSpecial, c, out); break;
+    default: lowerAt(h, i, out); break;
     }
-    if (mode == 2 && !isLower(c) && !isUpper(c)) out.push_back(c);
-    else if (upper && (mode == 3 || mode == 4)) mapCase(kToTitle, kToTitleSpecial, c, out); // title case, not upper
-    else if (upper) mapCase(kToUpper, kToUpperSpecial, c, out);
-    else mapCase(kToLower, kToLowerSpecial, c, out);
-    previousCased = isCased(c);
   }
   return fromVector(out);
 } MAHOU_RT_CATCH_ALLOC(nullptr)
@@ -597,20 +664,18 @@ int32_t mahou_rt_str_is(MahouMemInfo *s, int64_t kind) {
   case 4: return std::all_of(h.begin(), h.end(), isDecimal);
   case 5: return std::all_of(h.begin(), h.end(), isNumeric);
   case 6:
-  case 7: {
+  case 7: { // islower / isupper: no character of the other case or title case, one of this case
     bool anyCased = false;
     for (uint32_t c : h) {
-      // Every cased character in the case asked for (a titlecase letter is in neither).
-      if (isCased(c) && ((kind == 6 && !isLower(c)) || (kind == 7 && !isUpper(c)))) return 0;
-      if ((kind == 6 && isLower(c)) || (kind == 7 && isUpper(c))) anyCased = true;
+      if (isTitle(c) || (kind == 6 ? isUpper(c) : isLower(c))) return 0;
+      if (kind == 6 ? isLower(c) : isUpper(c)) anyCased = true;
     }
     return anyCased;
   }
   case 8: {
     bool previousCased = false, anyCased = false;
     for (uint32_t c : h) {
-      bool titlecase = isCased(c) && !isLower(c) && !isUpper(c); // ǅ: counts as an upper-case letter here
-      if (isUpper(c) || titlecase) {
+      if (isUpper(c) || isTitle(c)) {
         if (previousCased) return 0;
         previousCased = anyCased = true;
       } else if (isLower(c)) {
@@ -622,11 +687,9 @@ int32_t mahou_rt_str_is(MahouMemInfo *s, int64_t kind) {
     }
     return anyCased;
   }
-  case 10: {
-    auto start = [](uint32_t c) { return c == '_' || isAlpha(c); };
-    auto rest = [](uint32_t c) { return c == '_' || isAlpha(c) || isDecimal(c) || (c >= 128 && isNumeric(c)); };
-    if (!start(h[0])) return 0;
-    return std::all_of(h.begin() + 1, h.end(), rest);
+  case 10: { // XID_Start or '_', then XID_Continue
+    if (!inRanges(kXidStart, h[0])) return 0;
+    return std::all_of(h.begin() + 1, h.end(), [](uint32_t c) { return inRanges(kXidContinue, c); });
   }
   default: return 0;
   }
@@ -686,44 +749,43 @@ MahouMemInfo *mahou_rt_str_from_uint(uint64_t v) try { return fromAscii(std::to_
 MahouMemInfo *mahou_rt_str_from_float(double v) try { return fromAscii(floatRepr(v)); } MAHOU_RT_CATCH_ALLOC(nullptr)
 
 int32_t mahou_rt_str_to_int(MahouMemInfo *s, int64_t base, int64_t *out) try {
-  std::vector<uint32_t> h = codePoints(s);
-  const int64_t givenBase = base;
-  auto fail = [&] {
-    std::string msg = "invalid literal for int() with base " + std::to_string(givenBase) + ": " + toUtf8(reprOf(s));
-    mahou_rt_set_error(ExcValueError, msg.c_str());
-    return 1;
-  };
   if (base != 0 && (base < 2 || base > 36)) {
     mahou_rt_set_error(ExcValueError, "int() base must be >= 2 and <= 36, or 0");
     return 1;
   }
+  std::vector<uint32_t> h = codePoints(s);
+  const int64_t baseAsked = base;
+  auto fail = [&] {
+    std::string msg = "invalid literal for int() with base " + std::to_string(baseAsked) + ": " + toUtf8(reprOf(s));
+    mahou_rt_set_error(ExcValueError, msg.c_str());
+    return 1;
+  };
   size_t a = 0, b = h.size();
   while (a < b && isSpace(h[a])) ++a;
   while (b > a && isSpace(h[b - 1])) --b;
   bool neg = false;
   if (a < b && (h[a] == '+' || h[a] == '-')) neg = h[a++] == '-';
   if (a == b) return fail();
-  // A 0x/0o/0b prefix gives the base when it is 0 and may be written when it is that
-  // base, as CPython (an underscore may follow it); base 0 is otherwise decimal with no
-  // leading zeros before other digits.
-  bool lastUnderscore = true;
-  if (b - a >= 2 && h[a] == '0' && h[a + 1] < 128) {
-    uint32_t p = h[a + 1] | 0x20;
-    int64_t prefixBase = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 0;
-    if (prefixBase && (base == 0 || base == prefixBase)) {
-      base = prefixBase;
+  // A 0x/0o/0b prefix (its base, or base 0: it chooses), then an underscore may follow.
+  bool prefixed = false;
+  if (b - a >= 2 && h[a] == '0') {
+    uint32_t p = h[a + 1] | 32;
+    int64_t pb = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 0;
+    if (pb && (base == 0 || base == pb)) {
+      base = pb;
       a += 2;
-      lastUnderscore = false;
-      if (a == b) return fail();
+      prefixed = true;
     }
   }
-  if (base == 0) {
+  if (base == 0) { // no prefix: decimal, where a leading zero is allowed for zero only
     base = 10;
     if (h[a] == '0')
       for (size_t i = a; i < b; ++i)
         if (h[i] != '0' && h[i] != '_') return fail();
   }
   unsigned __int128 value = 0;
+  bool lastUnderscore = !prefixed;
+  if (prefixed && a == b) return fail();
   for (size_t i = a; i < b; ++i) {
     uint32_t c = h[i];
     if (c == '_') {

@@ -218,6 +218,7 @@ ExprPtr builtinNumber(Use &u) {
   }
   if (to == NumberConversion::Int) {
     if (args[0]->type.isComplex()) u.error("int() can't convert complex");
+    if (args[0]->type.isFloat()) return t.intrinsic(ir::Intrinsic::PyInt, Type::int64(), std::move(args), u.loc);
     return ir::makeCast(std::move(args[0]), Type::int64());
   }
   if (to == NumberConversion::Float) {
@@ -246,8 +247,9 @@ ExprPtr builtinRound(Use &u) {
   const Type at = args[0]->type;
   if (at.isInt() || at.isBool()) return ir::makeCast(std::move(args[0]), Type::int64());
   if (!at.isFloat()) u.error("round() of " + at.str() + " is not supported");
-  auto r = t.intrinsic(ir::Intrinsic::Rint, at, std::move(args), u.loc);
-  return ir::makeCast(std::move(r), Type::int64());
+  std::vector<ExprPtr> rounded;
+  rounded.push_back(t.intrinsic(ir::Intrinsic::Rint, at, std::move(args), u.loc));
+  return t.intrinsic(ir::Intrinsic::PyInt, Type::int64(), std::move(rounded), u.loc);
 }
 
 ExprPtr builtinPow(Use &u) {
@@ -281,6 +283,7 @@ ExprPtr builtinDivmod(Use &u) {
     if (!a->type.isNumber() || a->type.isComplex())
       t.error(a->loc, "divmod() arguments must be real numbers, not " + a->type.str());
   auto q = t.binary(ast::BinOpKind::FloorDiv, ir::clone(*args[0]), ir::clone(*args[1]), loc);
+  if (q->op == ir::ExprOp::Binary && q->ival == 0) q->ival = 3; // its ZeroDivisionError says 'float divmod()'
   auto r = t.binary(ast::BinOpKind::Mod, std::move(args[0]), std::move(args[1]), loc);
   auto tup = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple({q->type, r->type}), loc);
   tup->args.push_back(std::move(q));

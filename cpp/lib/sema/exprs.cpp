@@ -258,6 +258,8 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   bool division = op == ast::BinOpKind::Div || op == ast::BinOpKind::FloorDiv || op == ast::BinOpKind::Mod ||
                   op == ast::BinOpKind::Pow || op == ast::BinOpKind::LShift || op == ast::BinOpKind::RShift;
   if (elementwiseDepth_ > 0 && division) e->ival = 1;
+  else if (op == ast::BinOpKind::Div && (a.isFloat() || b.isFloat())) e->ival = 2; // 'float division by zero'
+
   e->args.push_back(ir::makeCast(std::move(lhs), rt));
   e->args.push_back(ir::makeCast(std::move(rhs), rt));
   return e;

@@ -60,7 +60,11 @@ ExprPtr mathFunction(Use &u) {
   for (auto &a : args) a = ir::makeCast(std::move(a), ft);
   if (result == MathResult::Predicate) return u.t.intrinsic(id, Type::boolean(), std::move(args), u.loc);
   auto r = u.t.intrinsic(id, ft, std::move(args), u.loc);
-  if (result == MathResult::IntRounding) return ir::makeCast(std::move(r), Type::int64());
+  if (result == MathResult::IntRounding) { // an int as Python's: NaN and inf raise
+    std::vector<ExprPtr> rounded;
+    rounded.push_back(std::move(r));
+    return u.t.intrinsic(ir::Intrinsic::PyInt, Type::int64(), std::move(rounded), u.loc);
+  }
   return r;
 }
 

@@ -211,4 +211,32 @@ ExprPtr strPartition(Use &m) {
   return listToTuple(m.t, std::move(parts), 3, m.loc);
 }
 
+ExprPtr strSplitLines(Use &m) { // splitlines([keepends])
+  unicodeSelf(m);
+  auto a = args(m, 0, 1, {"keepends"});
+  if (const ast::Expr *k = m.keyword("keepends")) {
+    if (!a.empty()) m.error("splitlines() got multiple values for argument 'keepends'");
+    a.push_back(m.t.expr(*k));
+  }
+  if (anyUnknown(a)) return m.t.unknown(m.loc);
+  if (!a.empty() && !a[0]->type.isNumber())
+    m.t.error(a[0]->loc, "splitlines(): keepends must be a bool or an integer, not " + a[0]->type.str());
+  std::vector<ExprPtr> rest;
+  rest.push_back(a.empty() ? ir::makeConst(Type::boolean(), m.loc, 0) : m.t.truth(std::move(a[0])));
+  return call(m, "mahou_rt_str_splitlines", Type::list(Type::unicode()), std::move(rest));
+}
+
+ExprPtr strExpandTabs(Use &m) { // expandtabs([tabsize])
+  unicodeSelf(m);
+  auto a = args(m, 0, 1, {"tabsize"});
+  if (const ast::Expr *k = m.keyword("tabsize")) {
+    if (!a.empty()) m.error("expandtabs() got multiple values for argument 'tabsize'");
+    a.push_back(m.t.expr(*k));
+  }
+  if (anyUnknown(a)) return m.t.unknown(m.loc);
+  std::vector<ExprPtr> rest;
+  rest.push_back(a.empty() ? i64(m.loc, 8) : intArg(m, std::move(a[0]), "tabsize"));
+  return call(m, "mahou_rt_str_expandtabs", Type::unicode(), std::move(rest));
+}
+
 } // namespace mahou::sema

@@ -149,7 +149,12 @@ struct DescBuilder {
 std::string typeDescriptor(const Type &t) {
   DescBuilder b;
   b.add(t, 0);
-  if (t.isTuple()) b.flags |= MAHOU_DESC_TUPLE;
+  if (t.isTuple()) {
+    b.flags |= MAHOU_DESC_TUPLE;
+    bool flat = true;
+    for (auto &e : t.elems) flat = flat && !e.isTuple() && !e.isOptional();
+    if (flat) b.flags |= MAHOU_DESC_FLAT_TUPLE;
+  }
   MahouTypeDesc head{};
   head.size = uint32_t(nativeSize(t));
   head.nrefs = uint16_t(b.refs.size());

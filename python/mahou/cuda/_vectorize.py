@@ -33,11 +33,24 @@ def _define(source, name, namespace, what):
     return namespace[name], filename
 
 
-def _kernel(source, name, namespace, what):
+_TARGET_OPTIONS = {"nopython", "fastmath", "debug", "lineinfo"}
+
+
+def _target_options(targetoptions, what):
+    """The kernel options of vectorize/guvectorize(target='cuda', ...) keywords."""
+    unknown = set(targetoptions or {}) - _TARGET_OPTIONS
+    if unknown:
+        raise TypeError(f"{what}(target='cuda') got an unexpected keyword argument '{sorted(unknown)[0]}'")
+    opts = dict(targetoptions or {})
+    return {k: bool(opts.get(k, False)) for k in ("fastmath", "debug", "lineinfo")}
+
+
+def _kernel(source, name, namespace, what, options=None):
     from ._decorators import build_kernel
     fn, filename = _define(source, name, namespace, what)
-    options = {"device": False, "debug": False, "lineinfo": False, "fastmath": False, "max_registers": None}
-    return build_kernel(fn, source, filename, 1, options)
+    opts = {"device": False, "debug": False, "lineinfo": False, "fastmath": False, "max_registers": None}
+    opts.update(options or {})
+    return build_kernel(fn, source, filename, 1, opts)
 
 
 def _is_device(a):
@@ -97,16 +110,14 @@ class CUDAUFunc:
     def __init__(self, py_func, identity=None, targetoptions=None):
         if isinstance(py_func, _core.Dispatcher):
             py_func = py_func.py_func
-        unknown = set(targetoptions or {}) - {"nopython", "fastmath", "debug", "lineinfo"}
-        if unknown:
-            raise TypeError(f"vectorize(target='cuda') got an unexpected keyword argument '{sorted(unknown)[0]}'")
+        self._options = _target_options(targetoptions, "vectorize")
         self._py_func = py_func
         self.__name__ = py_func.__name__
         self.__doc__ = py_func.__doc__
         self._nin = len(inspect.signature(py_func).parameters)
         self._loops = []    # (input dtype names, output dtype name)
         self._kernels = {}  # (loop, which inputs are scalars) → kernel
-        self._device = _cuda().jit(device=True)(py_func)
+        self._device = _cuda().jit(device=True, **self._options)(py_func)
         self.identity = identity
 
     def add(self, sig):
@@ -145,7 +156,7 @@ class CUDAUFunc:
                       f"    if __i < __out.shape[0]:\n"
                       f"        __out[__i] = __core({', '.join(items)})\n")
             kernel = _kernel(source, name, {"__cuda": _cuda(), "__core": self._device},
-                             f"cuda vectorize {self.__name__}")
+                             f"cuda vectorize {self.__name__}", self._options)
             self._kernels[key] = kernel
         return kernel
 
@@ -209,11 +220,12 @@ class CUDAGUFunc:
         self._py_func = py_func
         self.__name__ = py_func.__name__
         self.__doc__ = py_func.__doc__
+        self._options = _target_options(targetoptions, "guvectorize")
         self._inputs, self._outputs = parse_layout(layout)
         self._args = self._inputs + self._outputs
         if len(inspect.signature(py_func).parameters) != len(self._args):
             raise ValueError(f"the layout {layout!r} does not match the parameters of '{py_func.__name__}'")
-        self._device = _cuda().jit(device=True)(py_func)
+        self._device = _cuda().jit(device=True, **self._options)(py_func)
         self._loops = []    # per signature: [(dtype name, is an array)] per argument
         self._kernels = {}
 
@@ -252,7 +264,7 @@ class CUDAGUFunc:
                       f"    if __i < a0.shape[0]:\n"
                       f"        __core({', '.join(p + '[__i]' for p in params)})\n")
             kernel = _kernel(source, name, {"__cuda": _cuda(), "__core": self._device},
-                             f"cuda guvectorize {self.__name__}")
+                             f"cuda guvectorize {self.__name__}", self._options)
             self._kernels[loop] = kernel
         return kernel
 
