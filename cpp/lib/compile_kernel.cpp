@@ -3,7 +3,6 @@
 #include "mahou/codegen.h"
 #include "mahou/compiler.h"
 #include "mahou/jit.h"
-#include "mahou/lexer.h"
 #include "mahou/ptx.h"
 #include "mahou/sema.h"
 #include "module_functions.h"
@@ -67,6 +66,13 @@ bool isBarrierOrWarpOp(const ir::Expr &e) {
 // A grid-wide barrier: the kernel needs a cooperative launch.
 bool isGridSync(const ir::Expr &e) { return e.op == ir::ExprOp::GpuOp && ir::GpuOpKind(e.sub) == ir::GpuOpKind::GridSync; }
 
+// What sema is told of a kernel's or device function's options.
+CompileOptions fastmathOptions(const KernelOptions &options) {
+  CompileOptions copts;
+  copts.fastmath = options.fastmath;
+  return copts;
+}
+
 ptx::Target ptxTarget(const KernelOptions &options) {
   ptx::Target t;
   t.ccMajor = options.ccMajor;
@@ -79,7 +85,12 @@ ptx::Target ptxTarget(const KernelOptions &options) {
 // (device functions typed into the same module) and what the kernel uses.
 class GpuTarget : public pipeline::Target {
 public:
-  explicit GpuTarget(CompileOptions options) : options_(std::move(options)) {}
+  GpuTarget(CompileOptions options, bool kernel) : options_(std::move(options)), kernel_(kernel) {}
+  // A kernel returns nothing (a device function may).
+  void checkTyped(pipeline::Compilation &c) override {
+    if (kernel_ && !c.fn->ret.isNone())
+      typingError(c.file, c.def->loc, "a CUDA kernel must not return a value (it returns " + c.fn->ret.str() + ")");
+  }
   void checkSignature(pipeline::Compilation &c) override {
     if (c.args.size() != c.def->args.size())
       typingError(c.file, c.def->loc, c.name + "() takes " + std::to_string(c.def->args.size()) + " arguments but " +
@@ -100,17 +111,14 @@ protected:
   virtual std::string symbol() const = 0;       // the typed function's symbol
   virtual std::string calleePrefix() const = 0; // the symbols of its device functions
   CompileOptions options_;
+  bool kernel_;
 };
 
 // A @cuda.jit kernel to PTX: it returns nothing; libdevice linked, optimised for sm_XX.
 class KernelTarget final : public GpuTarget {
 public:
   KernelTarget(const std::string &name, const KernelOptions &options)
-      : GpuTarget(kernelCompileOptions(options)), kernelOptions_(options), kernelName(ptxName(name) + "_" + uniqueSuffix()) {}
-  void checkTyped(pipeline::Compilation &c) override {
-    if (!c.fn->ret.isNone())
-      typingError(c.file, c.def->loc, "a CUDA kernel must not return a value (it returns " + c.fn->ret.str() + ")");
-  }
+      : GpuTarget(fastmathOptions(options), /*kernel=*/true), kernelOptions_(options), kernelName(ptxName(name) + "_" + uniqueSuffix()) {}
   void lower(pipeline::Compilation &c) override {
     c.context = std::make_unique<llvm::LLVMContext>();
     codegen::CodegenOptions cg;
@@ -120,16 +128,12 @@ public:
   }
   void optimize(pipeline::Compilation &c) override { ptx::optimize(*c.llvmModule, ptxTarget(kernelOptions_)); }
   void emit(pipeline::Compilation &c) override { ptxText = ptx::emitPtx(*c.llvmModule, ptxTarget(kernelOptions_)); }
+  std::string assembly() const override { return ptxText; }
   std::string ptxText;
   const KernelOptions &kernelOptions_;
   std::string kernelName;
 
 private:
-  static CompileOptions kernelCompileOptions(const KernelOptions &options) {
-    CompileOptions copts;
-    copts.fastmath = options.fastmath;
-    return copts;
-  }
   std::string symbol() const override { return "mahou_kernel_body_" + kernelName; }
   std::string calleePrefix() const override { return "mahou_dev_" + kernelName; }
 };
@@ -138,11 +142,7 @@ private:
 class SimTarget final : public GpuTarget {
 public:
   SimTarget(const std::string &name, bool boundscheck)
-      : GpuTarget(simCompileOptions(boundscheck)), symbol_("mahou_sim_" + ptxName(name) + "_" + uniqueSuffix()) {}
-  void checkTyped(pipeline::Compilation &c) override {
-    if (!c.fn->ret.isNone())
-      typingError(c.file, c.def->loc, "a CUDA kernel must not return a value (it returns " + c.fn->ret.str() + ")");
-  }
+      : GpuTarget(simCompileOptions(boundscheck), /*kernel=*/true), symbol_("mahou_sim_" + ptxName(name) + "_" + uniqueSuffix()) {}
   void lower(pipeline::Compilation &c) override {
     c.context = std::make_unique<llvm::LLVMContext>();
     codegen::CodegenOptions cg;
@@ -171,7 +171,7 @@ private:
 class DeviceFunctionTarget final : public GpuTarget {
 public:
   DeviceFunctionTarget(const std::string &name, const KernelOptions &options)
-      : GpuTarget(deviceCompileOptions(options)), kernelOptions_(options), symbol_(ptxName(name)),
+      : GpuTarget(fastmathOptions(options), /*kernel=*/false), kernelOptions_(options), symbol_(ptxName(name)),
         prefix_("mahou_dev_" + symbol_ + "_" + uniqueSuffix()) {}
   void lower(pipeline::Compilation &c) override {
     c.context = std::make_unique<llvm::LLVMContext>();
@@ -185,11 +185,6 @@ public:
   std::string symbol() const override { return symbol_; }
 
 private:
-  static CompileOptions deviceCompileOptions(const KernelOptions &options) {
-    CompileOptions copts;
-    copts.fastmath = options.fastmath;
-    return copts;
-  }
   std::string calleePrefix() const override { return prefix_; }
   const KernelOptions &kernelOptions_;
   std::string symbol_, prefix_;
@@ -240,13 +235,9 @@ CompiledDeviceFunction compileDeviceFunction(const SourceFile &file, const std::
 
 std::string emitKernelStage(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
                             CompileEnvironment &env, const KernelOptions &options, Stage stage) {
-  if (stage == Stage::Tokens) return frontend::dumpTokens(frontend::tokenize(file));
   KernelTarget target(name, options);
   pipeline::Compilation c(file, name, args, env);
-  static constexpr pipeline::Step kLast[] = {pipeline::Step::Versions, pipeline::Step::Versions, pipeline::Step::Passes,
-                                             pipeline::Step::Lower, pipeline::Step::Optimize, pipeline::Step::Emit};
-  pipeline::run(c, target, kLast[size_t(stage)]);
-  return stage == Stage::Asm ? target.ptxText : pipeline::dump(c, stage, /*withHelpers=*/false);
+  return pipeline::dumpStage(c, target, stage, /*withHelpers=*/false);
 }
 
 } // namespace mahou

@@ -5,7 +5,6 @@
 #include "mahou/cache.h"
 #include "mahou/codegen.h"
 #include "mahou/jit.h"
-#include "mahou/lexer.h"
 #include "mahou/parser.h"
 #include "mahou/range_type.h"
 #include "jit/inline_library.h"
@@ -203,7 +202,7 @@ public:
     link(engine);
   }
 
-  const std::string &assembly() const { return assembly_; }
+  std::string assembly() const override { return assembly_; }
 
 private:
   // The Python entry and the native entries of the linked code.
@@ -235,13 +234,9 @@ CompiledFunction compileFunction(const SourceFile &file, const std::string &name
 
 std::string emitStage(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
                       CompileEnvironment &env, const CompileOptions &options, Stage stage) {
-  if (stage == Stage::Tokens) return frontend::dumpTokens(frontend::tokenize(file));
   HostTarget host(options, nullptr);
   pipeline::Compilation c(file, name, args, env);
-  static constexpr pipeline::Step kLast[] = {pipeline::Step::Versions, pipeline::Step::Versions, pipeline::Step::Passes,
-                                             pipeline::Step::Lower, pipeline::Step::Optimize, pipeline::Step::Emit};
-  pipeline::run(c, host, kLast[size_t(stage)]);
-  return stage == Stage::Asm ? host.assembly() : pipeline::dump(c, stage);
+  return pipeline::dumpStage(c, host, stage);
 }
 
 } // namespace mahou

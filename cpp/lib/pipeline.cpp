@@ -3,6 +3,7 @@
 // (codegen), optimise, emit. Each stage is timed into the StageTimes the drivers report.
 #include "pipeline.h"
 
+#include "mahou/lexer.h"
 #include "mahou/parser.h"
 #include "mahou/versions.h"
 
@@ -71,9 +72,24 @@ void run(Compilation &c, Target &target, Step last) {
   }
 }
 
-std::string dump(const Compilation &c, Stage stage, bool withHelpers) {
+Step lastStep(Stage stage) {
+  switch (stage) {
+  case Stage::Tokens:
+  case Stage::Ast: return Step::Versions;
+  case Stage::IR: return Step::Passes;
+  case Stage::LLVM: return Step::Lower;
+  case Stage::OptLLVM: return Step::Optimize;
+  case Stage::Asm: return Step::Emit;
+  }
+  return Step::Emit;
+}
+
+std::string dumpStage(Compilation &c, Target &target, Stage stage, bool withHelpers) {
+  if (stage == Stage::Tokens) return frontend::dumpTokens(frontend::tokenize(c.file));
+  run(c, target, lastStep(stage));
   switch (stage) {
   case Stage::Ast: return ast::dumpAst(*c.def);
+  case Stage::Asm: return target.assembly();
   case Stage::IR: {
     std::string text = ir::print(*c.fn);
     if (withHelpers)

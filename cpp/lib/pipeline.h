@@ -57,13 +57,18 @@ public:
   virtual void optimize(Compilation &c) = 0;
   virtual void emit(Compilation &c) = 0;
   virtual bool verifyIR() const { return true; }
+  virtual std::string assembly() const { return {}; } // Emit's text (assembly, PTX), for dumps
 };
 
 // Walks the stages after those already run, up to and including `last`.
 void run(Compilation &c, Target &target, Step last);
 
-// The text of a stage's product, for mahouc and inspect_*(): the AST, the typed IR (with
-// the functions lowered beside it when `withHelpers`), or the LLVM module.
-std::string dump(const Compilation &c, Stage stage, bool withHelpers = true);
+// The last step a dump of `stage` runs (the AST: Versions; the IR: Passes; ...).
+Step lastStep(Stage stage);
+
+// The text of a stage's product, for mahouc and inspect_*(): the tokens, the AST, the
+// typed IR (with the functions lowered beside it when `withHelpers`), the LLVM module or
+// the target's assembly; the stages run up to the one asked for.
+std::string dumpStage(Compilation &c, Target &target, Stage stage, bool withHelpers = true);
 
 } // namespace mahou::pipeline

@@ -9,12 +9,6 @@ namespace {
 
 using G = ir::GpuOpKind;
 
-ExprPtr gpuOp(G kind, Type t, Loc loc) {
-  auto e = std::make_unique<ir::Expr>(ir::ExprOp::GpuOp, std::move(t), loc);
-  e->sub = int(kind);
-  return e;
-}
-
 ExprPtr special(G kind, Loc loc) { return gpuOp(kind, Type::scalar(DType::Int32), loc); }
 
 bool isAtomicDType(DType d) {

@@ -15,6 +15,13 @@ enum class Libdevice : int {
 constexpr int kLibdeviceFloat = 1 << 12;
 constexpr int kLibdeviceFast = 1 << 13;
 
+// A GPU operation of that result type (its operands to be pushed).
+inline ExprPtr gpuOp(ir::GpuOpKind kind, Type t, Loc loc) {
+  auto e = std::make_unique<ir::Expr>(ir::ExprOp::GpuOp, std::move(t), loc);
+  e->sub = int(kind);
+  return e;
+}
+
 // print() inside a kernel (vprintf): numbers, bools, None and strings (cuda_extras.cpp).
 ir::StmtPtr kernelPrint(Typing &t, const ast::Call &e, Loc loc);
 

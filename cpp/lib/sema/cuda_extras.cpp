@@ -11,12 +11,6 @@ namespace {
 
 using G = ir::GpuOpKind;
 
-ExprPtr gpuOp(G kind, Type t, Loc loc) {
-  auto e = std::make_unique<ir::Expr>(ir::ExprOp::GpuOp, std::move(t), loc);
-  e->sub = int(kind);
-  return e;
-}
-
 constexpr size_t kMaxPrintItems = 32; // vprintf's limit on arguments
 
 // The arity of each function of mahou/libdevice.def.

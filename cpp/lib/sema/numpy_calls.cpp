@@ -174,13 +174,29 @@ std::vector<ExprPtr> FunctionTyper::shapeArgument(const ast::Expr &e) {
   return dims;
 }
 
+namespace {
+
+// What np.zeros, np.zeros_like and their relatives start with: the allocation asked for
+// (the variant), with a fill value or not, and the name messages give; host code only.
+struct AllocCall {
+  std::string fname;
+  ir::AllocKind kind;
+  bool full;
+};
+
+AllocCall allocCall(Use &u) {
+  auto kind = ir::AllocKind(u.variant());
+  AllocCall c{u.qualified(), kind, kind == ir::AllocKind::Full};
+  u.t.requireHost(u.loc, c.fname + "()");
+  return c;
+}
+
+} // namespace
+
 ExprPtr numpyAlloc(Use &u) {
   Typing &t = u.t;
   const ast::Call &e = *u.call;
-  std::string fname = u.qualified();
-  auto kind = ir::AllocKind(u.variant());
-  t.requireHost(e.loc, fname + "()");
-  bool full = kind == ir::AllocKind::Full;
+  auto [fname, kind, full] = allocCall(u);
   t.checkKeywords(e, {"dtype", "shape", "fill_value"}, fname);
   size_t npos = full ? 2 : 1;
   for (auto &a : e.args)
@@ -211,10 +227,7 @@ ExprPtr numpyAlloc(Use &u) {
 ExprPtr numpyAllocLike(Use &u) {
   Typing &t = u.t;
   const ast::Call &e = *u.call;
-  std::string fname = u.qualified();
-  auto kind = ir::AllocKind(u.variant());
-  t.requireHost(e.loc, fname + "()");
-  bool full = kind == ir::AllocKind::Full;
+  auto [fname, kind, full] = allocCall(u);
   auto args = u.args(full ? 2 : 1, full ? 3 : 2, {"dtype"}, fname);
   if (anyUnknown(args)) return u.unknown();
   if (!args[0]->type.isArray()) u.notSupported(fname + "() of " + args[0]->type.str() + " is not supported");

@@ -175,12 +175,11 @@ ExprPtr builtinSetDict(Use &u) {
 ExprPtr builtinSorted(Use &u) {
   Typing &t = u.t;
   const ast::Call &e = *u.call;
-  const std::string &name = u.name;
   bool sorted = u.variant() == 0;
-  t.requireHost(e.loc, name + "()");
+  u.t.requireHost(u.loc, u.name + "()");
   t.checkKeywords(e, sorted ? std::initializer_list<const char *>{"reverse", "key"} : std::initializer_list<const char *>{},
-                  name);
-  if (e.args.size() != 1) u.error(name + "() takes exactly one positional argument");
+                  u.name);
+  if (e.args.size() != 1) u.error(u.name + "() takes exactly one positional argument");
   auto copy = t.listFromAst(*e.args[0], e.loc);
   if (Typing::isUnknown(copy)) return u.unknown();
   if (const ast::Expr *key = u.keyword("key"); sorted && key && key->kind != ast::ExprKind::NoneLit) {

@@ -1,27 +1,13 @@
 // Typers of the methods of lists, dicts and sets (objects.def).
+#include "sema/object_members.h"
 #include "sema/typers.h"
 
 namespace mahou::sema {
 
 using ObjectOp = ir::ObjectOp;
+using namespace object_members;
 
 namespace {
-
-ExprPtr noneValue(Loc loc) { return ir::makeConst(Type::none(), loc, 0); }
-ExprPtr i64(Loc loc, int64_t v) { return ir::makeConst(Type::int64(), loc, v); }
-
-std::vector<ExprPtr> args(Use &m, size_t minArgs, size_t maxArgs, std::initializer_list<const char *> kw = {}) {
-  return m.args(minArgs, maxArgs, kw);
-}
-
-ExprPtr op(Use &m, ObjectOp o, Type result, std::vector<ExprPtr> a, int64_t ival = 0) {
-  std::vector<ExprPtr> all;
-  all.push_back(std::move(m.self));
-  for (auto &x : a) all.push_back(std::move(x));
-  return objectOp(m.t, o, std::move(result), std::move(all), m.loc, ival);
-}
-
-ExprPtr intArg(Use &m, ExprPtr e, const char *what) { return m.t.toInt64Index(std::move(e), what); }
 
 // The item type of the receiver, refining a list made empty from `value`'s type
 // (then the pass is redone: nullptr is returned).

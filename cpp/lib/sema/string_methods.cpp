@@ -1,28 +1,14 @@
 // Typers of the methods of strings (strings.def): each a runtime call (runtime/unicode_methods.cpp)
 // on the receiver as a run-time string.
+#include "sema/object_members.h"
 #include "sema/typers.h"
 
 namespace mahou::sema {
 
 using ObjectOp = ir::ObjectOp;
+using namespace object_members;
 
 namespace {
-
-ExprPtr noneValue(Loc loc) { return ir::makeConst(Type::none(), loc, 0); }
-ExprPtr i64(Loc loc, int64_t v) { return ir::makeConst(Type::int64(), loc, v); }
-
-std::vector<ExprPtr> args(Use &m, size_t minArgs, size_t maxArgs, std::initializer_list<const char *> kw = {}) {
-  return m.args(minArgs, maxArgs, kw);
-}
-
-ExprPtr op(Use &m, ObjectOp o, Type result, std::vector<ExprPtr> a, int64_t ival = 0) {
-  std::vector<ExprPtr> all;
-  all.push_back(std::move(m.self));
-  for (auto &x : a) all.push_back(std::move(x));
-  return objectOp(m.t, o, std::move(result), std::move(all), m.loc, ival);
-}
-
-ExprPtr intArg(Use &m, ExprPtr e, const char *what) { return m.t.toInt64Index(std::move(e), what); }
 
 // The null object: an absent optional argument of a runtime call.
 ExprPtr nullObject(Loc loc) { return ir::makeConst(Type::unicode(), loc, 0); }
@@ -155,21 +141,22 @@ ExprPtr strStrip(Use &m) { // strip lstrip rstrip
   return call(m, "mahou_rt_str_strip", Type::unicode(), std::move(rest));
 }
 
-ExprPtr strCase(Use &m) {
+namespace {
+
+// A method without arguments: the runtime function `fn` of the string and the variant.
+ExprPtr variantCall(Use &m, const char *fn, Type result) {
   unicodeSelf(m);
   args(m, 0, 0);
   std::vector<ExprPtr> rest;
   rest.push_back(i64(m.loc, m.variant()));
-  return call(m, "mahou_rt_str_case", Type::unicode(), std::move(rest));
+  return call(m, fn, std::move(result), std::move(rest));
 }
 
-ExprPtr strIs(Use &m) {
-  unicodeSelf(m);
-  args(m, 0, 0);
-  std::vector<ExprPtr> rest;
-  rest.push_back(i64(m.loc, m.variant()));
-  return call(m, "mahou_rt_str_is", Type::boolean(), std::move(rest));
-}
+} // namespace
+
+ExprPtr strCase(Use &m) { return variantCall(m, "mahou_rt_str_case", Type::unicode()); }
+
+ExprPtr strIs(Use &m) { return variantCall(m, "mahou_rt_str_is", Type::boolean()); }
 
 ExprPtr strReplace(Use &m) {
   unicodeSelf(m);
@@ -211,13 +198,23 @@ ExprPtr strPartition(Use &m) {
   return listToTuple(m.t, std::move(parts), 3, m.loc);
 }
 
-ExprPtr strSplitLines(Use &m) { // splitlines([keepends])
-  unicodeSelf(m);
-  auto a = args(m, 0, 1, {"keepends"});
-  if (const ast::Expr *k = m.keyword("keepends")) {
-    if (!a.empty()) m.error("splitlines() got multiple values for argument 'keepends'");
+namespace {
+
+// The one optional argument of a method, given by position or as keyword `kw` (none: empty).
+std::vector<ExprPtr> optionalArgument(Use &m, const char *kw) {
+  auto a = args(m, 0, 1, {kw});
+  if (const ast::Expr *k = m.keyword(kw)) {
+    if (!a.empty()) m.error(m.name + "() got multiple values for argument '" + kw + "'");
     a.push_back(m.t.expr(*k));
   }
+  return a;
+}
+
+} // namespace
+
+ExprPtr strSplitLines(Use &m) { // splitlines([keepends])
+  unicodeSelf(m);
+  auto a = optionalArgument(m, "keepends");
   if (anyUnknown(a)) return m.t.unknown(m.loc);
   if (!a.empty() && !a[0]->type.isNumber())
     m.t.error(a[0]->loc, "splitlines(): keepends must be a bool or an integer, not " + a[0]->type.str());
@@ -228,11 +225,7 @@ ExprPtr strSplitLines(Use &m) { // splitlines([keepends])
 
 ExprPtr strExpandTabs(Use &m) { // expandtabs([tabsize])
   unicodeSelf(m);
-  auto a = args(m, 0, 1, {"tabsize"});
-  if (const ast::Expr *k = m.keyword("tabsize")) {
-    if (!a.empty()) m.error("expandtabs() got multiple values for argument 'tabsize'");
-    a.push_back(m.t.expr(*k));
-  }
+  auto a = optionalArgument(m, "tabsize");
   if (anyUnknown(a)) return m.t.unknown(m.loc);
   std::vector<ExprPtr> rest;
   rest.push_back(a.empty() ? i64(m.loc, 8) : intArg(m, std::move(a[0]), "tabsize"));
