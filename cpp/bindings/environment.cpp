@@ -26,6 +26,8 @@ std::optional<types::ModuleId> moduleFromName(const std::string &name) {
     return types::ModuleId::Numpy;
   if (name == "numpy.random")
     return types::ModuleId::NumpyRandom;
+  if (name == "random")
+    return types::ModuleId::PyRandom;
   if (name == "mahou")
     return types::ModuleId::Mahou;
   if (name == "mahou.cuda")

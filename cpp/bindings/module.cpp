@@ -12,6 +12,8 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cstdio>
+
 namespace nb = nanobind;
 using namespace mahou;
 using namespace mahou::binding;
@@ -93,6 +95,18 @@ bool ensureNumpyApi() {
   static bool imported = false;
   if (!imported && _import_array() < 0)
     return false;
+  if (!imported) { // compiled random draws follow this release's algorithms
+    int major = 0, minor = 0;
+    if (PyObject *numpy = PyImport_ImportModule("numpy")) {
+      if (PyObject *v = PyObject_GetAttrString(numpy, "__version__")) {
+        if (const char *text = PyUnicode_AsUTF8(v); text && std::sscanf(text, "%d.%d", &major, &minor) == 2)
+          runtime::setNumpyVersion(major, minor);
+        Py_DECREF(v);
+      }
+      Py_DECREF(numpy);
+    }
+    PyErr_Clear();
+  }
   imported = true;
   return true;
 }

@@ -5,6 +5,7 @@ import builtins
 import cmath
 import functools
 import math
+import random as _pyrandom
 import sys
 import types as _pytypes
 
@@ -40,7 +41,7 @@ _DTYPES = frozenset(_core.dtype_names())
 def _modules():
     """Modules compiled code can use (numpy.random and mahou.cuda only once something
     imported them: touching np.random at import time would cost ~20 ms)."""
-    mods = [("math", math), ("cmath", cmath)]
+    mods = [("math", math), ("cmath", cmath), ("random", _pyrandom)]
     random = sys.modules.get("numpy.random")
     if random is not None:
         mods.append(("numpy.random", random))

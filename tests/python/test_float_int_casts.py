@@ -1,7 +1,8 @@
 """Floats converted to integers compiled vs NumPy: out-of-range values, NaN and inf give
-NumPy's integers on x86-64 (astype, array and item stores, np.array(..., dtype=),
+NumPy's integers on x86-64 (astype, array stores, np.array(..., dtype=),
 np.full, scalar conversions such as np.uint8(x)), and Python's int(), round() and
-math.floor/ceil/trunc raise as Python does where the value has no int64."""
+math.floor/ceil/trunc raise as Python does where the value has no int64; a float
+scalar stored into an integer array raises as NumPy's setitem does."""
 
 import math
 import platform
@@ -41,13 +42,6 @@ def store_view(a, out):
 
 
 @njit
-def store_items(a, out):
-    for i in range(a.shape[0]):
-        out[i] = a[i]
-    return out
-
-
-@njit
 def astype_reversed(a, like):
     return a[::-1].astype(like.dtype)[::-1]
 
@@ -62,8 +56,7 @@ def test_array_conversions(dtype, source):
     like = np.zeros(0, dtype)
     for fn in (astype, astype_reversed):
         np.testing.assert_array_equal(fn(a, like), want, err_msg=fn.__name__)
-    for fn in (store_view, store_items):
-        np.testing.assert_array_equal(fn(a, np.zeros(a.shape[0], dtype)), want, err_msg=fn.__name__)
+    np.testing.assert_array_equal(store_view(a, np.zeros(a.shape[0], dtype)), want, err_msg="store_view")
     if dtype != np.uint32:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -111,3 +104,70 @@ def test_python_int_of_floats():
     for v in (2.0**63, -2.0**64, 1e300):
         with pytest.raises(OverflowError):
             python_ints(v)
+
+
+@njit
+def store_scalar(out, x, how):
+    if how == 0:
+        out[1] = x
+    elif how == 1:
+        out[:] = x
+    elif how == 2:
+        out[np.array([0, 2])] = x
+    elif how == 3:
+        out[out == 0] = x
+    elif how == 4:
+        out.flat[1] = x
+    else:
+        out[1] += x
+    return out
+
+
+def numpy_store(out, x, how):
+    if how == 0:
+        out[1] = x
+    elif how == 1:
+        out[:] = x
+    elif how == 2:
+        out[np.array([0, 2])] = x
+    elif how == 3:
+        out[out == 0] = x
+    elif how == 4:
+        out.flat[1] = x
+    else:  # out[1] += x stores a NumPy float scalar (quirky in NumPy): as a Python float
+        out[1] = float(out[1]) + x
+    return out
+
+
+def outcome(fn, *args):
+    try:
+        return fn(*args).tolist()
+    except (OverflowError, ValueError) as e:
+        return type(e).__name__
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("source", [np.float64, np.float32], ids=["f64", "f32"])
+def test_scalar_float_stores(dtype, source):
+    # A float scalar stored into an integer array converts as NumPy's setitem: Python's
+    # int() of it, NaN ValueError, inf and values past the dtype OverflowError (Numba wraps).
+    for v in EDGES + [-1.5, 127.0, -128.0, 255.0, 65535.9]:
+        with np.errstate(over="ignore"):
+            x = source(v)
+        for how in range(6):
+            # NumPy's answer for the value as a Python float: its fancy and mask stores
+            # convert a NumPy float scalar as a 0-d array instead (wrapping); compiled code
+            # has one float type, and takes the Python float's semantics in every store.
+            want = outcome(numpy_store, np.zeros(3, dtype), float(x), how)
+            got = outcome(store_scalar, np.zeros(3, dtype), x, how)
+            assert got == want, (v, how, got, want)
+
+
+def test_scalar_float_store_messages():
+    a = np.zeros(2, np.int64)
+    with pytest.raises(OverflowError, match="cannot convert float infinity to integer"):
+        store_scalar(a, math.inf, 0)
+    with pytest.raises(ValueError, match="cannot convert float NaN to integer"):
+        store_scalar(a, math.nan, 1)
+    with pytest.raises(OverflowError, match="out of bounds for uint8"):
+        store_scalar(np.zeros(3, np.uint8), -1.5, 0)

@@ -51,14 +51,23 @@ enum class BinaryOp { Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, BitAnd, BitOr,
 enum class UnaryOp { Neg, Invert, Not };
 enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge };
 enum class AllocKind { Empty, Zeros, Ones, Full };
+// A `random` expression (sema/random*.cpp, codegen/random.cpp, runtime/random*.cpp).
 enum class RandomKind {
-  Seed, Uniform01, Normal, Integer,
+  Draw,  // a row of random_distributions.def (ival = random::Dist): args [generator,] parameters
+  Check, // NumPy's check of a parameter before drawing: ival = constraint, symbol = its name; args value
+  NpSeed, NpSeedEntropy, // np.random.seed(s) (args: int64 s; ValueError outside [0, 2**32)), seed()
+  NpInteger,             // np.random.randint's draw: args off (int64), rng (uint64) → off + [0, rng]
+  // The random module (its own state): seed(n) (args n, ival 1 if n is unsigned), seed(),
+  // random(), getrandbits(k) (uint64), randrange(start, stop, step) (ival 0: randrange(stop)),
+  // randint(a, b), gauss(mu, sigma), normalvariate(mu, sigma).
+  PySeed, PySeedEntropy, PyRandom, PyGetrandbits, PyRandrange, PyRandint, PyGauss, PyNormalvariate,
   // Draws from a np.random.Generator (args[0]); GenBounded64/32: args off, rng → off + [0, rng].
-  GenDouble, GenFloat, GenNormal, GenNormalF, GenExp, GenExpF, GenBounded64, GenBounded32,
+  GenBounded64, GenBounded32,
   GenShuffle, // args gen, a 1-D array shuffled in place → none
 };
 enum class ReduceKind { Sum, Prod, Min, Max, ArgMin, ArgMax, Any, All, Mean, Var, Std, CumSum, CumProd };
 const char *reduceKindName(ReduceKind k);
+const char *randomKindName(RandomKind k);
 const char *binaryOpName(BinaryOp op);
 const char *unaryOpName(UnaryOp op);
 const char *cmpOpName(CmpOp op);

@@ -79,4 +79,7 @@ void setArrayFormatHook(ArrayFormatter hook);
 // direct base (a builtin's value or another user class's), for except clauses to match
 // (exceptions.cpp; the binding registers each class it resolves).
 void registerExceptionClass(int32_t kind, int32_t base);
+// The NumPy release in use (numpy.__version__), whose random algorithms compiled draws
+// follow where they changed between releases (random.cpp).
+void setNumpyVersion(int major, int minor);
 } // namespace mahou::runtime

@@ -41,7 +41,7 @@ enum class Layout : uint8_t { C, F, A }; // contiguous C, contiguous Fortran, an
 // Compile-time modules a global name can refer to. Python: any other module (a user's
 // `import helpers`, `numpy.linalg`), known by the global path it is reached through
 // (Type::text: "helpers", "pkg.mod"); its attributes are globals of that path.
-enum class ModuleId : uint8_t { Math, Cmath, Numpy, NumpyRandom, Mahou, Cuda, Python };
+enum class ModuleId : uint8_t { Math, Cmath, Numpy, NumpyRandom, PyRandom, Mahou, Cuda, Python }; // PyRandom: `random`
 
 // Builtin exception classes a compiled function can raise (from exceptions.def); values
 // from kFirstUserExc on are user-defined classes (the binding's registry, keyed by a hash

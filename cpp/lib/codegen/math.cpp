@@ -4,6 +4,8 @@
 
 #include <llvm/IR/Intrinsics.h>
 
+#include <cmath>
+
 namespace mahou::codegen {
 
 using ir::Intrinsic;
@@ -160,6 +162,35 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
                                         b_.CreateFCmpOLT(x, llvm::ConstantFP::get(b_.getDoubleTy(), 9223372036854775808.0)));
     raiseIf(b_.CreateNot(inRange), types::ExcKind::OverflowError, "int too large to convert to int64");
     return b_.CreateFPToSI(x, i64());
+  }
+  case Intrinsic::NpIntStore: { // NumPy's a[i] = x for a float x and an integer array: Python's int(x), range-checked
+    // ival 1 (a.flat[i] = x): NumPy reports every failure as one ValueError.
+    const bool flat = e.ival == 1;
+    auto raiseIf = [&](llvm::Value *cond, types::ExcKind kind, const std::string &message) {
+      if (flat) FunctionLowering::raiseIf(cond, types::ExcKind::ValueError, "Error setting single item of array.");
+      else FunctionLowering::raiseIf(cond, kind, message);
+    };
+    llvm::Type *f64 = b_.getDoubleTy();
+    llvm::Value *x = a[0]->getType()->isDoubleTy() ? a[0] : b_.CreateFPExt(a[0], f64);
+    raiseIf(b_.CreateFCmpUNO(x, x), types::ExcKind::ValueError, "cannot convert float NaN to integer");
+    raiseIf(b_.CreateFCmpOEQ(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), llvm::ConstantFP::getInfinity(f64)),
+            types::ExcKind::OverflowError, "cannot convert float infinity to integer");
+    const types::DType to = e.type.dtype;
+    const bool isSigned = types::isSigned(to);
+    llvm::Value *t = b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, x);
+    auto cf = [&](double v) { return llvm::ConstantFP::get(f64, v); };
+    const double top = to == types::DType::UInt64 ? 18446744073709551616.0 : 9223372036854775808.0;
+    raiseIf(b_.CreateNot(b_.CreateAnd(b_.CreateFCmpOGE(t, cf(-9223372036854775808.0)), b_.CreateFCmpOLT(t, cf(top)))),
+            types::ExcKind::OverflowError, "Python int too large to convert to C long");
+    const unsigned bits = types_.scalar(to)->getIntegerBitWidth();
+    if (bits < 64 || !isSigned) {
+      const double lo = isSigned ? -std::ldexp(1.0, int(bits) - 1) : 0.0;
+      const double hi = isSigned ? std::ldexp(1.0, int(bits) - 1) - 1 : std::ldexp(1.0, int(bits)) - 1;
+      llvm::Value *fits = b_.CreateAnd(b_.CreateFCmpOGE(t, cf(lo)), b_.CreateFCmpOLE(t, cf(hi)));
+      raiseIf(b_.CreateNot(fits), types::ExcKind::OverflowError,
+              std::string("Python integer out of bounds for ") + types::dtypeName(to));
+    }
+    return isSigned ? b_.CreateFPToSI(t, types_.scalar(to)) : b_.CreateFPToUI(t, types_.scalar(to));
   }
   case Intrinsic::Gcd:
   case Intrinsic::Lcm: return gcdOrLcm(a[0], a[1], types::isSigned(argT.dtype), Intrinsic(e.sub) == Intrinsic::Lcm);

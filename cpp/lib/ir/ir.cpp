@@ -68,6 +68,13 @@ const char *reduceKindName(ReduceKind k) {
   return names[static_cast<int>(k)];
 }
 
+const char *randomKindName(RandomKind k) {
+  static const char *names[] = {"draw",      "check",    "npseed",    "npseed.entropy", "npinteger", "pyseed",
+                                "pyseed.entropy", "pyrandom", "getrandbits", "randrange", "randint", "gauss",
+                                "normalvariate", "bounded64", "bounded32", "shuffle"};
+  return names[static_cast<int>(k)];
+}
+
 const char *unaryOpName(UnaryOp op) {
   static const char *names[] = {"neg", "invert", "not"};
   return names[static_cast<int>(op)];

@@ -1,5 +1,6 @@
 // Textual typed IR (mahouc --emit=ir): one statement per line, expressions inline.
 #include "mahou/ir.h"
+#include "mahou/random_distributions.h"
 
 #include <cstdio>
 #include <sstream>
@@ -60,6 +61,14 @@ private:
     case ExprOp::ShortCircuit: s += e.sub ? ".or" : ".and"; break;
     case ExprOp::GenNext: s += e.sub == 0 ? ".resume" : e.sub == 1 ? ".item" : ".next"; break;
     case ExprOp::Call: s += " @" + e.symbol; break;
+    case ExprOp::Random: // random.draw.gamma (np.random's) / random.draw.gen.gamma, random.check[shape]
+      s += "." + std::string(randomKindName(RandomKind(e.sub)));
+      if (RandomKind(e.sub) == RandomKind::Draw) {
+        const random::DistInfo &d = random::distInfo(random::Dist(e.ival));
+        s += std::string(d.family == random::Family::Gen ? ".gen." : ".") + d.name;
+      }
+      if (RandomKind(e.sub) == RandomKind::Check) s += "[" + e.symbol + "]";
+      break;
     case ExprOp::GpuOp: s += "." + std::string(gpuOpName(GpuOpKind(e.sub))); break;
     case ExprOp::Object:
       s = objectOpName(ObjectOp(e.sub));

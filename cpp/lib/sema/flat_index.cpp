@@ -49,7 +49,7 @@ void storeFlatItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr valu
   Type elem = Type::scalar(base->type.dtype);
   st->exprs.push_back(std::move(base));
   st->exprs.push_back(std::move(i));
-  st->exprs.push_back(t.convert(std::move(value), elem, "array store"));
+  st->exprs.push_back(t.convert(t.storedScalar(std::move(value), elem.dtype, loc, true), elem, "array store"));
   out.push_back(std::move(st));
 }
 
@@ -73,7 +73,7 @@ void FunctionTyper::augAssignFlat(ExprPtr base, const ast::AugAssign &s, ir::Blo
   auto st = std::make_unique<ir::Stmt>(ir::StmtOp::StoreFlatItem, s.loc);
   st->exprs.push_back(load(arr, s.loc));
   st->exprs.push_back(load(idx, s.loc));
-  st->exprs.push_back(convert(std::move(value), Type::scalar(at.dtype), "array store"));
+  st->exprs.push_back(convert(storedScalar(std::move(value), at.dtype, s.loc, true), Type::scalar(at.dtype), "array store"));
   out.push_back(std::move(st));
 }
 

@@ -1,122 +1,124 @@
-// Typing of np.random in compiled code: seed, random/rand/random_sample, randn/
-// standard_normal, normal, uniform, randint, as scalars or arrays of a given size.
-#include "typer.h"
-#include "sema/typers.h"
+// Typing of np.random in compiled code: seed, rand/randn, randint/random_integers, and the
+// draws of random_distributions.def (random_draws.cpp), all from this thread's MT19937
+// with RandomState's algorithms (runtime/random.cpp); choice, permutation, shuffle,
+// multinomial and dirichlet are Python (python/mahou/_library/numpy_random.py) over these.
+#include "random_draws.h"
 
 namespace mahou::sema {
 
 namespace {
 
-ExprPtr draw(ir::RandomKind kind, Type t, Loc loc) {
-  auto r = std::make_unique<ir::Expr>(ir::ExprOp::Random, std::move(t), loc);
-  r->sub = int(kind);
+ExprPtr draw(random::Dist d, Loc loc) {
+  ExprPtr r = randomExpr(ir::RandomKind::Draw, random::distInfo(d).result == random::ValueType::I64 ? Type::int64() : Type::float64(), loc);
+  r->ival = int64_t(d);
   return r;
 }
 
 } // namespace
 
+// The registry's entries of np.random and the random module: their own dispatch by name
+// (random.cpp, random_python.cpp).
 ExprPtr numpyRandomTyper(Use &u) { return typerOf(u.t).randomCall(u.name, *u.call); }
+ExprPtr pyRandomTyper(Use &u) { return typerOf(u.t).pyRandomCall(u.name, *u.call); }
 
 ExprPtr FunctionTyper::randomCall(const std::string &name, const ast::Call &e) {
   Loc loc = e.loc;
   std::string fname = "np.random." + name;
-  requireHost(loc, fname + "()");
-  if (name == "seed") {
-    checkKeywords(e, {}, fname);
-    auto args = positionalArgs(e, 1, 1, fname);
-    if (isUnknown(args[0])) return unknown(loc);
-    auto r = draw(ir::RandomKind::Seed, Type::none(), loc);
-    r->args.push_back(toInt64Index(std::move(args[0]), "seed"));
+  if (gpu_) notSupported(loc, fname + "() is not supported in CUDA kernels (use the xoroshiro128p generators of cuda.random)");
+  if (name == "seed") { // an int in [0, 2**32), or None: fresh entropy
+    checkKeywords(e, {"seed"}, fname);
+    if (e.args.size() > 1) error(loc, fname + "() takes at most 1 argument");
+    const ast::Expr *s = e.args.empty() ? keyword(e, "seed") : e.args[0].get();
+    if (isNoneArg(s)) return randomExpr(ir::RandomKind::NpSeedEntropy, Type::none(), loc);
+    ExprPtr v = expr(*s);
+    if (isUnknown(v)) return unknown(loc);
+    if (!v->type.isInt() && !v->type.isBool())
+      error(s->loc, fname + "() takes an integer seed in compiled code, not " + v->type.str());
+    ExprPtr r = randomExpr(ir::RandomKind::NpSeed, Type::none(), loc);
+    r->args.push_back(ir::makeCast(std::move(v), Type::int64()));
     return r;
   }
-  // Arguments by position or keyword, with defaults; `size` makes an array.
-  auto param = [&](size_t pos, const char *kw) -> const ast::Expr * {
-    if (e.args.size() > pos) return e.args[pos].get();
-    return keyword(e, kw);
-  };
-  std::vector<ExprPtr> params; // scalar parameters of the distribution
-  const ast::Expr *sizeE = nullptr;
-  std::vector<ExprPtr> dims;   // rand(d0, d1, ...) / randn(...) form
-  ir::RandomKind kind;
-  DType dt = DType::Float64;
-  if (name == "random" || name == "random_sample" || name == "rand" || name == "randn" || name == "standard_normal") {
-    kind = (name == "randn" || name == "standard_normal") ? ir::RandomKind::Normal : ir::RandomKind::Uniform01;
-    if (name == "rand" || name == "randn") {
-      checkKeywords(e, {}, fname);
-      for (auto &a : e.args) dims.push_back(toInt64Index(expr(*a), fname + " dimension"));
+  if (name == "rand" || name == "randn") { // rand(d0, d1, ...): the dimensions by position
+    checkKeywords(e, {}, fname);
+    std::vector<ExprPtr> dims;
+    for (auto &a : e.args) dims.push_back(toInt64Index(expr(*a), fname + " dimension"));
+    for (auto &x : dims)
+      if (isUnknown(x)) return unknown(loc);
+    random::Dist d = name == "rand" ? random::Dist::NpRandom : random::Dist::NpStandardNormal;
+    if (dims.empty()) return draw(d, loc);
+    return randomArray(*this, std::move(dims), DType::Float64, [&] { return draw(d, loc); }, loc);
+  }
+  if (name == "randint" || name == "random_integers") {
+    // randint(low, high) draws from [low, high); random_integers(low, high) from [low, high]
+    // (randint(low, high + 1)); one bound alone is high, low being 0 (randint) or 1.
+    bool closed = name == "random_integers";
+    std::vector<const char *> kws = {"low", "high", "size"};
+    if (!closed) kws.push_back("dtype");
+    for (auto &k : e.keywords) {
+      bool ok = false;
+      for (auto *w : kws) ok |= k.name == w;
+      if (!ok) error(k.loc, fname + "() got an unexpected keyword argument '" + k.name + "'");
+    }
+    if (e.args.size() > kws.size()) error(loc, fname + "() takes at most " + std::to_string(kws.size()) + " positional arguments");
+    auto arg = [&](size_t pos) -> const ast::Expr * { return e.args.size() > pos ? e.args[pos].get() : keyword(e, kws[pos]); };
+    const ast::Expr *lowE = arg(0), *highE = arg(1), *sizeE = arg(2);
+    if (!lowE) error(loc, fname + "() missing required argument 'low'");
+    if (!closed && !isNoneArg(arg(3))) {
+      auto dt = dtypeArgument(*arg(3));
+      if (!dt || *dt != DType::Int64)
+        notSupported(arg(3)->loc, fname + "() supports only dtype int64 (int) in compiled code");
+    }
+    auto bound = [&](const ast::Expr *a) -> ExprPtr {
+      ExprPtr v = expr(*a);
+      if (isUnknown(v)) return v;
+      if (!v->type.isInt() && !v->type.isBool()) error(a->loc, fname + "() bounds must be integers, not " + v->type.str());
+      return ir::makeCast(std::move(v), Type::int64());
+    };
+    ExprPtr low, high;
+    if (isNoneArg(highE)) {
+      low = ir::makeConst(Type::int64(), loc, closed ? 1 : 0);
+      high = bound(lowE);
     } else {
-      checkKeywords(e, {"size"}, fname);
-      if (e.args.size() > 1) error(loc, fname + "() takes at most one argument (size)");
-      sizeE = param(0, "size");
+      low = bound(lowE);
+      high = bound(highE);
     }
-  } else if (name == "normal" || name == "uniform") {
-    kind = name == "normal" ? ir::RandomKind::Normal : ir::RandomKind::Uniform01;
-    const char *k0 = name == "normal" ? "loc" : "low", *k1 = name == "normal" ? "scale" : "high";
-    checkKeywords(e, {k0, k1, "size"}, fname);
-    if (e.args.size() > 3) error(loc, fname + "() takes at most 3 arguments");
-    const ast::Expr *a0 = param(0, k0), *a1 = param(1, k1);
-    params.push_back(a0 ? expr(*a0) : ir::makeConst(Type::float64(), loc, 0, 0.0));
-    params.push_back(a1 ? expr(*a1) : ir::makeConst(Type::float64(), loc, 0, 1.0));
-    sizeE = param(2, "size");
-  } else if (name == "randint") {
-    kind = ir::RandomKind::Integer;
-    dt = DType::Int64;
-    checkKeywords(e, {"low", "high", "size"}, fname);
-    const ast::Expr *a0 = param(0, "low"), *a1 = param(1, "high");
-    if (!a0) error(loc, "np.random.randint() needs low");
-    if (a1 && a1->kind == ast::ExprKind::NoneLit) a1 = nullptr;
-    if (a1) {
-      params.push_back(expr(*a0));
-      params.push_back(expr(*a1));
-    } else { // randint(high): [0, high)
-      params.push_back(ir::makeConst(Type::int64(), loc, 0));
-      params.push_back(expr(*a0));
-    }
-    sizeE = param(2, "size");
-  } else if (name == "default_rng" || name == "Generator") { // as in Numba
-    notSupported(loc, fname + "() cannot make a Generator in compiled code: pass a np.random.Generator in as an argument");
-  } else {
-    notSupported(loc, fname + " is not supported yet");
+    std::vector<ExprPtr> dims;
+    bool array = !isNoneArg(sizeE);
+    if (array) dims = shapeArgument(*sizeE);
+    bool unknownArg = isUnknown(low) || isUnknown(high);
+    for (auto &x : dims) unknownArg |= isUnknown(x);
+    if (unknownArg) return unknown(loc);
+    auto stmts = std::make_shared<ir::Block>();
+    int lowVar = holdInTemp(std::move(low), loc, *stmts), highVar = holdInTemp(std::move(high), loc, *stmts);
+    // The closed interval [low, high - 1] (randint) or [low, high] must not be empty; NumPy
+    // words the error by whether low is 0.
+    auto empty = std::make_unique<ir::Stmt>(ir::StmtOp::If, loc);
+    empty->exprs.push_back(compareOne(closed ? ast::CmpOpKind::Lt : ast::CmpOpKind::LtE, load(highVar, loc), load(lowVar, loc), loc));
+    raiseIfStmt(compareOne(ast::CmpOpKind::Eq, load(lowVar, loc), ir::makeConst(Type::int64(), loc, 0), loc), "high <= 0",
+                empty->body, loc);
+    auto r = std::make_unique<ir::Stmt>(ir::StmtOp::Raise, loc);
+    r->exc = types::ExcKind::ValueError;
+    r->text = "low >= high";
+    empty->body.push_back(std::move(r));
+    stmts->push_back(std::move(empty));
+    Type u64 = Type::scalar(DType::UInt64);
+    ExprPtr rng = binary(ast::BinOpKind::Sub, ir::makeCast(load(highVar, loc), u64), ir::makeCast(load(lowVar, loc), u64), loc);
+    if (!closed) rng = binary(ast::BinOpKind::Sub, std::move(rng), ir::makeConst(u64, loc, 1), loc);
+    int rngVar = holdInTemp(std::move(rng), loc, *stmts);
+    auto one = [&] {
+      ExprPtr d = randomExpr(ir::RandomKind::NpInteger, Type::int64(), loc);
+      d->args.push_back(load(lowVar, loc));
+      d->args.push_back(load(rngVar, loc));
+      return d;
+    };
+    return seqExpr(stmts, array ? randomArray(*this, std::move(dims), DType::Int64, one, loc) : one(), loc);
   }
-  for (auto &p : params) {
-    if (isUnknown(p)) return unknown(loc);
-    if (!p->type.isNumber() || p->type.isComplex()) error(p->loc, fname + "() parameters must be real numbers");
-    p = kind == ir::RandomKind::Integer ? toInt64Index(std::move(p), fname + " bound") : ir::makeCast(std::move(p), Type::float64());
-  }
-  if (sizeE && sizeE->kind != ast::ExprKind::NoneLit) dims = shapeArgument(*sizeE);
-  for (auto &d : dims)
-    if (isUnknown(d)) return unknown(loc);
-
-  // One draw from the distribution given its (element) parameters.
-  auto one = [this, kind, loc](std::vector<ExprPtr> p) -> ExprPtr {
-    if (kind == ir::RandomKind::Integer) {
-      auto r = draw(kind, Type::int64(), loc);
-      r->args = std::move(p);
-      return r;
-    }
-    ExprPtr x = draw(kind, Type::float64(), loc);
-    if (p.empty()) return x;
-    if (kind == ir::RandomKind::Normal) // loc + scale * z
-      return binary(ast::BinOpKind::Add, std::move(p[0]), binary(ast::BinOpKind::Mult, std::move(p[1]), std::move(x), loc), loc);
-    // low + (high - low) * u
-    auto low2 = ir::clone(*p[0]);
-    return binary(ast::BinOpKind::Add, std::move(p[0]),
-                  binary(ast::BinOpKind::Mult, binary(ast::BinOpKind::Sub, std::move(p[1]), std::move(low2), loc), std::move(x), loc),
-                  loc);
-  };
-  bool array = !dims.empty() || (sizeE && sizeE->kind != ast::ExprKind::NoneLit);
-  if (!array) return one(std::move(params));
-  // An array of draws: an elementwise map over an uninitialised array of the shape.
-  auto shape = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::array(dt, int(dims.size()), types::Layout::C), loc);
-  shape->sub = int(ir::AllocKind::Empty);
-  shape->args = std::move(dims);
-  std::vector<ExprPtr> operands;
-  operands.push_back(std::move(shape));
-  for (auto &p : params) operands.push_back(std::move(p));
-  return elementwise(std::move(operands), [one](std::vector<ExprPtr> v) {
-    v.erase(v.begin()); // the shape array's (unused) element
-    return one(std::move(v));
-  }, loc);
+  if (const random::DistInfo *d = random::findDist(random::Family::Legacy, name.c_str()))
+    return randomTableCall(*this, *d, nullptr, e, fname);
+  if (auto r = libraryCall("numpy.random." + name, fname, e)) return r; // choice, permutation, ...
+  if (name == "default_rng" || name == "Generator" || name == "RandomState") // as in Numba
+    notSupported(loc, fname + "() cannot make a generator in compiled code: pass a np.random.Generator in as an argument");
+  notSupported(loc, fname + " is not supported in compiled code");
 }
 
 } // namespace mahou::sema

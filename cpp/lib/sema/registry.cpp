@@ -132,6 +132,7 @@ Receiver receiverOf(types::ModuleId module) {
   case types::ModuleId::Cmath: return Receiver::Cmath;
   case types::ModuleId::Numpy: return Receiver::Numpy;
   case types::ModuleId::NumpyRandom: return Receiver::NumpyRandom;
+  case types::ModuleId::PyRandom: return Receiver::PyRandom;
   case types::ModuleId::Mahou: return Receiver::Mahou;
   case types::ModuleId::Cuda: return Receiver::Cuda;
   case types::ModuleId::Python: return Receiver::PythonModule;

@@ -225,6 +225,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     if (base->type.readonly) error(loc, "cannot assign to an item of a read-only array");
     if (auto fancy = arrayIndex(*sub->index)) { // a[mask] = v, a[indices] = v
       if (isUnknown(value)) return;
+      value = storedScalar(std::move(value), base->type.dtype, loc);
       out.push_back(scatter(*this, std::move(base), std::move(*fancy), std::move(value), loc));
       return;
     }
@@ -234,6 +235,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
       if (isUnknown(view) || isUnknown(value)) return;
       if (value->type.isTuple()) value = tupleAsArray(*this, std::move(value), loc); // a[:2] = (x, y)
       if (isUnknown(value)) return;
+      value = storedScalar(std::move(value), view->type.dtype, loc);
       out.push_back(storeView(std::move(view), std::move(value), loc));
       return;
     }
@@ -246,7 +248,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     auto st = makeStmt(ir::StmtOp::StoreItem, loc);
     st->exprs.push_back(std::move(base));
     for (auto &i : *idx) st->exprs.push_back(std::move(i));
-    st->exprs.push_back(convert(std::move(value), elem, "array store"));
+    st->exprs.push_back(convert(storedScalar(std::move(value), elem.dtype, loc), elem, "array store"));
     out.push_back(std::move(st));
     return;
   }
@@ -340,8 +342,17 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   auto st = makeStmt(ir::StmtOp::StoreItem, s.loc);
   st->exprs.push_back(std::move(arr));
   for (auto &i : indices) st->exprs.push_back(std::move(i));
-  st->exprs.push_back(convert(std::move(value), Type::scalar(at.dtype), "array store"));
+  st->exprs.push_back(convert(storedScalar(std::move(value), at.dtype, s.loc), Type::scalar(at.dtype), "array store"));
   out.push_back(std::move(st));
+}
+
+ExprPtr FunctionTyper::storedScalar(ExprPtr value, types::DType dtype, Loc loc, bool flat) {
+  if (!value->type.isFloat() || !types::isInteger(dtype)) return value;
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(value));
+  auto e = intrinsic(ir::Intrinsic::NpIntStore, Type::scalar(dtype), std::move(args), loc);
+  e->ival = flat ? 1 : 0;
+  return e;
 }
 
 // xs[i] += v, d[k] += v: the container and the index or key are evaluated once, the

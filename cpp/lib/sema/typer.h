@@ -124,7 +124,9 @@ public:
   // np.<ufunc>(x, ..., out) / np.<ufunc>(x, out=out) as a statement: the store into out
   // (ufunc_out.cpp); nullptr when the call has no output argument.
   ExprPtr randomCall(const std::string &name, const ast::Call &e); // random.cpp
+  ExprPtr pyRandomCall(const std::string &name, const ast::Call &e); // the random module: random_python.cpp
   ExprPtr randomGeneratorMethod(ExprPtr gen, const std::string &name, const ast::Call &e); // random_generator.cpp
+  ExprPtr randomIntegers(ExprPtr gen, const ast::Call &e);
   ExprPtr randomShuffle(ExprPtr gen, const std::string &name, const ast::Call &e);
   ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
   // receiver.name(...) of the registry (a builtin, a module's function): one lookup.
@@ -169,6 +171,10 @@ public:
   // A function given as a value (sort's key=): an inline lambda, an inner function or a
   // compiled function, called with typed positional arguments.
   ExprPtr callFunctionArgument(const ast::Expr &fn, std::vector<ExprPtr> args, Loc loc, const std::string &what);
+  // A scalar stored into an array of `dtype`: a float into integers converts as NumPy's
+  // setitem does (NaN ValueError, inf and values past the dtype OverflowError; through
+  // a.flat every failure is ValueError, as NumPy's; stmts.cpp).
+  ExprPtr storedScalar(ExprPtr value, types::DType dtype, Loc loc, bool flat = false) override;
   std::optional<DType> dtypeArgument(const ast::Expr &e) override;
   std::vector<ExprPtr> shapeArgument(const ast::Expr &e) override;
   std::vector<ExprPtr> positionalArgs(const ast::Call &e, size_t minArgs, size_t maxArgs,

@@ -127,6 +127,9 @@ public:
   virtual ExprPtr elementwise(std::vector<ExprPtr> operands, const ElementBody &body, Loc loc) = 0;
   virtual ir::StmtPtr storeView(ExprPtr dest, ExprPtr value, Loc loc) = 0;
   virtual ExprPtr reduction(ir::ReduceKind kind, ExprPtr arr, std::optional<int64_t> axis, Loc loc) = 0;
+  // A scalar stored into an array of `dtype`: a float into integers converts as NumPy's
+  // setitem does (NaN ValueError, inf and too large OverflowError; `flat`: ValueError).
+  virtual ExprPtr storedScalar(ExprPtr value, DType dtype, Loc loc, bool flat = false) = 0;
 
   // Widens the variable `target` names (a container made empty) to `refined`.
   virtual bool refineContainer(const ast::Expr &target, const Type &refined, Loc loc) = 0;

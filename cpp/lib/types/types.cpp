@@ -40,6 +40,7 @@ const char *moduleName(ModuleId m) {
   case ModuleId::Cmath: return "cmath";
   case ModuleId::Numpy: return "numpy";
   case ModuleId::NumpyRandom: return "numpy.random";
+  case ModuleId::PyRandom: return "random";
   case ModuleId::Mahou: return "mahou";
   case ModuleId::Cuda: return "mahou.cuda";
   case ModuleId::Python: return "python";

@@ -4,8 +4,10 @@ NumPy (numba/np/arraymath.py): a call of np.median(a) in compiled code is a call
 
 The compiler asks for them by the names '@numpy.<name>' (numpy_functions),
 '@numpy.linalg.<name>' (linalg), '@ndarray.<name>' (array_methods, self first),
-'@internal.<name>' (internal: helpers of the compiler's own lowering) and '@blas.dgemm'
-&c. (blas: BLAS routines as C function pointers for np.dot); the resolver
+'@internal.<name>' (internal: helpers of the compiler's own lowering), '@blas.dgemm'
+&c. (blas: BLAS routines as C function pointers for np.dot), '@numpy.random.<name>'
+(numpy_random: choice, permutation, shuffle, ...) and '@random.<name>' (random_module:
+the random module's functions made of its primitives); the resolver
 (mahou._resolver) imports this package on the first such name.
 """
 
@@ -18,6 +20,8 @@ _MODULES = {
     "internal": "mahou._library.internal",
     "blas": "mahou._library.blas",
     "functional": "mahou._library.functional",
+    "numpy.random": "mahou._library.numpy_random",
+    "random": "mahou._library.random_module",
 }
 
 

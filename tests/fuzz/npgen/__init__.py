@@ -23,7 +23,7 @@ FEATURES = ["elementwise", "stmts", "results", "indexing", "library", "globals",
 #               range (astype, stores): NumPy's x86-64 results.
 #   random      np.random.seed in one function and draws in others, called in random
 #               orders: NumPy's legacy MT19937 stream (np.random.RandomState).
-DEFAULT_OFF = ["random"]
+DEFAULT_OFF = []
 DEFAULT_FEATURES = [f for f in FEATURES if f not in DEFAULT_OFF]
 for _name in FEATURES:
     importlib.import_module(f"{__name__}.{'random_state' if _name == 'random' else _name}")
