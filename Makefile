@@ -54,7 +54,7 @@ help:
 	@echo "make fuzz    the differential fuzzer with new seeds (FUZZ_PROGRAMS=100000, FUZZ_SEED=clock), then the NumPy oracle"
 	@echo "make fuzz-numpy  the NumPy oracle alone (NPFUZZ_PROGRAMS=20000, NPFUZZ_FEATURES=+overlap,+random,...)"
 	@echo "make leaks   RSS over 10,000 dispatcher creations (compiled code freed with its dispatcher)"
-	@echo "make sanitize  the C++ unit tests built with AddressSanitizer + UBSan (build/asan) and run"
+	@echo "make sanitize  AddressSanitizer + UBSan build (build/asan): the C++ unit tests and the object layer's Python tests"
 	@echo "make wheel   a self-contained manylinux wheel in dist/ (WHEEL_PYTHON=python3.12 for another Python)"
 	@echo "make clean   remove build outputs (keeps .venv)"
 
@@ -112,6 +112,8 @@ test: setup
 	else echo "no Python tests yet"; fi; \
 	echo "=== differential fuzzer (tests/fuzz: fixed seeds, at most $(FUZZ_TEST_SECONDS) s)"; \
 	$(VPY) tests/fuzz/fuzz.py --seed 1 --programs 400 --budget $(FUZZ_TEST_SECONDS) --hang-seconds 30 || status=1; \
+	echo "=== bad-input fuzzer (tests/fuzz/bad_input.py: seed 1, at most $(FUZZ_TEST_SECONDS) s)"; \
+	$(VPY) tests/fuzz/bad_input.py --seed 1 --cases 400 --budget $(FUZZ_TEST_SECONDS) || status=1; \
 	echo "=== NumPy oracle (tests/fuzz --numpy: fixed seed, at most $(NPFUZZ_TEST_SECONDS) s)"; \
 	$(VPY) tests/fuzz/fuzz.py --numpy --seed 1 --programs 200 --budget $(NPFUZZ_TEST_SECONDS) --hang-seconds 30 || status=1; \
 	echo "=== documentation (make docs: the site built, every example run, warnings are errors)"; \
@@ -147,18 +149,26 @@ leaks: setup
 	prlimit --as=6000000000 $(VPY) tests/leaks/dispatchers.py --count $(LEAK_DISPATCHERS)
 
 # The C++ unit tests with AddressSanitizer (leaks included) and UndefinedBehaviorSanitizer,
-# in a build directory of their own, each test in a process of its own (ctest); any
-# report fails the run.
+# in a build directory of their own, each test in a process of its own (ctest); then the
+# object layer's Python tests (SANITIZE_PYTESTS: lists, dicts, strings, typed containers,
+# jitclass, objmode, pickling, bad input, boundaries) with the extension modules of that
+# build, under the venv's Python with the ASan runtime preloaded
+# (tests/sanitize/run_python_tests.py says which runtime options and why). Any report fails the run.
 SANITIZE_DIR   := build/asan
 SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize=vptr -fno-sanitize-recover=all -fno-omit-frame-pointer
+SANITIZE_PYTESTS := $(addprefix tests/python/,test_lists.py test_dicts.py test_strings.py test_list_of_optionals.py \
+  test_jitclass.py test_jitclass_keys.py test_jitclass_deferred_containers.py test_objmode.py test_pickling.py \
+  test_bad_input.py test_boundaries.py test_hash.py)
 sanitize: setup
 	cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DMAHOU_BUILD_TESTS=ON \
 	  -DPython_EXECUTABLE=$(CURDIR)/$(VPY) -DCMAKE_C_FLAGS="$(SANITIZE_FLAGS)" -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" \
-	  -DCMAKE_EXE_LINKER_FLAGS="$(SANITIZE_FLAGS)" >/dev/null
-	cmake --build $(SANITIZE_DIR) --target mahou_unit_tests
+	  -DCMAKE_EXE_LINKER_FLAGS="$(SANITIZE_FLAGS)" -DCMAKE_SHARED_LINKER_FLAGS="$(SANITIZE_FLAGS)" \
+	  -DCMAKE_MODULE_LINKER_FLAGS="$(SANITIZE_FLAGS)" >/dev/null
+	cmake --build $(SANITIZE_DIR) --target mahou_unit_tests _core _backend
 	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure
+	$(VPY) tests/sanitize/run_python_tests.py $(SANITIZE_DIR) $(SANITIZE_PYTESTS)
 
 # pip resolves numba together with a numpy it supports (it may change the venv's numpy).
 # BENCH_ARGS=--quick for a smoke run (fewer repetitions), --no-write to leave BENCHMARKS.md.

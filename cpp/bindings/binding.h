@@ -26,10 +26,12 @@ namespace mahou::binding {
 // Throws nb::python_error when it cannot be imported. Needs the GIL.
 const backend::Table &backendTable();
 // Wrapping a Python function (function_objects.cpp): its positional parameters (and,
-// when `defaults` is given, a new reference to __defaults__ or null); a new dict with
-// __name__, __qualname__, __module__, __doc__ and __wrapped__ as functools.update_wrapper.
+// when `defaults` is given, a new reference to __defaults__ or null; when `kwonly` is
+// given, its keyword-only parameters' count, their names after the positional ones', and
+// a new reference to __kwdefaults__ or null); a new dict with __name__, __qualname__,
+// __module__, __doc__ and __wrapped__ as functools.update_wrapper.
 bool readFunctionParameters(PyObject *func, const char *owner, int &count, std::vector<std::string> &names,
-                            PyObject **defaults = nullptr);
+                            PyObject **defaults = nullptr, int *kwonly = nullptr, PyObject **kwdefaults = nullptr);
 bool copyWrappedAttributes(PyObject *func, PyObject **dict);
 // Compile times (ms) per stage as the `stats` attributes show them.
 nanobind::dict stageTimes(const StageTimes &t);
@@ -70,9 +72,17 @@ void appendTypeKey(const types::Type &t, std::vector<uint64_t> &key);
 // the slow path (unsupported dtype, byte-swapped).
 uint64_t arrayKeyWord(PyObject *obj);
 
+// Whether `obj` is an ndarray that compiled code may use as a value of the array type
+// t: its dimensions, its dtype (or record layout) in native byte order, a layout that
+// satisfies t's (C or F contiguous when t says so) and writeable unless t is read-only.
+bool arrayFitsType(PyObject *obj, const types::Type &t);
+
 // The full type of a Python argument, or nullopt with *why describing the
 // object ("list", "array(float16)") when it cannot be typed.
 std::optional<types::Type> typeOfObject(PyObject *obj, std::string *why);
+// An enum member's type from mahou._resolver.enum_parts' tuple (the class, its name, the
+// members' names and values, this member's index, an IntEnum, float values).
+types::Type enumTypeOfParts(nanobind::tuple parts);
 
 // A tuple subclass with `_fields` (collections.namedtuple, typing.NamedTuple) of `size`
 // fields (any number when size < 0): its namedtuple type with no items yet; else nullopt.
@@ -113,8 +123,11 @@ enum class ArgOp : uint8_t { Int64, Float64, Bool, Array, Generic };
 enum class RetOp : uint8_t { Int64, Float64, Bool, None, Generic };
 
 // Writes the native form of `obj` (of type `t`, after conversion if needed)
-// into dst. Returns false with a Python error set.
+// into dst. Returns false with a Python error set. Checked: an array must fit t
+// (arrayFitsType), whatever the caller knows.
 bool unboxValue(PyObject *obj, const types::Type &t, char *dst);
+// An ndarray's native form without checks: only for an argument whose type key the
+// dispatcher has matched to the overload's (the hit path).
 bool unboxArray(PyObject *obj, int ndim, char *dst);
 // Builds the Python object for the native value at src, consuming the array
 // references it holds (also on failure). Returns a new reference or null.
@@ -164,6 +177,7 @@ struct DispatcherState {
   PyObject *pyFunc = nullptr;   // owned
   PyObject *resolver = nullptr; // owned
   PyObject *defaults = nullptr; // owned tuple or null
+  PyObject *kwdefaults = nullptr; // owned dict (the keyword-only parameters' defaults) or null
   std::string source, filename, name;
   int firstLine = 1;
   CompileOptions options;
@@ -171,8 +185,9 @@ struct DispatcherState {
   bool cache = false; // cache=True: overloads are loaded from / stored to the on-disk cache
   bool canCompile = true;
   int nparams = 0;     // named (positional-or-keyword) parameters
+  int nkwonly = 0;     // keyword-only parameters (after them in paramNames and in the arguments)
   bool varargs = false; // the function takes *args (packed into one tuple after them)
-  std::vector<std::string> paramNames;
+  std::vector<std::string> paramNames; // nparams positional ones, then nkwonly keyword-only ones
   std::vector<std::unique_ptr<Overload>> overloads; // in compilation order
   std::vector<OverloadEntry> entries;
   std::vector<std::pair<uint32_t, Overload *>> scalarEntries; // overloads with a scalarCode

@@ -10,6 +10,7 @@
 #include "mahou/slice_type.h"
 #include "mahou/runtime.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace nb = nanobind;
@@ -54,7 +55,17 @@ void storeInteger(char *dst, DType d, long long v) {
 
 bool unboxInteger(PyObject *obj, DType d, char *dst) {
   if (PyFloat_Check(obj)) { // unsafe conversion, allowed for explicit signatures
-    storeInteger(dst, d, static_cast<long long>(PyFloat_AS_DOUBLE(obj)));
+    double v = PyFloat_AS_DOUBLE(obj);
+    // int()'s errors where the float has no int64 value (a C cast of it is undefined).
+    if (std::isnan(v)) {
+      PyErr_SetString(PyExc_ValueError, "cannot convert float NaN to integer");
+      return false;
+    }
+    if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) {
+      PyErr_SetString(PyExc_OverflowError, "cannot convert float to an integer of 64 bits: out of range");
+      return false;
+    }
+    storeInteger(dst, d, static_cast<long long>(v));
     return true;
   }
   nb::object num = nb::steal(asPythonInt(obj));
@@ -287,19 +298,45 @@ bool unboxArray(PyObject *obj, int ndim, char *dst) {
   return true;
 }
 
+// The check of every place a Python array becomes a native array of a declared type
+// (a jitclass field, a typed container's item, an objmode output, an item of a tuple or
+// list argument): compiled code reads the memory by that type, so an array of another
+// dtype, a strided one where a contiguous one is declared or a read-only one where a
+// writable one is, is a TypeError (never converted: a copy would not alias).
+bool unboxCheckedArray(PyObject *obj, const Type &t, char *dst) {
+  if (arrayFitsType(obj, t))
+    return unboxArray(obj, t.ndim, dst);
+  std::string why;
+  std::optional<Type> actual = ensureNumpyApi() ? typeOfObject(obj, &why) : std::nullopt;
+  if (!actual && why.empty())
+    why = Py_TYPE(obj)->tp_name;
+  PyErr_Clear();
+  PyErr_Format(PyExc_TypeError, "expected %s, got %s", t.str().c_str(), actual ? actual->str().c_str() : why.c_str());
+  return false;
+}
+
 bool unboxValue(PyObject *obj, const Type &t, char *dst) {
   switch (t.kind) {
   case types::Kind::Scalar:
     return unboxScalar(obj, t.dtype, dst);
   case types::Kind::Array:
-    return unboxArray(obj, t.ndim, dst);
+    return unboxCheckedArray(obj, t, dst);
   case types::Kind::Tuple:
     return unboxTuple(obj, t, dst);
   case types::Kind::None:
   case types::Kind::Function:
+  case types::Kind::DTypeObj:
     return true; // no runtime data
   case types::Kind::Record:
     return unboxRecord(obj, t, dst);
+  case types::Kind::EnumMember: { // its value (the dispatcher matched its class)
+    PyObject *value = PyObject_GetAttrString(obj, "_value_");
+    if (!value)
+      return false;
+    bool ok = unboxScalar(value, t.elems[0].dtype, dst);
+    Py_DECREF(value);
+    return ok;
+  }
   default:
     return unboxObject(obj, t, dst);
   }
@@ -319,6 +356,14 @@ PyObject *boxValue(const Type &t, char *src) {
     Py_RETURN_NONE;
   case types::Kind::Record:
     return boxRecord(t, src);
+  case types::Kind::EnumMember: { // the member of its class with this value: cls(value)
+    PyObject *value = boxValue(t.elems[0], src);
+    if (!value)
+      return nullptr;
+    PyObject *member = PyObject_CallOneArg(reinterpret_cast<PyObject *>(uintptr_t(t.handle)), value);
+    Py_DECREF(value);
+    return member;
+  }
   default:
     return boxObject(t, src);
   }

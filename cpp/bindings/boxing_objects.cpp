@@ -96,7 +96,7 @@ MahouMemInfo *listFromPython(PyObject *obj, const Type &listType) {
     std::string why;
     auto t = typeOfObject(x, &why);
     bool same = t && (*t == item || (item.isList() && t->isList() && t->elems[0] == item.elems[0]) ||
-                      (item.isArray() && t->isArray() && t->dtype == item.dtype && t->ndim == item.ndim));
+                      (item.isArray() && arrayFitsType(x, item)));
     if (!same) {
       PyErr_Format(PyExc_TypeError, "can't unbox heterogeneous list: item %zd is %s, not %s (a list holds items of one type)",
                    i, t ? t->str().c_str() : why.c_str(), item.str().c_str());
@@ -129,6 +129,28 @@ PyObject *listToPython(MahouMemInfo *list, const Type &item) {
     PyList_SET_ITEM(out, Py_ssize_t(i), x);
   }
   return out;
+}
+
+namespace {
+thread_local SharedUnboxing *currentUnboxing = nullptr;
+} // namespace
+
+SharedUnboxing::SharedUnboxing() : outer_(currentUnboxing) { currentUnboxing = this; }
+SharedUnboxing::~SharedUnboxing() { currentUnboxing = outer_; }
+
+MahouMemInfo *SharedUnboxing::find(PyObject *obj, const Type &t) {
+  if (!currentUnboxing) return nullptr;
+  auto range = currentUnboxing->seen_.equal_range(obj);
+  for (auto it = range.first; it != range.second; ++it)
+    if (*it->second.type == t) {
+      mahou_rt_incref(it->second.native);
+      return it->second.native;
+    }
+  return nullptr;
+}
+
+void SharedUnboxing::remember(PyObject *obj, const Type &t, MahouMemInfo *native) {
+  if (currentUnboxing) currentUnboxing->seen_.emplace(obj, Seen{&t, native});
 }
 
 bool reflectList(PyObject *target, MahouMemInfo *list, const Type &item) {
@@ -220,8 +242,12 @@ bool unboxObject(PyObject *obj, const Type &t, char *dst) {
       PyErr_Format(PyExc_TypeError, "expected a list, got %s", Py_TYPE(obj)->tp_name);
       return false;
     }
-    MahouMemInfo *l = listFromPython(obj, t);
-    if (!l) return false;
+    MahouMemInfo *l = SharedUnboxing::find(obj, t);
+    if (!l) {
+      l = listFromPython(obj, t);
+      if (!l) return false;
+      SharedUnboxing::remember(obj, t, l);
+    }
     storeObjectPtr(dst, l);
     return true;
   }
@@ -231,8 +257,12 @@ bool unboxObject(PyObject *obj, const Type &t, char *dst) {
       PyErr_Format(PyExc_TypeError, "expected a set, got %s", Py_TYPE(obj)->tp_name);
       return false;
     }
-    MahouMemInfo *s = setFromPython(obj, t);
-    if (!s) return false;
+    MahouMemInfo *s = SharedUnboxing::find(obj, t);
+    if (!s) {
+      s = setFromPython(obj, t);
+      if (!s) return false;
+      SharedUnboxing::remember(obj, t, s);
+    }
     storeObjectPtr(dst, s);
     return true;
   }

@@ -33,6 +33,7 @@ Slot slotOf(const Type &t) {
   case types::Kind::Generator:
   case types::Kind::NumPyRandomGenerator:
   case types::Kind::Optional:
+  case types::Kind::EnumMember:
     return {types::nativeSize(t), std::max<size_t>(1, types::nativeAlign(t))};
   default:
     return {0, 1}; // none and compile-time-only values have no runtime data
@@ -94,7 +95,7 @@ private:
 };
 
 void keepFunctionArguments(DispatcherState &st, const Type &t) {
-  if (t.kind == types::Kind::Function)
+  if (t.kind == types::Kind::Function || t.kind == types::Kind::EnumMember) // a function, an enum class
     keepAlive(st, reinterpret_cast<PyObject *>(uintptr_t(t.handle)));
   for (const Type &e : t.elems)
     keepFunctionArguments(st, e);
@@ -115,7 +116,8 @@ bool raiseArity(const DispatcherState &st, size_t given) {
   return false;
 }
 
-bool raiseMissing(const DispatcherState &st, const std::vector<std::string> &missing) {
+bool raiseMissing(const DispatcherState &st, const std::vector<std::string> &missing,
+                  const char *what = "required positional argument") {
   std::string names;
   for (size_t i = 0; i < missing.size(); ++i) {
     if (i)
@@ -123,25 +125,33 @@ bool raiseMissing(const DispatcherState &st, const std::vector<std::string> &mis
     names += "'" + missing[i] + "'";
   }
   PyErr_Format(PyExc_TypeError, "%s() missing %s: %s", st.name.c_str(),
-               plural(missing.size(), "required positional argument").c_str(), names.c_str());
+               plural(missing.size(), what).c_str(), names.c_str());
   return false;
 }
 
 int parameterIndex(const DispatcherState &st, PyObject *name) {
+  Py_ssize_t size = 0;
+  const char *text = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &size) : nullptr;
+  if (!text) { // not a str (or not encodable): matches no parameter
+    PyErr_Clear();
+    return -1;
+  }
+  std::string_view utf8(text, size_t(size)); // names as Python spells them: 'μ' is not ASCII
   for (size_t i = 0; i < st.paramNames.size(); ++i)
-    if (PyUnicode_CompareWithASCIIString(name, st.paramNames[i].c_str()) == 0)
+    if (utf8 == st.paramNames[i])
       return int(i);
   return -1;
 }
 
 // Positional arguments args[0, npos) and keyword ones (values at kwvalues) + defaults
-// → one borrowed object per named parameter.
+// → one borrowed object per named parameter (the positional ones, then the keyword-only
+// ones).
 bool bindNamed(const DispatcherState &st, PyObject *const *args, size_t npos, PyObject *const *kwvalues,
                PyObject *kwnames, std::vector<PyObject *> &out) {
   size_t np = size_t(st.nparams);
   if (npos > np)
     return raiseArity(st, npos);
-  out.assign(np, nullptr);
+  out.assign(np + size_t(st.nkwonly), nullptr);
   std::copy(args, args + npos, out.begin());
   Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t k = 0; k < nkw; ++k) {
@@ -170,7 +180,20 @@ bool bindNamed(const DispatcherState &st, PyObject *const *args, size_t npos, Py
     else
       missing.push_back(st.paramNames[j]);
   }
-  return missing.empty() || raiseMissing(st, missing);
+  if (!missing.empty())
+    return raiseMissing(st, missing);
+  for (size_t j = np; j < out.size(); ++j) { // keyword-only: their defaults are by name
+    if (out[j])
+      continue;
+    PyObject *d = nullptr;
+    if (st.kwdefaults && PyDict_Check(st.kwdefaults))
+      d = PyDict_GetItemString(st.kwdefaults, st.paramNames[j].c_str());
+    if (d)
+      out[j] = d;
+    else
+      missing.push_back(st.paramNames[j]);
+  }
+  return missing.empty() || raiseMissing(st, missing, "required keyword-only argument");
 }
 
 // One borrowed object per parameter. A function with *args gets the extra positional
@@ -260,6 +283,12 @@ void notifyCompiled(DispatcherObject *self, const Overload &ov) {
 int conversionCost(const Type &from, const Type &to) {
   if (from == to)
     return 0;
+  if (to.isOptional()) { // optional(int32) in a signature: None, or what converts to int32
+    if (from.isNone())
+      return 1;
+    int c = conversionCost(from, to.elems[0]);
+    return c < 0 ? -1 : c + 1;
+  }
   if (from.isScalar() && to.isScalar()) {
     if (from.isComplex() && !to.isComplex())
       return -1;

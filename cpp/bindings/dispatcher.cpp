@@ -297,6 +297,8 @@ inline std::optional<PyObject *> tryFastOverload(DispatcherState &st, const Over
 // around the call (nogil: the GIL is released here; a declared return type: the result
 // is converted here).
 void rememberFastOverload(DispatcherObject *self, const Overload *ov) {
+  if (self->state->nkwonly) // its arguments are bound by name (and defaults) on every call
+    return;
   self->lastFast = ov;
   bool entry = ov->pythonEntry && !self->state->nogil && !ov->declaredRet;
   self->vectorcall = entry ? ov->pythonEntry : dispatcherCall;
@@ -310,16 +312,16 @@ PyObject *dispatcherCall(PyObject *callable, PyObject *const *args, size_t nargs
   auto *self = reinterpret_cast<DispatcherObject *>(callable);
   DispatcherState &st = *self->state;
   size_t n = size_t(PyVectorcall_NARGS(nargsf));
-  if (const Overload *hot = self->lastFast; hot && !kwnames && n == hot->nargs)
+  if (const Overload *hot = self->lastFast; hot && !kwnames && n == hot->nargs && !st.nkwonly)
     if (std::optional<PyObject *> result = tryFastOverload(st, *hot, args, n))
       return *result;
-  if (!kwnames && n == size_t(st.nparams) && !st.scalarEntries.empty() && n <= size_t(kMaxScalarArgs))
+  if (!kwnames && n == size_t(st.nparams) && !st.nkwonly && !st.scalarEntries.empty() && n <= size_t(kMaxScalarArgs))
     if (const Overload *ov = findFastOverload(st, args, n)) {
       rememberFastOverload(self, ov);
       if (std::optional<PyObject *> result = tryFastOverload(st, *ov, args, n))
         return *result;
     }
-  if (!kwnames && n == size_t(st.nparams)) {
+  if (!kwnames && n == size_t(st.nparams) && !st.nkwonly) {
     KeyBuffer key;
     size_t i = 0;
     while (i < n && appendKeyFast(args[i], key))
@@ -423,7 +425,8 @@ PyObject *dispatcherNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   st.firstLine = firstLine;
   st.name = name;
   st.varargs = takesVarargs(pyFunc);
-  if (!readOptions(st, options) || !readFunctionParameters(pyFunc, "Dispatcher", st.nparams, st.paramNames, &st.defaults) ||
+  if (!readOptions(st, options) || !readFunctionParameters(pyFunc, "Dispatcher", st.nparams, st.paramNames, &st.defaults,
+                                                            &st.nkwonly, &st.kwdefaults) ||
       !copyWrappedAttributes(pyFunc, &self->dict)) {
     Py_DECREF(self);
     return nullptr;
@@ -441,6 +444,7 @@ int dispatcherTraverse(PyObject *obj, visitproc visit, void *arg) {
     Py_VISIT(st->pyFunc);
     Py_VISIT(st->resolver);
     Py_VISIT(st->defaults);
+    Py_VISIT(st->kwdefaults);
     for (PyObject *o : st->keepAlive)
       Py_VISIT(o);
   }
@@ -453,6 +457,7 @@ int dispatcherClear(PyObject *obj) {
   if (DispatcherState *st = self->state) {
     Py_CLEAR(st->resolver);
     Py_CLEAR(st->defaults);
+    Py_CLEAR(st->kwdefaults);
     std::vector<PyObject *> kept;
     kept.swap(st->keepAlive);
     for (PyObject *o : kept)
@@ -581,6 +586,9 @@ inline PyObject *callEntry(DispatcherState &st, const Overload &ov, PyObject *co
   size_t n = ov.argOps.size();
   const ArgOp *ops = ov.argOps.data();
   const size_t *offsets = ov.argOffsets.data();
+  std::optional<SharedUnboxing> shared; // one native list per Python list, however often passed
+  if (__builtin_expect(ov.releasesArgs, 0))
+    shared.emplace();
   for (size_t i = 0; i < n; ++i) {
     char *dst = argBuf + offsets[i];
     argv[i] = dst;
@@ -591,6 +599,7 @@ inline PyObject *callEntry(DispatcherState &st, const Overload &ov, PyObject *co
       return nullptr;
     }
   }
+  shared.reset(); // for these arguments only, not for what the call unboxes
   if (__builtin_expect(ov.releasesArgs, 0))
     return callEntryWithObjects(st, ov, args, retBuf, argv);
   EntryFn entry = ov.fn.entry;

@@ -7,6 +7,7 @@
 #include "mahou/jitclass.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 
 namespace nb = nanobind;
@@ -184,15 +185,21 @@ public:
   std::optional<CalleeParams> calleeParams(uint64_t handle) override {
     auto *obj = reinterpret_cast<PyObject *>(uintptr_t(handle));
     if (!isDispatcher(obj))
-      return std::nullopt;
+      return objectParams(obj);
     const DispatcherState &st = *reinterpret_cast<DispatcherObject *>(obj)->state;
     CalleeParams p;
     p.names = st.paramNames;
+    p.nkwonly = size_t(st.nkwonly);
     p.defaults.resize(p.names.size());
+    size_t npos = size_t(st.nparams);
     size_t ndef = st.defaults ? size_t(PyTuple_GET_SIZE(st.defaults)) : 0;
-    size_t first = p.names.size() - std::min(ndef, p.names.size());
-    for (size_t j = first; j < p.names.size(); ++j)
+    size_t first = npos - std::min(ndef, npos);
+    for (size_t j = first; j < npos; ++j)
       p.defaults[j] = constantValue(PyTuple_GET_ITEM(st.defaults, Py_ssize_t(j - first)));
+    for (size_t j = npos; j < p.names.size(); ++j) // keyword-only: __kwdefaults__ by name
+      if (PyObject *d = st.kwdefaults && PyDict_Check(st.kwdefaults)
+                            ? PyDict_GetItemString(st.kwdefaults, p.names[j].c_str()) : nullptr)
+        p.defaults[j] = constantValue(d);
     if (st.pyFunc) {
       PyObject *code = PyObject_GetAttrString(st.pyFunc, "__code__");
       if (code) {
@@ -209,6 +216,28 @@ public:
   }
 
 private:
+  // A compiled callable that is not a Dispatcher (a stencil) names its parameters with
+  // `_mahou_params()` → (names, {name: default}); nullopt when it has none.
+  static std::optional<CalleeParams> objectParams(PyObject *obj) {
+    if (!PyObject_HasAttrString(obj, "_mahou_params"))
+      return std::nullopt;
+    try {
+      nb::tuple r = nb::cast<nb::tuple>(nb::handle(obj).attr("_mahou_params")());
+      CalleeParams p;
+      nb::dict defaults = nb::cast<nb::dict>(r[1]);
+      for (nb::handle name : nb::cast<nb::list>(r[0])) {
+        p.names.push_back(nb::cast<std::string>(name));
+        if (defaults.contains(name))
+          p.defaults.push_back(constantValue(defaults[name].ptr()));
+        else
+          p.defaults.push_back(std::nullopt);
+      }
+      return p;
+    } catch (nb::python_error &) {
+      throwPendingPythonError();
+    }
+  }
+
   static nb::object literalObject(const GlobalValue &g) {
     using K = GlobalValue::Kind;
     switch (g.kind) {
@@ -378,6 +407,23 @@ private:
         if (defaults.contains(name.c_str()))
           f.elems.push_back(classify(defaults[name.c_str()]));
         g.elems.push_back(std::move(f));
+      }
+    } else if (tag == "enummember") { // ("enummember", *enum_parts: class, name, names, values, index, ...)
+      keepAliveIn(*owner_.keepAlive, t[1].ptr());
+      nb::tuple parts = nb::steal<nb::tuple>(PyTuple_GetSlice(t.ptr(), 1, PyTuple_GET_SIZE(t.ptr())));
+      types::Type et = enumTypeOfParts(parts);
+      g.kind = K::EnumMember;
+      g.handle = et.handle;
+      g.s = et.text;
+      g.fields = et.fields;
+      g.b = et.typed;
+      g.i = nb::cast<int64_t>(parts[4]);
+      for (int64_t v : et.offsets) {
+        GlobalValue x;
+        x.kind = et.elems[0].isFloat() ? K::Float : K::Int;
+        x.i = v;
+        x.f = std::bit_cast<double>(v);
+        g.elems.push_back(std::move(x));
       }
     } else if (tag == "objmode") {
       g.kind = K::ObjMode;

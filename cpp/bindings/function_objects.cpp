@@ -8,17 +8,23 @@ namespace nb = nanobind;
 namespace mahou::binding {
 
 bool readFunctionParameters(PyObject *func, const char *owner, int &count, std::vector<std::string> &names,
-                            PyObject **defaults) {
+                            PyObject **defaults, int *kwonly, PyObject **kwdefaults) {
   try {
     nb::handle f(func);
     nb::object code = f.attr("__code__");
     count = nb::cast<int>(code.attr("co_argcount"));
-    nb::object varnames = code.attr("co_varnames");
-    for (int i = 0; i < count; ++i)
+    int nkw = kwonly ? nb::cast<int>(code.attr("co_kwonlyargcount")) : 0;
+    nb::object varnames = code.attr("co_varnames"); // positional, then keyword-only names
+    for (int i = 0; i < count + nkw; ++i)
       names.push_back(nb::cast<std::string>(varnames[i]));
     if (defaults) {
       nb::object d = f.attr("__defaults__");
       *defaults = d.is_none() ? nullptr : d.release().ptr();
+    }
+    if (kwonly) {
+      *kwonly = nkw;
+      nb::object d = f.attr("__kwdefaults__");
+      *kwdefaults = d.is_none() ? nullptr : d.release().ptr();
     }
   } catch (nb::python_error &e) {
     e.restore();

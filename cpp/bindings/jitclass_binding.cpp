@@ -108,7 +108,18 @@ int fieldSet(PyObject *self, PyObject *obj, PyObject *value) {
   std::unique_ptr<char[]> big;
   char *tmp = n <= sizeof small ? small : (big.reset(new char[n]), big.get());
   std::memset(tmp, 0, n);
-  if (!unboxValue(value, t, tmp)) return -1;
+  if (!unboxValue(value, t, tmp)) {
+    if (PyErr_ExceptionMatches(PyExc_TypeError)) { // say which field refused it
+      PyObject *type, *why, *traceback;
+      PyErr_Fetch(&type, &why, &traceback);
+      PyErr_Format(PyExc_TypeError, "cannot assign to the jitclass field '%U' of type %s: %S",
+                   asField(self)->name, t.str().c_str(), why ? why : Py_None);
+      Py_XDECREF(type);
+      Py_XDECREF(why);
+      Py_XDECREF(traceback);
+    }
+    return -1;
+  }
   if (!adoptArrays(t, tmp)) { // arrays from NumPy get a reference of their own
     releaseValue(t, tmp);
     return -1;

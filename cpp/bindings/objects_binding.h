@@ -5,6 +5,7 @@
 #include "binding.h"
 
 #include <cstring>
+#include <unordered_map>
 
 struct MahouTypeDesc;
 namespace mahou { struct JitClassInfo; }
@@ -49,6 +50,28 @@ MahouMemInfo *stringFromPython(PyObject *str);   // a new native string (one cop
 PyObject *stringToPython(MahouMemInfo *str);     // a new str (one copy); the native string is not released
 MahouMemInfo *listFromPython(PyObject *list, const types::Type &listType); // items unboxed; null with an error
 PyObject *listToPython(MahouMemInfo *list, const types::Type &item);       // items boxed; the list is not released
+// While one lives (on the stack of a call that unboxes its arguments), each Python list
+// or set unboxed as a reflected container is unboxed once per item type: a list passed
+// twice (f(xs, xs)) or held twice ([xs, xs]) is one native list, as it is one object in
+// Python, so a change made through either name is seen through the other and written back.
+class SharedUnboxing {
+public:
+  SharedUnboxing();
+  ~SharedUnboxing();
+  SharedUnboxing(const SharedUnboxing &) = delete;
+  SharedUnboxing &operator=(const SharedUnboxing &) = delete;
+  // The native container already made for obj as type t (a new reference), or null.
+  static MahouMemInfo *find(PyObject *obj, const types::Type &t);
+  static void remember(PyObject *obj, const types::Type &t, MahouMemInfo *native);
+
+private:
+  struct Seen {
+    const types::Type *type;
+    MahouMemInfo *native;
+  };
+  std::unordered_multimap<PyObject *, Seen> seen_;
+  SharedUnboxing *outer_;
+};
 // Writes a native list back into the Python list it was unboxed from (when changed).
 bool reflectList(PyObject *target, MahouMemInfo *list, const types::Type &item);
 // Gives the arrays from NumPy inside a value (of type t) a meminfo holding the ndarray,
@@ -93,6 +116,10 @@ void holdGeneratorCode(PyObject *gen, const std::shared_ptr<const void> &code);
 // np.random.Generator arguments (random_generator.cpp): {bitgen_t *, the object}, borrowed.
 bool isNumpyRandomGenerator(PyObject *obj);
 bool unboxRandomGenerator(PyObject *obj, char *dst);
+// A typed container cannot hold Generators (anywhere in its item type): the native value
+// borrows the Python object, which only an argument's lifetime keeps alive. False with
+// TypeError set.
+bool refuseBorrowedItems(const types::Type &item, const char *container);
 PyObject *boxRandomGenerator(const char *src); // a new reference to the same Generator
 
 // mahou.typed.List and mahou.typed.Dict (typed_list.cpp, typed_dict.cpp).

@@ -58,6 +58,21 @@ bool unboxRandomGenerator(PyObject *obj, char *dst) {
   return true;
 }
 
+static bool holdsGenerator(const types::Type &t) {
+  if (t.kind == types::Kind::NumPyRandomGenerator) return true;
+  for (const auto &e : t.elems)
+    if (holdsGenerator(e)) return true;
+  return false;
+}
+
+bool refuseBorrowedItems(const types::Type &item, const char *container) {
+  if (!holdsGenerator(item)) return true;
+  PyErr_Format(PyExc_TypeError,
+               "a typed %s cannot hold numpy.random.Generator objects (%s): pass the Generator "
+               "itself as an argument", container, item.str().c_str());
+  return false;
+}
+
 PyObject *boxRandomGenerator(const char *src) {
   void *fields[2];
   std::memcpy(fields, src, sizeof fields);

@@ -220,7 +220,12 @@ PyObject *dispatcherImportCode(PyObject *self, PyObject *payload) {
         CompileOptions options = st.options; // as compileOverload: the signature's return compiled in
         if (s.declaredRet && s.declaredRet->isNumber())
           options.declaredReturn = s.declaredRet;
-        fn = backendTable().linkEntry(file, st.name, s.args, *env, options, std::move(s.entry));
+        std::string corrupt;
+        fn = backendTable().linkEntry(file, st.name, s.args, *env, options, std::move(s.entry), &corrupt);
+        if (!corrupt.empty()) { // an object or types edited inconsistently: refused, never linked
+          PyErr_Format(PyExc_ValueError, "the compiled code in this pickle is corrupted (%s)", corrupt.c_str());
+          throw nb::python_error();
+        }
       }
       if (!fn || findOverload(st, key))
         continue; // another source, options or dependencies here: compiled when called

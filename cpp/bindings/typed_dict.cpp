@@ -47,7 +47,7 @@ bool toNative(const Type &t, PyObject *x, std::vector<char> &buf, const char *wh
   auto xt = typeOfObject(x, &why);
   bool ok = xt && (*xt == t || (t.isNumber() && xt->isNumber() && !(xt->isFloat() && !t.isFloat() && !t.isComplex()) &&
                                 !(xt->isComplex() && !t.isComplex())) ||
-                   (t.isArray() && xt->isArray() && xt->dtype == t.dtype && xt->ndim == t.ndim) ||
+                   (t.isArray() && arrayFitsType(x, t)) ||
                    (t.isList() && xt->isList() && xt->elems[0] == t.elems[0]) ||
                    (t.isDict() && xt->isDict() && *xt == t));
   if (!ok) {
@@ -100,6 +100,7 @@ bool hashableKey(const Type &k) {
 }
 
 bool setTypes(TypedDictObject *self, const Type &k, const Type &v) {
+  if (!refuseBorrowedItems(k, "dict") || !refuseBorrowedItems(v, "dict")) return false;
   MahouMemInfo *d = mahou_rt_dict_new(descriptorOf(k), descriptorOf(v));
   if (!d) return setRuntimeError();
   self->dict = d;
@@ -334,16 +335,86 @@ PyObject *entries(TypedDictObject *self, int part) {
   return out;
 }
 
-PyObject *dictKeys(PyObject *obj, PyObject *) { return entries(asDict(obj), 0); }
-PyObject *dictValues(PyObject *obj, PyObject *) { return entries(asDict(obj), 1); }
-PyObject *dictItems(PyObject *obj, PyObject *) { return entries(asDict(obj), 2); }
+// An iterator over the live entries (keys, values or items), with CPython's checks: a
+// change of size since it began, or more entries than the dict had then (a key popped
+// and added again), is a RuntimeError, never a stale or endless iteration.
+struct DictIterObject {
+  PyObject_HEAD
+  PyObject *dict; // owned
+  int64_t pos, size0, remaining;
+  int part; // 0 keys, 1 values, 2 items
+};
 
-PyObject *dictIter(PyObject *obj) {
-  PyObject *keys = entries(asDict(obj), 0);
-  if (!keys) return nullptr;
-  PyObject *it = PyObject_GetIter(keys);
-  Py_DECREF(keys);
-  return it;
+PyTypeObject *theDictIterType = nullptr;
+
+PyObject *dictIterNext(PyObject *obj) {
+  auto *it = reinterpret_cast<DictIterObject *>(obj);
+  auto *self = asDict(it->dict);
+  if (it->size0 < 0) return nullptr; // finished
+  auto fail = [&](const char *why) -> PyObject * {
+    it->size0 = -1;
+    PyErr_SetString(PyExc_RuntimeError, why);
+    return nullptr;
+  };
+  if (size(self) != it->size0) return fail("dictionary changed size during iteration");
+  while (self->dict && it->pos < native(self)->used) {
+    MahouDict *d = native(self);
+    void *k = mahou_rt_dict_entry_key(self->dict, it->pos++);
+    if (!k) continue;
+    if (it->remaining == 0) return fail("dictionary keys changed during iteration");
+    --it->remaining;
+    PyObject *key = it->part != 1 ? fromNative(keyType(self), d->keyDesc, k) : nullptr;
+    if (it->part == 0) return key;
+    PyObject *value = key || it->part == 1 ? fromNative(valueType(self), d->valueDesc, mahou_rt_dict_value_of_key(self->dict, k))
+                                           : nullptr;
+    if (it->part == 1 || !value) {
+      Py_XDECREF(key);
+      return value;
+    }
+    PyObject *item = PyTuple_Pack(2, key, value);
+    Py_DECREF(key);
+    Py_DECREF(value);
+    return item;
+  }
+  it->size0 = -1;
+  return nullptr;
+}
+
+void dictIterDealloc(PyObject *obj) {
+  PyTypeObject *type = Py_TYPE(obj);
+  Py_XDECREF(reinterpret_cast<DictIterObject *>(obj)->dict);
+  type->tp_free(obj);
+  Py_DECREF(type);
+}
+
+PyObject *newDictIter(PyObject *obj, int part) {
+  auto *it = PyObject_New(DictIterObject, theDictIterType);
+  if (!it) return nullptr;
+  it->dict = Py_NewRef(obj);
+  it->pos = 0;
+  it->size0 = it->remaining = size(asDict(obj));
+  it->part = part;
+  return reinterpret_cast<PyObject *>(it);
+}
+
+PyType_Slot dictIterSlots[] = {
+    {Py_tp_dealloc, reinterpret_cast<void *>(dictIterDealloc)},
+    {Py_tp_iter, reinterpret_cast<void *>(PyObject_SelfIter)},
+    {Py_tp_iternext, reinterpret_cast<void *>(dictIterNext)},
+    {0, nullptr},
+};
+
+PyType_Spec dictIterSpec = {"mahou.typed.DictIterator", sizeof(DictIterObject), 0, Py_TPFLAGS_DEFAULT, dictIterSlots};
+
+PyObject *dictIter(PyObject *obj) { return newDictIter(obj, 0); }
+
+// d._iter_entries(part): the checked iterator of keys (0), values (1) or items (2), which
+// the views keys(), values() and items() (mahou/typed/__init__.py) iterate with.
+PyObject *dictIterEntries(PyObject *obj, PyObject *arg) {
+  long part = PyLong_AsLong(arg);
+  if (part == -1 && PyErr_Occurred()) return nullptr;
+  if (part < 0 || part > 2) return PyErr_Format(PyExc_ValueError, "part must be 0, 1 or 2, not %ld", part);
+  return newDictIter(obj, int(part));
 }
 
 PyObject *dictGetMethod(PyObject *obj, PyObject *const *args, Py_ssize_t n) {
@@ -530,9 +601,7 @@ PyObject *dictValueType(PyObject *obj, void *) {
 #define MAHOU_FASTCALL(fn) reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fn))
 
 PyMethodDef dictMethods[] = {
-    {"keys", dictKeys, METH_NOARGS, "The keys, in insertion order (a list)."},
-    {"values", dictValues, METH_NOARGS, nullptr},
-    {"items", dictItems, METH_NOARGS, nullptr},
+    {"_iter_entries", dictIterEntries, METH_O, nullptr},
     {"get", MAHOU_FASTCALL(dictGetMethod), METH_FASTCALL, nullptr},
     {"pop", MAHOU_FASTCALL(dictPopMethod), METH_FASTCALL, nullptr},
     {"setdefault", MAHOU_FASTCALL(dictSetDefault), METH_FASTCALL, nullptr},
@@ -542,6 +611,7 @@ PyMethodDef dictMethods[] = {
     {"copy", dictCopy, METH_NOARGS, nullptr},
     {"empty", MAHOU_FASTCALL(dictEmpty), METH_VARARGS | METH_KEYWORDS | METH_CLASS,
      "Dict.empty(key_type, value_type): an empty typed dict."},
+    {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "Dict[K, V] for annotations."},
     {nullptr, nullptr, 0, nullptr},
 };
 
@@ -599,6 +669,10 @@ bool unboxTypedDict(PyObject *obj, const Type &t, char *dst) {
 }
 
 PyObject *wrapTypedDict(MahouMemInfo *dict, const Type &dictType) {
+  if (!refuseBorrowedItems(dictType, "dict")) { // returned from compiled code
+    mahou_rt_decref(dict);
+    return nullptr;
+  }
   TypedDictObject *self = allocate(theTypedDictType);
   if (!self) {
     mahou_rt_decref(dict);
@@ -688,6 +762,10 @@ void registerTypedContainers(nb::module_ &m) {
   if (!type) throw nb::python_error();
   theTypedDictType = reinterpret_cast<PyTypeObject *>(type);
   m.attr("TypedDict") = nb::borrow(type);
+  PyObject *iterType = PyType_FromSpec(&dictIterSpec);
+  if (!iterType) throw nb::python_error();
+  theDictIterType = reinterpret_cast<PyTypeObject *>(iterType); // held by the module
+  m.attr("TypedDictIterator") = nb::steal(iterType);
 }
 
 } // namespace mahou::binding

@@ -55,7 +55,7 @@ bool accepts(const Type &item, PyObject *x, std::string &why) {
     bool narrows = (t->isFloat() && !item.isFloat() && !item.isComplex()) || (t->isComplex() && !item.isComplex());
     if (!narrows) return true;
   }
-  if (item.isArray() && t->isArray() && t->dtype == item.dtype && t->ndim == item.ndim) return true;
+  if (item.isArray() && arrayFitsType(x, item)) return true; // dtype, dimensions, layout, writeable
   if (item.isList() && t->isList() && t->elems[0] == item.elems[0]) return true;
   if (item.isOptional() && (x == Py_None || accepts(item.elems[0], x, why))) return true;
   why = t->str();
@@ -80,6 +80,7 @@ PyObject *itemToPython(TypedListObject *self, int64_t i) {
 }
 
 bool setItemType(TypedListObject *self, const Type &item) {
+  if (!refuseBorrowedItems(item, "list")) return false;
   MahouMemInfo *list = mahou_rt_list_new(descriptorOf(item), 0);
   if (!list) return setRuntimeError();
   self->list = list;
@@ -423,6 +424,8 @@ PyMethodDef listMethods[] = {
     {"sort", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(listSort)), METH_VARARGS | METH_KEYWORDS, nullptr},
     {"empty_list", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(listEmptyList)),
      METH_VARARGS | METH_KEYWORDS | METH_CLASS, "List.empty_list(item_type, allocated=0): an empty typed list."},
+    // List[float64], List[np.ndarray] in annotations: a generic alias, as Numba's List
+    {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "List[T] for annotations."},
     {nullptr, nullptr, 0, nullptr},
 };
 
@@ -479,6 +482,10 @@ bool unboxTypedList(PyObject *obj, const Type &t, char *dst) {
 }
 
 PyObject *wrapTypedList(MahouMemInfo *list, const Type &item) {
+  if (!refuseBorrowedItems(item, "list")) { // returned from compiled code
+    mahou_rt_decref(list);
+    return nullptr;
+  }
   auto *self = asList(theTypedListType->tp_alloc(theTypedListType, 0));
   if (!self) {
     mahou_rt_decref(list);

@@ -5,6 +5,8 @@
 #include "objects_binding.h"
 
 #include "mahou/range_type.h"
+
+#include <bit>
 #include "mahou/slice_type.h"
 
 namespace nb = nanobind;
@@ -31,6 +33,8 @@ enum class KeyTag : uint64_t {
   RandomGenerator = 16, // a numpy.random.Generator
   Record = 17,     // an np.void record: its layout's number follows
   RecordArray = 18, // an array of records: payload as an array's; its layout's number follows
+  DTypeObj = 19,    // a dtype or number class as a value (np.dtype('f8'), np.float64, numba.float64)
+  EnumMember = 20,  // a member of an enum class: the class follows
 };
 
 constexpr uint64_t tagged(KeyTag tag, uint64_t payload) { return uint64_t(tag) << 56 | payload; }
@@ -138,8 +142,8 @@ bool appendTupleKey(PyObject *tuple, KeyBuffer &key) {
 
 // Lists and tuples nested deeper than this (a list that contains itself among them)
 // are refused instead of typed by an unbounded recursion.
-constexpr int kMaxNesting = 100;
-const char *const kTooDeep = "a list or tuple nested more than 100 levels deep (or a list that contains itself)";
+constexpr int kMaxNesting = 256;
+const char *const kTooDeep = "a list or tuple nested more than 256 levels deep (or a list that contains itself)";
 thread_local int nestingDepth = 0;
 
 struct NestingLevel {
@@ -230,6 +234,25 @@ uint64_t arrayKeyWord(PyObject *obj) {
     return 0;
   bool readonly = !(PyArray_FLAGS(a) & NPY_ARRAY_WRITEABLE);
   return arrayWord(DType(d), PyArray_NDIM(a), layoutOf(a), readonly);
+}
+
+bool arrayFitsType(PyObject *obj, const Type &t) {
+  if (!PyArray_Check(obj) || !t.isArray())
+    return false;
+  auto *a = reinterpret_cast<PyArrayObject *>(obj);
+  int flags = PyArray_FLAGS(a);
+  if (PyArray_NDIM(a) != t.ndim || (!t.readonly && !(flags & NPY_ARRAY_WRITEABLE)))
+    return false;
+  if ((t.layout == Layout::C && !(flags & NPY_ARRAY_C_CONTIGUOUS)) ||
+      (t.layout == Layout::F && !(flags & NPY_ARRAY_F_CONTIGUOUS)))
+    return false;
+  if (t.isRecordArray() || PyDataType_HASFIELDS(PyArray_DESCR(a))) {
+    if (!t.isRecordArray() || !PyDataType_HASFIELDS(PyArray_DESCR(a)))
+      return false;
+    auto rec = recordTypeOfDescr(PyArray_DESCR(a), nullptr);
+    return rec && *rec == t.elems[0];
+  }
+  return arrayDType(a) == int(t.dtype);
 }
 
 const uint64_t kInt64Key = scalarWord(DType::Int64);
@@ -361,11 +384,101 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
   case types::Kind::NumPyRandomGenerator:
     key.push_back(tagged(KeyTag::RandomGenerator, 0));
     return;
+  case types::Kind::DTypeObj:
+    key.push_back(tagged(KeyTag::DTypeObj, uint64_t(t.dtype)));
+    return;
+  case types::Kind::EnumMember:
+    key.push_back(tagged(KeyTag::EnumMember, 0));
+    key.push_back(t.handle);
+    return;
   default:
     // Compile-time-only kinds never come from an argument object.
     key.push_back(tagged(KeyTag::Other, uint64_t(t.kind)));
     return;
   }
+}
+
+// A dtype given as a value (Numba's DType and NumberClass: np.dtype('float64'), the
+// np.float64 class, numba.float64): its DType, or -1.
+int dtypeOfTypeValue(PyObject *obj) {
+  if (PyArray_DescrCheck(obj)) {
+    auto *descr = reinterpret_cast<PyArray_Descr *>(obj);
+    return PyDataType_ISNOTSWAPPED(descr) && !PyDataType_HASFIELDS(descr) ? dtypeOfTypeNum(descr->type_num) : -1;
+  }
+  if (PyType_Check(obj) && PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(obj), &PyGenericArrType_Type)) {
+    PyArray_Descr *descr = PyArray_DescrFromTypeObject(obj);
+    if (!descr) {
+      PyErr_Clear();
+      return -1;
+    }
+    int d = dtypeOfTypeNum(descr->type_num);
+    Py_DECREF(descr);
+    return d;
+  }
+  PyObject *mod = typesModule(); // mahou.types.float64 & co (Scalar instances)
+  nb::object scalarClass = mod ? nb::steal(PyObject_GetAttrString(mod, "Scalar")) : nb::object();
+  if (!scalarClass.is_valid()) {
+    PyErr_Clear();
+    return -1;
+  }
+  if (PyObject_IsInstance(obj, scalarClass.ptr()) != 1) {
+    PyErr_Clear();
+    return -1;
+  }
+  nb::object name = nb::steal(PyObject_GetAttrString(obj, "name"));
+  if (!name.is_valid() || !PyUnicode_Check(name.ptr())) {
+    PyErr_Clear();
+    return -1;
+  }
+  auto d = types::dtypeFromName(PyUnicode_AsUTF8(name.ptr()));
+  return d ? int(*d) : -1;
+}
+
+// The type of a member of an enum.Enum / IntEnum class (mahou._resolver.enum_parts
+// describes its class), or nullopt (`why` set when it is a member of an enum whose values
+// compiled code cannot hold).
+bool isEnumInstance(PyObject *obj) {
+  static PyObject *enumBase = nullptr;
+  if (!enumBase) {
+    nb::object mod = nb::steal(PyImport_ImportModule("enum"));
+    enumBase = mod.is_valid() ? PyObject_GetAttrString(mod.ptr(), "Enum") : nullptr;
+    if (!enumBase) {
+      PyErr_Clear();
+      return false;
+    }
+  }
+  int r = PyObject_IsInstance(obj, enumBase);
+  if (r < 0)
+    PyErr_Clear();
+  return r == 1;
+}
+
+std::optional<Type> enumMemberType(PyObject *obj, std::string *why) {
+  nb::object parts = nb::steal(PyObject_CallMethod(nb::module_::import_("mahou._resolver").ptr(), "enum_parts", "O", obj));
+  if (!parts.is_valid()) {
+    PyErr_Clear();
+    if (why)
+      *why = "an enum member whose class cannot be read";
+    return std::nullopt;
+  }
+  if (nb::isinstance<nb::str>(parts)) {
+    if (why)
+      *why = nb::cast<std::string>(parts);
+    return std::nullopt;
+  }
+  return enumTypeOfParts(nb::cast<nb::tuple>(parts));
+}
+
+Type enumTypeOfParts(nb::tuple parts) { // (cls, qualname, names, values, index, is_int, is_float)
+  std::vector<std::string> names;
+  std::vector<int64_t> values;
+  bool isFloat = nb::cast<bool>(parts[6]);
+  for (nb::handle n : nb::cast<nb::list>(parts[2]))
+    names.push_back(nb::cast<std::string>(n));
+  for (nb::handle v : nb::cast<nb::list>(parts[3]))
+    values.push_back(isFloat ? std::bit_cast<int64_t>(nb::cast<double>(v)) : nb::cast<int64_t>(v));
+  return Type::enumMember(isFloat ? Type::float64() : Type::int64(), uint64_t(reinterpret_cast<uintptr_t>(parts[0].ptr())),
+                          nb::cast<std::string>(parts[1]), std::move(names), std::move(values), nb::cast<bool>(parts[5]));
 }
 
 std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
@@ -442,6 +555,10 @@ std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
     if (name.is_valid() && PyUnicode_Check(name.ptr()))
       return Type::function(uint64_t(reinterpret_cast<uintptr_t>(obj)), PyUnicode_AsUTF8(name.ptr()));
     PyErr_Clear();
+  } else if (int d = dtypeOfTypeValue(obj); d >= 0) {
+    return Type::dtypeObj(DType(d));
+  } else if (isEnumInstance(obj)) {
+    return enumMemberType(obj, why);
   }
   if (why)
     *why = Py_TYPE(obj)->tp_name;

@@ -8,12 +8,15 @@
 #include "mahou/parser.h"
 #include "mahou/range_type.h"
 #include "jit/inline_library.h"
+#include "jit/object_check.h"
 #include "mahou/sema.h"
 #include "module_functions.h"
 #include "pipeline.h"
 #include "transforms/outline_parallel_loops.h"
 #include "transforms/parallel_array_exprs.h"
 
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
@@ -38,10 +41,10 @@ std::string freshSymbol(const std::string &name) {
 }
 
 void checkArity(const SourceFile &file, const ast::FunctionDef &def, const std::vector<types::Type> &args) {
-  if (!def.vararg.empty() && args.size() == def.args.size())
+  if (!def.vararg.empty() && args.size() + 1 == def.numParams())
     unsupported(file, def.loc, "'*" + def.vararg + "' parameters are only supported in calls from other compiled functions");
-  if (args.size() != def.args.size() + (def.vararg.empty() ? 0 : 1)) // *args: one packed tuple
-    typingError(file, def.loc, def.name + "() takes " + std::to_string(def.args.size()) + " arguments but " +
+  if (args.size() != def.numParams()) // keyword-only ones after the positional ones; *args: one packed tuple
+    typingError(file, def.loc, def.name + "() takes " + std::to_string(def.args.size() + def.kwonlyargs.size()) + " arguments but " +
                                    std::to_string(args.size()) + " were given");
 }
 
@@ -82,6 +85,7 @@ void checkNativeEntries(const SourceFile &file, const ast::FunctionDef &def, con
 // A namedtuple anywhere in the type: its class is known by address (not in another process).
 bool holdsNamedTuple(const types::Type &t) {
   if (t.isNamedTuple() && !types::isRange(t)) return true; // a range's handle is a constant
+  if (t.isEnumMember()) return true;                         // so is an enum class's
   for (const types::Type &e : t.elems)
     if (holdsNamedTuple(e)) return true;
   return false;
@@ -102,8 +106,11 @@ public:
     c.callees = std::make_unique<ModuleFunctions>(options_, /*gpu=*/false, symbol_); // nested defs and lambdas
     if (out_) recorder_ = std::make_unique<cache::RecordingEnvironment>(c.env); // what the code depends on
     CompileEnvironment &env = recorder_ ? *recorder_ : c.env;
-    return sema::buildTypedIR(c.file, *c.def, c.args, env, options_, symbol_,
-                              sema::TypingContext{false, c.callees.get(), nullptr});
+    c.callees->beginMain(c.file, c.name, c.args, symbol_); // a callee that calls it back is typed into this module
+    ir::Function fn = sema::buildTypedIR(c.file, *c.def, c.args, env, options_, symbol_,
+                                         sema::TypingContext{false, c.callees.get(), nullptr});
+    c.callees->endMain(c.file, c.def->loc, c.name, c.args, fn.ret);
+    return fn;
   }
 
   void checkTyped(pipeline::Compilation &c) override {
@@ -195,6 +202,12 @@ public:
       assembly_ = engine.emitAssembly(*c.llvmModule);
       return;
     }
+    // The signature record a loader checks the types it is given against (object_check.h):
+    // added after the module was kept for inlining, so callers never define it too.
+    llvm::Constant *record =
+        llvm::ConstantDataArray::getString(*c.context, jit::signatureRecord(c.args, c.fn->ret), false);
+    new llvm::GlobalVariable(*c.llvmModule, record->getType(), /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,
+                             record, jit::signatureSymbol(out_->symbol));
     out_->object = engine.emitObject(*c.llvmModule);
     if (options_.objectOnly) return;
     out_->entry =

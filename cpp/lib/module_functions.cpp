@@ -17,13 +17,43 @@ std::string keyOf(const std::string &identity, const std::vector<types::Type> &a
 
 } // namespace
 
-const CalleeSignature *ModuleFunctions::lookup(const std::string &key, CalleeSignature &inProgress) const {
+const CalleeSignature *ModuleFunctions::lookup(const std::string &key, CalleeSignature &inProgress) {
   if (auto it = done_.find(key); it != done_.end()) return &it->second;
   if (auto it = inProgress_.find(key); it != inProgress_.end()) {
-    inProgress = {it->second, types::Type::unknown()};
+    auto ret = partialRet_.find(it->second);
+    inProgress = {it->second, ret == partialRet_.end() ? types::Type::unknown() : ret->second};
+    if (!inProgress.ret.containsUnknown()) handedOut_[it->second] = inProgress.ret;
     return &inProgress;
   }
   return nullptr;
+}
+
+void ModuleFunctions::noteReturn(const std::string &symbol, const types::Type &ret) { partialRet_[symbol] = ret; }
+
+void ModuleFunctions::finishTyping(const SourceFile &file, Loc loc, const std::string &name, const std::string &symbol,
+                                   const types::Type &ret) {
+  auto given = handedOut_.find(symbol);
+  if (given != handedOut_.end() && given->second != ret)
+    typingError(file, loc, "the recursive calls of '" + name + "' were typed as returning " + given->second.str() +
+                               ", but it returns " + ret.str() + " (mutual recursion needs a base case that " +
+                               "returns the final type first)");
+  handedOut_.erase(symbol);
+  partialRet_.erase(symbol);
+}
+
+void ModuleFunctions::beginMain(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
+                                const std::string &symbol) {
+  inProgress_[keyOf(file.path() + ":" + std::to_string(file.firstLine()) + ":" + name, args)] = symbol;
+}
+
+void ModuleFunctions::endMain(const SourceFile &file, Loc loc, const std::string &name,
+                              const std::vector<types::Type> &args, const types::Type &ret) {
+  std::string key = keyOf(file.path() + ":" + std::to_string(file.firstLine()) + ":" + name, args);
+  auto it = inProgress_.find(key);
+  if (it == inProgress_.end()) return;
+  std::string symbol = it->second;
+  inProgress_.erase(it);
+  finishTyping(file, loc, name, symbol, ret);
 }
 
 std::string ModuleFunctions::newSymbol(const std::string &name) {
@@ -42,13 +72,14 @@ CalleeSignature ModuleFunctions::require(const CalleeSource &callee, const std::
   auto module = std::make_unique<ast::Module>(frontend::parseModule(*source));
   const ast::FunctionDef *def = module->findFunction(callee.name);
   if (!def) unsupported(*source, Loc{source->firstLine(), 1}, "no function named '" + callee.name + "' in this source");
-  if (args.size() != def->args.size() + (def->vararg.empty() ? 0 : 1)) // *args: one packed tuple
-    typingError(*source, def->loc, callee.name + "() takes " + std::to_string(def->args.size()) +
+  if (args.size() != def->numParams()) // keyword-only ones after the positional ones; *args: one packed tuple
+    typingError(*source, def->loc, callee.name + "() takes " + std::to_string(def->args.size() + def->kwonlyargs.size()) +
                                        " arguments but " + std::to_string(args.size()) + " were given");
   sema::TypingContext context{gpu_, this, nullptr};
   auto fn = std::make_unique<ir::Function>(sema::buildTypedIR(*source, *def, args, *callee.env, options_, symbol, context));
   if (options_.verifyIR) ir::verify(*fn);
   inProgress_.erase(key);
+  finishTyping(*source, def->loc, callee.name, symbol, fn->ret);
   CalleeSignature sig{symbol, fn->ret};
   sources_.push_back(std::move(source));
   modules_.push_back(std::move(module));

@@ -21,14 +21,28 @@ public:
   CalleeSignature requireInner(const sema::InnerFunction &inner, const std::vector<types::Type> &args) override;
   uint64_t closureId(const sema::InnerFunction &inner) override;
   const sema::InnerFunction *closure(uint64_t id) const override;
+  void noteReturn(const std::string &symbol, const types::Type &ret) override;
+
+  // The function this module is compiled for, while it is typed: a function it calls that
+  // calls it back (mutual recursion) is typed into this module and calls it by `symbol`.
+  void beginMain(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
+                 const std::string &symbol);
+  // Its typing is done: a TypingError at `loc` if a recursive call was typed with a return
+  // type other than the one it ends with.
+  void endMain(const SourceFile &file, Loc loc, const std::string &name, const std::vector<types::Type> &args,
+               const types::Type &ret);
 
   // The typed functions, in the order they were finished.
   std::vector<const ir::Function *> functions() const;
   std::vector<ir::Function *> mutableFunctions(); // for the IR passes
 
 private:
-  // The memoised signature for `key`, or the symbol being typed (recursion), or null.
-  const CalleeSignature *lookup(const std::string &key, CalleeSignature &inProgress) const;
+  // The memoised signature for `key`, or the symbol being typed (recursion: with the
+  // return type it has so far), or null.
+  const CalleeSignature *lookup(const std::string &key, CalleeSignature &inProgress);
+  // A function whose typing ends: its return type must be the one its recursive calls saw.
+  void finishTyping(const SourceFile &file, Loc loc, const std::string &name, const std::string &symbol,
+                    const types::Type &ret);
   std::string newSymbol(const std::string &name);
 
   CompileOptions options_;
@@ -37,6 +51,8 @@ private:
   int counter_ = 0;
   std::map<std::string, CalleeSignature> done_;
   std::map<std::string, std::string> inProgress_;
+  std::map<std::string, types::Type> partialRet_; // symbol → return type so far (being typed)
+  std::map<std::string, types::Type> handedOut_;  // symbol → the one a recursive call was given
   std::vector<std::unique_ptr<SourceFile>> sources_;
   std::vector<std::unique_ptr<ast::Module>> modules_;
   std::vector<std::unique_ptr<ir::Function>> functions_;

@@ -141,6 +141,13 @@ def _type_text(typ, where):
     dtype = _dtype_name(typ)
     if dtype is not None:
         return dtype
+    from ._annotations import try_as_type  # typing.List[float], Optional[int], typed.List[T], ...
+    try:
+        annotated = try_as_type(typ)
+    except TypeError as exc:
+        raise TypeError(f"{where}: {exc}") from None
+    if annotated is not None:
+        return str(annotated)
     raise TypeError(f"{where}: {typ!r} is not a type")
 
 
@@ -174,6 +181,54 @@ def _compile(func):
     return njit(func)
 
 
+def _annotations_of(cls):
+    """The class's annotations and its bases', evaluated (PEP 563 strings included) as
+    Numba reads them (typing.get_type_hints); as written when they cannot be evaluated."""
+    import typing
+    try:
+        return typing.get_type_hints(cls)
+    except Exception:  # a name the module does not define: the text is the type
+        out = {}
+        for base in reversed(cls.__mro__):
+            out.update(base.__dict__.get("__annotations__", {}))
+        return out
+
+
+# What every class has (Numba's _drop_ignored_attrs): not members of the jitclass.
+_IGNORED_MEMBERS = frozenset(("__weakref__", "__module__", "__dict__", "__doc__", "__qualname__",
+                              "__firstlineno__", "__static_attributes__", "__annotations__",
+                              "__annotate_func__", "__annotations_cache__"))
+
+
+def _class_members(cls):
+    """The methods, properties and static methods of `cls` and its plain Python bases
+    (a base's member is overridden by the subclass's, as Numba copies them along the MRO);
+    any other class attribute is refused, as Numba refuses it."""
+    import types as pytypes
+    merged = {}
+    for base in reversed(cls.__mro__):
+        if base is object:
+            continue
+        if isinstance(base, JitClassType) or getattr(base, "_mahou_jitclass", None) is not None:
+            raise TypeError("cannot subclass from a jitclass")
+        merged.update(base.__dict__)
+    others = []
+    for name, member in list(merged.items()):
+        if name in _IGNORED_MEMBERS or isinstance(member, (pytypes.BuiltinFunctionType, pytypes.BuiltinMethodType)) \
+                or getattr(member, "__objclass__", None) is object:
+            del merged[name]
+        elif name == "__hash__" and member is None:  # __eq__ without __hash__: handled below
+            del merged[name]
+        elif not isinstance(member, (pytypes.FunctionType, property, staticmethod, classmethod)):
+            others.append(name)
+    if others:
+        raise TypeError(f"jitclass '{cls.__name__}': class members are not yet supported: {', '.join(others)}")
+    for name, member in merged.items():
+        if isinstance(member, property) and member.fdel is not None:
+            raise TypeError(f"jitclass '{cls.__name__}': deleter is not supported: {name}")
+    return merged
+
+
 class JitClassType:
     """What @jitclass makes of a class: calling it constructs an instance (its compiled
     __init__ runs); isinstance(x, C) works; C.class_type.instance_type is its type."""
@@ -183,8 +238,6 @@ class JitClassType:
     def __init__(self, cls, spec):
         if not isinstance(cls, type):
             raise TypeError(f"@jitclass decorates a class, not {cls!r}")
-        if cls.__bases__ != (object,):
-            raise TypeError(f"jitclass '{cls.__name__}': inheritance is not supported")
         self.py_class = cls
         self.__name__ = cls.__name__
         self.__qualname__ = cls.__qualname__
@@ -192,7 +245,7 @@ class JitClassType:
         self.__doc__ = cls.__doc__
         fields = _spec_items(spec)
         named = {n for n, _ in fields}
-        for name, typ in getattr(cls, "__annotations__", {}).items():
+        for name, typ in _annotations_of(cls).items():
             if name not in named:
                 fields.append((name, typ))
                 named.add(name)
@@ -202,7 +255,11 @@ class JitClassType:
         namespace = {"__slots__": (), "__module__": cls.__module__, "__qualname__": cls.__qualname__,
                      "__doc__": cls.__doc__, "_mahou_class_info": classmethod(lambda box: self._class_info()),
                      "_mahou_jitclass": self}
-        for name, member in cls.__dict__.items():
+        members = _class_members(cls)
+        shadowed = sorted(named & set(members))
+        if shadowed:
+            raise NameError(f"jitclass '{cls.__name__}': name shadowing: {', '.join(shadowed)}")
+        for name, member in members.items():
             if isinstance(member, staticmethod):
                 disp = _compile(member.__func__)
                 self._statics[name] = disp
@@ -264,8 +321,8 @@ class JitClassType:
         (other jitclasses named by their qualified names) and the source of its body."""
         from ._source import class_source
         fields = [(name, _describe_type(typ)) for name, typ in self._spec]
-        try:
-            source = class_source(self.py_class)
+        try:  # the class and the bases its methods come from
+            source = "".join(class_source(c) for c in self.py_class.__mro__ if c is not object)
         except (OSError, TypeError):
             source = f"<no source: this process only, {id(self)}>"
         return repr((self.__module__, self.__qualname__, fields, source))
@@ -289,6 +346,9 @@ class JitClassType:
 
     def __repr__(self):
         return f"<jitclass '{self.__module__}.{self.__qualname__}'>"
+
+    def __mro_entries__(self, bases):
+        raise TypeError("cannot subclass from a jitclass")
 
     @property
     def spec(self):
@@ -317,7 +377,8 @@ def _constructor_function(jc):
     """A Python function `Name(params of __init__): return Name(params)`, compiled as
     the constructor callable from Python (its source registered with linecache)."""
     import inspect
-    init = jc.py_class.__dict__.get("__init__")
+    init = jc._methods.get("__init__")  # the class's own or a base's
+    init = init.py_func if init is not None else None
     if init is None:
         params, call = "", ""
         defaults, kwdefaults = None, None
@@ -327,11 +388,12 @@ def _constructor_function(jc):
         for p in ps:
             if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
                 raise TypeError(f"jitclass '{jc.__name__}': __init__ with *args or **kwargs is not supported")
-            if p.kind is p.KEYWORD_ONLY:
-                raise TypeError(f"jitclass '{jc.__name__}': keyword-only parameters of __init__ are not supported")
-        params = ", ".join(p.name for p in ps)
-        call = params
+        positional = [p.name for p in ps if p.kind is not p.KEYWORD_ONLY]
+        kwonly = [p.name for p in ps if p.kind is p.KEYWORD_ONLY]
+        params = ", ".join(positional + (["*"] + kwonly if kwonly else []))
+        call = ", ".join(positional + [f"{k}={k}" for k in kwonly])
         defaults = init.__defaults__
+        kwdefaults = init.__kwdefaults__
     name = jc.__name__
     filename = f"<jitclass {jc.__module__}.{jc.__qualname__} constructor>"
     source = f"def {name}({params}):\n    return __mahou_jitclass__({call})\n"
@@ -340,6 +402,7 @@ def _constructor_function(jc):
     exec(compile(source, filename, "exec"), namespace)
     func = namespace[name]
     func.__defaults__ = defaults
+    func.__kwdefaults__ = kwdefaults
     func.__qualname__ = jc.__qualname__
     return func
 

@@ -3,6 +3,7 @@ builtins; each value is classified into the tuple the C++ compiler reads."""
 
 import builtins
 import cmath
+import enum as _enum
 import functools
 import math
 import random as _pyrandom
@@ -167,7 +168,31 @@ def classify(obj):
     return _classify_plain(obj)
 
 
+def enum_parts(member):
+    """What compiled code knows of an enum member's class (Numba's EnumMember type): the
+    class, its name, its members' names and values (all ints in int64 or all floats), this
+    member's index, whether it is an IntEnum, whether the values are floats; or a str
+    saying why the class cannot be used."""
+    cls = type(member)
+    members = list(cls)
+    values = [m.value for m in members]
+    ints = all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+               and _INT64_MIN <= int(v) <= _INT64_MAX for v in values)
+    floats = not ints and all(isinstance(v, (float, np.floating)) for v in values)
+    if not (ints or floats):
+        return (f"a member of the enum class '{cls.__qualname__}', whose values are not all integers "
+                "(in int64) or all floats")
+    return (cls, cls.__qualname__, [m.name for m in members],
+            [int(v) if ints else float(v) for v in values], members.index(member),
+            issubclass(cls, _enum.IntEnum), floats)
+
+
 def _classify_plain(obj):
+    if isinstance(obj, _enum.Enum):  # before numbers: an IntEnum member is an int too
+        parts = enum_parts(obj)
+        return ("unsupported", parts) if isinstance(parts, str) else ("enummember",) + parts
+    if isinstance(obj, _enum.EnumMeta):  # its members are reached as globals "Cls.NAME"
+        return ("pymodule", obj.__name__)
     if isinstance(obj, (_core.Dispatcher, _core.CUDAKernel)):
         return ("function", obj, obj.__name__)
     if hasattr(type(obj), "_mahou_ufunc_info") or hasattr(type(obj), "_mahou_specialize"):
@@ -267,7 +292,7 @@ def make_resolver(func):
             except (KeyError, ValueError):
                 return ("missing",)
             for attr in attrs:
-                if not isinstance(obj, _pytypes.ModuleType):
+                if not isinstance(obj, (_pytypes.ModuleType, _enum.EnumMeta)):  # Color.RED too
                     return ("missing",)
                 try:
                     obj = getattr(obj, attr)
@@ -278,11 +303,19 @@ def make_resolver(func):
             try:
                 return classify(cells[name].cell_contents)
             except ValueError:  # empty cell: the variable is not bound yet
-                return ("missing",)
+                return _itself(name)
         if name in func_globals:
             return classify(func_globals[name])
         if name in func_builtins:
             return classify(func_builtins[name])
+        return _itself(name)
+
+    def _itself(name):
+        """A name not bound yet that is the function's own: the function compiled from an
+        explicit signature at decoration calls itself (Numba's self-recursion case)."""
+        own = resolver.dispatcher() if resolver.dispatcher is not None else None
+        if own is not None and name == func.__name__:
+            return classify(own)
         return ("missing",)
 
     def objmode_block(line, outputs, inputs):  # sema/objmode.cpp, through the binding
@@ -290,4 +323,5 @@ def make_resolver(func):
         return prepare_block(func, line, outputs, inputs)
 
     resolver.objmode_block = objmode_block
+    resolver.dispatcher = None  # a weak reference to the Dispatcher, set once it exists
     return resolver

@@ -1,7 +1,9 @@
 """The source text of a function to compile. mahou compiles Python source (not
 bytecode), so it looks where Python keeps it: the file, linecache (IPython and Jupyter
-keep every cell there; so can code that exec()s a string it registered), and the
-command line of `python -c`. Where none has it, the error says so and what to do."""
+keep every cell there; so can code that exec()s a string it registered), the command
+line of `python -c`, and, for a function decorated inside a running exec() of a string, a
+local variable holding that string in a frame on the stack (checked by compiling it).
+Where none has it, the error says so and what to do."""
 
 import inspect
 import linecache
@@ -10,9 +12,9 @@ import sys
 from .errors import UnsupportedError
 
 _NO_SOURCE_HELP = (
-    "mahou compiles a function from its source text, and Python did not keep it for "
-    "{where}. Define the function in a .py file (or a notebook cell), or register the text "
-    "before exec(): linecache.cache[filename] = (len(src), None, src.splitlines(True), "
+    "mahou compiles a function from its source text (Numba reads bytecode), and Python did not "
+    "keep it for {where}. Define the function in a .py file (or a notebook cell), or register "
+    "the text before exec(): linecache.cache[filename] = (len(src), None, src.splitlines(True), "
     "filename); exec(compile(src, filename, 'exec'))")
 
 
@@ -47,11 +49,51 @@ def _block_at(lines, firstlineno, name):
     return None
 
 
+def _defines(code_obj, target):
+    """Whether the module code `code_obj` defines a function with `target`'s bytecode at
+    the same line (the text compiled is the function's source)."""
+    for const in code_obj.co_consts:
+        if hasattr(const, "co_code"):
+            if (const.co_name == target.co_name and const.co_firstlineno == target.co_firstlineno
+                    and const.co_code == target.co_code and const.co_consts == target.co_consts):
+                return True
+            if _defines(const, target):
+                return True
+    return False
+
+
+def _exec_source(func):
+    """The text a function was exec()'d from, while that exec() is running (a decorator
+    compiles at definition): a string held by a local variable of a frame on the stack
+    (the function that called exec, typically) that compiles to this very function. None
+    when no such string is found."""
+    code = func.__code__
+    needle = "def " + func.__name__
+    frame = sys._getframe(1)
+    for _ in range(64):
+        if frame is None:
+            return None
+        for value in list(frame.f_locals.values()):
+            if not isinstance(value, str) or needle not in value or len(value) > 1 << 22:
+                continue
+            try:
+                compiled = compile(value, code.co_filename, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError):
+                continue
+            if _defines(compiled, code):
+                return value
+        frame = frame.f_back
+    return None
+
+
 def _describe(filename):
     if filename == "<stdin>":
         return "code read from standard input (python - or a pipe)"
     if filename == "<string>":
         return "code run from a string (python -c, or exec()/compile() of a string)"
+    if not filename or filename == "<exec>":
+        return ("a function made by exec() of a string (mahou finds the string only while exec() runs, "
+                "in a local variable of a function on the stack, when the decorator compiles it)")
     return f"code compiled from {filename!r} with no file of that name"
 
 
@@ -177,8 +219,13 @@ def source_of(func):
         block = _block_at(lines, code.co_firstlineno, func.__name__)
         if block is not None:
             return block, filename, code.co_firstlineno
+    text = _exec_source(func)  # exec(compile(src, "", "exec")) running the decorator now
+    if text is not None:
+        block = _block_at(text.splitlines(True), code.co_firstlineno, func.__name__)
+        if block is not None:
+            return _without_decorators(block), filename or "<exec>", code.co_firstlineno
     name = getattr(func, "__qualname__", func.__name__)
-    if filename.startswith("<") and filename.endswith(">"):
+    if not filename or (filename.startswith("<") and filename.endswith(">")):
         raise UnsupportedError(f"cannot compile {name!r}: its source code is not available. "
                                + _NO_SOURCE_HELP.format(where=_describe(filename))) from None
     raise UnsupportedError(f"cannot compile {name!r}: its source code is not available "

@@ -105,6 +105,12 @@ class Stencil:
             raise UnsupportedError(f"{self._where}: cannot find the stencil kernel's def")
         self._def = defs[0]
         self._def.decorator_list = []
+        # Annotations are not needed and may name what only a type checker imports
+        # (PEP 563 strings: NDArray under `if TYPE_CHECKING`): the kernel is made without.
+        for a in self._def.args.posonlyargs + self._def.args.args + self._def.args.kwonlyargs:
+            a.annotation = None
+        self._def.returns = None
+        self._signature = inspect.signature(kernel)
         self._drivers = {}  # (argument type texts, out= given, parallel) → driver Dispatcher
 
     # ---- specialisation
@@ -164,7 +170,7 @@ class Stencil:
         params = ", ".join(self._params)
         first = arrays[0]
         idx = ", ".join(f"__i{d}" for d in range(ndim))
-        lines = [f"def {dname}({params}{', __out' if with_out else ''}):"]
+        lines = [f"def {dname}({params}, __out):"]  # __out: an array, or None (made here)
         def differs(x):
             return " or ".join(f"{x}.shape[{d}] != {first}.shape[{d}]" for d in range(ndim))
 
@@ -191,18 +197,31 @@ class Stencil:
 
     # ---- calls
 
-    def _mahou_specialize(self, argtypes, parallel=False):
-        """For compiled code: the driver Dispatcher for these mahou argument types
-        (parallel: the caller has parallel=True)."""
-        return self._specialize([str(t) for t in argtypes], False, bool(parallel))
+    def _mahou_params(self):
+        """For compiled code: the parameters a call binds (the kernel's, then out=None),
+        and their defaults."""
+        defaults = {name: p.default for name, p in self._signature.parameters.items()
+                    if p.default is not inspect.Parameter.empty}
+        defaults["out"] = None
+        return self._params + ["out"], defaults
 
-    def __call__(self, *args, out=None, neighborhood=None):
+    def _mahou_specialize(self, argtypes, parallel=False):
+        """For compiled code: the driver Dispatcher for these mahou argument types (the
+        kernel's arguments, then out's: none or an array; parallel: the caller has
+        parallel=True)."""
+        texts = [str(t) for t in argtypes]
+        return self._specialize(texts[:-1], texts[-1] != "none", bool(parallel))
+
+    def __call__(self, *args, out=None, neighborhood=None, **kwargs):
         if neighborhood is not None:
-            return Stencil(self.kernel, neighborhood, "constant", self.cval, self.standard_indexing)(*args, out=out)
+            return Stencil(self.kernel, neighborhood, "constant", self.cval, self.standard_indexing)(
+                *args, out=out, **kwargs)
+        if kwargs or len(args) != len(self._params):  # the kernel's parameters by name, defaults
+            bound = self._signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = bound.args
         texts = [str(_core.typeof(a)) for a in args]
-        if out is None:
-            return self._specialize(texts, False)(*args)
-        return self._specialize(texts, True)(*args, out)
+        return self._specialize(texts, out is not None)(*args, out)
 
     def __repr__(self):
         return f"<mahou stencil '{self.__name__}'>"

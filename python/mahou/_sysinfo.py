@@ -37,6 +37,7 @@ ENVIRONMENT = [
     ("MAHOU_CUDASIM_CHECKS", "the CUDA emulator checks bounds and names the thread"),
     ("MAHOU_CUDASIM_DEVICES", "how many devices the CUDA emulator shows"),
     ("MAHOU_PRELOAD_BACKEND", "0: do not start loading the LLVM back end at import"),
+    ("MAHOU_DISABLE_LIBMVEC", "do not vectorise fastmath math calls through glibc's libmvec"),
     ("MAHOU_BUILD_DIR", "where mahou.aot finds the runtime libraries of a development build"),
     ("CUDA_HOME", "the CUDA toolkit (libdevice.10.bc, ptxas)"),
     ("CUDA_PATH", "as CUDA_HOME"),

@@ -13,7 +13,8 @@ def set_num_threads(n):
         n = _operator.index(n)
     except TypeError:
         raise TypeError("The number of threads specified must be an integer") from None
-    if not _core._set_num_threads(n):
+    # Checked here: a value past the binding's C integer would be its TypeError.
+    if not 1 <= n <= _core._max_threads() or not _core._set_num_threads(n):
         raise ValueError(
             f"The number of threads must be between 1 and {_core._max_threads()} (NUMBA_NUM_THREADS), not {n}")
 

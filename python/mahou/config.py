@@ -101,8 +101,8 @@ class _ConfigModule(_pytypes.ModuleType):
         elif name == "NUMBA_NUM_THREADS":
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError("NUMBA_NUM_THREADS must be an integer")
-            if value < 1:
-                raise ValueError("NUMBA_NUM_THREADS must be at least 1")
+            if not 1 <= value <= 2**31 - 1:  # the runtime's thread count is a C int
+                raise ValueError(f"NUMBA_NUM_THREADS must be between 1 and {2**31 - 1}, not {value}")
             if not _core._set_max_threads(value):
                 raise RuntimeError(
                     "Cannot set NUMBA_NUM_THREADS to a different value once the threads have been "

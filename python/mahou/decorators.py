@@ -68,9 +68,11 @@ def _source_of(func):
 def build_dispatcher(func, source, filename, firstlineno, options):
     """The Dispatcher of `func` compiled from `source` (what @jit makes, and what
     unpickling a function pickled by value makes again)."""
+    import weakref
     from ._resolver import make_resolver  # imports NumPy: at the first decoration, not at import
-    disp = _core.Dispatcher(func, source, filename, firstlineno, func.__name__,
-                            make_resolver(func), options)
+    resolver = make_resolver(func)
+    disp = _core.Dispatcher(func, source, filename, firstlineno, func.__name__, resolver, options)
+    resolver.dispatcher = weakref.ref(disp)  # its own name before the decorator binds it
     functools.update_wrapper(disp, func)
     disp._mahou_origin = (source, filename, firstlineno, options)  # for pickling (serialize.py)
     disp.parallel_diagnostics = functools.partial(_parallel_diagnostics, disp)

@@ -20,6 +20,7 @@ import marshal
 import pickle
 import sys
 import types as _pytypes
+import weakref
 
 from . import _core
 
@@ -155,8 +156,53 @@ class _EmptyCell:
 EMPTY_CELL = _EmptyCell()
 
 
+class _SelfRef:
+    """A global that names the function being rebuilt (its own name, read for recursion,
+    or the plain function a dispatcher bound to another name wraps): the rebuilt function."""
+
+    def __reduce__(self):
+        return "SELF_REF"
+
+
+SELF_REF = _SelfRef()
+
+
+class _PlainFunction:
+    """A plain Python function that cannot be imported where it is unpickled (defined in
+    __main__ or a closure) among a compiled function's globals or closure: pickled by
+    value, as cloudpickle does (objmode blocks may call it)."""
+
+    def __init__(self, func):
+        self.func = func
+
+    def __reduce__(self):
+        fields, picklable = function_fields(self.func)
+        return (_rebuild_plain, (seal(fields), picklable["defaults"], picklable["kwdefaults"]),
+                {"globals": picklable["globals"], "closure": picklable["closure"]}, None, None, _fill_plain)
+
+
+# One wrapper per function, so that pickle's memo meets the same object again when
+# functions refer to each other through their globals.
+_PLAIN_WRAPPERS = weakref.WeakKeyDictionary()
+
+
+def _rebuild_plain(payload, defaults, kwdefaults):
+    return function_skeleton(unseal(payload, "function"), defaults, kwdefaults)
+
+
+def _fill_plain(func, state):
+    fill_function(func, state["globals"], state["closure"])
+
+
 def _portable(value):
-    return _ModuleRef(value.__name__) if isinstance(value, _pytypes.ModuleType) else value
+    if isinstance(value, _pytypes.ModuleType):
+        return _ModuleRef(value.__name__)
+    if isinstance(value, _pytypes.FunctionType) and reference_of(value) is None:
+        wrapper = _PLAIN_WRAPPERS.get(value)
+        if wrapper is None:
+            wrapper = _PLAIN_WRAPPERS[value] = _PlainFunction(value)
+        return wrapper
+    return value
 
 
 def _names_read(code, out):
@@ -174,7 +220,8 @@ def function_fields(func):
     # The compiler also looks the function's own name up (recursion).
     names = _names_read(func.__code__, {func.__name__})
     glob = func.__globals__
-    globals_read = {name: _portable(glob[name]) for name in sorted(names) if name in glob}
+    globals_read = {name: SELF_REF if glob[name] is func else _portable(glob[name])
+                    for name in sorted(names) if name in glob}
     closure = []
     for cell in func.__closure__ or ():
         try:
@@ -206,7 +253,7 @@ def function_skeleton(fields, defaults, kwdefaults):
 
 
 def fill_function(func, globals_read, closure):
-    func.__globals__.update(globals_read)
+    func.__globals__.update({name: func if value is SELF_REF else value for name, value in globals_read.items()})
     for cell, value in zip(func.__closure__ or (), closure):
         if value is not EMPTY_CELL:
             cell.cell_contents = value

@@ -11,7 +11,7 @@ __all__ = [
     "CPointer", "voidptr",
     "Boolean", "Number", "Integer", "Float", "Complex", "NoneType", "Literal", "IntegerLiteral",
     "BooleanLiteral", "FloatLiteral", "StringLiteral", "UnicodeType", "unicode_type", "string",
-    "literal", "unliteral", "maybe_literal", "Omitted", "Dispatcher", "Module", "Optional",
+    "literal", "unliteral", "maybe_literal", "Omitted", "Dispatcher", "Module", "Optional", "optional",
     "ListType", "List", "DictType", "NamedTuple", "NamedUniTuple",
 ]
 
@@ -411,6 +411,9 @@ class Optional(Type):
 
     def _text(self):
         return f"OptionalType({self.type})"
+
+
+optional = Optional  # Numba spells the constructor both ways
 
 
 class ListType(Type):

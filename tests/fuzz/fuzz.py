@@ -37,7 +37,9 @@ class Run:
         self.skipped = 0
         self.failures = []
         self.start_time = time.time()
-        self.workdir = os.path.join(args.out, "work")
+        # one work directory per driver: drivers of several seeds may run side by side and
+        # each removes its own at the end
+        self.workdir = os.path.join(args.out, f"work-{os.getpid()}")
         self.faildir = os.path.join(args.out, "failures")
         os.makedirs(self.workdir, exist_ok=True)
         os.makedirs(self.faildir, exist_ok=True)

@@ -30,5 +30,5 @@ def take(a, i, j):
 # FLAT: return flatitem(%a, 0:int64) : float64
 
 # TAKE: print "a =", %a
-# TAKE: gather(%a, %i, %j) : array(float64, 1d, C)
+# TAKE: fancyget(%a, %i, %j) : array(float64, 1d, C)
 # TAKE-SAME: reduce.argmax[axis=0](%a) : array(int64, 1d, C)

@@ -63,6 +63,13 @@ def count_positive(a):
 @njit
 def to_complex(x):
     return x * 2
+
+@njit(fastmath=True)
+def sines(a):                      # vectorised through libmvec where there is one
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += math.sin(a[i]) * math.exp(a[i])
+    return s
 '''
 
 EXPORTS = [
@@ -74,6 +81,7 @@ EXPORTS = [
     "count_positive:(float32[:, :],)",
     "fib:(int64,)",
     "double_as_complex=to_complex:complex128(float64)",
+    "sines:float64(float64[::1])",
 ]
 
 CHILD = '''
@@ -110,6 +118,7 @@ capture("floordiv_arity", fastmod.floordiv, 1)
 capture("count", fastmod.count_positive, np.array([[1, -2], [3, 0]], dtype=np.float32).T)
 capture("fib", fastmod.fib, 25)
 capture("complex", fastmod.double_as_complex, 1.25)
+capture("sines", fastmod.sines, np.linspace(-3.0, 3.0, 1001))
 out["mahou_loaded"] = "mahou" in sys.modules
 out["llvm_loaded"] = any("LLVM" in line for line in open("/proc/self/maps"))
 out["doc"] = fastmod.fib.__doc__
@@ -173,6 +182,10 @@ def test_module_runs_without_mahou(built):
             assert got[0] == value[0] and got[1] == value[1] and got[2] == value[2]
         else:
             assert_same(got, value, path=key)
+    status, got = out["sines"]
+    assert status == "ok", got
+    x = np.linspace(-3.0, 3.0, 1001)
+    assert abs(got - float(np.sum(np.sin(x) * np.exp(x)))) < 1e-12 * float(np.sum(np.abs(np.sin(x) * np.exp(x))))
     assert out["tail_base"] is True  # a view keeps the argument alive as its base
     assert out["floordiv_zero"][0] == "ZeroDivisionError"
     for key in ("total_view", "total_list", "extremes_wrong_dtype", "floordiv_float", "floordiv_arity"):

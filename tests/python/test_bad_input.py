@@ -75,8 +75,11 @@ BAD = [object(), None, 2**70, -2**64, 1j, b"ab", bytearray(b"x"), {1, 2}, frozen
        FloatSub(2.5), StrSub("ab"), np.int8(3), np.float32(2), np.bool_(True), np.array([1, 2], dtype=object),
        np.zeros(3, dtype=[("a", "f8")]), np.zeros(3, ">f8"), np.datetime64("2020"), np.zeros(3, "M8[s]"),
        np.zeros(()), np.zeros([1] * 32), memoryview(b"abc"), "\ud800", "a\udcff" * 3, "🙂" * 1000,
-       self_containing(), nested(150), nested(20), nested_tuple(150), nested_tuple(20), [self_containing()],
-       np.frombuffer(b"\x00" + np.arange(3.0).tobytes(), dtype=np.float64, offset=1)]
+       self_containing(), nested(300), nested(150), nested_tuple(300), nested_tuple(200), [self_containing()],
+       np.frombuffer(b"\x00" + np.arange(3.0).tobytes(), dtype=np.float64, offset=1),
+       np.arange(6.0)[::2], np.arange(4.0)[::-1], np.broadcast_to(np.arange(3.0), (2, 3)),
+       np.frombuffer(np.arange(3.0).tobytes()), np.arange(3, dtype=np.int8), np.arange(3.0, dtype=np.float32),
+       np.arange(3.0), np.ones((2, 2))[:, 0]]
 
 
 def outcome(fn, *args):
@@ -101,12 +104,60 @@ def test_any_argument_is_a_result_or_a_python_exception(fn, good, expected):
         assert f(good) == expected  # still working, no stale result
 
 
+class Box:
+    def __init__(self, a):
+        self.a = a
+
+    def total(self):
+        return self.a.sum()
+
+
+def first_total(xs):
+    return xs[0].sum()
+
+
+def om_total(k):
+    with mahou.objmode(y="float64[:]"):
+        y = BAD[k]
+    return y.sum()
+
+
+def fits_float64_1d(v):
+    return (isinstance(v, np.ndarray) and v.dtype == np.float64 and v.dtype.isnative and v.ndim == 1
+            and v.flags.writeable)
+
+
+def test_any_value_at_a_declared_array_type_is_refused_or_read_by_its_type():
+    """Every bad value (and some arrays) given where float64[:] is declared: a jitclass
+    field, a typed.List item, an objmode output. A value that is not a writeable native
+    float64 1-d array is a TypeError; one that is gives NumPy's sum, never memory read by
+    another type."""
+    from mahou.experimental import jitclass
+
+    box = jitclass([("a", mahou.float64[:])])(Box)(np.zeros(2))
+    om = mahou.njit(om_total)
+    summed = mahou.njit(first_total)
+    for k, v in enumerate(BAD):
+        xs = mahou.typed.List.empty_list(mahou.types.float64[:])
+        if fits_float64_1d(v):
+            box.a = v
+            xs.append(v)
+            assert box.total() == summed(xs) == om(k) == v.sum()
+            continue
+        with pytest.raises(TypeError):
+            box.a = v
+        with pytest.raises(TypeError):
+            xs.append(v)
+        with pytest.raises(TypeError):
+            om(k)
+
+
 def test_lists_that_contain_themselves_or_nest_too_deep_are_type_errors():
     f = mahou.njit(first)
-    for v in (self_containing(), [self_containing()], nested(150), nested_tuple(150)):
-        with pytest.raises(TypeError, match="nested more than 100 levels"):
+    for v in (self_containing(), [self_containing()], nested(300), nested_tuple(300)):
+        with pytest.raises(TypeError, match="nested more than 256 levels"):
             f(v)
-    assert f(nested(20)) == nested(19)  # deep but within the limit
+    assert f(nested(200)) == nested(199)  # deep but within the limit
 
 
 def test_huge_lists_and_strings():

@@ -158,7 +158,8 @@ def test_unsupported_syntax(fn):
 def test_unsupported_inside_test_function():
     def local_global(n):
         total = 0
-        global ys  # unsupported
+        global ys
+        ys = total  # unsupported
         return total
 
     with pytest.raises(UnsupportedError) as ei:

@@ -476,12 +476,12 @@ CASES = {
 
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
-    'add_axis', 'arange_kw', 'array_ctor', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'broadcast_arrays',
+    'arange_kw', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'broadcast_arrays',
     'broadcast_shapes', 'broadcast_to', 'clip_method', 'clip_out', 'conj_method', 'conjugate_method',
     'cumsum_axis', 'dtype_attr', 'dtype_eq_int64', 'expand_dims', 'fill_diagonal', 'flags_c',
     'flags_contiguous', 'flags_f', 'frombuffer', 'imag_part', 'item', 'itemset', 'nonzero_method',
     'np_transpose_axes', 'real_part', 'reshape_method', 'resize', 'sliding_window', 'squeeze',
-    'sum_axis_dtype', 'sum_dtype', 'take', 'take_axis', 'tobytes', 'transpose_axes', 'view_as', 'where1'
+    'sum_axis_dtype', 'sum_dtype', 'take_axis', 'tobytes', 'transpose_axes', 'view_as'
 }
 
 

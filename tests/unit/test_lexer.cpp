@@ -365,3 +365,15 @@ TEST(Diagnostics, ThrowingHelpers) {
     EXPECT_EQ(std::string(e.what()), "internal compiler error: oops");
   }
 }
+
+// Identifiers are read in NFKC, as Python reads them (PEP 3131); keywords as written.
+TEST(Lexer, IdentifiersAreNfkc) {
+  auto name = [](const std::string &src) { return lex(src).at(0).text; };
+  EXPECT_EQ(name("\xcf\xb5"), "\xce\xb5");              // ϵ (lunate epsilon) → ε
+  EXPECT_EQ(name("\xc2\xb5_r"), "\xce\xbc_r");          // µ (micro sign) → μ
+  EXPECT_EQ(name("\xef\xac\x81x"), "fix");              // ﬁ ligature → fi
+  EXPECT_EQ(name("e\xcc\x81t\xc3\xa9"), "\xc3\xa9t\xc3\xa9"); // e + combining acute → é
+  EXPECT_EQ(name("\xe1\x84\x80\xe1\x85\xa1"), "\xea\xb0\x80"); // Hangul L + V → 가
+  EXPECT_EQ(name("plain_ascii"), "plain_ascii");
+  EXPECT_EQ(lex("\xef\xbd\x89\xef\xbd\x86").at(0).kind, TokenKind::Name); // ｉｆ is the name 'if'
+}

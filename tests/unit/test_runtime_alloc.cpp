@@ -92,3 +92,49 @@ TEST(RuntimeAlloc, SpareBlocksArePerThreadAndFreedAtThreadExit) {
 }
 
 } // namespace
+
+// ------------------------------------------------------------------ objects
+
+namespace {
+
+// A chain of objects, each holding the next: releasing the head releases them all.
+void releaseNext(MahouMemInfo *mi) {
+  MahouMemInfo *next;
+  std::memcpy(&next, mi->data, sizeof next);
+  mahou_rt_decref(next);
+}
+
+int destroyed = 0;
+void countAndReleaseNext(MahouMemInfo *mi) {
+  ++destroyed;
+  releaseNext(mi);
+}
+
+} // namespace
+
+TEST(RuntimeAlloc, ADeepChainIsReleasedWithoutRecursion) {
+  // A million nested destructors would need far more than a thread's stack if each
+  // ran inside its owner's; the release is iterative past a small depth.
+  int64_t live = mahou_rt_live_allocations();
+  MahouMemInfo *head = nullptr;
+  constexpr int kLength = 1000000;
+  for (int i = 0; i < kLength; ++i) {
+    MahouMemInfo *mi = mahou_rt_alloc_object(sizeof(void *), countAndReleaseNext);
+    ASSERT_NE(mi, nullptr);
+    std::memcpy(mi->data, &head, sizeof head);
+    head = mi;
+  }
+  destroyed = 0;
+  std::thread([head] { mahou_rt_decref(head); }).join(); // a thread's stack: the smallest around
+  EXPECT_EQ(destroyed, kLength);
+  EXPECT_EQ(mahou_rt_live_allocations(), live);
+}
+
+TEST(RuntimeAlloc, ObjectSizesThatWrapAreMemoryErrors) {
+  for (int64_t n : {int64_t(-1), int64_t(-8), INT64_MAX, INT64_MAX - 16}) {
+    EXPECT_EQ(mahou_rt_alloc_object(n, nullptr), nullptr) << n;
+    MahouError e = mahou_rt_take_error();
+    EXPECT_TRUE(e.set);
+    EXPECT_STREQ(e.message, "out of memory");
+  }
+}

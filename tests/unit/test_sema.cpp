@@ -123,11 +123,11 @@ TEST(Sema, UndefinedNameAndBadOperands) {
 
 TEST(Sema, UnsupportedConstructsAreUnsupportedErrors) {
   try {
-    infer("def f(x):\n    global y\n    return x\n", {Type::int64()});
+    infer("def f(x):\n    global y\n    y = x\n    return x\n", {Type::int64()}); // assigning a global
     FAIL();
   } catch (const UserError &e) {
     EXPECT_EQ(e.kind(), DiagKind::Unsupported);
-    EXPECT_EQ(e.loc().line, 2);
+    EXPECT_EQ(e.loc().line, 3);
   }
 }
 

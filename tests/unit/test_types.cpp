@@ -66,6 +66,12 @@ TEST(Parse, ScalarsArraysTuples) {
   EXPECT_EQ(*parseType("UniTuple(int64 x 2)", &err), Type::tuple({Type::int64(), Type::int64()}));
   EXPECT_EQ(*parseType("(int64, float32)", &err), Type::tuple({Type::int64(), Type::scalar(DType::Float32)}));
   EXPECT_EQ(*parseType("array(float32, 3d, F)", &err), Type::array(DType::Float32, 3, Layout::F));
+  // Numba's spellings: Tuple of one tuple of types, optional(T)
+  EXPECT_EQ(*parseType("Tuple((int32[:], float32))", &err),
+            Type::tuple({Type::array(DType::Int32, 1, Layout::A), Type::scalar(DType::Float32)}));
+  EXPECT_EQ(*parseType("Tuple(Tuple(int64, float32))", &err),
+            Type::tuple({Type::tuple({Type::int64(), Type::scalar(DType::Float32)})}));
+  EXPECT_EQ(*parseType("optional(int32)", &err), Type::optional(Type::scalar(DType::Int32)));
   EXPECT_FALSE(parseType("float65", &err));
   EXPECT_NE(err.find("float65"), std::string::npos);
   EXPECT_FALSE(parseType("float64[:, ::2]", &err));

@@ -148,6 +148,12 @@ struct FunctionDef : Stmt {
   std::vector<Arg> kwonlyargs;  // after * or *args
   std::string kwarg;            // **kwargs name, "" if none
   Body body;
+  // The compiled function's parameters, in the order it receives them: the positional
+  // ones, the keyword-only ones, then the *args tuple.
+  size_t numParams() const { return args.size() + kwonlyargs.size() + (vararg.empty() ? 0 : 1); }
+  const std::string &paramName(size_t i) const {
+    return i < args.size() ? args[i].name : i < args.size() + kwonlyargs.size() ? kwonlyargs[i - args.size()].name : vararg;
+  }
   // Where the assignments of a variable (version) first meet at a read, for the
   // error when their types cannot be unified (frontend/versions.cpp).
   std::map<std::string, Loc> versionJoins;

@@ -113,10 +113,13 @@ bool dependenciesHold(const std::string &dependencies, CompileEnvironment &env);
 // Checks and links an entry read from a cache file or shipped in a pickle: its symbol
 // must be the content symbol of this source, signature, options and its recorded
 // dependencies, and those must hold in `env` (callees compiled or loaded on the way).
-// nullopt when it does not fit (the caller compiles instead).
+// nullopt when it does not fit (the caller compiles instead). The object file must be
+// well formed and its signature record must name these argument types and entry.ret
+// (jit/object_check.h): else nullopt with the reason in *corrupt (when given), and
+// nothing linked, so a payload edited inconsistently is never run.
 std::optional<CompiledFunction> linkEntry(const SourceFile &file, const std::string &name,
                                           const std::vector<types::Type> &args, CompileEnvironment &env,
-                                          const CompileOptions &options, Entry entry);
+                                          const CompileOptions &options, Entry entry, std::string *corrupt = nullptr);
 // The identity of the code generator that runs, for keys of machine code kept outside
 // the process (cache entries, pickles): mahou's version, the GNU build ID of the
 // library holding the back end (content-based: equal on every machine with the same

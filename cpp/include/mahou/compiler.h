@@ -38,6 +38,9 @@ struct GlobalValue {
     NamedTupleClass, // a collections.namedtuple / typing.NamedTuple class: handle + name; elems:
                      // one Str per field (its name), holding its default value in elems[0] if any
     ObjMode,     // mahou.objmode (numba.objmode): the context manager of `with objmode(...)` blocks
+    EnumMember,  // a member of an enum.Enum / IntEnum class: handle (the class) + s (its name);
+                 // fields: the members' names, elems: their values (Int or Float), i: this one's
+                 // index, b: an IntEnum
   };
   Kind kind = Kind::Missing;
   int64_t i = 0;
@@ -56,13 +59,14 @@ struct GlobalValue {
 };
 
 // The parameters of a compiled function, for calls with keyword arguments and
-// defaults: positional-or-keyword names in order, each one's default value (a
-// constant, nullopt when it has none) and whether it takes *args (passed packed
-// into one tuple after the named parameters).
+// defaults: positional-or-keyword names in order, then the `nkwonly` keyword-only ones,
+// each one's default value (a constant, nullopt when it has none) and whether it takes
+// *args (passed packed into one tuple after the named parameters).
 struct CalleeParams {
   std::vector<std::string> names;
   std::vector<std::optional<GlobalValue>> defaults;
   bool varargs = false;
+  size_t nkwonly = 0;
 };
 
 // A compiled overload of another function, as seen by its callers.

@@ -78,10 +78,12 @@ struct Stmt;
 using StmtPtr = std::unique_ptr<Stmt>;
 using Block = std::vector<StmtPtr>;
 
-// One index position of an ArrayView: an integer index (drops the axis) or a
-// slice (keeps it). Missing slice parts are null (Python defaults).
+// One index position of an ArrayView: an integer index (drops the axis), a slice
+// (keeps it) or a new axis of length 1 (np.newaxis / None: consumes no axis of the
+// base). Missing slice parts are null (Python defaults).
 struct ViewSlot {
   bool isSlice = false;
+  bool newAxis = false;      // consumes nothing; isSlice is false and every part null
   ExprPtr index;             // !isSlice: int64
   ExprPtr start, stop, step; // isSlice: int64 or null
 };

@@ -18,6 +18,9 @@ struct InnerFunction {
   const SourceFile *file = nullptr;
   const ast::FunctionDef *def = nullptr; // owned by the enclosing function's AST
   std::vector<std::string> captured;
+  // The captured variables it declares `nonlocal`: it returns them after its result, and
+  // a direct call stores them back (sema/nonlocals.cpp).
+  std::vector<std::string> nonlocals;
   CompileEnvironment *env = nullptr;     // the enclosing function's globals
   // Inner functions visible from its body (itself, its siblings, those of enclosing
   // functions): the defining function's table, alive while this one is typed.
@@ -39,6 +42,9 @@ public:
   // id names (null: none).
   virtual uint64_t closureId(const InnerFunction &inner) = 0;
   virtual const InnerFunction *closure(uint64_t id) const = 0;
+  // The return type a function being typed (by its symbol) has so far: what a call that
+  // recurses back to it (mutual recursion) gets while it is not finished.
+  virtual void noteReturn(const std::string &symbol, const types::Type &ret) { (void)symbol, (void)ret; }
 };
 
 // Where a function is typed: the target, the sink for functions compiled alongside

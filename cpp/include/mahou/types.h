@@ -94,6 +94,11 @@ enum class Kind : uint8_t {
   // isalignedstruct. A value is a pointer to the record's bytes (a view: writes reach
   // the array it came from). An array of records is an Array whose elems[0] is the Record.
   Record,
+  // A member of an enum.Enum / enum.IntEnum class (Numba's EnumMember): `handle` the
+  // class, `text` its name, elems[0] the type of its values (int64 or float64, the
+  // representation), `fields` and `offsets` its members' names and values (a float's
+  // bits), `typed` an IntEnum (a number too). Functions that hold one are not cached.
+  EnumMember,
 };
 
 struct Type {
@@ -130,6 +135,8 @@ struct Type {
   // A collections.namedtuple / typing.NamedTuple value: a tuple that remembers its class
   // (a handle the binding keeps alive), the class's name and its field names.
   static Type namedTuple(std::vector<Type> elems, uint64_t cls, std::string name, std::vector<std::string> fields);
+  static Type enumMember(Type value, uint64_t cls, std::string name, std::vector<std::string> names,
+                         std::vector<int64_t> values, bool intEnum);
   static Type str_(std::string value);
   static Type moduleRef(ModuleId m);
   static Type function(uint64_t handle, std::string name);
@@ -175,6 +182,7 @@ struct Type {
   bool isUnicode() const { return kind == Kind::Unicode; }
   bool isOptional() const { return kind == Kind::Optional; }
   bool isInstance() const { return kind == Kind::Instance; }
+  bool isEnumMember() const { return kind == Kind::EnumMember; }
   bool isGenerator() const { return kind == Kind::Generator; }
   bool isRandomGenerator() const { return kind == Kind::NumPyRandomGenerator; }
   bool isRecord() const { return kind == Kind::Record; }

@@ -142,21 +142,25 @@ Value FunctionLowering::arrayReshape(const ir::Expr &e) {
   for (size_t i = 1; i < e.args.size(); ++i) {
     llvm::Value *d = scalarExpr(*e.args[i]);
     dims.push_back(d);
-    llvm::Value *isMinus = b_.CreateICmpEQ(d, c64(-1));
+    llvm::Value *isMinus = b_.CreateICmpSLT(d, c64(0)); // NumPy takes any negative extent as the unknown one
     unknownCount = b_.CreateAdd(unknownCount, b_.CreateZExt(isMinus, i64()));
     known = b_.CreateMul(known, b_.CreateSelect(isMinus, c64(1), d));
   }
   raiseIf(b_.CreateICmpSGT(unknownCount, c64(1)), types::ExcKind::ValueError, "can only specify one unknown dimension");
+  // An unknown extent beside a zero one cannot be inferred (NumPy's error, also for an empty array).
+  raiseIf(b_.CreateAnd(b_.CreateICmpEQ(unknownCount, c64(1)), b_.CreateICmpEQ(known, c64(0))), types::ExcKind::ValueError,
+          "cannot reshape array into the requested shape");
   llvm::Value *safeKnown = b_.CreateSelect(b_.CreateICmpEQ(known, c64(0)), c64(1), known);
   llvm::Value *inferred = b_.CreateSDiv(total, safeKnown);
-  for (auto &d : dims) d = b_.CreateSelect(b_.CreateICmpEQ(d, c64(-1)), inferred, d);
+  for (auto &d : dims) d = b_.CreateSelect(b_.CreateICmpSLT(d, c64(0)), inferred, d);
   llvm::Value *product = c64(1);
-  llvm::Value *negative = b_.getFalse();
+  llvm::Value *negative = b_.getFalse(), *overflow = b_.getFalse();
   for (auto *d : dims) {
-    product = b_.CreateMul(product, d);
+    product = mulChecked(product, d, overflow); // a wrapped product must not match an empty array's 0
     negative = b_.CreateOr(negative, b_.CreateICmpSLT(d, c64(0)));
   }
-  raiseIf(b_.CreateOr(negative, b_.CreateICmpNE(product, total)), types::ExcKind::ValueError,
+  arrayBytes(dims, types::dtypeBytes(e.type.dtype), overflow); // NumPy's size check of the new shape
+  raiseIf(b_.CreateOr(b_.CreateOr(negative, overflow), b_.CreateICmpNE(product, total)), types::ExcKind::ValueError,
           "cannot reshape array into the requested shape");
   llvm::Value *out = llvm::UndefValue::get(types_.array(e.type.ndim));
   out = b_.CreateInsertValue(out, b_.CreateExtractValue(in.v, {0u}), {0u});

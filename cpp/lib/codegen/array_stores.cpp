@@ -38,6 +38,7 @@ bool freshArray(const ir::Expr &operand) {
   case O::ArrayLinspace:
   case O::ArrayEye:
   case O::ArrayGather:
+  case O::ArrayFancyGet:
   case O::ArrayJoin:
   case O::ArrayMap:
   case O::ArrayBincount:

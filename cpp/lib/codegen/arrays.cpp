@@ -28,13 +28,10 @@ void FunctionLowering::countRef(llvm::Value *v, const Type &t, const char *fn) {
   if (t.isArray()) mi = b_.CreateExtractValue(v, {0u});
   else if (t.isObject()) mi = v;
   else return;
-  auto *doIt = newBlock("refcount");
-  auto *done = newBlock("refcount.done");
-  b_.CreateCondBr(b_.CreateIsNotNull(mi), doIt, done);
-  b_.SetInsertPoint(doIt);
+  // Unguarded (the runtime accepts null): the JIT's refcount pass removes the pairs that
+  // cancel within a block, then adds the null test to the calls that remain
+  // (jit/refcount_pairs.cpp).
   b_.CreateCall(runtimeFn(fn, b_.getVoidTy(), {b_.getPtrTy()}), {mi});
-  b_.CreateBr(done);
-  b_.SetInsertPoint(done);
 }
 
 llvm::Value *FunctionLowering::own(Value v, const Type &t) {
@@ -89,7 +86,9 @@ llvm::Value *FunctionLowering::arrayItem(const ir::Expr &e) {
   for (int k = 0; k < t.ndim; ++k) idx.push_back(scalarExpr(*e.args[k + 1]));
   for (int k = 0; k < t.ndim; ++k) idx[k] = wrapIndex(idx[k], arrayShape(arr.v, k), options_.boundscheck);
   llvm::Value *p = elementPointer(arr.v, t, idx);
-  llvm::Value *v = fromMem(b_.CreateLoad(types_.mem(e.type), p), e.type);
+  llvm::LoadInst *load = b_.CreateLoad(types_.mem(e.type), p);
+  tagMemory(load, MemoryKind::ArrayElement);
+  llvm::Value *v = fromMem(load, e.type);
   release(arr, t);
   return v;
 }
@@ -104,21 +103,26 @@ void FunctionLowering::storeItem(const ir::Stmt &s) {
   for (int k = 0; k < t.ndim; ++k) idx.push_back(scalarExpr(*s.exprs[k + 1]));
   for (int k = 0; k < t.ndim; ++k) idx[k] = wrapIndex(idx[k], arrayShape(arr.v, k), options_.boundscheck);
   llvm::Value *p = elementPointer(arr.v, t, idx);
-  b_.CreateStore(toMem(v, valueE.type), p);
+  tagMemory(b_.CreateStore(toMem(v, valueE.type), p), MemoryKind::ArrayElement);
   release(arr, t);
 }
 
 // ------------------------------------------------------------------ views
 
 Value FunctionLowering::arrayView(const ir::Expr &e) {
-  const Type &src = e.args[0]->type;
   Value arr = expr(*e.args[0]);
   llvm::Value *data = arrayData(arr.v);
   std::vector<llvm::Value *> shape, strides;
-  for (int k = 0; k < src.ndim; ++k) {
-    const ir::ViewSlot &slot = e.slots[k];
+  int k = 0; // the base's axis the next slot indexes
+  for (const ir::ViewSlot &slot : e.slots) {
+    if (slot.newAxis) { // np.newaxis: length 1 (its stride never moves)
+      shape.push_back(c64(1));
+      strides.push_back(c64(0));
+      continue;
+    }
     llvm::Value *extent = arrayShape(arr.v, k);
     llvm::Value *stride = arrayStride(arr.v, k);
+    ++k;
     if (!slot.isSlice) {
       llvm::Value *i = wrapIndex(scalarExpr(*slot.index), extent, true);
       data = b_.CreateGEP(b_.getInt8Ty(), data, b_.CreateMul(i, stride));
@@ -220,16 +224,33 @@ void FunctionLowering::loopNest(const std::vector<llvm::Value *> &extents,
   level(0);
 }
 
-llvm::Value *FunctionLowering::allocateArray(const Type &t, const std::vector<llvm::Value *> &extents) {
-  llvm::Value *count = c64(1);
-  llvm::Value *anyNeg = b_.getFalse();
+llvm::Value *FunctionLowering::mulChecked(llvm::Value *a, llvm::Value *b, llvm::Value *&overflow) {
+  llvm::Value *m = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smul_with_overflow, a, b);
+  overflow = b_.CreateOr(overflow, b_.CreateExtractValue(m, {1u}));
+  return b_.CreateExtractValue(m, {0u});
+}
+
+llvm::Value *FunctionLowering::arrayBytes(const std::vector<llvm::Value *> &extents, int64_t itemsize,
+                                          llvm::Value *&overflow) {
+  llvm::Value *nbytes = c64(itemsize), *anyZero = b_.getFalse();
   for (auto *x : extents) {
-    anyNeg = b_.CreateOr(anyNeg, b_.CreateICmpSLT(x, c64(0)));
-    count = b_.CreateMul(count, x);
+    llvm::Value *zero = b_.CreateICmpEQ(x, c64(0));
+    anyZero = b_.CreateOr(anyZero, zero);
+    nbytes = mulChecked(nbytes, b_.CreateSelect(zero, c64(1), x), overflow);
   }
-  raiseIf(anyNeg, types::ExcKind::ValueError, "negative dimensions are not allowed");
+  return b_.CreateSelect(anyZero, c64(0), nbytes);
+}
+
+llvm::Value *FunctionLowering::allocateArray(const Type &t, const std::vector<llvm::Value *> &extents) {
+  // NumPy's size check: the bytes are the item size times every nonzero extent, with
+  // overflow past int64 a ValueError (also for an empty array), never a wrapped size.
   int64_t itemsize = types::dtypeBytes(t.dtype);
-  llvm::Value *nbytes = b_.CreateMul(count, c64(itemsize));
+  llvm::Value *anyNeg = b_.getFalse(), *overflow = b_.getFalse();
+  for (auto *x : extents) anyNeg = b_.CreateOr(anyNeg, b_.CreateICmpSLT(x, c64(0)));
+  llvm::Value *nbytes = arrayBytes(extents, itemsize, overflow);
+  raiseIf(anyNeg, types::ExcKind::ValueError, "negative dimensions are not allowed");
+  raiseIf(overflow, types::ExcKind::ValueError,
+          "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
   llvm::Value *mi = b_.CreateCall(runtimeFn("mahou_rt_alloc", b_.getPtrTy(), {i64()}), {nbytes});
   auto *ok = newBlock("alloc.ok");
   b_.CreateCondBr(b_.CreateIsNull(mi), errorExit(), ok, llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));

@@ -74,17 +74,40 @@ Value FunctionLowering::hashedOp(const ir::Expr &e) {
     break;
   }
   case ObjectOp::DictGet: {
-    llvm::Value *key = operand(1, false);
-    llvm::Value *at = b_.CreateCall(runtimeFn("mahou_rt_dict_getitem", ptr, {ptr, ptr}), {table.v, key});
-    checkNotNull(at);
+    llvm::Value *at;
+    if (probesInline(kt, e.args[1]->type)) {
+      Value k = expr(*e.args[1]);
+      held.push_back({k, &e.args[1]->type});
+      at = inlineFind(table.v, k.v, kt);
+      auto *fail = newBlock("dict.keyerror");
+      auto *ok = newBlock("dict.hit");
+      b_.CreateCondBr(b_.CreateIsNull(at), fail, ok, llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
+      b_.SetInsertPoint(fail);
+      llvm::Value *keySlot = spill(k.v, kt);
+      b_.CreateCall(runtimeFn("mahou_rt_dict_getitem", ptr, {ptr, ptr}), {table.v, keySlot}); // sets the KeyError
+      b_.CreateBr(errorExit());
+      b_.SetInsertPoint(ok);
+    } else {
+      at = b_.CreateCall(runtimeFn("mahou_rt_dict_getitem", ptr, {ptr, ptr}), {table.v, operand(1, false)});
+      checkNotNull(at);
+    }
     result = loadOwned(at, vt);
     break;
   }
   case ObjectOp::DictGetDefault:
   case ObjectOp::DictSetDefault: {
-    llvm::Value *key = operand(1, false);
-    Value dflt = expr(*e.args[2]);
-    llvm::Value *at = b_.CreateCall(runtimeFn("mahou_rt_dict_find", ptr, {ptr, ptr}), {table.v, key});
+    llvm::Value *at;
+    Value dflt;
+    if (op == ObjectOp::DictGetDefault && probesInline(kt, e.args[1]->type)) {
+      Value k = expr(*e.args[1]);
+      held.push_back({k, &e.args[1]->type});
+      dflt = expr(*e.args[2]);
+      at = inlineFind(table.v, k.v, kt);
+    } else {
+      llvm::Value *key = operand(1, false);
+      dflt = expr(*e.args[2]);
+      at = b_.CreateCall(runtimeFn("mahou_rt_dict_find", ptr, {ptr, ptr}), {table.v, key});
+    }
     auto *found = newBlock("dict.found");
     auto *missing = newBlock("dict.missing");
     auto *done = newBlock("dict.done");
@@ -122,8 +145,14 @@ Value FunctionLowering::hashedOp(const ir::Expr &e) {
   }
   case ObjectOp::DictContains:
   case ObjectOp::SetContains: {
-    llvm::Value *key = operand(1, false);
-    llvm::Value *at = b_.CreateCall(runtimeFn("mahou_rt_dict_find", ptr, {ptr, ptr}), {table.v, key});
+    llvm::Value *at;
+    if (probesInline(kt, e.args[1]->type)) {
+      Value k = expr(*e.args[1]);
+      held.push_back({k, &e.args[1]->type});
+      at = inlineFind(table.v, k.v, kt);
+    } else {
+      at = b_.CreateCall(runtimeFn("mahou_rt_dict_find", ptr, {ptr, ptr}), {table.v, operand(1, false)});
+    }
     result = {b_.CreateIsNotNull(at), false};
     break;
   }

@@ -1,7 +1,8 @@
-// Lowering of advanced indexing: gathers into a new array (boolean masks in C order,
-// integer indices with wraparound and bounds checks, one integer array per axis with
-// length-1 arrays broadcast) and scatters of a scalar or of consecutive elements of a
-// 1-D array (of the selection's length, or one element broadcast).
+// Lowering of the two simplest forms of advanced indexing: gathers into a new array
+// (a boolean mask in C order, an integer array into a 1-D array, with wraparound and
+// bounds checks) and scatters of a scalar or of consecutive elements of a 1-D array
+// (of the selection's length, or one element broadcast). The general forms:
+// advanced_index.cpp.
 #include "lowering.h"
 
 namespace mahou::codegen {
@@ -78,49 +79,6 @@ Value FunctionLowering::arrayGather(const ir::Expr &e) {
   return {out, true};
 }
 
-Value FunctionLowering::arrayGatherMulti(const ir::Expr &e) {
-  const Type &bt = e.args[0]->type;
-  Value base = expr(*e.args[0]);
-  std::vector<Value> idx;
-  for (size_t k = 1; k < e.args.size(); ++k) {
-    idx.push_back(expr(*e.args[k]));
-    if (!e.args[k]->type.isArray()) // an integer index is checked once, also when nothing is selected
-      idx.back().v = wrapIndex(idx.back().v, arrayShape(base.v, int(k - 1)), true);
-  }
-  // The common length: arrays of length 1 broadcast, the others must agree.
-  llvm::Value *n = c64(1), *bad = b_.getFalse();
-  for (size_t k = 0; k < idx.size(); ++k) {
-    if (!e.args[k + 1]->type.isArray()) continue; // an integer: every position uses it
-    llvm::Value *len = arrayShape(idx[k].v, 0);
-    llvm::Value *notOne = b_.CreateICmpNE(len, c64(1));
-    bad = b_.CreateOr(bad, b_.CreateAnd(notOne, b_.CreateAnd(b_.CreateICmpNE(n, c64(1)), b_.CreateICmpNE(len, n))));
-    n = b_.CreateSelect(notOne, len, n);
-  }
-  raiseIf(bad, types::ExcKind::IndexError, "shape mismatch: indexing arrays could not be broadcast together");
-  llvm::Value *out = allocateArray(e.type, {n});
-  Type elem = Type::scalar(bt.dtype);
-  llvm::Type *mt = types_.mem(elem);
-  loopNest({n}, [&](const std::vector<llvm::Value *> &j) {
-    std::vector<llvm::Value *> at;
-    for (size_t k = 0; k < idx.size(); ++k) {
-      const Type &it = e.args[k + 1]->type;
-      if (!it.isArray()) {
-        at.push_back(idx[k].v);
-        continue;
-      }
-      Type et = Type::scalar(it.dtype);
-      llvm::Value *pos = b_.CreateSelect(b_.CreateICmpEQ(arrayShape(idx[k].v, 0), c64(1)), c64(0), j[0]);
-      llvm::Value *raw = fromMem(b_.CreateLoad(types_.mem(et), elementPointer(idx[k].v, it, {pos})), et);
-      llvm::Value *i = castScalar(raw, et, Type::int64());
-      at.push_back(wrapIndex(i, arrayShape(base.v, int(k)), true));
-    }
-    b_.CreateStore(b_.CreateLoad(mt, elementPointer(base.v, bt, at)), b_.CreateInBoundsGEP(mt, arrayData(out), j[0]));
-  });
-  for (size_t k = 0; k < idx.size(); ++k) release(idx[k], e.args[k + 1]->type);
-  release(base, bt);
-  return {out, true};
-}
-
 void FunctionLowering::scatter(const ir::Stmt &s) {
   const Type &bt = s.exprs[0]->type, &it = s.exprs[1]->type, &vt = s.exprs[2]->type;
   Value base = expr(*s.exprs[0]);
@@ -135,6 +93,8 @@ void FunctionLowering::scatter(const ir::Stmt &s) {
   llvm::Value *indexCopy = nullptr, *valueCopy = nullptr;
   Value indexRead{unshared(index.v, it, *s.exprs[1], base.v, bt, it.dtype == types::DType::Bool, indexCopy), false};
   Type indexCopyType = Type::array(it.dtype, it.ndim, types::Layout::C);
+  // The index or its C copy: a Fortran-layout index is read through its strides.
+  const Type itRead = it.layout == types::Layout::F ? Type::array(it.dtype, it.ndim, types::Layout::A, it.readonly) : it;
   holdForError({indexCopy, true}, indexCopyType);
   Value valueRead = value;
   Type valueCopyType = vt.isArray() ? Type::array(vt.dtype, vt.ndim, types::Layout::C) : vt;
@@ -151,7 +111,7 @@ void FunctionLowering::scatter(const ir::Stmt &s) {
       llvm::Value *acc = entryAlloca(i64(), "mask.count");
       b_.CreateStore(c64(0), acc);
       loopNest(ishape, [&](const std::vector<llvm::Value *> &idx) {
-        llvm::Value *m = b_.CreateLoad(b_.getInt8Ty(), elementPointer(indexRead.v, it, idx));
+        llvm::Value *m = b_.CreateLoad(b_.getInt8Ty(), elementPointer(indexRead.v, itRead, idx));
         b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64(), acc), b_.CreateZExt(b_.CreateICmpNE(m, b_.getInt8(0)), i64())), acc);
       });
       count = b_.CreateLoad(i64(), acc);
@@ -166,7 +126,7 @@ void FunctionLowering::scatter(const ir::Stmt &s) {
                   "where the mask is true (their numbers differ)"
                 : "shape mismatch: value array could not be broadcast to indexing result");
   }
-  forEachSelected(*this, b_, base, bt, indexRead, it, true, [&](llvm::Value *ptr, llvm::Value *k) {
+  forEachSelected(*this, b_, base, bt, indexRead, itRead, true, [&](llvm::Value *ptr, llvm::Value *k) {
     llvm::Value *v;
     if (vt.isArray()) { // consecutive elements of a 1-D array
       Type ve = Type::scalar(vt.dtype);

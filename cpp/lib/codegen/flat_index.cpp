@@ -31,7 +31,9 @@ llvm::Value *FunctionLowering::arrayFlatItem(const ir::Expr &e) {
   const Type &t = e.args[0]->type;
   Value arr = expr(*e.args[0]);
   llvm::Value *p = flatElementPointer(arr.v, t, scalarExpr(*e.args[1]), e.ival == 1);
-  llvm::Value *v = fromMem(b_.CreateLoad(types_.mem(e.type), p), e.type);
+  llvm::LoadInst *load = b_.CreateLoad(types_.mem(e.type), p);
+  tagMemory(load, MemoryKind::ArrayElement);
+  llvm::Value *v = fromMem(load, e.type);
   release(arr, t);
   return v;
 }
@@ -42,7 +44,7 @@ void FunctionLowering::storeFlatItem(const ir::Stmt &s) {
   llvm::Value *v = scalarExpr(valueE);
   Value arr = expr(*s.exprs[0]);
   llvm::Value *index = scalarExpr(*s.exprs[1]);
-  b_.CreateStore(toMem(v, valueE.type), flatElementPointer(arr.v, t, index, false));
+  tagMemory(b_.CreateStore(toMem(v, valueE.type), flatElementPointer(arr.v, t, index, false)), MemoryKind::ArrayElement);
   release(arr, t);
 }
 

@@ -260,6 +260,7 @@ void FunctionLowering::stmt(const ir::Stmt &s) {
   case ir::StmtOp::Reraise: languageStmt(s); return;
   case ir::StmtOp::StoreView: storeView(s); return;
   case ir::StmtOp::Scatter: scatter(s); return;
+  case ir::StmtOp::FancyStore: fancyStore(s); return;
   case ir::StmtOp::StoreFlatItem: storeFlatItem(s); return;
   }
 }

@@ -58,7 +58,9 @@ Value FunctionLowering::instanceOp(const ir::Expr &e) {
   Value result{nullptr, false};
   if (op == ir::ObjectOp::InstanceGet) {
     const Type &ft = e.type;
-    llvm::Value *x = fromMem(b_.CreateLoad(types_.mem(ft), field), ft);
+    llvm::LoadInst *load = b_.CreateLoad(types_.mem(ft), field);
+    tagMemory(load, MemoryKind::InstanceField);
+    llvm::Value *x = fromMem(load, ft);
     if (ft.hasRefs()) incref(x, ft); // the caller owns it: the instance may drop it meanwhile
     result = {x, ft.hasRefs()};
   } else if (op == ir::ObjectOp::InstanceSet) {
@@ -66,11 +68,13 @@ Value FunctionLowering::instanceOp(const ir::Expr &e) {
     Value v = expr(*e.args[1]);
     llvm::Value *x = ownedForStore(v, ft);
     if (ft.hasRefs()) {
-      llvm::Value *old = fromMem(b_.CreateLoad(types_.mem(ft), field), ft);
-      b_.CreateStore(toMem(x, ft), field);
+      llvm::LoadInst *load = b_.CreateLoad(types_.mem(ft), field);
+      tagMemory(load, MemoryKind::InstanceField);
+      llvm::Value *old = fromMem(load, ft);
+      tagMemory(b_.CreateStore(toMem(x, ft), field), MemoryKind::InstanceField);
       decref(old, ft);
     } else {
-      b_.CreateStore(toMem(x, ft), field);
+      tagMemory(b_.CreateStore(toMem(x, ft), field), MemoryKind::InstanceField);
     }
     result = {llvm::Constant::getNullValue(types_.ssa(Type::none())), false};
   } else {

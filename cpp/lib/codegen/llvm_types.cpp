@@ -54,6 +54,7 @@ llvm::Type *TypeMapper::ssa(const Type &t) {
   case types::Kind::Generator:
   case types::Kind::Unicode: return llvm::PointerType::get(ctx_, 0);
   case types::Kind::Optional: return mem(t);
+  case types::Kind::EnumMember: return ssa(t.elems[0]); // its value (int64 or float64)
   case types::Kind::CPointer:
   case types::Kind::Record: return llvm::PointerType::get(ctx_, 0); // the record's bytes
   case types::Kind::NumPyRandomGenerator: // {bitgen_t *, the Generator object} (layout.cpp)

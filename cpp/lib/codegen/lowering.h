@@ -57,6 +57,12 @@ public:
   void raiseWithArgs(const ir::Stmt &s);
   // Branches to a raise when `cond` is true, continuing in a fresh block otherwise.
   void raiseIf(llvm::Value *cond, types::ExcKind kind, const std::string &message);
+  // a * b (int64); `overflow` is or-ed with whether it wrapped (size arithmetic).
+  llvm::Value *mulChecked(llvm::Value *a, llvm::Value *b, llvm::Value *&overflow);
+  // NumPy's size of an array of these extents (>= 0): itemsize times the nonzero extents
+  // (0 when one is zero); `overflow` says whether that product passed int64, which is
+  // NumPy's ValueError even for an empty array.
+  llvm::Value *arrayBytes(const std::vector<llvm::Value *> &extents, int64_t itemsize, llvm::Value *&overflow);
   // Owned temporaries that a raise from here must release (an operand evaluated after
   // them, or the operation itself, may raise): errorExit() is where a raise or a failed
   // call branches, through their releases (function.cpp).
@@ -125,6 +131,9 @@ public:
   llvm::Value *elementPointer(llvm::Value *arr, const Type &t, llvm::ArrayRef<llvm::Value *> indices);
   llvm::Value *arrayItem(const ir::Expr &e);
   void storeItem(const ir::Stmt &s);
+  // Alias tags (alias_tags.cpp): array elements never alias instance fields.
+  enum class MemoryKind { ArrayElement, InstanceField };
+  void tagMemory(llvm::Instruction *access, MemoryKind kind);
   Value arrayView(const ir::Expr &e);
   Value transpose(const ir::Expr &e);
   llvm::Value *arraySize(const ir::Expr &e);
@@ -195,7 +204,8 @@ public:
   Value objModeCall(const ir::Expr &e);             // objmode.cpp: a `with objmode(...)` block
   llvm::Value *randomDraw(const ir::Expr &e); // random.cpp
   Value arrayGather(const ir::Expr &e);       // fancy_index.cpp
-  Value arrayGatherMulti(const ir::Expr &e);
+  Value arrayFancyGet(const ir::Expr &e);     // advanced_index.cpp: NumPy's advanced indexing
+  void fancyStore(const ir::Stmt &s);
   // a.flat (flat_index.cpp): the element at C-order position `index` (checked and
   // wrapped unless `inRange`).
   llvm::Value *flatElementPointer(llvm::Value *arr, const Type &t, llvm::Value *index, bool inRange);
@@ -222,6 +232,10 @@ public:
   Value listOp(const ir::Expr &e);
   Value stringOp(const ir::Expr &e);
   Value hashedOp(const ir::Expr &e); // dicts and sets (dicts.cpp)
+  // Inline probes of int64- and str-keyed tables (table_probe.cpp).
+  bool probesInline(const Type &keyType, const Type &argType);
+  llvm::Value *inlineIntHash(llvm::Value *v);
+  llvm::Value *inlineFind(llvm::Value *table, llvm::Value *key, const Type &keyType);
   // Keys hashed and compared by compiled code (instance_keys.cpp).
   struct KeyProbe {
     llvm::BasicBlock *missing;

@@ -153,6 +153,9 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
                               {a[0], b_.CreateTrunc(i, b_.getInt32Ty())});
   }
   case Intrinsic::PyInt: { // Python's int() of a float, into int64
+    // In kernels, on the GPU and in the emulator (a raise would silently end the thread)
+    // the conversion saturates, as CUDA's own does (docs/cuda.md).
+    if (gpu() || options_.simulateGpu) return b_.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {i64(), a[0]->getType()}, {a[0]});
     llvm::Value *x = a[0]->getType()->isDoubleTy() ? a[0] : b_.CreateFPExt(a[0], b_.getDoubleTy());
     raiseIf(b_.CreateFCmpUNO(x, x), types::ExcKind::ValueError, "cannot convert float NaN to integer");
     llvm::Value *inf = llvm::ConstantFP::getInfinity(b_.getDoubleTy());
@@ -166,6 +169,9 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   case Intrinsic::NpIntStore: { // NumPy's a[i] = x for a float x and an integer array: Python's int(x), range-checked
     // ival 1 (a.flat[i] = x): NumPy reports every failure as one ValueError.
     const bool flat = e.ival == 1;
+    if (gpu() || options_.simulateGpu) // kernels saturate (no exception to raise), as every float-to-int conversion there
+      return b_.CreateIntrinsic(types::isSigned(e.type.dtype) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat,
+                                {types_.scalar(e.type.dtype), a[0]->getType()}, {a[0]});
     auto raiseIf = [&](llvm::Value *cond, types::ExcKind kind, const std::string &message) {
       if (flat) FunctionLowering::raiseIf(cond, types::ExcKind::ValueError, "Error setting single item of array.");
       else FunctionLowering::raiseIf(cond, kind, message);

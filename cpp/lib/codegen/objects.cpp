@@ -117,6 +117,9 @@ Value FunctionLowering::castObject(const ir::Expr &e, Value v) { return castValu
 
 Value FunctionLowering::castValue(Value v, const Type &from, const Type &to, const ir::Expr *source) {
   if (from == to) return v;
+  if (to.isEnumMember()) return v; // an enum member and its value: one representation
+  if (from.isEnumMember())
+    return to == from.elems[0] ? v : Value{castScalar(v.v, from.elems[0], to), false};
   if (from.isNumber() && to.isNumber()) return {castScalar(v.v, from, to), false};
   if (from.isArray() && to.isArray()) return v;
   if (to.isUnicode() && from.kind == types::Kind::Str) {

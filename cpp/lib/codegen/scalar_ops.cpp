@@ -61,7 +61,8 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::ArrayConst: return {arrayConst(e), false};
   case ir::ExprOp::ArrayLiteral: return arrayLiteral(e);
   case ir::ExprOp::Random: return {randomDraw(e), false};
-  case ir::ExprOp::ArrayGather: return e.args.size() > 2 ? arrayGatherMulti(e) : arrayGather(e);
+  case ir::ExprOp::ArrayGather: return arrayGather(e);
+  case ir::ExprOp::ArrayFancyGet: return arrayFancyGet(e);
   case ir::ExprOp::ArrayFlatItem: return {arrayFlatItem(e), false};
   case ir::ExprOp::ArraySort: return arraySort(e);
   case ir::ExprOp::ArraySearch: return {arraySearch(e), false};
@@ -95,6 +96,9 @@ llvm::Value *FunctionLowering::constant(const ir::Expr &e) {
   case types::Kind::Instance:
     return llvm::ConstantPointerNull::get(b_.getPtrTy());
   case types::Kind::Str: return stringConstant(e.symbol);
+  case types::Kind::EnumMember: // its value
+    if (t.elems[0].isInt()) return llvm::ConstantInt::get(types_.scalar(t.elems[0].dtype), uint64_t(e.ival), true);
+    return llvm::ConstantFP::get(types_.scalar(t.elems[0].dtype), e.fval);
   default: internalError("constant of type " + t.str() + " reached codegen");
   }
 }
@@ -133,6 +137,9 @@ llvm::Value *FunctionLowering::castScalar(llvm::Value *v, const Type &from, cons
 Value FunctionLowering::cast(const ir::Expr &e) {
   const Type &from = e.args[0]->type, &to = e.type;
   Value v = expr(*e.args[0]);
+  if (to.isEnumMember()) return v; // an enum member and its value: one representation
+  if (from.isEnumMember())
+    return to == from.elems[0] ? v : Value{castScalar(v.v, from.elems[0], to), false};
   if (to.isOptional() || from.isOptional() || to.isUnicode() || to.isList() || from.isTuple()) return castObject(e, v);
   if (from.isNumber()) return {castScalar(v.v, from, to), false};
   if (from.isArray()) return v; // layout relaxation: same representation

@@ -2,6 +2,7 @@
 // CPython's tokenizer for the subset mahou accepts.
 #include "mahou/lexer.h"
 #include "mahou/utf8.h"
+#include "frontend/nfkc.h"
 
 #include "repr.h"
 
@@ -277,7 +278,9 @@ private:
     std::string_view word = src_.substr(start, pos_ - start);
     if ((peek() == '"' || peek() == '\'') && word.size() <= 2 && stringPrefix(word, loc))
       return;
-    emit(identifierKind(word), loc, std::string(word));
+    // Keywords are the words as written; names are read as Python reads them, in NFKC
+    // ('ϵ' is 'ε', 'µ' is 'μ').
+    emit(identifierKind(word), loc, nfkcIdentifier(word));
   }
 
   // If `word` is a string prefix (r, u, b, f and their valid combinations), lexes

@@ -155,8 +155,7 @@ public:
     namesInNested(fn_.body, pinned, false);
     // Candidates: parameters and assigned names that are not pinned.
     std::vector<std::string> params;
-    for (auto &a : fn_.args) params.push_back(a.name);
-    if (!fn_.vararg.empty()) params.push_back(fn_.vararg);
+    for (size_t i = 0; i < fn_.numParams(); ++i) params.push_back(fn_.paramName(i));
     for (auto &p : params)
       if (!pinned.count(p)) candidates_.insert(p);
     collectAssigned(fn_.body, pinned);

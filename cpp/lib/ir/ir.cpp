@@ -119,6 +119,7 @@ ExprPtr clone(const Expr &e) {
   for (auto &s : e.slots) {
     ViewSlot n;
     n.isSlice = s.isSlice;
+    n.newAxis = s.newAxis;
     if (s.index) n.index = clone(*s.index);
     if (s.start) n.start = clone(*s.start);
     if (s.stop) n.stop = clone(*s.stop);

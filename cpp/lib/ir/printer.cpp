@@ -102,6 +102,9 @@ private:
     case ExprOp::TupleSlice: s += "." + std::to_string(e.ival) + ":" + std::to_string(e.sub); break;
     case ExprOp::ExcMatch: s += "." + std::string(types::excName(types::ExcKind(e.ival))); break;
     case ExprOp::Let: s += " %" + fn_.vars[e.var].name; break;
+    case ExprOp::ArrayFancyGet:
+      if (e.ival) s += ".front"; // the broadcast axes first
+      break;
     case ExprOp::MapInput: return "in" + std::to_string(e.ival) + ":" + e.type.str();
     case ExprOp::TupleGet:
     case ExprOp::ArrayShape:
@@ -122,6 +125,10 @@ private:
     for (auto &slot : e.slots) {
       s += first ? "" : ", ";
       first = false;
+      if (slot.newAxis) {
+        s += "newaxis";
+        continue;
+      }
       if (!slot.isSlice) {
         s += expr(*slot.index);
         continue;

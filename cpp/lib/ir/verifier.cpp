@@ -43,6 +43,7 @@ private:
     case ExprOp::Cast:
       nargs(1);
       check(e.type.isNumber() || e.type.isArray() || e.type.isTuple() || e.type.isOptional() ||
+                (e.type.isEnumMember() && e.args[0]->type == e.type.elems[0]) ||
                 (e.type.isUnicode() && e.args[0]->type.kind == Kind::Str) || e.args[0]->type.isOptional() ||
                 (e.type.isList() && e.args[0]->type.isList()),
             "cast to " + e.type.str() + " from " + e.args[0]->type.str());
@@ -168,20 +169,24 @@ private:
       break;
     }
     case ExprOp::ArrayGather:
-      check(e.args.size() >= 2 && e.args[0]->type.isArray() && e.type.isArray(), "gather needs arrays");
-      if (e.args.size() > 2) {
-        check(int(e.args.size()) == e.args[0]->type.ndim + 1 && e.type.ndim == 1, "gather index array count");
-        for (size_t i = 1; i < e.args.size(); ++i)
-          check(e.args[i]->type.isScalar(types::DType::Int64) ||
-                    (e.args[i]->type.isArray() && e.args[i]->type.ndim == 1 && types::isInteger(e.args[i]->type.dtype)),
-                "gather indices must be 1-D integer arrays or int64");
-      }
+      check(e.args.size() == 2 && e.args[0]->type.isArray() && e.args[1]->type.isArray() && e.type.isArray(),
+            "gather needs an array and an index array");
       break;
-    case ExprOp::ArrayView:
+    case ExprOp::ArrayView: {
       nargs(1);
       check(e.args[0]->type.isArray() && e.type.isArray(), "view of non-array");
-      check(int(e.slots.size()) == e.args[0]->type.ndim, "view slot count");
+      int consumed = 0, kept = 0;
+      for (auto &s : e.slots) {
+        check(!s.newAxis || (!s.isSlice && !s.index && !s.start && !s.stop && !s.step), "new axis slot with parts");
+        check(s.newAxis || s.isSlice || s.index, "integer view slot without an index");
+        consumed += s.newAxis ? 0 : 1;
+        kept += s.newAxis || s.isSlice ? 1 : 0;
+      }
+      check(consumed == e.args[0]->type.ndim, "view slot count");
+      check(kept == e.type.ndim, "view result ndim");
       break;
+    }
+    case ExprOp::ArrayFancyGet: fancyGet(e); break;
     case ExprOp::ArrayShape:
     case ExprOp::ArrayStride:
       nargs(1);
@@ -288,6 +293,32 @@ private:
     for (auto &s : b) stmt(*s, loopDepth);
   }
 
+  // ArrayFancyGet: one entry per axis of the indexed array (none: kept), at least one index.
+  void fancyGet(const Expr &e) {
+    check(!e.args.empty() && e.args[0]->type.isArray() && e.type.isArray() && e.type.layout == types::Layout::C &&
+              e.type.dtype == e.args[0]->type.dtype,
+          "fancyget needs an array and gives a C array of its dtype");
+    const int ndim = e.args[0]->type.ndim;
+    check(int(e.args.size()) == ndim + 1, "fancyget entry count");
+    int kept = 0, indexed = 0, broadcast = 0;
+    for (size_t d = 1; d < e.args.size(); ++d) {
+      const types::Type &t = e.args[d]->type;
+      if (t.isNone()) {
+        ++kept;
+        continue;
+      }
+      ++indexed;
+      if (t.isArray()) {
+        check(types::isInteger(t.dtype) && t.dtype != types::DType::Bool, "fancyget index arrays are integers");
+        broadcast = std::max(broadcast, t.ndim);
+      } else {
+        check(t.isScalar(types::DType::Int64), "fancyget scalar indices are int64");
+      }
+    }
+    check(indexed > 0, "fancyget without an index");
+    check(e.type.ndim == kept + broadcast, "fancyget result ndim");
+  }
+
   void stmt(const Stmt &s, int loopDepth) {
     for (auto &e : s.exprs) expr(*e);
     switch (s.op) {
@@ -307,6 +338,12 @@ private:
       check(s.exprs.size() == 3 && s.exprs[0]->type.isArray() && s.exprs[1]->type.isScalar(types::DType::Int64) &&
                 s.exprs[2]->type.isScalar(s.exprs[0]->type.dtype),
             "setflatitem needs an array, an int64 index and a value of its dtype");
+      break;
+    case StmtOp::FancyStore:
+      check(s.exprs.size() == 2 && s.exprs[0]->op == ExprOp::ArrayFancyGet && !s.exprs[0]->args[0]->type.readonly,
+            "fancystore needs a writable selection");
+      check(s.exprs[1]->type.isNumber() || (s.exprs[1]->type.isArray() && !s.exprs[1]->type.isRecordArray()),
+            "fancystore value must be a number or an array");
       break;
     case StmtOp::StoreView:
       check(s.exprs.size() == 2 && s.exprs[0]->type.isArray() && s.exprs[1]->op == ExprOp::ArrayMap &&

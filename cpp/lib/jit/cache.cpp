@@ -5,6 +5,7 @@
 
 #include "mahou/codegen.h"
 #include "mahou/jit.h"
+#include "object_check.h"
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Config/llvm-config.h>
@@ -106,6 +107,10 @@ std::string serialize(const GlobalValue &g) {
   case K::JitClass: out += std::to_string(g.handle) + ":"; putField(out, g.s); break; // the handle: a digest of the class
   case K::Str: case K::Function: case K::Builtin: case K::Unsupported: putField(out, g.s); break;
   case K::Missing: case K::None: case K::ObjMode: break;
+  case K::EnumMember: // known by address (not cached): its class and member
+    putField(out, g.s);
+    out += std::to_string(g.i);
+    break;
   case K::ExternalFunction: out += std::to_string(g.handle) + ":"; putField(out, g.s); break; // the code calls the address
   case K::NamedTupleClass: // its name, fields and defaults (the code builds its instances)
     putField(out, g.s);
@@ -118,6 +123,7 @@ std::string serialize(const GlobalValue &g) {
 std::string serialize(const std::optional<CalleeParams> &p) {
   if (!p) return "none";
   std::string out = p->varargs ? "v" : "-";
+  if (p->nkwonly) out += "k" + std::to_string(p->nkwonly);
   for (size_t i = 0; i < p->names.size(); ++i) {
     putField(out, p->names[i]);
     putField(out, i < p->defaults.size() && p->defaults[i] ? serialize(*p->defaults[i]) : std::string("nodefault"));
@@ -494,7 +500,7 @@ const JitClassInfo *RecordingEnvironment::jitClass(uint64_t handle) {
 
 namespace {
 bool holdsClass(const GlobalValue &g) { // a namedtuple class or instance: known by address
-  if (g.kind == GlobalValue::Kind::NamedTupleClass ||
+  if (g.kind == GlobalValue::Kind::NamedTupleClass || g.kind == GlobalValue::Kind::EnumMember ||
       (g.kind == GlobalValue::Kind::ExcClass && types::isUserExc(g.exc)) || // found through this process's registry
       (g.kind == GlobalValue::Kind::Tuple && g.handle))
     return true;
@@ -734,7 +740,7 @@ bool dependenciesHold(const std::string &dependencies, CompileEnvironment &env) 
 
 std::optional<CompiledFunction> linkEntry(const SourceFile &file, const std::string &name,
                                           const std::vector<types::Type> &args, CompileEnvironment &env,
-                                          const CompileOptions &options, Entry e) {
+                                          const CompileOptions &options, Entry e, std::string *corrupt) {
   for (const types::Type &t : args)
     if (t.kind == types::Kind::Function || !roundTrips(t)) return std::nullopt;
   CompiledFunction out;
@@ -755,6 +761,14 @@ std::optional<CompiledFunction> linkEntry(const SourceFile &file, const std::str
   out.times.cacheMs = msSince(t0);
   t0 = Clock::now();
   std::string entrySym = codegen::entrySymbol(e.symbol);
+  // The code linked for this symbol (already here, or the entry's) must be what the
+  // types say: a well-formed object whose signature record names them.
+  std::string linkedObject, why;
+  const std::string &object = engine.find(entrySym, &linkedObject, nullptr) ? linkedObject : e.object;
+  if (!jit::checkObjectFile(object, jit::signatureSymbol(e.symbol), jit::signatureRecord(args, e.ret), &why)) {
+    if (corrupt) *corrupt = why;
+    return std::nullopt;
+  }
   try {
     void *entry = engine.find(entrySym, nullptr, &out.code);
     out.entry = reinterpret_cast<EntryFn>(entry ? entry : engine.addObject(e.object, entrySym, &out.code));

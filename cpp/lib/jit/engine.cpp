@@ -5,6 +5,7 @@
 #include "mahou/jit.h"
 
 #include "inline_library.h"
+#include "refcount_pairs.h"
 #include "mahou/codegen.h"
 
 #include "mahou/diagnostics.h"
@@ -14,6 +15,7 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -24,6 +26,7 @@
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Object/ObjectFile.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
@@ -88,6 +91,14 @@ void setFastMathFlags(llvm::Module &module, unsigned bits) {
     for (llvm::Instruction &inst : llvm::instructions(f))
       if (llvm::isa<llvm::FPMathOperator>(inst)) inst.setFastMathFlags(inst.getFastMathFlags() | flags);
 }
+// glibc's libmvec (vector sin, cos, exp, log, pow, ...; glibc >= 2.22 on x86-64): loaded
+// into the process so that the JIT resolves its symbols like libm's.
+bool loadLibmvec(const llvm::Triple &triple) {
+  if (!triple.isOSLinux() || triple.getArch() != llvm::Triple::x86_64 || !triple.isGNUEnvironment()) return false;
+  if (std::getenv("MAHOU_DISABLE_LIBMVEC")) return false;
+  std::string err;
+  return !llvm::sys::DynamicLibrary::LoadLibraryPermanently("libmvec.so.1", &err);
+}
 } // namespace
 
 struct Engine::Impl {
@@ -95,6 +106,7 @@ struct Engine::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<llvm::TargetMachine> tm;
   std::string targetId;
+  bool libmvec = false; // glibc's vector math library is loaded (x86-64 Linux)
   // One linked object file, by its entry symbol. `users`: the CodeRefs handed out and
   // the linked objects that call into it (`callees` lists those this one calls, each
   // holding one user); at zero its tracker is removed, which frees its memory.
@@ -179,8 +191,10 @@ Engine::Engine() : impl_(std::make_unique<Impl>()) {
   jtmb.setCodeModel(llvm::CodeModel::Small);
   jtmb.setRelocationModel(llvm::Reloc::PIC_);
   impl_->tm = unwrap(jtmb.createTargetMachine(), "creating the target machine");
+  impl_->libmvec = loadLibmvec(impl_->tm->getTargetTriple());
+  // Code compiled with fastmath may call libmvec: cached code says whether it may.
   impl_->targetId = impl_->tm->getTargetTriple().str() + "|" + impl_->tm->getTargetCPU().str() + "|" +
-                    impl_->tm->getTargetFeatureString().str();
+                    impl_->tm->getTargetFeatureString().str() + (impl_->libmvec ? "|libmvec" : "");
   impl_->jit = unwrap(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(), "creating the JIT");
   auto &jd = impl_->jit->getMainJITDylib();
   // libm and libc from the process.
@@ -219,6 +233,14 @@ void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *
   pto.LoopVectorization = true;
   pto.SLPVectorization = true;
   llvm::PassBuilder pb(impl_->tm.get(), pto);
+  // With fastmath's approximate functions ('afn', or fastmath=True), loops calling sin,
+  // cos, tan, exp, log, pow ... vectorise through libmvec's variants (at most 4 ulp, as
+  // glibc documents; Numba uses SVML's there). Registered before the default analyses.
+  llvm::TargetLibraryInfoImpl tlii(impl_->tm->getTargetTriple());
+  if (impl_->libmvec && fastmath && (fastmathFlags == 0 || (fastmathFlags & ApproxFunc))) {
+    tlii.addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86, impl_->tm->getTargetTriple());
+    fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
+  }
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
@@ -228,6 +250,11 @@ void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *
   // Loop-free code gains nothing from the loop and vector passes; O1 still inlines,
   // folds and promotes to registers, for a few ms less (docs/performance.md).
   llvm::OptimizationLevel level = codegen::hasLoops(module) ? llvm::OptimizationLevel::O3 : llvm::OptimizationLevel::O1;
+  // Before anything else (codegen's blocks as emitted): reference-count pairs that
+  // cancel are removed, the rest guarded by their null test.
+  pb.registerPipelineStartEPCallback([](llvm::ModulePassManager &m, llvm::OptimizationLevel) {
+    m.addPass(llvm::createModuleToFunctionPassAdaptor(RefcountPairsPass()));
+  });
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
   mpm.run(module, mam);
 }

@@ -2,6 +2,7 @@
 // item's descriptor (size, references, fields). Reads and writes of single items are
 // inlined by codegen; growing, inserting, slicing, searching and sorting are here.
 #include "mahou/objects.h"
+#include "checked_size.h"
 #include "out_of_memory.h"
 
 #include <algorithm>
@@ -29,13 +30,22 @@ void listDestructor(MahouMemInfo *mi) {
 
 char *itemAt(MahouList *l, int64_t i) { return l->items + i * l->itemSize; }
 
+// memcpy and memmove of a run of items, nothing for no items: an empty list's items
+// may be null, which the C functions' pointers must not be even for zero bytes.
+void copyItems(void *dst, const void *src, size_t bytes) {
+  if (bytes) std::memcpy(dst, src, bytes);
+}
+void moveItems(void *dst, const void *src, size_t bytes) {
+  if (bytes) std::memmove(dst, src, bytes);
+}
+
 bool reserve(MahouList *l, int64_t capacity) {
   if (capacity <= l->capacity) return true;
   // Grow by 1/8 plus a constant as CPython does, at least to `capacity`.
   int64_t grown = l->capacity + (l->capacity >> 3) + (l->capacity < 9 ? 3 : 6);
-  int64_t n = std::max(capacity, grown);
-  size_t bytes = size_t(n) * size_t(std::max<int64_t>(l->itemSize, 1));
-  char *p = static_cast<char *>(std::realloc(l->items, bytes));
+  int64_t n = std::max(capacity, grown), bytes;
+  char *p = nullptr;
+  if (mulSize(n, std::max<int64_t>(l->itemSize, 1), bytes)) p = static_cast<char *>(std::realloc(l->items, size_t(bytes)));
   if (!p) {
     mahou_rt_set_error(ExcMemoryError, "out of memory growing a list");
     return false;
@@ -112,7 +122,7 @@ int32_t mahou_rt_list_insert(MahouMemInfo *mi, int64_t index, const void *item) 
   }
   if (index < 0) index = std::max<int64_t>(index + l->size, 0);
   if (index > l->size) index = l->size;
-  std::memmove(itemAt(l, index + 1), itemAt(l, index), size_t((l->size - index) * l->itemSize));
+  moveItems(itemAt(l, index + 1), itemAt(l, index), size_t((l->size - index) * l->itemSize));
   std::memcpy(itemAt(l, index), item, size_t(l->itemSize));
   ++l->size;
   l->dirty = 1;
@@ -131,7 +141,7 @@ int32_t mahou_rt_list_pop(MahouMemInfo *mi, int64_t index, void *out) {
     return 1;
   }
   std::memcpy(out, itemAt(l, index), size_t(l->itemSize));
-  std::memmove(itemAt(l, index), itemAt(l, index + 1), size_t((l->size - index - 1) * l->itemSize));
+  moveItems(itemAt(l, index), itemAt(l, index + 1), size_t((l->size - index - 1) * l->itemSize));
   --l->size;
   l->dirty = 1;
   return 0;
@@ -145,7 +155,7 @@ int32_t mahou_rt_list_delitem(MahouMemInfo *mi, int64_t index) {
     return 1;
   }
   decrefItem(l->desc, itemAt(l, index));
-  std::memmove(itemAt(l, index), itemAt(l, index + 1), size_t((l->size - index - 1) * l->itemSize));
+  moveItems(itemAt(l, index), itemAt(l, index + 1), size_t((l->size - index - 1) * l->itemSize));
   --l->size;
   l->dirty = 1;
   return 0;
@@ -161,9 +171,13 @@ void mahou_rt_list_clear(MahouMemInfo *mi) {
 
 int32_t mahou_rt_list_extend(MahouMemInfo *mi, MahouMemInfo *other) {
   MahouList *l = mahouList(mi), *o = mahouList(other);
-  int64_t n = o->size; // l.extend(l) appends the items once
-  if (!reserve(l, l->size + n)) return 1;
-  std::memcpy(itemAt(l, l->size), o->items, size_t(n * l->itemSize));
+  int64_t n = o->size, total; // l.extend(l) appends the items once
+  if (!addSize(l->size, n, total)) {
+    mahou_rt_set_error(ExcMemoryError, "out of memory growing a list");
+    return 1;
+  }
+  if (!reserve(l, total)) return 1;
+  copyItems(itemAt(l, l->size), o->items, size_t(n * l->itemSize));
   for (int64_t i = 0; i < n; ++i) increfItem(l->desc, itemAt(l, l->size + i));
   l->size += n;
   l->dirty = 1;
@@ -220,15 +234,16 @@ int32_t mahou_rt_list_setslice(MahouMemInfo *mi, int64_t start, int64_t stop, in
       return 1;
     }
     if (removed) std::memcpy(old.data(), itemAt(l, start), old.size());
-    std::memmove(itemAt(l, start + added), itemAt(l, stop), size_t((l->size - stop) * l->itemSize));
-    std::memcpy(itemAt(l, start), s->items, size_t(added * l->itemSize));
+    moveItems(itemAt(l, start + added), itemAt(l, stop), size_t((l->size - stop) * l->itemSize));
+    copyItems(itemAt(l, start), s->items, size_t(added * l->itemSize));
     l->size += added - removed;
     s->size = 0; // the items moved into l with their references
     for (int64_t i = 0; i < removed; ++i) decrefItem(l->desc, old.data() + i * l->itemSize);
   } else {
     if (s->size != n) {
+      int64_t given = s->size; // read before the copy is released
       mahou_rt_decref(copy);
-      mahou_rt_set_error_i64(ExcValueError, "attempt to assign sequence of size %lld to extended slice", s->size);
+      mahou_rt_set_error_i64(ExcValueError, "attempt to assign sequence of size %lld to extended slice", given);
       return 1;
     }
     for (int64_t k = 0; k < n; ++k) {
@@ -260,7 +275,7 @@ int32_t mahou_rt_list_delslice(MahouMemInfo *mi, int64_t start, int64_t stop, in
     char *dst = inSlice ? removed.data() + gone++ * l->itemSize : keep.data() + kept++ * l->itemSize;
     std::memcpy(dst, itemAt(l, i), size_t(l->itemSize));
   }
-  std::memcpy(l->items, keep.data(), size_t(kept * l->itemSize));
+  copyItems(l->items, keep.data(), size_t(kept * l->itemSize));
   l->size = kept;
   l->dirty = 1;
   for (int64_t i = 0; i < gone; ++i) decrefItem(l->desc, removed.data() + i * l->itemSize);
@@ -327,7 +342,12 @@ int32_t mahou_rt_list_compare(MahouMemInfo *a, MahouMemInfo *b) {
 
 MahouMemInfo *mahou_rt_list_concat(MahouMemInfo *a, MahouMemInfo *b) {
   MahouList *x = mahouList(a), *y = mahouList(b);
-  MahouMemInfo *out = newList(x->desc, x->size + y->size);
+  int64_t total;
+  if (!addSize(x->size, y->size, total)) {
+    mahou_rt_set_error(ExcMemoryError, "out of memory growing a list");
+    return nullptr;
+  }
+  MahouMemInfo *out = newList(x->desc, total);
   if (!out) return nullptr;
   mahou_rt_list_extend(out, a);
   mahou_rt_list_extend(out, b);
@@ -337,8 +357,13 @@ MahouMemInfo *mahou_rt_list_concat(MahouMemInfo *a, MahouMemInfo *b) {
 
 MahouMemInfo *mahou_rt_list_repeat(MahouMemInfo *a, int64_t times) {
   MahouList *x = mahouList(a);
-  if (times < 0) times = 0;
-  MahouMemInfo *out = newList(x->desc, x->size * times);
+  if (times < 0 || x->size == 0) times = 0; // [] * 2**40 is [] at once
+  int64_t total;
+  if (!mulSize(x->size, times, total)) { // CPython's list repeat: MemoryError
+    mahou_rt_set_error(ExcMemoryError, "out of memory repeating a list");
+    return nullptr;
+  }
+  MahouMemInfo *out = newList(x->desc, total);
   if (!out) return nullptr;
   for (int64_t k = 0; k < times; ++k) mahou_rt_list_extend(out, a);
   mahouList(out)->dirty = 0;

@@ -87,6 +87,23 @@ void formatMessageI64(const char *fmt, int64_t value) {
                 int(at - fmt), fmt, static_cast<long long>(value), at + 4);
 }
 
+// Releasing a deep object graph (a linked list of 300,000 jitclass instances) runs
+// each object's destructor from its owner's: C recursion as deep as the graph, past
+// the thread's stack. As CPython's trashcan: beyond kMaxReleaseDepth nested
+// destructors, an object whose count reached zero is put on this thread's list
+// (linked through its refcount field, unused once dead) and destroyed by the
+// outermost release, which drains the list iteratively.
+constexpr int kMaxReleaseDepth = 64;
+thread_local int releaseDepth = 0;
+thread_local MahouMemInfo *deferredRelease = nullptr;
+
+void destroyBlock(MahouMemInfo *mi) {
+  if (mi->dtor)
+    mi->dtor(mi); // an object releases what it holds
+  releaseBlock(mi); // the data lives in the same block
+  liveAllocations.fetch_sub(1, std::memory_order_relaxed);
+}
+
 } // namespace
 
 extern "C" {
@@ -134,13 +151,30 @@ void mahou_rt_decref(MahouMemInfo *mi) {
     return;
   if (__atomic_sub_fetch(&mi->refcount, 1, __ATOMIC_ACQ_REL) != 0)
     return;
-  if (mi->dtor)
-    mi->dtor(mi); // an object releases what it holds
-  releaseBlock(mi); // the data lives in the same block
-  liveAllocations.fetch_sub(1, std::memory_order_relaxed);
+  if (!mi->dtor) { // array data: holds nothing
+    destroyBlock(mi);
+    return;
+  }
+  if (releaseDepth >= kMaxReleaseDepth) { // destroyed by the outermost release below
+    mi->refcount = static_cast<int64_t>(reinterpret_cast<intptr_t>(deferredRelease));
+    deferredRelease = mi;
+    return;
+  }
+  ++releaseDepth;
+  destroyBlock(mi);
+  if (releaseDepth == 1)
+    while (MahouMemInfo *next = deferredRelease) {
+      deferredRelease = reinterpret_cast<MahouMemInfo *>(static_cast<intptr_t>(next->refcount));
+      destroyBlock(next);
+    }
+  --releaseDepth;
 }
 
 MahouMemInfo *mahou_rt_alloc_object(int64_t payloadBytes, void (*dtor)(MahouMemInfo *)) {
+  if (payloadBytes < 0 || uint64_t(payloadBytes) > uint64_t(INT64_MAX) - sizeof(MahouMemInfo)) {
+    mahou_rt_set_error(ExcMemoryError, "out of memory"); // a size that wrapped: nothing this big exists
+    return nullptr;
+  }
   size_t total = sizeof(MahouMemInfo) + size_t(payloadBytes);
   MahouMemInfo *mi = takeBlock(total);
   if (!mi) {

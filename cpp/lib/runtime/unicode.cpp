@@ -2,6 +2,7 @@
 // them (from UTF-8 literals, code points, interned constants), concatenation,
 // repetition, comparison, hashing, indexing, slicing, searching and printing.
 #include "mahou/objects.h"
+#include "checked_size.h"
 #include "mahou/utf8.h"
 #include "out_of_memory.h"
 
@@ -76,7 +77,12 @@ namespace mahou::runtime {
 
 MahouMemInfo *newString(int64_t length, int32_t kind) {
   if (length == 0) kind = 1; // kinds are canonical: the empty string is one-byte (equality compares kinds)
-  MahouMemInfo *mi = mahou_rt_alloc_object(int64_t(sizeof(MahouStr)) + (length + 1) * kind, nullptr);
+  int64_t chars, bytes;
+  if (!addSize(length, 1, chars) || !mulSize(chars, kind, bytes) || !addSize(bytes, int64_t(sizeof(MahouStr)), bytes)) {
+    mahou_rt_set_error(ExcMemoryError, "out of memory"); // as CPython's PyUnicode_New
+    return nullptr;
+  }
+  MahouMemInfo *mi = mahou_rt_alloc_object(bytes, nullptr);
   if (!mi) return nullptr;
   MahouStr *s = mahouStr(mi);
   s->length = length;
@@ -178,7 +184,12 @@ MahouMemInfo *mahou_rt_str_const(const char *text, int64_t bytes) try {
 MahouMemInfo *mahou_rt_str_concat(MahouMemInfo *a, MahouMemInfo *b) {
   MahouStr *x = mahouStr(a), *y = mahouStr(b);
   int32_t kind = std::max(x->kind, y->kind);
-  MahouMemInfo *out = newString(x->length + y->length, kind);
+  int64_t length;
+  if (!addSize(x->length, y->length, length)) {
+    mahou_rt_set_error(ExcOverflowError, "strings are too large to concat");
+    return nullptr;
+  }
+  MahouMemInfo *out = newString(length, kind);
   if (!out) return nullptr;
   MahouStr *o = mahouStr(out);
   if (x->kind == kind) std::memcpy(mahouStrData(o), mahouStrData(x), size_t(x->length * kind));
@@ -193,8 +204,13 @@ MahouMemInfo *mahou_rt_str_concat(MahouMemInfo *a, MahouMemInfo *b) {
 
 MahouMemInfo *mahou_rt_str_repeat(MahouMemInfo *a, int64_t times) {
   MahouStr *x = mahouStr(a);
-  if (times < 0) times = 0;
-  MahouMemInfo *out = newString(x->length * times, x->kind);
+  if (times < 0 || x->length == 0) times = 0; // "" * 2**40 is "" at once, not 2**40 empty copies
+  int64_t length;
+  if (!mulSize(x->length, times, length)) {
+    mahou_rt_set_error(ExcOverflowError, "repeated string is too long");
+    return nullptr;
+  }
+  MahouMemInfo *out = newString(length, x->kind);
   if (!out) return nullptr;
   MahouStr *o = mahouStr(out);
   size_t n = size_t(x->length * x->kind);

@@ -3,6 +3,7 @@
 // strings (str(int), repr of floats, int(s), float(s), format specs of f-strings).
 // Text beyond ASCII uses tables generated from Python's own str methods.
 #include "mahou/objects.h"
+#include "checked_size.h"
 #include "mahou/utf8.h"
 #include "mahou/layout.h"
 #include "out_of_memory.h"
@@ -140,6 +141,42 @@ private:
 };
 
 MahouMemInfo *fromVector(const std::vector<uint32_t> &cps) { return stringFromCodePoints(cps.data(), int64_t(cps.size())); }
+
+// A string made of: `a` fill characters, an ASCII prefix, `b` fill characters, the
+// `length` characters at(0..length), `c` fill characters. Its size is computed with
+// overflow checks and allocated once by the runtime (a width no machine holds is a
+// MemoryError from malloc, not first a vector of four-byte code points).
+template <class At>
+MahouMemInfo *padded(uint32_t fill, int64_t a, const std::string &prefix, int64_t b, int64_t length, At at, int64_t c) {
+  int64_t total = 0;
+  for (int64_t part : {a, int64_t(prefix.size()), b, length, c})
+    if (!addSize(total, part, total)) {
+      mahou_rt_set_error(ExcMemoryError, "out of memory");
+      return nullptr;
+    }
+  uint32_t maxChar = a + b + c > 0 ? fill : 0;
+  for (char ch : prefix) maxChar = std::max<uint32_t>(maxChar, uint8_t(ch));
+  for (int64_t i = 0; i < length; ++i) maxChar = std::max(maxChar, at(i));
+  MahouMemInfo *out = newString(total, maxChar < 256 ? 1 : maxChar < 65536 ? 2 : 4); // (kinds are canonical)
+  if (!out) return nullptr;
+  MahouStr *o = mahouStr(out);
+  char *data = mahouStrData(o);
+  int64_t k = 0;
+  auto put = [&](uint32_t ch) {
+    switch (o->kind) {
+    case 1: reinterpret_cast<uint8_t *>(data)[k++] = uint8_t(ch); break;
+    case 2: reinterpret_cast<uint16_t *>(data)[k++] = uint16_t(ch); break;
+    default: reinterpret_cast<uint32_t *>(data)[k++] = ch; break;
+    }
+  };
+  for (int64_t i = 0; i < a; ++i) put(fill);
+  for (char ch : prefix) put(uint8_t(ch));
+  for (int64_t i = 0; i < b; ++i) put(fill);
+  for (int64_t i = 0; i < length; ++i) put(at(i));
+  for (int64_t i = 0; i < c; ++i) put(fill);
+  o->ascii = maxChar < 128;
+  return out;
+}
 
 MahouMemInfo *fromAscii(const std::string &text) {
   std::vector<uint32_t> cps(text.begin(), text.end());
@@ -327,29 +364,13 @@ MahouMemInfo *pad(const FormatSpec &f, const std::string &sign, const std::vecto
   char align = f.align ? f.align : (f.zero ? '=' : defaultAlign);
   uint32_t fill = f.align ? f.fill : (f.zero ? '0' : ' ');
   int64_t len = int64_t(sign.size() + body.size());
-  int64_t padding = std::max<int64_t>(0, f.width - len);
-  std::vector<uint32_t> out;
-  auto fillN = [&](int64_t n) { out.insert(out.end(), size_t(n), fill); };
-  auto addSign = [&] { out.insert(out.end(), sign.begin(), sign.end()); };
-  if (align == '<') {
-    addSign();
-    out.insert(out.end(), body.begin(), body.end());
-    fillN(padding);
-  } else if (align == '^') {
-    fillN(padding / 2);
-    addSign();
-    out.insert(out.end(), body.begin(), body.end());
-    fillN(padding - padding / 2);
-  } else if (align == '=') {
-    addSign();
-    fillN(padding);
-    out.insert(out.end(), body.begin(), body.end());
-  } else {
-    fillN(padding);
-    addSign();
-    out.insert(out.end(), body.begin(), body.end());
-  }
-  return fromVector(out);
+  int64_t padding = f.width > len ? f.width - len : 0;
+  int64_t n = int64_t(body.size());
+  auto at = [&](int64_t i) { return body[size_t(i)]; };
+  if (align == '<') return padded(fill, 0, sign, 0, n, at, padding);
+  if (align == '^') return padded(fill, padding / 2, sign, 0, n, at, padding - padding / 2);
+  if (align == '=') return padded(fill, 0, sign, padding, n, at, 0);
+  return padded(fill, padding, sign, 0, n, at, 0);
 }
 
 std::vector<uint32_t> ascii(const std::string &s) { return std::vector<uint32_t>(s.begin(), s.end()); }
@@ -548,15 +569,20 @@ MahouMemInfo *mahou_rt_str_join(MahouMemInfo *sep, MahouMemInfo *list) {
     std::memcpy(&mi, l->items + i * l->itemSize, sizeof mi);
     return mahouStr(mi);
   };
-  int64_t length = l->size > 1 ? s->length * (l->size - 1) : 0;
+  int64_t length = 0;
+  if (l->size > 1 && !mulSize(s->length, l->size - 1, length)) length = -1;
   int32_t kind = 1; // kinds are canonical: the widest piece's is the result's
   bool ascii = l->size < 2 || s->ascii;
   if (l->size > 1 && s->length) kind = s->kind;
-  for (int64_t i = 0; i < l->size; ++i) {
+  for (int64_t i = 0; i < l->size && length >= 0; ++i) {
     MahouStr *x = item(i);
-    length += x->length;
+    if (!addSize(length, x->length, length)) length = -1;
     if (x->length) kind = std::max(kind, x->kind);
     ascii = ascii && x->ascii;
+  }
+  if (length < 0) {
+    mahou_rt_set_error(ExcOverflowError, "join() result is too long for a Python string");
+    return nullptr;
   }
   MahouMemInfo *out = newString(length, kind);
   if (!out) return nullptr;
@@ -695,33 +721,29 @@ int32_t mahou_rt_str_is(MahouMemInfo *s, int64_t kind) {
   }
 }
 
-MahouMemInfo *mahou_rt_str_zfill(MahouMemInfo *s, int64_t width) try {
-  std::vector<uint32_t> h = codePoints(s);
-  if (int64_t(h.size()) >= width) return fromVector(h);
-  size_t fill = size_t(width) - h.size();
-  size_t at = !h.empty() && (h[0] == '+' || h[0] == '-') ? 1 : 0;
-  h.insert(h.begin() + long(at), fill, '0');
-  return fromVector(h);
-} MAHOU_RT_CATCH_ALLOC(nullptr)
+MahouMemInfo *mahou_rt_str_zfill(MahouMemInfo *s, int64_t width) {
+  MahouStr *x = mahouStr(s);
+  int64_t n = x->length, fill = width > n ? width - n : 0; // (width - n may not fit: width can be -2**63)
+  bool signed_ = n > 0 && (stringCharAt(x, 0) == '+' || stringCharAt(x, 0) == '-');
+  std::string sign = signed_ ? std::string(1, char(stringCharAt(x, 0))) : std::string();
+  int64_t skip = signed_ ? 1 : 0;
+  return padded('0', 0, sign, fill, n - skip, [&](int64_t i) { return stringCharAt(x, i + skip); }, 0);
+}
 
 // mode: 0 center, 1 ljust, 2 rjust; fill is a string of one character.
-MahouMemInfo *mahou_rt_str_pad(MahouMemInfo *s, int64_t width, MahouMemInfo *fill, int64_t mode) try {
-  std::vector<uint32_t> h = codePoints(s), f = codePoints(fill);
-  if (f.size() != 1) {
+MahouMemInfo *mahou_rt_str_pad(MahouMemInfo *s, int64_t width, MahouMemInfo *fill, int64_t mode) {
+  MahouStr *x = mahouStr(s), *f = mahouStr(fill);
+  if (f->length != 1) {
     mahou_rt_set_error(ExcTypeError, "The fill character must be exactly one character long");
     return nullptr;
   }
-  int64_t n = int64_t(h.size());
-  if (n >= width) return fromVector(h);
-  int64_t total = width - n, left;
+  int64_t n = x->length, total = width > n ? width - n : 0, left;
   if (mode == 1) left = 0;
   else if (mode == 2) left = total;
   else left = total / 2 + (total & width & 1); // CPython's centering rule
-  std::vector<uint32_t> out(size_t(left), f[0]);
-  out.insert(out.end(), h.begin(), h.end());
-  out.insert(out.end(), size_t(total - left), f[0]);
-  return fromVector(out);
-} MAHOU_RT_CATCH_ALLOC(nullptr)
+  return padded(stringCharAt(f, 0), left, std::string(), 0, n, [&](int64_t i) { return stringCharAt(x, i); },
+                total - left);
+}
 
 MahouMemInfo *mahou_rt_str_partition(MahouMemInfo *s, MahouMemInfo *sep, int32_t fromRight) try {
   std::vector<uint32_t> h = codePoints(s), p = codePoints(sep);

@@ -99,7 +99,6 @@ private:
   std::optional<size_t> leafDepth_;
 };
 
-ExprPtr arrayFromList(Typing &t, ExprPtr list, std::optional<DType> dtype, const std::string &fname, Loc loc);
 ExprPtr arrayFromSequence(Typing &t, std::vector<ExprPtr> leaves, const std::vector<int64_t> &shape,
                           std::vector<std::pair<int, ExprPtr>> bindings, bool arrays, std::optional<DType> dtype,
                           bool fortran, Loc loc);
@@ -175,8 +174,6 @@ ExprPtr tupleAsArray(Typing &t, ExprPtr tuple, Loc loc) {
 // A list held in a variable (or computed): its items are known at run time only, so a
 // compiled helper (python/mahou/_library/internal.py) fills the array, checking that the
 // rows have one length. A list of arrays stacks them.
-namespace {
-
 ExprPtr arrayFromList(Typing &t, ExprPtr list, std::optional<DType> dtype, const std::string &fname, Loc loc) {
   const Type item = list->type.elems[0];
   const char *helper = nullptr;
@@ -198,6 +195,8 @@ ExprPtr arrayFromList(Typing &t, ExprPtr list, std::optional<DType> dtype, const
   call.positional.push_back(ir::makeConst(Type::scalar(d), loc, 0));
   return t.callCompiled(g.handle, fname, std::move(call), loc);
 }
+
+namespace {
 
 ExprPtr arrayFromSequence(Typing &t, std::vector<ExprPtr> leaves, const std::vector<int64_t> &shape,
                           std::vector<std::pair<int, ExprPtr>> bindings, bool arrays, std::optional<DType> dtype,

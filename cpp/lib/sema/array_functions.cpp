@@ -62,8 +62,10 @@ ExprPtr numpyDot(Use &u) { // np.dot, np.matmul
 ExprPtr numpyWhere(Use &u) {
   Typing &t = u.t;
   Loc loc = u.loc;
+  if (u.call->args.size() == 1 && u.call->keywords.empty()) // np.where(c) is np.nonzero(c)
+    if (auto r = t.libraryCall("numpy.nonzero", u.qualified(), *u.call)) return r;
   auto args = u.args(1, 3, {}, u.qualified());
-  if (args.size() != 3) u.notSupported("np.where() with one argument (np.nonzero) is not supported yet");
+  if (args.size() != 3) u.error("np.where() takes one or three arguments");
   return t.elementwise(std::move(args), [&t, loc](std::vector<ExprPtr> v) -> ExprPtr {
     auto common = types::unify(v[1]->type, v[2]->type);
     if (!common || !common->isNumber()) t.error(loc, "np.where() branches have incompatible types");

@@ -52,24 +52,20 @@ ExprPtr arrayShapeTuple(Typing &t, ExprPtr base, bool strides, Loc loc) {
     tu->args = std::move(dims);
     return tu;
   }
-  std::vector<ExprPtr> dims;
-  for (int i = 0; i < at.ndim; ++i) {
-    auto d = std::make_unique<ir::Expr>(strides ? ir::ExprOp::ArrayStride : ir::ExprOp::ArrayShape, Type::int64(), loc);
-    d->ival = i;
-    dims.push_back(std::move(d));
-  }
-  bool pure = base->op == ir::ExprOp::LoadVar;
-  if (!pure && at.ndim > 1)
-    t.notSupported(loc, std::string("'.") + (strides ? "strides" : "shape") +
-                            "' of a computed array expression; assign the array to a variable first");
-  for (int i = 0; i < at.ndim; ++i) {
-    if (pure) dims[i]->args.push_back(t.load(base->var, loc));
-    else dims[i]->args.push_back(std::move(base));
-  }
-  std::vector<Type> ts(at.ndim, Type::int64());
-  auto tu = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(ts), loc);
-  tu->args = std::move(dims);
-  return tu;
+  // A computed array (xs[0].shape, an optional's value) is evaluated once.
+  return t.bindOnce(std::move(base), [&](const std::function<ExprPtr()> &array) -> ExprPtr {
+    std::vector<ExprPtr> dims;
+    for (int i = 0; i < at.ndim; ++i) {
+      auto d =
+          std::make_unique<ir::Expr>(strides ? ir::ExprOp::ArrayStride : ir::ExprOp::ArrayShape, Type::int64(), loc);
+      d->ival = i;
+      d->args.push_back(array());
+      dims.push_back(std::move(d));
+    }
+    auto tu = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(std::vector<Type>(size_t(at.ndim), Type::int64())), loc);
+    tu->args = std::move(dims);
+    return tu;
+  });
 }
 
 ExprPtr ravelArray(Typing &t, ExprPtr a, bool copy, Loc loc, const std::string &fname) {

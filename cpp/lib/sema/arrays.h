@@ -19,6 +19,8 @@ enum class ArrayConstruction : int { Array, AsArray, Contiguous, Fortran };
 
 // A (nested) tuple of numbers as an array, for stores (a[:2] = (x, y)).
 ExprPtr tupleAsArray(Typing &t, ExprPtr tuple, Loc loc);
+// A (nested) list of numbers as a new array (np.array(xs), stores of a list: a[:2] = [x, y]).
+ExprPtr arrayFromList(Typing &t, ExprPtr list, std::optional<DType> dtype, const std::string &fname, Loc loc);
 
 // a.T: the same array, its axes reversed.
 ExprPtr transposeArray(ExprPtr a, Loc loc);
@@ -53,11 +55,7 @@ void checkRecordUses(const Typing &t, const ir::Block &body);
 ExprPtr pointerView(Typing &t, ExprPtr p, Loc loc);
 // A call through a C function pointer (a ctypes or cffi function, a @cfunc).
 ExprPtr nativeCall(Typing &t, uint64_t address, const std::string &signature, const ast::Call &e);
-// Advanced indexing with one boolean mask or integer array (fancy_index.cpp).
-ExprPtr gather(Typing &t, ExprPtr base, ExprPtr index, Loc loc);
-// a[i0, i1, ...] with one 1-D integer index array per axis (reads): a 1-D result.
-ExprPtr gatherMulti(Typing &t, ExprPtr base, std::vector<ExprPtr> indices, Loc loc);
-ir::StmtPtr scatter(Typing &t, ExprPtr base, ExprPtr index, ExprPtr value, Loc loc);
+// a.flat[i] reads and stores (flat_index.cpp).
 ExprPtr flatItem(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc);
 void storeFlatItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
 

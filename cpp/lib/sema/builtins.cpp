@@ -213,7 +213,7 @@ ExprPtr builtinNumber(Use &u) {
   // the others take an optional's value (TypeError when None), as in Numba.
   if (to == NumberConversion::Bool) return t.truth(std::move(args[0]));
   for (auto &a : args) {
-    a = t.unwrapOptional(std::move(a));
+    a = intEnumValue(t.unwrapOptional(std::move(a))); // an IntEnum member: its int
     if (!a->type.isNumber()) u.notSupported(name + "() of " + a->type.str() + " is not supported");
   }
   if (to == NumberConversion::Int) {

@@ -94,6 +94,11 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
         r.self = &func;
         return r;
       }
+      if (v->type.kind == Kind::DTypeObj) { // t(x) with t = np.float32 (or a parameter given one)
+        CalleeRef r{CK::DTypeCtor, types::dtypeName(v->type.dtype)};
+        r.dtype = v->type.dtype;
+        return r;
+      }
       error(n->loc, "'" + frontend::userName(n->id) + "' (" + v->type.str() + ") is not callable");
     }
     if (innerFunction(n->id)) return CalleeRef{CK::Inner, n->id};
@@ -141,6 +146,9 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
       // user module's function, or an @overload implementation of a NumPy function).
       if (const GlobalValue *g = moduleMember(*this, base->type, a->attr)) {
         if (g->kind == GlobalValue::Kind::Overloaded) return calleeFromGlobal(*g);
+        // numba.uint8(x): a type object of the mahou module converts as the NumPy type does
+        if (g->kind == GlobalValue::Kind::DType && base->type.module == types::ModuleId::Mahou)
+          return calleeFromGlobal(*g);
         if (base->type.module == types::ModuleId::Python) {
           if (g->kind == GlobalValue::Kind::Missing)
             error(a->loc, "module '" + base->type.text + "' has no attribute '" + a->attr + "'");
@@ -279,16 +287,18 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
     args = std::move(call.positional);
   } else {
     // Bind positional and keyword arguments to the parameters; fill in defaults.
-    size_t np = params->names.size();
+    // Keyword-only parameters follow the positional ones; only keywords reach them.
+    size_t np = params->names.size(), positional = np - params->nkwonly;
     std::vector<ExprPtr> slots(np);
     std::vector<ExprPtr> extra;
     size_t npos = call.positional.size();
     for (size_t i = 0; i < npos; ++i) {
-      if (i < np) slots[i] = std::move(call.positional[i]);
+      if (i < positional) slots[i] = std::move(call.positional[i]);
       else if (params->varargs) extra.push_back(std::move(call.positional[i]));
       else
-        error(loc, fname + "() takes " + std::to_string(np) + " positional argument" + (np == 1 ? "" : "s") +
-                       " but " + std::to_string(npos) + " were given");
+        error(loc, fname + "() takes " + std::to_string(positional) + " positional argument" +
+                       (positional == 1 ? "" : "s") + " but " + std::to_string(npos) + (npos == 1 ? " was" : " were") +
+                       " given");
     }
     for (auto &[name, value] : call.keywords) {
       size_t j = 0;
@@ -300,7 +310,8 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
     for (size_t j = 0; j < np; ++j) {
       if (slots[j]) continue;
       if (!params->defaults[j])
-        error(loc, fname + "() missing required argument '" + params->names[j] + "'");
+        error(loc, fname + "() missing required " + (j >= positional ? "keyword-only " : "") + "argument '" +
+                       params->names[j] + "'");
       slots[j] = constantFromGlobal(*params->defaults[j], loc);
     }
     args = std::move(slots);
@@ -328,7 +339,7 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
   if (auto uf = env_.calleeUfunc(handle))
     return wrapBindings(std::move(call.lets), ufuncCall(*uf, fname, std::move(args), loc), loc);
   for (auto &t : types)
-    if (t.kind == Kind::Module || t.kind == Kind::DTypeObj || t.kind == Kind::ExcClass)
+    if (t.kind == Kind::Module || t.kind == Kind::ExcClass)
       notSupported(loc, "passing a " + t.str() + " to a compiled function is not supported");
   // Self-recursion: same function, same argument types → our own symbol and the
   // return type inferred so far (unknown until a base case has been seen).
@@ -368,9 +379,15 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
     if (it == callees_.end()) {
       checkCallLimits(types, "'" + fname + "'", loc);
       CalleeSignature sig = env_.compileCallee(handle, types);
-      if (sig.symbol.empty())
-        notSupported(loc, "mutual recursion between '" + def_.name + "' and '" + fname +
-                                "' is not supported yet");
+      if (sig.symbol.empty()) {
+        // Mutual recursion: the callee is being compiled further up (it called us). It is
+        // typed again into this module, where its call back to us is ours (Numba's
+        // RecursiveCall: the return type a function has so far, from a base case first).
+        auto src = sink_ ? env_.hostCalleeSource(handle) : std::nullopt;
+        if (!src)
+          notSupported(loc, "mutual recursion between '" + def_.name + "' and '" + fname + "' is not supported here");
+        sig = sink_->require(*src, types);
+      }
       it = callees_.emplace(std::make_pair(handle, key), sig).first;
     }
     symbol = it->second.symbol;
@@ -378,6 +395,7 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
   }
   if (ret.containsUnknown()) {
     if (strict_) error(loc, "cannot infer the return type of the recursive call to '" + fname + "'");
+    recursionUnknown_ = true; // a strict pass reports it if no later pass knows it
     return unknown(loc);
   }
   auto c = std::make_unique<ir::Expr>(ir::ExprOp::Call, ret, loc);

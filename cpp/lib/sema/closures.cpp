@@ -8,6 +8,7 @@
 // compiled from its source into the caller's module, once per closure type (Numba
 // specializes it the same way). Returning one to Python is refused, as in Numba.
 #include "typer.h"
+#include "mahou/versions.h"
 
 namespace mahou::sema {
 
@@ -15,6 +16,9 @@ ExprPtr FunctionTyper::closureValue(const InnerFunction &inner, Loc loc) {
   const ast::FunctionDef &d = *inner.def;
   std::string fname = d.name == "<lambda>" ? "the lambda" : "the inner function '" + d.name + "'";
   if (!sink_) notSupported(loc, fname + " cannot be used as a value here");
+  if (!inner.nonlocals.empty())
+    notSupported(loc, fname + " assigns the nonlocal variable '" + frontend::userName(inner.nonlocals[0]) +
+                          "': it can only be called directly, not used as a value (as Numba inlines it)");
   std::vector<ExprPtr> captured;
   std::vector<Type> types;
   for (const std::string &c : inner.captured) {

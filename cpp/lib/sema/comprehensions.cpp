@@ -94,7 +94,7 @@ ExprPtr FunctionTyper::comprehensionInto(const ast::Comprehension &c,
       // if-clauses nest: each guards the rest.
       ir::Block *cur = &body;
       for (auto &cond : g.ifs) {
-        auto test = truth(expr(*cond));
+        auto test = condition(*cond);
         auto st = std::make_unique<ir::Stmt>(ir::StmtOp::If, cond->loc);
         st->exprs.push_back(std::move(test));
         cur->push_back(std::move(st));

@@ -193,6 +193,8 @@ void FunctionTyper::forEachEntry(ExprPtr table, EntryPart part, Loc loc,
   int size0 = holdInTemp(objectLen(*this, load(t, loc), loc), loc, out);
   int counter = tempVar(Type::int64(), loc);
   out.push_back(assignVar(counter, ir::makeConst(Type::int64(), loc, 0), loc));
+  int remaining = tempVar(Type::int64(), loc); // live entries still to come (dicts)
+  out.push_back(assignVar(remaining, load(size0, loc), loc));
   auto w = std::make_unique<ir::Stmt>(ir::StmtOp::While, loc);
   std::vector<ExprPtr> ua;
   ua.push_back(load(t, loc));
@@ -232,6 +234,19 @@ void FunctionTyper::forEachEntry(ExprPtr table, EntryPart part, Loc loc,
     kv.push_back(entry(true));
     element = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple({tt.elems[0], tt.elems[1]}), loc);
     element->args = std::move(kv);
+  }
+  if (isDict) {
+    // CPython's second check: more live entries than the dict had when the loop began
+    // (a key popped and added again keeps the size) is a RuntimeError too.
+    auto extra = std::make_unique<ir::Stmt>(ir::StmtOp::If, loc);
+    extra->exprs.push_back(compareOne(ast::CmpOpKind::Eq, load(remaining, loc), ir::makeConst(Type::int64(), loc, 0), loc));
+    auto r = std::make_unique<ir::Stmt>(ir::StmtOp::Raise, loc);
+    r->exc = types::ExcKind::RuntimeError;
+    r->text = "dictionary keys changed during iteration";
+    extra->body.push_back(std::move(r));
+    live->body.push_back(std::move(extra));
+    live->body.push_back(assignVar(
+        remaining, binary(ast::BinOpKind::Sub, load(remaining, loc), ir::makeConst(Type::int64(), loc, 1), loc), loc));
   }
   ++loopDepth_;
   body(std::move(element), live->body);

@@ -137,6 +137,7 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
   case GK::Function: return ir::makeConst(Type::function(g.handle, g.s), loc, 0);
   case GK::JitClass: return ir::makeConst(Type::classRef(g.handle, g.s), loc, 0);
   case GK::DType: return ir::makeConst(Type::dtypeObj(g.dtype), loc, 0);
+  case GK::EnumMember: return enumConstant(g, loc);
   case GK::ExcClass: {
     Type t = Type::excClass(g.exc);
     if (types::isUserExc(g.exc)) t.text = g.s; // a user-defined class: its qualified name
@@ -164,8 +165,8 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
 ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) {
   if (isUnknown(lhs) || isUnknown(rhs)) return unknown(loc);
   // An optional operand is its value (TypeError at run time when it is None), as Numba.
-  lhs = unwrapOptional(std::move(lhs));
-  rhs = unwrapOptional(std::move(rhs));
+  lhs = intEnumValue(unwrapOptional(std::move(lhs))); // an IntEnum member is its int
+  rhs = intEnumValue(unwrapOptional(std::move(rhs)));
   if (lhs->type.isInstance() || rhs->type.isInstance()) return instanceBinary(*this, op, lhs, rhs, loc);
   refuseRecordOperand(*this, lhs, loc, std::string("the operator ") + ast::binOpSymbol(op));
   refuseRecordOperand(*this, rhs, loc, std::string("the operator ") + ast::binOpSymbol(op));
@@ -298,7 +299,7 @@ ExprPtr FunctionTyper::unary(const ast::UnaryOp &u) {
 }
 
 ExprPtr FunctionTyper::unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc) {
-  v = unwrapOptional(std::move(v)); // an optional number is its value (TypeError when None), as in Numba
+  v = intEnumValue(unwrapOptional(std::move(v))); // an optional number is its value (TypeError when None), as in Numba
   if (v->type.isInstance()) return instanceUnary(*this, op, std::move(v), loc);
   refuseRecordOperand(*this, v, loc, std::string("the operator ") + ast::unaryOpSymbol(op));
   if (!v->type.isNumber())
@@ -318,6 +319,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   if (lhs->type.isPartialContainer() && !isUnknown(rhs)) lhs = convert(std::move(lhs), rhs->type, "comparison");
   if (rhs->type.isPartialContainer() && !isUnknown(lhs)) rhs = convert(std::move(rhs), lhs->type, "comparison");
   if (isUnknown(lhs) || isUnknown(rhs)) return unknown(loc);
+  if (auto r = enumCompare(*this, op, lhs, rhs, loc)) return r; // enums.cpp
   const Type &a = lhs->type, &b = rhs->type;
   if (op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot) {
     bool same;
@@ -496,7 +498,7 @@ ExprPtr FunctionTyper::optionalBoolOp(bool isOr, std::vector<ExprPtr> values, co
 }
 
 ExprPtr FunctionTyper::ifExp(const ast::IfExp &e) {
-  auto cond = truth(expr(*e.test));
+  auto cond = condition(*e.test);
   // A condition known at compile time (`x if y is None else z`): only the live branch is typed.
   if (cond->op == ir::ExprOp::Const && cond->type.isBool()) return expr(cond->ival ? *e.body : *e.orelse);
   auto a = expr(*e.body);

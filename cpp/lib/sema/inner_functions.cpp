@@ -3,6 +3,7 @@
 // directly (LLVM inlines it, as Numba inlines closures). The enclosing variables it
 // reads are passed as extra arguments at each call, so it sees their current values.
 #include "typer.h"
+#include "mahou/versions.h"
 
 #include "mahou/ast_walk.h"
 
@@ -110,7 +111,7 @@ void FunctionTyper::collectInnerFunctions() {
   }
   // The variables of this function an inner function could capture.
   std::set<std::string> scopeVars;
-  for (auto &p : def_.args) scopeVars.insert(p.name);
+  for (size_t i = 0; i < def_.numParams(); ++i) scopeVars.insert(def_.paramName(i));
   if (innerSelf_) scopeVars.insert(innerSelf_->captured.begin(), innerSelf_->captured.end());
   for (auto &n : bound)
     if (!own.count(n)) scopeVars.insert(n);
@@ -124,10 +125,18 @@ void FunctionTyper::collectInnerFunctions() {
     namesIn(d->body, names);
     std::vector<std::string> locals;
     collectLocals(d->body, locals);
+    std::set<std::string> nonlocals; // assigned, yet the enclosing function's variables
+    declaredNames(d->body, ast::StmtKind::Nonlocal, nonlocals);
     for (auto &a : d->args) names.erase(a.name);
-    for (auto &l : locals) names.erase(l);
+    for (auto &l : locals)
+      if (!nonlocals.count(l)) names.erase(l);
+    for (auto &n : nonlocals)
+      if (!scopeVars.count(n))
+        notSupported(d->loc, "'" + name + "' declares '" + frontend::userName(n) +
+                                 "' nonlocal, which is not a variable of the function defining it");
     reads[name] = std::move(names);
     InnerFunction f;
+    f.nonlocals.assign(nonlocals.begin(), nonlocals.end());
     f.file = &file_;
     f.def = d;
     f.env = &env_;
@@ -208,6 +217,9 @@ ExprPtr FunctionTyper::callInner(const InnerFunction &inner, std::vector<ExprPtr
   const ast::FunctionDef &d = *inner.def;
   std::string fname = d.name == "<lambda>" ? "the lambda" : d.name + "()";
   if (captured) {
+    if (!inner.nonlocals.empty())
+      notSupported(loc, fname + " assigns the nonlocal variable '" + frontend::userName(inner.nonlocals[0]) +
+                            "': it can only be called directly, not through a value (as Numba inlines it)");
     for (auto &c : *captured) args.push_back(std::move(c));
   } else {
     for (const std::string &c : inner.captured) {
@@ -220,13 +232,15 @@ ExprPtr FunctionTyper::callInner(const InnerFunction &inner, std::vector<ExprPtr
   std::vector<Type> types;
   for (auto &a : args) {
     if (isUnknown(a)) return unknown(loc);
-    if (a->type.kind == Kind::Module || a->type.kind == Kind::DTypeObj || a->type.kind == Kind::ExcClass)
+    if (a->type.kind == Kind::Module || a->type.kind == Kind::ExcClass)
       notSupported(a->loc, "passing a " + a->type.str() + " to an inner function is not supported");
     types.push_back(a->type);
   }
   Type ret;
   std::string symbol;
   if (innerSelf_ && innerSelf_->def == &d && types == argTypes_) { // recursion with the same types
+    if (!inner.nonlocals.empty())
+      notSupported(loc, "a recursive inner function that assigns a nonlocal variable is not supported");
     symbol = symbol_;
     ret = ret_;
   } else {
@@ -243,6 +257,7 @@ ExprPtr FunctionTyper::callInner(const InnerFunction &inner, std::vector<ExprPtr
   auto c = std::make_unique<ir::Expr>(ir::ExprOp::Call, ret, loc);
   c->symbol = symbol;
   c->args = std::move(args);
+  if (!inner.nonlocals.empty()) return writeBackNonlocals(inner, std::move(c), loc);
   return c;
 }
 

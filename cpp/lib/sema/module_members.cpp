@@ -55,6 +55,20 @@ ExprPtr moduleValueAttribute(Use &u) {
   u.notSupported("'" + u.name + "' of module " + module.str() + " is not supported as a value");
 }
 
+// np.newaxis: None, as NumPy's.
+ExprPtr numpyNewAxis(Use &u) { return ir::makeConst(Type::none(), u.loc, 0); }
+
+// numba.<name> of the mahou module: a module its path reaches, or one of its type objects
+// as a value (numba.uint32: a dtype, as in np.zeros(n, dtype=numba.uint32)).
+ExprPtr mahouValueAttribute(Use &u) {
+  const Type module = u.self->type;
+  if (const GlobalValue *g = moduleMember(u.t, module, u.name)) {
+    if (g->kind == GlobalValue::Kind::Module) return moduleAttribute(u.t, module, u.name, u.loc);
+    if (g->kind == GlobalValue::Kind::DType) return u.t.constantFromGlobal(*g, u.loc);
+  }
+  u.notSupported("'" + u.name + "' of module " + module.str() + " is not supported as a value");
+}
+
 // A user's module: its attribute is the global of that path.
 ExprPtr pythonModuleAttribute(Use &u) { return moduleAttribute(u.t, u.self->type, u.name, u.loc); }
 

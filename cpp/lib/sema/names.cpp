@@ -76,6 +76,9 @@ ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &
 ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
   auto base = expr(*a.value);
   if (isUnknown(base)) return unknown(a.loc);
+  // An attribute of an optional value (`t.shape` where t may be None) is its value's
+  // (TypeError when None), as Numba resolves attributes of Optional.
+  if (base->type.isOptional() && !base->type.elems[0].isInstance()) base = unwrapOptional(std::move(base));
   const Type t = base->type;
   // An optional instance: its field (None is an error at run time).
   Receiver r = t.isOptional() && t.elems[0].isInstance() ? Receiver::Instance : receiverOf(t);

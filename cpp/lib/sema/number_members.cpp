@@ -1,5 +1,6 @@
 // Typers of the methods and attributes of numbers and of dtypes as values (numbers.def):
-// z.conjugate(), z.real, z.imag, np.float32.itemsize.
+// z.conjugate(), x.item(), z.real, z.imag, np.float32.itemsize, dtype.kind, dtype.type
+// (enum members' .value and .name: enums.cpp).
 #include "sema/typers.h"
 
 namespace mahou::sema {
@@ -30,5 +31,25 @@ ExprPtr numberPartAttribute(Use &u) {
 ExprPtr dtypeItemsizeAttribute(Use &u) {
   return ir::makeConst(Type::int64(), u.loc, types::dtypeBytes(u.self->type.dtype));
 }
+
+// x.item() of a number is the number (NumPy's scalar.item(), Numba's number.item).
+ExprPtr numberItemMethod(Use &u) {
+  u.args(0, 0);
+  return std::move(u.self);
+}
+
+// dtype.kind: NumPy's character code of the kind ('b', 'i', 'u', 'f', 'c'), a constant.
+ExprPtr dtypeKindAttribute(Use &u) {
+  DType d = u.self->type.dtype;
+  const char *kind = d == DType::Bool          ? "b"
+                     : types::isComplex(d)     ? "c"
+                     : types::isFloat(d)       ? "f"
+                     : types::isSigned(d)      ? "i"
+                                               : "u";
+  return ir::makeStrConst(kind, u.loc);
+}
+
+// dtype.type: the scalar type (np.dtype('f8').type is np.float64), a dtype value too.
+ExprPtr dtypeTypeAttribute(Use &u) { return ir::makeConst(u.self->type, u.loc, 0); }
 
 } // namespace mahou::sema

@@ -17,4 +17,13 @@ ExprPtr roundVariableDigits(Typing &t, ExprPtr x, ExprPtr n, Loc loc);
 // int(), float(), complex(), bool() of a @jitclass instance (jitclass_conversions.cpp).
 ExprPtr instanceConversion(Typing &t, NumberConversion to, const std::string &fname, ExprPtr obj, Loc loc);
 
+// enum.Enum and enum.IntEnum members (enums.cpp): a global's type and value; a member's
+// value (others unchanged); an IntEnum member's value where it is used as a number;
+// ==, !=, is, is not and ordering with a member operand (null when neither is one).
+Type enumMemberType(const GlobalValue &g);
+ExprPtr enumConstant(const GlobalValue &g, Loc loc);
+ExprPtr enumValue(ExprPtr e);
+ExprPtr intEnumValue(ExprPtr e);
+ExprPtr enumCompare(Typing &t, ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
+
 } // namespace mahou::sema

@@ -292,6 +292,7 @@ ExprPtr convertToDType(Typing &t, DType dtype, const std::string &fname, const a
   t.checkKeywords(e, {}, fname);
   auto args = t.positionalArgs(e, 1, 1, fname);
   if (Typing::isUnknown(args[0])) return t.unknown(e.loc);
+  args[0] = intEnumValue(std::move(args[0])); // np.int32(an IntEnum member): its int
   if (!args[0]->type.isNumber()) t.notSupported(e.loc, fname + "() of " + args[0]->type.str() + " is not supported");
   Type to = Type::scalar(dtype);
   if (to.isBool()) return t.truth(std::move(args[0]));

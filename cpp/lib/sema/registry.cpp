@@ -153,6 +153,7 @@ Receiver receiverOf(const Type &t) {
   case Kind::Record: return Receiver::Record;
   case Kind::Generator: return Receiver::Generator;
   case Kind::NumPyRandomGenerator: return Receiver::RandomGenerator;
+  case Kind::EnumMember: return Receiver::EnumMember;
   case Kind::Instance: return Receiver::Instance;
   case Kind::ClassRef: return Receiver::JitClass;
   case Kind::Module: return receiverOf(t.module);

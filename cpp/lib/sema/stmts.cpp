@@ -2,6 +2,7 @@
 // assignment, if/while, return, raise, assert, print (for loops: for_loops.cpp).
 #include "typer.h"
 #include "sema/arrays.h"
+#include "array_index.h"
 
 #include <cstdio>
 
@@ -65,7 +66,7 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
   case ast::StmtKind::AugAssign: augAssign(*s.as<ast::AugAssign>(), out); return;
   case ast::StmtKind::If: {
     auto *i = s.as<ast::If>();
-    auto cond = truth(expr(*i->test));
+    auto cond = condition(*i->test);
     auto st = makeStmt(ir::StmtOp::If, s.loc);
     bool value;
     if (isConstBool(cond, &value)) {
@@ -85,7 +86,7 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
   case ast::StmtKind::While: {
     auto *w = s.as<ast::While>();
     auto st = makeStmt(ir::StmtOp::While, s.loc);
-    st->exprs.push_back(truth(expr(*w->test)));
+    st->exprs.push_back(condition(*w->test));
     ++loopDepth_;
     block(w->body, st->body);
     --loopDepth_;
@@ -105,7 +106,7 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
   case ast::StmtKind::Raise: raiseStmt(*s.as<ast::Raise>(), out); return;
   case ast::StmtKind::Assert: {
     auto *a = s.as<ast::Assert>();
-    auto cond = truth(expr(*a->test));
+    auto cond = condition(*a->test);
     auto st = makeStmt(ir::StmtOp::If, s.loc);
     auto notCond = std::make_unique<ir::Expr>(ir::ExprOp::Unary, Type::boolean(), s.loc);
     notCond->sub = int(ir::UnaryOp::Not);
@@ -133,8 +134,9 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
   case ast::StmtKind::Import:
   case ast::StmtKind::ImportFrom:
     notSupported(s.loc, "import inside a compiled function is not supported; import at module level");
-  case ast::StmtKind::Global:
-  case ast::StmtKind::Nonlocal: notSupported(s.loc, "'global' and 'nonlocal' are not supported");
+  case ast::StmtKind::Global:   // a global is read as any global (checkScopeDeclarations refuses stores)
+  case ast::StmtKind::Nonlocal: // a captured variable passed back out (nonlocals.cpp)
+    return;
   case ast::StmtKind::FunctionDef: return; // an inner function: typed at its calls (inner_functions.cpp)
   case ast::StmtKind::Delete:
     for (auto &t : s.as<ast::Delete>()->targets) deleteTarget(*t, out);
@@ -223,31 +225,28 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     if (base->type.isTuple()) error(loc, "'tuple' object does not support item assignment");
     if (!base->type.isArray()) error(loc, "'" + base->type.str() + "' does not support item assignment");
     if (base->type.readonly) error(loc, "cannot assign to an item of a read-only array");
-    if (auto fancy = arrayIndex(*sub->index)) { // a[mask] = v, a[indices] = v
-      if (isUnknown(value)) return;
-      value = storedScalar(std::move(value), base->type.dtype, loc);
-      out.push_back(scatter(*this, std::move(base), std::move(*fancy), std::move(value), loc));
+    ArrayIndex ix = arrayIndexParts(base->type, *sub->index);
+    if (ix.unknown || isUnknown(value)) return;
+    if (ix.advanced()) { // a[mask] = v, a[idx, 1:] = v, ...
+      fancyStore(std::move(base), std::move(ix), std::move(value), loc, out);
       return;
     }
-    auto idx = elementIndices(base->type, *sub->index);
-    if (!idx) { // a[1:3] = x, a[i] = row: store into the view, broadcasting
-      auto view = indexArray(std::move(base), *sub->index, loc);
-      if (isUnknown(view) || isUnknown(value)) return;
+    for (auto &[var, v] : ix.lets) out.push_back(assignVar(var, std::move(v), loc));
+    if (!ix.element(base->type.ndim)) { // a[1:3] = x, a[i] = row: store into the view, broadcasting
+      auto view = basicIndex(std::move(base), std::move(ix.parts), loc);
       if (value->type.isTuple()) value = tupleAsArray(*this, std::move(value), loc); // a[:2] = (x, y)
+      else if (value->type.isList()) value = arrayFromList(*this, std::move(value), std::nullopt, "storing a list", loc);
       if (isUnknown(value)) return;
       value = storedScalar(std::move(value), view->type.dtype, loc);
       out.push_back(storeView(std::move(view), std::move(value), loc));
       return;
     }
-    for (auto &i : *idx)
-      if (isUnknown(i)) return;
-    if (isUnknown(value)) return;
     Type elem = Type::scalar(base->type.dtype);
     if (!value->type.isNumber())
       error(loc, "cannot store " + value->type.str() + " into an array of " + types::dtypeName(base->type.dtype));
     auto st = makeStmt(ir::StmtOp::StoreItem, loc);
     st->exprs.push_back(std::move(base));
-    for (auto &i : *idx) st->exprs.push_back(std::move(i));
+    for (auto &p : ix.parts) st->exprs.push_back(std::move(p.value));
     st->exprs.push_back(convert(storedScalar(std::move(value), elem.dtype, loc), elem, "array store"));
     out.push_back(std::move(st));
     return;
@@ -259,6 +258,50 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
   if (target.kind == ast::ExprKind::Starred) notSupported(loc, "starred assignment is not supported");
   error(loc, "cannot assign to this expression");
 }
+
+namespace {
+
+// Whether evaluating `e` can neither run user code nor store into an instance's field:
+// numbers and their operators, reads of variables, array items and shapes, tuple items and
+// instance fields. (Raising is allowed: it ends the statement either way.)
+bool isPureExpr(const ir::Expr &e) {
+  switch (e.op) {
+  case ir::ExprOp::Const:
+  case ir::ExprOp::LoadVar: return true;
+  case ir::ExprOp::Cast:
+  case ir::ExprOp::Binary:
+  case ir::ExprOp::Unary:
+  case ir::ExprOp::Compare:
+  case ir::ExprOp::Truth:
+  case ir::ExprOp::Select:
+  case ir::ExprOp::Intrinsic:
+    if (!e.type.isNumber()) return false;
+    for (auto &a : e.args)
+      if (!a->type.isNumber() || !isPureExpr(*a)) return false;
+    return true;
+  case ir::ExprOp::TupleGet:
+  case ir::ExprOp::ArrayItem:
+  case ir::ExprOp::ArrayShape:
+  case ir::ExprOp::ArrayStride:
+  case ir::ExprOp::ArraySize: break;
+  case ir::ExprOp::Object:
+    if (ir::ObjectOp(e.sub) != ir::ObjectOp::InstanceGet) return false;
+    break;
+  default: return false;
+  }
+  for (auto &a : e.args)
+    if (!isPureExpr(*a)) return false;
+  return true;
+}
+
+// An instance's field (of a field ...) of a variable: `self.a`, `self.grid.data`.
+bool isFieldRead(const ir::Expr &e) {
+  if (e.op != ir::ExprOp::Object || ir::ObjectOp(e.sub) != ir::ObjectOp::InstanceGet) return false;
+  const ir::Expr &obj = *e.args[0];
+  return obj.op == ir::ExprOp::LoadVar || isFieldRead(obj);
+}
+
+} // namespace
 
 void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   if (auto *n = s.target->as<ast::Name>()) {
@@ -308,10 +351,20 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   }
   if (base->type.isPointer()) base = pointerView(*this, std::move(base), s.loc);
   if (!base->type.isArray()) error(s.loc, "'" + base->type.str() + "' does not support item assignment");
-  auto idx = elementIndices(base->type, *sub->index);
+  ArrayIndex ix = arrayIndexParts(base->type, *sub->index);
+  if (ix.unknown) return;
+  if (ix.advanced()) { // a[idx] += v, a[mask] *= w
+    fancyAugAssign(std::move(base), std::move(ix), s, out);
+    return;
+  }
+  for (auto &[var, v] : ix.lets) out.push_back(assignVar(var, std::move(v), s.loc));
+  std::optional<std::vector<ExprPtr>> idx;
+  if (ix.element(base->type.ndim)) {
+    idx.emplace();
+    for (auto &p : ix.parts) idx->push_back(std::move(p.value));
+  }
   if (!idx) { // a[1:3] += x: the view is evaluated once
-    auto view = indexArray(std::move(base), *sub->index, s.loc);
-    if (isUnknown(view)) return;
+    auto view = basicIndex(std::move(base), std::move(ix.parts), s.loc);
     int tmp = tempVar(view->type, s.loc);
     out.push_back(assignVar(tmp, std::move(view), s.loc));
     auto v = binary(s.op, load(tmp, s.loc), expr(*s.value), s.loc);
@@ -321,6 +374,12 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   }
   for (auto &i : *idx)
     if (isUnknown(i)) return;
+  auto rhs = expr(*s.value);
+  // self.a[i] += v: the field is read again for the store instead of held in a temporary
+  // (whose reference would be counted every iteration, a call that keeps the loop from
+  // being optimised) when nothing in the statement can assign the field meanwhile.
+  bool reread = isFieldRead(*base) && isPureExpr(*rhs);
+  for (auto &i : *idx) reread = reread && isPureExpr(*i);
   // Evaluate the array and each index once: a variable or a constant is simply read
   // twice (a temporary holding an array would be reference-counted every iteration).
   auto once = [&](ExprPtr e) -> ExprPtr {
@@ -329,7 +388,7 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
     out.push_back(assignVar(v, std::move(e), s.loc));
     return load(v, s.loc);
   };
-  ExprPtr arr = once(std::move(base));
+  ExprPtr arr = reread ? std::move(base) : once(std::move(base));
   if (arr->type.containsUnknown()) return;
   std::vector<ExprPtr> indices;
   for (auto &i : *idx) indices.push_back(once(std::move(i)));
@@ -337,7 +396,7 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   auto item = std::make_unique<ir::Expr>(ir::ExprOp::ArrayItem, Type::scalar(at.dtype), s.loc);
   item->args.push_back(ir::clone(*arr));
   for (auto &i : indices) item->args.push_back(ir::clone(*i));
-  auto value = binary(s.op, std::move(item), expr(*s.value), s.loc);
+  auto value = binary(s.op, std::move(item), std::move(rhs), s.loc);
   if (isUnknown(value)) return;
   auto st = makeStmt(ir::StmtOp::StoreItem, s.loc);
   st->exprs.push_back(std::move(arr));

@@ -104,10 +104,11 @@ FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def
                              const CompileOptions &options, std::string symbol, const TypingContext &context)
     : file_(file), def_(def), argTypes_(argTypes), env_(env), options_(options),
       symbol_(std::move(symbol)), gpu_(context.gpu), sink_(context.sink), innerSelf_(context.inner) {
-  if (!def.kwarg.empty() || !def.kwonlyargs.empty())
-    notSupported(def.loc, "**kwargs and keyword-only parameters are not supported yet");
-  // *args: the extra positional arguments arrive packed in one tuple after the named ones.
-  size_t nparams = def.args.size() + (def.vararg.empty() ? 0 : 1);
+  if (!def.kwarg.empty())
+    notSupported(def.loc, "**kwargs parameters are not supported (as in Numba)");
+  // Keyword-only parameters come after the positional ones; *args: the extra positional
+  // arguments arrive packed in one tuple after the named ones.
+  size_t nparams = def.numParams();
   if (!def.vararg.empty() && (argTypes.size() != nparams || !argTypes.back().isTuple()))
     notSupported(def.loc, "'*" + def.vararg + "' parameters are only supported in calls from other compiled functions");
   // An inner function also receives the enclosing variables it reads, after its own.
@@ -115,9 +116,10 @@ FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def
   const std::vector<std::string> &captured = innerSelf_ ? innerSelf_->captured : noCaptures;
   if (argTypes.size() != nparams + captured.size())
     internalError("argument count differs from the parameter count of " + def.name);
+  checkScopeDeclarations();
   collectInnerFunctions();
   for (size_t i = 0; i < argTypes.size(); ++i) {
-    const std::string &pname = i < def.args.size() ? def.args[i].name : i < nparams ? def.vararg : captured[i - nparams];
+    const std::string &pname = i < nparams ? def.paramName(i) : captured[i - nparams];
     if (varIndex_.count(pname)) error(i < def.args.size() ? def.args[i].loc : def.loc, "duplicate parameter name");
     varIndex_[pname] = int(vars_.size());
     vars_.push_back({pname, argTypes[i]});
@@ -146,6 +148,7 @@ FunctionTyper::FunctionTyper(const SourceFile &file, const ast::FunctionDef &def
   if (!generator_ && !innerSelf_ && options.declaredReturn && options.declaredReturn->isNumber()) {
     ret_ = *options.declaredReturn;
     returnDeclared_ = true;
+    if (sink_) sink_->noteReturn(symbol_, ret_);
   }
 }
 
@@ -154,6 +157,7 @@ ir::Function FunctionTyper::run() {
   for (int pass = 0;; ++pass) {
     if (pass == kMaxPasses) internalError("type inference did not converge for " + def_.name);
     changed_ = false;
+    recursionUnknown_ = false;
     tempCounter_ = 0;
     errorSlotCounter_ = 0;
     loopDepth_ = 0;
@@ -176,7 +180,7 @@ ir::Function FunctionTyper::run() {
       unifyReturn(Type::none(), def_.loc);
     }
     if (changed_) continue;
-    bool unknownLeft = ret_.containsUnknown();
+    bool unknownLeft = ret_.containsUnknown() || recursionUnknown_;
     for (auto &v : vars_) unknownLeft |= v.type.containsUnknown();
     if (unknownLeft && !strict_) {
       strict_ = true; // one more pass that reports the first unknown it meets
@@ -201,6 +205,7 @@ ir::Function FunctionTyper::run() {
       if (copy.type.containsUnknown()) copy.type = Type::int64();
       fn.vars.push_back(copy);
     }
+    returnNonlocals(fn);
     return fn;
   }
 }
@@ -344,6 +349,8 @@ ExprPtr FunctionTyper::convert(ExprPtr e, const Type &to, const std::string &wha
     return e;
   }
   if (isUnknown(e) || to.containsUnknown() || e->type == to) return e;
+  if (e->type.isEnumMember() && e->type.typed && to.isNumber()) e = enumValue(std::move(e)); // IntEnum → its int
+  if (e->type == to) return e;
   const Type &from = e->type;
   if (from.isOptional() || to.isOptional() || from.isObject() || to.isObject() || from.kind == Kind::Str ||
       (from.isTuple() && to.isTuple())) {
@@ -373,7 +380,7 @@ ExprPtr FunctionTyper::convert(ExprPtr e, const Type &to, const std::string &wha
 
 ExprPtr FunctionTyper::toInt64Index(ExprPtr e, const std::string &what) {
   if (isUnknown(e)) return e;
-  e = unwrapOptional(std::move(e)); // an optional index is its value (TypeError when None)
+  e = intEnumValue(unwrapOptional(std::move(e))); // an optional index is its value (TypeError when None)
   if (e->type.isBool() || !e->type.isInt())
     error(e->loc, what + " must be an integer, not " + e->type.str());
   return ir::makeCast(std::move(e), Type::int64());
@@ -391,6 +398,11 @@ ExprPtr FunctionTyper::truth(ExprPtr e) {
   }
   case Kind::None: return ir::makeConst(Type::boolean(), loc, 0);
   case Kind::Instance: return instanceTruth(*this, std::move(e));
+  case Kind::EnumMember: // an IntEnum's value; an Enum member is true
+    if (e->type.typed) return truth(enumValue(std::move(e)));
+    return e->op == ir::ExprOp::Const || e->op == ir::ExprOp::LoadVar
+               ? ir::makeConst(Type::boolean(), loc, 1)
+               : seqExpr(std::make_shared<ir::Block>(ir::Block{}), ir::makeConst(Type::boolean(), loc, 1), loc);
   case Kind::List:
   case Kind::Unicode: {
     std::vector<ExprPtr> a;
@@ -456,6 +468,7 @@ void FunctionTyper::unifyReturn(const Type &t, Loc loc) {
   if (*u != ret_) {
     ret_ = *u;
     changed_ = true;
+    if (sink_ && !innerSelf_ && !generator_) sink_->noteReturn(symbol_, ret_); // for mutual recursion
   }
 }
 

@@ -46,6 +46,9 @@ private:
   std::map<std::tuple<Receiver, Member, std::string>, Entry, std::less<>> entries_;
 };
 
+struct IndexPart; // array_index.h
+struct ArrayIndex;
+
 class FunctionTyper final : public Typing {
 public:
   FunctionTyper(const SourceFile &file, const ast::FunctionDef &def,
@@ -102,7 +105,13 @@ public:
   ExprPtr indexArray(ExprPtr base, const ast::Expr &index, Loc loc) override;
   // For stores: the int64 indices of a full element index, or nullopt for slices.
   std::optional<std::vector<ExprPtr>> elementIndices(const Type &arrayType, const ast::Expr &index) override;
-  std::optional<ExprPtr> arrayIndex(const ast::Expr &index); // the index if it is an array
+  // The parts of an array subscript, typed once each (index_parts.cpp; array_index.h).
+  ArrayIndex arrayIndexParts(const Type &arrayType, const ast::Expr &index);
+  ExprPtr basicIndex(ExprPtr base, std::vector<IndexPart> parts, Loc loc); // an element or a view
+  // Advanced indexing, NumPy's rules (fancy_index.cpp): reads, stores, a[idx] op= v.
+  ExprPtr fancyGet(ExprPtr base, std::vector<IndexPart> parts, Loc loc);
+  void fancyStore(ExprPtr base, ArrayIndex ix, ExprPtr value, Loc loc, ir::Block &out);
+  void fancyAugAssign(ExprPtr base, ArrayIndex ix, const ast::AugAssign &s, ir::Block &out);
 
   // ---- a.flat (flat_index.cpp): iteration, a.flat[i], a.flat[i] = v, a.flat[i] += v
   // The array x of the expression `x.flat`; nullptr when `e` is not a .flat attribute.
@@ -161,6 +170,12 @@ public:
   // `captured`: the captured values (from a closure); null: the variables of that name here.
   ExprPtr callInner(const InnerFunction &inner, std::vector<ExprPtr> args, Loc loc,
                     std::vector<ExprPtr> *captured = nullptr);
+  // The truth of a test; and/or/not of any operand types, pruned on constants (conditions.cpp).
+  ExprPtr condition(const ast::Expr &e);
+  // ---- global and nonlocal declarations (nonlocals.cpp)
+  void checkScopeDeclarations();          // refuses assignments to globals (and closure variables)
+  void returnNonlocals(ir::Function &fn); // an inner function returns (result, nonlocals...)
+  ExprPtr writeBackNonlocals(const InnerFunction &inner, ExprPtr call, Loc loc);
   // ---- inner functions as values (closures.cpp)
   ExprPtr closureValue(const InnerFunction &inner, Loc loc); // the closure of `inner` here
   const InnerFunction &lambdaFunction(const ast::Lambda &l); // a lambda written where a value is
@@ -328,6 +343,7 @@ public:
   // State of the current pass.
   bool changed_ = false;
   bool strict_ = false; // last pass: anything still unknown is an error
+  bool recursionUnknown_ = false; // this pass typed a recursive call whose return type is not known yet
   int tempCounter_ = 0;
   std::unordered_map<int, Loc> tempSites_; // where each temporary was last taken (tempVar)
   int loopDepth_ = 0;
@@ -351,6 +367,10 @@ struct TypingNesting {
 // The names an inner function reads that are not its parameters or locals (its
 // captures among them; inner_functions.cpp).
 void innerFunctionReads(const ast::FunctionDef &d, std::set<std::string> &out);
+
+// The names `global` (or `nonlocal`: kind) statements of `body` declare, outside nested
+// functions (nonlocals.cpp).
+void declaredNames(const ast::Body &body, ast::StmtKind kind, std::set<std::string> &out);
 
 // True when control cannot fall off the end of `body` (return/raise on every path).
 bool alwaysExits(const ast::Body &body);

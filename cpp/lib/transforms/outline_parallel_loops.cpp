@@ -287,7 +287,8 @@ ExprPtr combineExpr(Combine c, ExprPtr acc, ExprPtr x, const Type &t, Loc loc) {
 int64_t bodySize(const Block &b);
 int64_t exprSize(const Expr &e) {
   if (e.op == ExprOp::Call || e.op == ExprOp::ArrayMap || e.op == ExprOp::ArrayReduce || e.op == ExprOp::ArrayDot ||
-      e.op == ExprOp::ArraySort || e.op == ExprOp::ArrayAlloc || e.op == ExprOp::ArrayCopy)
+      e.op == ExprOp::ArraySort || e.op == ExprOp::ArrayAlloc || e.op == ExprOp::ArrayCopy ||
+      e.op == ExprOp::ArrayGather || e.op == ExprOp::ArrayFancyGet)
     return -1;
   int64_t n = 1;
   for (auto &a : e.args) {
@@ -301,7 +302,7 @@ int64_t bodySize(const Block &b) {
   int64_t n = 0;
   for (auto &s : b) {
     if (s->op == StmtOp::While || s->op == StmtOp::ForRange || s->op == StmtOp::ParallelFor ||
-        s->op == StmtOp::StoreView || s->op == StmtOp::Scatter || s->op == StmtOp::Print)
+        s->op == StmtOp::StoreView || s->op == StmtOp::Scatter || s->op == StmtOp::FancyStore || s->op == StmtOp::Print)
       return -1;
     n += 1;
     for (auto &e : s->exprs) {

@@ -4,15 +4,29 @@
 #include "mahou/objects.h"
 #include "mahou/runtime.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace mahou::types {
 
-size_t nativeAlign(const Type &t) {
+namespace {
+
+struct SizeAlign {
+  size_t size, align;
+};
+
+size_t roundUp(size_t n, size_t a) { return (n + a - 1) / a * a; }
+
+// A value's size and alignment in one walk of its type, each element's computed once:
+// a nested tuple costs its number of parts (computing them separately at every level
+// made nested tuples exponential, then cubic, in their depth).
+SizeAlign layout(const Type &t, std::vector<size_t> *offsets = nullptr) {
   switch (t.kind) {
-  case Kind::Scalar:
-    return isComplex(t.dtype) ? size_t(dtypeBytes(t.dtype) / 2) : size_t(dtypeBytes(t.dtype));
-  case Kind::Array:
+  case Kind::Scalar: {
+    size_t bytes = size_t(dtypeBytes(t.dtype));
+    return {bytes, isComplex(t.dtype) ? bytes / 2 : bytes};
+  }
+  case Kind::Array: return {size_t(mahouArrayBytes(t.ndim)), 8};
   case Kind::List:
   case Kind::Dict:
   case Kind::Set:
@@ -20,58 +34,39 @@ size_t nativeAlign(const Type &t) {
   case Kind::Instance:
   case Kind::Generator:
   case Kind::Record:
-  case Kind::Str: return 8;
-  case Kind::Optional: return nativeAlign(t.elems[0]);
-  case Kind::CPointer: return 8;
-  case Kind::NumPyRandomGenerator: return 8;
-  case Kind::Tuple: {
-    size_t a = 1;
-    for (auto &e : t.elems) a = std::max(a, nativeAlign(e));
-    return a;
+  case Kind::Str:
+  case Kind::CPointer: return {8, 8};
+  case Kind::NumPyRandomGenerator: return {2 * sizeof(void *), 8}; // {bitgen_t *, PyObject *}
+  case Kind::EnumMember: return layout(t.elems[0]); // its value
+  case Kind::Optional: {
+    SizeAlign e = layout(t.elems[0]);
+    return {roundUp(e.size + 1, e.align), e.align};
   }
-  default: return 1;
+  case Kind::Tuple: {
+    size_t off = 0, align = 1;
+    for (auto &e : t.elems) {
+      SizeAlign x = layout(e);
+      off = roundUp(off, x.align);
+      if (offsets) offsets->push_back(off);
+      off += x.size;
+      align = std::max(align, x.align);
+    }
+    return {t.elems.empty() ? 0 : roundUp(off, align), align};
+  }
+  default: return {0, 1};
   }
 }
+
+} // namespace
+
+size_t nativeAlign(const Type &t) { return layout(t).align; }
+
+size_t nativeSize(const Type &t) { return layout(t).size; }
 
 std::vector<size_t> tupleOffsets(const Type &t) {
   std::vector<size_t> offsets;
-  size_t off = 0;
-  for (auto &e : t.elems) {
-    size_t a = nativeAlign(e);
-    off = (off + a - 1) / a * a;
-    offsets.push_back(off);
-    off += nativeSize(e);
-  }
+  layout(t, &offsets);
   return offsets;
-}
-
-size_t nativeSize(const Type &t) {
-  switch (t.kind) {
-  case Kind::Scalar: return size_t(dtypeBytes(t.dtype));
-  case Kind::Array: return mahouArrayBytes(t.ndim);
-  case Kind::List:
-  case Kind::Dict:
-  case Kind::Set:
-  case Kind::Unicode:
-  case Kind::Instance:
-  case Kind::Generator:
-  case Kind::Record:
-  case Kind::Str: return 8;
-  case Kind::Optional: {
-    size_t a = nativeAlign(t), end = nativeSize(t.elems[0]) + 1;
-    return (end + a - 1) / a * a;
-  }
-  case Kind::CPointer: return sizeof(void *);
-  case Kind::NumPyRandomGenerator: return 2 * sizeof(void *); // {bitgen_t *, PyObject *}
-  case Kind::Tuple: {
-    if (t.elems.empty()) return 0;
-    auto offs = tupleOffsets(t);
-    size_t end = offs.back() + nativeSize(t.elems.back());
-    size_t a = nativeAlign(t);
-    return (end + a - 1) / a * a;
-  }
-  default: return 0;
-  }
 }
 
 namespace {
@@ -128,6 +123,10 @@ struct DescBuilder {
       for (size_t i = 0; i < t.elems.size(); ++i) add(t.elems[i], offset + offs[i]);
       return;
     }
+    case Kind::EnumMember: // its value; an Enum's members are not ordered (an IntEnum's are)
+      add(t.elems[0], offset);
+      if (!t.typed) flags &= ~uint32_t(MAHOU_DESC_ORDERED);
+      return;
     case Kind::Optional: {
       DescBuilder inner;
       inner.add(t.elems[0], offset);
@@ -164,9 +163,9 @@ std::string typeDescriptor(const Type &t) {
   char *p = out.data();
   std::memcpy(p, &head, sizeof head);
   p += sizeof head;
-  std::memcpy(p, b.refs.data(), 4 * b.refs.size());
+  if (!b.refs.empty()) std::memcpy(p, b.refs.data(), 4 * b.refs.size()); // (memcpy from null is undefined)
   p += 4 * b.refs.size();
-  std::memcpy(p, b.fields.data(), sizeof(MahouField) * b.fields.size());
+  if (!b.fields.empty()) std::memcpy(p, b.fields.data(), sizeof(MahouField) * b.fields.size());
   return out;
 }
 

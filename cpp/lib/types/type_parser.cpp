@@ -142,9 +142,9 @@ private:
     if (name == "unicode_type" || name == "str" || name == "string") return Type::unicode();
     if (name == "range_state64") return rangeType(); // a range object (Type::str's spelling)
     // Containers as Type::str() spells them: ListType[T] / list(T), DictType[K, V], set(T),
-    // OptionalType(T).
+    // OptionalType(T); Numba's optional(T) and Optional(T) too.
     if (name == "ListType" || name == "DictType" || name == "list" || name == "set" || name == "OptionalType" ||
-        name == "Optional") {
+        name == "Optional" || name == "optional") {
       char open = peek();
       char close = open == '[' ? ']' : ')';
       if (!eat(open) || (open != '[' && open != '(')) return fail("expected '[' or '(' after " + name);
@@ -188,7 +188,10 @@ private:
     if (name == "Tuple") {
       if (!eat('(')) return fail("expected '(' after Tuple");
       std::vector<Type> elems;
+      bool bracketed = false; // Numba's spelling: Tuple((a, b)), the types as one tuple
       if (!eat(')')) {
+        skipSpace();
+        bracketed = peek() == '(';
         do {
           auto t = parseType();
           if (!t) return std::nullopt;
@@ -196,6 +199,7 @@ private:
         } while (eat(','));
         if (!eat(')')) return fail("expected ')'");
       }
+      if (bracketed && elems.size() == 1) return elems[0];
       return Type::tuple(std::move(elems));
     }
     if (name == "Record") return parseRecord();

@@ -188,6 +188,18 @@ Type Type::namedTuple(std::vector<Type> elems, uint64_t cls, std::string name, s
   t.fields = std::move(fields);
   return t;
 }
+Type Type::enumMember(Type value, uint64_t cls, std::string name, std::vector<std::string> names,
+                       std::vector<int64_t> values, bool intEnum) {
+  Type t;
+  t.kind = Kind::EnumMember;
+  t.elems.push_back(std::move(value));
+  t.handle = cls;
+  t.text = std::move(name);
+  t.fields = std::move(names);
+  t.offsets = std::move(values);
+  t.typed = intEnum;
+  return t;
+}
 int Type::fieldIndex(const std::string &name) const {
   for (size_t i = 0; i < fields.size(); ++i)
     if (fields[i] == name) return int(i);
@@ -344,6 +356,7 @@ bool Type::operator==(const Type &o) const {
   case Kind::Function:
   case Kind::Instance:
   case Kind::ClassRef: return handle == o.handle;
+  case Kind::EnumMember: return handle == o.handle && elems == o.elems;
   case Kind::ExcClass: return exc == o.exc;
   case Kind::Namespace: return text == o.text;
   default: return true;
@@ -395,6 +408,7 @@ std::string Type::str() const {
   case Kind::Optional: return "OptionalType(" + elems[0].str() + ")";
   case Kind::CPointer: return elems.empty() ? "voidptr" : "CPointer(" + elems[0].str() + ")";
   case Kind::Instance: return "instance.jitclass." + text + "#" + hexHandle(handle);
+  case Kind::EnumMember: return std::string(typed ? "IntEnum" : "Enum") + "<" + elems[0].str() + ">(" + text + ")";
   case Kind::ClassRef: return "jitclass." + text + "#" + hexHandle(handle);
   case Kind::Generator: return "generator(" + elems[0].str() + ")";
   case Kind::NumPyRandomGenerator: return "NumPyRandomGeneratorType";

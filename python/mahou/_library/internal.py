@@ -1,6 +1,7 @@
 """Helpers the compiler itself calls, written in Python and compiled like the NumPy
 library (asked for as '@internal.<name>'): np.array / np.asarray of a list held in a
-variable (a list of numbers, of lists of numbers, or of arrays), and slice.indices."""
+variable (a list of numbers, of lists of numbers, or of arrays), slice.indices, and
+the index arrays that booleans stand for in advanced indexing."""
 
 import numpy as np
 
@@ -78,3 +79,33 @@ def slice_indices(s, length):
     if s.stop is not None:
         stop = _slice_bound(s.stop, length, lower, upper)
     return start, stop, step
+
+
+@njit
+def mask_indices(mask, extents):
+    # A boolean array among other indices (NumPy's rule): the coordinates of its True
+    # elements in C order, one row per axis it indexes; `extents` are those axes' lengths.
+    if mask.shape != extents:
+        raise IndexError("boolean index did not match indexed array along the dimensions it indexes")
+    flat = mask.ravel()
+    n = 0
+    for i in range(flat.size):
+        if flat[i]:
+            n += 1
+    shape = mask.shape
+    out = np.empty((mask.ndim, n), np.int64)
+    k = 0
+    for i in range(flat.size):
+        if flat[i]:
+            r = i
+            for d in range(mask.ndim - 1, -1, -1):
+                out[d, k] = r % shape[d]
+                r //= shape[d]
+            k += 1
+    return out
+
+
+@njit
+def bool_index(b):
+    # True / False as an index: a new axis of length 1, indexed by [0] or by nothing.
+    return np.zeros(1 if b else 0, np.int64)

@@ -6,6 +6,7 @@ NumPy's own order is sequential."""
 import numpy as np
 
 from mahou import njit
+from mahou._library.indexing_functions import extract, take, take_along_axis  # noqa: F401
 
 # ---------------------------------------------------------------------------
 # order statistics: median, percentile, quantile and their NaN-ignoring forms
@@ -452,7 +453,7 @@ def kron(a, b):
         m, n = x.shape[0], x.shape[1]
         p, q = y.shape[0], y.shape[1]
         kind = x[:0, 0] * y[:0, 0]
-        out = np.empty((m * p, n * q), dtype=kind.dtype)
+        out = np.empty((_size_mul(m, p), _size_mul(n, q)), dtype=kind.dtype)
         for i in range(m):
             for j in range(n):
                 for k in range(p):
@@ -690,6 +691,25 @@ def roll(a, shift):
     return out.reshape(a.shape)
 
 
+_TOO_BIG = "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size."
+_MAX_SIZE = 2**63 - 1
+
+
+@njit
+def _size_mul(a, b):
+    # a * b for counts of items (both >= 0), NumPy's ValueError where int64 would wrap.
+    if b != 0 and a > _MAX_SIZE // b:
+        raise ValueError(_TOO_BIG)
+    return a * b
+
+
+@njit
+def _size_add(a, b):
+    if a > _MAX_SIZE - b:
+        raise ValueError(_TOO_BIG)
+    return a + b
+
+
 @njit
 def repeat(a, repeats):
     f = a.ravel() if isinstance(a, np.ndarray) else np.array([a])
@@ -704,7 +724,7 @@ def repeat(a, repeats):
         for i in range(n):
             if r[i] < 0:
                 raise ValueError("negative dimensions are not allowed")
-            total += r[i]
+            total = _size_add(total, r[i])
         out = np.empty(total, dtype=f.dtype)
         p = 0
         for i in range(n):
@@ -715,7 +735,7 @@ def repeat(a, repeats):
     else:
         if repeats < 0:
             raise ValueError("negative dimensions are not allowed")
-        out = np.empty(n * repeats, dtype=f.dtype)
+        out = np.empty(_size_mul(n, repeats), dtype=f.dtype)
         for i in range(n):
             for j in range(repeats):
                 out[i * repeats + j] = f[i]
@@ -734,7 +754,9 @@ def tile(A, reps):
         else:
             r0, r1 = reps[0], reps[1]
             m, n = A.shape[0], A.shape[1]
-            out = np.empty((m * r0, n * r1), dtype=A.dtype)
+            if r0 < 0 or r1 < 0:
+                raise ValueError("negative dimensions are not allowed")
+            out = np.empty((_size_mul(m, r0), _size_mul(n, r1)), dtype=A.dtype)
             for i in range(m * r0):
                 for j in range(n * r1):
                     out[i, j] = A[i % m, j % n]
@@ -742,7 +764,9 @@ def tile(A, reps):
     else:
         if A.ndim == 1:
             n = A.shape[0]
-            out = np.empty(n * reps, dtype=A.dtype)
+            if reps < 0:
+                raise ValueError("negative dimensions are not allowed")
+            out = np.empty(_size_mul(n, reps), dtype=A.dtype)
             for i in range(n * reps):
                 out[i] = A[i % n]
             return out

@@ -39,6 +39,11 @@ class Export:
 _SPEC = re.compile(r"^\s*(?:(?P<alias>[A-Za-z_]\w*)\s*=\s*)?(?P<name>[A-Za-z_]\w*)\s*:\s*(?P<sig>.+?)\s*$")
 
 
+def vector_math(objects):
+    """["-lmvec"] when fastmath code calls glibc's vector math functions (_ZGV... symbols)."""
+    return ["-lmvec"] if any(b"_ZGV" in code for code in objects) else []
+
+
 def parse_export(text, index):
     """'name:signature' or 'alias=name:signature'."""
     m = _SPEC.match(text)
@@ -179,12 +184,13 @@ def link_module(module_name, exports, objects, target, keep_temp=False, verbose=
         with open(script, "w") as fh:
             fh.write(f"{{ global: PyInit_{module_name}; local: *; }};\n")
         wrapper_o = os.path.join(tmp, "wrapper.o")
-        _run(cc + ["-O2", "-fPIC", "-fvisibility=hidden", "-c", wrapper_c, "-o", wrapper_o,
+        _run(cc + ["-O2", "-fPIC", "-fvisibility=hidden", "-fstack-protector-strong", "-c", wrapper_c, "-o", wrapper_o,
                    "-I" + sysconfig.get_paths()["include"], "-I" + np.get_include()], "compiling the wrapper")
         os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
         partial = target + ".tmp"
         _run(cxx + ["-shared", "-o", partial, wrapper_o, *paths, *runtime_libraries(),
-                    "-Wl,--gc-sections", "-Wl,--version-script=" + script, "-lm", "-ldl", "-lpthread"],
+                    "-Wl,--gc-sections", "-Wl,--version-script=" + script, "-lm", *vector_math(objects.values()),
+                    "-ldl", "-lpthread"],
              "linking the module")
         os.replace(partial, target)
         if verbose:

@@ -29,7 +29,8 @@ PRELUDE = r"""
 typedef struct { float re, im; } mahou_c64;
 typedef struct { double re, im; } mahou_c128;
 typedef struct { void *meminfo; void *parent; char *data; int64_t dims[]; } mahou_array_head;
-typedef struct { int32_t kind; _Bool set; char message[512]; } mahou_error;
+/* The runtime's MahouError (runtime.h), field for field: it is returned by value. */
+typedef struct { int32_t kind; _Bool set; char message[512]; _Bool has_args; void *foreign; } mahou_error;
 
 /* The runtime linked into this module (runtime_functions.def). */
 extern mahou_error mahou_rt_take_error(void);
@@ -54,7 +55,9 @@ static void mahou_raise(void) {
         Py_DECREF(linalg);
         if (cls == NULL) return;
     }
-    if (e.message[0])
+    if (e.has_args) /* packed arguments (exception_args.h): the class alone here */
+        PyErr_SetNone(cls);
+    else if (e.message[0])
         PyErr_SetString(cls, e.message);
     else
         PyErr_SetNone(cls);

@@ -14,7 +14,7 @@ from . import core
 from .core import DTYPES, Gen, NoValue, Var, np_name
 from .inputs import array_text, layouts
 
-FEATURES = ["elementwise", "stmts", "results", "indexing", "library", "globals", "calls", "overlap",
+FEATURES = ["elementwise", "stmts", "results", "indexing", "mixed_index", "library", "globals", "calls", "overlap",
             "cast_edges", "random"]
 # Off by default: programs known to differ until the compiler does what NumPy does.
 #   overlap     assignments between overlapping views of one buffer (`y[1:] = y[:-1]`,

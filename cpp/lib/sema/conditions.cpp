@@ -1,0 +1,40 @@
+// The truth of a test (if, while, assert, conditional expressions, comprehension
+// filters): `a and b` / `a or b` there is the short circuit of the operands' truths,
+// whatever their types (`if xs and xs[-1] == i` with a list), `not` negates, and an
+// operand known at compile time decides without typing the rest (Numba's branch pruning:
+// `if b is not None and b.shape[0] > 2` with b None types nothing after the `and`).
+#include "typer.h"
+
+namespace mahou::sema {
+
+ExprPtr FunctionTyper::condition(const ast::Expr &e) {
+  if (auto *b = e.as<ast::BoolOp>()) {
+    bool isOr = b->op == ast::BoolOpKind::Or;
+    std::vector<ExprPtr> parts;
+    for (auto &v : b->values) {
+      auto c = condition(*v);
+      if (isUnknown(c)) return unknown(e.loc);
+      if (c->op == ir::ExprOp::Const && c->type.isBool()) {
+        if ((c->ival != 0) == isOr) return ir::makeConst(Type::boolean(), e.loc, isOr); // decided here
+        continue; // True in an `and`, False in an `or`: no effect
+      }
+      parts.push_back(std::move(c));
+    }
+    if (parts.empty()) return ir::makeConst(Type::boolean(), e.loc, !isOr);
+    ExprPtr acc = std::move(parts.back());
+    for (int i = int(parts.size()) - 2; i >= 0; --i) acc = ir::makeShortCircuit(isOr, std::move(parts[size_t(i)]), std::move(acc), e.loc);
+    return acc;
+  }
+  if (auto *u = e.as<ast::UnaryOp>(); u && u->op == ast::UnaryOpKind::Not) {
+    auto c = condition(*u->operand);
+    if (isUnknown(c)) return c;
+    if (c->op == ir::ExprOp::Const && c->type.isBool()) return ir::makeConst(Type::boolean(), e.loc, c->ival == 0);
+    auto n = std::make_unique<ir::Expr>(ir::ExprOp::Unary, Type::boolean(), e.loc);
+    n->sub = int(ir::UnaryOp::Not);
+    n->args.push_back(std::move(c));
+    return n;
+  }
+  return truth(expr(e));
+}
+
+} // namespace mahou::sema
