@@ -354,6 +354,14 @@ PyObject *boxValue(const Type &t, char *src) {
     return boxTuple(t, src);
   case types::Kind::None:
     Py_RETURN_NONE;
+  case types::Kind::DTypeObj: { // a dtype returned: the np.dtype it names
+    if (!t.elems.empty()) {
+      PyArray_Descr *d = recordDescr(t.elems[0]);
+      Py_XINCREF(d);
+      return reinterpret_cast<PyObject *>(d);
+    }
+    return reinterpret_cast<PyObject *>(PyArray_DescrFromType(types::dtypeNumpyNum(t.dtype)));
+  }
   case types::Kind::Record:
     return boxRecord(t, src);
   case types::Kind::EnumMember: { // the member of its class with this value: cls(value)

@@ -367,6 +367,14 @@ private:
         return unsupported("dtype " + name);
       g.kind = K::DType;
       g.dtype = *d;
+    } else if (tag == "recorddtype") { // ("recorddtype", a structured np.dtype): its record type as text
+      std::string why;
+      auto rec = recordTypeOfDescr(reinterpret_cast<::_PyArray_Descr *>(t[1].ptr()), &why);
+      if (!rec)
+        return unsupported("the structured dtype " + nb::cast<std::string>(nb::str(t[1])) + ": " + why);
+      g.kind = K::DType;
+      g.dtype = types::DType::UInt8; // a placeholder: the record is g.s
+      g.s = rec->str();
     } else if (tag == "exc") {
       std::string name = nb::cast<std::string>(t[1]);
       auto e = excFromName(name);

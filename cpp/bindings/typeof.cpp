@@ -33,7 +33,8 @@ enum class KeyTag : uint64_t {
   RandomGenerator = 16, // a numpy.random.Generator
   Record = 17,     // an np.void record: its layout's number follows
   RecordArray = 18, // an array of records: payload as an array's; its layout's number follows
-  DTypeObj = 19,    // a dtype or number class as a value (np.dtype('f8'), np.float64, numba.float64)
+  DType = 19,       // a dtype (np.float32, np.dtype('i4'), numba.float64, float): payload its DType; a
+                    // structured dtype has payload 0xff and its record layout's number follows
   EnumMember = 20,  // a member of an enum class: the class follows
 };
 
@@ -258,6 +259,44 @@ bool arrayFitsType(PyObject *obj, const Type &t) {
 const uint64_t kInt64Key = scalarWord(DType::Int64);
 const uint64_t kFloat64Key = scalarWord(DType::Float64);
 
+// The type of a dtype given as an argument (np.float32, np.dtype('int32'), a structured
+// np.dtype, or one of float, int, bool, complex): a DTypeObj (a structured one holds its
+// record in elems); nullopt for anything else.
+static std::optional<Type> typeOfDTypeObject(PyObject *obj, std::string *why) {
+  PyArray_Descr *descr = nullptr;
+  if (PyArray_DescrCheck(obj)) {
+    descr = reinterpret_cast<PyArray_Descr *>(obj);
+    Py_INCREF(descr);
+  } else if (PyType_Check(obj)) {
+    auto *tp = reinterpret_cast<PyTypeObject *>(obj);
+    bool builtin = tp == &PyFloat_Type || tp == &PyLong_Type || tp == &PyBool_Type || tp == &PyComplex_Type;
+    if (!builtin && !PyType_IsSubtype(tp, &PyGenericArrType_Type))
+      return std::nullopt;
+    descr = PyArray_DescrFromTypeObject(obj);
+    if (!descr) {
+      PyErr_Clear();
+      return std::nullopt;
+    }
+  } else {
+    return std::nullopt;
+  }
+  std::optional<Type> out;
+  if (PyDataType_HASFIELDS(descr)) {
+    if (auto rec = recordTypeOfDescr(descr, why)) {
+      Type t = Type::dtypeObj(DType::UInt8);
+      t.elems.push_back(*rec);
+      out = t;
+    }
+  } else if (PyDataType_ISNOTSWAPPED(descr)) {
+    int d = dtypeOfTypeNum(descr->type_num);
+    if (d >= 0) out = Type::dtypeObj(DType(d));
+  }
+  Py_DECREF(descr);
+  if (!out && why && why->empty())
+    *why = "a dtype mahou does not support";
+  return out;
+}
+
 bool appendObjectKey(PyObject *obj, KeyBuffer &key) {
   PyTypeObject *t = Py_TYPE(obj);
   if (t == &PyLong_Type)
@@ -310,6 +349,14 @@ bool appendObjectKey(PyObject *obj, KeyBuffer &key) {
   }
   if (isNumpyRandomGenerator(obj))
     return push(key, tagged(KeyTag::RandomGenerator, 0));
+  if (PyArray_DescrCheck(obj) || PyType_Check(obj)) {
+    auto dt = typeOfDTypeObject(obj, nullptr);
+    if (!dt)
+      return false;
+    if (dt->elems.empty())
+      return push(key, tagged(KeyTag::DType, uint64_t(dt->dtype)));
+    return push(key, tagged(KeyTag::DType, 0xff)) && push(key, recordLayoutId(dt->elems[0]));
+  }
   return false;
 }
 
@@ -384,8 +431,13 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
   case types::Kind::NumPyRandomGenerator:
     key.push_back(tagged(KeyTag::RandomGenerator, 0));
     return;
-  case types::Kind::DTypeObj:
-    key.push_back(tagged(KeyTag::DTypeObj, uint64_t(t.dtype)));
+  case types::Kind::DTypeObj: // as appendObjectKey
+    if (t.elems.empty()) {
+      key.push_back(tagged(KeyTag::DType, uint64_t(t.dtype)));
+    } else {
+      key.push_back(tagged(KeyTag::DType, 0xff));
+      key.push_back(recordLayoutId(t.elems[0]));
+    }
     return;
   case types::Kind::EnumMember:
     key.push_back(tagged(KeyTag::EnumMember, 0));
@@ -550,6 +602,11 @@ std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
     return Type::function(uint64_t(reinterpret_cast<uintptr_t>(obj)), d->state->name);
   } else if (isNumpyRandomGenerator(obj)) {
     return Type::numpyRandomGenerator();
+  } else if (PyArray_DescrCheck(obj) || PyType_Check(obj)) { // a dtype: np.float32, a.dtype, float
+    if (auto t = typeOfDTypeObject(obj, why))
+      return t;
+    if (why && !why->empty())
+      return std::nullopt;
   } else if (isCompiledCallable(obj)) { // a @vectorize ufunc or a stencil
     nanobind::object name = nanobind::steal(PyObject_GetAttrString(obj, "__name__"));
     if (name.is_valid() && PyUnicode_Check(name.ptr()))

@@ -12,3 +12,21 @@ def literal_unroll(container):
     """`for x in literal_unroll(t)` in compiled code: the loop body is compiled once per
     item of the tuple t (its items may have different types). In Python: t."""
     return container
+
+
+def refuse(message):
+    """In compiled code: an UnsupportedError with `message` when the call is typed (the
+    NumPy library in mahou._library refuses a form Numba does not support). In Python:
+    raises it."""
+    from .errors import UnsupportedError
+    raise UnsupportedError(message)
+
+
+def tuple_setitem(t, i, v):
+    """A copy of the tuple t with item i replaced by v (compiled code: t's items keep their
+    type, v is converted to it; the NumPy library in mahou._library builds shapes with it)."""
+    if i < 0:
+        i += len(t)
+    if not 0 <= i < len(t):
+        raise IndexError("tuple index out of range")
+    return t[:i] + (v,) + t[i + 1:]

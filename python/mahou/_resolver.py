@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _core
 from . import types as _types
-from ._language import literal_unroll, literally
+from ._language import literal_unroll, literally, refuse, tuple_setitem
 from ._prange import prange
 
 _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -87,7 +87,20 @@ def _cuda_device_name(obj):
     return None
 
 
+# NumPy functions outside numpy's own namespace, known to compiled code by these names
+# (np.lib.stride_tricks.as_strided is typed by the compiler, the others are _library code).
+def _numpy_extras():
+    from numpy.lib import stride_tricks
+    return {id(stride_tricks.as_strided): "as_strided",
+            id(stride_tricks.sliding_window_view): "sliding_window_view"}
+
+
 def _module_attr(obj):
+    extra = _numpy_extras().get(id(obj))
+    if extra is not None:
+        return ("modattr", "numpy", extra)
+    if obj is tuple_setitem or obj is refuse:
+        return ("modattr", "mahou", obj.__name__)
     device = _cuda_device_name(obj)
     if device is not None:
         return ("modattr", "mahou.cuda", device)
@@ -221,6 +234,8 @@ def _classify_plain(obj):
         if _cuda_device_name(obj) is not None:  # cuda.libdevice, cuda.fp16, ...: device namespaces
             return _module_attr(obj)
         return ("pymodule", obj.__name__)
+    if isinstance(obj, np.dtype) and obj.fields is not None:
+        return ("recorddtype", obj)  # a structured dtype: np.empty(n, dtype=rec) in compiled code
     dtype = _dtype_name(obj)
     if dtype is not None:
         return ("dtype", dtype) if dtype in _DTYPES else ("unsupported", f"dtype {dtype}")

@@ -113,6 +113,33 @@ def test_reduce_sum(n, dtype):
     assert sum_reduce(cuda.to_device(a)) == a.sum()
 
 
+@pytest.mark.parametrize("n", [5 * 128 * 256 - 1, 5 * 128 * 256 + 3, 9 * 128 * 256 + 77])
+def test_reduce_four_runs_per_thread(n):
+    # past four grid strides each thread folds four runs at once (then the rest one by one)
+    @cuda.reduce
+    def sum_reduce(a, b):
+        return a + b
+
+    @cuda.reduce
+    def max_reduce(a, b):
+        return max(a, b)
+
+    rng = np.random.default_rng(n)
+    ints = rng.integers(-1000, 1000, n)
+    assert sum_reduce(ints) == ints.sum()
+    assert sum_reduce(ints, init=-7) == ints.sum() - 7
+    floats = rng.standard_normal(n)
+    np.testing.assert_allclose(sum_reduce(floats), floats.sum(), rtol=1e-9)
+    floats[n // 3] = 99.0
+    assert max_reduce(floats) == 99.0
+    # the scratch arrays kept between calls: other data, other streams, the same answers
+    s1, s2 = cuda.stream(), cuda.stream()
+    other = ints[::-1].copy() * 3
+    assert sum_reduce(other, stream=s1) == other.sum()
+    assert sum_reduce(ints, stream=s2) == ints.sum()
+    assert sum_reduce(other) == other.sum()
+
+
 def test_reduce_max_size_res_and_empty():
     def larger(a, b):
         return max(a, b)

@@ -712,10 +712,20 @@ def test_np_ndim_evaluates_its_argument():
         njit(np_ndim_evaluates)(-1)
 
 
-def np_shape_of_tuple(t):
-    return np.shape(t)
+def np_shape_of_sequence(t):
+    return np.shape(t), np.size(t), np.ndim(t)
 
 
-def test_np_shape_of_a_tuple_is_refused():
-    with pytest.raises(errors.UnsupportedError, match=r"np\.shape\(\) of"):
-        njit(np_shape_of_tuple)((1, 2))
+def np_size_along_axis(a):
+    return np.size(a, 0), np.size(a, -1)
+
+
+@pytest.mark.parametrize("seq", [(1, 2), (1.5, -2.0, 3.0), ((1, 2), (3, 4), (5, 6))])
+def test_np_shape_size_ndim_of_a_sequence(seq):
+    # a sequence goes to the NumPy library's np.shape/np.size/np.ndim (np.asarray first)
+    check(np_shape_of_sequence, seq)
+
+
+def test_np_size_along_an_axis():
+    for a in (np.zeros((2, 3)), np.arange(5.0), np.zeros((4, 0, 2))[:, :, ::2]):
+        check(np_size_along_axis, a)

@@ -4,6 +4,7 @@ bit (scalar and size= forms, defaults and keywords, parameters at the edges of e
 algorithm), the stream continues from the same place, invalid parameters raise NumPy's
 ValueError before anything is drawn, and array parameters are refused."""
 
+import random as _pyrandom
 import warnings
 
 import numpy as np
@@ -319,3 +320,44 @@ def test_refused():
     for fn, message in cases:
         with pytest.raises((TypingError, UnsupportedError), match=message):
             njit(fn)()
+
+
+# ---- np.random.seed / random.seed of an optional integer (`if seed is not None: seed(seed)`)
+
+def _seeded_optional(seed):
+    if seed is not None:
+        np.random.seed(seed)
+    return np.random.random()
+
+
+def _py_seeded_optional(seed):
+    if seed is not None:
+        _pyrandom.seed(seed)
+    return _pyrandom.random()
+
+
+def test_seed_of_an_optional_integer():
+    _random = _pyrandom
+    _njit = njit
+    f = _njit("float64(optional(int32))")(_seeded_optional)
+    for s in (0, 5, 2**31 - 1):
+        got = f(s)
+        np.random.seed(s)
+        assert got == np.random.random()
+    f(None)  # fresh entropy is not asserted; the call must work and leave the state usable
+    g = _njit("float64(optional(int64))")(_py_seeded_optional)
+    got = g(7)
+    _random.seed(7)
+    assert got == _random.random()
+
+
+def _seed_none_inside(seed):
+    np.random.seed(seed)
+    return 1
+
+
+def test_seed_of_an_optional_that_is_none_raises():
+    f = njit("int64(optional(int32))")(_seed_none_inside)
+    assert f(3) == 1
+    with pytest.raises(TypeError):
+        f(None)

@@ -6,6 +6,8 @@ import pytest
 
 from conftest import check, jitted
 
+from mahou import njit
+
 
 def build_and_index(a, b, c):
     t = (a, b, c)
@@ -179,3 +181,28 @@ def test_tuple_arg_different_lengths_are_different_signatures():
     g = jitted(unpack_arg)
     assert g((1, 2)) == (2, 1)
     assert g((1.5, 2.5)) == (2.5, 1.5)
+
+
+def _iterate_strings():
+    n = 0
+    out = ""
+    for code in "GGT", "GGTA", "", "GGTATTTTAATT":
+        n += len(code)
+        out += code.lower() + "|"
+    return n, out
+
+
+def test_iterating_a_tuple_of_string_literals_of_different_lengths():
+    assert njit(_iterate_strings)() == _iterate_strings()
+
+
+def test_iterating_a_tuple_of_a_string_and_a_number_is_refused():
+    from mahou.errors import UnsupportedError
+
+    def mixed():
+        n = 0
+        for x in "a", 1:
+            n += 1
+        return n
+    with pytest.raises(UnsupportedError, match="heterogeneous tuple"):
+        njit(mixed)()

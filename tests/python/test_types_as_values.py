@@ -107,8 +107,13 @@ def test_number_item(a):
     check(item_of, a, 1)
 
 
+def test_structured_dtype_argument():
+    dt = np.dtype([("a", np.int32), ("b", np.float64)])
+    got = njit(zeros_of)(3, dt)
+    assert got.dtype == dt and got.shape == (3,)
+    assert (got == zeros_of(3, dt)).all()
+
+
 def test_unsupported_dtype_argument_is_a_type_error():
-    with pytest.raises(TypeError, match="cannot compile for argument 2"):
-        njit(zeros_of)(2, np.dtype([("a", np.int32)]))
     with pytest.raises(TypeError, match="cannot compile for argument 2"):
         njit(zeros_of)(2, np.dtype(">f8"))

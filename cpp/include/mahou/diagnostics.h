@@ -43,17 +43,19 @@ enum class DiagKind { Typing, Unsupported };
 //       ^
 class UserError : public std::runtime_error {
 public:
-  UserError(DiagKind kind, std::string formatted, std::string message, Loc loc)
+  UserError(DiagKind kind, std::string formatted, std::string message, Loc loc, std::string path = {})
       : std::runtime_error(std::move(formatted)), kind_(kind),
-        message_(std::move(message)), loc_(loc) {}
+        message_(std::move(message)), loc_(loc), path_(std::move(path)) {}
   DiagKind kind() const { return kind_; }
   const std::string &message() const { return message_; }
   Loc loc() const { return loc_; }
+  const std::string &path() const { return path_; } // the file `loc` is in
 
 private:
   DiagKind kind_;
   std::string message_;
   Loc loc_;
+  std::string path_;
 };
 
 // A bug in mahou itself: "internal compiler error: ...".

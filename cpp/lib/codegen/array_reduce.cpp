@@ -167,22 +167,19 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
     for (auto *x : extents) total = b_.CreateMul(total, x);
     llvm::Value *out = allocateArray(e.type, {total});
     llvm::Value *acc = entryAlloca(accTy, "scan.acc");
+    // NumPy's accumulate copies the first item as it is (np.cumsum of [-0.0] is [-0.0],
+    // np.cumprod of [-31-infj] is [-31-infj], where 1 * x would make a NaN): the first
+    // position takes the item itself.
     llvm::Value *start = constOf(accT, kind == R::CumSum ? 0 : 1);
-    if (kind == R::CumSum && (accT.isFloat() || accT.isComplex())) {
-      // -0.0 is float addition's identity: the first item comes out as it is, as NumPy's
-      // accumulate copies it (np.cumsum of [-0.0] is [-0.0]).
-      llvm::Type *ft = accT.isFloat() ? accTy : llvm::ExtractValueInst::getIndexedType(accTy, {0u});
-      llvm::Value *nz = llvm::ConstantFP::getNegativeZero(ft);
-      start = accT.isFloat() ? nz : b_.CreateInsertValue(b_.CreateInsertValue(llvm::UndefValue::get(accTy), nz, {0u}), nz, {1u});
-    }
     b_.CreateStore(start, acc);
     llvm::Value *pos = entryAlloca(i64(), "scan.pos");
     b_.CreateStore(c64(0), pos);
     elementLoop(inputs, extents, false, element, [&](llvm::Value *, const std::vector<llvm::Value *> &, llvm::Value *x) {
-      llvm::Value *v = arith(kind == R::CumSum ? ir::BinaryOp::Add : ir::BinaryOp::Mul, b_.CreateLoad(accTy, acc),
-                             castScalar(x, elemT, accT), accT);
-      b_.CreateStore(v, acc);
       llvm::Value *p = b_.CreateLoad(i64(), pos);
+      llvm::Value *item = castScalar(x, elemT, accT);
+      llvm::Value *v = arith(kind == R::CumSum ? ir::BinaryOp::Add : ir::BinaryOp::Mul, b_.CreateLoad(accTy, acc), item, accT);
+      v = b_.CreateSelect(b_.CreateICmpEQ(p, c64(0)), item, v);
+      b_.CreateStore(v, acc);
       b_.CreateStore(toMem(v, accT), b_.CreateInBoundsGEP(types_.mem(accT), arrayData(out), p));
       b_.CreateStore(b_.CreateAdd(p, c64(1)), pos);
     });

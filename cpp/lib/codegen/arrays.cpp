@@ -184,6 +184,29 @@ Value FunctionLowering::transpose(const ir::Expr &e) {
   return {out, arr.owned};
 }
 
+// as_strided: the base's owner and data pointer with the given extents and byte strides.
+Value FunctionLowering::stridedView(const ir::Expr &e) {
+  int n = e.type.ndim;
+  Value arr = expr(*e.args[0]);
+  std::vector<llvm::Value *> extents, strides;
+  for (int k = 0; k < n; ++k) extents.push_back(scalarExpr(*e.args[1 + k]));
+  for (int k = 0; k < n; ++k) strides.push_back(scalarExpr(*e.args[1 + n + k]));
+  llvm::Value *anyNeg = b_.getFalse();
+  for (auto *x : extents) anyNeg = b_.CreateOr(anyNeg, b_.CreateICmpSLT(x, c64(0)));
+  raiseIf(anyNeg, types::ExcKind::ValueError, "negative dimensions are not allowed");
+  llvm::Value *data = arrayData(arr.v);
+  if (e.args.size() == size_t(2 + 2 * n)) data = b_.CreateGEP(b_.getInt8Ty(), data, scalarExpr(*e.args.back()));
+  llvm::Value *view = llvm::UndefValue::get(types_.array(n));
+  view = b_.CreateInsertValue(view, b_.CreateExtractValue(arr.v, {0u}), {0u});
+  view = b_.CreateInsertValue(view, b_.CreateExtractValue(arr.v, {1u}), {1u});
+  view = b_.CreateInsertValue(view, data, {2u});
+  for (int k = 0; k < n; ++k) {
+    view = b_.CreateInsertValue(view, extents[size_t(k)], {3u, unsigned(k)});
+    view = b_.CreateInsertValue(view, strides[size_t(k)], {4u, unsigned(k)});
+  }
+  return {view, arr.owned}; // shares the base's memory (and its reference, if a temporary)
+}
+
 llvm::Value *FunctionLowering::arraySize(const ir::Expr &e) {
   const Type &t = e.args[0]->type;
   Value arr = expr(*e.args[0]);
@@ -244,7 +267,7 @@ llvm::Value *FunctionLowering::arrayBytes(const std::vector<llvm::Value *> &exte
 llvm::Value *FunctionLowering::allocateArray(const Type &t, const std::vector<llvm::Value *> &extents) {
   // NumPy's size check: the bytes are the item size times every nonzero extent, with
   // overflow past int64 a ValueError (also for an empty array), never a wrapped size.
-  int64_t itemsize = types::dtypeBytes(t.dtype);
+  int64_t itemsize = t.isRecordArray() ? t.elems[0].itemsize : types::dtypeBytes(t.dtype); // records: np.empty(n, rec)
   llvm::Value *anyNeg = b_.getFalse(), *overflow = b_.getFalse();
   for (auto *x : extents) anyNeg = b_.CreateOr(anyNeg, b_.CreateICmpSLT(x, c64(0)));
   llvm::Value *nbytes = arrayBytes(extents, itemsize, overflow);
@@ -312,7 +335,8 @@ Value FunctionLowering::arrayAlloc(const ir::Expr &e) {
   llvm::Value *count = c64(1);
   for (auto *x : extents) count = b_.CreateMul(count, x);
   if (kind == ir::AllocKind::Zeros) {
-    b_.CreateMemSet(data, b_.getInt8(0), b_.CreateMul(count, c64(types::dtypeBytes(e.type.dtype))), llvm::MaybeAlign(64));
+    int64_t itemsize = e.type.isRecordArray() ? e.type.elems[0].itemsize : types::dtypeBytes(e.type.dtype);
+    b_.CreateMemSet(data, b_.getInt8(0), b_.CreateMul(count, c64(itemsize)), llvm::MaybeAlign(64));
   } else if (kind == ir::AllocKind::Ones || kind == ir::AllocKind::Full) {
     if (kind == ir::AllocKind::Ones) {
       ir::Expr one(ir::ExprOp::Const, elemT, e.loc);

@@ -136,6 +136,7 @@ public:
   void tagMemory(llvm::Instruction *access, MemoryKind kind);
   Value arrayView(const ir::Expr &e);
   Value transpose(const ir::Expr &e);
+  Value stridedView(const ir::Expr &e); // arrays.cpp: as_strided
   llvm::Value *arraySize(const ir::Expr &e);
   Value arrayAlloc(const ir::Expr &e);
   Value arrayArange(const ir::Expr &e);

@@ -45,6 +45,7 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::ArrayArange: return arrayArange(e);
   case ir::ExprOp::ArrayCopy: return arrayCopy(e);
   case ir::ExprOp::Transpose: return transpose(e);
+  case ir::ExprOp::ArrayStrided: return stridedView(e);
   case ir::ExprOp::GpuOp: return gpuOp(e);
   case ir::ExprOp::TupleIndex: case ir::ExprOp::TupleSlice: case ir::ExprOp::TupleConcat: case ir::ExprOp::ExcMatch: return languageExpr(e);
   case ir::ExprOp::ArrayMap: return arrayMap(e);

@@ -198,6 +198,11 @@ private:
             "alloc extents");
       if (e.ival == 1) check(e.args[0]->type.isArray() && e.args[0]->type.ndim == e.type.ndim, "alloc prototype");
       break;
+    case ExprOp::ArrayStrided:
+      check(e.type.isArray() && !e.args.empty() && e.args[0]->type.isArray(), "strided view of non-array");
+      check(int(e.args.size()) == 1 + 2 * e.type.ndim || int(e.args.size()) == 2 + 2 * e.type.ndim,
+            "strided view extents, strides [and byte offset]");
+      break;
     case ExprOp::ArrayCopy:
     case ExprOp::Transpose:
       nargs(1);

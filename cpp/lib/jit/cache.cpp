@@ -96,7 +96,10 @@ std::string serialize(const GlobalValue &g) {
     if (!g.elems.empty()) putField(out, serialize(g.elems[0]));
     break;
   case K::ModuleAttr: out += std::to_string(int(g.module)) + "."; putField(out, g.s); break;
-  case K::DType: out += std::to_string(int(g.dtype)); break;
+  case K::DType: // s: a structured dtype's record type
+    out += std::to_string(int(g.dtype));
+    if (!g.s.empty()) putField(out, g.s);
+    break;
   case K::Array:
     out += std::to_string(int(g.dtype)) + "[";
     for (int64_t d : g.shape) out += std::to_string(d) + ",";

@@ -147,7 +147,16 @@ ExprPtr numpyArrayConstruction(Use &u) {
     }
     if (v->type.isList()) return arrayFromList(t, std::move(v), dtype, fname, e.loc);
     if (v->type.kind == Kind::Str) t.notSupported(obj.loc, fname + "() of a string is not supported");
-    if (v->type.isNumber()) t.notSupported(obj.loc, fname + "() of a scalar (a 0-d array) is not supported");
+    v = t.unwrapOptional(std::move(v));
+    if (v->type.isNumber()) { // a 0-d array (ascontiguousarray/asfortranarray: 1-D, as NumPy)
+      DType d = dtype.value_or(v->type.dtype);
+      int nd = contiguous || fortran ? 1 : 0;
+      auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::array(d, nd, types::Layout::C), e.loc);
+      a->sub = int(ir::AllocKind::Full);
+      if (nd) a->args.push_back(ir::makeConst(Type::int64(), e.loc, 1));
+      a->args.push_back(t.convert(std::move(v), Type::scalar(d), fname + " value"));
+      return a;
+    }
     if (!v->type.isTuple())
       t.notSupported(obj.loc, fname + "() of " + v->type.str() +
                                 " is not supported (a list held in a variable needs the list type; use a literal list or a tuple)");
@@ -184,8 +193,10 @@ ExprPtr arrayFromList(Typing &t, ExprPtr list, std::optional<DType> dtype, const
     helper = "nested_list_to_array", d = item.elems[0].dtype;
   } else if (item.isArray()) {
     helper = "stack_list_of_arrays", d = item.dtype;
+  } else if (item.isHomogeneousTuple() && !item.elems.empty() && item.elems[0].isNumber()) { // [(i, j), ...]
+    helper = "list_of_tuples_to_array", d = item.elems[0].dtype;
   } else {
-    t.notSupported(loc, fname + "() of " + list->type.str() + " is not supported (a list of numbers, of lists of numbers or of arrays is)");
+    t.notSupported(loc, fname + "() of " + list->type.str() + " is not supported (a list of numbers, of lists or tuples of numbers or of arrays is)");
   }
   if (dtype) d = *dtype;
   const GlobalValue &g = t.global(std::string("@internal.") + helper);

@@ -65,7 +65,7 @@ ExprPtr numpyWhere(Use &u) {
   if (u.call->args.size() == 1 && u.call->keywords.empty()) // np.where(c) is np.nonzero(c)
     if (auto r = t.libraryCall("numpy.nonzero", u.qualified(), *u.call)) return r;
   auto args = u.args(1, 3, {}, u.qualified());
-  if (args.size() != 3) u.error("np.where() takes one or three arguments");
+  if (args.size() != 3) u.error("np.where(): either both or neither of x and y should be given");
   return t.elementwise(std::move(args), [&t, loc](std::vector<ExprPtr> v) -> ExprPtr {
     auto common = types::unify(v[1]->type, v[2]->type);
     if (!common || !common->isNumber()) t.error(loc, "np.where() branches have incompatible types");
@@ -152,9 +152,18 @@ ExprPtr arrayOperand(Use &u) {
 ExprPtr numpyTranspose(Use &u) {
   u.t.checkKeywords(*u.call, {"axes"}, "np.transpose");
   if (u.call->args.empty() || u.call->args.size() > 2) u.error("np.transpose() takes an array and optional axes");
-  if (u.call->args.size() == 2 || u.keyword("axes")) u.notSupported("np.transpose() with axes is not supported yet");
+  if (u.call->args.size() == 2 || u.keyword("axes")) { // with axes: the library (shapes.py)
+    if (auto r = u.t.libraryCall("numpy.transpose", "np.transpose", *u.call)) return r;
+    u.notSupported("np.transpose() with axes is not supported here");
+  }
   auto arr = u.t.expr(*u.call->args[0]);
   if (Typing::isUnknown(arr)) return u.unknown();
+  if (!arr->type.isArray() && !arr->type.isNumber()) { // a list or tuple: the library's np.asarray first
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(arr));
+    if (auto r = u.t.libraryCallTyped("numpy.transpose", "np.transpose", std::move(args), u.loc)) return r;
+    u.error("np.transpose() needs an array");
+  }
   if (!arr->type.isArray()) {
     if (arr->type.isNumber()) u.notSupported("np.transpose() of a scalar is not supported");
     u.error("np.transpose() needs an array, not " + arr->type.str());
@@ -181,11 +190,19 @@ ExprPtr numpyRavel(Use &u) {
 // np.shape(a), np.size(a), np.ndim(a) (variant: ShapeQuery): a.shape, a.size, a.ndim of
 // an array; of a number (a 0-d value) (), 1 and 0. The argument is evaluated once, first.
 ExprPtr numpyShapeQuery(Use &u) {
+  // np.size(a, axis) and np.shape/size/ndim of a sequence: the library's (shapes.py).
+  if (u.call->args.size() != 1 || !u.call->keywords.empty())
+    if (auto r = u.t.libraryCall("numpy." + u.name, u.qualified(), *u.call)) return r;
   auto args = u.args(1, 1);
   ExprPtr a = std::move(args[0]);
   if (Typing::isUnknown(a)) return u.unknown();
-  if (!a->type.isArray() && !a->type.isNumber())
-    u.notSupported(u.qualified() + "() of " + a->type.str() + " is not supported (it needs an array or a number)");
+  if (!a->type.isArray() && !a->type.isNumber()) {
+    Type at = a->type;
+    std::vector<ExprPtr> seq;
+    seq.push_back(std::move(a));
+    if (auto r = u.t.libraryCallTyped("numpy." + u.name, u.qualified(), std::move(seq), u.loc)) return r;
+    u.notSupported(u.qualified() + "() of " + at.str() + " is not supported (it needs an array or a number)");
+  }
   auto stmts = std::make_shared<ir::Block>();
   if (!u.t.isPureValue(*a) && a->op != ir::ExprOp::ArrayConst) {
     int held = u.t.holdInTemp(std::move(a), u.loc, *stmts);

@@ -45,15 +45,29 @@ void checkSortKind(Typing &t, const ast::Call &e, const std::string &fname) {
   t.error(k->loc, fname + "(): kind must be a constant string, one of 'quicksort', 'mergesort', 'heapsort', 'stable'");
 }
 
+namespace {
+
+// The forms the library (python/mahou/_library) writes for np.sort/argsort/unique and
+// np.bincount: more arguments, an axis, bincount's weights and minlength.
+bool libraryForm(const Use &u) {
+  return u.call->args.size() > 1 || u.keyword("axis") || u.keyword("weights") || u.keyword("minlength");
+}
+
+} // namespace
+
 ExprPtr numpySort(Use &u) {
   Typing &t = u.t;
   const ast::Call &e = *u.call;
   std::string fname = u.qualified();
   Loc loc = u.loc;
   auto kind = SortKind(u.variant());
+  if (libraryForm(u)) // an axis: the library's (python/mahou/_library)
+    if (auto r = t.libraryCall("numpy." + u.name, fname, e)) return r;
   if (kind == SortKind::Unique) t.checkKeywords(e, {}, fname);
   else checkSortKind(t, e, fname);
   auto args = t.positionalArgs(e, 1, 1, fname);
+  if (!t.isUnknown(args[0]) && (!args[0]->type.isArray() || args[0]->type.ndim != 1)) // N-D arrays, sequences
+    if (auto r = t.libraryCallTyped("numpy." + u.name, fname, std::move(args), loc)) return r;
   return sortArray(t, kind, std::move(args[0]), loc, fname);
 }
 
@@ -88,9 +102,11 @@ ExprPtr numpySearchsorted(Use &u) {
     if (t.isUnknown(v[0])) return t.unknown(loc);
     if (!v[0]->type.isNumber() || v[0]->type.isComplex() || sorted->type.isComplex())
       t.notSupported(loc, "np.searchsorted() of " + v[0]->type.str() + " in " + sorted->type.str());
-    // Compared in the array's type unless the value is of a higher kind (a float in ints).
+    // Compared in the array's type unless the value is of a higher kind (a float in ints);
+    // integers in both compare in their common type (a negative value in an unsigned array).
     DType ad = sorted->type.dtype, vd = v[0]->type.dtype;
-    bool higher = (types::isFloat(vd) && !types::isFloat(ad)) || (ad == DType::Bool && vd != DType::Bool);
+    bool higher = (types::isFloat(vd) && !types::isFloat(ad)) || (ad == DType::Bool && vd != DType::Bool) ||
+                  (types::isInteger(ad) && types::isInteger(vd));
     DType common = higher ? types::promote(ad, vd) : ad;
     auto s = op(ir::ExprOp::ArraySearch, Type::int64(), loc);
     s->ival = side;
@@ -106,9 +122,13 @@ ExprPtr numpyBincount(Use &u) {
   const ast::Call &e = *u.call;
   std::string fname = u.qualified();
   Loc loc = u.loc;
+  if (libraryForm(u)) // weights, minlength: the library's
+    if (auto r = t.libraryCall("numpy.bincount", fname, e)) return r;
   t.checkKeywords(e, {}, fname);
   auto args = t.positionalArgs(e, 1, 1, fname);
   if (t.isUnknown(args[0])) return t.unknown(loc);
+  if (!args[0]->type.isArray())
+    if (auto r = t.libraryCallTyped("numpy.bincount", fname, std::move(args), loc)) return r;
   const Type at = args[0]->type;
   if (!at.isArray() || at.ndim != 1 || !types::isInteger(at.dtype)) t.error(loc, "np.bincount() needs a 1-D array of non-negative integers");
   t.requireHost(loc, fname + "()");
@@ -122,6 +142,8 @@ ExprPtr numpyHistogram(Use &u) {
   const ast::Call &e = *u.call;
   std::string fname = u.qualified();
   Loc loc = u.loc;
+  // np.histogram is the library's in every form (its edges keep a float32 array's dtype).
+  if (auto r = t.libraryCall("numpy.histogram", fname, e)) return r;
   t.checkKeywords(e, {"bins"}, fname);
   auto args = t.positionalArgs(e, 1, 2, fname);
   ExprPtr bins;
@@ -130,7 +152,8 @@ ExprPtr numpyHistogram(Use &u) {
   else bins = ir::makeConst(Type::int64(), loc, 10);
   if (t.isUnknown(args[0]) || t.isUnknown(bins)) return t.unknown(loc);
   if (!args[0]->type.isArray() || types::isComplex(args[0]->type.dtype)) t.error(loc, "np.histogram() needs a real array");
-  if (bins->type.isArray()) t.notSupported(loc, "np.histogram() with explicit bin edges is not supported yet");
+  if (bins->type.isArray() || bins->type.isList() || bins->type.isTuple())
+    t.notSupported(loc, "np.histogram() with explicit bin edges is not supported here");
   t.requireHost(loc, fname + "()");
   auto h = op(ir::ExprOp::ArrayHistogram,
               Type::tuple({Type::array(DType::Int64, 1, types::Layout::C), Type::array(DType::Float64, 1, types::Layout::C)}), loc);
@@ -183,17 +206,24 @@ ExprPtr numpyJoin(Use &u) {
     if (flatten) arrays[i] = ravelArray(t, std::move(arrays[i]), false, locs[i], "a.ravel");
   }
   if (arrays.empty()) t.error(loc, "need at least one array to " + std::string(join == JoinKind::Stack ? "stack" : "concatenate"));
+  // vstack, hstack, dstack and column_stack: NumPy's atleast_2d/1d/3d of each (views), or
+  // a 1-D column of column_stack, then a concatenation.
+  int least = join == JoinKind::VStack ? 2 : join == JoinKind::HStack ? 1 : join == JoinKind::DStack ? 3
+              : join == JoinKind::ColumnStack ? 4 : 0;
+  if (least)
+    for (auto &a : arrays) a = atleastView(t, std::move(a), least, loc);
   int ndim = arrays[0]->type.ndim;
   DType d = arrays[0]->type.dtype;
   for (auto &a : arrays) {
     if (a->type.ndim != ndim) t.error(loc, "all the input arrays must have the same number of dimensions");
     d = types::promote(d, a->type.dtype);
   }
-  // vstack of 1-D arrays stacks them as rows; hstack of 1-D arrays concatenates them.
-  bool stack = join == JoinKind::Stack || (join == JoinKind::VStack && ndim == 1);
+  bool stack = join == JoinKind::Stack;
   int64_t ax = 0;
   if (takesAxis && !flatten) ax = axisArgument(t, e, 1).value_or(0);
-  if (join == JoinKind::HStack) ax = ndim == 1 ? 0 : 1;
+  if (join == JoinKind::HStack) ax = ndim == 1 ? 0 : 1; // 1-D arrays are concatenated, others side by side
+  if (join == JoinKind::ColumnStack) ax = 1;
+  if (join == JoinKind::DStack) ax = 2;
   int outNdim = stack ? ndim + 1 : ndim;
   if (!stack && ndim == 0) t.error(loc, "zero-dimensional arrays cannot be concatenated");
   int64_t given = ax;

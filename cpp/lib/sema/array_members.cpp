@@ -101,8 +101,10 @@ ExprPtr arrayAstypeMethod(Use &u) {
 }
 
 ExprPtr arrayTransposeMethod(Use &u) {
-  if (!u.call->args.empty() || !u.call->keywords.empty())
-    u.notSupported("a.transpose() with axes is not supported yet");
+  if (!u.call->args.empty() || !u.call->keywords.empty()) { // a.transpose(axes): the library (shapes.py)
+    if (auto r = u.t.libraryCall("ndarray.transpose", "a.transpose", *u.call, std::move(u.self))) return r;
+    u.notSupported("a.transpose() with axes is not supported here");
+  }
   return transposeArray(std::move(u.self), u.loc);
 }
 
@@ -136,6 +138,8 @@ ExprPtr arrayDotMethod(Use &u) {
 }
 
 ExprPtr arraySortMethod(Use &u) {
+  if (!u.call->args.empty() || u.keyword("axis") || u.self->type.ndim != 1) // N-D arrays, an axis: the library's
+    if (auto r = u.t.libraryCall("ndarray." + u.name, "a." + u.name, *u.call, std::move(u.self))) return r;
   checkSortKind(u.t, *u.call, "a." + u.name);
   if (!u.call->args.empty()) u.notSupported("a." + u.name + "() arguments are not supported");
   return sortArray(u.t, SortKind(u.variant()), std::move(u.self), u.loc, "a." + u.name);
@@ -200,6 +204,38 @@ ExprPtr arrayTAttribute(Use &u) { return transposeArray(std::move(u.self), u.loc
 
 ExprPtr arrayFlatAttribute(Use &u) {
   u.notSupported("a.flat is supported only in 'for x in a.flat', 'a.flat[i]' and 'a.flat[i] = v'");
+}
+
+// a.real / a.imag (variant: ir::Intrinsic::Real or Imag). Of a complex array a view of the
+// parts: the same extents and strides, the data pointer moved by half an item for the
+// imaginary parts (ArrayStrided with a byte offset); of a real array, as NumPy and Numba,
+// the array itself or zeros of its shape.
+ExprPtr arrayPartAttribute(Use &u) {
+  const Type at = u.self->type;
+  bool imag = ir::Intrinsic(u.variant()) == ir::Intrinsic::Imag;
+  Loc loc = u.loc;
+  if (!types::isComplex(at.dtype)) {
+    if (!imag) return std::move(u.self);
+    auto z = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::array(at.dtype, at.ndim, types::Layout::C), loc);
+    z->sub = int(ir::AllocKind::Zeros);
+    z->ival = 1; // the shape of args[0]
+    z->args.push_back(std::move(u.self));
+    return z;
+  }
+  Type rt = Type::array(types::realOf(at.dtype), at.ndim, types::Layout::A, at.readonly);
+  return u.t.bindOnce(std::move(u.self), [&](const std::function<ExprPtr()> &reload) -> ExprPtr {
+    auto v = std::make_unique<ir::Expr>(ir::ExprOp::ArrayStrided, rt, loc);
+    v->args.push_back(reload());
+    for (ir::ExprOp part : {ir::ExprOp::ArrayShape, ir::ExprOp::ArrayStride})
+      for (int k = 0; k < at.ndim; ++k) {
+        auto d = std::make_unique<ir::Expr>(part, Type::int64(), loc);
+        d->ival = k;
+        d->args.push_back(reload());
+        v->args.push_back(std::move(d));
+      }
+    v->args.push_back(ir::makeConst(Type::int64(), loc, imag ? types::dtypeBytes(at.dtype) / 2 : 0));
+    return v;
+  });
 }
 
 ExprPtr arrayUnsupportedAttribute(Use &u) { u.notSupported("array attribute '" + u.name + "' is not supported yet"); }

@@ -9,7 +9,7 @@ namespace mahou::sema {
 // What np.sort and its relatives make (ir::ExprOp::ArraySort's sub).
 enum class SortKind : int { Copy = 0, Indices = 1, InPlace = 2, Unique = 3 };
 // np.concatenate and its relatives (numpy.def).
-enum class JoinKind : int { Concatenate, Stack, VStack, HStack };
+enum class JoinKind : int { Concatenate, Stack, VStack, HStack, DStack, ColumnStack };
 
 // np.shape, np.size, np.ndim (numpy.def): which of a.shape, a.size, a.ndim they read.
 enum class ShapeQuery : int { Shape, Size, Ndim };
@@ -55,6 +55,12 @@ void checkRecordUses(const Typing &t, const ir::Block &body);
 ExprPtr pointerView(Typing &t, ExprPtr p, Loc loc);
 // A call through a C function pointer (a ctypes or cffi function, a @cfunc).
 ExprPtr nativeCall(Typing &t, uint64_t address, const std::string &signature, const ast::Call &e);
+// NumPy's atleast_1d/2d/3d (least 1, 2, 3) of an array as a view, or column_stack's column
+// (least 4: a 0-d or 1-D array as one column of shape (n, 1)) (library_primitives.cpp).
+ExprPtr atleastView(Typing &t, ExprPtr arr, int least, Loc loc);
+// The record of a structured dtype given as a dtype argument (np.empty(n, dtype=rec));
+// nullopt: another dtype (records.cpp).
+std::optional<Type> recordDtype(Typing &t, const ast::Expr &e);
 // a.flat[i] reads and stores (flat_index.cpp).
 ExprPtr flatItem(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc);
 void storeFlatItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);

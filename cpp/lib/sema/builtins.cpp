@@ -191,6 +191,17 @@ ExprPtr builtinSum(Use &u) {
 
 ExprPtr builtinAnyAll(Use &u) {
   if (auto r = reduceObjects(u, BuiltinReduce(u.variant()))) return r;
+  if (u.call->args.size() == 1 && u.call->keywords.empty()) { // any(a) of a 1-D array
+    auto v = u.t.expr(*u.call->args[0]);
+    if (Typing::isUnknown(v)) return u.unknown();
+    if (v->type.isArray()) {
+      if (v->type.ndim != 1)
+        u.error(u.name + "() of a " + std::to_string(v->type.ndim) + "-D array takes the truth value of each row, "
+                "which is ambiguous: use np." + u.name + "(a) or a." + u.name + "()");
+      bool any = BuiltinReduce(u.variant()) == BuiltinReduce::Any;
+      return u.t.reduction(any ? ir::ReduceKind::Any : ir::ReduceKind::All, std::move(v), std::nullopt, u.loc);
+    }
+  }
   u.notSupported(u.name + "() of this argument is not supported (only of lists, sets, dicts, strings, ranges and generators)");
 }
 

@@ -50,6 +50,7 @@ std::optional<CalleeRef> FunctionTyper::calleeFromGlobal(const GlobalValue &g) {
     return r;
   }
   case GK::DType: {
+    if (!g.s.empty()) return std::nullopt; // a structured dtype is not called in compiled code
     CalleeRef r{CK::DTypeCtor, types::dtypeName(g.dtype)};
     r.dtype = g.dtype;
     return r;
@@ -208,12 +209,48 @@ std::vector<ExprPtr> FunctionTyper::positionalArgs(const ast::Call &e, size_t mi
   return out;
 }
 
+namespace {
+
+// A file of mahou's NumPy library (python/mahou/_library).
+bool inLibrary(const std::string &path) { return path.find("/mahou/_library/") != std::string::npos; }
+
+// Runs `call`; a TypingError/UnsupportedError raised in the library's own code is reported
+// at the user's call `loc` instead, naming the library line.
+ExprPtr atLibraryCall(const SourceFile &file, const std::string &fname, Loc loc, const std::function<ExprPtr()> &call) {
+  if (inLibrary(file.path())) return call(); // a library function calling another: its caller reports
+  try {
+    return call();
+  } catch (const UserError &err) {
+    // What the library cannot type is the user's call that led there: reported at it.
+    if (!inLibrary(err.path())) throw;
+    std::string where = err.path().substr(err.path().rfind("/_library/") + 1);
+    userError(err.kind(), file, loc, fname + "(): " + err.message() + " (in mahou/" + where + ":" +
+                                          std::to_string(err.loc().line) + ")");
+  }
+}
+
+} // namespace
+
+
 ExprPtr FunctionTyper::libraryCall(const std::string &qualified, const std::string &fname, const ast::Call &e,
                                    ExprPtr self) {
   if (gpu_) return nullptr; // the library allocates arrays: host code only
   const GlobalValue &g = global("@" + qualified);
   if (g.kind != GlobalValue::Kind::Function) return nullptr;
-  return compiledCall(g.handle, fname, e, std::move(self));
+  return atLibraryCall(file_, fname, e.loc, [&] { return compiledCall(g.handle, fname, e, std::move(self)); });
+}
+
+ExprPtr FunctionTyper::libraryCallTyped(const std::string &qualified, const std::string &fname, std::vector<ExprPtr> args,
+                                        Loc loc) {
+  if (gpu_) return nullptr;
+  const GlobalValue &g = global("@" + qualified);
+  if (g.kind != GlobalValue::Kind::Function) return nullptr;
+  CallArgs call;
+  for (auto &a : args) {
+    call.unknown |= isUnknown(a);
+    call.positional.push_back(std::move(a));
+  }
+  return atLibraryCall(file_, fname, loc, [&] { return callCompiled(g.handle, fname, std::move(call), loc); });
 }
 
 ExprPtr FunctionTyper::call(const ast::Call &e) {

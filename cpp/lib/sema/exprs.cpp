@@ -136,7 +136,16 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
   case GK::Module: return ir::makeConst(Type::moduleRef(g.module), loc, 0);
   case GK::Function: return ir::makeConst(Type::function(g.handle, g.s), loc, 0);
   case GK::JitClass: return ir::makeConst(Type::classRef(g.handle, g.s), loc, 0);
-  case GK::DType: return ir::makeConst(Type::dtypeObj(g.dtype), loc, 0);
+  case GK::DType: {
+    Type t = Type::dtypeObj(g.dtype);
+    if (!g.s.empty()) { // a structured dtype: its record type (np.empty(n, dtype=rec))
+      std::string why;
+      auto rec = types::parseType(g.s, &why);
+      if (!rec || !rec->isRecord()) internalError("the record type of a structured dtype: " + why);
+      t.elems.push_back(*rec);
+    }
+    return ir::makeConst(t, loc, 0);
+  }
   case GK::EnumMember: return enumConstant(g, loc);
   case GK::ExcClass: {
     Type t = Type::excClass(g.exc);

@@ -189,6 +189,9 @@ bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block 
     refuseSlice(t, it->type, loc, "is not iterable");
     if (it->type.elems.empty() && !topLevel)
       t.notSupported(loc, "zip() or enumerate() over an empty tuple is not supported");
+    bool literals = !it->type.elems.empty();
+    for (auto &e : it->type.elems) literals = literals && e.kind == Kind::Str;
+    if (literals && !it->type.isHomogeneousTuple()) it = itemValue(t, std::move(it)); // ('GGT', 'GGTA'): strings
     if (!it->type.isHomogeneousTuple())
       t.notSupported(loc, "iterating over the heterogeneous tuple " + it->type.str() +
                               " is not supported (its elements have different types)");

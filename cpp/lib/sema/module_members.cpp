@@ -52,6 +52,10 @@ ExprPtr moduleValueAttribute(Use &u) {
   const Type module = u.self->type;
   if (const GlobalValue *g = moduleMember(u.t, module, u.name))
     if (g->kind == GlobalValue::Kind::Module) return moduleAttribute(u.t, module, u.name, u.loc);
+  if (u.receiver() == Receiver::Numpy && !u.t.gpu()) { // f = np.trapezoid: the library's function
+    const GlobalValue &g = u.t.global("@numpy." + u.name);
+    if (g.kind == GlobalValue::Kind::Function) return u.t.constantFromGlobal(g, u.loc);
+  }
   u.notSupported("'" + u.name + "' of module " + module.str() + " is not supported as a value");
 }
 

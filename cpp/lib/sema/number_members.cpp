@@ -29,7 +29,8 @@ ExprPtr numberPartAttribute(Use &u) {
 }
 
 ExprPtr dtypeItemsizeAttribute(Use &u) {
-  return ir::makeConst(Type::int64(), u.loc, types::dtypeBytes(u.self->type.dtype));
+  const Type &t = u.self->type; // a structured dtype: its record's size
+  return ir::makeConst(Type::int64(), u.loc, t.elems.empty() ? types::dtypeBytes(t.dtype) : t.elems[0].itemsize);
 }
 
 // x.item() of a number is the number (NumPy's scalar.item(), Numba's number.item).
@@ -38,10 +39,11 @@ ExprPtr numberItemMethod(Use &u) {
   return std::move(u.self);
 }
 
-// dtype.kind: NumPy's character code of the kind ('b', 'i', 'u', 'f', 'c'), a constant.
+// dtype.kind: NumPy's character code of the kind ('b', 'i', 'u', 'f', 'c'; 'V' for records).
 ExprPtr dtypeKindAttribute(Use &u) {
   DType d = u.self->type.dtype;
-  const char *kind = d == DType::Bool          ? "b"
+  const char *kind = !u.self->type.elems.empty() ? "V"
+                     : d == DType::Bool          ? "b"
                      : types::isComplex(d)     ? "c"
                      : types::isFloat(d)       ? "f"
                      : types::isSigned(d)      ? "i"

@@ -126,6 +126,8 @@ std::optional<DType> FunctionTyper::dtypeArgument(const ast::Expr &e) {
   }
   auto v = expr(e);
   if (isUnknown(v)) return std::nullopt;
+  if (v->type.kind == Kind::DTypeObj && !v->type.elems.empty())
+    notSupported(e.loc, "a structured dtype is supported by np.empty() and np.zeros() (and their _like forms) only");
   if (v->type.kind == Kind::DTypeObj) return v->type.dtype;
   if (v->type.isNone()) return DType::Float64;
   error(e.loc, "expected a dtype (such as np.float32), got " + v->type.str());
@@ -206,6 +208,17 @@ ExprPtr numpyAlloc(Use &u) {
   const ast::Expr *dtypeE = e.args.size() > npos ? e.args[npos].get() : u.keyword("dtype");
   if (e.args.size() > npos + 1) u.error(fname + "() takes at most " + std::to_string(npos + 1) + " positional arguments");
   if (!shapeE || (full && !fillE)) u.error(fname + "() is missing required arguments");
+  if (dtypeE)
+    if (auto rec = recordDtype(t, *dtypeE)) { // np.empty(n, dtype=rec) of a structured dtype
+      if (kind != ir::AllocKind::Empty && kind != ir::AllocKind::Zeros)
+        t.notSupported(dtypeE->loc, fname + "() of a structured dtype is not supported (np.empty and np.zeros are)");
+      auto dims = t.shapeArgument(*shapeE);
+      if (anyUnknown(dims)) return u.unknown();
+      auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::recordArray(*rec, int(dims.size()), types::Layout::C), e.loc);
+      a->sub = int(kind);
+      a->args = std::move(dims);
+      return a;
+    }
   auto dims = t.shapeArgument(*shapeE);
   ExprPtr fill;
   if (fillE) fill = t.expr(*fillE);
@@ -228,9 +241,24 @@ ExprPtr numpyAllocLike(Use &u) {
   Typing &t = u.t;
   const ast::Call &e = *u.call;
   auto [fname, kind, full] = allocCall(u);
-  auto args = u.args(full ? 2 : 1, full ? 3 : 2, {"dtype"}, fname);
+  if (full) t.checkKeywords(e, {"dtype", "fill_value"}, fname);
+  else t.checkKeywords(e, {"dtype"}, fname);
+  const ast::Expr *fillKw = full ? u.keyword("fill_value") : nullptr;
+  if (fillKw && e.args.size() > 1) t.error(fillKw->loc, fname + "() got multiple values for argument 'fill_value'");
+  auto args = t.positionalArgs(e, full && !fillKw ? 2 : 1, full && !fillKw ? 3 : 2, fname);
+  if (fillKw) args.push_back(t.expr(*fillKw));
   if (anyUnknown(args)) return u.unknown();
   if (!args[0]->type.isArray()) u.notSupported(fname + "() of " + args[0]->type.str() + " is not supported");
+  if (args[0]->type.isRecordArray()) { // np.empty_like / np.zeros_like of an array of records
+    if ((kind != ir::AllocKind::Empty && kind != ir::AllocKind::Zeros) || args.size() > 1 || u.keyword("dtype"))
+      u.notSupported(fname + "() of an array of records is not supported (np.empty_like(a) and np.zeros_like(a) are)");
+    auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc,
+                                        Type::recordArray(args[0]->type.elems[0], args[0]->type.ndim, types::Layout::C), e.loc);
+    a->sub = int(kind);
+    a->ival = 1;
+    a->args.push_back(std::move(args[0]));
+    return a;
+  }
   std::optional<DType> dt = args[0]->type.dtype;
   size_t dpos = full ? 2 : 1;
   if (args.size() > dpos) dt = t.dtypeArgument(*e.args[dpos]);

@@ -32,6 +32,9 @@ ExprPtr FunctionTyper::randomCall(const std::string &name, const ast::Call &e) {
     if (isNoneArg(s)) return randomExpr(ir::RandomKind::NpSeedEntropy, Type::none(), loc);
     ExprPtr v = expr(*s);
     if (isUnknown(v)) return unknown(loc);
+    // an optional integer (`if seed is not None: np.random.seed(seed)`): its value, a
+    // TypeError when it is None at run time
+    if (v->type.isOptional()) v = unwrapOptional(std::move(v));
     if (!v->type.isInt() && !v->type.isBool())
       error(s->loc, fname + "() takes an integer seed in compiled code, not " + v->type.str());
     ExprPtr r = randomExpr(ir::RandomKind::NpSeed, Type::none(), loc);

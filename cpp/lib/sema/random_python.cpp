@@ -57,6 +57,9 @@ ExprPtr FunctionTyper::pyRandomCall(const std::string &name, const ast::Call &e)
     if (isNoneArg(a[0])) return randomExpr(ir::RandomKind::PySeedEntropy, Type::none(), loc);
     ExprPtr v = expr(*a[0]);
     if (isUnknown(v)) return unknown(loc);
+    // an optional integer (`if seed is not None: np.random.seed(seed)`): its value, a
+    // TypeError when it is None at run time
+    if (v->type.isOptional()) v = unwrapOptional(std::move(v));
     if (!v->type.isInt() && !v->type.isBool())
       error(a[0]->loc, fname + "() takes an integer seed in compiled code, not " + v->type.str());
     bool isUnsigned = !v->type.isBool() && !types::isSigned(v->type.dtype);

@@ -266,6 +266,8 @@ bool takesRecords(const ir::Expr &e) {
   case ir::ExprOp::ArrayShape:
   case ir::ExprOp::ArrayStride:
   case ir::ExprOp::ArraySize:
+  case ir::ExprOp::ArrayStrided: // as_strided: a view by shape and strides
+  case ir::ExprOp::ArrayAlloc:   // np.empty/np.zeros(n, dtype=rec): typed only for those
   case ir::ExprOp::GenNext: return true;
   case ir::ExprOp::Object: { // records are kept in containers, not formatted or hashed
     auto kind = ir::objectOpKind(ir::ObjectOp(e.sub));
@@ -311,5 +313,14 @@ struct RecordUseChecker {
 } // namespace
 
 void checkRecordUses(const Typing &t, const ir::Block &body) { RecordUseChecker{t}.block(body); }
+
+std::optional<Type> recordDtype(Typing &t, const ast::Expr &e) {
+  if (e.as<ast::StrLit>()) return std::nullopt;
+  if (auto *n = e.as<ast::Name>(); n && !t.localVariable(n->id) && t.global(n->id).kind == GlobalValue::Kind::Builtin)
+    return std::nullopt; // float, int, ...
+  auto v = t.expr(e);
+  if (!Typing::isUnknown(v) && v->type.kind == Kind::DTypeObj && !v->type.elems.empty()) return v->type.elems[0];
+  return std::nullopt;
+}
 
 } // namespace mahou::sema

@@ -36,9 +36,11 @@ void FunctionTyper::block(const ast::Body &body, ir::Block &out) {
     stmt(*s, out);
     if (deadRest_) { // a branch known at compile time returned or raised: the rest is never run
       deadRest_ = false;
+      blockExits_ = true; // and so does this block
       return;
     }
   }
+  blockExits_ = false;
 }
 
 void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
@@ -74,7 +76,9 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
       const ast::Body &live = value ? i->body : i->orelse;
       block(live, st->body);
       cond = ir::makeConst(Type::boolean(), s.loc, 1);
-      if (alwaysExits(live)) deadRest_ = true; // so is what follows (`if b is None: return ...`)
+      // So is what follows (`if b is None: return ...`), also when the live branch ends in
+      // another folded branch that exits (`if a.ndim == 1: return x elif ...: return y`).
+      if (blockExits_ || alwaysExits(live)) deadRest_ = true;
     } else {
       block(i->body, st->body);
       block(i->orelse, st->orelse);

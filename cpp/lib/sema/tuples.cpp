@@ -102,6 +102,16 @@ ExprPtr FunctionTyper::wrapBindings(std::vector<std::pair<int, ExprPtr>> binding
 
 ExprPtr tupleContains(Typing &t, bool negate, ExprPtr needle, ExprPtr tuple, Loc loc) {
   if (t.isUnknown(needle) || t.isUnknown(tuple)) return t.unknown(loc);
+  if (tuple->type.isArray()) { // NumPy's (a == x).any() (python/mahou/_library/internal.py)
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(needle));
+    args.push_back(std::move(tuple));
+    if (auto r = t.libraryCallTyped("internal.array_contains", "in", std::move(args), loc)) {
+      if (negate) return t.logicalNot(t.truth(std::move(r)));
+      return r;
+    }
+    t.notSupported(loc, "the 'in' operator on arrays is not supported in CUDA kernels");
+  }
   if (!tuple->type.isTuple())
     t.notSupported(loc, "the 'in' operator is only supported on tuples, not " + tuple->type.str());
   if (types::isRange(tuple->type)) return rangeContains(t, negate, std::move(needle), std::move(tuple), loc);

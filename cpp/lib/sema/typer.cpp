@@ -164,6 +164,7 @@ ir::Function FunctionTyper::run() {
     returnsTyped_ = 0;
     ir::Block body;
     block(def_.body, body);
+    bool bodyExits = blockExits_; // it ended in a folded branch that returns or raises
     // No return typed at all (every live path raises, after branch pruning): None.
     if (generator_) {
       // A generator whose yields are all unreachable yields nothing: its items are None.
@@ -176,7 +177,7 @@ ir::Function FunctionTyper::run() {
           changed_ = true;
         }
       }
-    } else if (!alwaysExits(def_.body) || (returnsTyped_ == 0 && ret_.isUnknown())) {
+    } else if (!(bodyExits || alwaysExits(def_.body)) || (returnsTyped_ == 0 && ret_.isUnknown())) {
       unifyReturn(Type::none(), def_.loc);
     }
     if (changed_) continue;
@@ -223,8 +224,9 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
   Type &vt = vars_[var].type;
   const Type &t = value->type;
   switch (t.kind) {
+  case Kind::Function: // f = np.trapezoid, f = g: a compile-time value, one function per variable
+    break;
   case Kind::Module:
-  case Kind::Function:
   case Kind::ExcClass:
   case Kind::ClassRef:
   case Kind::Range:

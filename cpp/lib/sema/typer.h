@@ -145,6 +145,8 @@ public:
   // as '@numpy.median', '@numpy.linalg.solve', '@ndarray.item' (self first); nullptr if none.
   ExprPtr libraryCall(const std::string &qualified, const std::string &fname, const ast::Call &e,
                       ExprPtr self = nullptr) override;
+  ExprPtr libraryCallTyped(const std::string &qualified, const std::string &fname, std::vector<ExprPtr> args,
+                           Loc loc) override;
   // Refuses a call with an argument type too large or typing nested too deep (call_limits.cpp).
   void checkCallLimits(const std::vector<Type> &args, const std::string &fname, Loc loc) const;
   // A call of compiled function `handle` with typed arguments, bound to its parameters.
@@ -312,6 +314,7 @@ public:
   ExprPtr wrapBindings(std::vector<std::pair<int, ExprPtr>> bindings, ExprPtr body, Loc loc) override;
   int handlerDepth_ = 0; // nesting of except handlers being typed (a bare 'raise' re-raises)
   bool deadRest_ = false; // the statements after the current one in its block are unreachable
+  bool blockExits_ = false; // the block just typed ended in a folded branch that exits
   std::vector<int> handlerSlots_; // the SaveError slot of each enclosing except clause
   int errorSlotCounter_ = 0;       // SaveError slots of this pass
 

@@ -158,6 +158,9 @@ public:
   // as '@numpy.median', '@ndarray.item' (self first); nullptr if none.
   virtual ExprPtr libraryCall(const std::string &qualified, const std::string &fname, const ast::Call &e,
                               ExprPtr self = nullptr) = 0;
+  // The same with typed arguments (positional); nullptr if there is no such function.
+  virtual ExprPtr libraryCallTyped(const std::string &qualified, const std::string &fname, std::vector<ExprPtr> args,
+                                   Loc loc) = 0;
   // A method or attribute from overload_method/overload_attribute, or null when none applies.
   virtual ExprPtr extensionMember(Use &use) = 0;
 };

@@ -50,7 +50,7 @@ std::string formatDiagnostic(const SourceFile &file, Loc loc, const std::string 
 }
 
 void userError(DiagKind kind, const SourceFile &file, Loc loc, const std::string &message) {
-  throw UserError(kind, formatDiagnostic(file, loc, message), message, loc);
+  throw UserError(kind, formatDiagnostic(file, loc, message), message, loc, file.path());
 }
 
 void typingError(const SourceFile &file, Loc loc, const std::string &message) {

@@ -203,6 +203,16 @@ private:
       return Type::tuple(std::move(elems));
     }
     if (name == "Record") return parseRecord();
+    if (name == "dtype") { // dtype(float32), dtype(Record(...)): a dtype as a value
+      if (!eat('(')) return fail("expected '(' after dtype");
+      std::string dname = ident();
+      auto d = dname == "Record" ? parseRecord() : scalarByName(dname);
+      if (!d) return fail("unknown dtype in dtype(...)");
+      if (!eat(')')) return fail("expected ')'");
+      Type t = Type::dtypeObj(d->isRecord() ? DType::UInt8 : d->dtype);
+      if (d->isRecord()) t.elems.push_back(*d);
+      return t;
+    }
     if (name == "array") { // array(float64, 2d, C); array(Record(...), 1d, C)
       if (!eat('(')) return fail("expected '(' after array");
       std::string dname = ident();

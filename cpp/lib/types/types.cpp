@@ -338,7 +338,7 @@ bool Type::operator==(const Type &o) const {
   if (kind != o.kind) return false;
   switch (kind) {
   case Kind::Scalar:
-  case Kind::DTypeObj: return dtype == o.dtype;
+  case Kind::DTypeObj: return dtype == o.dtype && elems == o.elems; // elems: a structured dtype's record
   case Kind::Array:
     return dtype == o.dtype && ndim == o.ndim && layout == o.layout && readonly == o.readonly && elems == o.elems;
   case Kind::Record:
@@ -397,7 +397,7 @@ std::string Type::str() const {
   case Kind::Module:
     return std::string("module(") + (module == ModuleId::Python ? text : std::string(moduleName(module))) + ")";
   case Kind::Function: return "function(" + text + ")";
-  case Kind::DTypeObj: return std::string("dtype(") + dtypeName(dtype) + ")";
+  case Kind::DTypeObj: return "dtype(" + (elems.empty() ? std::string(dtypeName(dtype)) : elems[0].str()) + ")";
   case Kind::ExcClass: return std::string("class(") + (isUserExc(exc) && !text.empty() ? text : excName(exc)) + ")";
   case Kind::Range: return "range";
   case Kind::Namespace: return "cuda." + text;

@@ -36,6 +36,19 @@ def nested_list_to_array(rows, zero):
 
 
 @njit
+def list_of_tuples_to_array(rows, zero):
+    # np.array([(a, b), ...]) of a list of tuples of one length: a 2-D array
+    n = len(rows)
+    k = len(rows[0]) if n > 0 else 0  # an empty list: shape (0, 0) (NumPy's is (0,), not 2-D)
+    out = np.full((n, k), zero)
+    for i in range(n):
+        row = rows[i]
+        for j in range(k):
+            out[i, j] = row[j]
+    return out
+
+
+@njit
 def stack_list_of_arrays(arrays, zero):
     n = len(arrays)
     if n == 0:
@@ -82,6 +95,12 @@ def slice_indices(s, length):
 
 
 @njit
+def array_contains(x, a):
+    # `x in a` of an array, as NumPy: (a == x).any()
+    return (a == x).any()
+
+
+@njit
 def mask_indices(mask, extents):
     # A boolean array among other indices (NumPy's rule): the coordinates of its True
     # elements in C order, one row per axis it indexes; `extents` are those axes' lengths.
@@ -109,3 +128,22 @@ def mask_indices(mask, extents):
 def bool_index(b):
     # True / False as an index: a new axis of length 1, indexed by [0] or by nothing.
     return np.zeros(1 if b else 0, np.int64)
+
+
+_TOO_BIG = "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size."
+_MAX_SIZE = 2**63 - 1
+
+
+@njit
+def size_mul(a, b):
+    # a * b for counts of items (both >= 0), NumPy's ValueError where int64 would wrap.
+    if b != 0 and a > _MAX_SIZE // b:
+        raise ValueError(_TOO_BIG)
+    return a * b
+
+
+@njit
+def size_add(a, b):
+    if a > _MAX_SIZE - b:
+        raise ValueError(_TOO_BIG)
+    return a + b

@@ -6,7 +6,16 @@ NumPy's own order is sequential."""
 import numpy as np
 
 from mahou import njit
-from mahou._library.indexing_functions import extract, take, take_along_axis  # noqa: F401
+from mahou._language import refuse
+
+from .internal import size_add as _size_add, size_mul as _size_mul
+from .misc import *  # noqa: F401,F403  (tri, vander, ndenumerate, iinfo, ...)
+from .selection import *  # noqa: F401,F403  (sort/argsort along an axis, partition, bincount, ...)
+from .selection import count_nonzero
+from .sets import *  # noqa: F401,F403  (union1d, intersect1d, setdiff1d, setxor1d, isin)
+from .shapes import *  # noqa: F401,F403  (transpose, split, diag, flip, roll, tile, ...)
+from .windows import *  # noqa: F401,F403  (hanning, hamming, blackman, bartlett, kaiser, i0)
+from .indexing_functions import extract, take, take_along_axis  # noqa: F401
 
 # ---------------------------------------------------------------------------
 # order statistics: median, percentile, quantile and their NaN-ignoring forms
@@ -77,6 +86,8 @@ def _quantile_one(s, n, q, nan, zero):
 
 @njit
 def _quantiles(a, q, scale, skipnan):
+    if isinstance(q, (list, tuple)):
+        return _quantiles(a, np.asarray(q), scale, skipnan)
     s = np.sort(a.ravel())
     n = s.shape[0]
     nan = False
@@ -97,21 +108,25 @@ def _quantiles(a, q, scale, skipnan):
 
 @njit
 def percentile(a, q):
+    a = np.asarray(a)
     return _quantiles(a, q, 100.0, False)
 
 
 @njit
 def nanpercentile(a, q):
+    a = np.asarray(a)
     return _quantiles(a, q, 100.0, True)
 
 
 @njit
 def quantile(a, q):
+    a = np.asarray(a)
     return _quantiles(a, q, 1.0, False)
 
 
 @njit
 def nanquantile(a, q):
+    a = np.asarray(a)
     return _quantiles(a, q, 1.0, True)
 
 
@@ -127,6 +142,7 @@ def _median_sorted(s, n, zero):
 
 @njit
 def median(a):
+    a = np.asarray(a)
     s = np.sort(a.ravel())
     zero = _stat_zero(a)
     if _count_non_nan(s) < s.shape[0]:
@@ -136,6 +152,7 @@ def median(a):
 
 @njit
 def nanmedian(a):
+    a = np.asarray(a)
     s = np.sort(a.ravel())
     return _median_sorted(s, _count_non_nan(s), _stat_zero(a))
 
@@ -147,11 +164,13 @@ def nanmedian(a):
 
 @njit
 def nansum(a):
+    a = np.asarray(a)
     return np.where(np.isnan(a), 0, a).sum()
 
 
 @njit
 def nanprod(a):
+    a = np.asarray(a)
     return np.where(np.isnan(a), 1, a).prod()
 
 
@@ -176,11 +195,13 @@ def _nan_extreme(a, want_min):
 
 @njit
 def nanmin(a):
+    a = np.asarray(a)
     return _nan_extreme(a, True)
 
 
 @njit
 def nanmax(a):
+    a = np.asarray(a)
     return _nan_extreme(a, False)
 
 
@@ -200,12 +221,14 @@ def _nan_count_sum(a):
 
 @njit
 def nanmean(a):
+    a = np.asarray(a)
     s, n = _nan_count_sum(a)
     return s / _as_stat(n, s) if n > 0 else _as_stat(np.nan, s)
 
 
 @njit
 def nanvar(a, ddof=0):
+    a = np.asarray(a)
     s, n = _nan_count_sum(a)
     if n - ddof <= 0:
         return _as_stat(np.nan, s)
@@ -223,16 +246,6 @@ def nanvar(a, ddof=0):
 @njit
 def nanstd(a, ddof=0):
     return np.sqrt(nanvar(a, ddof))
-
-
-@njit
-def count_nonzero(a):
-    f = a.ravel()
-    n = 0
-    for i in range(f.shape[0]):
-        if f[i] != 0:
-            n += 1
-    return n
 
 
 # ---------------------------------------------------------------------------
@@ -260,6 +273,7 @@ def _diff_last(a):
 
 @njit
 def diff(a, n=1):
+    a = np.asarray(a)
     if n < 0:
         raise ValueError("order must be non-negative")
     shape = a.shape
@@ -288,7 +302,27 @@ def _as_flat(x, dtype_of):
 
 
 @njit
+def trapezoid(y, x=None, dx=1.0):
+    # NumPy's trapezoid rule along the last axis of 1-D data: sum(d * (y[1:] + y[:-1]) / 2)
+    v = np.asarray(y)
+    if v.ndim != 1:
+        refuse("np.trapezoid() of more than one dimension is not supported (as Numba)")
+    if x is None:
+        return (dx * (v[1:] + v[:-1]) / 2.0).sum()
+    xs = np.asarray(x)
+    if xs.ndim != 1:
+        refuse("np.trapezoid() of more than one dimension is not supported (as Numba)")
+    return (np.diff(xs) * (v[1:] + v[:-1]) / 2.0).sum()
+
+
+@njit
+def trapz(y, x=None, dx=1.0):
+    return trapezoid(y, x, dx)
+
+
+@njit
 def ediff1d(ary, to_end=None, to_begin=None):
+    ary = np.asarray(ary)
     f = ary.ravel()
     head = _as_flat(to_begin, f)
     tail = _as_flat(to_end, f)
@@ -380,6 +414,8 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 @njit
 def array_equal(a1, a2):
+    a1 = np.asarray(a1)
+    a2 = np.asarray(a2)
     if a1.ndim != a2.ndim:
         return False
     for k in range(a1.ndim):
@@ -395,6 +431,8 @@ def array_equal(a1, a2):
 
 @njit
 def outer(a, b):
+    a = np.asarray(a)
+    b = np.asarray(b)
     x = a.ravel()
     y = b.ravel()
     return x.reshape((x.shape[0], 1)) * y
@@ -402,6 +440,8 @@ def outer(a, b):
 
 @njit
 def vdot(a, b):
+    a = np.asarray(a)
+    b = np.asarray(b)
     # the dot product of the flattened arrays, the first conjugated
     x = a.ravel()
     y = b.ravel()
@@ -429,6 +469,8 @@ def _cross_rows(a, b):
 
 @njit
 def cross(a, b):
+    a = np.asarray(a)
+    b = np.asarray(b)
     if a.shape[-1] != 3 or b.shape[-1] != 3:
         raise ValueError("incompatible dimensions for cross product (dimension must be 3)")
     if a.ndim == 1 and b.ndim == 1:
@@ -443,6 +485,8 @@ def cross(a, b):
 
 @njit
 def kron(a, b):
+    a = np.asarray(a)
+    b = np.asarray(b)
     if a.ndim == 1 and b.ndim == 1:
         return outer(a, b).ravel()
     elif a.ndim > 2 or b.ndim > 2:
@@ -494,6 +538,8 @@ def _interp_one(x, xp, fp, left, right):
 
 @njit
 def interp(x, xp, fp, left=None, right=None):
+    xp = np.asarray(xp)
+    fp = np.asarray(fp)
     if xp.ndim != 1 or fp.ndim != 1:
         raise ValueError("Data points must be 1-D sequences")
     if xp.shape[0] != fp.shape[0]:
@@ -503,6 +549,8 @@ def interp(x, xp, fp, left=None, right=None):
     xs = xp * 1.0
     lo = fp[0] * 1.0 if left is None else left * 1.0
     hi = fp[fp.shape[0] - 1] * 1.0 if right is None else right * 1.0
+    if isinstance(x, (list, tuple)):
+        return interp(np.asarray(x), xp, fp, left, right)
     if isinstance(x, np.ndarray):
         out = np.empty(x.shape, dtype=np.float64)
         src = x.ravel()
@@ -569,6 +617,8 @@ def _correlate_mode(a, v, mode):
 
 @njit
 def correlate(a, v, mode="valid"):
+    a = np.asarray(a)
+    v = np.asarray(v)
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError("object too deep for desired array")
     else:
@@ -577,6 +627,8 @@ def correlate(a, v, mode="valid"):
 
 @njit
 def convolve(a, v, mode="full"):
+    a = np.asarray(a)
+    v = np.asarray(v)
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError("object too deep for desired array")
     else:
@@ -586,7 +638,7 @@ def convolve(a, v, mode="full"):
 
 
 # ---------------------------------------------------------------------------
-# matrices: triangles, trace; reordering: flip, roll, repeat, tile
+# matrices: triangles, trace; reordering: fliplr, flipud, repeat
 # ---------------------------------------------------------------------------
 
 
@@ -618,16 +670,19 @@ def _triangle(m, k, upper):
 
 @njit
 def triu(m, k=0):
+    m = np.asarray(m)
     return _triangle(m, k, True)
 
 
 @njit
 def tril(m, k=0):
+    m = np.asarray(m)
     return _triangle(m, k, False)
 
 
 @njit
 def trace(a, offset=0):
+    a = np.asarray(a)
     if a.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
     elif a.ndim == 2:
@@ -652,22 +707,8 @@ def _trace2(a, offset):
 
 
 @njit
-def flip(m):
-    # a view, as NumPy's (every axis reversed)
-    if m.ndim == 1:
-        return m[::-1]
-    elif m.ndim == 2:
-        return m[::-1, ::-1]
-    elif m.ndim == 3:
-        return m[::-1, ::-1, ::-1]
-    elif m.ndim == 4:
-        return m[::-1, ::-1, ::-1, ::-1]
-    else:
-        raise NotImplementedError("np.flip() of more than 4 dimensions is not supported")
-
-
-@njit
 def fliplr(m):
+    m = np.asarray(m)
     if m.ndim < 2:
         raise ValueError("Input must be >= 2-d.")
     else:
@@ -676,44 +717,16 @@ def fliplr(m):
 
 @njit
 def flipud(m):
+    m = np.asarray(m)
     return m[::-1]
 
 
 @njit
-def roll(a, shift):
-    f = np.ascontiguousarray(a).ravel()
-    n = f.shape[0]
-    out = np.empty(n, dtype=a.dtype)
-    if n > 0:
-        s = shift % n
-        for i in range(n):
-            out[(i + s) % n] = f[i]
-    return out.reshape(a.shape)
-
-
-_TOO_BIG = "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size."
-_MAX_SIZE = 2**63 - 1
-
-
-@njit
-def _size_mul(a, b):
-    # a * b for counts of items (both >= 0), NumPy's ValueError where int64 would wrap.
-    if b != 0 and a > _MAX_SIZE // b:
-        raise ValueError(_TOO_BIG)
-    return a * b
-
-
-@njit
-def _size_add(a, b):
-    if a > _MAX_SIZE - b:
-        raise ValueError(_TOO_BIG)
-    return a + b
-
-
-@njit
 def repeat(a, repeats):
-    f = a.ravel() if isinstance(a, np.ndarray) else np.array([a])
+    f = np.asarray(a).ravel()
     n = f.shape[0]
+    if isinstance(repeats, (list, tuple)):
+        return repeat(f, np.asarray(repeats))
     if isinstance(repeats, np.ndarray):
         r = repeats.ravel()
         if r.shape[0] == 1:
@@ -742,38 +755,6 @@ def repeat(a, repeats):
         return out
 
 
-@njit
-def tile(A, reps):
-    if isinstance(reps, tuple):
-        if len(reps) == 1:
-            return tile(A, reps[0])
-        elif A.ndim == 1:
-            return tile(A.reshape((1, A.shape[0])), reps)
-        elif len(reps) > 2 or A.ndim > 2:
-            raise NotImplementedError("np.tile() beyond two dimensions is not supported")
-        else:
-            r0, r1 = reps[0], reps[1]
-            m, n = A.shape[0], A.shape[1]
-            if r0 < 0 or r1 < 0:
-                raise ValueError("negative dimensions are not allowed")
-            out = np.empty((_size_mul(m, r0), _size_mul(n, r1)), dtype=A.dtype)
-            for i in range(m * r0):
-                for j in range(n * r1):
-                    out[i, j] = A[i % m, j % n]
-            return out
-    else:
-        if A.ndim == 1:
-            n = A.shape[0]
-            if reps < 0:
-                raise ValueError("negative dimensions are not allowed")
-            out = np.empty(_size_mul(n, reps), dtype=A.dtype)
-            for i in range(n * reps):
-                out[i] = A[i % n]
-            return out
-        else:
-            return tile(A, (1, reps))
-
-
 # ---------------------------------------------------------------------------
 # indices of nonzero elements; binning; grids
 # ---------------------------------------------------------------------------
@@ -781,6 +762,7 @@ def tile(A, reps):
 
 @njit
 def flatnonzero(a):
+    a = np.asarray(a)
     f = a.ravel()
     n = count_nonzero(f)
     out = np.empty(n, dtype=np.int64)
@@ -794,6 +776,7 @@ def flatnonzero(a):
 
 @njit
 def argwhere(a):
+    a = np.asarray(a)
     f = np.ascontiguousarray(a).ravel()
     nd = a.ndim
     idx = flatnonzero(f)
@@ -808,6 +791,7 @@ def argwhere(a):
 
 @njit
 def nonzero(a):
+    a = np.asarray(a)
     w = argwhere(a)
     if a.ndim == 1:
         return (np.ascontiguousarray(w[:, 0]),)
@@ -824,6 +808,7 @@ def nonzero(a):
 
 @njit
 def digitize(x, bins, right=False):
+    bins = np.asarray(bins)
     n = bins.shape[0]
     # NumPy's test: past equal leading values, the first different one gives the
     # direction (a NaN compares neither way: decreasing), the rest must follow it.
@@ -860,6 +845,8 @@ def _digitize_one(v, asc, n, increasing, right):
 
 @njit
 def meshgrid(x, y):
+    x = np.asarray(x)
+    y = np.asarray(y)
     xs = x.ravel()
     ys = y.ravel()
     nx, ny = xs.shape[0], ys.shape[0]

@@ -33,8 +33,26 @@ def shifted(g):
         op, fn = g.rng.choice(INPLACE[:3])
         if result_dtype(lambda x, y: fn(x, y, out=x), v.dtype, v.dtype) is None:
             op = "="
+    if op == "=" and v.ndim == 1 and not src.startswith("(") and not copies_as_numpy(n, a, b, src.startswith("np.flip")):
+        src = f"({src} + 0)"  # NumPy does not copy this one (docs/supported.md, intended differences)
     g.wrote(v.bases)
     return [f"{v.text}[{a}{rest}] {op} {src}"]
+
+
+def copies_as_numpy(n, a, b, flipped):
+    """Whether NumPy's `y[a] = y[b]` (1-D, `flipped`: the source reversed) equals the
+    copy-first answer: NumPy does not copy when both views step in one direction, and
+    then iterates (forward, or backward when the source starts first), so a source with
+    another step length is read after some of its elements were overwritten."""
+    import numpy as np
+
+    y = np.arange(n, dtype=np.float64)
+    expected = y.copy()
+    src = y[eval(f"np.s_[{b}]")]
+    src = src[::-1] if flipped else src
+    expected[eval(f"np.s_[{a}]")] = src.copy()
+    y[eval(f"np.s_[{a}]")] = src
+    return bool((y == expected).all())
 
 
 def transposed(g):

@@ -1,0 +1,310 @@
+"""NumPy's sorting, selection and counting functions beyond the compiler's own 1-D ones:
+sort/argsort along any axis of N-D arrays, partition/argpartition, lexsort, unique of N-D
+arrays, count_nonzero with an axis, bincount (weights, minlength) and histogram (bin edges,
+range), compiled by mahou. The 1-D sort of the compiler is stable, so partition returns a
+fully sorted array (which meets NumPy's partition contract) and ties keep their order."""
+
+import numpy as np
+
+from mahou import njit, literal_unroll
+from mahou._language import refuse
+
+from .shapes import _axis, moveaxis
+
+__all__ = [
+    "sort", "argsort", "partition", "argpartition", "lexsort", "unique", "count_nonzero", "bincount",
+    "histogram",
+]
+
+
+@njit
+def _rows(a, ax):
+    # a C-contiguous copy of `a` with axis `ax` last, as (rows, n)
+    c = np.copy(moveaxis(a, ax, -1))
+    n = c.shape[-1]
+    rows = c.size // n if n > 0 else 0
+    return c, c.reshape((rows, n))
+
+
+@njit
+def _unmoved(c, ax, nd):
+    # c (C order, axis ax moved last) back in a's axis order, C-contiguous
+    if ax == nd - 1:
+        return c
+    return np.ascontiguousarray(moveaxis(c, -1, ax))
+
+
+@njit
+def sort(a, axis=-1, kind=None):
+    a = np.asarray(a)
+    if axis is None:
+        return np.sort(a.ravel())
+    if a.ndim == 0:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension 0")
+    ax = _axis(axis, a.ndim)
+    if a.ndim == 1:
+        return np.sort(a)
+    c, flat = _rows(a, ax)
+    for r in range(flat.shape[0]):
+        flat[r].sort()
+    return _unmoved(c, ax, a.ndim)
+
+
+@njit
+def argsort(a, axis=-1, kind=None):
+    a = np.asarray(a)
+    if axis is None:
+        return np.argsort(a.ravel())
+    if a.ndim == 0:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension 0")
+    ax = _axis(axis, a.ndim)
+    if a.ndim == 1:
+        return np.argsort(a)
+    c, flat = _rows(a, ax)
+    out = np.empty(c.shape, dtype=np.int64)
+    oflat = out.reshape(flat.shape)
+    for r in range(flat.shape[0]):
+        oflat[r] = np.argsort(flat[r])
+    return _unmoved(out, ax, a.ndim)
+
+
+@njit
+def _check_kth(kth, n):
+    if isinstance(kth, int):
+        if kth < -n or kth >= n:
+            raise ValueError(f"kth(={kth}) out of bounds ({n})")
+    else:
+        ks = np.asarray(kth).ravel()
+        for i in range(ks.shape[0]):
+            k = ks[i]
+            if k < -n or k >= n:
+                raise ValueError(f"kth(={k}) out of bounds ({n})")
+
+
+@njit
+def partition(a, kth, axis=-1):
+    a = np.asarray(a)
+    if a.ndim == 0:
+        raise ValueError("Cannot partition a 0-d array")
+    if axis is None:
+        _check_kth(kth, a.size)
+        return np.sort(a.ravel())
+    _check_kth(kth, a.shape[_axis(axis, a.ndim)])
+    return sort(a, axis)
+
+
+@njit
+def argpartition(a, kth, axis=-1):
+    a = np.asarray(a)
+    if a.ndim == 0:
+        raise ValueError("Cannot partition a 0-d array")
+    if axis is None:
+        _check_kth(kth, a.size)
+        return np.argsort(a.ravel())
+    _check_kth(kth, a.shape[_axis(axis, a.ndim)])
+    return argsort(a, axis)
+
+
+@njit
+def _lexsort_step(idx, key):
+    k = np.asarray(key)
+    if k.ndim != 1 or k.shape[0] != idx.shape[0]:
+        raise ValueError("all keys need to be the same shape")
+    return idx[np.argsort(k[idx])]
+
+
+@njit
+def lexsort(keys):
+    # the last key is the primary one: stable sorts by each key from the first to the last
+    if isinstance(keys, np.ndarray):
+        if keys.ndim != 2:
+            refuse("np.lexsort() of an array needs a 2-D array (one key per row)")
+        idx = np.arange(keys.shape[1])
+        for r in range(keys.shape[0]):
+            idx = _lexsort_step(idx, keys[r])
+        return idx
+    if len(keys) == 0:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    idx = np.arange(np.asarray(keys[0]).size)
+    for key in literal_unroll(keys):
+        idx = _lexsort_step(idx, key)
+    return idx
+
+
+@njit
+def unique(ar):
+    return np.unique(np.asarray(ar).ravel())
+
+
+@njit
+def count_nonzero(a, axis=None):
+    a = np.asarray(a)
+    if axis is None:
+        f = a.ravel()
+        n = 0
+        for i in range(f.shape[0]):
+            if f[i] != 0:
+                n += 1
+        return n
+    if a.ndim == 0:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension 0")
+    ax = _axis(axis, a.ndim)
+    c, flat = _rows(a, ax)
+    out = np.zeros(flat.shape[0], dtype=np.int64)
+    for r in range(flat.shape[0]):
+        for j in range(flat.shape[1]):
+            if flat[r, j] != 0:
+                out[r] += 1
+    return out.reshape(c.shape[:-1])
+
+
+@njit
+def bincount(x, weights=None, minlength=0):
+    a = np.asarray(x)
+    if a.ndim != 1:
+        raise ValueError("object too deep for desired array" if a.ndim > 1 else
+                         "object of too small depth for desired array")
+    if not isinstance(np.zeros(1, dtype=a.dtype)[0], int):
+        refuse("np.bincount() needs an array of integers (NumPy cannot cast other dtypes safely)")
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    n = a.shape[0]
+    top = -1
+    for i in range(n):
+        if a[i] < 0:
+            raise ValueError("'list' argument must have no negative elements")
+        if a[i] > top:
+            top = a[i]
+    size = top + 1
+    if size < minlength:
+        size = minlength
+    if weights is None:
+        out = np.zeros(size, dtype=np.int64)
+        for i in range(n):
+            out[a[i]] += 1
+        return out
+    w = np.asarray(weights)
+    if w.ndim != 1 or w.shape[0] != n:
+        raise ValueError("The weights and list don't have the same length.")
+    acc = np.zeros(size, dtype=np.float64)
+    for i in range(n):
+        acc[a[i]] += w[i]
+    return acc
+
+
+@njit
+def _float_kind(a):
+    # the edges' dtype of np.histogram with a number of bins: a's float type, float64 for others
+    z = np.zeros(1, dtype=a.dtype)[0]
+    if isinstance(z, np.float32):
+        return np.float32(0.0)
+    elif isinstance(z, np.float16):
+        return np.float16(0.0)
+    else:
+        return 0.0
+
+
+@njit
+def _hist_linspace(first, last, nbins, czero, ozero):
+    # NumPy's linspace(first, last, nbins + 1) computed in czero's dtype (the edges found from a
+    # float32 array are computed in float32; from a range, in float64), then cast to ozero's
+    dt = np.asarray(czero).dtype
+    delta = last - first
+    div = np.full(1, nbins, dtype=dt)[0]
+    step = delta / div
+    y = np.arange(nbins + 1).astype(dt)
+    if step == 0:
+        y = y / div * delta
+    else:
+        y = y * step
+    y = y + first
+    y[nbins] = last
+    return y.astype(np.asarray(ozero).dtype)
+
+
+@njit
+def _hist_uniform(a, nbins, first, last, zero, edges):
+    # NumPy's uniform-bins path: index by scaling, then corrected against the edges
+    counts = np.zeros(nbins, dtype=np.int64)
+    norm_denom = (last - first) + zero
+    for i in range(a.shape[0]):
+        v = a[i]
+        if not (v >= first and v <= last):
+            continue
+        x = v + zero
+        j = int(((x - first) / norm_denom) * nbins)
+        if j == nbins:
+            j -= 1
+        if x < edges[j]:
+            j -= 1
+        elif j != nbins - 1 and x >= edges[j + 1]:
+            j += 1
+        counts[j] += 1
+    return counts, edges
+
+
+@njit
+def _hist_edges(a, edges):
+    e = np.asarray(edges)
+    if e.ndim != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    for i in range(e.shape[0] - 1):
+        if e[i] > e[i + 1]:
+            raise ValueError("`bins` must increase monotonically, when an array")
+    nb = e.shape[0] - 1
+    if nb < 0:
+        nb = 0
+    counts = np.zeros(nb, dtype=np.int64)
+    if nb == 0:
+        return counts, e
+    kind = a[:0] * 0 + e[:0] * 0  # compared in the common dtype (NumPy's searchsorted)
+    s = np.sort(a.astype(kind.dtype))
+    ec = e.astype(kind.dtype)
+    for j in range(nb):
+        lo = np.searchsorted(s, ec[j], side="left")
+        if j == nb - 1:  # the last bin holds its right edge
+            hi = np.searchsorted(s, ec[j + 1], side="right")
+        else:
+            hi = np.searchsorted(s, ec[j + 1], side="left")
+        counts[j] = hi - lo
+    return counts, e
+
+
+@njit
+def histogram(a, bins=10, range=None):
+    data = np.asarray(a).ravel()
+    if not isinstance(bins, int):
+        return _hist_edges(data, bins)
+    if bins < 1:
+        raise ValueError("`bins` must be positive, when an integer")
+    zero = _float_kind(data)
+    dt = np.asarray(zero).dtype
+    if range is None:
+        if data.shape[0] == 0:
+            first = zero + 0.0
+            last = zero + 1.0
+        else:
+            first = data.min() + zero
+            last = data.max() + zero
+            if not (np.isfinite(first) and np.isfinite(last)):
+                raise ValueError("autodetected range of [" + str(first) + ", " + str(last) + "] is not finite")
+        if first == last:
+            first = first - 0.5
+            last = last + 0.5
+        edges = _hist_linspace(first, last, bins, zero, zero)
+    else:
+        lo = float(range[0])
+        hi = float(range[1])
+        if lo > hi:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            raise ValueError("supplied range of [" + str(lo) + ", " + str(hi) + "] is not finite")
+        if lo == hi:
+            lo = lo - 0.5
+            hi = hi + 0.5
+        # NumPy: the range's Python floats meet the data in its dtype; the edges are computed
+        # in float64 and cast
+        edges = _hist_linspace(lo, hi, bins, 0.0, zero)
+        first = np.full(1, lo, dtype=dt)[0]
+        last = np.full(1, hi, dtype=dt)[0]
+    return _hist_uniform(data, bins, first, last, zero, edges)
