@@ -132,6 +132,7 @@ bool unboxArray(PyObject *obj, int ndim, char *dst);
 // Builds the Python object for the native value at src, consuming the array
 // references it holds (also on failure). Returns a new reference or null.
 PyObject *boxValue(const types::Type &t, char *src);
+PyObject *boxTupleAt(const types::Type &t, char *src, const std::vector<size_t> &offsets);
 // Drops the array references held by a native value that will not be boxed.
 void releaseValue(const types::Type &t, char *src);
 ArgOp argOpFor(const types::Type &t);

@@ -264,8 +264,13 @@ PyObject *boxViewOfArgument(const Type &t, MahouArrayHead *head) {
   return arr;
 }
 
-PyObject *boxTuple(const Type &t, char *src) {
-  std::vector<size_t> offsets = types::tupleOffsets(t);
+PyObject *boxTuple(const Type &t, char *src) { return boxTupleAt(t, src, types::tupleOffsets(t)); }
+
+} // namespace
+
+// A tuple whose items lie at `offsets` (types::tupleOffsets(t)): a list of tuples
+// computes them once for all its items.
+PyObject *boxTupleAt(const Type &t, char *src, const std::vector<size_t> &offsets) {
   PyObject *tuple = PyTuple_New(Py_ssize_t(t.elems.size()));
   for (size_t i = 0; i < t.elems.size(); ++i) {
     PyObject *item = tuple ? boxValue(t.elems[i], src + offsets[i]) : nullptr;
@@ -279,8 +284,6 @@ PyObject *boxTuple(const Type &t, char *src) {
   }
   return t.handle ? boxNamedTuple(t, tuple) : tuple;
 }
-
-} // namespace
 
 bool unboxArray(PyObject *obj, int ndim, char *dst) {
   if (!PyArray_Check(obj) || PyArray_NDIM(reinterpret_cast<PyArrayObject *>(obj)) != ndim) {

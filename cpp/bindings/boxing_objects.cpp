@@ -118,10 +118,14 @@ PyObject *listToPython(MahouMemInfo *list, const Type &item) {
   MahouList *l = mahouList(list);
   PyObject *out = PyList_New(Py_ssize_t(l->size));
   if (!out) return nullptr;
+  // a list of tuples: the items' offsets once (not per tuple), and no reference to take
+  // when the items hold no objects
+  std::vector<size_t> offsets;
+  if (item.kind == types::Kind::Tuple) offsets = types::tupleOffsets(item);
   for (int64_t i = 0; i < l->size; ++i) {
     char *src = l->items + i * l->itemSize;
-    runtime::increfItem(l->desc, src); // boxValue takes a reference
-    PyObject *x = boxValue(item, src);
+    if (l->desc->nrefs) runtime::increfItem(l->desc, src); // boxValue takes a reference
+    PyObject *x = item.kind == types::Kind::Tuple ? boxTupleAt(item, src, offsets) : boxValue(item, src);
     if (!x) {
       Py_DECREF(out);
       return nullptr;

@@ -113,9 +113,11 @@ def test_reduce_sum(n, dtype):
     assert sum_reduce(cuda.to_device(a)) == a.sum()
 
 
-@pytest.mark.parametrize("n", [5 * 128 * 256 - 1, 5 * 128 * 256 + 3, 9 * 128 * 256 + 77])
-def test_reduce_four_runs_per_thread(n):
-    # past four grid strides each thread folds four runs at once (then the rest one by one)
+@pytest.mark.parametrize("n", [1023, 1024, 1025, 128 * 1024, 128 * 1024 + 1, 3 * 128 * 1024 - 1,
+                               5 * 128 * 256 + 3, 9 * 128 * 256 + 77])
+def test_reduce_tiles(n):
+    # blocks fold whole tiles of 1024 items (four per thread), grid strided, then the one
+    # partly filled tile; the sizes fall on and beside tile and grid boundaries
     @cuda.reduce
     def sum_reduce(a, b):
         return a + b
