@@ -1,5 +1,6 @@
 // Typing of calls: resolving what is called, Python builtins, dtype constructors,
 // methods of arrays and numbers, and calls to other compiled functions.
+#include "mahou/bound_method_type.h"
 #include "typer.h"
 #include "sema/typers.h"
 #include "mahou/versions.h"
@@ -90,7 +91,7 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
         r.handle = v->type.handle;
         return r;
       }
-      if (v->type.isClosure()) { // an inner function held in a variable (closures.cpp)
+      if (v->type.isClosure() || types::isBoundMethod(v->type)) { // an inner function or a bound method held in a variable (closures.cpp)
         CalleeRef r{CK::Closure, v->type.text};
         r.self = &func;
         return r;
@@ -258,7 +259,7 @@ ExprPtr FunctionTyper::call(const ast::Call &e) {
   if (!callee) {
     auto v = expr(*e.func);
     if (isUnknown(v)) return unknown(e.loc);
-    if (v->type.isClosure()) return closureCall(std::move(v), e); // (lambda x: ...)(1), fs[0](x)
+    if (v->type.isClosure() || types::isBoundMethod(v->type)) return closureCall(std::move(v), e); // (lambda x: ...)(1), fs[0](x)
     error(e.func->loc, "'" + v->type.str() + "' object is not callable");
   }
   return callResolved(*callee, e);

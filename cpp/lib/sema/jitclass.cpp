@@ -2,6 +2,7 @@
 // and writes at their offsets (with the spec's types), properties, methods and static
 // methods (compiled functions taking the instance first), and the special methods
 // operators, len(), subscripts and `in` call.
+#include "mahou/bound_method_type.h"
 #include "typer.h"
 #include "sema/typers.h"
 
@@ -105,8 +106,13 @@ ExprPtr instanceAttribute(Typing &t, ExprPtr obj, const std::string &attr, Loc l
     a.positional.push_back(std::move(obj));
     return t.callCompiled(p->second.getter, c.name + "." + attr, std::move(a), loc);
   }
-  if (c.method(attr) || c.staticMethods.count(attr))
-    t.notSupported(loc, "the method '" + attr + "' of '" + c.name + "' can only be called, not used as a value");
+  if (c.method(attr)) { // `f = obj.method`: the instance, called later with it first
+    auto bound = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, types::boundMethodType(ot, c.name, attr), loc);
+    bound->args.push_back(std::move(obj));
+    return bound;
+  }
+  if (c.staticMethods.count(attr))
+    t.notSupported(loc, "the static method '" + attr + "' of '" + c.name + "' can only be called, not used as a value");
   t.error(loc, "'" + c.name + "' object has no attribute '" + attr + "'");
 }
 

@@ -1,5 +1,6 @@
 // The registry's static tables (every area's .def file), their one-probe lookup, the
 // receivers of values, and the one diagnostic for a name a receiver lacks.
+#include "mahou/bound_method_type.h"
 #include "sema/typers.h"
 
 #include "mahou/range_type.h"
@@ -162,6 +163,7 @@ Receiver receiverOf(const Type &t) {
   case Kind::Tuple:
     if (types::isRange(t)) return Receiver::Range;
     if (types::isSlice(t)) return Receiver::Slice;
+    if (types::isBoundMethod(t)) return Receiver::Value; // obj.method as a value: no members
     if (t.isNamedTuple()) return Receiver::NamedTuple;
     return Receiver::Tuple;
   default: return Receiver::Value;

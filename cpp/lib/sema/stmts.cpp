@@ -1,5 +1,6 @@
 // Typing of statements: assignment (chained, unpacking, item stores), augmented
 // assignment, if/while, return, raise, assert, print (for loops: for_loops.cpp).
+#include "mahou/bound_method_type.h"
 #include "typer.h"
 #include "sema/arrays.h"
 #include "array_index.h"
@@ -473,6 +474,8 @@ void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
   }
   if (isCompileTimeOnly(v->type)) notSupported(s.loc, "returning a " + v->type.str() + " is not supported");
   if (v->type.containsClosure()) notSupported(s.loc, "returning an inner function is not supported (Numba refuses it too)");
+  if (types::containsBoundMethod(v->type))
+    notSupported(s.loc, "returning a bound method of a jitclass instance is not supported (call it, or return the instance)");
   v = itemValue(*this, std::move(v)); // a string literal is returned as a str
   unifyReturn(v->type, s.loc);
   if (!ret_.isNone()) {
