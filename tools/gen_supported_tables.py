@@ -1,12 +1,11 @@
 #!/usr/bin/env python3
 """Generates the supported-features tables of the documentation from the compiler's own
-tables, so that they cannot drift: the method table (cpp/lib/sema/methods.def), the NumPy
+tables, so that they cannot drift: the registry's tables (cpp/lib/sema/*.def), the NumPy
 ufuncs compiled code calls (cpp/lib/sema/ufuncs.def) and the NumPy functions written in
 Python (mahou._library). The docs build (docs/conf.py) runs it into docs/_generated/.
 
 Every source is a reader yielding Entry(receiver, name, what, detail); the writer groups
-entries by receiver. When the one registry keyed by (receiver, name) lands, a reader of
-its .def tables replaces the first two readers (see `READERS`)."""
+entries by receiver (see `READERS`)."""
 
 import argparse
 import collections
@@ -28,25 +27,39 @@ DTYPE_CHARS = {
 DTYPE_ORDER = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
                "float16", "float32", "float64", "complex64", "complex128"]
 
-# How a types::Kind of methods.def is called in the docs.
-KIND_NAMES = {"Array": "ndarray", "Scalar": "numbers (int, float, complex)", "DTypeObj": "np.dtype",
-              "NumPyRandomGenerator": "np.random.Generator", "EnumMember": "enum members"}
-
-
 def _strip_comments(text):
     return re.sub(r"//[^\n]*", "", text)
 
 
-def read_method_table(path=ROOT / "cpp/lib/sema/methods.def"):
-    """MAHOU_METHOD(kind, "name", typer) and MAHOU_ATTRIBUTE(kind, "name", typer)."""
-    for macro, kind, name in re.findall(r'MAHOU_(METHOD|ATTRIBUTE)\(\s*(\w+)\s*,\s*"([^"]+)"',
-                                        _strip_comments(path.read_text())):
-        what = "method" if macro == "METHOD" else "attribute"
-        receiver = KIND_NAMES.get(kind, kind)
-        if name == "*":
-            yield Entry(receiver, "*", what, "every method of the type (its own table)")
-        else:
-            yield Entry(receiver, name, what, "")
+REGISTRY = ROOT / "cpp/lib/sema"
+# Tables of sema that are not registry entries (the receivers themselves; ufuncs have their reader).
+NOT_REGISTRY = {"receivers.def", "ufuncs.def"}
+REGISTRY_WHAT = {"FUNCTION": "function", "METHOD": "method", "ATTRIBUTE": "attribute",
+                 "STATEMENT": "method (as a statement)", "LOOP": "loop form"}
+
+
+def read_receivers(path=REGISTRY / "receivers.def"):
+    """MAHOU_RECEIVER(id, "spelling", ...): how the docs name each receiver."""
+    names = {}
+    for rid, spelling in re.findall(r'MAHOU_RECEIVER\(\s*(\w+)\s*,\s*"([^"]*)"', _strip_comments(path.read_text())):
+        names[rid] = spelling or "builtins"
+    return names
+
+
+def read_registry(directory=REGISTRY):
+    """The registry's entries, MAHOU_FUNCTION/METHOD/ATTRIBUTE/STATEMENT/LOOP(receiver, "name", ...),
+    of every .def table of sema (one entry a line, beside the code that types it)."""
+    receivers = read_receivers(directory / "receivers.def")
+    pattern = r'MAHOU_(FUNCTION|METHOD|ATTRIBUTE|STATEMENT|LOOP)\(\s*(\w+)\s*,\s*"([^"]+)"'
+    for path in sorted(directory.glob("*.def")):
+        if path.name in NOT_REGISTRY:
+            continue
+        for macro, rid, name in re.findall(pattern, _strip_comments(path.read_text())):
+            receiver = receivers.get(rid, rid)
+            if name == "*":
+                yield Entry(receiver, "*", REGISTRY_WHAT[macro], f"any name (its own lookup; {path.name})")
+            else:
+                yield Entry(receiver, name, REGISTRY_WHAT[macro], path.name)
 
 
 def _expand_loops(text, macros):
@@ -94,7 +107,7 @@ def read_library(modules=LIBRARY_MODULES):
 
 
 READERS = [
-    ("The method table (cpp/lib/sema/methods.def)", read_method_table),
+    ("The registry: names compiled code can call or read (cpp/lib/sema/*.def)", read_registry),
     ("NumPy ufuncs in compiled code (cpp/lib/sema/ufuncs.def)", read_ufunc_table),
     ("NumPy functions written in Python (mahou._library)", read_library),
 ]

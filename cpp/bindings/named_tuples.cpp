@@ -1,5 +1,6 @@
 // collections.namedtuple and typing.NamedTuple at the boundary: which tuple classes
 // are namedtuples (their field names), and instances of the user's class for results.
+#include "mahou/bound_method_type.h"
 #include "binding.h"
 
 #include "numpy_api.h"
@@ -139,6 +140,11 @@ bool unboxSlice(PyObject *obj, const types::Type &t, char *dst) {
 
 PyObject *boxNamedTuple(const types::Type &t, PyObject *items) {
   if (t.handle == types::kRangeClass) return boxRange(items);
+  if (t.handle == types::kBoundMethodClass) { // refused when compiling; never boxed
+    Py_DECREF(items);
+    PyErr_SetString(PyExc_TypeError, "a bound method of a jitclass instance cannot leave compiled code");
+    return nullptr;
+  }
   if (t.handle == types::kSliceClass) {
     PyObject *r = PySlice_New(PyTuple_GET_ITEM(items, 0), PyTuple_GET_ITEM(items, 1), PyTuple_GET_ITEM(items, 2));
     Py_DECREF(items);

@@ -1,5 +1,6 @@
 // Typing of Python arguments: the compact per-call key (hit path), the full
 // core type (miss path) and the conversion of core types to mahou.types objects.
+#include "mahou/bound_method_type.h"
 #include "binding.h"
 #include "numpy_api.h"
 #include "objects_binding.h"
@@ -389,7 +390,13 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
       key.push_back(tagged(KeyTag::Slice, mask));
       return;
     }
-    if (t.handle) {
+    if (types::isBoundMethod(t)) { // the method's qualified name (FNV-1a), then the instance
+      uint64_t h = 0xcbf29ce484222325ull;
+      for (unsigned char ch : t.text) h = (h ^ ch) * 0x100000001b3ull;
+      key.push_back(tagged(KeyTag::NamedTuple, 0));
+      key.push_back(types::kBoundMethodClass);
+      key.push_back(h);
+    } else if (t.handle) {
       key.push_back(tagged(KeyTag::NamedTuple, 0));
       key.push_back(t.handle);
     }
@@ -645,7 +652,7 @@ PyObject *toPyType(const Type &t) {
         return nullptr;
       items.append(item);
     }
-    if (types::isSlice(t) || types::isRange(t))
+    if (types::isSlice(t) || types::isRange(t) || types::isBoundMethod(t))
       return callTypes("_opaque", nb::make_tuple(typeString(t)));
     if (t.handle) // a namedtuple: types.NamedTuple(items, its class)
       return callTypes("NamedTuple", nb::make_tuple(items, nb::handle(reinterpret_cast<PyObject *>(uintptr_t(t.handle)))));

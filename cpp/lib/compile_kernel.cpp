@@ -1,29 +1,22 @@
-// The GPU pipeline, read as a script: parse → infer types (cuda module, device
-// functions typed into the same module) → verify → lower the kernel → link
-// libdevice and optimise for sm_XX → PTX.
+// The GPU drivers: the pipeline's stages (pipeline.h) walked for a CUDA kernel (NVPTX,
+// libdevice, PTX), a device function alone, or the CUDA emulator (the host CPU).
 #include "mahou/codegen.h"
 #include "mahou/compiler.h"
 #include "mahou/jit.h"
-#include "mahou/parser.h"
 #include "mahou/ptx.h"
 #include "mahou/sema.h"
 #include "module_functions.h"
+#include "pipeline.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Support/raw_ostream.h>
 
 #include <atomic>
-#include <chrono>
-#include <map>
 #include <memory>
 
 namespace mahou {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 std::string uniqueSuffix() {
   static std::atomic<uint64_t> counter{0};
@@ -35,36 +28,6 @@ std::string ptxName(const std::string &name) {
   std::string s;
   for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
   return s;
-}
-
-// The kernel's definition in the parsed source, checked against the argument count.
-const ast::FunctionDef &kernelDef(const SourceFile &file, const ast::Module &module, const std::string &name,
-                                  const std::vector<types::Type> &args) {
-  const ast::FunctionDef *def = module.findFunction(name);
-  if (!def) unsupported(file, Loc{file.firstLine(), 1}, "no top-level function named '" + name + "' in this source");
-  if (args.size() != def->args.size())
-    typingError(file, def->loc, name + "() takes " + std::to_string(def->args.size()) + " arguments but " +
-                                    std::to_string(args.size()) + " were given");
-  return *def;
-}
-
-struct LoweredKernel {
-  std::unique_ptr<llvm::LLVMContext> ctx;
-  std::unique_ptr<llvm::Module> module;
-  std::string kernelName;
-  std::string irText; // the kernel's typed IR
-  bool gridSync = false;
-  StageTimes times;
-};
-
-// The kernel's typed IR (GPU typing, device and inner functions into `devices`); a
-// kernel returns nothing.
-ir::Function typeKernel(const SourceFile &file, const ast::FunctionDef &def, const std::vector<types::Type> &args,
-                        CompileEnvironment &env, const CompileOptions &copts, const std::string &symbol,
-                        ModuleFunctions &devices) {
-  ir::Function fn = sema::buildTypedIR(file, def, args, env, copts, symbol, sema::TypingContext{true, &devices, nullptr});
-  if (!fn.ret.isNone()) typingError(file, def.loc, "a CUDA kernel must not return a value (it returns " + fn.ret.str() + ")");
-  return fn;
 }
 
 // Whether an expression of `b` (or of a block nested in it) satisfies `pred`.
@@ -103,33 +66,11 @@ bool isBarrierOrWarpOp(const ir::Expr &e) {
 // A grid-wide barrier: the kernel needs a cooperative launch.
 bool isGridSync(const ir::Expr &e) { return e.op == ir::ExprOp::GpuOp && ir::GpuOpKind(e.sub) == ir::GpuOpKind::GridSync; }
 
-LoweredKernel lower(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
-                    CompileEnvironment &env, const KernelOptions &options, bool wantIRText = false) {
-  LoweredKernel out;
-  auto t0 = Clock::now();
-  ast::Module module = frontend::parseModule(file);
-  const ast::FunctionDef *def = &kernelDef(file, module, name, args);
-  out.times.parseMs = msSince(t0);
-
-  t0 = Clock::now();
+// What sema is told of a kernel's or device function's options.
+CompileOptions fastmathOptions(const KernelOptions &options) {
   CompileOptions copts;
   copts.fastmath = options.fastmath;
-  out.kernelName = ptxName(name) + "_" + uniqueSuffix();
-  ModuleFunctions devices(copts, /*gpu=*/true, "mahou_dev_" + out.kernelName);
-  ir::Function fn = typeKernel(file, *def, args, env, copts, "mahou_kernel_body_" + out.kernelName, devices);
-  ir::verify(fn);
-  out.gridSync = kernelUses(fn, devices, isGridSync);
-  if (wantIRText) out.irText = ir::print(fn); // only for inspection: not on the launch path
-  out.times.semaMs = msSince(t0);
-
-  t0 = Clock::now();
-  out.ctx = std::make_unique<llvm::LLVMContext>();
-  codegen::CodegenOptions cg;
-  cg.fastmath = options.fastmath;
-  cg.target = codegen::Target::NVPTX;
-  out.module = codegen::lowerKernel(fn, devices.functions(), out.kernelName, *out.ctx, cg);
-  out.times.codegenMs = msSince(t0);
-  return out;
+  return copts;
 }
 
 ptx::Target ptxTarget(const KernelOptions &options) {
@@ -140,96 +81,163 @@ ptx::Target ptxTarget(const KernelOptions &options) {
   return t;
 }
 
-std::string moduleText(const llvm::Module &m) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  m.print(os, nullptr);
-  return os.str();
-}
+// What the GPU targets share: the signature (a kernel's arity), typing for the GPU
+// (device functions typed into the same module) and what the kernel uses.
+class GpuTarget : public pipeline::Target {
+public:
+  GpuTarget(CompileOptions options, bool kernel) : options_(std::move(options)), kernel_(kernel) {}
+  // A kernel returns nothing (a device function may).
+  void checkTyped(pipeline::Compilation &c) override {
+    if (kernel_ && !c.fn->ret.isNone())
+      typingError(c.file, c.def->loc, "a CUDA kernel must not return a value (it returns " + c.fn->ret.str() + ")");
+  }
+  void checkSignature(pipeline::Compilation &c) override {
+    if (c.args.size() != c.def->args.size())
+      typingError(c.file, c.def->loc, c.name + "() takes " + std::to_string(c.def->args.size()) + " arguments but " +
+                                          std::to_string(c.args.size()) + " were given");
+  }
+  ir::Function type(pipeline::Compilation &c) override {
+    c.callees = std::make_unique<ModuleFunctions>(options_, /*gpu=*/true, calleePrefix());
+    return sema::buildTypedIR(c.file, *c.def, c.args, c.env, options_, symbol(), sema::TypingContext{true, c.callees.get(), nullptr});
+  }
+  void passes(pipeline::Compilation &c) override {
+    gridSync = kernelUses(*c.fn, *c.callees, isGridSync);
+    synchronizes = kernelUses(*c.fn, *c.callees, isBarrierOrWarpOp);
+  }
+  bool gridSync = false;     // it synchronises the whole grid: a cooperative launch
+  bool synchronizes = false; // it uses barriers or warp operations
+
+protected:
+  virtual std::string symbol() const = 0;       // the typed function's symbol
+  virtual std::string calleePrefix() const = 0; // the symbols of its device functions
+  CompileOptions options_;
+  bool kernel_;
+};
+
+// A @cuda.jit kernel to PTX: it returns nothing; libdevice linked, optimised for sm_XX.
+class KernelTarget final : public GpuTarget {
+public:
+  KernelTarget(const std::string &name, const KernelOptions &options)
+      : GpuTarget(fastmathOptions(options), /*kernel=*/true), kernelOptions_(options), kernelName(ptxName(name) + "_" + uniqueSuffix()) {}
+  void lower(pipeline::Compilation &c) override {
+    c.context = std::make_unique<llvm::LLVMContext>();
+    codegen::CodegenOptions cg;
+    cg.fastmath = kernelOptions_.fastmath;
+    cg.target = codegen::Target::NVPTX;
+    c.llvmModule = codegen::lowerKernel(*c.fn, c.callees->functions(), kernelName, *c.context, cg);
+  }
+  void optimize(pipeline::Compilation &c) override { ptx::optimize(*c.llvmModule, ptxTarget(kernelOptions_)); }
+  void emit(pipeline::Compilation &c) override { ptxText = ptx::emitPtx(*c.llvmModule, ptxTarget(kernelOptions_)); }
+  std::string assembly() const override { return ptxText; }
+  std::string ptxText;
+  const KernelOptions &kernelOptions_;
+  std::string kernelName;
+
+private:
+  std::string symbol() const override { return "mahou_kernel_body_" + kernelName; }
+  std::string calleePrefix() const override { return "mahou_dev_" + kernelName; }
+};
+
+// The CUDA emulator: the kernel compiled for the host CPU, one thread per call.
+class SimTarget final : public GpuTarget {
+public:
+  SimTarget(const std::string &name, bool boundscheck)
+      : GpuTarget(simCompileOptions(boundscheck), /*kernel=*/true), symbol_("mahou_sim_" + ptxName(name) + "_" + uniqueSuffix()) {}
+  void lower(pipeline::Compilation &c) override {
+    c.context = std::make_unique<llvm::LLVMContext>();
+    codegen::CodegenOptions cg;
+    cg.boundscheck = options_.boundscheck;
+    c.llvmModule = codegen::lowerSimKernel(*c.fn, c.callees->functions(), *c.context, cg);
+  }
+  void optimize(pipeline::Compilation &c) override { jit::Engine::instance().optimize(*c.llvmModule); }
+  void emit(pipeline::Compilation &c) override {
+    entry = reinterpret_cast<EntryFn>(
+        jit::Engine::instance().add(std::move(c.llvmModule), std::move(c.context), codegen::entrySymbol(symbol_)));
+  }
+  EntryFn entry = nullptr;
+
+private:
+  static CompileOptions simCompileOptions(bool boundscheck) {
+    CompileOptions copts;
+    copts.boundscheck = boundscheck;
+    return copts;
+  }
+  std::string symbol() const override { return symbol_; }
+  std::string calleePrefix() const override { return symbol_ + "_dev"; }
+  std::string symbol_;
+};
+
+// cuda.compile_ptx(device=True): a device function alone, as a visible PTX .func.
+class DeviceFunctionTarget final : public GpuTarget {
+public:
+  DeviceFunctionTarget(const std::string &name, const KernelOptions &options)
+      : GpuTarget(fastmathOptions(options), /*kernel=*/false), kernelOptions_(options), symbol_(ptxName(name)),
+        prefix_("mahou_dev_" + symbol_ + "_" + uniqueSuffix()) {}
+  void lower(pipeline::Compilation &c) override {
+    c.context = std::make_unique<llvm::LLVMContext>();
+    codegen::CodegenOptions cg;
+    cg.fastmath = kernelOptions_.fastmath;
+    c.llvmModule = codegen::lowerDeviceFunction(*c.fn, c.callees->functions(), *c.context, cg);
+  }
+  void optimize(pipeline::Compilation &c) override { ptx::optimize(*c.llvmModule, ptxTarget(kernelOptions_), symbol_); }
+  void emit(pipeline::Compilation &c) override { ptxText = ptx::emitPtx(*c.llvmModule, ptxTarget(kernelOptions_)); }
+  std::string ptxText;
+  std::string symbol() const override { return symbol_; }
+
+private:
+  std::string calleePrefix() const override { return prefix_; }
+  const KernelOptions &kernelOptions_;
+  std::string symbol_, prefix_;
+};
 
 } // namespace
 
 SimKernel compileSimKernel(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
                            CompileEnvironment &env, bool boundscheck) {
+  SimTarget target(name, boundscheck);
+  pipeline::Compilation c(file, name, args, env);
+  pipeline::run(c, target, pipeline::Step::Emit);
   SimKernel out;
-  auto t0 = Clock::now();
-  ast::Module module = frontend::parseModule(file);
-  const ast::FunctionDef *def = &kernelDef(file, module, name, args);
-  out.times.parseMs = msSince(t0);
-  t0 = Clock::now();
-  CompileOptions copts;
-  copts.boundscheck = boundscheck;
-  std::string symbol = "mahou_sim_" + ptxName(name) + "_" + uniqueSuffix();
-  ModuleFunctions devices(copts, /*gpu=*/true, symbol + "_dev");
-  ir::Function fn = typeKernel(file, *def, args, env, copts, symbol, devices);
-  ir::verify(fn);
-  out.synchronizes = kernelUses(fn, devices, isBarrierOrWarpOp);
-  out.gridSync = kernelUses(fn, devices, isGridSync);
-  out.times.semaMs = msSince(t0);
-  t0 = Clock::now();
-  auto ctx = std::make_unique<llvm::LLVMContext>();
-  codegen::CodegenOptions cg;
-  cg.boundscheck = boundscheck;
-  auto llmod = codegen::lowerSimKernel(fn, devices.functions(), *ctx, cg);
-  out.times.codegenMs = msSince(t0);
-  t0 = Clock::now();
-  jit::Engine &engine = jit::Engine::instance();
-  engine.optimize(*llmod);
-  out.times.optimizeMs = msSince(t0);
-  t0 = Clock::now();
-  out.entry = reinterpret_cast<EntryFn>(engine.add(std::move(llmod), std::move(ctx), codegen::entrySymbol(symbol)));
-  out.times.jitMs = msSince(t0);
+  out.entry = target.entry;
   out.args = args;
+  out.synchronizes = target.synchronizes;
+  out.gridSync = target.gridSync;
+  out.times = c.times;
   return out;
 }
 
 CompiledKernel compileKernel(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
                              CompileEnvironment &env, const KernelOptions &options) {
-  LoweredKernel k = lower(file, name, args, env, options);
+  KernelTarget target(name, options);
+  pipeline::Compilation c(file, name, args, env);
+  pipeline::run(c, target, pipeline::Step::Emit);
   CompiledKernel out;
-  out.times = k.times;
-  auto t0 = Clock::now();
-  ptx::optimize(*k.module, ptxTarget(options));
-  out.times.optimizeMs = msSince(t0);
-  t0 = Clock::now();
-  out.ptx = ptx::emitPtx(*k.module, ptxTarget(options));
-  out.times.jitMs = msSince(t0);
-  out.kernelName = k.kernelName;
-  out.gridSync = k.gridSync;
+  out.ptx = std::move(target.ptxText);
+  out.kernelName = target.kernelName;
+  out.gridSync = target.gridSync;
   out.args = args;
+  out.times = c.times;
   return out;
 }
 
 CompiledDeviceFunction compileDeviceFunction(const SourceFile &file, const std::string &name,
                                              const std::vector<types::Type> &args, CompileEnvironment &env,
                                              const KernelOptions &options) {
-  ast::Module module = frontend::parseModule(file);
-  const ast::FunctionDef *def = &kernelDef(file, module, name, args);
-  CompileOptions copts;
-  copts.fastmath = options.fastmath;
+  DeviceFunctionTarget target(name, options);
+  pipeline::Compilation c(file, name, args, env);
+  pipeline::run(c, target, pipeline::Step::Emit);
   CompiledDeviceFunction out;
-  out.symbol = ptxName(name);
-  ModuleFunctions callees(copts, /*gpu=*/true, "mahou_dev_" + out.symbol + "_" + uniqueSuffix());
-  ir::Function fn = sema::buildTypedIR(file, *def, args, env, copts, out.symbol, sema::TypingContext{true, &callees, nullptr});
-  ir::verify(fn);
-  out.ret = fn.ret;
-  llvm::LLVMContext ctx;
-  codegen::CodegenOptions cg;
-  cg.fastmath = options.fastmath;
-  auto llmod = codegen::lowerDeviceFunction(fn, callees.functions(), ctx, cg);
-  ptx::optimize(*llmod, ptxTarget(options), out.symbol);
-  out.ptx = ptx::emitPtx(*llmod, ptxTarget(options));
+  out.ptx = std::move(target.ptxText);
+  out.symbol = target.symbol();
+  out.ret = c.fn->ret;
   return out;
 }
 
 std::string emitKernelStage(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
                             CompileEnvironment &env, const KernelOptions &options, Stage stage) {
-  LoweredKernel k = lower(file, name, args, env, options, stage == Stage::IR);
-  if (stage == Stage::IR) return k.irText;
-  if (stage == Stage::LLVM) return moduleText(*k.module);
-  ptx::optimize(*k.module, ptxTarget(options));
-  if (stage == Stage::OptLLVM) return moduleText(*k.module);
-  return ptx::emitPtx(*k.module, ptxTarget(options));
+  KernelTarget target(name, options);
+  pipeline::Compilation c(file, name, args, env);
+  return pipeline::dumpStage(c, target, stage, /*withHelpers=*/false);
 }
 
 } // namespace mahou

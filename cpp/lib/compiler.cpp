@@ -1,17 +1,17 @@
-// The pipeline, read as a script: parse → infer types → verify → lower to LLVM →
-// optimise → JIT. Each stage can be dumped (emitStage) for mahouc and inspect_*().
+// The CPU driver: the pipeline's stages (pipeline.h) walked for the host, to the JIT or
+// an object file (AOT), or as far as the stage mahouc and inspect_*() dump.
 #include "mahou/compiler.h"
 
 #include "mahou/cache.h"
 #include "mahou/codegen.h"
 #include "mahou/jit.h"
-#include "mahou/lexer.h"
 #include "mahou/parser.h"
 #include "mahou/range_type.h"
 #include "jit/inline_library.h"
 #include "jit/object_check.h"
 #include "mahou/sema.h"
 #include "module_functions.h"
+#include "pipeline.h"
 #include "transforms/outline_parallel_loops.h"
 #include "transforms/parallel_array_exprs.h"
 
@@ -40,51 +40,12 @@ std::string freshSymbol(const std::string &name) {
   return "mahou." + name + "." + std::to_string(counter.fetch_add(1));
 }
 
-struct Parsed {
-  ast::Module module;
-  const ast::FunctionDef *def = nullptr;
-};
-
-Parsed parse(const SourceFile &file, const std::string &name) {
-  Parsed p{frontend::parseModule(file)};
-  p.def = p.module.findFunction(name);
-  if (!p.def) unsupported(file, Loc{file.firstLine(), 1}, "no top-level function named '" + name + "' in this source");
-  return p;
-}
-
 void checkArity(const SourceFile &file, const ast::FunctionDef &def, const std::vector<types::Type> &args) {
   if (!def.vararg.empty() && args.size() + 1 == def.numParams())
     unsupported(file, def.loc, "'*" + def.vararg + "' parameters are only supported in calls from other compiled functions");
   if (args.size() != def.numParams()) // keyword-only ones after the positional ones; *args: one packed tuple
     typingError(file, def.loc, def.name + "() takes " + std::to_string(def.args.size() + def.kwonlyargs.size()) + " arguments but " +
                                    std::to_string(args.size()) + " were given");
-}
-
-// parallel=True: each prange loop of the function and its inner functions outlined
-// into a chunk function (transforms/outline_parallel_loops). Returns the notes for
-// parallel_diagnostics; `helpers` gets every function lowered beside the main one.
-std::vector<std::string> outlineParallelLoops(const SourceFile &file, ir::Function &fn, ModuleFunctions &inner,
-                                              const CompileOptions &options,
-                                              std::vector<std::unique_ptr<ir::Function>> &outlined,
-                                              std::vector<const ir::Function *> &helpers) {
-  std::vector<std::string> notes;
-  if (options.parallel) {
-    transforms::parallelizeArrayExprs(fn);
-    for (ir::Function *f : inner.mutableFunctions()) transforms::parallelizeArrayExprs(*f);
-    if (options.verifyIR) ir::verify(fn);
-    notes = transforms::outlineParallelLoops(fn, file, outlined);
-    for (ir::Function *f : inner.mutableFunctions())
-      for (auto &line : transforms::outlineParallelLoops(*f, file, outlined)) notes.push_back(line);
-    if (notes.empty()) notes.push_back("no prange loop in '" + fn.name + "': it runs serially");
-    if (options.verifyIR) {
-      ir::verify(fn);
-      for (ir::Function *f : inner.mutableFunctions()) ir::verify(*f);
-      for (auto &f : outlined) ir::verify(*f);
-    }
-  }
-  helpers = inner.functions();
-  for (auto &f : outlined) helpers.push_back(f.get());
-  return notes;
 }
 
 // The function's types must suit the native entries asked for (a TypingError at the def).
@@ -121,13 +82,6 @@ void checkNativeEntries(const SourceFile &file, const ast::FunctionDef &def, con
   }
 }
 
-std::string moduleText(const llvm::Module &m) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  m.print(os, nullptr);
-  return os.str();
-}
-
 // A namedtuple anywhere in the type: its class is known by address (not in another process).
 bool holdsNamedTuple(const types::Type &t) {
   if (t.isNamedTuple() && !types::isRange(t)) return true; // a range's handle is a constant
@@ -137,122 +91,165 @@ bool holdsNamedTuple(const types::Type &t) {
   return false;
 }
 
+// The CPU target: typed for the host (the cache records what the code depends on),
+// parallel=True loops outlined, lowered with the entries the caller asked for, optimised
+// at O3 and linked into the JIT (or left an object file: AOT); or, for a dump, each stage's
+// text (no entries, nothing linked).
+class HostTarget final : public pipeline::Target {
+public:
+  HostTarget(const CompileOptions &options, CompiledFunction *out) : options_(options), out_(out) {}
+
+  void checkSignature(pipeline::Compilation &c) override { checkArity(c.file, *c.def, c.args); }
+
+  ir::Function type(pipeline::Compilation &c) override {
+    symbol_ = freshSymbol(c.name);
+    c.callees = std::make_unique<ModuleFunctions>(options_, /*gpu=*/false, symbol_); // nested defs and lambdas
+    if (out_) recorder_ = std::make_unique<cache::RecordingEnvironment>(c.env); // what the code depends on
+    CompileEnvironment &env = recorder_ ? *recorder_ : c.env;
+    c.callees->beginMain(c.file, c.name, c.args, symbol_); // a callee that calls it back is typed into this module
+    ir::Function fn = sema::buildTypedIR(c.file, *c.def, c.args, env, options_, symbol_,
+                                         sema::TypingContext{false, c.callees.get(), nullptr});
+    c.callees->endMain(c.file, c.def->loc, c.name, c.args, fn.ret);
+    return fn;
+  }
+
+  void checkTyped(pipeline::Compilation &c) override {
+    if (out_) checkNativeEntries(c.file, *c.def, *c.fn, options_.native);
+  }
+
+  bool verifyIR() const override { return options_.verifyIR; }
+
+  // parallel=True: each prange loop of the function and its inner functions outlined
+  // into a chunk function (transforms/outline_parallel_loops), with the notes for
+  // parallel_diagnostics.
+  void passes(pipeline::Compilation &c) override {
+    ir::Function &fn = *c.fn;
+    if (options_.parallel) {
+      std::vector<std::string> notes;
+      transforms::parallelizeArrayExprs(fn);
+      for (ir::Function *f : c.callees->mutableFunctions()) transforms::parallelizeArrayExprs(*f);
+      if (options_.verifyIR) ir::verify(fn);
+      notes = transforms::outlineParallelLoops(fn, c.file, c.outlined);
+      for (ir::Function *f : c.callees->mutableFunctions())
+        for (auto &line : transforms::outlineParallelLoops(*f, c.file, c.outlined)) notes.push_back(line);
+      if (notes.empty()) notes.push_back("no prange loop in '" + fn.name + "': it runs serially");
+      if (options_.verifyIR) {
+        ir::verify(fn);
+        for (ir::Function *f : c.callees->mutableFunctions()) ir::verify(*f);
+        for (auto &f : c.outlined) ir::verify(*f);
+      }
+      if (out_) out_->parallelNotes = std::move(notes);
+    }
+    if (!out_) return;
+    out_->symbol = cache::contentSymbol(c.file, c.name, c.args, options_, out_->dependencies = recorder_->dependencies());
+    out_->cacheable = recorder_->cacheable() && !holdsNamedTuple(fn.ret) &&
+                      std::none_of(c.args.begin(), c.args.end(), holdsNamedTuple);
+    out_->ret = fn.ret;
+    out_->args = c.args;
+  }
+
+  // The JIT created (the first compile of a process); a function of the same symbol
+  // compiled earlier in this process is the result (not for an object file of its own:
+  // that one may not have a Python entry).
+  void prepare(pipeline::Compilation &c) override {
+    if (!out_) return;
+    auto t0 = Clock::now();
+    bool firstCompile = !jit::Engine::created();
+    jit::Engine &engine = jit::Engine::instance();
+    if (firstCompile) c.times.initMs = msSince(t0);
+    const PythonAbi *pythonAbi = c.env.pythonAbi(); // called from Python: also a Python entry
+    pythonAbi_ = pythonAbi && !options_.objectOnly && codegen::pythonEntryFits(c.args, c.fn->ret) ? pythonAbi : nullptr;
+    if (void *entry = options_.objectOnly ? nullptr : engine.find(codegen::entrySymbol(out_->symbol), &out_->object, &out_->code)) {
+      out_->entry = reinterpret_cast<EntryFn>(entry);
+      link(engine);
+      c.finished = true;
+    }
+  }
+
+  void lower(pipeline::Compilation &c) override {
+    c.context = std::make_unique<llvm::LLVMContext>();
+    codegen::CodegenOptions cg{options_.boundscheck, options_.fastmath};
+    cg.numpyErrors = options_.numpyErrors;
+    if (!out_) {
+      c.llvmModule = codegen::lowerFunction(*c.fn, c.helpers, *c.context, cg, /*withEntry=*/false);
+      return;
+    }
+    c.llvmModule = codegen::lowerFunction(*c.fn, c.helpers, *c.context, cg, /*withEntry=*/true, pythonAbi_, &options_.native);
+    // The provisional symbols become the content symbol (cache.h).
+    llvm::Module &module = *c.llvmModule;
+    llvm::Function *internal = module.getFunction(symbol_), *entry = module.getFunction(codegen::entrySymbol(symbol_));
+    MAHOU_INTERNAL_ASSERT(internal && entry, "the lowered module defines the function and its entry");
+    internal->setName(out_->symbol);
+    entry->setName(codegen::entrySymbol(out_->symbol));
+    if (llvm::Function *py = module.getFunction(codegen::pythonEntrySymbol(symbol_)))
+      py->setName(codegen::pythonEntrySymbol(out_->symbol));
+    for (auto *name : {&ufuncLoopSymbol, &gufuncLoopSymbol, &cfuncSymbol})
+      if (llvm::Function *f = module.getFunction((*name)(symbol_))) f->setName((*name)(out_->symbol));
+  }
+
+  void optimize(pipeline::Compilation &c) override {
+    jit::Engine &engine = jit::Engine::instance();
+    // A generator is kept before CoroSplit: a caller that inlines it splits it again in its
+    // own module, where LLVM sees the frame its loop resumes and inlines the resume function.
+    if (out_ && c.fn->generator) engine.inlineLibrary().keep(out_->symbol, *c.llvmModule);
+    engine.optimize(*c.llvmModule, options_.fastmath, &engine.inlineLibrary(), options_.fastmathFlags);
+    if (out_ && !c.fn->generator) engine.inlineLibrary().keep(out_->symbol, *c.llvmModule);
+  }
+
+  void emit(pipeline::Compilation &c) override {
+    jit::Engine &engine = jit::Engine::instance();
+    if (!out_) {
+      assembly_ = engine.emitAssembly(*c.llvmModule);
+      return;
+    }
+    // The signature record a loader checks the types it is given against (object_check.h):
+    // added after the module was kept for inlining, so callers never define it too.
+    llvm::Constant *record =
+        llvm::ConstantDataArray::getString(*c.context, jit::signatureRecord(c.args, c.fn->ret), false);
+    new llvm::GlobalVariable(*c.llvmModule, record->getType(), /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,
+                             record, jit::signatureSymbol(out_->symbol));
+    out_->object = engine.emitObject(*c.llvmModule);
+    if (options_.objectOnly) return;
+    out_->entry =
+        reinterpret_cast<EntryFn>(engine.addObject(out_->object, codegen::entrySymbol(out_->symbol), &out_->code));
+    link(engine);
+  }
+
+  std::string assembly() const override { return assembly_; }
+
+private:
+  // The Python entry and the native entries of the linked code.
+  void link(jit::Engine &engine) {
+    if (pythonAbi_) out_->pythonEntry = engine.lookup(codegen::pythonEntrySymbol(out_->symbol));
+    findNativeEntries(options_.native, out_->symbol, [&](const std::string &s) { return engine.lookup(s); }, *out_);
+  }
+
+  const CompileOptions &options_;
+  CompiledFunction *out_; // null: a dump
+  std::string symbol_;    // the provisional symbol the function is typed and lowered under
+  std::unique_ptr<cache::RecordingEnvironment> recorder_;
+  const PythonAbi *pythonAbi_ = nullptr;
+  std::string assembly_;
+};
+
 } // namespace
 
 CompiledFunction compileFunction(const SourceFile &file, const std::string &name,
                                  const std::vector<types::Type> &args, CompileEnvironment &env,
                                  const CompileOptions &options) {
   CompiledFunction out;
-  auto t0 = Clock::now();
-  Parsed parsed = parse(file, name);
-  checkArity(file, *parsed.def, args);
-  out.times.parseMs = msSince(t0);
-
-  t0 = Clock::now();
-  std::string symbol = freshSymbol(name);
-  cache::RecordingEnvironment recorder(env); // what the code depends on: globals, callees
-  ModuleFunctions inner(options, /*gpu=*/false, symbol); // nested defs and lambdas
-  inner.beginMain(file, name, args, symbol); // a callee that calls it back is typed into this module
-  ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, recorder, options, symbol,
-                                       sema::TypingContext{false, &inner, nullptr});
-  inner.endMain(file, parsed.def->loc, name, args, fn.ret);
-  if (options.verifyIR) ir::verify(fn);
-  checkNativeEntries(file, *parsed.def, fn, options.native);
-  std::vector<std::unique_ptr<ir::Function>> outlined;
-  std::vector<const ir::Function *> helpers;
-  out.parallelNotes = outlineParallelLoops(file, fn, inner, options, outlined, helpers);
-  out.symbol = cache::contentSymbol(file, name, args, options, out.dependencies = recorder.dependencies());
-  out.cacheable = recorder.cacheable() && !holdsNamedTuple(fn.ret) &&
-                  std::none_of(args.begin(), args.end(), holdsNamedTuple);
-  out.ret = fn.ret;
-  out.args = args;
-  out.times.semaMs = msSince(t0);
-
-  t0 = Clock::now();
-  bool firstCompile = !jit::Engine::created();
-  jit::Engine &engine = jit::Engine::instance();
-  if (firstCompile) out.times.initMs = msSince(t0);
-  const PythonAbi *pythonAbi = env.pythonAbi(); // called from Python: also a Python entry
-  bool withPythonEntry = pythonAbi && !options.objectOnly && codegen::pythonEntryFits(args, fn.ret);
-  // Same symbol, same code: an identical function compiled earlier in this process
-  // (not for an object file of its own: that one may not have a Python entry).
-  if (void *entry = options.objectOnly ? nullptr : engine.find(codegen::entrySymbol(out.symbol), &out.object, &out.code)) {
-    out.entry = reinterpret_cast<EntryFn>(entry);
-    if (withPythonEntry) out.pythonEntry = engine.lookup(codegen::pythonEntrySymbol(out.symbol));
-    findNativeEntries(options.native, out.symbol, [&](const std::string &s) { return engine.lookup(s); }, out);
-    return out;
-  }
-
-  t0 = Clock::now();
-  auto ctx = std::make_unique<llvm::LLVMContext>();
-  codegen::CodegenOptions cg{options.boundscheck, options.fastmath};
-  cg.numpyErrors = options.numpyErrors;
-  auto module = codegen::lowerFunction(fn, helpers, *ctx, cg, /*withEntry=*/true,
-                                       withPythonEntry ? pythonAbi : nullptr, &options.native);
-  llvm::Function *internal = module->getFunction(symbol), *entry = module->getFunction(codegen::entrySymbol(symbol));
-  MAHOU_INTERNAL_ASSERT(internal && entry, "the lowered module defines the function and its entry");
-  internal->setName(out.symbol);
-  entry->setName(codegen::entrySymbol(out.symbol));
-  if (llvm::Function *py = module->getFunction(codegen::pythonEntrySymbol(symbol)))
-    py->setName(codegen::pythonEntrySymbol(out.symbol));
-  for (auto *name : {&ufuncLoopSymbol, &gufuncLoopSymbol, &cfuncSymbol})
-    if (llvm::Function *f = module->getFunction((*name)(symbol))) f->setName((*name)(out.symbol));
-  out.times.codegenMs = msSince(t0);
-
-  t0 = Clock::now();
-  // A generator is kept before CoroSplit: a caller that inlines it splits it again in its
-  // own module, where LLVM sees the frame its loop resumes and inlines the resume function.
-  if (fn.generator) engine.inlineLibrary().keep(out.symbol, *module);
-  engine.optimize(*module, options.fastmath, &engine.inlineLibrary(), options.fastmathFlags);
-  if (!fn.generator) engine.inlineLibrary().keep(out.symbol, *module);
-  out.times.optimizeMs = msSince(t0);
-
-  t0 = Clock::now();
-  // The signature record a loader checks the types it is given against (object_check.h):
-  // added after the module was kept for inlining, so callers never define it too.
-  llvm::Constant *record = llvm::ConstantDataArray::getString(*ctx, jit::signatureRecord(args, fn.ret), false);
-  new llvm::GlobalVariable(*module, record->getType(), /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, record,
-                           jit::signatureSymbol(out.symbol));
-  out.object = engine.emitObject(*module);
-  if (options.objectOnly) {
-    out.times.jitMs = msSince(t0);
-    return out;
-  }
-  out.entry = reinterpret_cast<EntryFn>(engine.addObject(out.object, codegen::entrySymbol(out.symbol), &out.code));
-  if (withPythonEntry) out.pythonEntry = engine.lookup(codegen::pythonEntrySymbol(out.symbol));
-  findNativeEntries(options.native, out.symbol, [&](const std::string &s) { return engine.lookup(s); }, out);
-  out.times.jitMs = msSince(t0);
+  HostTarget host(options, &out);
+  pipeline::Compilation c(file, name, args, env);
+  pipeline::run(c, host, pipeline::Step::Emit);
+  out.times = c.times;
   return out;
 }
 
 std::string emitStage(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
                       CompileEnvironment &env, const CompileOptions &options, Stage stage) {
-  if (stage == Stage::Tokens) return frontend::dumpTokens(frontend::tokenize(file));
-  Parsed parsed = parse(file, name);
-  if (stage == Stage::Ast) return ast::dumpAst(*parsed.def);
-  checkArity(file, *parsed.def, args);
-  std::string symbol = freshSymbol(name);
-  ModuleFunctions inner(options, /*gpu=*/false, symbol);
-  ir::Function fn = sema::buildTypedIR(file, *parsed.def, args, env, options, symbol,
-                                       sema::TypingContext{false, &inner, nullptr});
-  if (options.verifyIR) ir::verify(fn);
-  std::vector<std::unique_ptr<ir::Function>> outlined;
-  std::vector<const ir::Function *> helpers;
-  outlineParallelLoops(file, fn, inner, options, outlined, helpers);
-  if (stage == Stage::IR) {
-    std::string text = ir::print(fn);
-    for (const ir::Function *f : helpers) text += ir::print(*f);
-    return text;
-  }
-  llvm::LLVMContext ctx;
-  codegen::CodegenOptions cg{options.boundscheck, options.fastmath};
-  cg.numpyErrors = options.numpyErrors;
-  auto module = codegen::lowerFunction(fn, helpers, ctx, cg, /*withEntry=*/false);
-  if (stage == Stage::LLVM) return moduleText(*module);
-  jit::Engine &engine = jit::Engine::instance();
-  engine.optimize(*module, options.fastmath, &engine.inlineLibrary(), options.fastmathFlags);
-  if (stage == Stage::OptLLVM) return moduleText(*module);
-  return engine.emitAssembly(*module);
+  HostTarget host(options, nullptr);
+  pipeline::Compilation c(file, name, args, env);
+  return pipeline::dumpStage(c, host, stage);
 }
 
 } // namespace mahou

@@ -215,3 +215,37 @@ def test_fma():
     out = np.zeros(8)
     fma_kernel[1, 8](a, b, c, out)
     np.testing.assert_array_equal(out, a * b + c)
+
+
+@cuda.jit
+def ffs_kernel(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = cuda.ffs(a[i])
+
+
+def python_ffs(v, bits):
+    v = int(v) & ((1 << bits) - 1)
+    return (v & -v).bit_length()  # 1 + the lowest set bit's index, 0 for 0
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64, np.uint64])
+def test_ffs(dtype):
+    # the worked example of docs/pipeline.md: a CUDA intrinsic added as a registry entry
+    info = np.iinfo(dtype)
+    vals = [0, 1, 2, 3, 8, 12, info.max, info.min, info.max - 1, 1 << (info.bits - 2)]
+    if info.min < 0:
+        vals += [-1, -2, -8]
+    a = np.array(vals, dtype=dtype)
+    out = np.full(a.size, 99, dtype=np.uint32)
+    ffs_kernel[1, 32](a, out)
+    np.testing.assert_array_equal(out, [python_ffs(v, info.bits) for v in vals])
+
+
+def test_ffs_result_type():
+    sig = cuda.compile_ptx(ffs_device, "(int64,)", device=True)[1]
+    assert str(sig) == "uint32"
+
+
+def ffs_device(x):
+    return cuda.ffs(x)

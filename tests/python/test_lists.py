@@ -574,3 +574,65 @@ def test_is_compares_object_identity():
         return a is b, a is c, a is not b, [1] is [1], d1 is d2, d1 is {1: 2}
 
     assert ident([1], [1]) == (False, True, True, False, True, False)
+
+
+# ---------------------------------------------------------------- c.__contains__(x)
+# (the worked example of docs/pipeline.md: a method added as a registry entry)
+
+def list_contains_method(xs, v):
+    return xs.__contains__(v), xs.__contains__(v + 1), [1.5, 2.0].__contains__(v)
+
+
+def set_and_dict_contains_method(v):
+    s = {1, 4, 9}
+    d = {1: "a", -2: "b"}
+    return s.__contains__(v), d.__contains__(v), {"x": 1}.__contains__("x")
+
+
+def emptied_list_contains_method(v):
+    xs = [v]
+    xs.pop()
+    return xs.__contains__(v)
+
+
+def test_emptied_list_contains_method():
+    check(emptied_list_contains_method, 3)
+
+
+def contains_method_order(xs, v):
+    # the receiver is evaluated before the argument, as in Python
+    log = [0]
+
+    def receiver():
+        log.append(1)
+        return xs
+
+    def argument():
+        log.append(2)
+        return v
+
+    return receiver().__contains__(argument()), log
+
+
+@pytest.mark.parametrize("xs, v", [([1, 2, 3], 2), ([1, 2, 3], 3), ([-5, 0], -5), ([7], 0), ([2.5, -1.0], -1.0),
+                                   ([1.5, 7.0], 1)])
+def test_list_contains_method(xs, v):
+    check(list_contains_method, xs, v)
+
+
+@pytest.mark.parametrize("v", [1, 4, -2, 0, 9])
+def test_set_and_dict_contains_method(v):
+    check(set_and_dict_contains_method, v)
+
+
+def test_contains_method_evaluation_order():
+    check(contains_method_order, [1, 2], 2)
+
+
+def list_contains_wrong_arity(xs):
+    return xs.__contains__()
+
+
+def test_list_contains_method_arity():
+    with pytest.raises(errors.TypingError, match="__contains__"):
+        njit(list_contains_wrong_arity)([1])

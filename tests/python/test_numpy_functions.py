@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from conftest import check
-from mahou import njit
+from mahou import errors, njit
 
 FLOATS = [np.float32, np.float64]
 NUMERIC = [np.int8, np.int32, np.int64, np.uint16, np.float32, np.float64]
@@ -666,3 +666,66 @@ def test_searchsorted_nan_types_and_computed_arrays():
     for v in (2.5, 3, 3.0, -0.5, 7.5):
         check(searches, ints, v)
     check(searches, ints.astype(np.uint8), 3)
+
+
+# ---------------------------------------------------------------- np.shape, np.size, np.ndim
+# (the worked example of docs/pipeline.md: a NumPy function added as a registry entry)
+
+def np_shape_size_ndim(a):
+    return np.shape(a), np.size(a), np.ndim(a)
+
+
+def np_shape_of_computed(a):
+    # the argument is a computed array: evaluated once, its shape read from a temporary
+    return np.shape(a + 1), np.size(a * 2), np.ndim(a.T)
+
+
+@pytest.mark.parametrize("a", [
+    np.arange(6.0),
+    np.arange(12, dtype=np.int32).reshape(3, 4),
+    np.arange(24, dtype=np.int16).reshape(2, 3, 4)[:, ::2, 1:],  # a non-contiguous view
+    np.zeros((0, 5), dtype=np.complex128),                       # empty
+    np.array([True, False]),
+    np.arange(10.0)[::-3],                                        # negative strides
+])
+def test_np_shape_size_ndim_arrays(a):
+    check(np_shape_size_ndim, a)
+    check(np_shape_of_computed, a)
+
+
+@pytest.mark.parametrize("x", [3, -7, 2.5, -0.0, 1 + 2j, True, np.float32(1.5), np.uint8(200)])
+def test_np_shape_size_ndim_scalars(x):
+    check(np_shape_size_ndim, x)
+
+
+def np_ndim_evaluates(n):
+    # the argument is evaluated even though only its ndim is read: np.empty(-1) raises
+    return np.ndim(np.empty(n)), np.size(np.empty((n, 2)))
+
+
+def test_np_ndim_evaluates_its_argument():
+    check(np_ndim_evaluates, 3)
+    check(np_ndim_evaluates, 0)
+    with pytest.raises(ValueError):
+        np_ndim_evaluates(-1)
+    with pytest.raises(ValueError):
+        njit(np_ndim_evaluates)(-1)
+
+
+def np_shape_of_sequence(t):
+    return np.shape(t), np.size(t), np.ndim(t)
+
+
+def np_size_along_axis(a):
+    return np.size(a, 0), np.size(a, -1)
+
+
+@pytest.mark.parametrize("seq", [(1, 2), (1.5, -2.0, 3.0), ((1, 2), (3, 4), (5, 6))])
+def test_np_shape_size_ndim_of_a_sequence(seq):
+    # a sequence goes to the NumPy library's np.shape/np.size/np.ndim (np.asarray first)
+    check(np_shape_of_sequence, seq)
+
+
+def test_np_size_along_an_axis():
+    for a in (np.zeros((2, 3)), np.arange(5.0), np.zeros((4, 0, 2))[:, :, ::2]):
+        check(np_size_along_axis, a)

@@ -134,6 +134,12 @@ Value FunctionLowering::gpuOp(const ir::Expr &e) {
     llvm::Value *x = scalarExpr(*e.args[0]);
     return {b_.CreateUnaryIntrinsic(I::bitreverse, x), false};
   }
+  case G::Ffs: { // 1 + the count of trailing zeros (cttz of 0 is the width), 0 for 0
+    llvm::Value *x = scalarExpr(*e.args[0]);
+    llvm::Value *tz = b_.CreateBinaryIntrinsic(I::cttz, x, b_.getFalse());
+    llvm::Value *pos = b_.CreateZExtOrTrunc(b_.CreateAdd(tz, llvm::ConstantInt::get(x->getType(), 1)), b_.getInt32Ty());
+    return {b_.CreateSelect(b_.CreateICmpEQ(x, llvm::ConstantInt::get(x->getType(), 0)), b_.getInt32(0), pos), false};
+  }
   default: break;
   }
   // Atomics on an array element.

@@ -593,8 +593,10 @@ StmtPtr Parser::fromImportStatement() {
 
 } // namespace detail
 
+ast::Module parseModuleSyntax(const SourceFile &file) { return detail::Parser(file).module(); }
+
 ast::Module parseModule(const SourceFile &file) {
-  ast::Module module = detail::Parser(file).module();
+  ast::Module module = parseModuleSyntax(file);
   splitVariableVersions(module);
   return module;
 }

@@ -11,6 +11,8 @@
 // global and nonlocal names, except-handler names.
 #include "mahou/versions.h"
 
+#include "mahou/ast_walk.h"
+
 #include <algorithm>
 #include <functional>
 #include <set>
@@ -60,151 +62,31 @@ void namesInNested(const ast::Body &body, std::set<std::string> &out, bool neste
 
 void namesInExpr(const ast::Expr *e, std::set<std::string> &out, bool nested) {
   if (!e) return;
-  using K = ast::ExprKind;
-  auto sub = [&](const ast::Expr *x) { namesInExpr(x, out, nested); };
-  switch (e->kind) {
-  case K::Name:
-    if (nested) out.insert(e->as<ast::Name>()->id);
+  if (auto *n = e->as<ast::Name>()) {
+    if (nested) out.insert(n->id);
     return;
-  case K::BinOp: sub(e->as<ast::BinOp>()->left.get()); sub(e->as<ast::BinOp>()->right.get()); return;
-  case K::UnaryOp: sub(e->as<ast::UnaryOp>()->operand.get()); return;
-  case K::BoolOp:
-    for (auto &v : e->as<ast::BoolOp>()->values) sub(v.get());
-    return;
-  case K::Compare:
-    sub(e->as<ast::Compare>()->left.get());
-    for (auto &c : e->as<ast::Compare>()->comparators) sub(c.get());
-    return;
-  case K::Call:
-    sub(e->as<ast::Call>()->func.get());
-    for (auto &a : e->as<ast::Call>()->args) sub(a.get());
-    for (auto &k : e->as<ast::Call>()->keywords) sub(k.value.get());
-    return;
-  case K::Attribute: sub(e->as<ast::Attribute>()->value.get()); return;
-  case K::Subscript: sub(e->as<ast::Subscript>()->value.get()); sub(e->as<ast::Subscript>()->index.get()); return;
-  case K::Slice:
-    sub(e->as<ast::Slice>()->lower.get());
-    sub(e->as<ast::Slice>()->upper.get());
-    sub(e->as<ast::Slice>()->step.get());
-    return;
-  case K::Tuple:
-    for (auto &x : e->as<ast::Tuple>()->elts) sub(x.get());
-    return;
-  case K::List:
-    for (auto &x : e->as<ast::List>()->elts) sub(x.get());
-    return;
-  case K::IfExp:
-    sub(e->as<ast::IfExp>()->test.get());
-    sub(e->as<ast::IfExp>()->body.get());
-    sub(e->as<ast::IfExp>()->orelse.get());
-    return;
-  case K::Starred: sub(e->as<ast::Starred>()->value.get()); return;
-  case K::Lambda: {
-    const ast::FunctionDef &d = *e->as<ast::Lambda>()->def;
-    for (auto &a : d.args) {
-      sub(a.defaultValue.get());
+  }
+  if (auto *l = e->as<ast::Lambda>()) {
+    for (auto &a : l->def->args) {
+      namesInExpr(a.defaultValue.get(), out, nested);
       out.insert(a.name);
     }
-    namesInNested(d.body, out, true);
+    namesInNested(l->def->body, out, true);
     return;
   }
-  case K::Dict:
-    for (auto &x : e->as<ast::Dict>()->keys) sub(x.get());
-    for (auto &x : e->as<ast::Dict>()->values) sub(x.get());
-    return;
-  case K::Set:
-    for (auto &x : e->as<ast::Set>()->elts) sub(x.get());
-    return;
-  case K::Comprehension: {
-    auto *c = e->as<ast::Comprehension>();
-    sub(c->elt.get());
-    sub(c->value.get());
-    for (auto &g : c->generators) {
-      sub(g.target.get());
-      sub(g.iter.get());
-      for (auto &cond : g.ifs) sub(cond.get());
-    }
-    return;
-  }
-  case K::JoinedStr:
-    for (auto &x : e->as<ast::JoinedStr>()->values) sub(x.get());
-    return;
-  case K::FormattedValue:
-    sub(e->as<ast::FormattedValue>()->value.get());
-    sub(e->as<ast::FormattedValue>()->spec.get());
-    return;
-  case K::ObjMode:
-    sub(e->as<ast::ObjMode>()->context.get());
-    for (auto &x : e->as<ast::ObjMode>()->inputs) sub(x.get());
-    return;
-  default: return;
-  }
+  ast::forEachChild(*e, [&](const ast::Expr &x) { namesInExpr(&x, out, nested); });
 }
 
 void namesInNested(const ast::Body &body, std::set<std::string> &out, bool nested) {
-  auto ex = [&](const ast::Expr *x) { namesInExpr(x, out, nested); };
   for (auto &s : body) {
-    using K = ast::StmtKind;
-    switch (s->kind) {
-    case K::FunctionDef: {
-      auto *d = s->as<ast::FunctionDef>();
-      for (auto &dec : d->decorators) ex(dec.get());
-      for (auto &a : d->args) {
-        ex(a.defaultValue.get());
-        out.insert(a.name);
-      }
+    ast::forEachPart(*s, [&](const ast::Expr &x) { namesInExpr(&x, out, nested); },
+                     [&](const ast::Body &b) { namesInNested(b, out, nested); });
+    if (auto *d = s->as<ast::FunctionDef>()) { // a scope of its own: every name in it counts
+      for (auto &a : d->args) out.insert(a.name);
       namesInNested(d->body, out, true);
-      break;
-    }
-    case K::Return: ex(s->as<ast::Return>()->value.get()); break;
-    case K::Assign:
-      for (auto &t : s->as<ast::Assign>()->targets) ex(t.get());
-      ex(s->as<ast::Assign>()->value.get());
-      break;
-    case K::AugAssign: ex(s->as<ast::AugAssign>()->target.get()); ex(s->as<ast::AugAssign>()->value.get()); break;
-    case K::AnnAssign: ex(s->as<ast::AnnAssign>()->target.get()); ex(s->as<ast::AnnAssign>()->value.get()); break;
-    case K::If:
-      ex(s->as<ast::If>()->test.get());
-      namesInNested(s->as<ast::If>()->body, out, nested);
-      namesInNested(s->as<ast::If>()->orelse, out, nested);
-      break;
-    case K::For:
-      ex(s->as<ast::For>()->target.get());
-      ex(s->as<ast::For>()->iter.get());
-      namesInNested(s->as<ast::For>()->body, out, nested);
-      namesInNested(s->as<ast::For>()->orelse, out, nested);
-      break;
-    case K::While:
-      ex(s->as<ast::While>()->test.get());
-      namesInNested(s->as<ast::While>()->body, out, nested);
-      namesInNested(s->as<ast::While>()->orelse, out, nested);
-      break;
-    case K::ExprStmt: ex(s->as<ast::ExprStmt>()->value.get()); break;
-    case K::Delete:
-      for (auto &t : s->as<ast::Delete>()->targets) ex(t.get());
-      break;
-    case K::Assert: ex(s->as<ast::Assert>()->test.get()); ex(s->as<ast::Assert>()->msg.get()); break;
-    case K::Raise: ex(s->as<ast::Raise>()->exc.get()); ex(s->as<ast::Raise>()->cause.get()); break;
-    case K::Yield: ex(s->as<ast::Yield>()->value.get()); break;
-    case K::Try: {
-      auto *t = s->as<ast::Try>();
-      namesInNested(t->body, out, nested);
-      for (auto &h : t->handlers) {
-        ex(h.type.get());
+    } else if (auto *t = s->as<ast::Try>()) {
+      for (auto &h : t->handlers)
         if (nested && !h.name.empty()) out.insert(h.name);
-        namesInNested(h.body, out, nested);
-      }
-      namesInNested(t->orelse, out, nested);
-      namesInNested(t->finalbody, out, nested);
-      break;
-    }
-    case K::Import:
-    case K::ImportFrom:
-    case K::Global:
-    case K::Nonlocal:
-    case K::Break:
-    case K::Continue:
-    case K::Pass: break;
     }
   }
 }
@@ -394,69 +276,15 @@ private:
 
   void expr(ast::Expr *e) {
     if (!e) return;
-    using K = ast::ExprKind;
-    switch (e->kind) {
-    case K::Name: use(*e->as<ast::Name>()); return;
-    case K::BinOp: expr(e->as<ast::BinOp>()->left.get()); expr(e->as<ast::BinOp>()->right.get()); return;
-    case K::UnaryOp: expr(e->as<ast::UnaryOp>()->operand.get()); return;
-    case K::BoolOp:
-      for (auto &v : e->as<ast::BoolOp>()->values) expr(v.get());
-      return;
-    case K::Compare:
-      expr(e->as<ast::Compare>()->left.get());
-      for (auto &c : e->as<ast::Compare>()->comparators) expr(c.get());
-      return;
-    case K::Call:
-      expr(e->as<ast::Call>()->func.get());
-      for (auto &a : e->as<ast::Call>()->args) expr(a.get());
-      for (auto &k : e->as<ast::Call>()->keywords) expr(k.value.get());
-      return;
-    case K::Attribute: expr(e->as<ast::Attribute>()->value.get()); return;
-    case K::Subscript: expr(e->as<ast::Subscript>()->value.get()); expr(e->as<ast::Subscript>()->index.get()); return;
-    case K::Slice:
-      expr(e->as<ast::Slice>()->lower.get());
-      expr(e->as<ast::Slice>()->upper.get());
-      expr(e->as<ast::Slice>()->step.get());
-      return;
-    case K::Tuple:
-      for (auto &x : e->as<ast::Tuple>()->elts) expr(x.get());
-      return;
-    case K::List:
-      for (auto &x : e->as<ast::List>()->elts) expr(x.get());
-      return;
-    case K::IfExp:
-      expr(e->as<ast::IfExp>()->test.get());
-      expr(e->as<ast::IfExp>()->body.get());
-      expr(e->as<ast::IfExp>()->orelse.get());
-      return;
-    case K::Starred: expr(e->as<ast::Starred>()->value.get()); return;
-    case K::Lambda:
-      for (auto &a : e->as<ast::Lambda>()->def->args) expr(a.defaultValue.get());
-      return; // its body reads only pinned names
-    case K::Dict:
-      for (auto &x : e->as<ast::Dict>()->keys) expr(x.get());
-      for (auto &x : e->as<ast::Dict>()->values) expr(x.get());
-      return;
-    case K::Set:
-      for (auto &x : e->as<ast::Set>()->elts) expr(x.get());
-      return;
-    case K::Comprehension: comprehension(*e->as<ast::Comprehension>()); return;
-    case K::JoinedStr:
-      for (auto &x : e->as<ast::JoinedStr>()->values) expr(x.get());
-      return;
-    case K::FormattedValue:
-      expr(e->as<ast::FormattedValue>()->value.get());
-      expr(e->as<ast::FormattedValue>()->spec.get());
-      return;
-    case K::ObjMode:
-      expr(e->as<ast::ObjMode>()->context.get());
-      for (auto &x : e->as<ast::ObjMode>()->inputs) {
+    if (auto *n = e->as<ast::Name>()) use(*n);
+    else if (auto *c = e->as<ast::Comprehension>()) comprehension(*c);
+    else if (auto *o = e->as<ast::ObjMode>()) {
+      expr(o->context.get());
+      for (auto &x : o->inputs) {
         objModeInputs_.insert(x->as<ast::Name>());
         expr(x.get());
       }
-      return;
-    default: return;
-    }
+    } else ast::forEachChild(*e, [&](ast::Expr &x) { expr(&x); }); // a lambda: its defaults (its body reads only pinned names)
   }
 
   // A comprehension's targets are its own: the first iterable is read outside them.

@@ -1,7 +1,7 @@
 // Typing of np.array / np.asarray / np.ascontiguousarray / np.asfortranarray: arrays
 // from literal lists and tuples (nested: N-D, dtype by NumPy's promotion), from tuples
 // held in variables, from arrays (copies or the same array), and stacks of arrays.
-#include "typer.h"
+#include "sema/typers.h"
 
 namespace mahou::sema {
 
@@ -22,7 +22,7 @@ namespace {
 
 class SequenceCollector {
 public:
-  SequenceCollector(FunctionTyper &t, const std::string &fname) : t_(t), fname_(fname) {}
+  SequenceCollector(Typing &t, const std::string &fname) : t_(t), fname_(fname) {}
 
   void node(const ast::Expr &n, size_t depth, Collected &out) {
     const std::vector<ast::ExprPtr> *elts = nullptr;
@@ -40,7 +40,7 @@ public:
   }
 
   void value(ExprPtr v, size_t depth, Loc loc, Collected &out) {
-    if (FunctionTyper::isUnknown(v)) {
+    if (Typing::isUnknown(v)) {
       out.unknown = true;
       return;
     }
@@ -94,32 +94,39 @@ private:
     }
   }
 
-  FunctionTyper &t_;
+  Typing &t_;
   std::string fname_;
   std::optional<size_t> leafDepth_;
 };
 
+ExprPtr arrayFromSequence(Typing &t, std::vector<ExprPtr> leaves, const std::vector<int64_t> &shape,
+                          std::vector<std::pair<int, ExprPtr>> bindings, bool arrays, std::optional<DType> dtype,
+                          bool fortran, Loc loc);
+
 } // namespace
 
-ExprPtr FunctionTyper::arrayConstruction(const std::string &name, const ast::Call &e) {
-  bool asarray = name == "asarray";
-  bool contiguous = name == "ascontiguousarray", fortran = name == "asfortranarray";
-  if (name != "array" && !asarray && !contiguous && !fortran) return nullptr;
+ExprPtr numpyArrayConstruction(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  const std::string &name = u.name;
+  auto form = ArrayConstruction(u.variant());
+  bool asarray = form == ArrayConstruction::AsArray;
+  bool contiguous = form == ArrayConstruction::Contiguous, fortran = form == ArrayConstruction::Fortran;
   std::string fname = "np." + name;
-  requireHost(e.loc, fname + "()");
-  checkKeywords(e, {"dtype"}, fname);
-  if (e.args.empty() || e.args.size() > 2) error(e.loc, fname + "() takes an object and an optional dtype");
-  const ast::Expr *dtypeE = e.args.size() > 1 ? e.args[1].get() : keyword(e, "dtype");
+  t.requireHost(e.loc, fname + "()");
+  t.checkKeywords(e, {"dtype"}, fname);
+  if (e.args.empty() || e.args.size() > 2) t.error(e.loc, fname + "() takes an object and an optional dtype");
+  const ast::Expr *dtypeE = e.args.size() > 1 ? e.args[1].get() : t.keyword(e, "dtype");
   std::optional<DType> dtype;
   if (dtypeE && dtypeE->kind != ast::ExprKind::NoneLit) {
-    dtype = dtypeArgument(*dtypeE);
-    if (!dtype) return unknown(e.loc);
+    dtype = t.dtypeArgument(*dtypeE);
+    if (!dtype) return t.unknown(e.loc);
   }
   const ast::Expr &obj = *e.args[0];
   bool literal = obj.kind == ast::ExprKind::List || obj.kind == ast::ExprKind::Tuple;
   if (!literal) {
-    auto v = expr(obj);
-    if (isUnknown(v)) return unknown(e.loc);
+    auto v = t.expr(obj);
+    if (t.isUnknown(v)) return t.unknown(e.loc);
     if (v->type.isArray()) {
       const Type at = v->type;
       DType d = dtype.value_or(at.dtype);
@@ -129,54 +136,54 @@ ExprPtr FunctionTyper::arrayConstruction(const std::string &name, const ast::Cal
       if (contiguous && same && at.layout == types::Layout::C) return v;
       if (fortran && same && (at.layout == types::Layout::F || at.ndim == 1)) return v;
       if (fortran) { // a C copy of the transpose, read through .T: Fortran order
-        auto tr = arrayAttribute(std::move(v), "T", e.loc);
+        auto tr = transposeArray(std::move(v), e.loc);
         auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(d, at.ndim, types::Layout::C), e.loc);
         c->args.push_back(std::move(tr));
-        return arrayAttribute(std::move(c), "T", e.loc);
+        return transposeArray(std::move(c), e.loc);
       }
       auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(d, at.ndim, types::Layout::C), e.loc);
       c->args.push_back(std::move(v));
       return c;
     }
-    if (v->type.isList()) return arrayFromList(std::move(v), dtype, fname, e.loc);
-    if (v->type.kind == Kind::Str) notSupported(obj.loc, fname + "() of a string is not supported");
-    v = unwrapOptional(std::move(v));
+    if (v->type.isList()) return arrayFromList(t, std::move(v), dtype, fname, e.loc);
+    if (v->type.kind == Kind::Str) t.notSupported(obj.loc, fname + "() of a string is not supported");
+    v = t.unwrapOptional(std::move(v));
     if (v->type.isNumber()) { // a 0-d array (ascontiguousarray/asfortranarray: 1-D, as NumPy)
       DType d = dtype.value_or(v->type.dtype);
       int nd = contiguous || fortran ? 1 : 0;
       auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::array(d, nd, types::Layout::C), e.loc);
       a->sub = int(ir::AllocKind::Full);
       if (nd) a->args.push_back(ir::makeConst(Type::int64(), e.loc, 1));
-      a->args.push_back(convert(std::move(v), Type::scalar(d), fname + " value"));
+      a->args.push_back(t.convert(std::move(v), Type::scalar(d), fname + " value"));
       return a;
     }
     if (!v->type.isTuple())
-      notSupported(obj.loc, fname + "() of " + v->type.str() +
+      t.notSupported(obj.loc, fname + "() of " + v->type.str() +
                                 " is not supported (a list held in a variable needs the list type; use a literal list or a tuple)");
     Collected c;
-    SequenceCollector collector(*this, fname);
+    SequenceCollector collector(t, fname);
     collector.value(std::move(v), 0, obj.loc, c);
-    return arrayFromSequence(std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, dtype, fortran, e.loc);
+    return arrayFromSequence(t, std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, dtype, fortran, e.loc);
   }
   Collected c;
-  SequenceCollector collector(*this, fname);
+  SequenceCollector collector(t, fname);
   collector.node(obj, 0, c);
-  if (c.unknown) return unknown(e.loc);
-  return arrayFromSequence(std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, dtype, fortran, e.loc);
+  if (c.unknown) return t.unknown(e.loc);
+  return arrayFromSequence(t, std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, dtype, fortran, e.loc);
 }
 
-ExprPtr FunctionTyper::tupleAsArray(ExprPtr tuple, Loc loc) {
+ExprPtr tupleAsArray(Typing &t, ExprPtr tuple, Loc loc) {
   Collected c;
-  SequenceCollector collector(*this, "storing a tuple into an array");
+  SequenceCollector collector(t, "storing a tuple into an array");
   collector.value(std::move(tuple), 0, loc, c);
-  if (c.unknown) return unknown(loc);
-  return arrayFromSequence(std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, std::nullopt, false, loc);
+  if (c.unknown) return t.unknown(loc);
+  return arrayFromSequence(t, std::move(c.leaves), c.shape, std::move(c.bindings), c.arrays, std::nullopt, false, loc);
 }
 
 // A list held in a variable (or computed): its items are known at run time only, so a
 // compiled helper (python/mahou/_library/internal.py) fills the array, checking that the
 // rows have one length. A list of arrays stacks them.
-ExprPtr FunctionTyper::arrayFromList(ExprPtr list, std::optional<DType> dtype, const std::string &fname, Loc loc) {
+ExprPtr arrayFromList(Typing &t, ExprPtr list, std::optional<DType> dtype, const std::string &fname, Loc loc) {
   const Type item = list->type.elems[0];
   const char *helper = nullptr;
   DType d{};
@@ -189,29 +196,31 @@ ExprPtr FunctionTyper::arrayFromList(ExprPtr list, std::optional<DType> dtype, c
   } else if (item.isHomogeneousTuple() && !item.elems.empty() && item.elems[0].isNumber()) { // [(i, j), ...]
     helper = "list_of_tuples_to_array", d = item.elems[0].dtype;
   } else {
-    notSupported(loc, fname + "() of " + list->type.str() + " is not supported (a list of numbers, of lists or tuples of numbers or of arrays is)");
+    t.notSupported(loc, fname + "() of " + list->type.str() + " is not supported (a list of numbers, of lists or tuples of numbers or of arrays is)");
   }
   if (dtype) d = *dtype;
-  const GlobalValue &g = global(std::string("@internal.") + helper);
+  const GlobalValue &g = t.global(std::string("@internal.") + helper);
   if (g.kind != GlobalValue::Kind::Function) internalError(std::string("the library helper ") + helper + " is missing");
   CallArgs call;
   call.positional.push_back(std::move(list));
   call.positional.push_back(ir::makeConst(Type::scalar(d), loc, 0));
-  return callCompiled(g.handle, fname, std::move(call), loc);
+  return t.callCompiled(g.handle, fname, std::move(call), loc);
 }
 
-ExprPtr FunctionTyper::arrayFromSequence(std::vector<ExprPtr> leaves, const std::vector<int64_t> &shape,
-                                         std::vector<std::pair<int, ExprPtr>> bindings, bool arrays,
-                                         std::optional<DType> dtype, bool fortran, Loc loc) {
+namespace {
+
+ExprPtr arrayFromSequence(Typing &t, std::vector<ExprPtr> leaves, const std::vector<int64_t> &shape,
+                          std::vector<std::pair<int, ExprPtr>> bindings, bool arrays, std::optional<DType> dtype,
+                          bool fortran, Loc loc) {
   for (auto &x : leaves)
-    if (isUnknown(x)) return unknown(loc);
+    if (t.isUnknown(x)) return t.unknown(loc);
   ExprPtr result;
   if (arrays) { // np.array([a, b, ...]) of equal-shaped arrays: stacked on a new first axis
-    if (shape.size() != 1) notSupported(loc, "np.array() of nested sequences of arrays is not supported");
+    if (shape.size() != 1) t.notSupported(loc, "np.array() of nested sequences of arrays is not supported");
     int nd = leaves[0]->type.ndim;
     DType d = leaves[0]->type.dtype;
     for (auto &x : leaves) {
-      if (x->type.ndim != nd) error(loc, "np.array(): the arrays must have the same shape");
+      if (x->type.ndim != nd) t.error(loc, "np.array(): the arrays must have the same shape");
       d = types::promote(d, x->type.dtype);
     }
     auto j = std::make_unique<ir::Expr>(ir::ExprOp::ArrayJoin, Type::array(d, nd + 1, types::Layout::C), loc);
@@ -239,19 +248,21 @@ ExprPtr FunctionTyper::arrayFromSequence(std::vector<ExprPtr> leaves, const std:
     for (int64_t n : shape) lit->args.push_back(ir::makeConst(Type::int64(), loc, n));
     for (auto &x : leaves) {
       if (x->type.isComplex() && !elem.isComplex())
-        error(x->loc, "np.array(): cannot store a complex number in an array of " + std::string(types::dtypeName(d)));
+        t.error(x->loc, "np.array(): cannot store a complex number in an array of " + std::string(types::dtypeName(d)));
       lit->args.push_back(ir::makeCast(std::move(x), elem));
     }
     result = std::move(lit);
   }
   if (fortran && result->type.ndim > 1) {
     const Type rt = result->type;
-    auto tr = arrayAttribute(std::move(result), "T", loc);
+    auto tr = transposeArray(std::move(result), loc);
     auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(rt.dtype, rt.ndim, types::Layout::C), loc);
     c->args.push_back(std::move(tr));
-    result = arrayAttribute(std::move(c), "T", loc);
+    result = transposeArray(std::move(c), loc);
   }
-  return wrapBindings(std::move(bindings), std::move(result), loc);
+  return t.wrapBindings(std::move(bindings), std::move(result), loc);
 }
+
+} // namespace
 
 } // namespace mahou::sema

@@ -1,32 +1,17 @@
-// Typing of NumPy functions and array methods that take or make whole arrays:
-// reductions (sum, mean, argmax, ..., with axis), cumsum, dot/@, where, clip,
-// linspace, eye/identity, transpose, reshape/ravel/flatten.
+// Typers of NumPy functions that take or make whole arrays (numpy.def): reductions
+// (sum, mean, argmax, ..., with axis), cumsum, dot/@, where, clip, linspace,
+// eye/identity, transpose, reshape/ravel, shape/size/ndim; the axis argument; a @ b.
 #include "typer.h"
+#include "sema/typers.h"
 
 namespace mahou::sema {
 
-namespace {
-
-std::optional<ir::ReduceKind> reduceKindByName(const std::string &n) {
-  using R = ir::ReduceKind;
-  static const std::pair<const char *, R> names[] = {
-      {"sum", R::Sum},       {"prod", R::Prod},     {"min", R::Min},       {"amin", R::Min},
-      {"max", R::Max},       {"amax", R::Max},      {"argmin", R::ArgMin}, {"argmax", R::ArgMax},
-      {"any", R::Any},       {"all", R::All},       {"mean", R::Mean},     {"var", R::Var},
-      {"std", R::Std},       {"cumsum", R::CumSum}, {"cumprod", R::CumProd}, {"nansum", R::Sum}};
-  for (auto &[name, k] : names)
-    if (n == name && n != "nansum") return k;
-  return std::nullopt;
-}
-
-} // namespace
-
-std::optional<int64_t> FunctionTyper::axisArgument(const ast::Call &e, size_t position) {
-  const ast::Expr *a = e.args.size() > position ? e.args[position].get() : keyword(e, "axis");
+std::optional<int64_t> axisArgument(Typing &t, const ast::Call &e, size_t position) {
+  const ast::Expr *a = e.args.size() > position ? e.args[position].get() : t.keyword(e, "axis");
   if (!a) return std::nullopt;
   if (a->kind == ast::ExprKind::NoneLit) return std::nullopt;
-  auto v = constInt(*a);
-  if (!v) notSupported(a->loc, "axis must be a constant integer");
+  auto v = t.constInt(*a);
+  if (!v) t.notSupported(a->loc, "axis must be a constant integer");
   return v;
 }
 
@@ -53,218 +38,195 @@ ExprPtr FunctionTyper::matmul(ExprPtr a, ExprPtr b, Loc loc) {
   return e;
 }
 
-ExprPtr FunctionTyper::numpyArrayFunction(const std::string &name, const ast::Call &e) {
-  std::string fname = "np." + name;
-  Loc loc = e.loc;
-  if (auto kind = reduceKindByName(name)) {
-    checkKeywords(e, {"axis"}, fname);
-    if (e.args.empty() || e.args.size() > 2) error(loc, fname + "() takes an array and an optional axis");
-    auto arr = expr(*e.args[0]);
-    if (isUnknown(arr)) return unknown(loc);
-    if (!arr->type.isArray()) {
-      if (arr->type.isNumber()) notSupported(loc, fname + "() of a scalar is not supported");
-      error(loc, fname + "() needs an array, not " + arr->type.str());
-    }
-    return reduction(*kind, std::move(arr), axisArgument(e, 1), loc);
+// np.sum(a, axis) and the other reductions (variant: ir::ReduceKind).
+ExprPtr numpyReduce(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  std::string fname = u.qualified();
+  t.checkKeywords(e, {"axis"}, fname);
+  if (e.args.empty() || e.args.size() > 2) u.error(fname + "() takes an array and an optional axis");
+  auto arr = t.expr(*e.args[0]);
+  if (Typing::isUnknown(arr)) return u.unknown();
+  if (!arr->type.isArray()) {
+    if (arr->type.isNumber()) u.notSupported(fname + "() of a scalar is not supported");
+    u.error(fname + "() needs an array, not " + arr->type.str());
   }
-  if (name == "dot" || name == "matmul") {
-    checkKeywords(e, {}, fname);
-    auto args = positionalArgs(e, 2, 2, fname);
-    return matmul(std::move(args[0]), std::move(args[1]), loc);
-  }
-  if (name == "where") {
-    checkKeywords(e, {}, fname);
-    if (e.args.size() == 1) // np.where(c) is np.nonzero(c)
-      if (auto r = libraryCall("numpy.nonzero", fname, e)) return r;
-    auto args = positionalArgs(e, 1, 3, fname);
-    if (args.size() != 3) error(loc, "np.where(): either both or neither of x and y should be given");
-    return elementwise(std::move(args), [this, loc](std::vector<ExprPtr> v) -> ExprPtr {
-      auto u = types::unify(v[1]->type, v[2]->type);
-      if (!u || !u->isNumber()) error(loc, "np.where() branches have incompatible types");
-      auto s = std::make_unique<ir::Expr>(ir::ExprOp::Select, *u, loc);
-      s->args.push_back(truth(std::move(v[0])));
-      s->args.push_back(ir::makeCast(std::move(v[1]), *u));
-      s->args.push_back(ir::makeCast(std::move(v[2]), *u));
-      return s;
-    }, loc);
-  }
-  if (name == "clip") {
-    checkKeywords(e, {}, fname);
-    auto args = positionalArgs(e, 3, 3, fname);
-    return elementwise(std::move(args), [this, loc](std::vector<ExprPtr> v) -> ExprPtr {
-      std::vector<ExprPtr> lo;
-      lo.push_back(std::move(v[0]));
-      lo.push_back(std::move(v[1]));
-      auto low = scalarUfunc("maximum", std::move(lo), loc);
-      std::vector<ExprPtr> hi;
-      hi.push_back(std::move(low));
-      hi.push_back(std::move(v[2]));
-      return scalarUfunc("minimum", std::move(hi), loc);
-    }, loc);
-  }
-  if (name == "linspace") {
-    checkKeywords(e, {"num"}, fname);
-    auto args = positionalArgs(e, 2, 3, fname);
-    ExprPtr num;
-    if (args.size() == 3) num = std::move(args[2]);
-    else if (auto *k = keyword(e, "num")) num = expr(*k);
-    else num = ir::makeConst(Type::int64(), loc, 50);
-    for (auto *x : {&args[0], &args[1], &num})
-      if (isUnknown(*x)) return unknown(loc);
-    auto l = std::make_unique<ir::Expr>(ir::ExprOp::ArrayLinspace, Type::array(DType::Float64, 1, types::Layout::C), loc);
-    l->args.push_back(convert(std::move(args[0]), Type::float64(), "np.linspace start"));
-    l->args.push_back(convert(std::move(args[1]), Type::float64(), "np.linspace stop"));
-    l->args.push_back(toInt64Index(std::move(num), "np.linspace num"));
-    return l;
-  }
-  if (name == "eye" || name == "identity") {
-    bool eye = name == "eye";
-    checkKeywords(e, eye ? std::initializer_list<const char *>{"M", "k", "dtype"} : std::initializer_list<const char *>{"dtype"}, fname);
-    auto args = positionalArgs(e, 1, eye ? 3 : 1, fname);
-    for (auto &a : args)
-      if (isUnknown(a)) return unknown(loc);
-    std::optional<DType> dt = DType::Float64;
-    if (auto *k = keyword(e, "dtype")) dt = dtypeArgument(*k);
-    if (!dt) return unknown(loc);
-    ExprPtr n = toInt64Index(std::move(args[0]), fname + " N");
-    ExprPtr m, k;
-    if (args.size() > 1 && !args[1]->type.isNone()) m = toInt64Index(std::move(args[1]), "np.eye M");
-    else if (auto *mk = keyword(e, "M")) m = toInt64Index(expr(*mk), "np.eye M");
-    if (args.size() > 2) k = toInt64Index(std::move(args[2]), "np.eye k");
-    else if (auto *kk = keyword(e, "k")) k = toInt64Index(expr(*kk), "np.eye k");
-    // args: N, k [, M] (without M the matrix is square)
-    auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayEye, Type::array(*dt, 2, types::Layout::C), loc);
-    r->args.push_back(std::move(n));
-    r->args.push_back(k ? std::move(k) : ir::makeConst(Type::int64(), loc, 0));
-    if (m) r->args.push_back(std::move(m));
-    return r;
-  }
-  if (name == "transpose") {
-    checkKeywords(e, {"axes"}, fname);
-    if (e.args.empty() || e.args.size() > 2) error(loc, "np.transpose() takes an array and optional axes");
-    if (e.args.size() == 2 || keyword(e, "axes")) // with axes: the library (shapes.py)
-      if (auto r = libraryCall("numpy.transpose", fname, e)) return r;
-    auto arr = expr(*e.args[0]);
-    if (isUnknown(arr)) return unknown(loc);
-    if (!arr->type.isArray() && !arr->type.isNumber()) { // a list or tuple: the library's np.asarray first
-      std::vector<ExprPtr> args;
-      args.push_back(std::move(arr));
-      if (auto r = libraryCallTyped("numpy.transpose", fname, std::move(args), loc)) return r;
-      error(loc, "np.transpose() needs an array");
-    }
-    if (!arr->type.isArray()) {
-      if (arr->type.isNumber()) notSupported(loc, "np.transpose() of a scalar is not supported");
-      error(loc, "np.transpose() needs an array, not " + arr->type.str());
-    }
-    return arrayAttribute(std::move(arr), "T", loc);
-  }
-  if (name == "reshape" || name == "ravel") {
-    checkKeywords(e, {}, fname);
-    if (e.args.empty()) error(loc, fname + "() needs an array");
-    auto arr = expr(*e.args[0]);
-    if (isUnknown(arr)) return unknown(loc);
-    if (!arr->type.isArray()) error(loc, fname + "() needs an array");
-    if (name == "ravel") {
-      if (e.args.size() != 1) error(loc, "np.ravel() takes one argument");
-      ast::Call none(loc);
-      return arrayMethod(std::move(arr), "ravel", none);
-    }
-    if (e.args.size() != 2) error(loc, "np.reshape(a, shape) takes two arguments");
-    auto dims = shapeArgument(*e.args[1]);
-    for (auto &d : dims)
-      if (isUnknown(d)) return unknown(loc);
-    const Type at = arr->type;
-    if (at.layout != types::Layout::C) {
-      auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(at.dtype, at.ndim, types::Layout::C), loc);
-      c->args.push_back(std::move(arr));
-      arr = std::move(c);
-    }
-    bool copied = at.layout != types::Layout::C; // a copy is writable
-    auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape,
-                                        Type::array(at.dtype, int(dims.size()), types::Layout::C, at.readonly && !copied), loc);
-    r->args.push_back(std::move(arr));
-    for (auto &d : dims) r->args.push_back(std::move(d));
-    return r;
-  }
-  return numpyLibraryFunction(name, e);
+  return t.reduction(ir::ReduceKind(u.variant()), std::move(arr), axisArgument(t, e, 1), u.loc);
 }
 
-bool FunctionTyper::isArrayMethod(const std::string &name) {
-  return reduceKindByName(name) || name == "reshape" || name == "ravel" || name == "flatten" || name == "dot" ||
-         name == "sort" || name == "argsort" || name == "view" || name == "fill";
+ExprPtr numpyDot(Use &u) { // np.dot, np.matmul
+  auto args = u.args(2, 2, {}, u.qualified());
+  return u.t.matmul(std::move(args[0]), std::move(args[1]), u.loc);
 }
 
-ExprPtr FunctionTyper::arrayMethod(ExprPtr self, const std::string &name, const ast::Call &e) {
-  Loc loc = e.loc;
-  const Type at = self->type;
-  if (auto kind = reduceKindByName(name)) {
-    checkKeywords(e, {"axis"}, "a." + name);
-    if (e.args.size() > 1) error(loc, "a." + name + "() takes an optional axis");
-    return reduction(*kind, std::move(self), axisArgument(e, 0), loc);
+ExprPtr numpyWhere(Use &u) {
+  Typing &t = u.t;
+  Loc loc = u.loc;
+  if (u.call->args.size() == 1 && u.call->keywords.empty()) // np.where(c) is np.nonzero(c)
+    if (auto r = t.libraryCall("numpy.nonzero", u.qualified(), *u.call)) return r;
+  auto args = u.args(1, 3, {}, u.qualified());
+  if (args.size() != 3) u.error("np.where(): either both or neither of x and y should be given");
+  return t.elementwise(std::move(args), [&t, loc](std::vector<ExprPtr> v) -> ExprPtr {
+    auto common = types::unify(v[1]->type, v[2]->type);
+    if (!common || !common->isNumber()) t.error(loc, "np.where() branches have incompatible types");
+    auto s = std::make_unique<ir::Expr>(ir::ExprOp::Select, *common, loc);
+    s->args.push_back(t.truth(std::move(v[0])));
+    s->args.push_back(ir::makeCast(std::move(v[1]), *common));
+    s->args.push_back(ir::makeCast(std::move(v[2]), *common));
+    return s;
+  }, loc);
+}
+
+ExprPtr numpyClip(Use &u) { // np.minimum(np.maximum(a, lo), hi), elementwise
+  Typing &t = u.t;
+  Loc loc = u.loc;
+  auto args = u.args(3, 3, {}, u.qualified());
+  return t.elementwise(std::move(args), [&t, loc](std::vector<ExprPtr> v) -> ExprPtr {
+    std::vector<ExprPtr> lo;
+    lo.push_back(std::move(v[0]));
+    lo.push_back(std::move(v[1]));
+    auto low = t.scalarUfunc(UfuncId::maximum, std::move(lo), loc);
+    std::vector<ExprPtr> hi;
+    hi.push_back(std::move(low));
+    hi.push_back(std::move(v[2]));
+    return t.scalarUfunc(UfuncId::minimum, std::move(hi), loc);
+  }, loc);
+}
+
+ExprPtr numpyLinspace(Use &u) {
+  Typing &t = u.t;
+  Loc loc = u.loc;
+  auto args = u.args(2, 3, {"num"}, u.qualified());
+  ExprPtr num;
+  if (args.size() == 3) num = std::move(args[2]);
+  else if (auto *k = u.keyword("num")) num = t.expr(*k);
+  else num = ir::makeConst(Type::int64(), loc, 50);
+  for (auto *x : {&args[0], &args[1], &num})
+    if (Typing::isUnknown(*x)) return u.unknown();
+  auto l = std::make_unique<ir::Expr>(ir::ExprOp::ArrayLinspace, Type::array(DType::Float64, 1, types::Layout::C), loc);
+  l->args.push_back(t.convert(std::move(args[0]), Type::float64(), "np.linspace start"));
+  l->args.push_back(t.convert(std::move(args[1]), Type::float64(), "np.linspace stop"));
+  l->args.push_back(t.toInt64Index(std::move(num), "np.linspace num"));
+  return l;
+}
+
+ExprPtr numpyEye(Use &u) { // np.eye(N, M, k) (variant 0), np.identity(N) (1)
+  Typing &t = u.t;
+  Loc loc = u.loc;
+  std::string fname = u.qualified();
+  bool eye = u.variant() == 0;
+  auto args = eye ? u.args(1, 3, {"M", "k", "dtype"}, fname) : u.args(1, 1, {"dtype"}, fname);
+  if (anyUnknown(args)) return u.unknown();
+  std::optional<DType> dt = DType::Float64;
+  if (auto *k = u.keyword("dtype")) dt = t.dtypeArgument(*k);
+  if (!dt) return u.unknown();
+  ExprPtr n = t.toInt64Index(std::move(args[0]), fname + " N");
+  ExprPtr m, k;
+  if (args.size() > 1 && !args[1]->type.isNone()) m = t.toInt64Index(std::move(args[1]), "np.eye M");
+  else if (auto *mk = u.keyword("M")) m = t.toInt64Index(t.expr(*mk), "np.eye M");
+  if (args.size() > 2) k = t.toInt64Index(std::move(args[2]), "np.eye k");
+  else if (auto *kk = u.keyword("k")) k = t.toInt64Index(t.expr(*kk), "np.eye k");
+  // args: N, k [, M] (without M the matrix is square)
+  auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayEye, Type::array(*dt, 2, types::Layout::C), loc);
+  r->args.push_back(std::move(n));
+  r->args.push_back(k ? std::move(k) : ir::makeConst(Type::int64(), loc, 0));
+  if (m) r->args.push_back(std::move(m));
+  return r;
+}
+
+namespace {
+
+// The array argument of np.reshape / np.ravel (null: not typed yet).
+ExprPtr arrayOperand(Use &u) {
+  std::string fname = u.qualified();
+  u.t.checkKeywords(*u.call, {}, fname);
+  if (u.call->args.empty()) u.error(fname + "() needs an array");
+  auto arr = u.t.expr(*u.call->args[0]);
+  if (Typing::isUnknown(arr)) return nullptr;
+  if (!arr->type.isArray()) u.error(fname + "() needs an array");
+  return arr;
+}
+
+} // namespace
+
+ExprPtr numpyTranspose(Use &u) {
+  u.t.checkKeywords(*u.call, {"axes"}, "np.transpose");
+  if (u.call->args.empty() || u.call->args.size() > 2) u.error("np.transpose() takes an array and optional axes");
+  if (u.call->args.size() == 2 || u.keyword("axes")) { // with axes: the library (shapes.py)
+    if (auto r = u.t.libraryCall("numpy.transpose", "np.transpose", *u.call)) return r;
+    u.notSupported("np.transpose() with axes is not supported here");
   }
-  if (name == "reshape") {
-    checkKeywords(e, {}, "a.reshape");
-    std::vector<ExprPtr> dims;
-    if (e.args.size() == 1) dims = shapeArgument(*e.args[0]);
-    else
-      for (auto &a : e.args) dims.push_back(toInt64Index(expr(*a), "reshape dimension"));
-    if (dims.empty()) error(loc, "a.reshape() needs a shape");
-    for (auto &d : dims)
-      if (isUnknown(d)) return unknown(loc);
-    if (at.layout != types::Layout::C) {
-      auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(at.dtype, at.ndim, types::Layout::C), loc);
-      c->args.push_back(std::move(self));
-      self = std::move(c);
+  auto arr = u.t.expr(*u.call->args[0]);
+  if (Typing::isUnknown(arr)) return u.unknown();
+  if (!arr->type.isArray() && !arr->type.isNumber()) { // a list or tuple: the library's np.asarray first
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(arr));
+    if (auto r = u.t.libraryCallTyped("numpy.transpose", "np.transpose", std::move(args), u.loc)) return r;
+    u.error("np.transpose() needs an array");
+  }
+  if (!arr->type.isArray()) {
+    if (arr->type.isNumber()) u.notSupported("np.transpose() of a scalar is not supported");
+    u.error("np.transpose() needs an array, not " + arr->type.str());
+  }
+  return transposeArray(std::move(arr), u.loc);
+}
+
+ExprPtr numpyReshape(Use &u) {
+  auto arr = arrayOperand(u);
+  if (!arr) return u.unknown();
+  if (u.call->args.size() != 2) u.error("np.reshape(a, shape) takes two arguments");
+  auto dims = u.t.shapeArgument(*u.call->args[1]);
+  if (anyUnknown(dims)) return u.unknown();
+  return reshapeArray(std::move(arr), std::move(dims), u.loc);
+}
+
+ExprPtr numpyRavel(Use &u) {
+  auto arr = arrayOperand(u);
+  if (!arr) return u.unknown();
+  if (u.call->args.size() != 1) u.error("np.ravel() takes one argument");
+  return ravelArray(u.t, std::move(arr), false, u.loc, "a.ravel");
+}
+
+// np.shape(a), np.size(a), np.ndim(a) (variant: ShapeQuery): a.shape, a.size, a.ndim of
+// an array; of a number (a 0-d value) (), 1 and 0. The argument is evaluated once, first.
+ExprPtr numpyShapeQuery(Use &u) {
+  // np.size(a, axis) and np.shape/size/ndim of a sequence: the library's (shapes.py).
+  if (u.call->args.size() != 1 || !u.call->keywords.empty())
+    if (auto r = u.t.libraryCall("numpy." + u.name, u.qualified(), *u.call)) return r;
+  auto args = u.args(1, 1);
+  ExprPtr a = std::move(args[0]);
+  if (Typing::isUnknown(a)) return u.unknown();
+  if (!a->type.isArray() && !a->type.isNumber()) {
+    Type at = a->type;
+    std::vector<ExprPtr> seq;
+    seq.push_back(std::move(a));
+    if (auto r = u.t.libraryCallTyped("numpy." + u.name, u.qualified(), std::move(seq), u.loc)) return r;
+    u.notSupported(u.qualified() + "() of " + at.str() + " is not supported (it needs an array or a number)");
+  }
+  auto stmts = std::make_shared<ir::Block>();
+  if (!u.t.isPureValue(*a) && a->op != ir::ExprOp::ArrayConst) {
+    int held = u.t.holdInTemp(std::move(a), u.loc, *stmts);
+    a = u.t.load(held, u.loc);
+  }
+  const Type at = a->type;
+  ExprPtr result;
+  switch (ShapeQuery(u.variant())) {
+  case ShapeQuery::Shape:
+    if (at.isArray()) result = arrayShapeTuple(u.t, std::move(a), /*strides=*/false, u.loc);
+    else result = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple({}), u.loc);
+    break;
+  case ShapeQuery::Size:
+    if (at.isArray()) {
+      result = std::make_unique<ir::Expr>(ir::ExprOp::ArraySize, Type::int64(), u.loc);
+      result->args.push_back(std::move(a));
+    } else {
+      result = ir::makeConst(Type::int64(), u.loc, 1);
     }
-    bool copied = at.layout != types::Layout::C; // a copy is writable
-    auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape,
-                                        Type::array(at.dtype, int(dims.size()), types::Layout::C, at.readonly && !copied), loc);
-    r->args.push_back(std::move(self));
-    for (auto &d : dims) r->args.push_back(std::move(d));
-    return r;
+    break;
+  case ShapeQuery::Ndim: result = ir::makeConst(Type::int64(), u.loc, at.isArray() ? at.ndim : 0); break;
   }
-  if (name == "ravel" || name == "flatten") {
-    checkKeywords(e, {}, "a." + name);
-    if (!e.args.empty()) error(loc, "a." + name + "() takes no arguments");
-    bool copied = name == "flatten" || at.layout != types::Layout::C;
-    if (copied) {
-      requireHost(loc, "a." + name + "()");
-      auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(at.dtype, at.ndim, types::Layout::C), loc);
-      c->args.push_back(std::move(self));
-      self = std::move(c);
-    }
-    // A copy is a new array: writable even when the array it copies is read-only.
-    auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape,
-                                        Type::array(at.dtype, 1, types::Layout::C, at.readonly && !copied), loc);
-    r->args.push_back(std::move(self));
-    r->args.push_back(ir::makeConst(Type::int64(), loc, -1));
-    return r;
-  }
-  if (name == "sort" || name == "argsort") {
-    if (!e.args.empty() || keyword(e, "axis") || at.ndim != 1) // N-D arrays, an axis: the library's
-      if (auto r = libraryCall("ndarray." + name, "a." + name, e, std::move(self))) return r;
-    checkSortKind(e, "a." + name);
-    if (!e.args.empty()) notSupported(loc, "a." + name + "() arguments are not supported");
-    return sortLike(name == "sort" ? 2 : 1, std::move(self), loc, "a." + name);
-  }
-  if (name == "view") { // the same memory read as another dtype of the same size
-    checkKeywords(e, {"dtype"}, "a.view");
-    const ast::Expr *d = e.args.size() == 1 ? e.args[0].get() : keyword(e, "dtype");
-    if (!d) error(loc, "a.view() needs a dtype");
-    auto dt = dtypeArgument(*d);
-    if (!dt) return unknown(loc);
-    if (types::dtypeBytes(*dt) != types::dtypeBytes(at.dtype))
-      notSupported(loc, "a.view() to a dtype of another size is not supported (only the same itemsize)");
-    auto c = std::make_unique<ir::Expr>(ir::ExprOp::Cast, Type::array(*dt, at.ndim, at.layout, at.readonly), loc);
-    c->args.push_back(std::move(self));
-    return c;
-  }
-  if (name == "fill") notSupported(loc, "a.fill() is a statement: write it on its own line");
-  if (name == "dot") {
-    if (e.args.size() != 1) error(loc, "a.dot(b) takes one argument");
-    return matmul(std::move(self), expr(*e.args[0]), loc);
-  }
-  return nullptr;
+  if (stmts->empty()) return result;
+  return u.t.seqExpr(std::move(stmts), std::move(result), u.loc);
 }
 
 } // namespace mahou::sema

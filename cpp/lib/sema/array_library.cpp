@@ -1,6 +1,6 @@
 // Typing of the NumPy library functions built on loops and the runtime: sort,
 // argsort, unique, searchsorted, bincount, histogram, concatenate, stack.
-#include "typer.h"
+#include "sema/typers.h"
 
 namespace mahou::sema {
 
@@ -14,206 +14,227 @@ ExprPtr op(ir::ExprOp o, Type t, Loc loc, int sub = 0) {
 
 } // namespace
 
-ExprPtr FunctionTyper::sortLike(int kind, ExprPtr arr, Loc loc, const std::string &fname) {
-  if (isUnknown(arr)) return unknown(loc);
-  if (!arr->type.isArray()) error(loc, fname + "() needs an array");
+ExprPtr sortArray(Typing &t, SortKind kind, ExprPtr arr, Loc loc, const std::string &fname) {
+  if (Typing::isUnknown(arr)) return t.unknown(loc);
+  if (!arr->type.isArray()) t.error(loc, fname + "() needs an array");
   const Type at = arr->type;
-  if (types::isComplex(at.dtype)) notSupported(loc, fname + "() of complex arrays is not supported");
-  if (at.ndim != 1) notSupported(loc, fname + "() is supported for 1-D arrays only");
-  requireHost(loc, fname + "()");
-  if (kind == 2 && at.readonly) error(loc, "cannot sort a read-only array in place");
-  Type rt = kind == 1 ? Type::array(DType::Int64, 1, types::Layout::C)
-            : kind == 2 ? Type::none()
-                        : Type::array(at.dtype, 1, types::Layout::C);
-  auto e = op(ir::ExprOp::ArraySort, rt, loc, kind);
+  if (types::isComplex(at.dtype)) t.notSupported(loc, fname + "() of complex arrays is not supported");
+  if (at.ndim != 1) t.notSupported(loc, fname + "() is supported for 1-D arrays only");
+  t.requireHost(loc, fname + "()");
+  if (kind == SortKind::InPlace && at.readonly) t.error(loc, "cannot sort a read-only array in place");
+  Type rt = kind == SortKind::Indices   ? Type::array(DType::Int64, 1, types::Layout::C)
+            : kind == SortKind::InPlace ? Type::none()
+                                        : Type::array(at.dtype, 1, types::Layout::C);
+  auto e = op(ir::ExprOp::ArraySort, rt, loc, int(kind));
   e->args.push_back(std::move(arr));
   return e;
 }
 
-void FunctionTyper::checkSortKind(const ast::Call &e, const std::string &fname) {
+void checkSortKind(Typing &t, const ast::Call &e, const std::string &fname) {
   // kind= names NumPy's algorithm; every kind sorts the same values, and mahou's sort is
   // stable (as 'stable' and 'mergesort'), so ties among equal keys come out in order.
-  checkKeywords(e, {"kind"}, fname);
-  const ast::Expr *k = keyword(e, "kind");
+  t.checkKeywords(e, {"kind"}, fname);
+  const ast::Expr *k = t.keyword(e, "kind");
   if (!k || k->kind == ast::ExprKind::NoneLit) return;
-  auto v = expr(*k);
-  if (isUnknown(v)) return;
+  auto v = t.expr(*k);
+  if (Typing::isUnknown(v)) return;
   static const char *kinds[] = {"quicksort", "mergesort", "heapsort", "stable"};
   if (v->type.kind == Kind::Str)
-    for (const char *name : kinds)
-      if (v->type.text == name) return;
-  error(k->loc, fname + "(): kind must be a constant string, one of 'quicksort', 'mergesort', 'heapsort', 'stable'");
+    for (const char *kind : kinds)
+      if (v->type.text == kind) return;
+  t.error(k->loc, fname + "(): kind must be a constant string, one of 'quicksort', 'mergesort', 'heapsort', 'stable'");
 }
 
-ExprPtr FunctionTyper::numpyLibraryFunction(const std::string &name, const ast::Call &e) {
-  std::string fname = "np." + name;
-  Loc loc = e.loc;
-  // The forms the library (python/mahou/_library) writes: an axis, N-D arrays, sequences,
-  // bincount's weights and minlength, histogram's bin edges and range.
-  bool libraryForm = e.args.size() > (name == "histogram" ? 2 : 1) || keyword(e, "axis") || keyword(e, "weights") ||
-                     keyword(e, "minlength") || keyword(e, "range");
+namespace {
+
+// The forms the library (python/mahou/_library) writes for np.sort/argsort/unique and
+// np.bincount: more arguments, an axis, bincount's weights and minlength.
+bool libraryForm(const Use &u) {
+  return u.call->args.size() > 1 || u.keyword("axis") || u.keyword("weights") || u.keyword("minlength");
+}
+
+} // namespace
+
+ExprPtr numpySort(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  std::string fname = u.qualified();
+  Loc loc = u.loc;
+  auto kind = SortKind(u.variant());
+  if (libraryForm(u)) // an axis: the library's (python/mahou/_library)
+    if (auto r = t.libraryCall("numpy." + u.name, fname, e)) return r;
+  if (kind == SortKind::Unique) t.checkKeywords(e, {}, fname);
+  else checkSortKind(t, e, fname);
+  auto args = t.positionalArgs(e, 1, 1, fname);
+  if (!t.isUnknown(args[0]) && (!args[0]->type.isArray() || args[0]->type.ndim != 1)) // N-D arrays, sequences
+    if (auto r = t.libraryCallTyped("numpy." + u.name, fname, std::move(args), loc)) return r;
+  return sortArray(t, kind, std::move(args[0]), loc, fname);
+}
+
+ExprPtr numpySearchsorted(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  std::string fname = u.qualified();
+  Loc loc = u.loc;
+  t.checkKeywords(e, {"side"}, fname);
+  auto args = t.positionalArgs(e, 2, 3, fname);
+  const ast::Expr *sideE = e.args.size() > 2 ? e.args[2].get() : t.keyword(e, "side");
+  int64_t side = 0;
+  if (sideE) {
+    auto *s = sideE->as<ast::StrLit>();
+    if (!s || (s->value != "left" && s->value != "right")) t.error(sideE->loc, "side must be 'left' or 'right'");
+    side = s->value == "right";
+  }
+  for (auto &a : args)
+    if (t.isUnknown(a)) return t.unknown(loc);
+  if (!args[0]->type.isArray() || args[0]->type.ndim != 1) t.error(loc, "np.searchsorted() needs a 1-D sorted array");
+  // A computed sorted array (np.searchsorted(a[::-1], x)) is evaluated once, before the values.
+  std::vector<std::pair<int, ExprPtr>> bound;
+  if (args[0]->op != ir::ExprOp::LoadVar) {
+    int var = t.tempVar(args[0]->type, loc);
+    bound.emplace_back(var, std::move(args[0]));
+    args[0] = t.load(var, loc);
+  }
+  std::shared_ptr<ir::Expr> sorted(std::move(args[0])); // cloned into each element's search
+  std::vector<ExprPtr> values;
+  values.push_back(std::move(args[1]));
+  auto search = t.elementwise(std::move(values), [&t, sorted, side, loc](std::vector<ExprPtr> v) -> ExprPtr {
+    if (t.isUnknown(v[0])) return t.unknown(loc);
+    if (!v[0]->type.isNumber() || v[0]->type.isComplex() || sorted->type.isComplex())
+      t.notSupported(loc, "np.searchsorted() of " + v[0]->type.str() + " in " + sorted->type.str());
+    // Compared in the array's type unless the value is of a higher kind (a float in ints);
+    // integers in both compare in their common type (a negative value in an unsigned array).
+    DType ad = sorted->type.dtype, vd = v[0]->type.dtype;
+    bool higher = (types::isFloat(vd) && !types::isFloat(ad)) || (ad == DType::Bool && vd != DType::Bool) ||
+                  (types::isInteger(ad) && types::isInteger(vd));
+    DType common = higher ? types::promote(ad, vd) : ad;
+    auto s = op(ir::ExprOp::ArraySearch, Type::int64(), loc);
+    s->ival = side;
+    s->args.push_back(ir::clone(*sorted));
+    s->args.push_back(ir::makeCast(std::move(v[0]), Type::scalar(common)));
+    return s;
+  }, loc);
+  return t.wrapBindings(std::move(bound), std::move(search), loc);
+}
+
+ExprPtr numpyBincount(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  std::string fname = u.qualified();
+  Loc loc = u.loc;
+  if (libraryForm(u)) // weights, minlength: the library's
+    if (auto r = t.libraryCall("numpy.bincount", fname, e)) return r;
+  t.checkKeywords(e, {}, fname);
+  auto args = t.positionalArgs(e, 1, 1, fname);
+  if (t.isUnknown(args[0])) return t.unknown(loc);
+  if (!args[0]->type.isArray())
+    if (auto r = t.libraryCallTyped("numpy.bincount", fname, std::move(args), loc)) return r;
+  const Type at = args[0]->type;
+  if (!at.isArray() || at.ndim != 1 || !types::isInteger(at.dtype)) t.error(loc, "np.bincount() needs a 1-D array of non-negative integers");
+  t.requireHost(loc, fname + "()");
+  auto b = op(ir::ExprOp::ArrayBincount, Type::array(DType::Int64, 1, types::Layout::C), loc);
+  b->args.push_back(std::move(args[0]));
+  return b;
+}
+
+ExprPtr numpyHistogram(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  std::string fname = u.qualified();
+  Loc loc = u.loc;
   // np.histogram is the library's in every form (its edges keep a float32 array's dtype).
-  if ((name == "sort" || name == "argsort" || name == "unique" || name == "bincount" || name == "histogram") &&
-      (libraryForm || name == "histogram"))
-    if (auto r = libraryCall("numpy." + name, fname, e)) return r;
-  if (name == "sort" || name == "argsort" || name == "unique") {
-    if (name == "unique") checkKeywords(e, {}, fname);
-    else checkSortKind(e, fname);
-    auto args = positionalArgs(e, 1, 1, fname);
-    if (!isUnknown(args[0]) && (!args[0]->type.isArray() || args[0]->type.ndim != 1))
-      if (auto r = libraryCallTyped("numpy." + name, fname, std::move(args), loc)) return r;
-    return sortLike(name == "sort" ? 0 : name == "argsort" ? 1 : 3, std::move(args[0]), loc, fname);
+  if (auto r = t.libraryCall("numpy.histogram", fname, e)) return r;
+  t.checkKeywords(e, {"bins"}, fname);
+  auto args = t.positionalArgs(e, 1, 2, fname);
+  ExprPtr bins;
+  if (args.size() == 2) bins = std::move(args[1]);
+  else if (auto *k = t.keyword(e, "bins")) bins = t.expr(*k);
+  else bins = ir::makeConst(Type::int64(), loc, 10);
+  if (t.isUnknown(args[0]) || t.isUnknown(bins)) return t.unknown(loc);
+  if (!args[0]->type.isArray() || types::isComplex(args[0]->type.dtype)) t.error(loc, "np.histogram() needs a real array");
+  if (bins->type.isArray() || bins->type.isList() || bins->type.isTuple())
+    t.notSupported(loc, "np.histogram() with explicit bin edges is not supported here");
+  t.requireHost(loc, fname + "()");
+  auto h = op(ir::ExprOp::ArrayHistogram,
+              Type::tuple({Type::array(DType::Int64, 1, types::Layout::C), Type::array(DType::Float64, 1, types::Layout::C)}), loc);
+  h->args.push_back(std::move(args[0]));
+  h->args.push_back(t.toInt64Index(std::move(bins), "bins"));
+  return h;
+}
+
+ExprPtr numpyJoin(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  std::string fname = u.qualified();
+  Loc loc = u.loc;
+  auto join = JoinKind(u.variant());
+  t.checkKeywords(e, {"axis"}, fname);
+  bool takesAxis = join == JoinKind::Concatenate || join == JoinKind::Stack;
+  if (e.args.size() < 1 || e.args.size() > (takesAxis ? 2 : 1))
+    t.error(loc, fname + "() takes a sequence of arrays" + (takesAxis ? " and an optional axis" : ""));
+  if (!takesAxis && t.keyword(e, "axis")) t.error(loc, fname + "() got an unexpected keyword argument 'axis'");
+  const ast::Expr *axisE = e.args.size() > 1 ? e.args[1].get() : t.keyword(e, "axis");
+  bool flatten = join == JoinKind::Concatenate && axisE && axisE->kind == ast::ExprKind::NoneLit; // axis=None
+  if (join == JoinKind::Stack && axisE && axisE->kind == ast::ExprKind::NoneLit) t.error(axisE->loc, "np.stack() needs an integer axis");
+  // The arrays: a literal tuple or list (a, b), or a tuple of arrays held in a variable.
+  std::vector<ExprPtr> arrays;
+  std::vector<Loc> locs;
+  const std::vector<ast::ExprPtr> *elts = nullptr;
+  if (auto *t = e.args[0]->as<ast::Tuple>()) elts = &t->elts;
+  if (auto *l = e.args[0]->as<ast::List>()) elts = &l->elts;
+  if (elts) {
+    for (auto &x : *elts) {
+      if (x->kind == ast::ExprKind::Starred) t.notSupported(x->loc, fname + "() of a starred sequence is not supported");
+      arrays.push_back(t.expr(*x));
+      locs.push_back(x->loc);
+    }
+  } else {
+    auto seq = t.expr(*e.args[0]);
+    if (t.isUnknown(seq)) return t.unknown(loc);
+    if (!seq->type.isTuple()) t.error(e.args[0]->loc, fname + "() needs a tuple of arrays, not " + seq->type.str());
+    for (size_t i = 0; i < seq->type.elems.size(); ++i) {
+      auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, seq->type.elems[i], loc);
+      g->ival = int64_t(i);
+      g->args.push_back(duplicate(t, *seq, fname + "() of a computed tuple"));
+      arrays.push_back(std::move(g));
+      locs.push_back(e.args[0]->loc);
+    }
   }
-  if (name == "searchsorted") {
-    checkKeywords(e, {"side"}, fname);
-    auto args = positionalArgs(e, 2, 3, fname);
-    const ast::Expr *sideE = e.args.size() > 2 ? e.args[2].get() : keyword(e, "side");
-    int64_t side = 0;
-    if (sideE) {
-      auto *s = sideE->as<ast::StrLit>();
-      if (!s || (s->value != "left" && s->value != "right")) error(sideE->loc, "side must be 'left' or 'right'");
-      side = s->value == "right";
-    }
-    for (auto &a : args)
-      if (isUnknown(a)) return unknown(loc);
-    if (!args[0]->type.isArray() || args[0]->type.ndim != 1) error(loc, "np.searchsorted() needs a 1-D sorted array");
-    // A computed sorted array (np.searchsorted(a[::-1], x)) is evaluated once, before the values.
-    std::vector<std::pair<int, ExprPtr>> bound;
-    if (args[0]->op != ir::ExprOp::LoadVar) {
-      int var = tempVar(args[0]->type, loc);
-      bound.emplace_back(var, std::move(args[0]));
-      args[0] = load(var, loc);
-    }
-    std::shared_ptr<ir::Expr> sorted(std::move(args[0])); // cloned into each element's search
-    std::vector<ExprPtr> values;
-    values.push_back(std::move(args[1]));
-    auto search = elementwise(std::move(values), [this, sorted, side, loc](std::vector<ExprPtr> v) -> ExprPtr {
-      if (isUnknown(v[0])) return unknown(loc);
-      if (!v[0]->type.isNumber() || v[0]->type.isComplex() || sorted->type.isComplex())
-        notSupported(loc, "np.searchsorted() of " + v[0]->type.str() + " in " + sorted->type.str());
-      // Compared in the array's type unless the value is of a higher kind (a float in ints);
-      // integers in both compare in their common type (a negative value in an unsigned array).
-      DType ad = sorted->type.dtype, vd = v[0]->type.dtype;
-      bool higher = (types::isFloat(vd) && !types::isFloat(ad)) || (ad == DType::Bool && vd != DType::Bool) ||
-                    (types::isInteger(ad) && types::isInteger(vd));
-      DType common = higher ? types::promote(ad, vd) : ad;
-      auto s = op(ir::ExprOp::ArraySearch, Type::int64(), loc);
-      s->ival = side;
-      s->args.push_back(ir::clone(*sorted));
-      s->args.push_back(ir::makeCast(std::move(v[0]), Type::scalar(common)));
-      return s;
-    }, loc);
-    return wrapBindings(std::move(bound), std::move(search), loc);
+  for (size_t i = 0; i < arrays.size(); ++i) {
+    if (t.isUnknown(arrays[i])) return t.unknown(loc);
+    if (!arrays[i]->type.isArray()) t.error(locs[i], fname + "() needs arrays, not " + arrays[i]->type.str());
+    if (flatten) arrays[i] = ravelArray(t, std::move(arrays[i]), false, locs[i], "a.ravel");
   }
-  if (name == "bincount") {
-    checkKeywords(e, {}, fname);
-    auto args = positionalArgs(e, 1, 1, fname);
-    if (isUnknown(args[0])) return unknown(loc);
-    if (!args[0]->type.isArray())
-      if (auto r = libraryCallTyped("numpy." + name, fname, std::move(args), loc)) return r;
-    const Type t = args[0]->type;
-    if (!t.isArray() || t.ndim != 1 || !types::isInteger(t.dtype)) error(loc, "np.bincount() needs a 1-D array of non-negative integers");
-    requireHost(loc, fname + "()");
-    auto b = op(ir::ExprOp::ArrayBincount, Type::array(DType::Int64, 1, types::Layout::C), loc);
-    b->args.push_back(std::move(args[0]));
-    return b;
+  if (arrays.empty()) t.error(loc, "need at least one array to " + std::string(join == JoinKind::Stack ? "stack" : "concatenate"));
+  // vstack, hstack, dstack and column_stack: NumPy's atleast_2d/1d/3d of each (views), or
+  // a 1-D column of column_stack, then a concatenation.
+  int least = join == JoinKind::VStack ? 2 : join == JoinKind::HStack ? 1 : join == JoinKind::DStack ? 3
+              : join == JoinKind::ColumnStack ? 4 : 0;
+  if (least)
+    for (auto &a : arrays) a = atleastView(t, std::move(a), least, loc);
+  int ndim = arrays[0]->type.ndim;
+  DType d = arrays[0]->type.dtype;
+  for (auto &a : arrays) {
+    if (a->type.ndim != ndim) t.error(loc, "all the input arrays must have the same number of dimensions");
+    d = types::promote(d, a->type.dtype);
   }
-  if (name == "histogram") {
-    checkKeywords(e, {"bins"}, fname);
-    auto args = positionalArgs(e, 1, 2, fname);
-    ExprPtr bins;
-    if (args.size() == 2) bins = std::move(args[1]);
-    else if (auto *k = keyword(e, "bins")) bins = expr(*k);
-    else bins = ir::makeConst(Type::int64(), loc, 10);
-    if (isUnknown(args[0]) || isUnknown(bins)) return unknown(loc);
-    if (!args[0]->type.isArray() || types::isComplex(args[0]->type.dtype)) error(loc, "np.histogram() needs a real array");
-    if (bins->type.isArray() || bins->type.isList() || bins->type.isTuple() || !args[0]->type.isArray()) {
-      std::vector<ExprPtr> all;
-      all.push_back(std::move(args[0]));
-      all.push_back(std::move(bins));
-      if (auto r = libraryCallTyped("numpy.histogram", fname, std::move(all), loc)) return r;
-      notSupported(loc, "np.histogram() with explicit bin edges is not supported");
-    }
-    requireHost(loc, fname + "()");
-    auto h = op(ir::ExprOp::ArrayHistogram,
-                Type::tuple({Type::array(DType::Int64, 1, types::Layout::C), Type::array(DType::Float64, 1, types::Layout::C)}), loc);
-    h->args.push_back(std::move(args[0]));
-    h->args.push_back(toInt64Index(std::move(bins), "bins"));
-    return h;
-  }
-  if (name == "concatenate" || name == "stack" || name == "vstack" || name == "hstack" || name == "dstack" ||
-      name == "column_stack") {
-    checkKeywords(e, {"axis"}, fname);
-    bool takesAxis = name == "concatenate" || name == "stack";
-    if (e.args.size() < 1 || e.args.size() > (takesAxis ? 2 : 1))
-      error(loc, fname + "() takes a sequence of arrays" + (takesAxis ? " and an optional axis" : ""));
-    if (!takesAxis && keyword(e, "axis")) error(loc, fname + "() got an unexpected keyword argument 'axis'");
-    const ast::Expr *axisE = e.args.size() > 1 ? e.args[1].get() : keyword(e, "axis");
-    bool flatten = name == "concatenate" && axisE && axisE->kind == ast::ExprKind::NoneLit; // axis=None
-    if (name == "stack" && axisE && axisE->kind == ast::ExprKind::NoneLit) error(axisE->loc, "np.stack() needs an integer axis");
-    // The arrays: a literal tuple or list (a, b), or a tuple of arrays held in a variable.
-    std::vector<ExprPtr> arrays;
-    std::vector<Loc> locs;
-    const std::vector<ast::ExprPtr> *elts = nullptr;
-    if (auto *t = e.args[0]->as<ast::Tuple>()) elts = &t->elts;
-    if (auto *l = e.args[0]->as<ast::List>()) elts = &l->elts;
-    if (elts) {
-      for (auto &x : *elts) {
-        if (x->kind == ast::ExprKind::Starred) notSupported(x->loc, fname + "() of a starred sequence is not supported");
-        arrays.push_back(expr(*x));
-        locs.push_back(x->loc);
-      }
-    } else {
-      auto seq = expr(*e.args[0]);
-      if (isUnknown(seq)) return unknown(loc);
-      if (!seq->type.isTuple()) error(e.args[0]->loc, fname + "() needs a tuple of arrays, not " + seq->type.str());
-      for (size_t i = 0; i < seq->type.elems.size(); ++i) {
-        auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, seq->type.elems[i], loc);
-        g->ival = int64_t(i);
-        g->args.push_back(duplicate(*this, *seq, fname + "() of a computed tuple"));
-        arrays.push_back(std::move(g));
-        locs.push_back(e.args[0]->loc);
-      }
-    }
-    for (size_t i = 0; i < arrays.size(); ++i) {
-      if (isUnknown(arrays[i])) return unknown(loc);
-      if (!arrays[i]->type.isArray()) error(locs[i], fname + "() needs arrays, not " + arrays[i]->type.str());
-      if (flatten) {
-        ast::Call none(locs[i]);
-        arrays[i] = arrayMethod(std::move(arrays[i]), "ravel", none);
-      }
-    }
-    if (arrays.empty()) error(loc, "need at least one array to " + std::string(name == "stack" ? "stack" : "concatenate"));
-    // vstack, hstack, dstack and column_stack: NumPy's atleast_2d/1d/3d of each (views), or
-    // a 1-D column of column_stack, then a concatenation.
-    int least = name == "vstack" ? 2 : name == "hstack" ? 1 : name == "dstack" ? 3 : name == "column_stack" ? 4 : 0;
-    if (least)
-      for (auto &a : arrays) a = atleastView(std::move(a), least, loc);
-    int ndim = arrays[0]->type.ndim;
-    DType d = arrays[0]->type.dtype;
-    for (auto &a : arrays) {
-      if (a->type.ndim != ndim) error(loc, "all the input arrays must have the same number of dimensions");
-      d = types::promote(d, a->type.dtype);
-    }
-    bool stack = name == "stack";
-    int64_t ax = 0;
-    if (takesAxis && !flatten) ax = axisArgument(e, 1).value_or(0);
-    if (name == "hstack") ax = ndim == 1 ? 0 : 1; // 1-D arrays are concatenated, others side by side
-    if (name == "column_stack") ax = 1;
-    if (name == "dstack") ax = 2;
-    int outNdim = stack ? ndim + 1 : ndim;
-    if (!stack && ndim == 0) error(loc, "zero-dimensional arrays cannot be concatenated");
-    int64_t given = ax;
-    if (ax < 0) ax += outNdim;
-    if (ax < 0 || ax >= outNdim)
-      error(axisE ? axisE->loc : loc, "axis " + std::to_string(given) + " is out of bounds for array of dimension " + std::to_string(outNdim));
-    requireHost(loc, fname + "()");
-    auto j = op(ir::ExprOp::ArrayJoin, Type::array(d, outNdim, types::Layout::C), loc, stack ? 1 : 0);
-    j->ival = ax;
-    for (auto &a : arrays) j->args.push_back(std::move(a));
-    return j;
-  }
-  return nullptr;
+  bool stack = join == JoinKind::Stack;
+  int64_t ax = 0;
+  if (takesAxis && !flatten) ax = axisArgument(t, e, 1).value_or(0);
+  if (join == JoinKind::HStack) ax = ndim == 1 ? 0 : 1; // 1-D arrays are concatenated, others side by side
+  if (join == JoinKind::ColumnStack) ax = 1;
+  if (join == JoinKind::DStack) ax = 2;
+  int outNdim = stack ? ndim + 1 : ndim;
+  if (!stack && ndim == 0) t.error(loc, "zero-dimensional arrays cannot be concatenated");
+  int64_t given = ax;
+  if (ax < 0) ax += outNdim;
+  if (ax < 0 || ax >= outNdim)
+    t.error(axisE ? axisE->loc : loc, "axis " + std::to_string(given) + " is out of bounds for array of dimension " + std::to_string(outNdim));
+  t.requireHost(loc, fname + "()");
+  auto j = op(ir::ExprOp::ArrayJoin, Type::array(d, outNdim, types::Layout::C), loc, stack ? 1 : 0);
+  j->ival = ax;
+  for (auto &a : arrays) j->args.push_back(std::move(a));
+  return j;
 }
 
 } // namespace mahou::sema

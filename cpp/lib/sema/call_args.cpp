@@ -26,7 +26,7 @@ bool readsOnlyVariables(const ir::Expr &e) {
 // variable or constant, else from a hidden variable it is evaluated into once.
 std::vector<ExprPtr> FunctionTyper::spreadTuple(ExprPtr value, Loc loc, CallArgs *args) {
   const Type t = value->type;
-  refuseSlice(t, loc, "cannot be spread into arguments");
+  refuseSlice(*this, t, loc, "cannot be spread into arguments");
   if (!t.isTuple()) error(loc, "argument after * must be a tuple, not " + t.str());
   std::vector<ExprPtr> out;
   auto item = [&](ExprPtr base, size_t i) {

@@ -1,6 +1,8 @@
 // Typing of calls: resolving what is called, Python builtins, dtype constructors,
 // methods of arrays and numbers, and calls to other compiled functions.
-#include "sema/method_table.h"
+#include "mahou/bound_method_type.h"
+#include "typer.h"
+#include "sema/typers.h"
 #include "mahou/versions.h"
 
 #include "mahou/range_type.h"
@@ -8,13 +10,33 @@
 
 namespace mahou::sema {
 
+namespace {
+
+// A name of the registry, called: a builtin ("len"), a module's function, or a dotted
+// name of a receiver ("typed.List.empty_list", "cuda.random.xoroshiro128p_next").
+CalleeRef namedCallee(CalleeRef::Kind kind, Receiver receiver, const std::string &name) {
+  CalleeRef r{kind, name};
+  r.receiver = receiver;
+  std::string_view spelling = receiverSpelling(receiver);
+  std::string dotted = spelling.empty() ? name : std::string(spelling) + "." + name;
+  if (name.find('.') != std::string::npos)
+    if (auto split = splitReceiver(dotted)) {
+      r.receiver = split->first;
+      r.name = split->second;
+      r.kind = CalleeRef::Kind::ModuleFn;
+    }
+  return r;
+}
+
+} // namespace
+
 std::optional<CalleeRef> FunctionTyper::calleeFromGlobal(const GlobalValue &g) {
   using CK = CalleeRef::Kind;
   using GK = GlobalValue::Kind;
   switch (g.kind) {
-  case GK::Builtin: return CalleeRef{CK::Builtin, g.s};
+  case GK::Builtin: return namedCallee(CK::Builtin, Receiver::Builtins, g.s);
   case GK::ModuleAttr: {
-    CalleeRef r{CK::ModuleFn, g.s};
+    CalleeRef r = namedCallee(CK::ModuleFn, receiverOf(g.module), g.s);
     r.module = g.module;
     return r;
   }
@@ -69,7 +91,7 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
         r.handle = v->type.handle;
         return r;
       }
-      if (v->type.isClosure()) { // an inner function held in a variable (closures.cpp)
+      if (v->type.isClosure() || types::isBoundMethod(v->type)) { // an inner function or a bound method held in a variable (closures.cpp)
         CalleeRef r{CK::Closure, v->type.text};
         r.self = &func;
         return r;
@@ -106,18 +128,17 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
       std::string full = dotted + "." + a->attr;
       for (const std::string *path : {&full, &dotted}) {
         const GlobalValue &g = global(*path);
-        if (g.kind == GlobalValue::Kind::Builtin && g.s.rfind("typed.", 0) == 0)
-          return CalleeRef{CK::Builtin, path == &full ? g.s : g.s + "." + a->attr};
+        if (g.kind != GlobalValue::Kind::Builtin) continue;
+        CalleeRef r = namedCallee(CK::Builtin, Receiver::Builtins, path == &full ? g.s : g.s + "." + a->attr);
+        if (r.receiver != Receiver::Builtins) return r;
       }
       // mahou.typed.List(...), numba.typed.Dict.empty(...): through the mahou module.
       size_t dot = full.find('.');
       const GlobalValue &head = global(full.substr(0, dot));
-      if (head.kind == GlobalValue::Kind::Module && head.module == types::ModuleId::Mahou &&
-          full.compare(dot, 7, ".typed.") == 0) {
-        std::string rest = full.substr(dot + 7); // List, Dict, List.empty_list, Dict.empty
-        if (rest == "List" || rest == "Dict" || rest == "List.empty_list" || rest == "Dict.empty")
-          return CalleeRef{CK::Builtin, "typed." + rest};
-      }
+      if (head.kind == GlobalValue::Kind::Module && head.module == types::ModuleId::Mahou)
+        if (auto split = splitReceiver(full.substr(dot + 1)); split && split->first == Receiver::Typed)
+          if (const Entry *entry = findEntry(Receiver::Typed, Member::Function, split->second); entry && entry->name != "*")
+            return namedCallee(CK::ModuleFn, Receiver::Typed, split->second);
     }
     // module.function or value.method
     auto base = expr(*a->value);
@@ -125,7 +146,7 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
     if (base->type.kind == Kind::Module) {
       // A module reached by a global path: its attribute is the global of that path (a
       // user module's function, or an @overload implementation of a NumPy function).
-      if (const GlobalValue *g = moduleMember(base->type, a->attr)) {
+      if (const GlobalValue *g = moduleMember(*this, base->type, a->attr)) {
         if (g->kind == GlobalValue::Kind::Overloaded) return calleeFromGlobal(*g);
         // numba.uint8(x): a type object of the mahou module converts as the NumPy type does
         if (g->kind == GlobalValue::Kind::DType && base->type.module == types::ModuleId::Mahou)
@@ -139,24 +160,15 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
           return std::nullopt;
         }
       }
-      // np.float32(x), np.int_(x), numba.uint8(x): a conversion to the dtype.
-      if (base->type.module == types::ModuleId::Numpy || base->type.module == types::ModuleId::Mahou) {
-        std::string n = a->attr == "bool_" ? "bool" : a->attr == "float_" || a->attr == "double" ? "float64" : a->attr;
-        if (n == "intp" || n == "uintp") n = n == "intp" ? "int64" : "uint64"; // 64-bit platforms
-        if (n == "int_") n = "int64";
-        if (auto d = types::dtypeFromName(n)) {
-          CalleeRef r{CK::DTypeCtor, n};
-          r.dtype = *d;
-          return r;
-        }
-      }
       CalleeRef r{CK::ModuleFn, a->attr};
       r.module = base->type.module;
+      r.receiver = receiverOf(base->type);
       return r;
     }
     if (base->type.kind == Kind::Namespace) { // cuda.shared.array, cuda.atomic.add, ...
-      CalleeRef r{CK::ModuleFn, base->type.text + "." + a->attr};
+      CalleeRef r{CK::ModuleFn, a->attr};
       r.module = types::ModuleId::Cuda;
+      r.receiver = receiverOf(base->type);
       return r;
     }
     if (base->type.kind == Kind::ClassRef) return classAttributeCallee(base->type, a->attr, a->loc);
@@ -203,27 +215,30 @@ namespace {
 // A file of mahou's NumPy library (python/mahou/_library).
 bool inLibrary(const std::string &path) { return path.find("/mahou/_library/") != std::string::npos; }
 
-} // namespace
-
-ExprPtr FunctionTyper::atLibraryCall(const std::string &fname, Loc loc, const std::function<ExprPtr()> &call) {
-  if (inLibrary(file_.path())) return call(); // a library function calling another: its caller reports
+// Runs `call`; a TypingError/UnsupportedError raised in the library's own code is reported
+// at the user's call `loc` instead, naming the library line.
+ExprPtr atLibraryCall(const SourceFile &file, const std::string &fname, Loc loc, const std::function<ExprPtr()> &call) {
+  if (inLibrary(file.path())) return call(); // a library function calling another: its caller reports
   try {
     return call();
   } catch (const UserError &err) {
     // What the library cannot type is the user's call that led there: reported at it.
     if (!inLibrary(err.path())) throw;
     std::string where = err.path().substr(err.path().rfind("/_library/") + 1);
-    userError(err.kind(), file_, loc, fname + "(): " + err.message() + " (in mahou/" + where + ":" +
+    userError(err.kind(), file, loc, fname + "(): " + err.message() + " (in mahou/" + where + ":" +
                                           std::to_string(err.loc().line) + ")");
   }
 }
+
+} // namespace
+
 
 ExprPtr FunctionTyper::libraryCall(const std::string &qualified, const std::string &fname, const ast::Call &e,
                                    ExprPtr self) {
   if (gpu_) return nullptr; // the library allocates arrays: host code only
   const GlobalValue &g = global("@" + qualified);
   if (g.kind != GlobalValue::Kind::Function) return nullptr;
-  return atLibraryCall(fname, e.loc, [&] { return compiledCall(g.handle, fname, e, std::move(self)); });
+  return atLibraryCall(file_, fname, e.loc, [&] { return compiledCall(g.handle, fname, e, std::move(self)); });
 }
 
 ExprPtr FunctionTyper::libraryCallTyped(const std::string &qualified, const std::string &fname, std::vector<ExprPtr> args,
@@ -236,14 +251,7 @@ ExprPtr FunctionTyper::libraryCallTyped(const std::string &qualified, const std:
     call.unknown |= isUnknown(a);
     call.positional.push_back(std::move(a));
   }
-  return atLibraryCall(fname, loc, [&] { return callCompiled(g.handle, fname, std::move(call), loc); });
-}
-
-ExprPtr FunctionTyper::intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc) {
-  auto e = std::make_unique<ir::Expr>(ir::ExprOp::Intrinsic, std::move(resultType), loc);
-  e->sub = int(id);
-  e->args = std::move(args);
-  return e;
+  return atLibraryCall(file_, fname, loc, [&] { return callCompiled(g.handle, fname, std::move(call), loc); });
 }
 
 ExprPtr FunctionTyper::call(const ast::Call &e) {
@@ -251,7 +259,7 @@ ExprPtr FunctionTyper::call(const ast::Call &e) {
   if (!callee) {
     auto v = expr(*e.func);
     if (isUnknown(v)) return unknown(e.loc);
-    if (v->type.isClosure()) return closureCall(std::move(v), e); // (lambda x: ...)(1), fs[0](x)
+    if (v->type.isClosure() || types::isBoundMethod(v->type)) return closureCall(std::move(v), e); // (lambda x: ...)(1), fs[0](x)
     error(e.func->loc, "'" + v->type.str() + "' object is not callable");
   }
   return callResolved(*callee, e);
@@ -272,48 +280,32 @@ ExprPtr FunctionTyper::callResolved(const CalleeRef &c, const ast::Call &e) {
     for (auto &a : e.args) expr(*a);
     return unknown(e.loc);
   }
-  case CalleeRef::Kind::Builtin: return builtinCall(callee->name, e);
-  case CalleeRef::Kind::ModuleFn:
-    if (callee->module == types::ModuleId::Numpy) return numpyCall(callee->name, e);
-    if (callee->module == types::ModuleId::Cuda) return cudaCall(callee->name, e);
-    if (callee->module == types::ModuleId::NumpyRandom) return randomCall(callee->name, e);
-    if (callee->module == types::ModuleId::PyRandom) return pyRandomCall(callee->name, e);
-    if (callee->module == types::ModuleId::Mahou) {
-      if (callee->name == "prange") return builtinCall("range", e);
-      if ((callee->name == "get_thread_id" || callee->name == "get_num_threads") && !gpu_) {
-        checkKeywords(e, {}, callee->name);
-        positionalArgs(e, 0, 0, callee->name);
-        return intrinsic(callee->name == "get_thread_id" ? ir::Intrinsic::ThreadId : ir::Intrinsic::NumThreads,
-                         Type::int64(), {}, e.loc);
-      }
-      if (callee->name == "carray" || callee->name == "farray") return carrayCall(callee->name, e);
-      if (callee->name == "tuple_setitem") return tupleSetitem(e); // library_primitives.cpp
-      if (callee->name == "refuse") return refuseCall(e);
-      notSupported(e.loc, "mahou." + callee->name + " cannot be called in compiled code");
-    }
-    return mathCall(callee->module, callee->name, e);
+  case CalleeRef::Kind::Builtin:
+  case CalleeRef::Kind::ModuleFn: return callFunction(callee->receiver, callee->name, e);
   case CalleeRef::Kind::Compiled: return compiledCall(callee->handle, callee->name, e);
   case CalleeRef::Kind::Inner: return innerCall(*innerFunction(callee->name), e);
   case CalleeRef::Kind::Closure: return closureCall(expr(*callee->self), e);
-  case CalleeRef::Kind::DTypeCtor: {
-    checkKeywords(e, {}, callee->name);
-    auto args = positionalArgs(e, 1, 1, callee->name);
-    if (isUnknown(args[0])) return unknown(e.loc);
-    args[0] = intEnumValue(std::move(args[0])); // np.int32(an IntEnum member): its int
-    if (!args[0]->type.isNumber())
-      notSupported(e.loc, callee->name + "() of " + args[0]->type.str() + " is not supported");
-    Type to = Type::scalar(callee->dtype);
-    if (to.isBool()) return truth(std::move(args[0]));
-    return convert(std::move(args[0]), to, callee->name + "()");
-  }
+  case CalleeRef::Kind::DTypeCtor: return convertToDType(*this, callee->dtype, callee->name, e);
   case CalleeRef::Kind::ExcCtor:
     error(e.loc, "exception classes can only be instantiated in a 'raise' statement");
   case CalleeRef::Kind::Method: return methodCall(*callee->self, callee->name, e);
-  case CalleeRef::Kind::External: return nativeCall(callee->handle, callee->name, e);
-  case CalleeRef::Kind::JitClass: return newInstance(callee->handle, callee->name, e);
-  case CalleeRef::Kind::NamedTuple: return newNamedTuple(*callee->overloaded, e);
+  case CalleeRef::Kind::External: return nativeCall(*this, callee->handle, callee->name, e);
+  case CalleeRef::Kind::JitClass: return newInstance(*this, callee->handle, callee->name, e);
+  case CalleeRef::Kind::NamedTuple: return newNamedTuple(*this, *callee->overloaded, e);
   }
   internalError("unhandled callee kind");
+}
+
+// receiver.name(...) of the registry: a builtin, a module's function, cuda.shared.array, ...
+ExprPtr FunctionTyper::callFunction(Receiver receiver, const std::string &name, const ast::Call &e) {
+  std::string_view spelling = receiverSpelling(receiver);
+  std::string shown = spelling.empty() ? name : std::string(spelling) + "." + name;
+  if (gpuOnly(receiver) && !gpu_)
+    notSupported(e.loc, shown + "() can only be used inside a @cuda.jit kernel or device function");
+  if (hostOnly(receiver)) requireHost(e.loc, shown + "()");
+  const Entry *entry = lookup(receiver, Member::Function, name);
+  if (!entry) refuseMissing(*this, receiver, Member::Function, name, e.loc);
+  return typeUse(*this, *entry, name, &e, nullptr, nullptr, e.loc);
 }
 
 ExprPtr FunctionTyper::compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e, ExprPtr receiver) {
@@ -378,7 +370,7 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
   }
   for (auto &a : args) {
     unknownArg |= isUnknown(a);
-    if (!isUnknown(a) && (a->type.kind == Kind::Str || a->type.isTuple())) a = itemValue(std::move(a)); // literals as str
+    if (!isUnknown(a) && (a->type.kind == Kind::Str || a->type.isTuple())) a = itemValue(*this, std::move(a)); // literals as str
     types.push_back(a->type);
   }
   if (unknownArg) return unknown(loc);
@@ -448,365 +440,6 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
   c->symbol = symbol;
   c->args = std::move(args);
   return wrapBindings(std::move(call.lets), std::move(c), loc);
-}
-
-namespace {
-
-// round(x, ndigits) with a constant ndigits: floats round half to even at that
-// decimal (x * 10**n, rint, / 10**n, as Numba does); ints are unchanged for n >= 0.
-ExprPtr roundDigits(FunctionTyper &t, const ast::Expr *xe, const ast::Expr *ne, const ast::Call &e) {
-  auto x = t.expr(*xe);
-  auto nd = t.constInt(*ne);
-  if (!nd) {
-    auto v = t.expr(*ne);
-    if (FunctionTyper::isUnknown(v)) return t.unknown(e.loc);
-    if (v->type.isNone()) {
-      if (FunctionTyper::isUnknown(x)) return t.unknown(e.loc);
-      if (!x->type.isFloat() && !x->type.isInt() && !x->type.isBool()) t.error(e.loc, "round() of " + x->type.str() + " is not supported");
-      if (!x->type.isFloat()) return ir::makeCast(std::move(x), Type::int64());
-      std::vector<ExprPtr> a;
-      a.push_back(std::move(x));
-      return ir::makeCast(t.intrinsic(ir::Intrinsic::Rint, a[0]->type, std::move(a), e.loc), Type::int64());
-    }
-    if (FunctionTyper::isUnknown(x)) return t.unknown(e.loc);
-    return t.roundVariableDigits(std::move(x), std::move(v), e.loc);
-  }
-  if (FunctionTyper::isUnknown(x)) return t.unknown(e.loc);
-  const Type xt = x->type;
-  if (xt.isInt() || xt.isBool()) {
-    if (*nd < 0) t.notSupported(e.loc, "round() of an integer to negative digits is not supported");
-    return ir::makeCast(std::move(x), xt.isBool() ? Type::int64() : xt);
-  }
-  if (!xt.isFloat()) t.error(e.loc, "round() of " + xt.str() + " is not supported");
-  if (*nd > 308 || *nd < -308) t.notSupported(e.loc, "round() to more than 308 digits is not supported");
-  double p = 1;
-  for (int64_t i = 0; i < (*nd < 0 ? -*nd : *nd); ++i) p *= 10;
-  auto pc = [&]() { return ir::makeConst(xt, e.loc, 0, p); };
-  bool neg = *nd < 0;
-  auto y = t.binary(neg ? ast::BinOpKind::Div : ast::BinOpKind::Mult, std::move(x), pc(), e.loc);
-  std::vector<ExprPtr> a;
-  a.push_back(std::move(y));
-  auto r = t.intrinsic(ir::Intrinsic::Rint, xt, std::move(a), e.loc);
-  return t.binary(neg ? ast::BinOpKind::Mult : ast::BinOpKind::Div, std::move(r), pc(), e.loc);
-}
-
-// isinstance(x, cls): decided at compile time from x's type.
-ExprPtr isinstanceCall(FunctionTyper &t, const ast::Call &e) {
-  t.checkKeywords(e, {}, "isinstance");
-  if (e.args.size() != 2) t.error(e.loc, "isinstance expected 2 arguments");
-  auto x = t.expr(*e.args[0]);
-  if (FunctionTyper::isUnknown(x)) return t.unknown(e.loc);
-  const Type xt = x->type;
-  std::vector<const ast::Expr *> classes;
-  if (auto *tu = e.args[1]->as<ast::Tuple>())
-    for (auto &c : tu->elts) classes.push_back(c.get());
-  else classes.push_back(e.args[1].get());
-  bool result = false;
-  for (auto *c : classes) {
-    bool match = false;
-    bool knownClass = false;
-    if (auto *n = c->as<ast::Name>(); n && !t.varIndex_.count(n->id)) {
-      const GlobalValue &g = t.global(n->id);
-      if (g.kind == GlobalValue::Kind::Builtin) {
-        knownClass = true;
-        if (g.s == "int") match = xt.isInt() || xt.isBool();
-        else if (g.s == "float") match = xt.isFloat();
-        else if (g.s == "complex") match = xt.isComplex();
-        else if (g.s == "bool") match = xt.isBool();
-        else if (g.s == "tuple") match = xt.isTuple() && !types::isSlice(xt);
-        else if (g.s == "slice") match = types::isSlice(xt);
-        else if (g.s == "str") match = xt.isString();
-        else if (g.s == "list") match = xt.isList();
-        else if (g.s == "dict") match = xt.isDict();
-        else if (g.s == "set") match = xt.isSet();
-        else knownClass = false;
-      } else if (g.kind == GlobalValue::Kind::NamedTupleClass) { // the exact class, not a subclass
-        knownClass = true;
-        match = xt.isNamedTuple() && xt.handle == g.handle;
-      }
-    }
-    if (!knownClass) {
-      if (auto *a = c->as<ast::Attribute>(); a && a->attr == "ndarray") {
-        auto base = t.expr(*a->value);
-        if (base->type.kind == Kind::Module && base->type.module == types::ModuleId::Numpy) {
-          knownClass = true;
-          match = xt.isArray();
-        }
-      }
-    }
-    if (!knownClass) {
-      auto v = t.expr(*c);
-      if (v->type.kind == Kind::DTypeObj) {
-        knownClass = true;
-        match = xt.isScalar(v->type.dtype);
-      } else if (v->type.kind == Kind::ExcClass) {
-        knownClass = true;
-      } else if (v->type.kind == Kind::ClassRef) { // a jitclass
-        knownClass = true;
-        match = xt.isInstance() && xt.handle == v->type.handle;
-      }
-    }
-    if (!knownClass)
-      t.notSupported(c->loc, "isinstance() is only supported with int, float, complex, bool, tuple, str, np.ndarray "
-                             "and NumPy scalar types");
-    result |= match;
-  }
-  return ir::makeConst(Type::boolean(), e.loc, result);
-}
-
-} // namespace
-
-ExprPtr FunctionTyper::builtinCall(const std::string &name, const ast::Call &e) {
-  if (auto r = objectBuiltin(name, e)) return r;
-  if (name == "slice") return sliceCall(e);
-  if (name == "range") return rangeValue(e);
-  if (name == "prange") notSupported(e.loc, "prange() is only supported as the iterable of a for loop");
-  if (name == "next" || name == "iter") {
-    checkKeywords(e, {}, name);
-    if (name == "next" && e.args.size() == 2)
-      notSupported(e.loc, "next() with a default is not supported (catch StopIteration instead)");
-    auto args = positionalArgs(e, 1, 1, name);
-    if (isUnknown(args[0])) return unknown(e.loc);
-    if (!args[0]->type.isGenerator())
-      notSupported(e.loc, name + "() of " + args[0]->type.str() + " is not supported (only of generators)");
-    if (name == "iter") return std::move(args[0]); // a generator is its own iterator
-    return generatorNext(std::move(args[0]), e.loc);
-  }
-  if (name == "print") notSupported(e.loc, "print() is only supported as a statement");
-  if (name == "literal_unroll")
-    notSupported(e.loc, "literal_unroll() is only supported as the iterable of a for loop");
-  if (name == "literally") {
-    checkKeywords(e, {}, name);
-    auto args = positionalArgs(e, 1, 1, name);
-    if (isUnknown(args[0])) return unknown(e.loc);
-    if (args[0]->op != ir::ExprOp::Const && args[0]->type.kind != Kind::Str)
-      error(e.loc, "literally(): the value (" + args[0]->type.str() +
-                       ") is not known at compile time here; mahou compiles a function once per argument "
-                       "type, not once per argument value");
-    return std::move(args[0]);
-  }
-  if (name == "len") {
-    checkKeywords(e, {}, name);
-    auto args = positionalArgs(e, 1, 1, name);
-    if (isUnknown(args[0])) return unknown(e.loc);
-    const Type &t = args[0]->type;
-    if (types::isRange(t) || (t.isOptional() && types::isRange(t.elems[0])))
-      return rangeLength(unwrapOptional(std::move(args[0])), e.loc);
-    refuseSlice(t, e.loc, "has no len()");
-    if (t.isTuple()) return ir::makeConst(Type::int64(), e.loc, int64_t(t.elems.size()));
-    if (t.isObject() || t.kind == Kind::Str || t.isOptional()) return objectLen(unwrapOptional(std::move(args[0])), e.loc);
-    if (!t.isArray()) error(e.loc, "object of type " + t.str() + " has no len()");
-    auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArrayShape, Type::int64(), e.loc);
-    s->ival = 0;
-    s->args.push_back(std::move(args[0]));
-    return s;
-  }
-  if (name == "abs") {
-    checkKeywords(e, {}, name);
-    auto args = positionalArgs(e, 1, 1, name);
-    if (isUnknown(args[0])) return unknown(e.loc);
-    args[0] = unwrapOptional(std::move(args[0])); // its value (TypeError when None), as in Numba
-    Type t = args[0]->type;
-    if (t.isInstance()) {
-      if (auto r = specialMethod("__abs__", std::move(args), e.loc)) return r;
-      error(e.loc, "bad operand type for abs(): '" + t.text + "' (it defines no __abs__)");
-    }
-    if (t.isArray()) { // elementwise, as np.abs
-      Loc loc = e.loc;
-      return elementwise(std::move(args), [this, loc](std::vector<ExprPtr> v) { return scalarUfunc("absolute", std::move(v), loc); }, loc);
-    }
-    if (!t.isNumber()) notSupported(e.loc, "abs() of " + t.str() + " is not supported yet");
-    if (t.isComplex()) return intrinsic(ir::Intrinsic::CAbs, Type::scalar(types::realOf(t.dtype)), std::move(args), e.loc);
-    if (t.isBool()) {
-      t = Type::int64();
-      args[0] = ir::makeCast(std::move(args[0]), t);
-    }
-    if (t.isInt() && !types::isSigned(t.dtype)) return std::move(args[0]);
-    return intrinsic(t.isInt() ? ir::Intrinsic::IAbs : ir::Intrinsic::Fabs, t, std::move(args), e.loc);
-  }
-  if (name == "min" || name == "max") {
-    checkKeywords(e, {}, name);
-    auto args = positionalArgs(e, 1, 64, name);
-    for (auto &a : args)
-      if (isUnknown(a)) return unknown(e.loc);
-    if (args.size() == 1) {
-      if (args[0]->type.isArray()) {
-        if (args[0]->type.ndim != 1) notSupported(e.loc, name + "() over a " + std::to_string(args[0]->type.ndim) + "-D array is not supported");
-        return numpyCall(name, e);
-      }
-      refuseSlice(args[0]->type, e.loc, "is not iterable");
-      if (!args[0]->type.isTuple()) error(e.loc, "'" + args[0]->type.str() + "' object is not iterable");
-      if (args[0]->type.elems.empty()) error(e.loc, name + "() arg is an empty sequence");
-      std::vector<ExprPtr> items;
-      for (size_t i = 0; i < args[0]->type.elems.size(); ++i) {
-        auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, args[0]->type.elems[i], e.loc);
-        g->ival = int64_t(i);
-        g->args.push_back(duplicate(*this, *args[0], name + "()"));
-        items.push_back(std::move(g));
-      }
-      args = std::move(items);
-    }
-    auto bindings = bindOptionals(args, e.loc);
-    Type t = Type::unknown();
-    for (auto &a : args) {
-      if (!a->type.isNumber() || a->type.isComplex())
-        error(a->loc, name + "() arguments must be real numbers, got " + a->type.str());
-      t = Type::scalar(t.isUnknown() ? a->type.dtype : types::promote(t.dtype, a->type.dtype));
-    }
-    ExprPtr acc = ir::makeCast(std::move(args[0]), t);
-    for (size_t i = 1; i < args.size(); ++i) {
-      std::vector<ExprPtr> pair;
-      pair.push_back(std::move(acc));
-      pair.push_back(ir::makeCast(std::move(args[i]), t));
-      acc = intrinsic(name == "min" ? ir::Intrinsic::Min : ir::Intrinsic::Max, t, std::move(pair), e.loc);
-    }
-    return wrapBindings(std::move(bindings), std::move(acc), e.loc);
-  }
-  if (name == "int" || name == "float" || name == "bool" || name == "complex") {
-    checkKeywords(e, {}, name);
-    auto args = positionalArgs(e, name == "complex" ? 1 : 0, name == "complex" ? 2 : 1, name);
-    for (auto &a : args)
-      if (isUnknown(a)) return unknown(e.loc);
-    if (args.empty()) {
-      if (name == "bool") return ir::makeConst(Type::boolean(), e.loc, 0);
-      return ir::makeConst(name == "int" ? Type::int64() : Type::float64(), e.loc, 0);
-    }
-    if (args.size() == 1 && args[0]->type.isInstance()) return instanceConversion(name, std::move(args[0]), e.loc);
-    // bool() of anything with a truth value (a container, a string, None or an optional);
-    // the others take an optional's value (TypeError when None), as in Numba.
-    if (name == "bool") return truth(std::move(args[0]));
-    for (auto &a : args) {
-      a = intEnumValue(unwrapOptional(std::move(a))); // an IntEnum member: its int
-      if (!a->type.isNumber()) notSupported(e.loc, name + "() of " + a->type.str() + " is not supported");
-    }
-    if (name == "int") {
-      if (args[0]->type.isComplex()) error(e.loc, "int() can't convert complex");
-      if (args[0]->type.isFloat()) return intrinsic(ir::Intrinsic::PyInt, Type::int64(), std::move(args), e.loc);
-      return ir::makeCast(std::move(args[0]), Type::int64());
-    }
-    if (name == "float") {
-      if (args[0]->type.isComplex()) error(e.loc, "float() can't convert complex");
-      return ir::makeCast(std::move(args[0]), Type::float64());
-    }
-    Type c = Type::scalar(DType::Complex128);
-    if (args.size() == 1) return ir::makeCast(std::move(args[0]), c);
-    for (auto &a : args)
-      if (a->type.isComplex()) notSupported(e.loc, "complex() with complex parts is not supported");
-    std::vector<ExprPtr> parts;
-    parts.push_back(ir::makeCast(std::move(args[0]), Type::float64()));
-    parts.push_back(ir::makeCast(std::move(args[1]), Type::float64()));
-    return intrinsic(ir::Intrinsic::MakeComplex, c, std::move(parts), e.loc);
-  }
-  if (name == "round") {
-    checkKeywords(e, {"ndigits"}, name);
-    if (e.args.size() == 1 && keyword(e, "ndigits")) return roundDigits(*this, e.args[0].get(), keyword(e, "ndigits"), e);
-    auto args = positionalArgs(e, 1, 2, name);
-    if (args.size() == 2) return roundDigits(*this, e.args[0].get(), e.args[1].get(), e);
-    if (isUnknown(args[0])) return unknown(e.loc);
-    args[0] = unwrapOptional(std::move(args[0])); // its value (TypeError when None), as in Numba
-    const Type t = args[0]->type;
-    if (t.isInt() || t.isBool()) return ir::makeCast(std::move(args[0]), Type::int64());
-    if (!t.isFloat()) error(e.loc, "round() of " + t.str() + " is not supported");
-    std::vector<ExprPtr> rounded;
-    rounded.push_back(intrinsic(ir::Intrinsic::Rint, t, std::move(args), e.loc));
-    return intrinsic(ir::Intrinsic::PyInt, Type::int64(), std::move(rounded), e.loc);
-  }
-  if (name == "pow") {
-    checkKeywords(e, {}, name);
-    if (e.args.size() == 3) {
-      requireHost(e.loc, "pow() with a modulus");
-      auto args = positionalArgs(e, 3, 3, name);
-      for (auto &a : args)
-        if (isUnknown(a)) return unknown(e.loc);
-      auto bindings = bindOptionals(args, e.loc);
-      for (auto &a : args)
-        if (!a->type.isInt() && !a->type.isBool())
-          error(a->loc, "pow() 3rd argument not allowed unless all arguments are integers (got " + a->type.str() + ")");
-      for (auto &a : args) a = ir::makeCast(std::move(a), Type::int64());
-      return wrapBindings(std::move(bindings), intrinsic(ir::Intrinsic::PowMod, Type::int64(), std::move(args), e.loc),
-                          e.loc);
-    }
-    auto args = positionalArgs(e, 2, 2, name);
-    auto bindings = bindOptionals(args, e.loc);
-    return wrapBindings(std::move(bindings), binary(ast::BinOpKind::Pow, std::move(args[0]), std::move(args[1]), e.loc),
-                        e.loc);
-  }
-  if (name == "divmod") {
-    checkKeywords(e, {}, name);
-    auto args = positionalArgs(e, 2, 2, name);
-    if (isUnknown(args[0]) || isUnknown(args[1])) return unknown(e.loc);
-    auto bindings = bindOperands(args, e.loc); // each operand evaluated once
-    for (auto &a : args) a = unwrapOptional(std::move(a)); // once both are evaluated, as in Python
-    for (auto &a : args)
-      if (!a->type.isNumber() || a->type.isComplex())
-        error(a->loc, "divmod() arguments must be real numbers, not " + a->type.str());
-    auto q = binary(ast::BinOpKind::FloorDiv, ir::clone(*args[0]), ir::clone(*args[1]), e.loc);
-    if (q->op == ir::ExprOp::Binary && q->ival == 0) q->ival = 3; // its ZeroDivisionError says 'float divmod()' 
-    auto r = binary(ast::BinOpKind::Mod, std::move(args[0]), std::move(args[1]), e.loc);
-    auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple({q->type, r->type}), e.loc);
-    t->args.push_back(std::move(q));
-    t->args.push_back(std::move(r));
-    return wrapBindings(std::move(bindings), std::move(t), e.loc);
-  }
-  if (name == "isinstance") return isinstanceCall(*this, e);
-  if (name == "hash") return hashCall(e);
-  if (name == "sum" && (e.args.size() == 2 || keyword(e, "start"))) return sumWithStart(e); // builtin_sum.cpp
-  if (name == "sum") {
-    checkKeywords(e, {}, name);
-    auto args = positionalArgs(e, 1, 1, name);
-    if (isUnknown(args[0])) return unknown(e.loc);
-    const Type t = args[0]->type;
-    if (t.isArray()) {
-      if (t.ndim != 1) notSupported(e.loc, "sum() over a " + std::to_string(t.ndim) + "-D array is not supported (use np.sum)");
-      return numpyCall("sum", e);
-    }
-    refuseSlice(t, e.loc, "is not iterable");
-    if (!t.isTuple()) error(e.loc, "'" + t.str() + "' object is not iterable");
-    ExprPtr acc = ir::makeConst(Type::int64(), e.loc, 0);
-    for (size_t i = 0; i < t.elems.size(); ++i) {
-      auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, t.elems[i], e.loc);
-      g->ival = int64_t(i);
-      g->args.push_back(duplicate(*this, *args[0], "sum()"));
-      acc = binary(ast::BinOpKind::Add, std::move(acc), std::move(g), e.loc);
-    }
-    return acc;
-  }
-  if ((name == "any" || name == "all") && e.args.size() == 1 && e.keywords.empty()) { // any(a) of a 1-D array
-    auto v = expr(*e.args[0]);
-    if (isUnknown(v)) return unknown(e.loc);
-    if (v->type.isArray()) {
-      if (v->type.ndim != 1)
-        error(e.loc, name + "() of a " + std::to_string(v->type.ndim) + "-D array takes the truth value of each row, "
-                     "which is ambiguous: use np." + name + "(a) or a." + name + "()");
-      return reduction(name == "any" ? ir::ReduceKind::Any : ir::ReduceKind::All, std::move(v), std::nullopt, e.loc);
-    }
-  }
-  notSupported(e.loc, "the builtin '" + name + "' is not supported yet");
-}
-
-ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &name, const ast::Call &e) {
-  auto self = expr(selfExpr);
-  if (isUnknown(self) && !self->type.isPartialContainer()) return unknown(e.loc);
-  self = unwrapOptional(std::move(self));
-  if (self->type.isInstance()) return instanceMethodCall(std::move(self), name, e);
-  if (self->type.isObject() || self->type.isString()) {
-    requireHost(e.loc, "a method of " + self->type.str());
-    return objectMethod(std::move(self), selfExpr, name, e);
-  }
-  if (types::isSlice(self->type)) return sliceMethod(std::move(self), name, e);
-  if (types::isRange(self->type)) notSupported(e.loc, "range." + name + "() is not supported");
-  if (self->type.isNamedTuple() && name == "_replace") return namedTupleMethod(std::move(self), name, e);
-  const Type t = self->type;
-  refuseRecordOperand(self, e.loc, "the method '" + name + "'");
-  MemberAccess m{*this, std::move(self), selfExpr, &e, name, e.loc};
-  if (MemberTyper typer = findMethod(t.kind, name)) return typer(m);
-  if (auto r = extensionMember(m)) return r;
-  if (t.isArray()) // a method written in Python (python/mahou/_library), self first
-    if (auto r = libraryCall("ndarray." + name, "a." + name, e, std::move(m.self))) return r;
-  if (t.isArray()) notSupported(e.loc, "the array method '" + name + "' is not supported yet");
-  if (t.isNumber() && name == "item" && e.args.empty() && e.keywords.empty()) return std::move(m.self); // x.item()
-  if (t.isNumber()) notSupported(e.loc, "the method '" + name + "' of " + t.str() + " is not supported");
-  error(e.loc, t.str() + " has no method '" + name + "'");
 }
 
 } // namespace mahou::sema

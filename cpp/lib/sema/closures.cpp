@@ -7,6 +7,7 @@
 // direct call of the inner function is. An @njit function that receives one is
 // compiled from its source into the caller's module, once per closure type (Numba
 // specializes it the same way). Returning one to Python is refused, as in Numba.
+#include "mahou/bound_method_type.h"
 #include "typer.h"
 #include "mahou/versions.h"
 
@@ -114,6 +115,15 @@ ExprPtr FunctionTyper::closureCall(ExprPtr closure, std::vector<ExprPtr> args,
 }
 
 ExprPtr FunctionTyper::closureCall(ExprPtr closure, const ast::Call &e) {
+  if (types::isBoundMethod(closure->type)) { // f = obj.method; f(x): the method with the instance first
+    const Type bt = closure->type;
+    const JitClassInfo &c = jitClassOf(bt.elems[0], e.loc);
+    const std::string &name = types::boundMethodName(bt);
+    auto self = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, bt.elems[0], e.loc);
+    self->ival = 0;
+    self->args.push_back(std::move(closure));
+    return compiledCall(c.method(name), c.name + "." + name, e, std::move(self));
+  }
   CallArgs call = callArgs(e);
   if (call.unknown) return unknown(e.loc);
   auto result = closureCall(std::move(closure), std::move(call.positional), std::move(call.keywords), e.loc);

@@ -43,7 +43,7 @@ ExprPtr FunctionTyper::comprehension(const ast::Comprehension &c) {
   return comprehensionInto(c, [&](int acc, ir::Block &out) -> bool {
     ExprPtr v = expr(*c.elt);
     if (isUnknown(v)) return false;
-    Type listType = Type::list(itemType(v->type, c.elt->loc, "a list item"));
+    Type listType = Type::list(itemType(*this, v->type, c.elt->loc, "a list item"));
     if (vars_[acc].type != listType) { // the element's type is known (or widened) now
       vars_[acc].type = listType;
       changed_ = true;
@@ -52,7 +52,7 @@ ExprPtr FunctionTyper::comprehension(const ast::Comprehension &c) {
     args.push_back(load(acc, c.loc));
     args.push_back(convert(std::move(v), listType.elems[0], "list comprehension"));
     auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, c.loc);
-    st->exprs.push_back(objectOp(ObjectOp::ListAppend, Type::none(), std::move(args), c.loc));
+    st->exprs.push_back(objectOp(*this, ObjectOp::ListAppend, Type::none(), std::move(args), c.loc));
     out.push_back(std::move(st));
     return true;
   });
@@ -111,7 +111,7 @@ ExprPtr FunctionTyper::comprehensionInto(const ast::Comprehension &c,
   if (!sawElement || vars_[acc].type.containsUnknown()) return unknown(c.loc);
   const Type &accType = vars_[acc].type;
   ObjectOp make = accType.isDict() ? ObjectOp::DictNew : accType.isSet() ? ObjectOp::SetNew : ObjectOp::ListNew;
-  stmts->push_back(assignVar(acc, objectOp(make, accType, {}, c.loc), c.loc));
+  stmts->push_back(assignVar(acc, objectOp(*this, make, accType, {}, c.loc), c.loc));
   for (auto &s : loops) stmts->push_back(std::move(s));
   return seqExpr(std::move(stmts), load(acc, c.loc), c.loc);
 }
@@ -122,7 +122,7 @@ ExprPtr FunctionTyper::listFromIterable(ExprPtr iterable, Loc loc) {
     std::vector<ExprPtr> a;
     Type t = Type::list(iterable->type.elems[0]);
     a.push_back(std::move(iterable));
-    return objectOp(ObjectOp::ListCopy, t, std::move(a), loc);
+    return objectOp(*this, ObjectOp::ListCopy, t, std::move(a), loc);
   }
   return collectList([&](const LoopBody &each, ir::Block &loop) { forEachValue(std::move(iterable), loc, each, loop); },
                      loc);
@@ -138,7 +138,7 @@ ExprPtr FunctionTyper::collectList(const std::function<void(const LoopBody &, ir
   runLoop([&](ExprPtr x, ir::Block &body) {
     if (isUnknown(x)) return;
     typed = true;
-    Type lt = Type::list(itemType(x->type, loc, "a list item"));
+    Type lt = Type::list(itemType(*this, x->type, loc, "a list item"));
     if (vars_[acc].type != lt) {
       vars_[acc].type = lt;
       changed_ = true;
@@ -146,10 +146,10 @@ ExprPtr FunctionTyper::collectList(const std::function<void(const LoopBody &, ir
     std::vector<ExprPtr> a;
     a.push_back(load(acc, loc));
     a.push_back(convert(std::move(x), lt.elems[0], "list()"));
-    body.push_back(ir::makeEval(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc), loc));
+    body.push_back(ir::makeEval(objectOp(*this, ObjectOp::ListAppend, Type::none(), std::move(a), loc), loc));
   }, loop);
   if (!typed || vars_[acc].type.containsUnknown()) return unknown(loc);
-  stmts->push_back(assignVar(acc, objectOp(ObjectOp::ListNew, vars_[acc].type, {}, loc), loc));
+  stmts->push_back(assignVar(acc, objectOp(*this, ObjectOp::ListNew, vars_[acc].type, {}, loc), loc));
   for (auto &st : loop) stmts->push_back(std::move(st));
   return seqExpr(std::move(stmts), load(acc, loc), loc);
 }
@@ -157,12 +157,8 @@ ExprPtr FunctionTyper::collectList(const std::function<void(const LoopBody &, ir
 ExprPtr FunctionTyper::listFromAst(const ast::Expr &iterable, Loc loc) {
   // Ranges, zip and enumerate are loop forms, not values: run the loop.
   if (auto *call = iterable.as<ast::Call>()) {
-    auto callee = resolveCallee(*call->func);
-    bool loopForm = callee && ((callee->kind == CalleeRef::Kind::Builtin &&
-                                (callee->name == "range" || callee->name == "prange" || callee->name == "zip" ||
-                                 callee->name == "enumerate")) ||
-                               (callee->kind == CalleeRef::Kind::ModuleFn && callee->name == "prange"));
-    if (loopForm) {
+    auto form = loopForm(*call);
+    if (form == LoopForm::Range || form == LoopForm::ParallelRange || form == LoopForm::Zip || form == LoopForm::Enumerate) {
       return collectList(
           [&](const LoopBody &each, ir::Block &loop) { forLoopElements(iterable, loc, each, nullptr, loop); }, loc);
     }
@@ -171,35 +167,35 @@ ExprPtr FunctionTyper::listFromAst(const ast::Expr &iterable, Loc loc) {
   return listFromIterable(expr(iterable), loc);
 }
 
-ExprPtr FunctionTyper::checkedIndex(ExprPtr found, const std::string &message, Loc loc) {
-  if (isUnknown(found)) return found;
+ExprPtr checkedIndex(Typing &t, ExprPtr found, const std::string &message, Loc loc) {
+  if (t.isUnknown(found)) return found;
   auto stmts = std::make_shared<ir::Block>();
-  int v = holdInTemp(std::move(found), loc, *stmts);
+  int v = t.holdInTemp(std::move(found), loc, *stmts);
   auto check = std::make_unique<ir::Stmt>(ir::StmtOp::If, loc);
-  check->exprs.push_back(compareOne(ast::CmpOpKind::Lt, load(v, loc), ir::makeConst(Type::int64(), loc, 0), loc));
+  check->exprs.push_back(t.compareOne(ast::CmpOpKind::Lt, t.load(v, loc), ir::makeConst(Type::int64(), loc, 0), loc));
   auto r = std::make_unique<ir::Stmt>(ir::StmtOp::Raise, loc);
   r->exc = types::ExcKind::ValueError;
   r->text = message;
   check->body.push_back(std::move(r));
   stmts->push_back(std::move(check));
-  return seqExpr(std::move(stmts), load(v, loc), loc);
+  return t.seqExpr(std::move(stmts), t.load(v, loc), loc);
 }
 
-ExprPtr FunctionTyper::listToTuple(ExprPtr list, size_t n, Loc loc) {
-  if (isUnknown(list)) return list;
+ExprPtr listToTuple(Typing &t, ExprPtr list, size_t n, Loc loc) {
+  if (t.isUnknown(list)) return list;
   auto stmts = std::make_shared<ir::Block>();
   Type item = list->type.elems[0];
-  int v = holdInTemp(std::move(list), loc, *stmts);
+  int v = t.holdInTemp(std::move(list), loc, *stmts);
   std::vector<ExprPtr> items;
   for (size_t i = 0; i < n; ++i) {
     std::vector<ExprPtr> a;
-    a.push_back(load(v, loc));
+    a.push_back(t.load(v, loc));
     a.push_back(ir::makeConst(Type::int64(), loc, int64_t(i)));
-    items.push_back(objectOp(ObjectOp::ListGet, item, std::move(a), loc));
+    items.push_back(objectOp(t, ObjectOp::ListGet, item, std::move(a), loc));
   }
-  auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(std::vector<Type>(n, item)), loc);
-  t->args = std::move(items);
-  return seqExpr(std::move(stmts), std::move(t), loc);
+  auto ty = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(std::vector<Type>(n, item)), loc);
+  ty->args = std::move(items);
+  return t.seqExpr(std::move(stmts), std::move(ty), loc);
 }
 
 ExprPtr FunctionTyper::sortByKey(ExprPtr list, const ast::Expr &key, ExprPtr reverse, bool inPlace, Loc loc) {
@@ -221,39 +217,39 @@ ExprPtr FunctionTyper::sortByKey(ExprPtr list, const ast::Expr &key, ExprPtr rev
       unknownKey = true;
       return;
     }
-    k = itemValue(std::move(k));
-    keys = tempVar(Type::list(itemType(k->type, loc, "a sort key")), loc);
+    k = itemValue(*this, std::move(k));
+    keys = tempVar(Type::list(itemType(*this, k->type, loc, "a sort key")), loc);
     std::vector<ExprPtr> a;
     a.push_back(load(keys, loc));
     a.push_back(std::move(k));
-    body.push_back(ir::makeEval(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc), loc));
+    body.push_back(ir::makeEval(objectOp(*this, ObjectOp::ListAppend, Type::none(), std::move(a), loc), loc));
   }, loop);
   if (unknownKey || keys < 0) return unknown(loc);
-  requireComparable(vars_[keys].type.elems[0], loc, "sort");
-  stmts->push_back(assignVar(keys, objectOp(ObjectOp::ListNew, vars_[keys].type, {}, loc), loc));
+  requireComparable(*this, vars_[keys].type.elems[0], loc, "sort", true);
+  stmts->push_back(assignVar(keys, objectOp(*this, ObjectOp::ListNew, vars_[keys].type, {}, loc), loc));
   for (auto &st : loop) stmts->push_back(std::move(st));
   std::vector<ExprPtr> sortArgs;
   sortArgs.push_back(load(keys, loc));
   sortArgs.push_back(load(rev, loc));
-  int order = holdInTemp(objectOp(ObjectOp::ListArgsort, Type::array(types::DType::Int64, 1, types::Layout::C),
+  int order = holdInTemp(objectOp(*this, ObjectOp::ListArgsort, Type::array(types::DType::Int64, 1, types::Layout::C),
                                   std::move(sortArgs), loc),
                          loc, *stmts);
-  int out = holdInTemp(objectOp(ObjectOp::ListNew, listType, {}, loc), loc, *stmts);
+  int out = holdInTemp(objectOp(*this, ObjectOp::ListNew, listType, {}, loc), loc, *stmts);
   forEachValue(load(order, loc), loc, [&](ExprPtr i, ir::Block &body) {
     std::vector<ExprPtr> get;
     get.push_back(load(src, loc));
     get.push_back(std::move(i));
     std::vector<ExprPtr> a;
     a.push_back(load(out, loc));
-    a.push_back(objectOp(ObjectOp::ListGet, listType.elems[0], std::move(get), loc));
-    body.push_back(ir::makeEval(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc), loc));
+    a.push_back(objectOp(*this, ObjectOp::ListGet, listType.elems[0], std::move(get), loc));
+    body.push_back(ir::makeEval(objectOp(*this, ObjectOp::ListAppend, Type::none(), std::move(a), loc), loc));
   }, *stmts);
   if (!inPlace) return seqExpr(std::move(stmts), load(out, loc), loc);
   for (ObjectOp op : {ObjectOp::ListClear, ObjectOp::ListExtend}) {
     std::vector<ExprPtr> a;
     a.push_back(load(src, loc));
     if (op == ObjectOp::ListExtend) a.push_back(load(out, loc));
-    stmts->push_back(ir::makeEval(objectOp(op, Type::none(), std::move(a), loc), loc));
+    stmts->push_back(ir::makeEval(objectOp(*this, op, Type::none(), std::move(a), loc), loc));
   }
   return seqExpr(std::move(stmts), ir::makeConst(Type::none(), loc, 0), loc);
 }

@@ -6,23 +6,23 @@ namespace mahou::sema {
 
 using ObjectOp = ir::ObjectOp;
 
-Type FunctionTyper::keyType(const Type &t, Loc loc) {
-  Type k = itemType(t, loc, "a dict key or set item");
-  requireHashable(k, loc);
+Type keyType(Typing &t, const Type &ty, Loc loc) {
+  Type k = itemType(t, ty, loc, "a dict key or set item");
+  requireHashable(t, k, loc);
   return k;
 }
 
 ExprPtr FunctionTyper::dictDisplay(const ast::Dict &d) {
   requireHost(d.loc, "a dict");
-  if (d.keys.empty()) return objectOp(ObjectOp::DictNew, Type::dict(Type::unknown(), Type::unknown()), {}, d.loc);
+  if (d.keys.empty()) return objectOp(*this, ObjectOp::DictNew, Type::dict(Type::unknown(), Type::unknown()), {}, d.loc);
   std::vector<ExprPtr> keys, values;
   Type kt = Type::unknown(), vt = Type::unknown();
   for (size_t i = 0; i < d.keys.size(); ++i) {
     keys.push_back(expr(*d.keys[i]));
     values.push_back(expr(*d.values[i]));
     if (isUnknown(keys.back()) || isUnknown(values.back())) return unknown(d.loc);
-    auto uk = types::unify(kt, keyType(keys.back()->type, d.keys[i]->loc));
-    auto uv = types::unify(vt, itemType(values.back()->type, d.values[i]->loc, "a dict value"));
+    auto uk = types::unify(kt, keyType(*this, keys.back()->type, d.keys[i]->loc));
+    auto uv = types::unify(vt, itemType(*this, values.back()->type, d.values[i]->loc, "a dict value"));
     if (!uk || uk->isOptional()) error(d.keys[i]->loc, "dict keys of different types: " + kt.str() + " and " + keys.back()->type.str());
     if (!uv || uv->isOptional())
       error(d.values[i]->loc, "dict values of different types: " + vt.str() + " and " + values.back()->type.str());
@@ -30,13 +30,13 @@ ExprPtr FunctionTyper::dictDisplay(const ast::Dict &d) {
     vt = *uv;
   }
   auto stmts = std::make_shared<ir::Block>();
-  int v = holdInTemp(objectOp(ObjectOp::DictNew, Type::dict(kt, vt), {}, d.loc), d.loc, *stmts);
+  int v = holdInTemp(objectOp(*this, ObjectOp::DictNew, Type::dict(kt, vt), {}, d.loc), d.loc, *stmts);
   for (size_t i = 0; i < keys.size(); ++i) {
     std::vector<ExprPtr> a;
     a.push_back(load(v, d.loc));
     a.push_back(convert(std::move(keys[i]), kt, "dict key"));
     a.push_back(convert(std::move(values[i]), vt, "dict value"));
-    stmts->push_back(ir::makeEval(objectOp(ObjectOp::DictSet, Type::none(), std::move(a), d.loc), d.loc));
+    stmts->push_back(ir::makeEval(objectOp(*this, ObjectOp::DictSet, Type::none(), std::move(a), d.loc), d.loc));
   }
   return seqExpr(std::move(stmts), load(v, d.loc), d.loc);
 }
@@ -49,17 +49,17 @@ ExprPtr FunctionTyper::setDisplay(const ast::Set &s) {
     if (x->kind == ast::ExprKind::Starred) notSupported(x->loc, "starred items in a set display are not supported");
     items.push_back(expr(*x));
     if (isUnknown(items.back())) return unknown(s.loc);
-    auto u = types::unify(it, keyType(items.back()->type, x->loc));
+    auto u = types::unify(it, keyType(*this, items.back()->type, x->loc));
     if (!u || u->isOptional()) error(x->loc, "set items of different types: " + it.str() + " and " + items.back()->type.str());
     it = *u;
   }
   auto stmts = std::make_shared<ir::Block>();
-  int v = holdInTemp(objectOp(ObjectOp::SetNew, Type::set(it), {}, s.loc), s.loc, *stmts);
+  int v = holdInTemp(objectOp(*this, ObjectOp::SetNew, Type::set(it), {}, s.loc), s.loc, *stmts);
   for (auto &x : items) {
     std::vector<ExprPtr> a;
     a.push_back(load(v, s.loc));
     a.push_back(convert(std::move(x), it, "set item"));
-    stmts->push_back(ir::makeEval(objectOp(ObjectOp::SetAdd, Type::none(), std::move(a), s.loc), s.loc));
+    stmts->push_back(ir::makeEval(objectOp(*this, ObjectOp::SetAdd, Type::none(), std::move(a), s.loc), s.loc));
   }
   return seqExpr(std::move(stmts), load(v, s.loc), s.loc);
 }
@@ -72,8 +72,8 @@ ExprPtr FunctionTyper::hashedComprehension(const ast::Comprehension &c) {
     ExprPtr k = expr(*c.elt);
     ExprPtr v = isDict ? expr(*c.value) : nullptr;
     if (isUnknown(k) || (v && isUnknown(v))) return false;
-    Type kt = keyType(k->type, c.elt->loc);
-    Type t = isDict ? Type::dict(kt, itemType(v->type, c.value->loc, "a dict value")) : Type::set(kt);
+    Type kt = keyType(*this, k->type, c.elt->loc);
+    Type t = isDict ? Type::dict(kt, itemType(*this, v->type, c.value->loc, "a dict value")) : Type::set(kt);
     if (vars_[acc].type != t) {
       vars_[acc].type = t;
       changed_ = true;
@@ -82,104 +82,104 @@ ExprPtr FunctionTyper::hashedComprehension(const ast::Comprehension &c) {
     a.push_back(load(acc, c.loc));
     a.push_back(convert(std::move(k), kt, "key"));
     if (isDict) a.push_back(convert(std::move(v), t.elems[1], "dict value"));
-    out.push_back(ir::makeEval(objectOp(isDict ? ObjectOp::DictSet : ObjectOp::SetAdd, Type::none(), std::move(a), c.loc), c.loc));
+    out.push_back(ir::makeEval(objectOp(*this, isDict ? ObjectOp::DictSet : ObjectOp::SetAdd, Type::none(), std::move(a), c.loc), c.loc));
     return true;
   });
 }
 
-ExprPtr FunctionTyper::hashedKey(ExprPtr key, const Type &keyType, const std::string &what) {
-  return convertItem(itemValue(std::move(key)), keyType, what);
+ExprPtr hashedKey(Typing &t, ExprPtr key, const Type &keyType, const std::string &what) {
+  return convertItem(t, itemValue(t, std::move(key)), keyType, what);
 }
 
-ExprPtr FunctionTyper::hashedContains(ExprPtr needle, ExprPtr container, Loc loc) {
+ExprPtr hashedContains(Typing &t, ExprPtr needle, ExprPtr container, Loc loc) {
   if (container->type.isPartialContainer()) return ir::makeConst(Type::boolean(), loc, 0);
   const Type &kt = container->type.elems[0];
-  Type nt = itemType(needle->type, loc, "a key");
+  Type nt = itemType(t, needle->type, loc, "a key");
   bool comparable = (nt.isNumber() && kt.isNumber()) || nt == kt;
   if (!comparable) return ir::makeConst(Type::boolean(), loc, 0); // never equal
   std::vector<ExprPtr> a;
   bool isDict = container->type.isDict();
   a.push_back(std::move(container));
-  a.push_back(hashedKey(std::move(needle), kt, "'in'"));
-  return objectOp(isDict ? ObjectOp::DictContains : ObjectOp::SetContains, Type::boolean(), std::move(a), loc);
+  a.push_back(hashedKey(t, std::move(needle), kt, "'in'"));
+  return objectOp(t, isDict ? ObjectOp::DictContains : ObjectOp::SetContains, Type::boolean(), std::move(a), loc);
 }
 
-ExprPtr FunctionTyper::dictSubscript(ExprPtr dict, const ast::Expr &key, Loc loc) {
-  requireHost(loc, "a dict");
-  if (key.kind == ast::ExprKind::Slice) error(loc, "a dict cannot be sliced");
-  auto k = expr(key);
-  if (isUnknown(k) || isUnknown(dict)) return unknown(loc);
+ExprPtr dictSubscript(Typing &t, ExprPtr dict, const ast::Expr &key, Loc loc) {
+  t.requireHost(loc, "a dict");
+  if (key.kind == ast::ExprKind::Slice) t.error(loc, "a dict cannot be sliced");
+  auto k = t.expr(key);
+  if (t.isUnknown(k) || t.isUnknown(dict)) return t.unknown(loc);
   Type vt = dict->type.elems[1];
   std::vector<ExprPtr> a;
   Type kt = dict->type.elems[0];
   a.push_back(std::move(dict));
-  a.push_back(hashedKey(std::move(k), kt, "dict key"));
-  return objectOp(ObjectOp::DictGet, vt, std::move(a), loc);
+  a.push_back(hashedKey(t, std::move(k), kt, "dict key"));
+  return objectOp(t, ObjectOp::DictGet, vt, std::move(a), loc);
 }
 
-void FunctionTyper::storeDictItem(ExprPtr dict, const ast::Expr &keyExpr, const ast::Expr &target, ExprPtr value,
+void storeDictItem(Typing &t, ExprPtr dict, const ast::Expr &keyExpr, const ast::Expr &target, ExprPtr value,
                                   Loc loc, ir::Block &out) {
-  requireHost(loc, "a dict");
-  auto k = expr(keyExpr);
-  if (isUnknown(k) || isUnknown(value)) return;
+  t.requireHost(loc, "a dict");
+  auto k = t.expr(keyExpr);
+  if (t.isUnknown(k) || t.isUnknown(value)) return;
   if (dict->type.isPartialContainer()) { // d = {}; d[k] = v: the first store gives the types
-    refineContainer(target, Type::dict(keyType(k->type, keyExpr.loc), itemType(value->type, loc, "a dict value")), loc);
+    t.refineContainer(target, Type::dict(keyType(t, k->type, keyExpr.loc), itemType(t, value->type, loc, "a dict value")), loc);
     return;
   }
   Type kt = dict->type.elems[0], vt = dict->type.elems[1];
   std::vector<ExprPtr> a;
   a.push_back(std::move(dict));
-  a.push_back(hashedKey(std::move(k), kt, "dict key"));
-  a.push_back(convertItem(std::move(value), vt, "dict value"));
-  out.push_back(ir::makeEval(objectOp(ObjectOp::DictSet, Type::none(), std::move(a), loc), loc));
+  a.push_back(hashedKey(t, std::move(k), kt, "dict key"));
+  a.push_back(convertItem(t, std::move(value), vt, "dict value"));
+  out.push_back(ir::makeEval(objectOp(t, ObjectOp::DictSet, Type::none(), std::move(a), loc), loc));
 }
 
-void FunctionTyper::dictDelete(ExprPtr dict, const ast::Expr &key, Loc loc, ir::Block &out) {
-  auto k = expr(key);
-  if (isUnknown(k)) return;
+void dictDelete(Typing &t, ExprPtr dict, const ast::Expr &key, Loc loc, ir::Block &out) {
+  auto k = t.expr(key);
+  if (t.isUnknown(k)) return;
   Type kt = dict->type.elems[0];
   std::vector<ExprPtr> a;
   a.push_back(std::move(dict));
-  a.push_back(hashedKey(std::move(k), kt, "dict key"));
-  out.push_back(ir::makeEval(objectOp(ObjectOp::DictDelItem, Type::none(), std::move(a), loc), loc));
+  a.push_back(hashedKey(t, std::move(k), kt, "dict key"));
+  out.push_back(ir::makeEval(objectOp(t, ObjectOp::DictDelItem, Type::none(), std::move(a), loc), loc));
 }
 
-ExprPtr FunctionTyper::containerTruth(ExprPtr e) {
+ExprPtr containerTruth(Typing &t, ExprPtr e) {
   Loc loc = e->loc;
-  return compareOne(ast::CmpOpKind::NotEq, objectLen(std::move(e), loc), ir::makeConst(Type::int64(), loc, 0), loc);
+  return t.compareOne(ast::CmpOpKind::NotEq, objectLen(t, std::move(e), loc), ir::makeConst(Type::int64(), loc, 0), loc);
 }
 
-ExprPtr FunctionTyper::dictReprText(ExprPtr d, Loc loc) {
+ExprPtr dictReprText(Typing &t, ExprPtr d, Loc loc) {
   auto stmts = std::make_shared<ir::Block>();
-  int dv = holdInTemp(std::move(d), loc, *stmts);
-  int pieces = holdInTemp(objectOp(ObjectOp::ListNew, Type::list(Type::unicode()), {}, loc), loc, *stmts);
-  forEachEntry(load(dv, loc), EntryPart::Items, loc, [&](ExprPtr item, ir::Block &body) {
-    int it = holdInTemp(std::move(item), loc, body);
+  int dv = t.holdInTemp(std::move(d), loc, *stmts);
+  int pieces = t.holdInTemp(objectOp(t, ObjectOp::ListNew, Type::list(Type::unicode()), {}, loc), loc, *stmts);
+  t.forEachEntry(t.load(dv, loc), Typing::EntryPart::Items, loc, [&](ExprPtr item, ir::Block &body) {
+    int it = t.holdInTemp(std::move(item), loc, body);
     auto part = [&](int64_t i) {
-      auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, vars_[it].type.elems[i], loc);
+      auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, t.varType(it).elems[i], loc);
       g->ival = i;
-      g->args.push_back(load(it, loc));
-      return reprText(std::move(g), loc);
+      g->args.push_back(t.load(it, loc));
+      return reprText(t, std::move(g), loc);
     };
     std::vector<ExprPtr> kv;
     kv.push_back(part(0));
     kv.push_back(ir::makeStrConst(": ", loc));
     kv.push_back(part(1));
     std::vector<ExprPtr> a;
-    a.push_back(load(pieces, loc));
-    a.push_back(concatText(std::move(kv), loc));
-    body.push_back(ir::makeEval(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc), loc));
+    a.push_back(t.load(pieces, loc));
+    a.push_back(concatText(t, std::move(kv), loc));
+    body.push_back(ir::makeEval(objectOp(t, ObjectOp::ListAppend, Type::none(), std::move(a), loc), loc));
   }, *stmts);
   std::vector<ExprPtr> join;
-  join.push_back(toUnicode(ir::makeStrConst(", ", loc)));
-  join.push_back(load(pieces, loc));
-  auto joined = objectOp(ObjectOp::StrCall, Type::unicode(), std::move(join), loc);
+  join.push_back(toUnicode(t, ir::makeStrConst(", ", loc)));
+  join.push_back(t.load(pieces, loc));
+  auto joined = objectOp(t, ObjectOp::StrCall, Type::unicode(), std::move(join), loc);
   joined->symbol = "mahou_rt_str_join";
   std::vector<ExprPtr> parts;
   parts.push_back(ir::makeStrConst("{", loc));
   parts.push_back(std::move(joined));
   parts.push_back(ir::makeStrConst("}", loc));
-  return seqExpr(std::move(stmts), concatText(std::move(parts), loc), loc);
+  return t.seqExpr(std::move(stmts), concatText(t, std::move(parts), loc), loc);
 }
 
 void FunctionTyper::forEachEntry(ExprPtr table, EntryPart part, Loc loc,
@@ -190,7 +190,7 @@ void FunctionTyper::forEachEntry(ExprPtr table, EntryPart part, Loc loc,
   bool isDict = table->type.isDict();
   Type tt = table->type;
   int t = holdInTemp(std::move(table), loc, out);
-  int size0 = holdInTemp(objectLen(load(t, loc), loc), loc, out);
+  int size0 = holdInTemp(objectLen(*this, load(t, loc), loc), loc, out);
   int counter = tempVar(Type::int64(), loc);
   out.push_back(assignVar(counter, ir::makeConst(Type::int64(), loc, 0), loc));
   int remaining = tempVar(Type::int64(), loc); // live entries still to come (dicts)
@@ -199,13 +199,13 @@ void FunctionTyper::forEachEntry(ExprPtr table, EntryPart part, Loc loc,
   std::vector<ExprPtr> ua;
   ua.push_back(load(t, loc));
   w->exprs.push_back(compareOne(ast::CmpOpKind::Lt, load(counter, loc),
-                                objectOp(isDict ? ObjectOp::DictUsed : ObjectOp::SetUsed, Type::int64(), std::move(ua), loc), loc));
+                                objectOp(*this, isDict ? ObjectOp::DictUsed : ObjectOp::SetUsed, Type::int64(), std::move(ua), loc), loc));
   int i = holdInTemp(load(counter, loc), loc, w->body);
   w->body.push_back(
       assignVar(counter, binary(ast::BinOpKind::Add, load(counter, loc), ir::makeConst(Type::int64(), loc, 1), loc), loc));
   auto sizeCheck = [&] {
     auto changed = std::make_unique<ir::Stmt>(ir::StmtOp::If, loc);
-    changed->exprs.push_back(compareOne(ast::CmpOpKind::NotEq, objectLen(load(t, loc), loc), load(size0, loc), loc));
+    changed->exprs.push_back(compareOne(ast::CmpOpKind::NotEq, objectLen(*this, load(t, loc), loc), load(size0, loc), loc));
     auto r = std::make_unique<ir::Stmt>(ir::StmtOp::Raise, loc);
     r->exc = types::ExcKind::RuntimeError;
     r->text = isDict ? "dictionary changed size during iteration" : "Set changed size during iteration";
@@ -217,13 +217,13 @@ void FunctionTyper::forEachEntry(ExprPtr table, EntryPart part, Loc loc,
   std::vector<ExprPtr> la;
   la.push_back(load(t, loc));
   la.push_back(load(i, loc));
-  live->exprs.push_back(objectOp(isDict ? ObjectOp::DictEntryLive : ObjectOp::SetEntryLive, Type::boolean(), std::move(la), loc));
+  live->exprs.push_back(objectOp(*this, isDict ? ObjectOp::DictEntryLive : ObjectOp::SetEntryLive, Type::boolean(), std::move(la), loc));
   auto entry = [&](bool value) {
     std::vector<ExprPtr> a;
     a.push_back(load(t, loc));
     a.push_back(load(i, loc));
-    if (!isDict) return objectOp(ObjectOp::SetEntryKey, tt.elems[0], std::move(a), loc);
-    return objectOp(value ? ObjectOp::DictEntryValue : ObjectOp::DictEntryKey, tt.elems[value ? 1 : 0], std::move(a), loc);
+    if (!isDict) return objectOp(*this, ObjectOp::SetEntryKey, tt.elems[0], std::move(a), loc);
+    return objectOp(*this, value ? ObjectOp::DictEntryValue : ObjectOp::DictEntryKey, tt.elems[value ? 1 : 0], std::move(a), loc);
   };
   ExprPtr element;
   if (part == EntryPart::Keys) element = entry(false);

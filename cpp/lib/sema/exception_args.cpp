@@ -11,7 +11,7 @@ ExprPtr FunctionTyper::exceptionArgument(const ast::Expr &a) {
   if (isUnknown(v)) return v;
   if (v->type.isOptional()) v = unwrapOptional(std::move(v));
   const Type &t = v->type;
-  if (t.isString()) return toUnicode(std::move(v));
+  if (t.isString()) return toUnicode(*this, std::move(v));
   if (t.isComplex())
     notSupported(a.loc, "a complex number as an exception argument is not supported (format it into the message)");
   if (!t.isNumber() && !t.isNone())

@@ -1,6 +1,6 @@
 // Typing of expressions: names, constants, operators with NumPy promotion,
 // comparisons, and/or, conditional expressions, attributes and tuples.
-#include "sema/method_table.h"
+#include "typer.h"
 
 #include <cmath>
 
@@ -153,14 +153,11 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
     return ir::makeConst(t, loc, 0);
   }
   case GK::ModuleAttr: {
-    // from numba.cuda import shared / fp16 / cg: a namespace of the cuda module
-    if (g.module == types::ModuleId::Cuda) return cudaAttribute(Type::moduleRef(g.module), g.s, loc);
-    // Constants imported by name: from math import pi
-    if (g.s == "pi") return ir::makeConst(Type::float64(), loc, 0, M_PI);
-    if (g.s == "e") return ir::makeConst(Type::float64(), loc, 0, M_E);
-    if (g.s == "inf") return ir::makeConst(Type::float64(), loc, 0, INFINITY);
-    if (g.s == "nan") return ir::makeConst(Type::float64(), loc, 0, NAN);
-    if (g.s == "tau") return ir::makeConst(Type::float64(), loc, 0, 2 * M_PI);
+    // A name imported from a module (from math import pi, from numba.cuda import shared):
+    // the module's attribute of that name in the registry.
+    const Entry *entry = findEntry(receiverOf(g.module), Member::Attribute, g.s);
+    if (entry && entry->name != "*")
+      return typeUse(*this, *entry, g.s, nullptr, ir::makeConst(Type::moduleRef(g.module), loc, 0), nullptr, loc);
     notSupported(loc, "the function '" + g.s + "' can only be called, not used as a value");
   }
   case GK::Builtin: notSupported(loc, "the builtin '" + g.s + "' can only be called, not used as a value");
@@ -179,12 +176,12 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   // An optional operand is its value (TypeError at run time when it is None), as Numba.
   lhs = intEnumValue(unwrapOptional(std::move(lhs))); // an IntEnum member is its int
   rhs = intEnumValue(unwrapOptional(std::move(rhs)));
-  if (lhs->type.isInstance() || rhs->type.isInstance()) return instanceBinary(op, lhs, rhs, loc);
-  refuseRecordOperand(lhs, loc, std::string("the operator ") + ast::binOpSymbol(op));
-  refuseRecordOperand(rhs, loc, std::string("the operator ") + ast::binOpSymbol(op));
+  if (lhs->type.isInstance() || rhs->type.isInstance()) return instanceBinary(*this, op, lhs, rhs, loc);
+  refuseRecordOperand(*this, lhs, loc, std::string("the operator ") + ast::binOpSymbol(op));
+  refuseRecordOperand(*this, rhs, loc, std::string("the operator ") + ast::binOpSymbol(op));
   if (lhs->type.isObject() || rhs->type.isObject() || (lhs->type.isString() && rhs->type.isString()) ||
       ((lhs->type.isString() || rhs->type.isString()) && op == ast::BinOpKind::Mult))
-    if (auto r = objectBinary(op, lhs, rhs, loc)) return r;
+    if (auto r = objectBinary(*this, op, lhs, rhs, loc)) return r;
   const Type &a = lhs->type, &b = rhs->type;
   const char *sym = ast::binOpSymbol(op);
   if (op == ast::BinOpKind::MatMult) {
@@ -200,7 +197,7 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
     }, loc);
   }
 
-  if (a.isTuple() && b.isTuple() && op == ast::BinOpKind::Add) return tupleConcat(std::move(lhs), std::move(rhs), loc);
+  if (a.isTuple() && b.isTuple() && op == ast::BinOpKind::Add) return tupleConcat(*this, std::move(lhs), std::move(rhs), loc);
   if (a.isTuple() && b.isTuple()) notSupported(loc, "tuple operators are not supported yet");
   if (!a.isNumber() || !b.isNumber())
     error(loc, std::string("unsupported operand types for ") + sym + ": " + a.str() + " and " + b.str());
@@ -312,8 +309,8 @@ ExprPtr FunctionTyper::unary(const ast::UnaryOp &u) {
 
 ExprPtr FunctionTyper::unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc) {
   v = intEnumValue(unwrapOptional(std::move(v))); // an optional number is its value (TypeError when None), as in Numba
-  if (v->type.isInstance()) return instanceUnary(op, std::move(v), loc);
-  refuseRecordOperand(v, loc, std::string("the operator ") + ast::unaryOpSymbol(op));
+  if (v->type.isInstance()) return instanceUnary(*this, op, std::move(v), loc);
+  refuseRecordOperand(*this, v, loc, std::string("the operator ") + ast::unaryOpSymbol(op));
   if (!v->type.isNumber())
     error(loc, std::string("bad operand type for unary ") + ast::unaryOpSymbol(op) + ": " + v->type.str());
   Type t = v->type.isBool() ? Type::int64() : v->type;
@@ -331,14 +328,14 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   if (lhs->type.isPartialContainer() && !isUnknown(rhs)) lhs = convert(std::move(lhs), rhs->type, "comparison");
   if (rhs->type.isPartialContainer() && !isUnknown(lhs)) rhs = convert(std::move(rhs), lhs->type, "comparison");
   if (isUnknown(lhs) || isUnknown(rhs)) return unknown(loc);
-  if (auto r = enumCompare(op, lhs, rhs, loc)) return r; // enums.cpp
+  if (auto r = enumCompare(*this, op, lhs, rhs, loc)) return r; // enums.cpp
   const Type &a = lhs->type, &b = rhs->type;
   if (op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot) {
     bool same;
     if ((a.isOptional() && b.isNone()) || (b.isOptional() && a.isNone()))
       return isNoneTest(a.isOptional() ? std::move(lhs) : std::move(rhs), op == ast::CmpOpKind::IsNot, loc);
     if ((a.isInstance() || a.isList() || a.isDict() || a.isSet() || a.isUnicode()) && a == b) // the same object?
-      return instanceIdentity(op == ast::CmpOpKind::IsNot, std::move(lhs), std::move(rhs), loc);
+      return instanceIdentity(*this, op == ast::CmpOpKind::IsNot, std::move(lhs), std::move(rhs), loc);
     if (a.isNone() || b.isNone()) same = a.isNone() && b.isNone();
     else if (!a.isNumber() && a == b && a.kind != Kind::Array && a.kind != Kind::Tuple) same = true;
     else error(loc, "'is' is only supported for comparisons with None");
@@ -356,8 +353,8 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     rhs = unwrapOptional(std::move(operands[1]));
     bool negate = op == ast::CmpOpKind::NotIn;
     ExprPtr r;
-    if (rhs->type.isInstance()) r = instanceContains(negate, lhs, rhs, loc);
-    else if (!(r = containerContains(negate, lhs, rhs, loc))) r = tupleContains(negate, std::move(lhs), std::move(rhs), loc);
+    if (rhs->type.isInstance()) r = instanceContains(*this, negate, lhs, rhs, loc);
+    else if (!(r = containerContains(*this, negate, lhs, rhs, loc))) r = tupleContains(*this, negate, std::move(lhs), std::move(rhs), loc);
     if (isUnknown(r)) return r;
     return wrapBindings(std::move(bindings), std::move(r), loc);
   }
@@ -367,9 +364,9 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   if (a.isOptional() || b.isOptional())
     return compareOne(op, unwrapOptional(std::move(lhs)), unwrapOptional(std::move(rhs)), loc);
   if (a.isInstance() || b.isInstance())
-    if (auto r = instanceCompare(op, lhs, rhs, loc)) return r;
+    if (auto r = instanceCompare(*this, op, lhs, rhs, loc)) return r;
   if (a.isObject() || b.isObject() || a.isString() || b.isString())
-    if (auto r = objectCompare(op, lhs, rhs, loc)) return r;
+    if (auto r = objectCompare(*this, op, lhs, rhs, loc)) return r;
   if (a.isArray() || b.isArray()) {
     std::vector<ExprPtr> ops;
     ops.push_back(std::move(lhs));
@@ -378,7 +375,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
       return compareOne(op, std::move(v[0]), std::move(v[1]), loc);
     }, loc);
   }
-  if (a.isTuple() && b.isTuple()) return tupleCompare(op, std::move(lhs), std::move(rhs), loc);
+  if (a.isTuple() && b.isTuple()) return tupleCompare(*this, op, std::move(lhs), std::move(rhs), loc);
   if (a.isNone() || b.isNone()) {
     if (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq)
       return ir::makeConst(Type::boolean(), loc, (a.isNone() && b.isNone()) == (op == ast::CmpOpKind::Eq));
@@ -540,58 +537,6 @@ ExprPtr FunctionTyper::tupleExpr(const ast::Tuple &t) {
   auto r = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(ts), t.loc);
   r->args = std::move(elems);
   return r;
-}
-
-ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
-  auto base = expr(*a.value);
-  if (isUnknown(base)) return unknown(a.loc);
-  // An attribute of an optional value (`t.shape` where t may be None) is its value's
-  // (TypeError when None), as Numba resolves attributes of Optional.
-  if (base->type.isOptional() && !base->type.elems[0].isInstance()) base = unwrapOptional(std::move(base));
-  const Type t = base->type;
-  if ((t.kind == Kind::Module && t.module == types::ModuleId::Cuda) || t.kind == Kind::Namespace)
-    return cudaAttribute(t, a.attr, a.loc);
-  if (t.kind == Kind::Module && t.module == types::ModuleId::Python) return moduleAttribute(t, a.attr, a.loc);
-  if (t.isInstance() || t.kind == Kind::ClassRef || (t.isOptional() && t.elems[0].isInstance()))
-    return instanceAttribute(std::move(base), a.attr, a.loc);
-  if (t.kind == Kind::Module) {
-    if (a.attr == "pi") return ir::makeConst(Type::float64(), a.loc, 0, M_PI);
-    if (a.attr == "e") return ir::makeConst(Type::float64(), a.loc, 0, M_E);
-    if (a.attr == "inf" || (a.attr == "Inf" && t.module == types::ModuleId::Numpy))
-      return ir::makeConst(Type::float64(), a.loc, 0, INFINITY);
-    if (a.attr == "nan" || (a.attr == "NaN" && t.module == types::ModuleId::Numpy))
-      return ir::makeConst(Type::float64(), a.loc, 0, NAN);
-    if (a.attr == "tau" && t.module == types::ModuleId::Math)
-      return ir::makeConst(Type::float64(), a.loc, 0, 2 * M_PI);
-    if (t.module == types::ModuleId::Numpy || t.module == types::ModuleId::Mahou) { // np.float32, numba.uint32
-      if (a.attr == "random" && t.module == types::ModuleId::Numpy)
-        return ir::makeConst(Type::moduleRef(types::ModuleId::NumpyRandom), a.loc, 0);
-      if (a.attr == "newaxis" && t.module == types::ModuleId::Numpy)
-        return ir::makeConst(Type::none(), a.loc, 0); // np.newaxis is None
-      std::string n = a.attr;
-      if (n == "bool_") n = "bool";
-      if (n == "float_" || n == "double") n = "float64";
-      if (n == "int_" || n == "intp") n = "int64";
-      if (auto d = types::dtypeFromName(n)) return ir::makeConst(Type::dtypeObj(*d), a.loc, 0);
-    }
-    if (const GlobalValue *g = moduleMember(t, a.attr)) { // numpy.linalg and other modules, user constants
-      if (g->kind == GlobalValue::Kind::Module) return moduleAttribute(t, a.attr, a.loc);
-      // numba.uint32 as a value: a dtype (np.zeros(n, dtype=numba.uint32), an argument)
-      if (g->kind == GlobalValue::Kind::DType && t.module == types::ModuleId::Mahou) return constantFromGlobal(*g, a.loc);
-    }
-    if (t.module == types::ModuleId::Numpy && !gpu_) { // f = np.trapezoid: the library's function
-      const GlobalValue &g = global("@numpy." + a.attr);
-      if (g.kind == GlobalValue::Kind::Function) return constantFromGlobal(g, a.loc);
-    }
-    notSupported(a.loc, "'" + a.attr + "' of module " + t.str() + " is not supported as a value");
-  }
-  if (t.isNamedTuple() && t.fieldIndex(a.attr) >= 0) return namedTupleField(std::move(base), a.attr, a.loc);
-  if (t.isRecord() || t.isRecordArray()) return recordAttribute(std::move(base), a.attr, a.loc);
-  MemberAccess m{*this, std::move(base), *a.value, nullptr, a.attr, a.loc};
-  if (MemberTyper typer = findAttribute(t.kind, a.attr)) return typer(m);
-  if (auto r = extensionMember(m)) return r;
-  if (t.isArray()) return arrayAttribute(std::move(m.self), a.attr, a.loc); // its own error
-  error(a.loc, t.str() + " has no attribute '" + a.attr + "'");
 }
 
 } // namespace mahou::sema

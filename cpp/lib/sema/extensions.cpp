@@ -1,8 +1,7 @@
 // Calls and members that user code provides (mahou.extending): functions with
 // @overload implementations, methods (overload_method) and attributes
-// (overload_attribute); and modules as values, whose attributes are the globals of
-// their path (`helpers.f(x)`, `pkg.mod.CONST`).
-#include "sema/method_table.h"
+// (overload_attribute).
+#include "typer.h"
 
 namespace mahou::sema {
 
@@ -81,7 +80,7 @@ ExprPtr FunctionTyper::overloadedCall(const GlobalValue &g, const ast::Call &e,
   return callCompiled(r.impl->handle, g.s, std::move(args), e.loc);
 }
 
-ExprPtr FunctionTyper::extensionMember(MemberAccess &m) {
+ExprPtr FunctionTyper::extensionMember(Use &m) {
   ExtensionRequest request;
   request.kind = m.call ? ExtensionRequest::Kind::Method : ExtensionRequest::Kind::Attribute;
   request.name = m.name;
@@ -103,29 +102,6 @@ ExprPtr FunctionTyper::extensionMember(MemberAccess &m) {
   if (!r.impl) return nullptr;
   args.positional.insert(args.positional.begin(), std::move(m.self));
   return callCompiled(r.impl->handle, m.name, std::move(args), m.loc);
-}
-
-// ------------------------------------------------------------------ modules as values
-
-// The global `module.attr` of a module reached by a global path (user modules, and
-// `np.linalg` and the like): looked up like a global name, so compiled once and
-// recorded for the cache as such.
-const GlobalValue *FunctionTyper::moduleMember(const Type &module, const std::string &attr) {
-  if (module.kind != Kind::Module || module.text.empty()) return nullptr;
-  return &global(module.text + "." + attr);
-}
-
-ExprPtr FunctionTyper::moduleAttribute(const Type &module, const std::string &attr, Loc loc) {
-  const GlobalValue *g = moduleMember(module, attr);
-  if (!g || g->kind == GlobalValue::Kind::Missing)
-    error(loc, "module '" + module.text + "' has no attribute '" + attr + "'");
-  if (g->kind == GlobalValue::Kind::Unsupported)
-    notSupported(loc, "'" + module.text + "." + attr + "' is " + g->s + ", which compiled code cannot use");
-  if (g->kind == GlobalValue::Kind::Overloaded)
-    notSupported(loc, "'" + module.text + "." + attr + "' can only be called, not used as a value");
-  ExprPtr v = constantFromGlobal(*g, loc);
-  if (v->type.kind == Kind::Module) v->type.text = module.text + "." + attr;
-  return v;
 }
 
 } // namespace mahou::sema

@@ -193,8 +193,8 @@ void FunctionTyper::fancyStore(ExprPtr base, ArrayIndex ix, ExprPtr value, Loc l
   refuseRecords(*this, at, loc);
   requireHost(loc, "advanced indexing");
   if (at.readonly) error(loc, "cannot assign to a read-only array");
-  if (value->type.isTuple()) value = tupleAsArray(std::move(value), loc); // a[idx] = (x, y)
-  else if (value->type.isList()) value = arrayFromList(std::move(value), std::nullopt, "storing a list", loc);
+  if (value->type.isTuple()) value = tupleAsArray(*this, std::move(value), loc); // a[idx] = (x, y)
+  else if (value->type.isList()) value = arrayFromList(*this, std::move(value), std::nullopt, "storing a list", loc);
   if (isUnknown(value)) return;
   const Type vt = value->type;
   if (vt.isRecordArray()) error(loc, "cannot store " + vt.str() + " into " + at.str());

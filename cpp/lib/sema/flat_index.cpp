@@ -7,7 +7,9 @@ namespace mahou::sema {
 
 ExprPtr FunctionTyper::flatBase(const ast::Expr &e) {
   auto *attr = e.as<ast::Attribute>();
-  if (!attr || attr->attr != "flat") return nullptr;
+  // a.flat: the array attribute of that typer (the registry's)
+  const Entry *flat = attr ? findEntry(Receiver::Array, Member::Attribute, attr->attr) : nullptr;
+  if (!flat || flat->typer != &arrayFlatAttribute) return nullptr;
   auto base = expr(*attr->value);
   if (isUnknown(base)) return unknown(e.loc);
   if (!base->type.isArray()) error(e.loc, base->type.str() + " has no attribute 'flat'");
@@ -16,38 +18,38 @@ ExprPtr FunctionTyper::flatBase(const ast::Expr &e) {
 
 namespace {
 
-ExprPtr flatIndex(FunctionTyper &t, const ast::Expr &index) {
+ExprPtr flatIndex(Typing &t, const ast::Expr &index) {
   if (index.kind == ast::ExprKind::Slice || index.kind == ast::ExprKind::Tuple ||
       index.kind == ast::ExprKind::EllipsisLit)
     t.notSupported(index.loc, "a.flat[...] is supported with one integer index only");
   auto i = t.expr(index);
-  if (FunctionTyper::isUnknown(i)) return i;
+  if (Typing::isUnknown(i)) return i;
   if (i->type.isArray()) t.notSupported(index.loc, "a.flat[...] with an index array is not supported");
   return t.toInt64Index(std::move(i), "a.flat index");
 }
 
 } // namespace
 
-ExprPtr FunctionTyper::flatItem(ExprPtr base, const ast::Expr &index, Loc loc) {
-  auto i = flatIndex(*this, index);
-  if (isUnknown(base) || isUnknown(i)) return unknown(loc);
+ExprPtr flatItem(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc) {
+  auto i = flatIndex(t, index);
+  if (t.isUnknown(base) || t.isUnknown(i)) return t.unknown(loc);
   auto item = std::make_unique<ir::Expr>(ir::ExprOp::ArrayFlatItem, Type::scalar(base->type.dtype), loc);
   item->args.push_back(std::move(base));
   item->args.push_back(std::move(i));
   return item;
 }
 
-void FunctionTyper::storeFlatItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out) {
-  auto i = flatIndex(*this, index);
-  if (isUnknown(base) || isUnknown(i) || isUnknown(value)) return;
-  if (base->type.readonly) error(loc, "cannot assign to an item of a read-only array");
+void storeFlatItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out) {
+  auto i = flatIndex(t, index);
+  if (t.isUnknown(base) || t.isUnknown(i) || t.isUnknown(value)) return;
+  if (base->type.readonly) t.error(loc, "cannot assign to an item of a read-only array");
   if (!value->type.isNumber())
-    error(loc, "cannot store " + value->type.str() + " into an array of " + types::dtypeName(base->type.dtype));
+    t.error(loc, "cannot store " + value->type.str() + " into an array of " + types::dtypeName(base->type.dtype));
   auto st = std::make_unique<ir::Stmt>(ir::StmtOp::StoreFlatItem, loc);
   Type elem = Type::scalar(base->type.dtype);
   st->exprs.push_back(std::move(base));
   st->exprs.push_back(std::move(i));
-  st->exprs.push_back(convert(storedScalar(std::move(value), elem.dtype, loc, true), elem, "array store"));
+  st->exprs.push_back(t.convert(t.storedScalar(std::move(value), elem.dtype, loc, true), elem, "array store"));
   out.push_back(std::move(st));
 }
 

@@ -29,29 +29,7 @@ struct IterSource {
   int item = -1;                      // Gen: the item it gave last (var: the generator)
 };
 
-// np.ndindex(shape) / np.ndindex(d0, d1, ...): the call, or null.
-const ast::Call *ndindexCall(FunctionTyper &t, const ast::Expr &e) {
-  auto *c = e.as<ast::Call>();
-  if (!c) return nullptr;
-  auto callee = t.resolveCallee(*c->func);
-  if (!callee || callee->kind != CalleeRef::Kind::ModuleFn || callee->module != types::ModuleId::Numpy ||
-      callee->name != "ndindex")
-    return nullptr;
-  return c;
-}
-
-bool isBuiltinCall(FunctionTyper &t, const ast::Expr &e, const char *name, const ast::Call **call) {
-  auto *c = e.as<ast::Call>();
-  if (!c) return false;
-  auto callee = t.resolveCallee(*c->func);
-  if (!callee) return false;
-  std::string n = name;
-  bool match = (callee->kind == CalleeRef::Kind::Builtin && (callee->name == n || (n == "range" && callee->name == "prange"))) ||
-               (n == "range" && callee->kind == CalleeRef::Kind::ModuleFn && callee->module == types::ModuleId::Mahou &&
-                callee->name == "prange");
-  if (match) *call = c;
-  return match;
-}
+bool isRange(std::optional<LoopForm> form) { return form == LoopForm::Range || form == LoopForm::ParallelRange; }
 
 bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block &out, Loc loc, bool topLevel);
 ExprPtr iterLength(FunctionTyper &t, const IterSource &src, Loc loc);
@@ -59,8 +37,7 @@ ExprPtr iterLength(FunctionTyper &t, const IterSource &src, Loc loc);
 // reversed(range(...)) or reversed(r) of a range variable: iterated as a range, no list made.
 bool reversesRange(FunctionTyper &t, const ast::Call &call) {
   if (call.args.size() != 1 || !call.keywords.empty()) return false;
-  const ast::Call *inner = nullptr;
-  if (isBuiltinCall(t, *call.args[0], "range", &inner)) return t.resolveCallee(*inner->func)->name == "range";
+  if (auto form = t.loopForm(*call.args[0]); isRange(form)) return form == LoopForm::Range;
   auto *name = call.args[0]->as<ast::Name>();
   return name && t.varIndex_.count(name->id) && types::isRange(t.vars_[t.varIndex_.at(name->id)].type);
 }
@@ -86,7 +63,8 @@ void reverseRange(FunctionTyper &t, IterSource &src, ir::Block &out, Loc loc) {
 bool iterSource(FunctionTyper &t, const ast::Expr &e, IterSource &src, ir::Block &out, bool topLevel = false) {
   const ast::Call *call = nullptr;
   Loc loc = e.loc;
-  if (isBuiltinCall(t, e, "range", &call)) {
+  auto form = t.loopForm(e, &call);
+  if (isRange(form)) {
     t.checkKeywords(*call, {}, "range");
     auto args = t.positionalArgs(*call, 1, 3, "range");
     bool ok = true;
@@ -113,12 +91,12 @@ bool iterSource(FunctionTyper &t, const ast::Expr &e, IterSource &src, ir::Block
     out.push_back(std::move(chk));
     return ok;
   }
-  if (isBuiltinCall(t, e, "reversed", &call) && reversesRange(t, *call)) {
+  if (form == LoopForm::Reversed && reversesRange(t, *call)) {
     bool ok = iterSource(t, *call->args[0], src, out);
     if (ok) reverseRange(t, src, out, loc);
     return ok;
   }
-  if (isBuiltinCall(t, e, "enumerate", &call)) {
+  if (form == LoopForm::Enumerate) {
     t.checkKeywords(*call, {"start"}, "enumerate");
     if (call->args.size() < 1 || call->args.size() > 2 || (call->args.size() == 2 && !call->keywords.empty()))
       t.error(loc, "enumerate() takes an iterable and an optional start");
@@ -132,7 +110,7 @@ bool iterSource(FunctionTyper &t, const ast::Expr &e, IterSource &src, ir::Block
     out.push_back(t.assignVar(src.enumStart, std::move(st), loc));
     return ok;
   }
-  if (isBuiltinCall(t, e, "zip", &call)) {
+  if (form == LoopForm::Zip) {
     t.checkKeywords(*call, {}, "zip");
     if (call->args.empty()) t.notSupported(loc, "zip() without arguments is not supported");
     src.kind = IterSource::K::Zip;
@@ -144,7 +122,8 @@ bool iterSource(FunctionTyper &t, const ast::Expr &e, IterSource &src, ir::Block
     }
     return ok;
   }
-  if (const ast::Call *nd = ndindexCall(t, e)) { // every index tuple of the shape, in C order
+  if (form == LoopForm::NdIndex) { // every index tuple of the shape, in C order
+    const ast::Call *nd = call;
     t.checkKeywords(*nd, {}, "np.ndindex");
     std::vector<ExprPtr> dims;
     if (nd->args.size() == 1 && nd->args[0]->kind != ast::ExprKind::Starred) {
@@ -179,7 +158,7 @@ bool iterSource(FunctionTyper &t, const ast::Expr &e, IterSource &src, ir::Block
 // The source of a loop over a value already typed (arrays, tuples, lists, strings).
 bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block &out, Loc loc, bool topLevel) {
   if (FunctionTyper::isUnknown(it)) return false;
-  if (it->type.kind == Kind::Str) it = t.toUnicode(std::move(it));
+  if (it->type.kind == Kind::Str) it = toUnicode(t, std::move(it));
   if (it->type.isOptional()) it = t.unwrapOptional(std::move(it));
   if (types::isRange(it->type)) { // a range object: its bounds, as range(...) in the loop
     src.kind = IterSource::K::Range;
@@ -207,12 +186,12 @@ bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block 
     src.kind = IterSource::K::Gen;
     src.item = t.tempVar(it->type.elems[0], loc);
   } else if (it->type.isTuple()) {
-    t.refuseSlice(it->type, loc, "is not iterable");
+    refuseSlice(t, it->type, loc, "is not iterable");
     if (it->type.elems.empty() && !topLevel)
       t.notSupported(loc, "zip() or enumerate() over an empty tuple is not supported");
     bool literals = !it->type.elems.empty();
     for (auto &e : it->type.elems) literals = literals && e.kind == Kind::Str;
-    if (literals && !it->type.isHomogeneousTuple()) it = t.itemValue(std::move(it)); // ('GGT', 'GGTA'): strings
+    if (literals && !it->type.isHomogeneousTuple()) it = itemValue(t, std::move(it)); // ('GGT', 'GGTA'): strings
     if (!it->type.isHomogeneousTuple())
       t.notSupported(loc, "iterating over the heterogeneous tuple " + it->type.str() +
                               " is not supported (its elements have different types)");
@@ -257,7 +236,7 @@ ExprPtr iterLength(FunctionTyper &t, const IterSource &src, Loc loc) {
     std::vector<ExprPtr> a;
     a.push_back(t.load(src.var, loc));
     bool list = src.kind == IterSource::K::List;
-    return t.objectOp(list ? ir::ObjectOp::ListLen : ir::ObjectOp::StrLen, Type::int64(), std::move(a), loc);
+    return objectOp(t, list ? ir::ObjectOp::ListLen : ir::ObjectOp::StrLen, Type::int64(), std::move(a), loc);
   }
   case IterSource::K::Enumerate: return iterLength(t, src.subs[0], loc);
   case IterSource::K::Gen: internalError("the length of a generator");
@@ -281,7 +260,7 @@ ExprPtr iterLength(FunctionTyper &t, const IterSource &src, Loc loc) {
 ExprPtr arrayElement(FunctionTyper &t, int arrayVar, ExprPtr index, Loc loc) {
   // a[i] of an N-D array is the view a[i, :, ...].
   const Type at = t.vars_[arrayVar].type;
-  if (at.isRecordArray() && at.ndim == 1) return t.recordArrayElement(t.load(arrayVar, loc), std::move(index), loc);
+  if (at.isRecordArray() && at.ndim == 1) return recordArrayElement(t, t.load(arrayVar, loc), std::move(index), loc);
   if (at.ndim == 1) {
     auto element = std::make_unique<ir::Expr>(ir::ExprOp::ArrayItem, Type::scalar(at.dtype), loc);
     element->args.push_back(t.load(arrayVar, loc));
@@ -334,7 +313,7 @@ ExprPtr iterElement(FunctionTyper &t, const IterSource &src, int counter, Loc lo
     a.push_back(t.load(counter, loc));
     bool list = src.kind == IterSource::K::List;
     Type et = list ? t.vars_[src.var].type.elems[0] : Type::unicode();
-    return t.objectOp(list ? ir::ObjectOp::ListGet : ir::ObjectOp::StrGet, et, std::move(a), loc);
+    return objectOp(t, list ? ir::ObjectOp::ListGet : ir::ObjectOp::StrGet, et, std::move(a), loc);
   }
   case IterSource::K::NdIndex: {
     // index k = (counter // (extent_{k+1} * ... * extent_last)) % extent_k
@@ -462,7 +441,7 @@ bool loopOverReversedList(FunctionTyper &t, const ast::Call &call, int counter, 
   auto length = [&] {
     std::vector<ExprPtr> a;
     a.push_back(t.load(var, loc));
-    return t.objectOp(ir::ObjectOp::ListLen, Type::int64(), std::move(a), loc);
+    return objectOp(t, ir::ObjectOp::ListLen, Type::int64(), std::move(a), loc);
   };
   auto one = [&] { return ir::makeConst(Type::int64(), loc, 1); };
   out.push_back(t.assignVar(counter, t.binary(ast::BinOpKind::Sub, length(), one(), loc), loc));
@@ -473,7 +452,7 @@ bool loopOverReversedList(FunctionTyper &t, const ast::Call &call, int counter, 
   std::vector<ExprPtr> a;
   a.push_back(t.load(var, loc));
   a.push_back(t.load(counter, loc));
-  ExprPtr element = t.objectOp(ir::ObjectOp::ListGet, t.vars_[var].type.elems[0], std::move(a), loc);
+  ExprPtr element = objectOp(t, ir::ObjectOp::ListGet, t.vars_[var].type.elems[0], std::move(a), loc);
   int item = t.tempVar(element->type, loc);
   w->body.push_back(t.assignVar(item, std::move(element), loc));
   w->body.push_back(t.assignVar(counter, t.binary(ast::BinOpKind::Sub, t.load(counter, loc), one(), loc), loc));
@@ -487,16 +466,28 @@ bool loopOverReversedList(FunctionTyper &t, const ast::Call &call, int counter, 
 
 } // namespace
 
+std::optional<LoopForm> FunctionTyper::loopForm(const ast::Expr &iterable, const ast::Call **call) {
+  auto *c = iterable.as<ast::Call>();
+  if (!c) return std::nullopt;
+  auto callee = resolveCallee(*c->func);
+  if (!callee || (callee->kind != CalleeRef::Kind::Builtin && callee->kind != CalleeRef::Kind::ModuleFn))
+    return std::nullopt;
+  const Entry *loop = findEntry(callee->receiver, Member::Loop, callee->name);
+  if (!loop) return std::nullopt;
+  if (call) *call = c;
+  return LoopForm(loop->variant);
+}
+
 std::optional<std::pair<ExprPtr, FunctionTyper::EntryPart>> FunctionTyper::tableIteration(const ast::Expr &iter) {
   // d.keys() / d.values() / d.items(), or a dict or set variable.
   if (auto *call = iter.as<ast::Call>()) {
     auto *attr = call->func->as<ast::Attribute>();
     if (!attr || !call->args.empty() || !call->keywords.empty()) return std::nullopt;
-    EntryPart part;
-    if (attr->attr == "keys") part = EntryPart::Keys;
-    else if (attr->attr == "values") part = EntryPart::Values;
-    else if (attr->attr == "items") part = EntryPart::Items;
-    else return std::nullopt;
+    const Entry *loop = findEntry(Receiver::Dict, Member::Loop, attr->attr);
+    if (!loop) return std::nullopt;
+    EntryPart part = LoopForm(loop->variant) == LoopForm::Keys     ? EntryPart::Keys
+                     : LoopForm(loop->variant) == LoopForm::Values ? EntryPart::Values
+                                                                   : EntryPart::Items;
     auto base = expr(*attr->value);
     if (isUnknown(base)) return std::make_pair(unknown(iter.loc), part);
     if (!base->type.isDict()) return std::nullopt;
@@ -566,11 +557,12 @@ void FunctionTyper::forLoopElements(const ast::Expr &iter, Loc loc,
   st->var = counter;
   ExprPtr element; // what the target gets each iteration (null: the counter itself)
   const ast::Call *call = nullptr;
-  if (isBuiltinCall(*this, iter, "range", &call)) {
+  auto form = loopForm(iter, &call);
+  if (isRange(form)) {
     // A plain range: the counter runs over the range itself. A prange statement under
     // parallel=True is marked for transforms/outline_parallel_loops (not the loops of
     // comprehensions: their appends must stay in order).
-    if (parallelAllowed && options_.parallel && !gpu_ && resolveCallee(*call->func)->name == "prange")
+    if (parallelAllowed && options_.parallel && !gpu_ && form == LoopForm::ParallelRange)
       st->op = ir::StmtOp::ParallelFor;
     checkKeywords(*call, {}, "range");
     auto args = positionalArgs(*call, 1, 3, "range");
@@ -588,8 +580,7 @@ void FunctionTyper::forLoopElements(const ast::Expr &iter, Loc loc,
   } else if (auto table = tableIteration(iter)) {
     if (!isUnknown(table->first)) forEachEntry(std::move(table->first), table->second, loc, body, out, orelse);
     return;
-  } else if (isBuiltinCall(*this, iter, "reversed", &call) &&
-             loopOverReversedList(*this, *call, counter, loc, body, orelse, out)) {
+  } else if (form == LoopForm::Reversed && loopOverReversedList(*this, *call, counter, loc, body, orelse, out)) {
     return;
   } else {
     IterSource src;

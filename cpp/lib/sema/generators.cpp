@@ -38,7 +38,7 @@ void FunctionTyper::yieldStmt(const ast::Yield &s, ir::Block &out) {
   ExprPtr v = s.value ? expr(*s.value) : ir::makeConst(Type::none(), s.loc, 0);
   if (isUnknown(v)) return; // another pass follows
   if (isCompileTimeOnly(v->type)) notSupported(s.loc, "yielding a " + v->type.str() + " is not supported");
-  v = itemValue(std::move(v)); // a string literal is yielded as a str
+  v = itemValue(*this, std::move(v)); // a string literal is yielded as a str
   if (!v->type.containsUnknown()) {
     auto u = types::unify(yield_, v->type);
     if (!u)
@@ -77,9 +77,9 @@ ExprPtr FunctionTyper::genItem(int genVar, Loc loc) {
   return e;
 }
 
-ExprPtr FunctionTyper::generatorNext(ExprPtr gen, Loc loc) {
-  if (isUnknown(gen) || !gen->type.isGenerator()) return nullptr;
-  if (gen->type.elems[0].containsUnknown()) return unknown(loc);
+ExprPtr generatorNext(Typing &t, ExprPtr gen, Loc loc) {
+  if (t.isUnknown(gen) || !gen->type.isGenerator()) return nullptr;
+  if (gen->type.elems[0].containsUnknown()) return t.unknown(loc);
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::GenNext, gen->type.elems[0], loc);
   e->sub = 2;
   e->args.push_back(std::move(gen));

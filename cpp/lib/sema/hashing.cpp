@@ -3,6 +3,7 @@
 // nested tuples and instances inside tuples hash item by item), and a @jitclass
 // instance calls its __hash__.
 #include "typer.h"
+#include "sema/typers.h"
 #include "mahou/range_type.h"
 
 #include "mahou/jitclass.h"
@@ -12,55 +13,57 @@ namespace mahou::sema {
 
 using ObjectOp = ir::ObjectOp;
 
-ExprPtr FunctionTyper::hashCall(const ast::Call &e) {
-  requireHost(e.loc, "hash()");
-  checkKeywords(e, {}, "hash");
-  auto args = positionalArgs(e, 1, 1, "hash");
-  return hashOf(std::move(args[0]), e.loc);
+ExprPtr builtinHash(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  t.requireHost(e.loc, "hash()");
+  t.checkKeywords(e, {}, "hash");
+  auto args = t.positionalArgs(e, 1, 1, "hash");
+  return hashOf(t, std::move(args[0]), e.loc);
 }
 
-ExprPtr FunctionTyper::hashOf(ExprPtr x, Loc loc) {
-  if (isUnknown(x)) return x;
-  const Type t = x->type;
+ExprPtr hashOf(Typing &t, ExprPtr x, Loc loc) {
+  if (t.isUnknown(x)) return x;
+  const Type ty = x->type;
   auto one = [&](ObjectOp op, ExprPtr v) {
     std::vector<ExprPtr> a;
     a.push_back(std::move(v));
-    return objectOp(op, Type::int64(), std::move(a), loc);
+    return objectOp(t, op, Type::int64(), std::move(a), loc);
   };
-  if (t.isString()) return one(ObjectOp::HashValue, toUnicode(std::move(x)));
-  if (t.isNumber() || t.isNone()) return one(ObjectOp::HashValue, std::move(x));
-  if (types::isSlice(t)) error(loc, "unhashable type: 'slice'"); // as in Python 3.11
-  if (types::isRange(t)) notSupported(loc, "hashing a range object is not supported");
-  if (t.isTuple()) {
-    return bindOnce(std::move(x), [&](const std::function<ExprPtr()> &v) -> ExprPtr {
+  if (ty.isString()) return one(ObjectOp::HashValue, toUnicode(t, std::move(x)));
+  if (ty.isNumber() || ty.isNone()) return one(ObjectOp::HashValue, std::move(x));
+  if (types::isSlice(ty)) t.error(loc, "unhashable type: 'slice'"); // as in Python 3.11
+  if (types::isRange(ty)) t.notSupported(loc, "hashing a range object is not supported");
+  if (ty.isTuple()) {
+    return t.bindOnce(std::move(x), [&](const std::function<ExprPtr()> &v) -> ExprPtr {
       std::vector<ExprPtr> lanes;
-      for (size_t i = 0; i < t.elems.size(); ++i) {
-        auto item = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, t.elems[i], loc);
+      for (size_t i = 0; i < ty.elems.size(); ++i) {
+        auto item = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, ty.elems[i], loc);
         item->ival = int64_t(i);
         item->args.push_back(v());
-        lanes.push_back(hashOf(std::move(item), loc));
-        if (isUnknown(lanes.back())) return unknown(loc);
+        lanes.push_back(hashOf(t, std::move(item), loc));
+        if (t.isUnknown(lanes.back())) return t.unknown(loc);
       }
-      return objectOp(ObjectOp::HashTuple, Type::int64(), std::move(lanes), loc);
+      return objectOp(t, ObjectOp::HashTuple, Type::int64(), std::move(lanes), loc);
     });
   }
-  if (t.isInstance()) {
-    const JitClassInfo &c = jitClassOf(t, loc);
+  if (ty.isInstance()) {
+    const JitClassInfo &c = t.jitClassOf(ty, loc);
     if (!c.method("__hash__")) {
-      if (c.method("__eq__")) error(loc, "unhashable type: '" + c.name + "' (it defines __eq__ without __hash__)");
-      error(loc, "hash() of a '" + c.name +
+      if (c.method("__eq__")) t.error(loc, "unhashable type: '" + c.name + "' (it defines __eq__ without __hash__)");
+      t.error(loc, "hash() of a '" + c.name +
                      "' instance needs its class to define __hash__ (identity hashes are not supported in compiled code)");
     }
     std::vector<ExprPtr> a;
     a.push_back(std::move(x));
-    auto r = specialMethod("__hash__", std::move(a), loc);
-    if (isUnknown(r)) return r;
+    auto r = specialMethod(t, "__hash__", std::move(a), loc);
+    if (t.isUnknown(r)) return r;
     if (!r->type.isInt() && !r->type.isBool())
-      error(loc, "__hash__ method of '" + c.name + "' should return an integer, not " + r->type.str());
+      t.error(loc, "__hash__ method of '" + c.name + "' should return an integer, not " + r->type.str());
     return one(ObjectOp::HashFinish, ir::makeCast(std::move(r), Type::int64()));
   }
-  if (t.isOptional()) notSupported(loc, "hash() of an optional value is not supported (test it against None first)");
-  error(loc, "unhashable type: '" + t.str() + "'");
+  if (ty.isOptional()) t.notSupported(loc, "hash() of an optional value is not supported (test it against None first)");
+  t.error(loc, "unhashable type: '" + ty.str() + "'");
 }
 
 } // namespace mahou::sema

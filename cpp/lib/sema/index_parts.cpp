@@ -68,7 +68,7 @@ void addValue(FunctionTyper &t, ExprPtr v, Loc loc, ArrayIndex &ix) {
     return;
   }
   if (types::isSlice(vt)) {
-    ix.parts.push_back({K::Slice, loc, nullptr, t.sliceSlot(*v, loc)});
+    ix.parts.push_back({K::Slice, loc, nullptr, sliceSlot(t, *v, loc)});
     return;
   }
   if (types::isRange(vt)) t.notSupported(loc, "a 'range' object as an array index is not supported");

@@ -5,6 +5,8 @@
 #include "typer.h"
 #include "mahou/versions.h"
 
+#include "mahou/ast_walk.h"
+
 #include <set>
 
 namespace mahou::sema {
@@ -17,65 +19,16 @@ void namesIn(const ast::Body &body, std::set<std::string> &out);
 
 void namesIn(const ast::Expr *e, std::set<std::string> &out) {
   if (!e) return;
-  using K = ast::ExprKind;
-  switch (e->kind) {
-  case K::Name: out.insert(e->as<ast::Name>()->id); return;
-  case K::IntLit: case K::FloatLit: case K::ImagLit: case K::StrLit: case K::BoolLit: case K::NoneLit:
-  case K::EllipsisLit: return;
-  case K::BinOp: namesIn(e->as<ast::BinOp>()->left.get(), out); namesIn(e->as<ast::BinOp>()->right.get(), out); return;
-  case K::UnaryOp: namesIn(e->as<ast::UnaryOp>()->operand.get(), out); return;
-  case K::BoolOp:
-    for (auto &v : e->as<ast::BoolOp>()->values) namesIn(v.get(), out);
-    return;
-  case K::Compare:
-    namesIn(e->as<ast::Compare>()->left.get(), out);
-    for (auto &c : e->as<ast::Compare>()->comparators) namesIn(c.get(), out);
-    return;
-  case K::Call: {
-    auto *c = e->as<ast::Call>();
-    namesIn(c->func.get(), out);
-    for (auto &a : c->args) namesIn(a.get(), out);
-    for (auto &k : c->keywords) namesIn(k.value.get(), out);
+  if (auto *n = e->as<ast::Name>()) {
+    out.insert(n->id);
     return;
   }
-  case K::Attribute: namesIn(e->as<ast::Attribute>()->value.get(), out); return;
-  case K::Subscript: namesIn(e->as<ast::Subscript>()->value.get(), out); namesIn(e->as<ast::Subscript>()->index.get(), out); return;
-  case K::Slice: {
-    auto *s = e->as<ast::Slice>();
-    namesIn(s->lower.get(), out);
-    namesIn(s->upper.get(), out);
-    namesIn(s->step.get(), out);
+  if (auto *l = e->as<ast::Lambda>()) {
+    for (auto &a : l->def->args) namesIn(a.defaultValue.get(), out);
+    namesIn(l->def->body, out);
     return;
   }
-  case K::Tuple:
-    for (auto &x : e->as<ast::Tuple>()->elts) namesIn(x.get(), out);
-    return;
-  case K::List:
-    for (auto &x : e->as<ast::List>()->elts) namesIn(x.get(), out);
-    return;
-  case K::IfExp: {
-    auto *i = e->as<ast::IfExp>();
-    namesIn(i->test.get(), out);
-    namesIn(i->body.get(), out);
-    namesIn(i->orelse.get(), out);
-    return;
-  }
-  case K::Starred: namesIn(e->as<ast::Starred>()->value.get(), out); return;
-  case K::Lambda: {
-    const ast::FunctionDef &d = *e->as<ast::Lambda>()->def;
-    for (auto &a : d.args) namesIn(a.defaultValue.get(), out);
-    namesIn(d.body, out);
-    return;
-  }
-  case K::Dict:
-    for (auto &x : e->as<ast::Dict>()->keys) namesIn(x.get(), out);
-    for (auto &x : e->as<ast::Dict>()->values) namesIn(x.get(), out);
-    return;
-  case K::Set:
-    for (auto &x : e->as<ast::Set>()->elts) namesIn(x.get(), out);
-    return;
-  case K::Comprehension: {
-    auto *c = e->as<ast::Comprehension>();
+  if (auto *c = e->as<ast::Comprehension>()) { // its targets are its own
     namesIn(c->elt.get(), out);
     namesIn(c->value.get(), out);
     for (auto &g : c->generators) {
@@ -84,65 +37,20 @@ void namesIn(const ast::Expr *e, std::set<std::string> &out) {
     }
     return;
   }
-  case K::JoinedStr:
-    for (auto &x : e->as<ast::JoinedStr>()->values) namesIn(x.get(), out);
-    return;
-  case K::FormattedValue:
-    namesIn(e->as<ast::FormattedValue>()->value.get(), out);
-    namesIn(e->as<ast::FormattedValue>()->spec.get(), out);
-    return;
-  case K::ObjMode:
-    namesIn(e->as<ast::ObjMode>()->context.get(), out);
-    for (auto &x : e->as<ast::ObjMode>()->inputs) namesIn(x.get(), out);
-    return;
-  }
+  ast::forEachChild(*e, [&](const ast::Expr &x) { namesIn(&x, out); });
 }
 
 void namesIn(const ast::Body &body, std::set<std::string> &out) {
   for (auto &s : body) {
-    using K = ast::StmtKind;
-    switch (s->kind) {
-    case K::FunctionDef: {
-      auto *d = s->as<ast::FunctionDef>();
-      for (auto &a : d->args) namesIn(a.defaultValue.get(), out);
-      namesIn(d->body, out);
-      break;
-    }
-    case K::Return: namesIn(s->as<ast::Return>()->value.get(), out); break;
-    case K::Yield: namesIn(s->as<ast::Yield>()->value.get(), out); break;
-    case K::Assign:
-      for (auto &t : s->as<ast::Assign>()->targets) namesIn(t.get(), out);
-      namesIn(s->as<ast::Assign>()->value.get(), out);
-      break;
-    case K::AugAssign: namesIn(s->as<ast::AugAssign>()->target.get(), out); namesIn(s->as<ast::AugAssign>()->value.get(), out); break;
-    case K::AnnAssign: namesIn(s->as<ast::AnnAssign>()->target.get(), out); namesIn(s->as<ast::AnnAssign>()->value.get(), out); break;
-    case K::If: namesIn(s->as<ast::If>()->test.get(), out); namesIn(s->as<ast::If>()->body, out); namesIn(s->as<ast::If>()->orelse, out); break;
-    case K::For: {
-      auto *f = s->as<ast::For>();
+    if (auto *f = s->as<ast::For>()) { // the target is bound, not read
       namesIn(f->iter.get(), out);
       namesIn(f->body, out);
       namesIn(f->orelse, out);
-      break;
-    }
-    case K::While: namesIn(s->as<ast::While>()->test.get(), out); namesIn(s->as<ast::While>()->body, out); namesIn(s->as<ast::While>()->orelse, out); break;
-    case K::ExprStmt: namesIn(s->as<ast::ExprStmt>()->value.get(), out); break;
-    case K::Delete:
-      for (auto &t : s->as<ast::Delete>()->targets) namesIn(t.get(), out);
-      break;
-    case K::Assert: namesIn(s->as<ast::Assert>()->test.get(), out); namesIn(s->as<ast::Assert>()->msg.get(), out); break;
-    case K::Raise: namesIn(s->as<ast::Raise>()->exc.get(), out); namesIn(s->as<ast::Raise>()->cause.get(), out); break;
-    case K::Try: {
-      auto *t = s->as<ast::Try>();
-      namesIn(t->body, out);
-      for (auto &h : t->handlers) {
-        namesIn(h.type.get(), out);
-        namesIn(h.body, out);
-      }
-      namesIn(t->orelse, out);
-      namesIn(t->finalbody, out);
-      break;
-    }
-    default: break;
+    } else if (auto *d = s->as<ast::FunctionDef>()) {
+      for (auto &a : d->args) namesIn(a.defaultValue.get(), out);
+      namesIn(d->body, out);
+    } else {
+      ast::forEachPart(*s, [&](const ast::Expr &x) { namesIn(&x, out); }, [&](const ast::Body &b) { namesIn(b, out); });
     }
   }
 }

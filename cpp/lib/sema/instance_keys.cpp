@@ -48,16 +48,16 @@ bool combinesTables(ObjectOp op) {
 
 } // namespace
 
-bool FunctionTyper::keyedByCode(const Type &table) const {
+bool keyedByCode(const Typing &t, const Type &table) {
   return (table.isDict() || table.isSet()) && !table.elems.empty() && table.elems[0].isInstance();
 }
 
-ExprPtr FunctionTyper::instanceKeyed(ExprPtr e) {
+ExprPtr instanceKeyed(Typing &t, ExprPtr e) {
   auto op = ObjectOp(e->sub);
-  if (e->args.empty() || !keyedByCode(e->args[0]->type)) return e;
+  if (e->args.empty() || !keyedByCode(t, e->args[0]->type)) return e;
   Loc loc = e->loc;
   if (op == ObjectOp::DictEqual)
-    notSupported(loc, "== of dicts keyed by " + e->args[0]->type.elems[0].str() +
+    t.notSupported(loc, "== of dicts keyed by " + e->args[0]->type.elems[0].str() +
                           " is not supported (keys compared by __eq__); compare their items in a loop");
   bool tables = combinesTables(op);
   if (!takesKey(op) && !tables) return e;
@@ -67,38 +67,38 @@ ExprPtr FunctionTyper::instanceKeyed(ExprPtr e) {
   std::vector<std::pair<int, ExprPtr>> bindings;
   for (auto &a : e->args) {
     if (a->op == ir::ExprOp::LoadVar) continue;
-    int var = tempVar(a->type, loc);
+    int var = t.tempVar(a->type, loc);
     bindings.emplace_back(var, std::move(a));
-    a = load(var, loc);
+    a = t.load(var, loc);
   }
   const Type &operand = e->args[1]->type;
   if (tables ? operand != e->args[0]->type : operand != kt)
-    notSupported(loc, std::string(ir::objectOpName(op)) + " of " + operand.str() + " and a table keyed by " + kt.str());
-  int needle = tempVar(kt, loc), stored = tempVar(kt, loc);
-  ExprPtr hash = hashOf(load(needle, loc), loc);
-  ExprPtr lhs = load(stored, loc), rhs = load(needle, loc);
-  ExprPtr eq = compareOne(ast::CmpOpKind::Eq, std::move(lhs), std::move(rhs), loc);
-  if (isUnknown(hash) || isUnknown(eq)) return unknown(loc);
+    t.notSupported(loc, std::string(ir::objectOpName(op)) + " of " + operand.str() + " and a table keyed by " + kt.str());
+  int needle = t.tempVar(kt, loc), stored = t.tempVar(kt, loc);
+  ExprPtr hash = hashOf(t, t.load(needle, loc), loc);
+  ExprPtr lhs = t.load(stored, loc), rhs = t.load(needle, loc);
+  ExprPtr eq = t.compareOne(ast::CmpOpKind::Eq, std::move(lhs), std::move(rhs), loc);
+  if (t.isUnknown(hash) || t.isUnknown(eq)) return t.unknown(loc);
   std::vector<ExprPtr> ops;
   ops.push_back(std::move(hash));
-  ops.push_back(truth(std::move(eq)));
-  ops.push_back(load(needle, loc));
-  ops.push_back(load(stored, loc));
+  ops.push_back(t.truth(std::move(eq)));
+  ops.push_back(t.load(needle, loc));
+  ops.push_back(t.load(stored, loc));
   auto keyOps = std::make_unique<ir::Expr>(ir::ExprOp::Object, Type::none(), loc);
   keyOps->sub = int(ObjectOp::DictKeyOps);
   keyOps->args = std::move(ops);
   e->args.push_back(std::move(keyOps));
-  return wrapBindings(std::move(bindings), std::move(e), loc);
+  return t.wrapBindings(std::move(bindings), std::move(e), loc);
 }
 
 // A @jitclass key hashes through its __hash__ (hashOf refuses a class without one, and
 // one that defines __eq__ alone, as Python does).
-bool FunctionTyper::instanceHashable(const Type &item, Loc loc) {
+bool instanceHashable(Typing &t, const Type &item, Loc loc) {
   if (!item.isInstance()) return false;
-  const JitClassInfo &c = jitClassOf(item, loc);
+  const JitClassInfo &c = t.jitClassOf(item, loc);
   if (!c.method("__hash__")) {
-    if (c.method("__eq__")) error(loc, "unhashable type: '" + c.name + "' (it defines __eq__ without __hash__)");
-    error(loc, "unhashable type: '" + c.name +
+    if (c.method("__eq__")) t.error(loc, "unhashable type: '" + c.name + "' (it defines __eq__ without __hash__)");
+    t.error(loc, "unhashable type: '" + c.name +
                    "' (a @jitclass is a dict key or set item when its class defines __hash__, as in Numba)");
   }
   return true;

@@ -2,7 +2,9 @@
 // and writes at their offsets (with the spec's types), properties, methods and static
 // methods (compiled functions taking the instance first), and the special methods
 // operators, len(), subscripts and `in` call.
+#include "mahou/bound_method_type.h"
 #include "typer.h"
+#include "sema/typers.h"
 
 #include "mahou/jitclass.h"
 #include "mahou/layout.h"
@@ -65,78 +67,90 @@ const JitClassInfo &FunctionTyper::jitClassOf(const Type &t, Loc loc) {
   return *c;
 }
 
-ExprPtr FunctionTyper::newInstance(uint64_t classHandle, const std::string &className, const ast::Call &e) {
-  const JitClassInfo &c = jitClassOf(Type::classRef(classHandle, className), e.loc);
+ExprPtr newInstance(Typing &t, uint64_t classHandle, const std::string &className, const ast::Call &e) {
+  const JitClassInfo &c = t.jitClassOf(Type::classRef(classHandle, className), e.loc);
   Type withFields = c.instanceType();
   withFields.elems = c.fieldTypes; // the layout InstanceNew allocates (jitclass.h)
   auto stmts = std::make_shared<ir::Block>();
-  int self = holdInTemp(objectOp(ObjectOp::InstanceNew, withFields, {}, e.loc), e.loc, *stmts);
+  int self = t.holdInTemp(objectOp(t, ObjectOp::InstanceNew, withFields, {}, e.loc), e.loc, *stmts);
   if (uint64_t init = c.method("__init__")) {
-    auto r = compiledCall(init, c.name, e, load(self, e.loc));
-    if (isUnknown(r)) return unknown(e.loc);
-    if (!r->type.isNone()) error(e.loc, "__init__() of '" + c.name + "' should return None, not " + r->type.str());
+    auto r = t.compiledCall(init, c.name, e, t.load(self, e.loc));
+    if (t.isUnknown(r)) return t.unknown(e.loc);
+    if (!r->type.isNone()) t.error(e.loc, "__init__() of '" + c.name + "' should return None, not " + r->type.str());
     stmts->push_back(evalStmt(std::move(r), e.loc));
   } else if (!e.args.empty() || !e.keywords.empty()) {
-    error(e.loc, c.name + "() takes no arguments");
+    t.error(e.loc, c.name + "() takes no arguments");
   }
-  return seqExpr(std::move(stmts), load(self, e.loc), e.loc);
+  return t.seqExpr(std::move(stmts), t.load(self, e.loc), e.loc);
 }
 
-ExprPtr FunctionTyper::instanceAttribute(ExprPtr obj, const std::string &attr, Loc loc) {
-  obj = unwrapOptional(std::move(obj));
-  const Type t = obj->type;
-  const JitClassInfo &c = jitClassOf(t, loc);
-  if (t.kind == Kind::ClassRef)
-    notSupported(loc, "'" + attr + "' of the class '" + c.name + "' is only supported as a call of a static method");
+namespace {
+
+// A field or a property of an instance (an optional one: None is an error at run time).
+ExprPtr instanceAttribute(Typing &t, ExprPtr obj, const std::string &attr, Loc loc) {
+  obj = t.unwrapOptional(std::move(obj));
+  const Type ot = obj->type;
+  const JitClassInfo &c = t.jitClassOf(ot, loc);
+  if (ot.kind == Kind::ClassRef)
+    t.notSupported(loc, "'" + attr + "' of the class '" + c.name + "' is only supported as a call of a static method");
   int i = c.fieldIndex(attr);
   if (i >= 0) {
     std::vector<ExprPtr> a;
     a.push_back(std::move(obj));
-    return objectOp(ObjectOp::InstanceGet, c.fieldTypes[size_t(i)], std::move(a), loc, fieldOffset(c, i));
+    return objectOp(t, ObjectOp::InstanceGet, c.fieldTypes[size_t(i)], std::move(a), loc, fieldOffset(c, i));
   }
   auto p = c.properties.find(attr);
   if (p != c.properties.end()) {
-    if (!p->second.getter) error(loc, "the property '" + attr + "' of '" + c.name + "' has no getter");
+    if (!p->second.getter) t.error(loc, "the property '" + attr + "' of '" + c.name + "' has no getter");
     CallArgs a;
     a.positional.push_back(std::move(obj));
-    return callCompiled(p->second.getter, c.name + "." + attr, std::move(a), loc);
+    return t.callCompiled(p->second.getter, c.name + "." + attr, std::move(a), loc);
   }
-  if (c.method(attr) || c.staticMethods.count(attr))
-    notSupported(loc, "the method '" + attr + "' of '" + c.name + "' can only be called, not used as a value");
-  error(loc, "'" + c.name + "' object has no attribute '" + attr + "'");
+  if (c.method(attr)) { // `f = obj.method`: the instance, called later with it first
+    auto bound = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, types::boundMethodType(ot, c.name, attr), loc);
+    bound->args.push_back(std::move(obj));
+    return bound;
+  }
+  if (c.staticMethods.count(attr))
+    t.notSupported(loc, "the static method '" + attr + "' of '" + c.name + "' can only be called, not used as a value");
+  t.error(loc, "'" + c.name + "' object has no attribute '" + attr + "'");
 }
 
-void FunctionTyper::storeAttribute(ExprPtr obj, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out) {
-  if (isUnknown(obj)) return;
-  obj = unwrapOptional(std::move(obj));
-  if (obj->type.isRecord() || obj->type.isRecordArray()) return storeRecordField(std::move(obj), attr, std::move(value), loc, out);
+} // namespace
+
+ExprPtr instanceAttributeTyper(Use &u) { return instanceAttribute(u.t, std::move(u.self), u.name, u.loc); }
+
+void storeAttribute(Typing &t, ExprPtr obj, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out) {
+  if (t.isUnknown(obj)) return;
+  obj = t.unwrapOptional(std::move(obj));
+  if (obj->type.isRecord() || obj->type.isRecordArray()) return storeRecordField(t, std::move(obj), attr, std::move(value), loc, out);
   if (!obj->type.isInstance())
-    notSupported(loc, "assigning to an attribute of a " + obj->type.str() + " is not supported");
-  const JitClassInfo &c = jitClassOf(obj->type, loc);
+    t.notSupported(loc, "assigning to an attribute of a " + obj->type.str() + " is not supported");
+  const JitClassInfo &c = t.jitClassOf(obj->type, loc);
   int i = c.fieldIndex(attr);
   if (i >= 0) {
-    if (isUnknown(value) && !value->type.isPartialContainer()) return;
+    if (t.isUnknown(value) && !value->type.isPartialContainer()) return;
     const Type &ft = c.fieldTypes[size_t(i)];
-    if (ft.isUnicode()) value = toUnicode(std::move(value));
-    value = convert(std::move(value), ft, "the assignment to field '" + attr + "' of jitclass '" + c.name + "'");
-    if (isUnknown(value)) return;
+    if (ft.isUnicode()) value = toUnicode(t, std::move(value));
+    value = t.convert(std::move(value), ft, "the assignment to field '" + attr + "' of jitclass '" + c.name + "'");
+    if (t.isUnknown(value)) return;
     std::vector<ExprPtr> a;
     a.push_back(std::move(obj));
     a.push_back(std::move(value));
-    out.push_back(evalStmt(objectOp(ObjectOp::InstanceSet, Type::none(), std::move(a), loc, fieldOffset(c, i)), loc));
+    out.push_back(evalStmt(objectOp(t, ObjectOp::InstanceSet, Type::none(), std::move(a), loc, fieldOffset(c, i)), loc));
     return;
   }
   auto p = c.properties.find(attr);
   if (p != c.properties.end()) {
-    if (!p->second.setter) error(loc, "the property '" + attr + "' of '" + c.name + "' has no setter");
+    if (!p->second.setter) t.error(loc, "the property '" + attr + "' of '" + c.name + "' has no setter");
     CallArgs a;
     a.positional.push_back(std::move(obj));
     a.positional.push_back(std::move(value));
-    auto r = callCompiled(p->second.setter, c.name + "." + attr, std::move(a), loc);
-    if (!isUnknown(r)) out.push_back(evalStmt(std::move(r), loc));
+    auto r = t.callCompiled(p->second.setter, c.name + "." + attr, std::move(a), loc);
+    if (!t.isUnknown(r)) out.push_back(evalStmt(std::move(r), loc));
     return;
   }
-  error(loc, "'" + c.name + "' object has no field '" + attr + "' (a jitclass's fields are those of its spec)");
+  t.error(loc, "'" + c.name + "' object has no field '" + attr + "' (a jitclass's fields are those of its spec)");
 }
 
 void FunctionTyper::augAssignAttribute(const ast::Attribute &target, const ast::AugAssign &s, ir::Block &out) {
@@ -149,7 +163,7 @@ void FunctionTyper::augAssignAttribute(const ast::Attribute &target, const ast::
   if (obj->type.isRecord()) { // r.x += v
     int k = obj->type.fieldIndex(target.attr);
     if (k < 0) error(s.loc, obj->type.str() + " has no field '" + target.attr + "'");
-    return augAssignRecordField(std::move(obj), k, s, out);
+    return augAssignRecordField(*this, std::move(obj), k, s, out);
   }
   if (!obj->type.isInstance())
     notSupported(s.loc, "augmented assignment to an attribute of a " + obj->type.str() + " is not supported");
@@ -158,29 +172,31 @@ void FunctionTyper::augAssignAttribute(const ast::Attribute &target, const ast::
   int self = -1;
   if (!isPureValue(*obj)) self = holdInTemp(std::move(obj), s.loc, out);
   auto instance = [&] { return self >= 0 ? load(self, s.loc) : ir::clone(*obj); };
-  auto cur = instanceAttribute(instance(), target.attr, s.loc);
+  auto cur = instanceAttribute(*this, instance(), target.attr, s.loc);
   if (!isUnknown(cur) && cur->type.isArray()) { // in place: o.a += b writes into the array
-    auto v = binary(s.op, instanceAttribute(instance(), target.attr, s.loc), expr(*s.value), s.loc);
+    auto v = binary(s.op, instanceAttribute(*this, instance(), target.attr, s.loc), expr(*s.value), s.loc);
     if (!isUnknown(v)) out.push_back(storeView(std::move(cur), std::move(v), s.loc));
     return;
   }
   auto rhs = expr(*s.value);
   ExprPtr v;
-  if (!isUnknown(cur) && cur->type.isInstance()) v = instanceInPlace(s.op, cur, rhs, s.loc);
+  if (!isUnknown(cur) && cur->type.isInstance()) v = instanceInPlace(*this, s.op, cur, rhs, s.loc);
   if (!v) v = binary(s.op, std::move(cur), std::move(rhs), s.loc);
-  storeAttribute(instance(), target.attr, std::move(v), s.loc, out);
+  storeAttribute(*this, instance(), target.attr, std::move(v), s.loc, out);
 }
 
-ExprPtr FunctionTyper::instanceMethodCall(ExprPtr self, const std::string &name, const ast::Call &e) {
-  const JitClassInfo &c = jitClassOf(self->type, e.loc);
+// o.name(...): a method of the instance's class (self first) or a static method.
+ExprPtr instanceMethodTyper(Use &u) {
+  const std::string &name = u.name;
+  const JitClassInfo &c = u.t.jitClassOf(u.self->type, u.loc);
   if (uint64_t m = c.method(name)) {
-    return compiledCall(m, c.name + "." + name, e, std::move(self));
+    return u.t.compiledCall(m, c.name + "." + name, *u.call, std::move(u.self));
   }
   auto st = c.staticMethods.find(name);
-  if (st != c.staticMethods.end()) return compiledCall(st->second, c.name + "." + name, e);
+  if (st != c.staticMethods.end()) return u.t.compiledCall(st->second, c.name + "." + name, *u.call);
   if (c.fieldIndex(name) >= 0 || c.properties.count(name))
-    notSupported(e.loc, "calling the field '" + name + "' of '" + c.name + "' is not supported");
-  error(e.loc, "'" + c.name + "' object has no attribute '" + name + "'");
+    u.notSupported("calling the field '" + name + "' of '" + c.name + "' is not supported");
+  u.error("'" + c.name + "' object has no attribute '" + name + "'");
 }
 
 std::optional<CalleeRef> FunctionTyper::classAttributeCallee(const Type &cls, const std::string &attr, Loc loc) {
@@ -193,55 +209,55 @@ std::optional<CalleeRef> FunctionTyper::classAttributeCallee(const Type &cls, co
   return r;
 }
 
-ExprPtr FunctionTyper::specialMethod(const std::string &method, std::vector<ExprPtr> args, Loc loc) {
-  const JitClassInfo &c = jitClassOf(args[0]->type, loc);
+ExprPtr specialMethod(Typing &t, const std::string &method, std::vector<ExprPtr> args, Loc loc) {
+  const JitClassInfo &c = t.jitClassOf(args[0]->type, loc);
   uint64_t m = c.method(method);
   if (!m) return nullptr;
   CallArgs call;
   call.positional = std::move(args);
-  return callCompiled(m, c.name + "." + method, std::move(call), loc);
+  return t.callCompiled(m, c.name + "." + method, std::move(call), loc);
 }
 
-ExprPtr FunctionTyper::instanceBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {
+ExprPtr instanceBinary(Typing &t, ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {
   auto [fwd, refl] = binaryMethods(op);
-  if (lhs->type.isInstance() && jitClassOf(lhs->type, loc).method(fwd)) {
+  if (lhs->type.isInstance() && t.jitClassOf(lhs->type, loc).method(fwd)) {
     std::vector<ExprPtr> a;
     a.push_back(std::move(lhs));
     a.push_back(std::move(rhs));
-    return specialMethod(fwd, std::move(a), loc);
+    return specialMethod(t, fwd, std::move(a), loc);
   }
-  if (rhs->type.isInstance() && jitClassOf(rhs->type, loc).method(refl)) {
+  if (rhs->type.isInstance() && t.jitClassOf(rhs->type, loc).method(refl)) {
     std::vector<ExprPtr> a;
     a.push_back(std::move(rhs));
     a.push_back(std::move(lhs));
-    return specialMethod(refl, std::move(a), loc);
+    return specialMethod(t, refl, std::move(a), loc);
   }
-  error(loc, std::string("unsupported operand type(s) for ") + ast::binOpSymbol(op) + ": " + lhs->type.str() +
+  t.error(loc, std::string("unsupported operand type(s) for ") + ast::binOpSymbol(op) + ": " + lhs->type.str() +
                  " and " + rhs->type.str());
 }
 
-ExprPtr FunctionTyper::instanceInPlace(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {
-  if (isUnknown(rhs)) return nullptr;
+ExprPtr instanceInPlace(Typing &t, ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {
+  if (t.isUnknown(rhs)) return nullptr;
   std::string method = std::string("__i") + (binaryMethods(op).first + 2); // __add__ -> __iadd__
-  if (!jitClassOf(lhs->type, loc).method(method)) return nullptr;
+  if (!t.jitClassOf(lhs->type, loc).method(method)) return nullptr;
   std::vector<ExprPtr> a;
   a.push_back(std::move(lhs));
   a.push_back(std::move(rhs));
-  return specialMethod(method, std::move(a), loc);
+  return specialMethod(t, method, std::move(a), loc);
 }
 
-ExprPtr FunctionTyper::instanceUnary(ast::UnaryOpKind op, ExprPtr obj, Loc loc) {
-  if (op == ast::UnaryOpKind::Not) return logicalNot(truth(std::move(obj)));
+ExprPtr instanceUnary(Typing &t, ast::UnaryOpKind op, ExprPtr obj, Loc loc) {
+  if (op == ast::UnaryOpKind::Not) return t.logicalNot(t.truth(std::move(obj)));
   const char *method = op == ast::UnaryOpKind::USub ? "__neg__" : op == ast::UnaryOpKind::UAdd ? "__pos__" : "__invert__";
   std::string name = obj->type.text;
   std::vector<ExprPtr> a;
   a.push_back(std::move(obj));
-  if (auto r = specialMethod(method, std::move(a), loc)) return r;
-  error(loc, std::string("bad operand type for unary ") + ast::unaryOpSymbol(op) + ": '" + name + "' (it defines no " +
+  if (auto r = specialMethod(t, method, std::move(a), loc)) return r;
+  t.error(loc, std::string("bad operand type for unary ") + ast::unaryOpSymbol(op) + ": '" + name + "' (it defines no " +
                  method + ")");
 }
 
-ExprPtr FunctionTyper::instanceCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {
+ExprPtr instanceCompare(Typing &t, ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {
   auto [fwd, refl] = compareMethods(op);
   if (!*fwd) return nullptr;
   bool eqOp = op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq;
@@ -249,14 +265,14 @@ ExprPtr FunctionTyper::instanceCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr 
     std::vector<ExprPtr> a;
     a.push_back(std::move(self));
     a.push_back(std::move(other));
-    return specialMethod(m, std::move(a), loc);
+    return specialMethod(t, m, std::move(a), loc);
   };
-  if (lhs->type.isInstance() && jitClassOf(lhs->type, loc).method(fwd)) return call(fwd, lhs, rhs);
-  if (rhs->type.isInstance() && jitClassOf(rhs->type, loc).method(refl)) return call(refl, rhs, lhs);
+  if (lhs->type.isInstance() && t.jitClassOf(lhs->type, loc).method(fwd)) return call(fwd, lhs, rhs);
+  if (rhs->type.isInstance() && t.jitClassOf(rhs->type, loc).method(refl)) return call(refl, rhs, lhs);
   if (op == ast::CmpOpKind::NotEq) { // != is the negation of __eq__ when __ne__ is not defined
-    if (lhs->type.isInstance() && jitClassOf(lhs->type, loc).method("__eq__")) {
+    if (lhs->type.isInstance() && t.jitClassOf(lhs->type, loc).method("__eq__")) {
       auto r = call("__eq__", lhs, rhs);
-      return isUnknown(r) ? std::move(r) : logicalNot(truth(std::move(r)));
+      return t.isUnknown(r) ? std::move(r) : t.logicalNot(t.truth(std::move(r)));
     }
   }
   if (eqOp) { // without __eq__: identity
@@ -265,76 +281,76 @@ ExprPtr FunctionTyper::instanceCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr 
     std::vector<ExprPtr> a;
     a.push_back(std::move(lhs));
     a.push_back(std::move(rhs));
-    auto same = objectOp(ObjectOp::InstanceIs, Type::boolean(), std::move(a), loc);
-    return ne ? logicalNot(std::move(same)) : std::move(same);
+    auto same = objectOp(t, ObjectOp::InstanceIs, Type::boolean(), std::move(a), loc);
+    return ne ? t.logicalNot(std::move(same)) : std::move(same);
   }
-  error(loc, std::string("'") + ast::cmpOpSymbol(op) + "' is not supported between " + lhs->type.str() + " and " +
+  t.error(loc, std::string("'") + ast::cmpOpSymbol(op) + "' is not supported between " + lhs->type.str() + " and " +
                  rhs->type.str() + " (the class defines no " + fwd + ")");
 }
 
-ExprPtr FunctionTyper::instanceIdentity(bool negate, ExprPtr lhs, ExprPtr rhs, Loc loc) {
+ExprPtr instanceIdentity(Typing &t, bool negate, ExprPtr lhs, ExprPtr rhs, Loc loc) {
   std::vector<ExprPtr> a;
   a.push_back(std::move(lhs));
   a.push_back(std::move(rhs));
-  auto same = objectOp(ObjectOp::InstanceIs, Type::boolean(), std::move(a), loc);
-  return negate ? logicalNot(std::move(same)) : std::move(same);
+  auto same = objectOp(t, ObjectOp::InstanceIs, Type::boolean(), std::move(a), loc);
+  return negate ? t.logicalNot(std::move(same)) : std::move(same);
 }
 
-ExprPtr FunctionTyper::instanceContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc) {
+ExprPtr instanceContains(Typing &t, bool negate, ExprPtr &needle, ExprPtr &container, Loc loc) {
   std::vector<ExprPtr> a;
   a.push_back(std::move(container));
   a.push_back(std::move(needle));
   Type ct = a[0]->type;
-  auto r = specialMethod("__contains__", std::move(a), loc);
-  if (!r) error(loc, "argument of type '" + ct.text + "' is not iterable (it defines no __contains__)");
-  if (isUnknown(r)) return r;
-  r = truth(std::move(r));
-  return negate ? logicalNot(std::move(r)) : std::move(r);
+  auto r = specialMethod(t, "__contains__", std::move(a), loc);
+  if (!r) t.error(loc, "argument of type '" + ct.text + "' is not iterable (it defines no __contains__)");
+  if (t.isUnknown(r)) return r;
+  r = t.truth(std::move(r));
+  return negate ? t.logicalNot(std::move(r)) : std::move(r);
 }
 
-ExprPtr FunctionTyper::instanceLen(ExprPtr obj, Loc loc) {
+ExprPtr instanceLen(Typing &t, ExprPtr obj, Loc loc) {
   std::string name = obj->type.text;
   std::vector<ExprPtr> a;
   a.push_back(std::move(obj));
-  auto r = specialMethod("__len__", std::move(a), loc);
-  if (!r) error(loc, "object of type '" + name + "' has no len()");
-  if (isUnknown(r)) return r;
-  if (!r->type.isInt() && !r->type.isBool()) error(loc, "__len__() of '" + name + "' should return an integer");
+  auto r = specialMethod(t, "__len__", std::move(a), loc);
+  if (!r) t.error(loc, "object of type '" + name + "' has no len()");
+  if (t.isUnknown(r)) return r;
+  if (!r->type.isInt() && !r->type.isBool()) t.error(loc, "__len__() of '" + name + "' should return an integer");
   return ir::makeCast(std::move(r), Type::int64());
 }
 
-ExprPtr FunctionTyper::instanceTruth(ExprPtr obj) {
+ExprPtr instanceTruth(Typing &t, ExprPtr obj) {
   Loc loc = obj->loc;
-  const JitClassInfo &c = jitClassOf(obj->type, loc);
+  const JitClassInfo &c = t.jitClassOf(obj->type, loc);
   if (c.method("__bool__") || c.method("__len__")) {
     bool viaBool = c.method("__bool__") != 0;
     std::vector<ExprPtr> a;
     a.push_back(std::move(obj));
-    auto r = specialMethod(viaBool ? "__bool__" : "__len__", std::move(a), loc);
-    return truth(std::move(r));
+    auto r = specialMethod(t, viaBool ? "__bool__" : "__len__", std::move(a), loc);
+    return t.truth(std::move(r));
   }
   return ir::makeConst(Type::boolean(), loc, 1); // an object is true
 }
 
-ExprPtr FunctionTyper::instanceGetItem(ExprPtr obj, const ast::Expr &index, Loc loc) {
+ExprPtr instanceGetItem(Typing &t, ExprPtr obj, const ast::Expr &index, Loc loc) {
   std::string name = obj->type.text;
   std::vector<ExprPtr> a;
   a.push_back(std::move(obj));
-  a.push_back(expr(index));
-  auto r = specialMethod("__getitem__", std::move(a), loc);
-  if (!r) error(loc, "'" + name + "' object is not subscriptable (it defines no __getitem__)");
+  a.push_back(t.expr(index));
+  auto r = specialMethod(t, "__getitem__", std::move(a), loc);
+  if (!r) t.error(loc, "'" + name + "' object is not subscriptable (it defines no __getitem__)");
   return r;
 }
 
-void FunctionTyper::instanceSetItem(ExprPtr obj, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out) {
+void instanceSetItem(Typing &t, ExprPtr obj, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out) {
   std::string name = obj->type.text;
   std::vector<ExprPtr> a;
   a.push_back(std::move(obj));
-  a.push_back(expr(index));
+  a.push_back(t.expr(index));
   a.push_back(std::move(value));
-  auto r = specialMethod("__setitem__", std::move(a), loc);
-  if (!r) error(loc, "'" + name + "' object does not support item assignment (it defines no __setitem__)");
-  if (!isUnknown(r)) out.push_back(evalStmt(std::move(r), loc));
+  auto r = specialMethod(t, "__setitem__", std::move(a), loc);
+  if (!r) t.error(loc, "'" + name + "' object does not support item assignment (it defines no __setitem__)");
+  if (!t.isUnknown(r)) out.push_back(evalStmt(std::move(r), loc));
 }
 
 } // namespace mahou::sema

@@ -4,6 +4,7 @@
 // true), str() (__str__, else __repr__) and repr() (__repr__); print() and f-strings
 // use str(). Each method's result must have the type Python requires of it.
 #include "typer.h"
+#include "sema/numbers.h"
 
 #include "mahou/jitclass.h"
 
@@ -15,53 +16,66 @@ bool isIntegral(const Type &t) { return t.isInt() || t.isBool(); }
 
 } // namespace
 
-ExprPtr FunctionTyper::instanceConversion(const std::string &builtin, ExprPtr obj, Loc loc) {
-  if (builtin == "bool") return truth(std::move(obj));
-  const JitClassInfo &c = jitClassOf(obj->type, loc);
-  // The methods Python tries, in order.
-  std::vector<const char *> order;
-  if (builtin == "int") order = {"__int__", "__index__"};
-  else if (builtin == "float") order = {"__float__", "__index__"};
-  else order = {"__complex__", "__float__", "__index__"};
-  const char *method = nullptr;
-  for (const char *m : order)
-    if (c.method(m)) {
-      method = m;
+ExprPtr instanceConversion(Typing &t, NumberConversion to, const std::string &builtin, ExprPtr obj, Loc loc) {
+  if (to == NumberConversion::Bool) return t.truth(std::move(obj));
+  const JitClassInfo &c = t.jitClassOf(obj->type, loc);
+  // The methods Python tries, in order, and what each must return.
+  struct Method {
+    const char *name;
+    NumberConversion gives;
+  };
+  std::vector<Method> order;
+  if (to == NumberConversion::Int) order = {{"__int__", NumberConversion::Int}, {"__index__", NumberConversion::Int}};
+  else if (to == NumberConversion::Float)
+    order = {{"__float__", NumberConversion::Float}, {"__index__", NumberConversion::Int}};
+  else
+    order = {{"__complex__", NumberConversion::Complex},
+             {"__float__", NumberConversion::Float},
+             {"__index__", NumberConversion::Int}};
+  const Method *method = nullptr;
+  for (const Method &m : order)
+    if (c.method(m.name)) {
+      method = &m;
       break;
     }
   if (!method)
-    error(loc, builtin + "() argument must be a string or a" + (builtin == "int" ? " real number" : " number") +
-                   ", not '" + c.name + "' (it defines none of " + order[0] + (order.size() > 2 ? ", " : " or ") +
-                   order[1] + (order.size() > 2 ? std::string(" or ") + order[2] : "") + ")");
+    t.error(loc, builtin + "() argument must be a string or a" + (to == NumberConversion::Int ? " real number" : " number") +
+                   ", not '" + c.name + "' (it defines none of " + order[0].name + (order.size() > 2 ? ", " : " or ") +
+                   order[1].name + (order.size() > 2 ? std::string(" or ") + order[2].name : "") + ")");
   std::vector<ExprPtr> a;
   a.push_back(std::move(obj));
-  auto r = specialMethod(method, std::move(a), loc);
-  if (isUnknown(r)) return r;
+  auto r = specialMethod(t, method->name, std::move(a), loc);
+  if (Typing::isUnknown(r)) return r;
   const Type rt = r->type;
-  std::string m = method;
-  bool ok = m == "__complex__" ? rt.isComplex() : m == "__float__" ? rt.isFloat() : isIntegral(rt);
+  bool ok = method->gives == NumberConversion::Complex ? rt.isComplex()
+            : method->gives == NumberConversion::Float ? rt.isFloat()
+                                                       : isIntegral(rt);
   if (!ok) {
-    const char *want = m == "__complex__" ? "complex" : m == "__float__" ? "float" : "int";
-    error(loc, m + " of '" + c.name + "' returned non-" + want + " (type " + rt.str() + ")");
+    const char *want = method->gives == NumberConversion::Complex ? "complex"
+                       : method->gives == NumberConversion::Float ? "float"
+                                                                  : "int";
+    t.error(loc, std::string(method->name) + " of '" + c.name + "' returned non-" + want + " (type " + rt.str() + ")");
   }
-  Type target = builtin == "int" ? Type::int64() : builtin == "float" ? Type::float64() : Type::scalar(DType::Complex128);
-  if (rt.isInt() && !types::isSigned(rt.dtype) && builtin == "int") target = rt; // a uint64 keeps its range
+  Type target = to == NumberConversion::Int     ? Type::int64()
+                : to == NumberConversion::Float ? Type::float64()
+                                                : Type::scalar(DType::Complex128);
+  if (rt.isInt() && !types::isSigned(rt.dtype) && to == NumberConversion::Int) target = rt; // a uint64 keeps its range
   return ir::makeCast(std::move(r), target);
 }
 
-ExprPtr FunctionTyper::instanceStr(ExprPtr obj, bool repr, Loc loc) {
-  const JitClassInfo &c = jitClassOf(obj->type, loc);
+ExprPtr instanceStr(Typing &t, ExprPtr obj, bool repr, Loc loc) {
+  const JitClassInfo &c = t.jitClassOf(obj->type, loc);
   const char *method = repr ? "__repr__" : c.method("__str__") ? "__str__" : "__repr__";
   if (!c.method(method))
-    notSupported(loc, std::string(repr ? "repr()" : "str() or print()") + " of a '" + c.name + "' instance needs its class to define " +
+    t.notSupported(loc, std::string(repr ? "repr()" : "str() or print()") + " of a '" + c.name + "' instance needs its class to define " +
                           (repr ? "__repr__" : "__str__ or __repr__") + " (the default text shows an address)");
   std::vector<ExprPtr> a;
   a.push_back(std::move(obj));
-  auto r = specialMethod(method, std::move(a), loc);
-  if (isUnknown(r)) return r;
+  auto r = specialMethod(t, method, std::move(a), loc);
+  if (t.isUnknown(r)) return r;
   if (!r->type.isString())
-    error(loc, std::string(method) + " of '" + c.name + "' returned non-string (type " + r->type.str() + ")");
-  return toUnicode(std::move(r));
+    t.error(loc, std::string(method) + " of '" + c.name + "' returned non-string (type " + r->type.str() + ")");
+  return toUnicode(t, std::move(r));
 }
 
 } // namespace mahou::sema

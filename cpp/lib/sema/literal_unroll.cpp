@@ -7,10 +7,8 @@
 namespace mahou::sema {
 
 bool FunctionTyper::literalUnrollLoop(const ast::For &s, ir::Block &out) {
-  auto *call = s.iter->as<ast::Call>();
-  if (!call) return false;
-  auto callee = resolveCallee(*call->func);
-  if (!callee || callee->kind != CalleeRef::Kind::Builtin || callee->name != "literal_unroll") return false;
+  const ast::Call *call = nullptr;
+  if (loopForm(*s.iter, &call) != LoopForm::LiteralUnroll) return false;
   checkKeywords(*call, {}, "literal_unroll");
   auto args = positionalArgs(*call, 1, 1, "literal_unroll");
   Loc loc = s.loc;

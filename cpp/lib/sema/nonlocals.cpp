@@ -3,6 +3,7 @@
 // variables are passed in like its other captures and passed back out: it returns
 // (result, nonlocals...) and a direct call writes them to the caller's variables.
 #include "typer.h"
+#include "mahou/ast_walk.h"
 #include "mahou/versions.h"
 
 #include <set>
@@ -30,36 +31,18 @@ void bindings(const ast::Body &body, std::vector<std::pair<std::string, Loc>> &o
       break;
     case K::AugAssign: assignedNames(*s->as<ast::AugAssign>()->target, out); break;
     case K::AnnAssign: assignedNames(*s->as<ast::AnnAssign>()->target, out); break;
-    case K::For:
-      assignedNames(*s->as<ast::For>()->target, out);
-      bindings(s->as<ast::For>()->body, out);
-      bindings(s->as<ast::For>()->orelse, out);
-      break;
-    case K::While:
-      bindings(s->as<ast::While>()->body, out);
-      bindings(s->as<ast::While>()->orelse, out);
-      break;
-    case K::If:
-      bindings(s->as<ast::If>()->body, out);
-      bindings(s->as<ast::If>()->orelse, out);
-      break;
-    case K::Try: {
-      auto *t = s->as<ast::Try>();
-      bindings(t->body, out);
-      for (auto &h : t->handlers) {
+    case K::For: assignedNames(*s->as<ast::For>()->target, out); break;
+    case K::Try:
+      for (auto &h : s->as<ast::Try>()->handlers)
         if (!h.name.empty()) out.emplace_back(h.name, h.loc);
-        bindings(h.body, out);
-      }
-      bindings(t->orelse, out);
-      bindings(t->finalbody, out);
       break;
-    }
     case K::FunctionDef: out.emplace_back(s->as<ast::FunctionDef>()->name, s->loc); break;
     case K::Delete:
       for (auto &t : s->as<ast::Delete>()->targets) assignedNames(*t, out);
       break;
     default: break;
     }
+    ast::forEachPart(*s, [](const ast::Expr &) {}, [&](const ast::Body &b) { bindings(b, out); });
   }
 }
 
@@ -92,29 +75,7 @@ void declaredNames(const ast::Body &body, ast::StmtKind kind, std::set<std::stri
         out.insert(n);
       continue;
     }
-    switch (s->kind) {
-    case ast::StmtKind::For:
-      declaredNames(s->as<ast::For>()->body, kind, out);
-      declaredNames(s->as<ast::For>()->orelse, kind, out);
-      break;
-    case ast::StmtKind::While:
-      declaredNames(s->as<ast::While>()->body, kind, out);
-      declaredNames(s->as<ast::While>()->orelse, kind, out);
-      break;
-    case ast::StmtKind::If:
-      declaredNames(s->as<ast::If>()->body, kind, out);
-      declaredNames(s->as<ast::If>()->orelse, kind, out);
-      break;
-    case ast::StmtKind::Try: {
-      auto *t = s->as<ast::Try>();
-      declaredNames(t->body, kind, out);
-      for (auto &h : t->handlers) declaredNames(h.body, kind, out);
-      declaredNames(t->orelse, kind, out);
-      declaredNames(t->finalbody, kind, out);
-      break;
-    }
-    default: break;
-    }
+    ast::forEachPart(*s, [](const ast::Expr &) {}, [&](const ast::Body &b) { declaredNames(b, kind, out); });
   }
 }
 

@@ -1,6 +1,8 @@
-// Typing of math-module functions and of the NumPy functions the core supports:
-// scalar ufuncs and array creation (empty/zeros/ones/full(_like), arange, copy).
+// Typers of the math module's functions (math.def) and of NumPy's array creation
+// (numpy.def: empty/zeros/ones/full(_like), arange, copy, dtypes called as functions);
+// the dtype and shape arguments of calls.
 #include "typer.h"
+#include "sema/typers.h"
 
 #include <cmath>
 
@@ -8,115 +10,112 @@ namespace mahou::sema {
 
 namespace {
 
-struct MathFn {
-  const char *name;
-  ir::Intrinsic id;
-  enum Result { Float, IntRounding, Predicate } result;
-};
+enum class MathResult { Float, IntRounding, Predicate };
 
-// math-module functions: float64, or float32 when every argument is float32 (Numba's typing).
-constexpr MathFn kMathFns[] = {
-    {"sqrt", ir::Intrinsic::Sqrt, MathFn::Float},       {"exp", ir::Intrinsic::Exp, MathFn::Float},
-    {"expm1", ir::Intrinsic::Expm1, MathFn::Float},     {"log2", ir::Intrinsic::Log2, MathFn::Float},
-    {"log10", ir::Intrinsic::Log10, MathFn::Float},     {"log1p", ir::Intrinsic::Log1p, MathFn::Float},
-    {"sin", ir::Intrinsic::Sin, MathFn::Float},         {"cos", ir::Intrinsic::Cos, MathFn::Float},
-    {"tan", ir::Intrinsic::Tan, MathFn::Float},         {"asin", ir::Intrinsic::Asin, MathFn::Float},
-    {"acos", ir::Intrinsic::Acos, MathFn::Float},       {"atan", ir::Intrinsic::Atan, MathFn::Float},
-    {"sinh", ir::Intrinsic::Sinh, MathFn::Float},       {"cosh", ir::Intrinsic::Cosh, MathFn::Float},
-    {"tanh", ir::Intrinsic::Tanh, MathFn::Float},       {"asinh", ir::Intrinsic::Asinh, MathFn::Float},
-    {"acosh", ir::Intrinsic::Acosh, MathFn::Float},     {"atanh", ir::Intrinsic::Atanh, MathFn::Float},
-    {"erf", ir::Intrinsic::Erf, MathFn::Float},         {"erfc", ir::Intrinsic::Erfc, MathFn::Float},
-    {"gamma", ir::Intrinsic::Gamma, MathFn::Float},     {"lgamma", ir::Intrinsic::Lgamma, MathFn::Float},
-    {"fabs", ir::Intrinsic::Fabs, MathFn::Float},       {"floor", ir::Intrinsic::Floor, MathFn::IntRounding},
-    {"ceil", ir::Intrinsic::Ceil, MathFn::IntRounding}, {"trunc", ir::Intrinsic::Trunc, MathFn::IntRounding},
-    {"isnan", ir::Intrinsic::IsNan, MathFn::Predicate}, {"isinf", ir::Intrinsic::IsInf, MathFn::Predicate},
-    {"isfinite", ir::Intrinsic::IsFinite, MathFn::Predicate},
-    {"atan2", ir::Intrinsic::Atan2, MathFn::Float},     {"hypot", ir::Intrinsic::Hypot, MathFn::Float},
-    {"copysign", ir::Intrinsic::Copysign, MathFn::Float}, {"pow", ir::Intrinsic::Pow, MathFn::Float},
-    {"fmod", ir::Intrinsic::Fmod, MathFn::Float},
-};
+// What a math function of one intrinsic gives: int64 for floor/ceil/trunc, bool for the
+// predicates, a float otherwise.
+MathResult mathResult(ir::Intrinsic id) {
+  switch (id) {
+  case ir::Intrinsic::Floor:
+  case ir::Intrinsic::Ceil:
+  case ir::Intrinsic::Trunc: return MathResult::IntRounding;
+  case ir::Intrinsic::IsNan:
+  case ir::Intrinsic::IsInf:
+  case ir::Intrinsic::IsFinite: return MathResult::Predicate;
+  default: return MathResult::Float;
+  }
+}
 
-template <size_t N> const MathFn *findFn(const MathFn (&table)[N], const std::string &name) {
-  for (auto &f : table)
-    if (name == f.name) return &f;
-  return nullptr;
+// The arguments of math.<name>, real numbers (an optional is its value: TypeError when None).
+std::vector<ExprPtr> realArguments(Use &u, size_t minArgs, size_t maxArgs) {
+  auto args = u.args(minArgs, maxArgs, {}, u.qualified());
+  for (auto &a : args) {
+    if (Typing::isUnknown(a)) return {};
+    a = u.t.unwrapOptional(std::move(a));
+    if (!a->type.isNumber() || a->type.isComplex())
+      u.t.error(a->loc, u.qualified() + "() needs a real number, got " + a->type.str());
+  }
+  return args;
 }
 
 } // namespace
 
-ExprPtr FunctionTyper::mathCall(types::ModuleId module, const std::string &name, const ast::Call &e) {
-  if (module == types::ModuleId::Cmath) return cmathCall(name, e);
-  if (auto r = mathExtra(name, e)) return r;
-  checkKeywords(e, {}, "math." + name);
-  if (name == "log") {
-    auto args = positionalArgs(e, 1, 2, "math.log");
-    for (auto &a : args) {
-      if (isUnknown(a)) return unknown(e.loc);
-      if (!a->type.isNumber() || a->type.isComplex()) error(a->loc, "math.log() needs a real number");
-    }
-    if (args.size() == 1) {
-      Type ft = args[0]->type.isScalar(DType::Float32) ? args[0]->type : Type::float64();
-      std::vector<ExprPtr> x;
-      x.push_back(ir::makeCast(std::move(args[0]), ft));
-      return intrinsic(ir::Intrinsic::Log, ft, std::move(x), e.loc);
-    }
-    std::vector<ExprPtr> x;
-    x.push_back(ir::makeCast(std::move(args[0]), Type::float64()));
-    auto lx = intrinsic(ir::Intrinsic::Log, Type::float64(), std::move(x), e.loc);
-    std::vector<ExprPtr> b;
-    b.push_back(ir::makeCast(std::move(args[1]), Type::float64()));
-    auto lb = intrinsic(ir::Intrinsic::Log, Type::float64(), std::move(b), e.loc);
-    return binary(ast::BinOpKind::Div, std::move(lx), std::move(lb), e.loc);
-  }
-  if (name == "degrees" || name == "radians") {
-    auto args = positionalArgs(e, 1, 1, "math." + name);
-    if (isUnknown(args[0])) return unknown(e.loc);
-    if (!args[0]->type.isNumber() || args[0]->type.isComplex()) error(args[0]->loc, "math." + name + "() needs a real number");
-    double k = name == "degrees" ? 180.0 / M_PI : M_PI / 180.0;
-    Type ft = args[0]->type.isScalar(DType::Float32) ? args[0]->type : Type::float64();
-    return binary(ast::BinOpKind::Mult, ir::makeCast(std::move(args[0]), ft), ir::makeConst(ft, e.loc, 0, k), e.loc);
-  }
-  const MathFn *fn = findFn(kMathFns, name);
-  if (!fn) notSupported(e.loc, "math." + name + " is not supported yet");
-  int arity = ir::intrinsicArity(fn->id);
-  auto args = positionalArgs(e, arity, arity, "math." + name);
-  for (auto &a : args) {
-    if (isUnknown(a)) return unknown(e.loc);
-    a = unwrapOptional(std::move(a)); // an optional number is its value (TypeError when None), as in Numba
-    if (!a->type.isNumber() || a->type.isComplex())
-      error(a->loc, "math." + name + "() needs a real number, got " + a->type.str());
-  }
-  if (fn->result == MathFn::IntRounding && (args[0]->type.isInt() || args[0]->type.isBool()))
+// math.<name> of one intrinsic (variant): float64, or float32 when every argument is float32.
+ExprPtr mathFunction(Use &u) {
+  auto id = ir::Intrinsic(u.variant());
+  MathResult result = mathResult(id);
+  int arity = ir::intrinsicArity(id);
+  auto args = realArguments(u, arity, arity);
+  if (args.empty()) return u.unknown();
+  if (result == MathResult::IntRounding && (args[0]->type.isInt() || args[0]->type.isBool()))
     return ir::makeCast(std::move(args[0]), Type::int64());
-  if (fn->result == MathFn::Predicate && (args[0]->type.isInt() || args[0]->type.isBool()))
-    return ir::makeConst(Type::boolean(), e.loc, fn->id == ir::Intrinsic::IsFinite ? 1 : 0);
+  if (result == MathResult::Predicate && (args[0]->type.isInt() || args[0]->type.isBool()))
+    return ir::makeConst(Type::boolean(), u.loc, id == ir::Intrinsic::IsFinite ? 1 : 0);
   // Numba: float32 arguments (all of them) compute in float32; anything else in float64.
   bool allFloat32 = true;
   for (auto &a : args) allFloat32 &= a->type.isScalar(DType::Float32);
   Type ft = allFloat32 ? Type::scalar(DType::Float32) : Type::float64();
-  if (fn->id == ir::Intrinsic::Pow && (args[1]->type.isInt() || args[1]->type.isBool()))
-    return binary(ast::BinOpKind::Pow, ir::makeCast(std::move(args[0]), Type::float64()), std::move(args[1]), e.loc);
+  if (id == ir::Intrinsic::Pow && (args[1]->type.isInt() || args[1]->type.isBool()))
+    return u.t.binary(ast::BinOpKind::Pow, ir::makeCast(std::move(args[0]), Type::float64()), std::move(args[1]), u.loc);
   for (auto &a : args) a = ir::makeCast(std::move(a), ft);
-  if (fn->result == MathFn::Predicate) return intrinsic(fn->id, Type::boolean(), std::move(args), e.loc);
-  auto r = intrinsic(fn->id, ft, std::move(args), e.loc);
-  if (fn->result == MathFn::IntRounding) { // an int as Python's: NaN and inf raise
+  if (result == MathResult::Predicate) return u.t.intrinsic(id, Type::boolean(), std::move(args), u.loc);
+  auto r = u.t.intrinsic(id, ft, std::move(args), u.loc);
+  if (result == MathResult::IntRounding) { // an int as Python's: NaN and inf raise
     std::vector<ExprPtr> rounded;
     rounded.push_back(std::move(r));
-    return intrinsic(ir::Intrinsic::PyInt, Type::int64(), std::move(rounded), e.loc);
+    return u.t.intrinsic(ir::Intrinsic::PyInt, Type::int64(), std::move(rounded), u.loc);
   }
   return r;
+}
+
+// math.log(x[, base])
+ExprPtr mathLog(Use &u) {
+  Typing &t = u.t;
+  Loc loc = u.loc;
+  auto args = u.args(1, 2, {}, "math.log");
+  for (auto &a : args) {
+    if (Typing::isUnknown(a)) return u.unknown();
+    if (!a->type.isNumber() || a->type.isComplex()) t.error(a->loc, "math.log() needs a real number");
+  }
+  if (args.size() == 1) {
+    Type ft = args[0]->type.isScalar(DType::Float32) ? args[0]->type : Type::float64();
+    std::vector<ExprPtr> x;
+    x.push_back(ir::makeCast(std::move(args[0]), ft));
+    return t.intrinsic(ir::Intrinsic::Log, ft, std::move(x), loc);
+  }
+  std::vector<ExprPtr> x;
+  x.push_back(ir::makeCast(std::move(args[0]), Type::float64()));
+  auto lx = t.intrinsic(ir::Intrinsic::Log, Type::float64(), std::move(x), loc);
+  std::vector<ExprPtr> b;
+  b.push_back(ir::makeCast(std::move(args[1]), Type::float64()));
+  auto lb = t.intrinsic(ir::Intrinsic::Log, Type::float64(), std::move(b), loc);
+  return t.binary(ast::BinOpKind::Div, std::move(lx), std::move(lb), loc);
+}
+
+// math.degrees(x) (variant 0) / math.radians(x) (1)
+ExprPtr mathDegrees(Use &u) {
+  std::string fname = u.qualified();
+  auto args = u.args(1, 1, {}, fname);
+  if (Typing::isUnknown(args[0])) return u.unknown();
+  if (!args[0]->type.isNumber() || args[0]->type.isComplex()) u.t.error(args[0]->loc, fname + "() needs a real number");
+  double k = u.variant() == 0 ? 180.0 / M_PI : M_PI / 180.0;
+  Type ft = args[0]->type.isScalar(DType::Float32) ? args[0]->type : Type::float64();
+  return u.t.binary(ast::BinOpKind::Mult, ir::makeCast(std::move(args[0]), ft), ir::makeConst(ft, u.loc, 0, k), u.loc);
 }
 
 std::optional<DType> FunctionTyper::dtypeArgument(const ast::Expr &e) {
   if (auto *n = e.as<ast::Name>()) {
     if (!varIndex_.count(n->id)) {
       const GlobalValue &g = global(n->id);
-      if (g.kind == GlobalValue::Kind::Builtin) {
-        if (g.s == "float") return DType::Float64;
-        if (g.s == "int") return DType::Int64;
-        if (g.s == "bool") return DType::Bool;
-        if (g.s == "complex") return DType::Complex128;
-      }
+      // The builtin number classes (the registry's int, float, bool, complex)
+      if (const Entry *cls = g.kind == GlobalValue::Kind::Builtin ? findEntry(Receiver::Builtins, Member::Function, g.s) : nullptr;
+          cls && cls->typer == &builtinNumber)
+        switch (NumberConversion(cls->variant)) {
+        case NumberConversion::Int: return DType::Int64;
+        case NumberConversion::Float: return DType::Float64;
+        case NumberConversion::Complex: return DType::Complex128;
+        case NumberConversion::Bool: return DType::Bool;
+        }
     }
   }
   if (auto *s = e.as<ast::StrLit>()) {
@@ -177,137 +176,155 @@ std::vector<ExprPtr> FunctionTyper::shapeArgument(const ast::Expr &e) {
   return dims;
 }
 
-ExprPtr FunctionTyper::numpyCall(const std::string &name, const ast::Call &e) {
-  std::string fname = "np." + name;
-  if (name == "empty" || name == "zeros" || name == "ones" || name == "full" || name == "arange" || name == "copy" ||
-      name.size() > 5 && name.compare(name.size() - 5, 5, "_like") == 0)
-    requireHost(e.loc, fname + "()");
-  if (name == "empty" || name == "zeros" || name == "ones" || name == "full") {
-    bool full = name == "full";
-    checkKeywords(e, {"dtype", "shape", "fill_value"}, fname);
-    size_t npos = full ? 2 : 1;
-    for (auto &a : e.args)
-      if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "*args in calls is not supported yet");
-    const ast::Expr *shapeE = e.args.size() > 0 ? e.args[0].get() : keyword(e, "shape");
-    const ast::Expr *fillE = full ? (e.args.size() > 1 ? e.args[1].get() : keyword(e, "fill_value")) : nullptr;
-    const ast::Expr *dtypeE = e.args.size() > npos ? e.args[npos].get() : keyword(e, "dtype");
-    if (e.args.size() > npos + 1) error(e.loc, fname + "() takes at most " + std::to_string(npos + 1) + " positional arguments");
-    if (!shapeE || (full && !fillE)) error(e.loc, fname + "() is missing required arguments");
-    if (dtypeE)
-      if (auto rec = recordDtype(*dtypeE)) { // np.empty(n, dtype=rec) of a structured dtype
-        if (name != "empty" && name != "zeros")
-          notSupported(dtypeE->loc, fname + "() of a structured dtype is not supported (np.empty and np.zeros are)");
-        auto dims = shapeArgument(*shapeE);
-        for (auto &d : dims)
-          if (isUnknown(d)) return unknown(e.loc);
-        auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::recordArray(*rec, int(dims.size()), types::Layout::C), e.loc);
-        a->sub = int(name == "empty" ? ir::AllocKind::Empty : ir::AllocKind::Zeros);
-        a->args = std::move(dims);
-        return a;
-      }
-    auto dims = shapeArgument(*shapeE);
-    ExprPtr fill;
-    if (fillE) fill = expr(*fillE);
-    std::optional<DType> dt = DType::Float64;
-    if (dtypeE) dt = dtypeArgument(*dtypeE);
-    else if (fill && !isUnknown(fill)) {
-      if (!fill->type.isNumber()) error(fillE->loc, "fill value must be a number");
-      dt = fill->type.dtype;
-    }
-    for (auto &d : dims)
-      if (isUnknown(d)) return unknown(e.loc);
-    if (!dt || (fill && isUnknown(fill))) return unknown(e.loc);
-    auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::array(*dt, int(dims.size()), types::Layout::C), e.loc);
-    a->sub = int(name == "empty" ? ir::AllocKind::Empty : name == "zeros" ? ir::AllocKind::Zeros
-                 : name == "ones" ? ir::AllocKind::Ones : ir::AllocKind::Full);
-    a->args = std::move(dims);
-    if (fill) a->args.push_back(convert(std::move(fill), Type::scalar(*dt), fname + " fill value"));
-    return a;
-  }
-  if (name == "empty_like" || name == "zeros_like" || name == "ones_like" || name == "full_like") {
-    bool full = name == "full_like";
-    if (full) checkKeywords(e, {"dtype", "fill_value"}, fname);
-    else checkKeywords(e, {"dtype"}, fname);
-    const ast::Expr *fillKw = full ? keyword(e, "fill_value") : nullptr;
-    if (fillKw && e.args.size() > 1) error(fillKw->loc, fname + "() got multiple values for argument 'fill_value'");
-    auto args = positionalArgs(e, full && !fillKw ? 2 : 1, full && !fillKw ? 3 : 2, fname);
-    if (fillKw) args.push_back(expr(*fillKw));
-    for (auto &a : args)
-      if (isUnknown(a)) return unknown(e.loc);
-    if (!args[0]->type.isArray()) notSupported(e.loc, fname + "() of " + args[0]->type.str() + " is not supported");
-    if (args[0]->type.isRecordArray()) { // np.empty_like / np.zeros_like of an array of records
-      if ((name != "empty_like" && name != "zeros_like") || args.size() > 1 || keyword(e, "dtype"))
-        notSupported(e.loc, fname + "() of an array of records is not supported (np.empty_like(a) and np.zeros_like(a) are)");
-      auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc,
-                                          Type::recordArray(args[0]->type.elems[0], args[0]->type.ndim, types::Layout::C), e.loc);
-      a->sub = int(name == "empty_like" ? ir::AllocKind::Empty : ir::AllocKind::Zeros);
-      a->ival = 1;
-      a->args.push_back(std::move(args[0]));
+namespace {
+
+// What np.zeros, np.zeros_like and their relatives start with: the allocation asked for
+// (the variant), with a fill value or not, and the name messages give; host code only.
+struct AllocCall {
+  std::string fname;
+  ir::AllocKind kind;
+  bool full;
+};
+
+AllocCall allocCall(Use &u) {
+  auto kind = ir::AllocKind(u.variant());
+  AllocCall c{u.qualified(), kind, kind == ir::AllocKind::Full};
+  u.t.requireHost(u.loc, c.fname + "()");
+  return c;
+}
+
+} // namespace
+
+ExprPtr numpyAlloc(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  auto [fname, kind, full] = allocCall(u);
+  t.checkKeywords(e, {"dtype", "shape", "fill_value"}, fname);
+  size_t npos = full ? 2 : 1;
+  for (auto &a : e.args)
+    if (a->kind == ast::ExprKind::Starred) t.notSupported(a->loc, "*args in calls is not supported yet");
+  const ast::Expr *shapeE = e.args.size() > 0 ? e.args[0].get() : u.keyword("shape");
+  const ast::Expr *fillE = full ? (e.args.size() > 1 ? e.args[1].get() : u.keyword("fill_value")) : nullptr;
+  const ast::Expr *dtypeE = e.args.size() > npos ? e.args[npos].get() : u.keyword("dtype");
+  if (e.args.size() > npos + 1) u.error(fname + "() takes at most " + std::to_string(npos + 1) + " positional arguments");
+  if (!shapeE || (full && !fillE)) u.error(fname + "() is missing required arguments");
+  if (dtypeE)
+    if (auto rec = recordDtype(t, *dtypeE)) { // np.empty(n, dtype=rec) of a structured dtype
+      if (kind != ir::AllocKind::Empty && kind != ir::AllocKind::Zeros)
+        t.notSupported(dtypeE->loc, fname + "() of a structured dtype is not supported (np.empty and np.zeros are)");
+      auto dims = t.shapeArgument(*shapeE);
+      if (anyUnknown(dims)) return u.unknown();
+      auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::recordArray(*rec, int(dims.size()), types::Layout::C), e.loc);
+      a->sub = int(kind);
+      a->args = std::move(dims);
       return a;
     }
-    std::optional<DType> dt = args[0]->type.dtype;
-    size_t dpos = full ? 2 : 1;
-    if (args.size() > dpos) dt = dtypeArgument(*e.args[dpos]);
-    else if (auto *k = keyword(e, "dtype")) dt = dtypeArgument(*k);
-    if (!dt) return unknown(e.loc);
+  auto dims = t.shapeArgument(*shapeE);
+  ExprPtr fill;
+  if (fillE) fill = t.expr(*fillE);
+  std::optional<DType> dt = DType::Float64;
+  if (dtypeE) dt = t.dtypeArgument(*dtypeE);
+  else if (fill && !Typing::isUnknown(fill)) {
+    if (!fill->type.isNumber()) t.error(fillE->loc, "fill value must be a number");
+    dt = fill->type.dtype;
+  }
+  if (anyUnknown(dims)) return u.unknown();
+  if (!dt || (fill && Typing::isUnknown(fill))) return u.unknown();
+  auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::array(*dt, int(dims.size()), types::Layout::C), e.loc);
+  a->sub = int(kind);
+  a->args = std::move(dims);
+  if (fill) a->args.push_back(t.convert(std::move(fill), Type::scalar(*dt), fname + " fill value"));
+  return a;
+}
+
+ExprPtr numpyAllocLike(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  auto [fname, kind, full] = allocCall(u);
+  if (full) t.checkKeywords(e, {"dtype", "fill_value"}, fname);
+  else t.checkKeywords(e, {"dtype"}, fname);
+  const ast::Expr *fillKw = full ? u.keyword("fill_value") : nullptr;
+  if (fillKw && e.args.size() > 1) t.error(fillKw->loc, fname + "() got multiple values for argument 'fill_value'");
+  auto args = t.positionalArgs(e, full && !fillKw ? 2 : 1, full && !fillKw ? 3 : 2, fname);
+  if (fillKw) args.push_back(t.expr(*fillKw));
+  if (anyUnknown(args)) return u.unknown();
+  if (!args[0]->type.isArray()) u.notSupported(fname + "() of " + args[0]->type.str() + " is not supported");
+  if (args[0]->type.isRecordArray()) { // np.empty_like / np.zeros_like of an array of records
+    if ((kind != ir::AllocKind::Empty && kind != ir::AllocKind::Zeros) || args.size() > 1 || u.keyword("dtype"))
+      u.notSupported(fname + "() of an array of records is not supported (np.empty_like(a) and np.zeros_like(a) are)");
     auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc,
-                                        Type::array(*dt, args[0]->type.ndim, types::Layout::C), e.loc);
-    a->sub = int(name == "empty_like" ? ir::AllocKind::Empty : name == "zeros_like" ? ir::AllocKind::Zeros
-                 : name == "ones_like" ? ir::AllocKind::Ones : ir::AllocKind::Full);
-    a->ival = 1; // args[0] is the prototype array
+                                        Type::recordArray(args[0]->type.elems[0], args[0]->type.ndim, types::Layout::C), e.loc);
+    a->sub = int(kind);
+    a->ival = 1;
     a->args.push_back(std::move(args[0]));
-    if (full) a->args.push_back(convert(std::move(args[1]), Type::scalar(*dt), fname + " fill value"));
     return a;
   }
-  if (name == "arange") {
-    checkKeywords(e, {"dtype"}, fname);
-    auto args = positionalArgs(e, 1, 3, fname);
-    std::optional<DType> dt;
-    if (auto *k = keyword(e, "dtype")) {
-      dt = dtypeArgument(*k);
-      if (!dt) return unknown(e.loc);
-    }
-    bool anyFloat = false;
-    for (auto &a : args) {
-      if (isUnknown(a)) return unknown(e.loc);
-      if (!a->type.isNumber() || a->type.isComplex()) error(a->loc, "np.arange() arguments must be real numbers");
-      anyFloat |= a->type.isFloat();
-    }
-    DType result = dt ? *dt : anyFloat ? DType::Float64 : DType::Int64;
-    Type compute = (anyFloat || types::isFloat(result)) ? Type::float64() : Type::int64();
-    ExprPtr start = args.size() >= 2 ? std::move(args[0]) : ir::makeConst(Type::int64(), e.loc, 0);
-    ExprPtr stop = args.size() >= 2 ? std::move(args[1]) : std::move(args[0]);
-    ExprPtr step = args.size() == 3 ? std::move(args[2]) : ir::makeConst(Type::int64(), e.loc, 1);
-    auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayArange, Type::array(result, 1, types::Layout::C), e.loc);
-    a->args.push_back(ir::makeCast(std::move(start), compute));
-    a->args.push_back(ir::makeCast(std::move(stop), compute));
-    a->args.push_back(ir::makeCast(std::move(step), compute));
-    return a;
+  std::optional<DType> dt = args[0]->type.dtype;
+  size_t dpos = full ? 2 : 1;
+  if (args.size() > dpos) dt = t.dtypeArgument(*e.args[dpos]);
+  else if (auto *k = u.keyword("dtype")) dt = t.dtypeArgument(*k);
+  if (!dt) return u.unknown();
+  auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::array(*dt, args[0]->type.ndim, types::Layout::C), e.loc);
+  a->sub = int(kind);
+  a->ival = 1; // args[0] is the prototype array
+  a->args.push_back(std::move(args[0]));
+  if (full) a->args.push_back(t.convert(std::move(args[1]), Type::scalar(*dt), fname + " fill value"));
+  return a;
+}
+
+ExprPtr numpyArange(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  std::string fname = u.qualified();
+  t.requireHost(e.loc, fname + "()");
+  auto args = u.args(1, 3, {"dtype"}, fname);
+  std::optional<DType> dt;
+  if (auto *k = u.keyword("dtype")) {
+    dt = t.dtypeArgument(*k);
+    if (!dt) return u.unknown();
   }
-  if (name == "copy") {
-    checkKeywords(e, {}, fname);
-    auto args = positionalArgs(e, 1, 1, fname);
-    if (isUnknown(args[0])) return unknown(e.loc);
-    if (!args[0]->type.isArray()) notSupported(e.loc, "np.copy() of " + args[0]->type.str() + " is not supported");
-    const Type &t = args[0]->type;
-    auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(t.dtype, t.ndim, types::Layout::C), e.loc);
-    c->args.push_back(std::move(args[0]));
-    return c;
+  bool anyFloat = false;
+  for (auto &a : args) {
+    if (Typing::isUnknown(a)) return u.unknown();
+    if (!a->type.isNumber() || a->type.isComplex()) t.error(a->loc, "np.arange() arguments must be real numbers");
+    anyFloat |= a->type.isFloat();
   }
-  if (name == "as_strided") return asStrided(e);
-  if (auto r = numpyArrayFunction(name, e)) return r;
-  if (auto r = arrayConstruction(name, e)) return r;
-  if (auto r = libraryCall("numpy." + name, fname, e)) return r;
-  // Ufuncs: elementwise over arrays (fused with their array operands), plain on scalars.
-  int arity = ufuncArity(name);
-  if (arity < 0) notSupported(e.loc, fname + " is not supported yet");
-  if (e.args.size() == size_t(arity) + 1 || keyword(e, "out"))
-    notSupported(e.loc, fname + "() with an output array is supported as a statement (" + fname +
-                            "(x, out)), not as a value");
-  checkKeywords(e, {}, fname);
-  auto args = positionalArgs(e, arity, arity, fname);
-  Loc loc = e.loc;
-  return elementwise(std::move(args), [this, name, loc](std::vector<ExprPtr> v) { return scalarUfunc(name, std::move(v), loc); }, loc);
+  DType result = dt ? *dt : anyFloat ? DType::Float64 : DType::Int64;
+  Type compute = (anyFloat || types::isFloat(result)) ? Type::float64() : Type::int64();
+  ExprPtr start = args.size() >= 2 ? std::move(args[0]) : ir::makeConst(Type::int64(), e.loc, 0);
+  ExprPtr stop = args.size() >= 2 ? std::move(args[1]) : std::move(args[0]);
+  ExprPtr step = args.size() == 3 ? std::move(args[2]) : ir::makeConst(Type::int64(), e.loc, 1);
+  auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayArange, Type::array(result, 1, types::Layout::C), e.loc);
+  a->args.push_back(ir::makeCast(std::move(start), compute));
+  a->args.push_back(ir::makeCast(std::move(stop), compute));
+  a->args.push_back(ir::makeCast(std::move(step), compute));
+  return a;
+}
+
+ExprPtr numpyCopy(Use &u) {
+  std::string fname = u.qualified();
+  u.t.requireHost(u.loc, fname + "()");
+  auto args = u.args(1, 1, {}, fname);
+  if (Typing::isUnknown(args[0])) return u.unknown();
+  if (!args[0]->type.isArray()) u.notSupported("np.copy() of " + args[0]->type.str() + " is not supported");
+  const Type &at = args[0]->type;
+  auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(at.dtype, at.ndim, types::Layout::C), u.loc);
+  c->args.push_back(std::move(args[0]));
+  return c;
+}
+
+// np.float32(x), ...: a number converted to the dtype (variant: types::DType).
+ExprPtr dtypeConstructor(Use &u) { return convertToDType(u.t, DType(u.variant()), u.name, *u.call); }
+
+ExprPtr convertToDType(Typing &t, DType dtype, const std::string &fname, const ast::Call &e) {
+  t.checkKeywords(e, {}, fname);
+  auto args = t.positionalArgs(e, 1, 1, fname);
+  if (Typing::isUnknown(args[0])) return t.unknown(e.loc);
+  args[0] = intEnumValue(std::move(args[0])); // np.int32(an IntEnum member): its int
+  if (!args[0]->type.isNumber()) t.notSupported(e.loc, fname + "() of " + args[0]->type.str() + " is not supported");
+  Type to = Type::scalar(dtype);
+  if (to.isBool()) return t.truth(std::move(args[0]));
+  return t.convert(std::move(args[0]), to, fname + "()");
 }
 
 } // namespace mahou::sema

@@ -13,20 +13,20 @@ namespace mahou::sema {
 
 using ObjectOp = ir::ObjectOp;
 
-ExprPtr FunctionTyper::objectOp(ObjectOp op, Type result, std::vector<ExprPtr> args, Loc loc, int64_t ival) {
+ExprPtr objectOp(Typing &t, ObjectOp op, Type result, std::vector<ExprPtr> args, Loc loc, int64_t ival) {
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::Object, std::move(result), loc);
   e->sub = int(op);
   e->ival = ival;
   e->args = std::move(args);
-  return instanceKeyed(std::move(e)); // keys hashed by compiled code (instance_keys.cpp)
+  return instanceKeyed(t, std::move(e)); // keys hashed by compiled code (instance_keys.cpp)
 }
 
-Type FunctionTyper::itemType(const Type &t, Loc loc, const std::string &what) {
-  switch (t.kind) {
+Type itemType(Typing &t, const Type &ty, Loc loc, const std::string &what) {
+  switch (ty.kind) {
   case Kind::Str: return Type::unicode();
   case Kind::Tuple: {
-    Type r = t;
-    for (auto &e : r.elems) e = itemType(e, loc, what);
+    Type r = ty;
+    for (auto &e : r.elems) e = itemType(t, e, loc, what);
     return r;
   }
   case Kind::Module:
@@ -35,12 +35,12 @@ Type FunctionTyper::itemType(const Type &t, Loc loc, const std::string &what) {
   case Kind::ExcClass:
   case Kind::ClassRef:
   case Kind::Range:
-  case Kind::Namespace: notSupported(loc, "a " + t.str() + " cannot be " + what);
-  default: return t;
+  case Kind::Namespace: t.notSupported(loc, "a " + ty.str() + " cannot be " + what);
+  default: return ty;
   }
 }
 
-ExprPtr FunctionTyper::toUnicode(ExprPtr e) {
+ExprPtr toUnicode(Typing &t, ExprPtr e) {
   if (e->type.kind == Kind::Str) return ir::makeCast(std::move(e), Type::unicode());
   return e;
 }
@@ -53,7 +53,7 @@ ExprPtr FunctionTyper::listDisplay(const ast::List &l) {
     if (x->kind == ast::ExprKind::Starred) notSupported(x->loc, "starred items in a list display are not supported");
     items.push_back(expr(*x));
     if (isUnknown(items.back())) return unknown(l.loc);
-    Type t = itemType(items.back()->type, x->loc, "a list item");
+    Type t = itemType(*this, items.back()->type, x->loc, "a list item");
     auto u = types::unify(item, t); // None among values: a list of optionals, as Numba's
     if (!u || (u->isOptional() && u->elems[0].isNone()))
       error(x->loc, "list items of different types: " + item.str() + " and " + t.str() +
@@ -61,7 +61,7 @@ ExprPtr FunctionTyper::listDisplay(const ast::List &l) {
     item = *u;
   }
   for (auto &x : items) x = convert(std::move(x), item, "list item");
-  return objectOp(ObjectOp::ListNew, Type::list(item), std::move(items), l.loc);
+  return objectOp(*this, ObjectOp::ListNew, Type::list(item), std::move(items), l.loc);
 }
 
 bool FunctionTyper::refineContainer(const ast::Expr &target, const Type &refined, Loc loc) {
@@ -89,7 +89,7 @@ struct SliceParts {
   bool unknown = false;
 };
 
-SliceParts sliceParts(FunctionTyper &t, const ast::Slice &s, Loc loc) {
+SliceParts sliceParts(Typing &t, const ast::Slice &s, Loc loc) {
   SliceParts p;
   auto part = [&](const ast::ExprPtr &x, int64_t missingFlag, int64_t dflt) -> ExprPtr {
     if (x) {
@@ -111,75 +111,75 @@ SliceParts sliceParts(FunctionTyper &t, const ast::Slice &s, Loc loc) {
 
 } // namespace
 
-ExprPtr FunctionTyper::sequenceSubscript(ExprPtr base, const ast::Expr &index, Loc loc) {
-  const Type t = base->type;
-  bool isList = t.isList();
+ExprPtr sequenceSubscript(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc) {
+  const Type ty = base->type;
+  bool isList = ty.isList();
   if (auto *s = index.as<ast::Slice>()) {
-    SliceParts p = sliceParts(*this, *s, loc);
-    if (p.unknown) return unknown(loc);
+    SliceParts p = sliceParts(t, *s, loc);
+    if (p.unknown) return t.unknown(loc);
     std::vector<ExprPtr> args;
     args.push_back(std::move(base));
     for (auto &b : p.bounds) args.push_back(std::move(b));
-    return objectOp(isList ? ObjectOp::ListSlice : ObjectOp::StrSlice, isList ? Type::list(t.elems[0]) : Type::unicode(),
+    return objectOp(t, isList ? ObjectOp::ListSlice : ObjectOp::StrSlice, isList ? Type::list(ty.elems[0]) : Type::unicode(),
                     std::move(args), loc, p.flags);
   }
-  if (index.kind == ast::ExprKind::Tuple) error(loc, std::string(isList ? "list" : "string") + " indices must be integers or slices, not tuple");
-  auto i = expr(index);
-  if (isUnknown(i)) return unknown(loc);
+  if (index.kind == ast::ExprKind::Tuple) t.error(loc, std::string(isList ? "list" : "string") + " indices must be integers or slices, not tuple");
+  auto i = t.expr(index);
+  if (t.isUnknown(i)) return t.unknown(loc);
   if (types::isSlice(i->type)) { // xs[s]: the slice object's bounds, the defaults where None
-    auto bounds = sliceBounds(*i, index.loc);
+    auto bounds = sliceBounds(t, *i, index.loc);
     int64_t flags = (bounds[0] ? 0 : 1) | (bounds[1] ? 0 : 2);
     std::vector<ExprPtr> args;
     args.push_back(std::move(base));
     for (size_t k = 0; k < 3; ++k)
       args.push_back(bounds[k] ? std::move(bounds[k]) : ir::makeConst(Type::int64(), loc, k == 2 ? 1 : 0));
-    return objectOp(isList ? ObjectOp::ListSlice : ObjectOp::StrSlice, isList ? Type::list(t.elems[0]) : Type::unicode(),
+    return objectOp(t, isList ? ObjectOp::ListSlice : ObjectOp::StrSlice, isList ? Type::list(ty.elems[0]) : Type::unicode(),
                     std::move(args), loc, flags);
   }
   if (!i->type.isInt() && !i->type.isBool())
-    error(index.loc, std::string(isList ? "list" : "string") + " indices must be integers or slices, not " + i->type.str());
+    t.error(index.loc, std::string(isList ? "list" : "string") + " indices must be integers or slices, not " + i->type.str());
   std::vector<ExprPtr> args;
   args.push_back(std::move(base));
   args.push_back(ir::makeCast(std::move(i), Type::int64()));
-  return objectOp(isList ? ObjectOp::ListGet : ObjectOp::StrGet, isList ? t.elems[0] : Type::unicode(), std::move(args), loc);
+  return objectOp(t, isList ? ObjectOp::ListGet : ObjectOp::StrGet, isList ? ty.elems[0] : Type::unicode(), std::move(args), loc);
 }
 
-void FunctionTyper::storeListItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out) {
-  const Type t = base->type;
+void storeListItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out) {
+  const Type ty = base->type;
   auto eval = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
   if (auto *s = index.as<ast::Slice>()) {
-    SliceParts p = sliceParts(*this, *s, loc);
-    if (p.unknown || isUnknown(value)) return;
-    if (!value->type.isList()) notSupported(loc, "only a list can be assigned to a list slice, not " + value->type.str());
+    SliceParts p = sliceParts(t, *s, loc);
+    if (p.unknown || t.isUnknown(value)) return;
+    if (!value->type.isList()) t.notSupported(loc, "only a list can be assigned to a list slice, not " + value->type.str());
     std::vector<ExprPtr> args;
     args.push_back(std::move(base));
     for (auto &b : p.bounds) args.push_back(std::move(b));
-    args.push_back(convert(std::move(value), Type::list(t.elems[0]), "slice assignment"));
-    eval->exprs.push_back(objectOp(ObjectOp::ListSetSlice, Type::none(), std::move(args), loc, p.flags));
+    args.push_back(t.convert(std::move(value), Type::list(ty.elems[0]), "slice assignment"));
+    eval->exprs.push_back(objectOp(t, ObjectOp::ListSetSlice, Type::none(), std::move(args), loc, p.flags));
     out.push_back(std::move(eval));
     return;
   }
-  auto i = expr(index);
-  if (isUnknown(i) || isUnknown(value)) return;
-  if (!i->type.isInt() && !i->type.isBool()) error(index.loc, "list indices must be integers or slices, not " + i->type.str());
+  auto i = t.expr(index);
+  if (t.isUnknown(i) || t.isUnknown(value)) return;
+  if (!i->type.isInt() && !i->type.isBool()) t.error(index.loc, "list indices must be integers or slices, not " + i->type.str());
   std::vector<ExprPtr> args;
   args.push_back(std::move(base));
   args.push_back(ir::makeCast(std::move(i), Type::int64()));
-  args.push_back(convertItem(std::move(value), t.elems[0], "list item assignment"));
-  eval->exprs.push_back(objectOp(ObjectOp::ListSet, Type::none(), std::move(args), loc));
+  args.push_back(convertItem(t, std::move(value), ty.elems[0], "list item assignment"));
+  eval->exprs.push_back(objectOp(t, ObjectOp::ListSet, Type::none(), std::move(args), loc));
   out.push_back(std::move(eval));
 }
 
-ExprPtr FunctionTyper::convertItem(ExprPtr value, const Type &item, const std::string &what) {
-  if (isUnknown(value)) return value;
+ExprPtr convertItem(Typing &t, ExprPtr value, const Type &item, const std::string &what) {
+  if (t.isUnknown(value)) return value;
   const Type &from = value->type;
   // An item converts as an assignment would, except that numbers never narrow
   // silently: a float stored into a list of ints is refused (Numba would truncate it).
   if (from.isNumber() && item.isNumber()) {
     bool narrows = (from.isFloat() && item.isInt()) || (from.isComplex() && !item.isComplex());
-    if (narrows) error(value->loc, "cannot store " + from.str() + " in a container of " + item.str() + " (" + what + ")");
+    if (narrows) t.error(value->loc, "cannot store " + from.str() + " in a container of " + item.str() + " (" + what + ")");
   }
-  return convert(std::move(value), item, what);
+  return t.convert(std::move(value), item, what);
 }
 
 void FunctionTyper::deleteTarget(const ast::Expr &target, ir::Block &out) {
@@ -195,20 +195,20 @@ void FunctionTyper::deleteTarget(const ast::Expr &target, ir::Block &out) {
       std::vector<ExprPtr> args;
       args.push_back(std::move(base));
       for (auto &b : p.bounds) args.push_back(std::move(b));
-      eval->exprs.push_back(objectOp(ObjectOp::ListDelSlice, Type::none(), std::move(args), target.loc, p.flags));
+      eval->exprs.push_back(objectOp(*this, ObjectOp::ListDelSlice, Type::none(), std::move(args), target.loc, p.flags));
     } else {
       auto i = expr(*sub->index);
       if (isUnknown(i)) return;
       std::vector<ExprPtr> args;
       args.push_back(std::move(base));
       args.push_back(toInt64Index(std::move(i), "list index"));
-      eval->exprs.push_back(objectOp(ObjectOp::ListDelItem, Type::none(), std::move(args), target.loc));
+      eval->exprs.push_back(objectOp(*this, ObjectOp::ListDelItem, Type::none(), std::move(args), target.loc));
     }
     out.push_back(std::move(eval));
     return;
   }
   if (base->type.isDict()) {
-    dictDelete(std::move(base), *sub->index, target.loc, out);
+    dictDelete(*this, std::move(base), *sub->index, target.loc, out);
     return;
   }
   error(target.loc, "'" + base->type.str() + "' does not support item deletion");
@@ -216,85 +216,85 @@ void FunctionTyper::deleteTarget(const ast::Expr &target, ir::Block &out) {
 
 // ------------------------------------------------------------------ operators
 
-ExprPtr FunctionTyper::objectBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {
+ExprPtr objectBinary(Typing &t, ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {
   const Type a = lhs->type, b = rhs->type;
   if (a.isList() && b.isList() && op == ast::BinOpKind::Add) {
     if (a.elems[0] != b.elems[0])
-      error(loc, "can only concatenate lists of the same item type (" + a.str() + " and " + b.str() + ")");
+      t.error(loc, "can only concatenate lists of the same item type (" + a.str() + " and " + b.str() + ")");
     std::vector<ExprPtr> args;
     args.push_back(std::move(lhs));
     args.push_back(std::move(rhs));
-    return objectOp(ObjectOp::ListConcat, Type::list(a.elems[0]), std::move(args), loc);
+    return objectOp(t, ObjectOp::ListConcat, Type::list(a.elems[0]), std::move(args), loc);
   }
   if (op == ast::BinOpKind::Mult && ((a.isList() || a.isString()) != (b.isList() || b.isString()))) {
     bool seqLeft = a.isList() || a.isString();
     ExprPtr seq = seqLeft ? std::move(lhs) : std::move(rhs);
     ExprPtr n = seqLeft ? std::move(rhs) : std::move(lhs);
-    if (!n->type.isInt() && !n->type.isBool()) error(loc, "can't multiply sequence by non-int of type " + n->type.str());
+    if (!n->type.isInt() && !n->type.isBool()) t.error(loc, "can't multiply sequence by non-int of type " + n->type.str());
     bool isList = seq->type.isList();
     Type rt = isList ? Type::list(seq->type.elems[0]) : Type::unicode();
     std::vector<ExprPtr> args;
-    args.push_back(toUnicode(std::move(seq)));
+    args.push_back(toUnicode(t, std::move(seq)));
     args.push_back(ir::makeCast(std::move(n), Type::int64()));
-    return objectOp(isList ? ObjectOp::ListRepeat : ObjectOp::StrRepeat, rt, std::move(args), loc);
+    return objectOp(t, isList ? ObjectOp::ListRepeat : ObjectOp::StrRepeat, rt, std::move(args), loc);
   }
   if (a.isSet() && b.isSet()) {
     int64_t which = op == ast::BinOpKind::BitOr ? 0 : op == ast::BinOpKind::BitAnd ? 1 : op == ast::BinOpKind::Sub ? 2
                     : op == ast::BinOpKind::BitXor ? 3 : -1;
-    if (which < 0) error(loc, std::string("unsupported operand types for ") + ast::binOpSymbol(op) + ": sets");
-    if (a.elems[0] != b.elems[0]) error(loc, "set operands of different item types: " + a.str() + " and " + b.str());
+    if (which < 0) t.error(loc, std::string("unsupported operand types for ") + ast::binOpSymbol(op) + ": sets");
+    if (a.elems[0] != b.elems[0]) t.error(loc, "set operands of different item types: " + a.str() + " and " + b.str());
     std::vector<ExprPtr> args;
     args.push_back(std::move(lhs));
     args.push_back(std::move(rhs));
-    return objectOp(ObjectOp::SetCombine, a, std::move(args), loc, which);
+    return objectOp(t, ObjectOp::SetCombine, a, std::move(args), loc, which);
   }
   if (a.isString() && b.isString() && op == ast::BinOpKind::Add) {
     std::vector<ExprPtr> args;
-    args.push_back(toUnicode(std::move(lhs)));
-    args.push_back(toUnicode(std::move(rhs)));
-    return objectOp(ObjectOp::StrConcat, Type::unicode(), std::move(args), loc);
+    args.push_back(toUnicode(t, std::move(lhs)));
+    args.push_back(toUnicode(t, std::move(rhs)));
+    return objectOp(t, ObjectOp::StrConcat, Type::unicode(), std::move(args), loc);
   }
   if (a.isString() && op == ast::BinOpKind::Mod)
-    notSupported(loc, "'%' formatting of strings is not supported; use an f-string or str.format");
+    t.notSupported(loc, "'%' formatting of strings is not supported; use an f-string or str.format");
   return nullptr;
 }
 
-ExprPtr FunctionTyper::objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {
+ExprPtr objectCompare(Typing &t, ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc) {
   const Type a = lhs->type, b = rhs->type;
   bool eqOp = op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq;
   auto fromThreeWay = [&](ExprPtr cmp) {
     // -1/0/1 against 0 with the same operator.
-    return compareOne(op, std::move(cmp), ir::makeConst(Type::int64(), loc, 0), loc);
+    return t.compareOne(op, std::move(cmp), ir::makeConst(Type::int64(), loc, 0), loc);
   };
   if (a.isString() && b.isString()) {
     std::vector<ExprPtr> args;
-    args.push_back(toUnicode(std::move(lhs)));
-    args.push_back(toUnicode(std::move(rhs)));
+    args.push_back(toUnicode(t, std::move(lhs)));
+    args.push_back(toUnicode(t, std::move(rhs)));
     if (eqOp) {
-      auto eq = objectOp(ObjectOp::StrEqual, Type::boolean(), std::move(args), loc);
-      return op == ast::CmpOpKind::Eq ? std::move(eq) : logicalNot(std::move(eq));
+      auto eq = objectOp(t, ObjectOp::StrEqual, Type::boolean(), std::move(args), loc);
+      return op == ast::CmpOpKind::Eq ? std::move(eq) : t.logicalNot(std::move(eq));
     }
-    return fromThreeWay(objectOp(ObjectOp::StrCompare, Type::int64(), std::move(args), loc));
+    return fromThreeWay(objectOp(t, ObjectOp::StrCompare, Type::int64(), std::move(args), loc));
   }
   if (a.isList() && b.isList()) {
     if (a.elems[0] != b.elems[0]) {
       if (eqOp) return ir::makeConst(Type::boolean(), loc, op == ast::CmpOpKind::NotEq);
-      error(loc, "cannot order lists of different item types (" + a.str() + " and " + b.str() + ")");
+      t.error(loc, "cannot order lists of different item types (" + a.str() + " and " + b.str() + ")");
     }
-    requireComparable(a.elems[0], loc, eqOp ? "==" : "ordering");
+    requireComparable(t, a.elems[0], loc, eqOp ? "==" : "ordering", !eqOp);
     std::vector<ExprPtr> args;
     args.push_back(std::move(lhs));
     args.push_back(std::move(rhs));
     if (eqOp) {
-      auto eq = objectOp(ObjectOp::ListEqual, Type::boolean(), std::move(args), loc);
-      return op == ast::CmpOpKind::Eq ? std::move(eq) : logicalNot(std::move(eq));
+      auto eq = objectOp(t, ObjectOp::ListEqual, Type::boolean(), std::move(args), loc);
+      return op == ast::CmpOpKind::Eq ? std::move(eq) : t.logicalNot(std::move(eq));
     }
-    return fromThreeWay(objectOp(ObjectOp::ListCompare, Type::int64(), std::move(args), loc));
+    return fromThreeWay(objectOp(t, ObjectOp::ListCompare, Type::int64(), std::move(args), loc));
   }
   if ((a.isDict() && b.isDict()) || (a.isSet() && b.isSet())) {
     if (a != b) {
       if (eqOp) return ir::makeConst(Type::boolean(), loc, op == ast::CmpOpKind::NotEq);
-      error(loc, "cannot compare " + a.str() + " and " + b.str());
+      t.error(loc, "cannot compare " + a.str() + " and " + b.str());
     }
     auto pair = [&](bool swap) {
       std::vector<ExprPtr> args;
@@ -303,28 +303,28 @@ ExprPtr FunctionTyper::objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &r
       return args;
     };
     if (eqOp) {
-      auto eq = objectOp(a.isDict() ? ObjectOp::DictEqual : ObjectOp::SetEqual, Type::boolean(), pair(false), loc);
-      return op == ast::CmpOpKind::Eq ? std::move(eq) : logicalNot(std::move(eq));
+      auto eq = objectOp(t, a.isDict() ? ObjectOp::DictEqual : ObjectOp::SetEqual, Type::boolean(), pair(false), loc);
+      return op == ast::CmpOpKind::Eq ? std::move(eq) : t.logicalNot(std::move(eq));
     }
-    if (a.isDict()) error(loc, "dicts cannot be ordered");
+    if (a.isDict()) t.error(loc, "dicts cannot be ordered");
     // Subsets: a <= b; a < b is a <= b with fewer items (evaluated once each).
     bool swap = op == ast::CmpOpKind::Gt || op == ast::CmpOpKind::GtE;
     bool strict = op == ast::CmpOpKind::Lt || op == ast::CmpOpKind::Gt;
     auto stmts = std::make_shared<ir::Block>();
-    int x = holdInTemp(swap ? std::move(rhs) : std::move(lhs), loc, *stmts);
-    int y = holdInTemp(swap ? std::move(lhs) : std::move(rhs), loc, *stmts);
+    int x = t.holdInTemp(swap ? std::move(rhs) : std::move(lhs), loc, *stmts);
+    int y = t.holdInTemp(swap ? std::move(lhs) : std::move(rhs), loc, *stmts);
     std::vector<ExprPtr> args;
-    args.push_back(load(x, loc));
-    args.push_back(load(y, loc));
-    ExprPtr sub = objectOp(ObjectOp::SetSubset, Type::boolean(), std::move(args), loc);
+    args.push_back(t.load(x, loc));
+    args.push_back(t.load(y, loc));
+    ExprPtr sub = objectOp(t, ObjectOp::SetSubset, Type::boolean(), std::move(args), loc);
     if (strict) {
       auto sc = std::make_unique<ir::Expr>(ir::ExprOp::ShortCircuit, Type::boolean(), loc);
       sc->sub = 0;
       sc->args.push_back(std::move(sub));
-      sc->args.push_back(compareOne(ast::CmpOpKind::Lt, objectLen(load(x, loc), loc), objectLen(load(y, loc), loc), loc));
+      sc->args.push_back(t.compareOne(ast::CmpOpKind::Lt, objectLen(t, t.load(x, loc), loc), objectLen(t, t.load(y, loc), loc), loc));
       sub = std::move(sc);
     }
-    return seqExpr(std::move(stmts), std::move(sub), loc);
+    return t.seqExpr(std::move(stmts), std::move(sub), loc);
   }
   if ((a.isObject() || b.isObject() || a.isString() || b.isString()) && eqOp && !a.isOptional() && !b.isOptional()) {
     // Objects of different kinds (a string and a number, a list and None) are never equal.
@@ -335,51 +335,50 @@ ExprPtr FunctionTyper::objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &r
   return nullptr;
 }
 
-void FunctionTyper::requireComparable(const Type &item, Loc loc, const std::string &what) {
+void requireComparable(Typing &t, const Type &item, Loc loc, const std::string &what, bool ordered) {
   std::string desc = types::typeDescriptor(item);
   uint32_t flags = reinterpret_cast<const MahouTypeDesc *>(desc.data())->flags;
-  bool ordered = what == "ordering" || what == "sort";
   if (!(flags & MAHOU_DESC_COMPARABLE) || (ordered && !(flags & MAHOU_DESC_ORDERED)))
-    notSupported(loc, what + " of items of type " + item.str() + " is not supported");
+    t.notSupported(loc, what + " of items of type " + item.str() + " is not supported");
 }
 
-void FunctionTyper::requireHashable(const Type &item, Loc loc) {
-  if (instanceHashable(item, loc)) return;
+void requireHashable(Typing &t, const Type &item, Loc loc) {
+  if (instanceHashable(t, item, loc)) return;
   std::string desc = types::typeDescriptor(item);
   if (!(reinterpret_cast<const MahouTypeDesc *>(desc.data())->flags & MAHOU_DESC_HASHABLE))
-    error(loc, "unhashable type: " + item.str() + " (keys and set items must be numbers, strings, tuples of them or @jitclass instances)");
+    t.error(loc, "unhashable type: " + item.str() + " (keys and set items must be numbers, strings, tuples of them or @jitclass instances)");
 }
 
-ExprPtr FunctionTyper::containerContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc) {
+ExprPtr containerContains(Typing &t, bool negate, ExprPtr &needle, ExprPtr &container, Loc loc) {
   const Type ct = container->type;
   ExprPtr r;
   if (ct.isString()) {
-    if (!needle->type.isString()) error(loc, "'in <string>' requires string as left operand, not " + needle->type.str());
+    if (!needle->type.isString()) t.error(loc, "'in <string>' requires string as left operand, not " + needle->type.str());
     std::vector<ExprPtr> args;
-    args.push_back(toUnicode(std::move(container)));
-    args.push_back(toUnicode(std::move(needle)));
+    args.push_back(toUnicode(t, std::move(container)));
+    args.push_back(toUnicode(t, std::move(needle)));
     args.push_back(ir::makeConst(Type::int64(), loc, 0));
     args.push_back(ir::makeConst(Type::int64(), loc, INT64_MAX));
-    auto at = objectOp(ObjectOp::StrFind, Type::int64(), std::move(args), loc);
-    r = compareOne(ast::CmpOpKind::GtE, std::move(at), ir::makeConst(Type::int64(), loc, 0), loc);
+    auto at = objectOp(t, ObjectOp::StrFind, Type::int64(), std::move(args), loc);
+    r = t.compareOne(ast::CmpOpKind::GtE, std::move(at), ir::makeConst(Type::int64(), loc, 0), loc);
   } else if (ct.isList()) {
-    requireComparable(ct.elems[0], loc, "'in'");
+    requireComparable(t, ct.elems[0], loc, "'in'");
     std::vector<ExprPtr> args;
     args.push_back(std::move(container));
-    args.push_back(convertItem(itemValue(std::move(needle)), ct.elems[0], "'in'"));
-    r = objectOp(ObjectOp::ListContains, Type::boolean(), std::move(args), loc);
+    args.push_back(convertItem(t, itemValue(t, std::move(needle)), ct.elems[0], "'in'"));
+    r = objectOp(t, ObjectOp::ListContains, Type::boolean(), std::move(args), loc);
   } else if (ct.isDict() || ct.isSet()) {
-    r = hashedContains(std::move(needle), std::move(container), loc);
+    r = hashedContains(t, std::move(needle), std::move(container), loc);
   } else {
     return nullptr;
   }
-  return negate ? logicalNot(std::move(r)) : std::move(r);
+  return negate ? t.logicalNot(std::move(r)) : std::move(r);
 }
 
-ExprPtr FunctionTyper::itemValue(ExprPtr e) {
+ExprPtr itemValue(Typing &t, ExprPtr e) {
   if (e->type.kind == Kind::Str || (e->type.isTuple() && e->type.containsUnknown() == false)) {
-    Type t = itemType(e->type, e->loc, "an item");
-    return convert(std::move(e), t, "item");
+    Type ty = itemType(t, e->type, e->loc, "an item");
+    return t.convert(std::move(e), ty, "item");
   }
   return e;
 }
@@ -393,7 +392,7 @@ ExprPtr FunctionTyper::isNoneTest(ExprPtr v, bool negate, Loc loc) {
   else {
     std::vector<ExprPtr> args;
     args.push_back(std::move(v));
-    auto t = objectOp(ObjectOp::OptIsNone, Type::boolean(), std::move(args), loc);
+    auto t = objectOp(*this, ObjectOp::OptIsNone, Type::boolean(), std::move(args), loc);
     return negate ? logicalNot(std::move(t)) : std::move(t);
   }
   return ir::makeConst(Type::boolean(), loc, known != negate);

@@ -3,6 +3,7 @@
 // carray(p, shape, dtype=None) / farray(...) view it as a C / Fortran ordered array,
 // as Numba's carray and farray do.
 #include "typer.h"
+#include "sema/typers.h"
 
 #include <climits>
 
@@ -20,51 +21,54 @@ ExprPtr fromPointer(ExprPtr p, DType d, std::vector<ExprPtr> extents, types::Lay
 
 } // namespace
 
-ExprPtr FunctionTyper::pointerView(ExprPtr p, Loc loc) {
-  requireHost(loc, "indexing a C pointer");
-  if (p->type.elems.empty()) error(loc, "cannot index a voidptr: view it with carray(ptr, shape, dtype) first");
+ExprPtr pointerView(Typing &t, ExprPtr p, Loc loc) {
+  t.requireHost(loc, "indexing a C pointer");
+  if (p->type.elems.empty()) t.error(loc, "cannot index a voidptr: view it with carray(ptr, shape, dtype) first");
   DType d = p->type.elems[0].dtype;
   std::vector<ExprPtr> extent;
   extent.push_back(ir::makeConst(Type::int64(), loc, INT64_MAX / types::dtypeBytes(d)));
   return fromPointer(std::move(p), d, std::move(extent), types::Layout::C, loc);
 }
 
-ExprPtr FunctionTyper::carrayCall(const std::string &name, const ast::Call &e) {
-  requireHost(e.loc, name + "()");
-  checkKeywords(e, {"shape", "dtype"}, name);
-  if (e.args.empty() || e.args.size() > 3) error(e.loc, name + "(ptr, shape, dtype=None) takes 2 or 3 arguments");
-  auto ptr = expr(*e.args[0]);
-  const ast::Expr *shapeE = e.args.size() > 1 ? e.args[1].get() : keyword(e, "shape");
-  const ast::Expr *dtypeE = e.args.size() > 2 ? e.args[2].get() : keyword(e, "dtype");
-  if (!shapeE) error(e.loc, name + "() needs a shape");
-  auto shape = expr(*shapeE);
-  ExprPtr dt = dtypeE ? expr(*dtypeE) : nullptr;
-  if (isUnknown(ptr) || isUnknown(shape) || (dt && isUnknown(dt))) return unknown(e.loc);
-  if (!ptr->type.isPointer()) error(e.args[0]->loc, name + "() needs a C pointer, not " + ptr->type.str());
+ExprPtr mahouCarray(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  const std::string &name = u.name;
+  t.requireHost(e.loc, name + "()");
+  t.checkKeywords(e, {"shape", "dtype"}, name);
+  if (e.args.empty() || e.args.size() > 3) t.error(e.loc, name + "(ptr, shape, dtype=None) takes 2 or 3 arguments");
+  auto ptr = t.expr(*e.args[0]);
+  const ast::Expr *shapeE = e.args.size() > 1 ? e.args[1].get() : t.keyword(e, "shape");
+  const ast::Expr *dtypeE = e.args.size() > 2 ? e.args[2].get() : t.keyword(e, "dtype");
+  if (!shapeE) t.error(e.loc, name + "() needs a shape");
+  auto shape = t.expr(*shapeE);
+  ExprPtr dt = dtypeE ? t.expr(*dtypeE) : nullptr;
+  if (t.isUnknown(ptr) || t.isUnknown(shape) || (dt && t.isUnknown(dt))) return t.unknown(e.loc);
+  if (!ptr->type.isPointer()) t.error(e.args[0]->loc, name + "() needs a C pointer, not " + ptr->type.str());
   std::optional<DType> d;
   if (!ptr->type.elems.empty()) d = ptr->type.elems[0].dtype;
   if (dt) {
-    if (dt->type.kind != Kind::DTypeObj) error(dtypeE->loc, name + "() dtype must be a NumPy dtype, not " + dt->type.str());
+    if (dt->type.kind != Kind::DTypeObj) t.error(dtypeE->loc, name + "() dtype must be a NumPy dtype, not " + dt->type.str());
     if (d && *d != dt->type.dtype)
-      error(dtypeE->loc, std::string("mismatching dtype '") + types::dtypeName(dt->type.dtype) + "' for pointer " +
+      t.error(dtypeE->loc, std::string("mismatching dtype '") + types::dtypeName(dt->type.dtype) + "' for pointer " +
                              ptr->type.str());
     d = dt->type.dtype;
   }
-  if (!d) error(e.loc, name + "() of a voidptr needs dtype=");
+  if (!d) t.error(e.loc, name + "() of a voidptr needs dtype=");
   std::vector<ExprPtr> extents;
   if (shape->type.isTuple()) {
     const Type st = shape->type;
-    if (st.elems.empty()) error(shapeE->loc, name + "() needs at least one dimension");
+    if (st.elems.empty()) t.error(shapeE->loc, name + "() needs at least one dimension");
     for (size_t i = 0; i < st.elems.size(); ++i) {
       auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, st.elems[i], e.loc);
       g->ival = int64_t(i);
-      g->args.push_back(duplicate(*this, *shape, name + "() shape")); // read once per extent
-      extents.push_back(toInt64Index(std::move(g), name + "() shape"));
+      g->args.push_back(duplicate(t, *shape, name + "() shape")); // read once per extent
+      extents.push_back(t.toInt64Index(std::move(g), name + "() shape"));
     }
   } else {
-    extents.push_back(toInt64Index(std::move(shape), name + "() shape"));
+    extents.push_back(t.toInt64Index(std::move(shape), name + "() shape"));
   }
-  return fromPointer(std::move(ptr), *d, std::move(extents), name == "farray" ? types::Layout::F : types::Layout::C,
+  return fromPointer(std::move(ptr), *d, std::move(extents), types::Layout(u.variant()),
                      e.loc);
 }
 
@@ -72,33 +76,33 @@ ExprPtr FunctionTyper::carrayCall(const std::string &name, const ast::Call &e) {
 
 namespace mahou::sema {
 
-ExprPtr FunctionTyper::nativeCall(uint64_t address, const std::string &signature, const ast::Call &e) {
-  requireHost(e.loc, "calling a C function pointer");
+ExprPtr nativeCall(Typing &t, uint64_t address, const std::string &signature, const ast::Call &e) {
+  t.requireHost(e.loc, "calling a C function pointer");
   std::string why;
   auto sig = types::parseSignature(signature, &why);
   if (!sig || !sig->ret) internalError("C function pointer with a malformed signature: " + signature);
-  for (const Type &t : sig->args)
-    if (!(t.isNumber() && !t.isComplex()) && !t.isPointer())
-      notSupported(e.loc, "calling a C function with a " + t.str() + " parameter is not supported");
+  for (const Type &ty : sig->args)
+    if (!(ty.isNumber() && !ty.isComplex()) && !ty.isPointer())
+      t.notSupported(e.loc, "calling a C function with a " + ty.str() + " parameter is not supported");
   if (!sig->ret->isNone() && !sig->ret->isPointer() && !(sig->ret->isNumber() && !sig->ret->isComplex()))
-    notSupported(e.loc, "calling a C function returning " + sig->ret->str() + " is not supported");
-  checkKeywords(e, {}, "a C function");
-  auto args = positionalArgs(e, sig->args.size(), sig->args.size(), "the C function");
+    t.notSupported(e.loc, "calling a C function returning " + sig->ret->str() + " is not supported");
+  t.checkKeywords(e, {}, "a C function");
+  auto args = t.positionalArgs(e, sig->args.size(), sig->args.size(), "the C function");
   for (auto &a : args)
-    if (isUnknown(a)) return unknown(e.loc);
+    if (t.isUnknown(a)) return t.unknown(e.loc);
   auto c = std::make_unique<ir::Expr>(ir::ExprOp::CallNative, *sig->ret, e.loc);
   c->ival = int64_t(address);
   for (size_t i = 0; i < args.size(); ++i) {
     const Type &to = sig->args[i];
     if (to.isPointer() && args[i]->type.isArray()) { // its data pointer, as Numba allows
       if (!to.elems.empty() && to.elems[0].dtype != args[i]->type.dtype)
-        error(args[i]->loc, "cannot pass " + args[i]->type.str() + " as " + to.str());
+        t.error(args[i]->loc, "cannot pass " + args[i]->type.str() + " as " + to.str());
       c->args.push_back(std::move(args[i]));
       continue;
     }
     if (to.isPointer() && args[i]->type != to)
-      error(args[i]->loc, "cannot pass " + args[i]->type.str() + " as " + to.str());
-    c->args.push_back(to.isPointer() ? std::move(args[i]) : convert(std::move(args[i]), to, "C function argument"));
+      t.error(args[i]->loc, "cannot pass " + args[i]->type.str() + " as " + to.str());
+    c->args.push_back(to.isPointer() ? std::move(args[i]) : t.convert(std::move(args[i]), to, "C function argument"));
   }
   return c;
 }

@@ -16,6 +16,11 @@ ExprPtr draw(random::Dist d, Loc loc) {
 
 } // namespace
 
+// The registry's entries of np.random and the random module: their own dispatch by name
+// (random.cpp, random_python.cpp).
+ExprPtr numpyRandomTyper(Use &u) { return typerOf(u.t).randomCall(u.name, *u.call); }
+ExprPtr pyRandomTyper(Use &u) { return typerOf(u.t).pyRandomCall(u.name, *u.call); }
+
 ExprPtr FunctionTyper::randomCall(const std::string &name, const ast::Call &e) {
   Loc loc = e.loc;
   std::string fname = "np.random." + name;

@@ -4,14 +4,18 @@
 // `random` expression on the generator (codegen/random.cpp, runtime/random_generator.cpp),
 // which consumes the bit generator's stream as NumPy's method does; parameters are
 // checked before anything is drawn, as NumPy checks them. Other methods: a TypingError.
-#include "method_table.h"
+#include "typer.h"
+#include "sema/typers.h"
 #include "random_draws.h"
 
 namespace mahou::sema {
 
-ExprPtr randomGeneratorMethodTyper(MemberAccess &m) {
-  if (!m.call) m.t.error(m.loc, "np.random.Generator attribute '" + m.name + "' is not supported in compiled code");
-  return m.t.randomGeneratorMethod(std::move(m.self), m.name, *m.call);
+ExprPtr randomGeneratorMethodTyper(Use &u) {
+  return typerOf(u.t).randomGeneratorMethod(std::move(u.self), u.name, *u.call);
+}
+
+ExprPtr randomGeneratorAttribute(Use &u) {
+  u.error("np.random.Generator attribute '" + u.name + "' is not supported in compiled code");
 }
 
 namespace {

@@ -3,6 +3,7 @@
 // literal_unroll), an element of an array of records (a record that views the array),
 // views of arrays of records, and a field of an array of records as an array view.
 #include "typer.h"
+#include "sema/typers.h"
 
 namespace mahou::sema {
 
@@ -22,77 +23,116 @@ const Type &recordOf(const Type &t) { return t.isRecord() ? t : t.elems[0]; }
 
 } // namespace
 
-int FunctionTyper::recordFieldIndex(const Type &rec, const ast::Expr &index, Loc loc) {
-  auto i = constInt(index);
+int recordFieldIndex(Typing &t, const Type &rec, const ast::Expr &index, Loc loc) {
+  auto i = t.constInt(index);
   std::string name;
   if (i) { // rec[0]: the field at that position
     int64_t n = int64_t(rec.fields.size());
     int64_t k = *i < 0 ? *i + n : *i;
-    if (k < 0 || k >= n) error(index.loc, "index " + std::to_string(*i) + " out of range for " + rec.str());
+    if (k < 0 || k >= n) t.error(index.loc, "index " + std::to_string(*i) + " out of range for " + rec.str());
     return int(k);
   }
-  auto v = expr(index);
-  if (isUnknown(v)) return -1;
+  auto v = t.expr(index);
+  if (t.isUnknown(v)) return -1;
   if (v->type.kind != Kind::Str)
-    error(index.loc, "a field of " + rec.str() + " is indexed by a constant string or integer, not by a " +
+    t.error(index.loc, "a field of " + rec.str() + " is indexed by a constant string or integer, not by a " +
                          v->type.str() + " (the field must be known when compiling)");
   int k = rec.fieldIndex(v->type.text);
-  if (k < 0) error(loc, rec.str() + " has no field '" + v->type.text + "'");
+  if (k < 0) t.error(loc, rec.str() + " has no field '" + v->type.text + "'");
   return k;
 }
 
-ExprPtr FunctionTyper::recordGet(ExprPtr rec, int field, Loc loc) {
-  const Type rt = rec->type;
-  std::vector<ExprPtr> args;
-  args.push_back(std::move(rec));
-  return objectOp(ObjectOp::RecordGet, rt.elems[size_t(field)], std::move(args), loc, rt.offsets[size_t(field)]);
-}
+namespace {
 
-void FunctionTyper::recordSet(ExprPtr rec, int field, ExprPtr value, Loc loc, ir::Block &out) {
+// r.x / r['x'] of a record.
+ExprPtr recordGet(Typing &t, ExprPtr rec, int field, Loc loc) {
   const Type rt = rec->type;
-  if (isUnknown(value)) return;
-  const Type &ft = rt.elems[size_t(field)];
-  if (rt.readonly) error(loc, "cannot assign to the field '" + rt.fields[size_t(field)] + "' of a record of a read-only array");
-  if (!value->type.isNumber())
-    error(loc, "cannot store " + value->type.str() + " into the field '" + rt.fields[size_t(field)] + "' (" +
-                   ft.str() + ") of " + rt.str());
   std::vector<ExprPtr> args;
   args.push_back(std::move(rec));
-  args.push_back(convert(std::move(value), ft, "the assignment to field '" + rt.fields[size_t(field)] + "'"));
-  out.push_back(effect(objectOp(ObjectOp::RecordSet, Type::none(), std::move(args), loc, rt.offsets[size_t(field)])));
+  return objectOp(t, ObjectOp::RecordGet, rt.elems[size_t(field)], std::move(args), loc, rt.offsets[size_t(field)]);
 }
 
 // a.x / a['x'] of an array of records: the field's values as a view with the same shape and strides.
-ExprPtr FunctionTyper::recordFieldView(ExprPtr arr, int field, Loc loc) {
+ExprPtr recordFieldView(Typing &t, ExprPtr arr, int field, Loc loc) {
   const Type at = arr->type;
   const Type &rec = at.elems[0];
   Type vt = Type::array(rec.elems[size_t(field)].dtype, at.ndim, types::Layout::A, at.readonly);
   std::vector<ExprPtr> args;
   args.push_back(std::move(arr));
-  return objectOp(ObjectOp::RecordFieldView, vt, std::move(args), loc, rec.offsets[size_t(field)]);
+  return objectOp(t, ObjectOp::RecordFieldView, vt, std::move(args), loc, rec.offsets[size_t(field)]);
 }
 
-ExprPtr FunctionTyper::recordAttribute(ExprPtr base, const std::string &attr, Loc loc) {
-  requireHost(loc, "a NumPy record");
-  const Type t = base->type;
+} // namespace
+
+void recordSet(Typing &t, ExprPtr rec, int field, ExprPtr value, Loc loc, ir::Block &out) {
+  const Type rt = rec->type;
+  if (t.isUnknown(value)) return;
+  const Type &ft = rt.elems[size_t(field)];
+  if (rt.readonly) t.error(loc, "cannot assign to the field '" + rt.fields[size_t(field)] + "' of a record of a read-only array");
+  if (!value->type.isNumber())
+    t.error(loc, "cannot store " + value->type.str() + " into the field '" + rt.fields[size_t(field)] + "' (" +
+                   ft.str() + ") of " + rt.str());
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(rec));
+  args.push_back(t.convert(std::move(value), ft, "the assignment to field '" + rt.fields[size_t(field)] + "'"));
+  out.push_back(effect(objectOp(t, ObjectOp::RecordSet, Type::none(), std::move(args), loc, rt.offsets[size_t(field)])));
+}
+
+// r.x of a record; a.x of an array of records (a view of the field).
+ExprPtr recordFieldAttribute(Use &u) {
+  u.t.requireHost(u.loc, "a NumPy record");
+  const Type t = u.self->type;
   const Type &rec = recordOf(t);
-  int k = rec.fieldIndex(attr);
+  int k = rec.fieldIndex(u.name);
   if (t.isRecord()) {
-    if (k < 0) error(loc, rec.str() + " has no field '" + attr + "'");
-    return recordGet(std::move(base), k, loc);
+    if (k < 0) u.error(rec.str() + " has no field '" + u.name + "'");
+    return recordGet(u.t, std::move(u.self), k, u.loc);
   }
-  if (k >= 0) return recordFieldView(std::move(base), k, loc);
-  if (attr == "shape" || attr == "strides" || attr == "ndim" || attr == "size")
-    return arrayAttribute(std::move(base), attr, loc);
-  if (attr == "itemsize") return ir::makeConst(Type::int64(), loc, rec.itemsize);
-  if (attr == "nbytes") {
-    auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArraySize, Type::int64(), loc);
-    s->args.push_back(std::move(base));
-    return binary(ast::BinOpKind::Mult, std::move(s), ir::makeConst(Type::int64(), loc, rec.itemsize), loc);
-  }
-  if (attr == "T" && t.ndim == 1) return base;
-  notSupported(loc, "the attribute '" + attr + "' of " + t.str() + " is not supported (" + rec.str() +
-                        " has no field of that name)");
+  if (k < 0)
+    u.notSupported("the attribute '" + u.name + "' of " + t.str() + " is not supported (" + rec.str() +
+                   " has no field of that name)");
+  return recordFieldView(u.t, std::move(u.self), k, u.loc);
+}
+
+ExprPtr recordMethod(Use &u) {
+  u.notSupported("the method '" + u.name + "' of " + u.self->type.str() + " is not supported");
+}
+
+// a.shape, a.strides, a.ndim, a.size of an array of records: the array's own.
+ExprPtr recordArrayShapeAttribute(Use &u) {
+  u.t.requireHost(u.loc, "a NumPy record");
+  return arrayShapeAttribute(u);
+}
+
+ExprPtr recordArrayNdimAttribute(Use &u) {
+  u.t.requireHost(u.loc, "a NumPy record");
+  return arrayNdimAttribute(u);
+}
+
+ExprPtr recordArraySizeAttribute(Use &u) {
+  u.t.requireHost(u.loc, "a NumPy record");
+  return arraySizeAttribute(u);
+}
+
+ExprPtr recordArrayItemsizeAttribute(Use &u) {
+  u.t.requireHost(u.loc, "a NumPy record");
+  return ir::makeConst(Type::int64(), u.loc, u.self->type.elems[0].itemsize);
+}
+
+ExprPtr recordArrayNbytesAttribute(Use &u) {
+  u.t.requireHost(u.loc, "a NumPy record");
+  int64_t itemsize = u.self->type.elems[0].itemsize;
+  auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArraySize, Type::int64(), u.loc);
+  s->args.push_back(std::move(u.self));
+  return u.t.binary(ast::BinOpKind::Mult, std::move(s), ir::makeConst(Type::int64(), u.loc, itemsize), u.loc);
+}
+
+ExprPtr recordArrayTAttribute(Use &u) {
+  u.t.requireHost(u.loc, "a NumPy record");
+  const Type t = u.self->type;
+  if (t.ndim == 1) return std::move(u.self);
+  u.notSupported("the attribute 'T' of " + t.str() + " is not supported (" + t.elems[0].str() +
+                 " has no field of that name)");
 }
 
 namespace {
@@ -104,94 +144,94 @@ Type elementRecord(const Type &arrayType) {
 }
 } // namespace
 
-ExprPtr FunctionTyper::recordArrayElement(ExprPtr arr, ExprPtr index, Loc loc) {
-  requireHost(loc, "a NumPy record");
+ExprPtr recordArrayElement(Typing &t, ExprPtr arr, ExprPtr index, Loc loc) {
+  t.requireHost(loc, "a NumPy record");
   const Type at = arr->type;
   std::vector<ExprPtr> args;
   args.push_back(std::move(arr));
   args.push_back(std::move(index));
-  return objectOp(ObjectOp::RecordItem, elementRecord(at), std::move(args), loc);
+  return objectOp(t, ObjectOp::RecordItem, elementRecord(at), std::move(args), loc);
 }
 
-ExprPtr FunctionTyper::recordSubscript(ExprPtr base, const ast::Expr &index, Loc loc) {
-  requireHost(loc, "a NumPy record");
-  const Type t = base->type;
-  if (t.isRecord()) {
-    int k = recordFieldIndex(t, index, loc);
-    if (k < 0) return unknown(loc);
-    return recordGet(std::move(base), k, loc);
+ExprPtr recordSubscript(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc) {
+  t.requireHost(loc, "a NumPy record");
+  const Type ty = base->type;
+  if (ty.isRecord()) {
+    int k = recordFieldIndex(t, ty, index, loc);
+    if (k < 0) return t.unknown(loc);
+    return recordGet(t, std::move(base), k, loc);
   }
   // An array of records: a['x'] is a field's view; integers and slices index the array.
   if (index.kind == ast::ExprKind::StrLit || index.kind == ast::ExprKind::Name) { // a['x'], a[f] with f constant
-    auto probe = expr(index);
-    if (isUnknown(probe)) return unknown(loc);
+    auto probe = t.expr(index);
+    if (t.isUnknown(probe)) return t.unknown(loc);
     if (probe->type.kind == Kind::Str) {
-      int k = t.elems[0].fieldIndex(probe->type.text);
-      if (k < 0) error(loc, t.elems[0].str() + " has no field '" + probe->type.text + "'");
-      return recordFieldView(std::move(base), k, loc);
+      int k = ty.elems[0].fieldIndex(probe->type.text);
+      if (k < 0) t.error(loc, ty.elems[0].str() + " has no field '" + probe->type.text + "'");
+      return recordFieldView(t, std::move(base), k, loc);
     }
     if (probe->type.isString())
-      error(index.loc, "a field of " + t.str() + " is indexed by a constant string, not by a " + probe->type.str());
+      t.error(index.loc, "a field of " + ty.str() + " is indexed by a constant string, not by a " + probe->type.str());
   }
-  auto r = indexArray(std::move(base), index, loc);
-  if (isUnknown(r)) return r;
+  auto r = t.indexArray(std::move(base), index, loc);
+  if (t.isUnknown(r)) return r;
   if (r->op == ir::ExprOp::ArrayItem) { // every axis indexed: the record there
     std::vector<ExprPtr> args = std::move(r->args);
-    return objectOp(ObjectOp::RecordItem, elementRecord(t), std::move(args), loc);
+    return objectOp(t, ObjectOp::RecordItem, elementRecord(ty), std::move(args), loc);
   }
   if (r->op == ir::ExprOp::ArrayView) {
-    r->type = Type::recordArray(t.elems[0], r->type.ndim, r->type.layout, r->type.readonly);
+    r->type = Type::recordArray(ty.elems[0], r->type.ndim, r->type.layout, r->type.readonly);
     return r;
   }
-  notSupported(loc, "indexing " + t.str() + " with an index array is not supported");
+  t.notSupported(loc, "indexing " + ty.str() + " with an index array is not supported");
 }
 
-void FunctionTyper::storeRecordItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out) {
-  const Type t = base->type;
-  if (t.isRecordArray()) { // a[i] = r: the record's bytes copied into the element
-    if (t.readonly) error(loc, "cannot assign to an item of a read-only array");
-    auto idx = elementIndices(t, index);
+void storeRecordItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out) {
+  const Type ty = base->type;
+  if (ty.isRecordArray()) { // a[i] = r: the record's bytes copied into the element
+    if (ty.readonly) t.error(loc, "cannot assign to an item of a read-only array");
+    auto idx = t.elementIndices(ty, index);
     if (!idx)
-      notSupported(loc, "storing into a slice or a field of " + t.str() +
+      t.notSupported(loc, "storing into a slice or a field of " + ty.str() +
                             " is not supported (store a record into one element, or into a record's field)");
     for (auto &i : *idx)
-      if (isUnknown(i)) return;
-    if (isUnknown(value)) return;
-    Type want = t.elems[0], got = value->type;
+      if (t.isUnknown(i)) return;
+    if (t.isUnknown(value)) return;
+    Type want = ty.elems[0], got = value->type;
     got.readonly = false;
-    if (got != want) error(loc, "cannot store " + value->type.str() + " into an element of " + t.str());
+    if (got != want) t.error(loc, "cannot store " + value->type.str() + " into an element of " + ty.str());
     std::vector<ExprPtr> args;
     args.push_back(std::move(base));
     for (auto &i : *idx) args.push_back(std::move(i));
     args.push_back(std::move(value));
-    out.push_back(effect(objectOp(ObjectOp::RecordStore, Type::none(), std::move(args), loc)));
+    out.push_back(effect(objectOp(t, ObjectOp::RecordStore, Type::none(), std::move(args), loc)));
     return;
   }
-  int k = recordFieldIndex(t, index, loc);
+  int k = recordFieldIndex(t, ty, index, loc);
   if (k < 0) return;
-  recordSet(std::move(base), k, std::move(value), loc, out);
+  recordSet(t, std::move(base), k, std::move(value), loc, out);
 }
 
-void FunctionTyper::storeRecordField(ExprPtr rec, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out) {
-  const Type t = rec->type;
-  if (!t.isRecord()) notSupported(loc, "assigning to an attribute of " + t.str() + " is not supported");
-  int k = t.fieldIndex(attr);
-  if (k < 0) error(loc, t.str() + " has no field '" + attr + "'");
-  recordSet(std::move(rec), k, std::move(value), loc, out);
+void storeRecordField(Typing &t, ExprPtr rec, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out) {
+  const Type ty = rec->type;
+  if (!ty.isRecord()) t.notSupported(loc, "assigning to an attribute of " + ty.str() + " is not supported");
+  int k = ty.fieldIndex(attr);
+  if (k < 0) t.error(loc, ty.str() + " has no field '" + attr + "'");
+  recordSet(t, std::move(rec), k, std::move(value), loc, out);
 }
 
-void FunctionTyper::augAssignRecordField(ExprPtr rec, int field, const ast::AugAssign &s, ir::Block &out) {
+void augAssignRecordField(Typing &t, ExprPtr rec, int field, const ast::AugAssign &s, ir::Block &out) {
   // The record is evaluated once: a variable is read again, anything else is held.
   int self = -1;
-  if (!isPureValue(*rec)) self = holdInTemp(std::move(rec), s.loc, out);
-  auto again = [&] { return self >= 0 ? load(self, s.loc) : ir::clone(*rec); };
-  auto v = binary(s.op, recordGet(again(), field, s.loc), expr(*s.value), s.loc);
-  recordSet(again(), field, std::move(v), s.loc, out);
+  if (!t.isPureValue(*rec)) self = t.holdInTemp(std::move(rec), s.loc, out);
+  auto again = [&] { return self >= 0 ? t.load(self, s.loc) : ir::clone(*rec); };
+  auto v = t.binary(s.op, recordGet(t, again(), field, s.loc), t.expr(*s.value), s.loc);
+  recordSet(t, again(), field, std::move(v), s.loc, out);
 }
 
-void FunctionTyper::refuseRecordOperand(const ExprPtr &e, Loc loc, const std::string &what) const {
+void refuseRecordOperand(const Typing &t, const ExprPtr &e, Loc loc, const std::string &what) {
   if (e->type.isRecord() || e->type.isRecordArray())
-    notSupported(loc, what + " of " + e->type.str() + " is not supported");
+    t.notSupported(loc, what + " of " + e->type.str() + " is not supported");
 }
 
 } // namespace mahou::sema
@@ -239,7 +279,7 @@ bool takesRecords(const ir::Expr &e) {
 }
 
 struct RecordUseChecker {
-  const FunctionTyper &t;
+  const Typing &t;
 
   void refuse(Loc loc, const Type &what, const char *op) const {
     t.notSupported(loc, std::string("the operation '") + op + "' on " + what.str() +
@@ -272,14 +312,14 @@ struct RecordUseChecker {
 
 } // namespace
 
-void FunctionTyper::checkRecordUses(const ir::Block &body) const { RecordUseChecker{*this}.block(body); }
+void checkRecordUses(const Typing &t, const ir::Block &body) { RecordUseChecker{t}.block(body); }
 
-std::optional<Type> FunctionTyper::recordDtype(const ast::Expr &e) {
+std::optional<Type> recordDtype(Typing &t, const ast::Expr &e) {
   if (e.as<ast::StrLit>()) return std::nullopt;
-  if (auto *n = e.as<ast::Name>(); n && !varIndex_.count(n->id) && global(n->id).kind == GlobalValue::Kind::Builtin)
+  if (auto *n = e.as<ast::Name>(); n && !t.localVariable(n->id) && t.global(n->id).kind == GlobalValue::Kind::Builtin)
     return std::nullopt; // float, int, ...
-  auto v = expr(e);
-  if (!isUnknown(v) && v->type.kind == Kind::DTypeObj && !v->type.elems.empty()) return v->type.elems[0];
+  auto v = t.expr(e);
+  if (!Typing::isUnknown(v) && v->type.kind == Kind::DTypeObj && !v->type.elems.empty()) return v->type.elems[0];
   return std::nullopt;
 }
 

@@ -3,17 +3,20 @@
 // class's handle (Type::slice): each bound is int64, or none where it was None, so
 // which bounds are missing is known when the code is compiled (as Numba's slice2/slice3).
 #include "typer.h"
+#include "sema/typers.h"
 #include "mahou/range_type.h"
 
 #include "mahou/slice_type.h"
 
 namespace mahou::sema {
 
-ExprPtr FunctionTyper::sliceCall(const ast::Call &e) {
-  checkKeywords(e, {}, "slice");
-  auto args = positionalArgs(e, 1, 3, "slice");
+ExprPtr builtinSlice(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  t.checkKeywords(e, {}, "slice");
+  auto args = t.positionalArgs(e, 1, 3, "slice");
   for (auto &a : args)
-    if (isUnknown(a)) return unknown(e.loc);
+    if (t.isUnknown(a)) return t.unknown(e.loc);
   auto none = [&] { return ir::makeConst(Type::none(), e.loc, 0); };
   std::vector<ExprPtr> items;
   if (args.size() == 1) items.push_back(none()); // slice(stop)
@@ -21,63 +24,62 @@ ExprPtr FunctionTyper::sliceCall(const ast::Call &e) {
   while (items.size() < 3) items.push_back(none());
   std::vector<Type> types;
   for (auto &x : items) {
-    x = unwrapOptional(std::move(x));
+    x = t.unwrapOptional(std::move(x));
     if (!x->type.isNone()) {
       if (!x->type.isInt() && !x->type.isBool())
-        error(x->loc, "slice bounds must be integers or None in compiled code, not " + x->type.str());
-      x = toInt64Index(std::move(x), "slice bound");
+        t.error(x->loc, "slice bounds must be integers or None in compiled code, not " + x->type.str());
+      x = t.toInt64Index(std::move(x), "slice bound");
     }
     types.push_back(x->type);
   }
-  auto t = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, types::sliceType(types[0], types[1], types[2]), e.loc);
-  t->args = std::move(items);
-  return t;
+  auto tup = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, types::sliceType(types[0], types[1], types[2]), e.loc);
+  tup->args = std::move(items);
+  return tup;
 }
 
-std::vector<ExprPtr> FunctionTyper::sliceBounds(const ir::Expr &slice, Loc loc) {
-  const Type &t = slice.type;
+std::vector<ExprPtr> sliceBounds(Typing &t, const ir::Expr &slice, Loc loc) {
+  const Type &ty = slice.type;
   std::vector<ExprPtr> out;
   for (size_t i = 0; i < 3; ++i) {
-    if (t.elems[i].isNone()) {
+    if (ty.elems[i].isNone()) {
       out.push_back(nullptr);
       continue;
     }
-    auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, t.elems[i], loc);
+    auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, ty.elems[i], loc);
     g->ival = int64_t(i);
-    g->args.push_back(duplicate(*this, slice, "indexing with a slice object"));
+    g->args.push_back(duplicate(t, slice, "indexing with a slice object"));
     out.push_back(std::move(g));
   }
   return out;
 }
 
-ir::ViewSlot FunctionTyper::sliceSlot(const ir::Expr &slice, Loc loc) {
+ir::ViewSlot sliceSlot(Typing &t, const ir::Expr &slice, Loc loc) {
   ir::ViewSlot slot;
   slot.isSlice = true;
-  auto b = sliceBounds(slice, loc);
+  auto b = sliceBounds(t, slice, loc);
   slot.start = std::move(b[0]);
   slot.stop = std::move(b[1]);
   slot.step = std::move(b[2]);
   return slot;
 }
 
-ExprPtr FunctionTyper::sliceMethod(ExprPtr slice, const std::string &name, const ast::Call &e) {
-  if (name != "indices") error(e.loc, "'slice' object has no method '" + name + "'");
-  // s.indices(n), as CPython adjusts a slice to a length (mahou._library.internal).
-  CallArgs call = callArgs(e);
-  if (call.unknown) return unknown(e.loc);
+// s.indices(n), as CPython adjusts a slice to a length (mahou._library.internal).
+ExprPtr sliceIndicesMethod(Use &u) {
+  CallArgs call = u.t.callArgs(*u.call);
+  if (call.unknown) return u.unknown();
   if (call.positional.size() != 1 || !call.keywords.empty())
-    error(e.loc, "slice.indices() takes exactly one argument (the length)");
+    u.error("slice.indices() takes exactly one argument (the length)");
   if (!call.positional[0]->type.isInt() && !call.positional[0]->type.isBool())
-    error(e.loc, "slice.indices() needs an integer length, not " + call.positional[0]->type.str());
-  const GlobalValue &g = global("@internal.slice_indices");
+    u.error("slice.indices() needs an integer length, not " + call.positional[0]->type.str());
+  const GlobalValue &g = u.t.global("@internal.slice_indices");
   if (g.kind != GlobalValue::Kind::Function) internalError("the library helper slice_indices is missing");
-  call.positional.insert(call.positional.begin(), std::move(slice));
-  return callCompiled(g.handle, "slice.indices", std::move(call), e.loc);
+  call.positional.insert(call.positional.begin(), std::move(u.self));
+  return u.t.callCompiled(g.handle, "slice.indices", std::move(call), u.loc);
 }
 
-void FunctionTyper::refuseSlice(const Type &t, Loc loc, const std::string &what) const {
-  if (types::isSlice(t)) error(loc, "'slice' object " + what);
-  if (types::isRange(t)) notSupported(loc, "'range' object " + what + " in compiled code");
+void refuseSlice(const Typing &t, const Type &type, Loc loc, const std::string &what) {
+  if (types::isSlice(type)) t.error(loc, "'slice' object " + what);
+  if (types::isRange(type)) t.notSupported(loc, "'range' object " + what + " in compiled code");
 }
 
 } // namespace mahou::sema

@@ -1,5 +1,8 @@
 // Typing of statements: assignment (chained, unpacking, item stores), augmented
 // assignment, if/while, return, raise, assert, print (for loops: for_loops.cpp).
+#include "mahou/bound_method_type.h"
+#include "typer.h"
+#include "sema/arrays.h"
 #include "array_index.h"
 
 #include <cstdio>
@@ -160,7 +163,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
       return;
     }
     if (!isUnknown(value)) {
-      refuseSlice(value->type, loc, "cannot be unpacked");
+      refuseSlice(*this, value->type, loc, "cannot be unpacked");
       if (!value->type.isTuple())
         notSupported(loc, "unpacking a " + value->type.str() + " is not supported (only tuples)");
       if (value->type.elems.size() != elts->size())
@@ -188,18 +191,18 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     // their types, from one pass to the next while the base's type is still unknown.
     const int valueTemp = tempCounter_++;
     if (auto flat = flatBase(*sub->value)) {
-      storeFlatItem(std::move(flat), *sub->index, std::move(value), loc, out);
+      storeFlatItem(*this, std::move(flat), *sub->index, std::move(value), loc, out);
       return;
     }
     auto base = expr(*sub->value);
     if (isUnknown(base) && !base->type.isPartialContainer()) return;
     base = unwrapOptional(std::move(base));
     if ((base->type.isRecord() || base->type.isRecordArray()) && !isUnknown(base)) {
-      storeRecordItem(std::move(base), *sub->index, std::move(value), loc, out);
+      storeRecordItem(*this, std::move(base), *sub->index, std::move(value), loc, out);
       return;
     }
     if (base->type.isInstance()) {
-      instanceSetItem(std::move(base), *sub->index, std::move(value), loc, out);
+      instanceSetItem(*this, std::move(base), *sub->index, std::move(value), loc, out);
       return;
     }
     // Python evaluates the value before the container and the index or key: an index
@@ -214,16 +217,16 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     }
     if (base->type.isList() && !isUnknown(base)) {
       requireHost(loc, "a list");
-      storeListItem(std::move(base), *sub->index, std::move(value), loc, out);
+      storeListItem(*this, std::move(base), *sub->index, std::move(value), loc, out);
       return;
     }
     if (base->type.isDict()) {
-      storeDictItem(std::move(base), *sub->index, *sub->value, std::move(value), loc, out);
+      storeDictItem(*this, std::move(base), *sub->index, *sub->value, std::move(value), loc, out);
       return;
     }
     if (isUnknown(base)) return;
     if (base->type.isString()) error(loc, "'str' object does not support item assignment");
-    if (base->type.isPointer()) base = pointerView(std::move(base), loc);
+    if (base->type.isPointer()) base = pointerView(*this, std::move(base), loc);
     if (base->type.isTuple()) error(loc, "'tuple' object does not support item assignment");
     if (!base->type.isArray()) error(loc, "'" + base->type.str() + "' does not support item assignment");
     if (base->type.readonly) error(loc, "cannot assign to an item of a read-only array");
@@ -236,8 +239,8 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     for (auto &[var, v] : ix.lets) out.push_back(assignVar(var, std::move(v), loc));
     if (!ix.element(base->type.ndim)) { // a[1:3] = x, a[i] = row: store into the view, broadcasting
       auto view = basicIndex(std::move(base), std::move(ix.parts), loc);
-      if (value->type.isTuple()) value = tupleAsArray(std::move(value), loc); // a[:2] = (x, y)
-      else if (value->type.isList()) value = arrayFromList(std::move(value), std::nullopt, "storing a list", loc);
+      if (value->type.isTuple()) value = tupleAsArray(*this, std::move(value), loc); // a[:2] = (x, y)
+      else if (value->type.isList()) value = arrayFromList(*this, std::move(value), std::nullopt, "storing a list", loc);
       if (isUnknown(value)) return;
       value = storedScalar(std::move(value), view->type.dtype, loc);
       out.push_back(storeView(std::move(view), std::move(value), loc));
@@ -254,17 +257,19 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     return;
   }
   if (auto *a = target.as<ast::Attribute>()) {
-    storeAttribute(expr(*a->value), a->attr, std::move(value), loc, out);
+    storeAttribute(*this, expr(*a->value), a->attr, std::move(value), loc, out);
     return;
   }
   if (target.kind == ast::ExprKind::Starred) notSupported(loc, "starred assignment is not supported");
   error(loc, "cannot assign to this expression");
 }
 
+namespace {
+
 // Whether evaluating `e` can neither run user code nor store into an instance's field:
 // numbers and their operators, reads of variables, array items and shapes, tuple items and
 // instance fields. (Raising is allowed: it ends the statement either way.)
-bool FunctionTyper::isPureExpr(const ir::Expr &e) {
+bool isPureExpr(const ir::Expr &e) {
   switch (e.op) {
   case ir::ExprOp::Const:
   case ir::ExprOp::LoadVar: return true;
@@ -295,11 +300,13 @@ bool FunctionTyper::isPureExpr(const ir::Expr &e) {
 }
 
 // An instance's field (of a field ...) of a variable: `self.a`, `self.grid.data`.
-bool FunctionTyper::isFieldRead(const ir::Expr &e) {
+bool isFieldRead(const ir::Expr &e) {
   if (e.op != ir::ExprOp::Object || ir::ObjectOp(e.sub) != ir::ObjectOp::InstanceGet) return false;
   const ir::Expr &obj = *e.args[0];
   return obj.op == ir::ExprOp::LoadVar || isFieldRead(obj);
 }
+
+} // namespace
 
 void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   if (auto *n = s.target->as<ast::Name>()) {
@@ -313,7 +320,7 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
     }
     if (!isUnknown(cur) && cur->type.isInstance()) { // x += y: x.__iadd__(y) when the class has it
       auto rhs = expr(*s.value);
-      if (auto r = instanceInPlace(s.op, cur, rhs, s.loc)) {
+      if (auto r = instanceInPlace(*this, s.op, cur, rhs, s.loc)) {
         out.push_back(assignVar(var, std::move(r), s.loc));
         return;
       }
@@ -338,16 +345,16 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   if (isUnknown(base)) return;
   base = unwrapOptional(std::move(base));
   if (base->type.isRecord()) { // r['x'] += v
-    int k = recordFieldIndex(base->type, *sub->index, s.loc);
-    if (k >= 0) augAssignRecordField(std::move(base), k, s, out);
+    int k = recordFieldIndex(*this, base->type, *sub->index, s.loc);
+    if (k >= 0) augAssignRecordField(*this, std::move(base), k, s, out);
     return;
   }
-  refuseRecordOperand(base, s.loc, "augmented assignment to an item");
+  refuseRecordOperand(*this, base, s.loc, "augmented assignment to an item");
   if (base->type.isList() || base->type.isDict()) {
     augAssignContainerItem(std::move(base), s, *sub, out);
     return;
   }
-  if (base->type.isPointer()) base = pointerView(std::move(base), s.loc);
+  if (base->type.isPointer()) base = pointerView(*this, std::move(base), s.loc);
   if (!base->type.isArray()) error(s.loc, "'" + base->type.str() + "' does not support item assignment");
   ArrayIndex ix = arrayIndexParts(base->type, *sub->index);
   if (ix.unknown) return;
@@ -433,21 +440,21 @@ void FunctionTyper::augAssignContainerItem(ExprPtr base, const ast::AugAssign &s
       error(sub.index->loc, "list indices must be integers or slices, not " + key->type.str());
     key = ir::makeCast(std::move(key), Type::int64());
   } else {
-    key = hashedKey(std::move(key), t.elems[0], "dict key");
+    key = hashedKey(*this, std::move(key), t.elems[0], "dict key");
   }
   key = once(std::move(key));
   const Type item = isList ? t.elems[0] : t.elems[1];
   std::vector<ExprPtr> getArgs;
   getArgs.push_back(ir::clone(*container));
   getArgs.push_back(ir::clone(*key));
-  auto current = objectOp(isList ? ir::ObjectOp::ListGet : ir::ObjectOp::DictGet, item, std::move(getArgs), s.loc);
+  auto current = objectOp(*this, isList ? ir::ObjectOp::ListGet : ir::ObjectOp::DictGet, item, std::move(getArgs), s.loc);
   auto value = binary(s.op, std::move(current), expr(*s.value), s.loc);
   if (isUnknown(value)) return;
   std::vector<ExprPtr> setArgs;
   setArgs.push_back(std::move(container));
   setArgs.push_back(std::move(key));
-  setArgs.push_back(convertItem(std::move(value), item, isList ? "list item assignment" : "dict value"));
-  out.push_back(ir::makeEval(objectOp(isList ? ir::ObjectOp::ListSet : ir::ObjectOp::DictSet, Type::none(), std::move(setArgs), s.loc), s.loc));
+  setArgs.push_back(convertItem(*this, std::move(value), item, isList ? "list item assignment" : "dict value"));
+  out.push_back(ir::makeEval(objectOp(*this, isList ? ir::ObjectOp::ListSet : ir::ObjectOp::DictSet, Type::none(), std::move(setArgs), s.loc), s.loc));
 }
 
 void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
@@ -467,7 +474,9 @@ void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
   }
   if (isCompileTimeOnly(v->type)) notSupported(s.loc, "returning a " + v->type.str() + " is not supported");
   if (v->type.containsClosure()) notSupported(s.loc, "returning an inner function is not supported (Numba refuses it too)");
-  v = itemValue(std::move(v)); // a string literal is returned as a str
+  if (types::containsBoundMethod(v->type))
+    notSupported(s.loc, "returning a bound method of a jitclass instance is not supported (call it, or return the instance)");
+  v = itemValue(*this, std::move(v)); // a string literal is returned as a str
   unifyReturn(v->type, s.loc);
   if (!ret_.isNone()) {
     st->exprs.push_back(convert(std::move(v), ret_, "return value"));
@@ -523,41 +532,22 @@ void FunctionTyper::exprStmt(const ast::ExprStmt &s, ir::Block &out) {
   if (s.value->kind == ast::ExprKind::StrLit) return; // docstring
   if (auto *call = s.value->as<ast::Call>()) {
     auto c = resolveCallee(*call->func);
-    if (c && c->kind == CalleeRef::Kind::Method && c->name == "fill") { // a.fill(v): a store into the whole array
+    // A method with a statement form of its own (a.fill(v): a store into the whole array).
+    if (c && c->kind == CalleeRef::Kind::Method && hasStatementForm(c->name)) {
       auto self = expr(*c->self);
-      if (!isUnknown(self) && self->type.isArray()) {
-        checkKeywords(*call, {}, "a.fill");
-        auto args = positionalArgs(*call, 1, 1, "a.fill");
-        if (isUnknown(args[0])) return;
-        if (!args[0]->type.isNumber()) error(call->loc, "a.fill() needs a number");
-        out.push_back(storeView(std::move(self), std::move(args[0]), s.loc));
-        return;
+      if (!isUnknown(self)) {
+        if (const Entry *entry = findEntry(receiverOf(self->type), Member::Statement, c->name)) {
+          Use use{*this, *entry, c->name, call, std::move(self), c->self, call->loc};
+          if (entry->statement(use, out)) return;
+        }
       }
     }
-    if (c && c->kind == CalleeRef::Kind::ModuleFn && c->module == types::ModuleId::Numpy)
-      if (auto st = ufuncIntoOut(c->name, *call)) { // np.sin(x, out)
-        out.push_back(std::move(st));
-        return;
+    // A function with a statement form of its own (np.sin(x, out), print(...)).
+    if (c && (c->kind == CalleeRef::Kind::Builtin || c->kind == CalleeRef::Kind::ModuleFn))
+      if (const Entry *entry = findEntry(c->receiver, Member::Statement, c->name)) {
+        Use use{*this, *entry, c->name, call, nullptr, nullptr, call->loc};
+        if (entry->statement(use, out)) return;
       }
-    if (c && c->kind == CalleeRef::Kind::Builtin && c->name == "print") {
-      if (gpu_) {
-        out.push_back(kernelPrint(*call, s.loc));
-        return;
-      }
-      for (auto &k : call->keywords)
-        notSupported(k.loc, "print() keyword arguments are not supported yet");
-      auto st = makeStmt(ir::StmtOp::Print, s.loc);
-      for (auto &a : call->args) {
-        if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "print(*args) is not supported");
-        auto v = expr(*a);
-        if (!isUnknown(v) && !v->type.isNumber() && !v->type.isArray() && !v->type.isString() && !v->type.isNone() &&
-            !v->type.isOptional())
-          v = printableText(std::move(v), a->loc);
-        st->exprs.push_back(std::move(v));
-      }
-      out.push_back(std::move(st));
-      return;
-    }
   }
   auto v = expr(*s.value);
   if (v->op == ir::ExprOp::Const || v->op == ir::ExprOp::LoadVar) return; // no effect

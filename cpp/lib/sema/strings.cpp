@@ -7,72 +7,72 @@ namespace mahou::sema {
 
 using ObjectOp = ir::ObjectOp;
 
-ExprPtr FunctionTyper::concatText(std::vector<ExprPtr> parts, Loc loc) {
-  if (parts.empty()) return toUnicode(ir::makeStrConst("", loc));
-  ExprPtr acc = toUnicode(std::move(parts[0]));
+ExprPtr concatText(Typing &t, std::vector<ExprPtr> parts, Loc loc) {
+  if (parts.empty()) return toUnicode(t, ir::makeStrConst("", loc));
+  ExprPtr acc = toUnicode(t, std::move(parts[0]));
   for (size_t i = 1; i < parts.size(); ++i) {
     std::vector<ExprPtr> a;
     a.push_back(std::move(acc));
-    a.push_back(toUnicode(std::move(parts[i])));
-    acc = objectOp(ObjectOp::StrConcat, Type::unicode(), std::move(a), loc);
+    a.push_back(toUnicode(t, std::move(parts[i])));
+    acc = objectOp(t, ObjectOp::StrConcat, Type::unicode(), std::move(a), loc);
   }
   return acc;
 }
 
-ExprPtr FunctionTyper::reprText(ExprPtr v, Loc loc) {
-  const Type t = v->type;
-  if (t.isClosure()) notSupported(loc, "the inner function '" + t.text + "' has no text in compiled code");
-  if (t.isString()) return toStr(std::move(v), true, loc);
-  if (t.isNumber() || t.isNone() || t.isOptional()) return toStr(std::move(v), false, loc);
-  if (t.isInstance()) return toStr(std::move(v), true, loc);
-  if (types::isRange(t)) notSupported(loc, "the text of a range object is not supported in compiled code");
-  if (t.isTuple()) {
+ExprPtr reprText(Typing &t, ExprPtr v, Loc loc) {
+  const Type ty = v->type;
+  if (ty.isClosure()) t.notSupported(loc, "the inner function '" + ty.text + "' has no text in compiled code");
+  if (ty.isString()) return toStr(t, std::move(v), true, loc);
+  if (ty.isNumber() || ty.isNone() || ty.isOptional()) return toStr(t, std::move(v), false, loc);
+  if (ty.isInstance()) return toStr(t, std::move(v), true, loc);
+  if (types::isRange(ty)) t.notSupported(loc, "the text of a range object is not supported in compiled code");
+  if (ty.isTuple()) {
     auto stmts = std::make_shared<ir::Block>();
-    int tv = holdInTemp(std::move(v), loc, *stmts);
+    int tv = t.holdInTemp(std::move(v), loc, *stmts);
     std::vector<ExprPtr> parts;
     parts.push_back(ir::makeStrConst("(", loc));
-    for (size_t i = 0; i < t.elems.size(); ++i) {
+    for (size_t i = 0; i < ty.elems.size(); ++i) {
       if (i) parts.push_back(ir::makeStrConst(", ", loc));
-      auto item = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, t.elems[i], loc);
+      auto item = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, ty.elems[i], loc);
       item->ival = int64_t(i);
-      item->args.push_back(load(tv, loc));
-      parts.push_back(reprText(std::move(item), loc));
+      item->args.push_back(t.load(tv, loc));
+      parts.push_back(reprText(t, std::move(item), loc));
     }
-    parts.push_back(ir::makeStrConst(t.elems.size() == 1 ? ",)" : ")", loc));
-    return seqExpr(std::move(stmts), concatText(std::move(parts), loc), loc);
+    parts.push_back(ir::makeStrConst(ty.elems.size() == 1 ? ",)" : ")", loc));
+    return t.seqExpr(std::move(stmts), concatText(t, std::move(parts), loc), loc);
   }
-  if (t.isList() || t.isSet()) {
+  if (ty.isList() || ty.isSet()) {
     auto stmts = std::make_shared<ir::Block>();
-    int pieces = holdInTemp(objectOp(ObjectOp::ListNew, Type::list(Type::unicode()), {}, loc), loc, *stmts);
+    int pieces = t.holdInTemp(objectOp(t, ObjectOp::ListNew, Type::list(Type::unicode()), {}, loc), loc, *stmts);
     bool empty = true;
-    forEachValue(std::move(v), loc, [&](ExprPtr x, ir::Block &body) {
+    t.forEachValue(std::move(v), loc, [&](ExprPtr x, ir::Block &body) {
       empty = false;
       std::vector<ExprPtr> a;
-      a.push_back(load(pieces, loc));
-      a.push_back(reprText(std::move(x), loc));
+      a.push_back(t.load(pieces, loc));
+      a.push_back(reprText(t, std::move(x), loc));
       auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
-      st->exprs.push_back(objectOp(ObjectOp::ListAppend, Type::none(), std::move(a), loc));
+      st->exprs.push_back(objectOp(t, ObjectOp::ListAppend, Type::none(), std::move(a), loc));
       body.push_back(std::move(st));
     }, *stmts);
     (void)empty;
     std::vector<ExprPtr> join;
-    join.push_back(toUnicode(ir::makeStrConst(", ", loc)));
-    join.push_back(load(pieces, loc));
-    auto joined = objectOp(ObjectOp::StrCall, Type::unicode(), std::move(join), loc);
+    join.push_back(toUnicode(t, ir::makeStrConst(", ", loc)));
+    join.push_back(t.load(pieces, loc));
+    auto joined = objectOp(t, ObjectOp::StrCall, Type::unicode(), std::move(join), loc);
     joined->symbol = "mahou_rt_str_join";
     std::vector<ExprPtr> parts;
-    parts.push_back(ir::makeStrConst(t.isList() ? "[" : "{", loc));
+    parts.push_back(ir::makeStrConst(ty.isList() ? "[" : "{", loc));
     parts.push_back(std::move(joined));
-    parts.push_back(ir::makeStrConst(t.isList() ? "]" : "}", loc));
-    return seqExpr(std::move(stmts), concatText(std::move(parts), loc), loc);
+    parts.push_back(ir::makeStrConst(ty.isList() ? "]" : "}", loc));
+    return t.seqExpr(std::move(stmts), concatText(t, std::move(parts), loc), loc);
   }
-  if (t.isDict()) return dictReprText(std::move(v), loc);
-  notSupported(loc, "the text of a " + t.str() + " (print, str, f-string) is not supported");
+  if (ty.isDict()) return dictReprText(t, std::move(v), loc);
+  t.notSupported(loc, "the text of a " + ty.str() + " (print, str, f-string) is not supported");
 }
 
-ExprPtr FunctionTyper::printableText(ExprPtr v, Loc loc) {
-  if (v->type.isInstance()) return toStr(std::move(v), false, loc); // print(obj) writes str(obj)
-  return reprText(std::move(v), loc);
+ExprPtr printableText(Typing &t, ExprPtr v, Loc loc) {
+  if (v->type.isInstance()) return toStr(t, std::move(v), false, loc); // print(obj) writes str(obj)
+  return reprText(t, std::move(v), loc);
 }
 
 ExprPtr FunctionTyper::joinedStr(const ast::JoinedStr &e) {
@@ -87,13 +87,13 @@ ExprPtr FunctionTyper::joinedStr(const ast::JoinedStr &e) {
     if (!f) internalError("f-string part");
     ExprPtr v = expr(*f->value);
     if (isUnknown(v)) return unknown(e.loc);
-    if (f->conversion == 'r' || f->conversion == 'a') v = reprText(std::move(v), f->loc);
-    else if (f->conversion == 's') v = toStr(std::move(v), false, f->loc);
+    if (f->conversion == 'r' || f->conversion == 'a') v = reprText(*this, std::move(v), f->loc);
+    else if (f->conversion == 's') v = toStr(*this, std::move(v), false, f->loc);
     if (!f->spec) {
       if (v->type.isString()) parts.push_back(std::move(v));
       else if (v->type.isList() || v->type.isTuple() || v->type.isDict() || v->type.isSet())
-        parts.push_back(reprText(std::move(v), f->loc));
-      else parts.push_back(toStr(std::move(v), false, f->loc));
+        parts.push_back(reprText(*this, std::move(v), f->loc));
+      else parts.push_back(toStr(*this, std::move(v), false, f->loc));
       continue;
     }
     ExprPtr spec = joinedStr(*f->spec->as<ast::JoinedStr>());
@@ -103,7 +103,7 @@ ExprPtr FunctionTyper::joinedStr(const ast::JoinedStr &e) {
     std::vector<ExprPtr> a;
     const char *fn;
     if (t.isString()) {
-      a.push_back(toUnicode(std::move(v)));
+      a.push_back(toUnicode(*this, std::move(v)));
       fn = "mahou_rt_str_format_str";
     } else if (t.isInt() || t.isBool()) {
       a.push_back(ir::makeCast(std::move(v), Type::int64()));
@@ -115,11 +115,11 @@ ExprPtr FunctionTyper::joinedStr(const ast::JoinedStr &e) {
       notSupported(f->loc, "a format spec for a " + t.str() + " is not supported");
     }
     a.push_back(std::move(spec));
-    auto c = objectOp(ObjectOp::StrCall, Type::unicode(), std::move(a), f->loc);
+    auto c = objectOp(*this, ObjectOp::StrCall, Type::unicode(), std::move(a), f->loc);
     c->symbol = fn;
     parts.push_back(std::move(c));
   }
-  return concatText(std::move(parts), e.loc);
+  return concatText(*this, std::move(parts), e.loc);
 }
 
 } // namespace mahou::sema

@@ -35,25 +35,25 @@ bool canBeEqual(const Type &a, const Type &b) {
 
 } // namespace
 
-ExprPtr FunctionTyper::tupleCompare(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) {
+ExprPtr tupleCompare(Typing &t, ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) {
   const Type a = lhs->type, b = rhs->type;
-  if (types::isRange(a) || types::isRange(b)) notSupported(loc, "comparing range objects is not supported");
-  if (a.containsClosure() || b.containsClosure()) notSupported(loc, "comparing inner functions is not supported");
-  for (const Type *t : {&a, &b})
-    for (const Type &e : t->elems)
+  if (types::isRange(a) || types::isRange(b)) t.notSupported(loc, "comparing range objects is not supported");
+  if (a.containsClosure() || b.containsClosure()) t.notSupported(loc, "comparing inner functions is not supported");
+  for (const Type *side : {&a, &b})
+    for (const Type &e : side->elems)
       if (e.isArray())
-        notSupported(loc, "comparing tuples that hold arrays is not supported (the truth value of an array "
+        t.notSupported(loc, "comparing tuples that hold arrays is not supported (the truth value of an array "
                           "is ambiguous)");
   bool equality = op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq;
-  return bindOnce(std::move(lhs), [&](const std::function<ExprPtr()> &l) {
-    return bindOnce(std::move(rhs), [&](const std::function<ExprPtr()> &r) -> ExprPtr {
+  return t.bindOnce(std::move(lhs), [&](const std::function<ExprPtr()> &l) {
+    return t.bindOnce(std::move(rhs), [&](const std::function<ExprPtr()> &r) -> ExprPtr {
       size_t n = std::min(a.elems.size(), b.elems.size());
       if (equality) {
         ExprPtr all = boolConst(loc, a.elems.size() == b.elems.size());
         if (a.elems.size() == b.elems.size())
           for (size_t i = n; i-- > 0;) {
             ExprPtr eq = canBeEqual(a.elems[i], b.elems[i])
-                             ? compareOne(ast::CmpOpKind::Eq, item(l, a, i, loc), item(r, b, i, loc), loc)
+                             ? t.compareOne(ast::CmpOpKind::Eq, item(l, a, i, loc), item(r, b, i, loc), loc)
                              : boolConst(loc, false);
             all = ir::makeBoolOp(false, std::move(eq), std::move(all), loc);
           }
@@ -65,14 +65,14 @@ ExprPtr FunctionTyper::tupleCompare(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs,
                               : op == ast::CmpOpKind::GtE ? ast::CmpOpKind::Gt
                                                           : op;
       int64_t la = int64_t(a.elems.size()), lb = int64_t(b.elems.size());
-      ExprPtr acc = compareOne(op, ir::makeConst(Type::int64(), loc, la), ir::makeConst(Type::int64(), loc, lb), loc);
+      ExprPtr acc = t.compareOne(op, ir::makeConst(Type::int64(), loc, la), ir::makeConst(Type::int64(), loc, lb), loc);
       for (size_t i = n; i-- > 0;) {
         const Type &x = a.elems[i], &y = b.elems[i];
         if (!((x.isNumber() && y.isNumber()) || (x.isTuple() && y.isTuple()) || (x.isString() && y.isString())))
-          error(loc, "'" + std::string(ast::cmpOpSymbol(op)) + "' is not supported between items " + x.str() +
+          t.error(loc, "'" + std::string(ast::cmpOpSymbol(op)) + "' is not supported between items " + x.str() +
                          " and " + y.str() + " of the tuples");
-        ExprPtr less = compareOne(strict, item(l, a, i, loc), item(r, b, i, loc), loc);
-        ExprPtr same = compareOne(ast::CmpOpKind::Eq, item(l, a, i, loc), item(r, b, i, loc), loc);
+        ExprPtr less = t.compareOne(strict, item(l, a, i, loc), item(r, b, i, loc), loc);
+        ExprPtr same = t.compareOne(ast::CmpOpKind::Eq, item(l, a, i, loc), item(r, b, i, loc), loc);
         acc = ir::makeBoolOp(true, std::move(less), ir::makeBoolOp(false, std::move(same), std::move(acc), loc), loc);
       }
       return acc;

@@ -52,7 +52,7 @@ bool isPure(const ir::Expr &e) {
 bool FunctionTyper::isPureValue(const ir::Expr &e) const { return isPure(e); }
 
 // A copy of `e` for a second evaluation; refuses expressions with effects.
-ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &what) {
+ExprPtr duplicate(const Typing &t, const ir::Expr &e, const std::string &what) {
   if (!isPure(e)) t.notSupported(e.loc, what + " with an operand that has side effects or allocates; assign it to a variable first");
   return ir::clone(e);
 }
@@ -100,28 +100,28 @@ ExprPtr FunctionTyper::wrapBindings(std::vector<std::pair<int, ExprPtr>> binding
   return body;
 }
 
-ExprPtr FunctionTyper::tupleContains(bool negate, ExprPtr needle, ExprPtr tuple, Loc loc) {
-  if (isUnknown(needle) || isUnknown(tuple)) return unknown(loc);
+ExprPtr tupleContains(Typing &t, bool negate, ExprPtr needle, ExprPtr tuple, Loc loc) {
+  if (t.isUnknown(needle) || t.isUnknown(tuple)) return t.unknown(loc);
   if (tuple->type.isArray()) { // NumPy's (a == x).any() (python/mahou/_library/internal.py)
     std::vector<ExprPtr> args;
     args.push_back(std::move(needle));
     args.push_back(std::move(tuple));
-    if (auto r = libraryCallTyped("internal.array_contains", "in", std::move(args), loc)) {
-      if (negate) return logicalNot(truth(std::move(r)));
+    if (auto r = t.libraryCallTyped("internal.array_contains", "in", std::move(args), loc)) {
+      if (negate) return t.logicalNot(t.truth(std::move(r)));
       return r;
     }
-    notSupported(loc, "the 'in' operator on arrays is not supported in CUDA kernels");
+    t.notSupported(loc, "the 'in' operator on arrays is not supported in CUDA kernels");
   }
   if (!tuple->type.isTuple())
-    notSupported(loc, "the 'in' operator is only supported on tuples, not " + tuple->type.str());
-  if (types::isRange(tuple->type)) return rangeContains(negate, std::move(needle), std::move(tuple), loc);
+    t.notSupported(loc, "the 'in' operator is only supported on tuples, not " + tuple->type.str());
+  if (types::isRange(tuple->type)) return rangeContains(t, negate, std::move(needle), std::move(tuple), loc);
   const Type tt = tuple->type;
-  refuseSlice(tt, loc, "does not support 'in'");
+  refuseSlice(t, tt, loc, "does not support 'in'");
   const Type nt = needle->type;
   std::vector<ExprPtr> operands; // each evaluated once, the needle first, as in Python
   operands.push_back(std::move(needle));
   operands.push_back(std::move(tuple));
-  auto bindings = bindOperands(operands, loc);
+  auto bindings = t.bindOperands(operands, loc);
   ExprPtr acc;
   for (size_t i = 0; i < tt.elems.size(); ++i) {
     const Type &et = tt.elems[i];
@@ -130,13 +130,13 @@ ExprPtr FunctionTyper::tupleContains(bool negate, ExprPtr needle, ExprPtr tuple,
                       nt.isNone() || et.isNone();
     if (!comparable) {
       if ((nt.isArray() || et.isArray()) || (nt.isTuple() && et.isTuple()))
-        notSupported(loc, "'in' on a tuple of " + et.str() + " is not supported");
+        t.notSupported(loc, "'in' on a tuple of " + et.str() + " is not supported");
       eq = ir::makeConst(Type::boolean(), loc, 0);
     } else {
       auto item = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, et, loc);
       item->ival = int64_t(i);
       item->args.push_back(ir::clone(*operands[1]));
-      eq = compareOne(ast::CmpOpKind::Eq, ir::clone(*operands[0]), std::move(item), loc);
+      eq = t.compareOne(ast::CmpOpKind::Eq, ir::clone(*operands[0]), std::move(item), loc);
     }
     if (!acc) {
       acc = std::move(eq);
@@ -155,13 +155,13 @@ ExprPtr FunctionTyper::tupleContains(bool negate, ExprPtr needle, ExprPtr tuple,
     n->args.push_back(std::move(acc));
     acc = std::move(n);
   }
-  return wrapBindings(std::move(bindings), std::move(acc), loc);
+  return t.wrapBindings(std::move(bindings), std::move(acc), loc);
 }
 
-ExprPtr FunctionTyper::tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc) {
-  if (isUnknown(lhs) || isUnknown(rhs)) return unknown(loc);
-  refuseSlice(lhs->type, loc, "does not support +");
-  refuseSlice(rhs->type, loc, "does not support +");
+ExprPtr tupleConcat(Typing &t, ExprPtr lhs, ExprPtr rhs, Loc loc) {
+  if (t.isUnknown(lhs) || t.isUnknown(rhs)) return t.unknown(loc);
+  refuseSlice(t, lhs->type, loc, "does not support +");
+  refuseSlice(t, rhs->type, loc, "does not support +");
   std::vector<Type> ts = lhs->type.elems;
   for (auto &t : rhs->type.elems) ts.push_back(t);
   auto c = std::make_unique<ir::Expr>(ir::ExprOp::TupleConcat, Type::tuple(ts), loc);
@@ -170,22 +170,22 @@ ExprPtr FunctionTyper::tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc) {
   return c;
 }
 
-ExprPtr FunctionTyper::tupleSubscript(ExprPtr base, const ast::Expr &index, Loc loc) {
-  if (isUnknown(base)) return unknown(loc);
+ExprPtr tupleSubscript(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc) {
+  if (t.isUnknown(base)) return t.unknown(loc);
   const Type tt = base->type;
-  refuseSlice(tt, loc, "is not subscriptable");
-  if (tt.isClosure()) error(loc, "'function' object is not subscriptable");
+  refuseSlice(t, tt, loc, "is not subscriptable");
+  if (tt.isClosure()) t.error(loc, "'function' object is not subscriptable");
   int64_t n = int64_t(tt.elems.size());
   if (auto *sl = index.as<ast::Slice>()) {
     auto bound = [&](const ast::ExprPtr &x, const char *what) -> std::optional<int64_t> {
       if (!x) return std::nullopt;
-      auto v = constInt(*x);
-      if (!v) notSupported(x->loc, std::string("tuple slices need constant bounds (the ") + what + " is not a constant)");
+      auto v = t.constInt(*x);
+      if (!v) t.notSupported(x->loc, std::string("tuple slices need constant bounds (the ") + what + " is not a constant)");
       return v;
     };
     auto lo = bound(sl->lower, "start"), hi = bound(sl->upper, "stop"), st = bound(sl->step, "step");
     int64_t step = st ? *st : 1;
-    if (step == 0) error(loc, "slice step cannot be zero");
+    if (step == 0) t.error(loc, "slice step cannot be zero");
     auto clamp = [&](std::optional<int64_t> v, int64_t dflt) {
       if (!v) return dflt;
       int64_t x = *v;
@@ -206,12 +206,12 @@ ExprPtr FunctionTyper::tupleSubscript(ExprPtr base, const ast::Expr &index, Loc 
     r->args.push_back(std::move(base));
     return r;
   }
-  auto idx = expr(index);
-  if (isUnknown(idx)) return unknown(loc);
-  if (!idx->type.isInt() && !idx->type.isBool()) error(index.loc, "tuple indices must be integers, not " + idx->type.str());
-  if (n == 0) error(loc, "tuple index out of range");
+  auto idx = t.expr(index);
+  if (t.isUnknown(idx)) return t.unknown(loc);
+  if (!idx->type.isInt() && !idx->type.isBool()) t.error(index.loc, "tuple indices must be integers, not " + idx->type.str());
+  if (n == 0) t.error(loc, "tuple index out of range");
   if (!tt.isHomogeneousTuple())
-    notSupported(index.loc, "indexing the heterogeneous tuple " + tt.str() +
+    t.notSupported(index.loc, "indexing the heterogeneous tuple " + tt.str() +
                                 " with a variable is not supported (the element type would depend on the value)");
   auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleIndex, tt.elems[0], loc);
   g->args.push_back(std::move(base));

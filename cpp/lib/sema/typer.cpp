@@ -190,7 +190,7 @@ ir::Function FunctionTyper::run() {
     if (ret_.containsUnknown())
       error(def_.loc, "cannot infer the return type of '" + def_.name +
                           "' (a recursive function needs a base case that returns first)");
-    checkRecordUses(body);
+    checkRecordUses(*this, body);
     ir::Function fn;
     fn.name = def_.name;
     fn.file = file_.path();
@@ -210,8 +210,6 @@ ir::Function FunctionTyper::run() {
     return fn;
   }
 }
-
-ExprPtr FunctionTyper::unknown(Loc loc) const { return ir::makeConst(Type::unknown(), loc, 0); }
 
 ExprPtr FunctionTyper::load(int var, Loc loc) {
   if (vars_[var].type.containsUnknown() && strict_)
@@ -234,7 +232,7 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
   case Kind::Range:
     notSupported(loc, "cannot store a " + t.str() + " in variable '" + frontend::userName(vars_[var].name) + "'");
   case Kind::Namespace: // a cooperative group (g = cuda.cg.this_grid()) is a value; cuda.shared is not
-    if (t.text != "cg.grid") notSupported(loc, "cannot store a " + t.str() + " in variable '" + frontend::userName(vars_[var].name) + "'");
+    if (receiverOf(t) != Receiver::CudaGrid) notSupported(loc, "cannot store a " + t.str() + " in variable '" + frontend::userName(vars_[var].name) + "'");
     break;
   default: break;
   }
@@ -268,6 +266,12 @@ ir::StmtPtr FunctionTyper::assignVar(int var, ExprPtr value, Loc loc) {
   if ((!t.containsUnknown() || partial) && !vt.containsUnknown()) value = convert(std::move(value), vt, "assignment");
   s->exprs.push_back(std::move(value));
   return s;
+}
+
+std::optional<int> FunctionTyper::localVariable(const std::string &name) {
+  auto it = varIndex_.find(name);
+  if (it == varIndex_.end()) return std::nullopt;
+  return it->second;
 }
 
 int FunctionTyper::hiddenVar(const std::string &name) {
@@ -395,7 +399,7 @@ ExprPtr FunctionTyper::truth(ExprPtr e) {
     return t;
   }
   case Kind::None: return ir::makeConst(Type::boolean(), loc, 0);
-  case Kind::Instance: return instanceTruth(std::move(e));
+  case Kind::Instance: return instanceTruth(*this, std::move(e));
   case Kind::EnumMember: // an IntEnum's value; an Enum member is true
     if (e->type.typed) return truth(enumValue(std::move(e)));
     return e->op == ir::ExprOp::Const || e->op == ir::ExprOp::LoadVar
@@ -406,11 +410,11 @@ ExprPtr FunctionTyper::truth(ExprPtr e) {
     std::vector<ExprPtr> a;
     bool list = e->type.isList();
     a.push_back(std::move(e));
-    auto n = objectOp(list ? ir::ObjectOp::ListLen : ir::ObjectOp::StrLen, Type::int64(), std::move(a), loc);
+    auto n = objectOp(*this, list ? ir::ObjectOp::ListLen : ir::ObjectOp::StrLen, Type::int64(), std::move(a), loc);
     return compareOne(ast::CmpOpKind::NotEq, std::move(n), ir::makeConst(Type::int64(), loc, 0), loc);
   }
   case Kind::Dict:
-  case Kind::Set: return containerTruth(std::move(e));
+  case Kind::Set: return containerTruth(*this, std::move(e));
   case Kind::Optional: {
     // None is false; otherwise the value's truth.
     auto stmts = std::make_shared<ir::Block>();
@@ -422,7 +426,7 @@ ExprPtr FunctionTyper::truth(ExprPtr e) {
     return seqExpr(std::move(stmts), std::move(sel), loc);
   }
   case Kind::Tuple:
-    if (types::isRange(e->type)) return rangeTruth(std::move(e), loc);
+    if (types::isRange(e->type)) return rangeTruth(*this, std::move(e), loc);
     return ir::makeConst(Type::boolean(), loc, e->type.elems.empty() ? 0 : 1);
   case Kind::Str: return ir::makeConst(Type::boolean(), loc, e->type.text.empty() ? 0 : 1);
   default:

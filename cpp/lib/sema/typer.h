@@ -3,7 +3,7 @@
 #pragma once
 
 #include "mahou/jitclass.h"
-#include "mahou/sema.h"
+#include "sema/typers.h"
 
 #include <functional>
 #include <map>
@@ -12,11 +12,6 @@
 #include <unordered_map>
 
 namespace mahou::sema {
-
-using ir::ExprPtr;
-using types::DType;
-using types::Kind;
-using types::Type;
 
 // Python scoping: every name bound anywhere in `body` (assignments, loop targets,
 // except handlers, nested def names), without looking into nested functions.
@@ -29,6 +24,7 @@ struct CalleeRef {
   enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, External, Overloaded, JitClass, Closure, NamedTuple, Unknown } kind;
   std::string name;             // builtin / module function / method / inner function name
   types::ModuleId module{};     // ModuleFn
+  Receiver receiver{};          // Builtin, ModuleFn: what the registry looks `name` up on
   uint64_t handle = 0;          // Compiled, JitClass; External: the C function's address (name: its signature)
   DType dtype{};                // DTypeCtor
   types::ExcKind exc{};         // ExcCtor
@@ -38,22 +34,22 @@ struct CalleeRef {
 
 bool isCompileTimeOnly(const Type &t); // a module, function, class...: no run-time value (exprs.cpp)
 
-struct MemberAccess; // method_table.h
-struct IndexPart;    // array_index.h
-struct ArrayIndex;
+// Entries the registry gains while a function is typed: the names the environment
+// answers for (the _library's NumPy functions and array methods, user extensions'
+// members). Each entry's name lives in the map's key.
+class RuntimeEntries {
+public:
+  const Entry *find(Receiver receiver, Member member, std::string_view name) const;
+  const Entry &add(Receiver receiver, Member member, const std::string &name, Typer typer, int variant = 0);
 
-// The arguments of a call, typed (call_args.cpp): positional ones (a `*t` spread into
-// its items) and keyword ones, and the hidden variables (`let`s) that hold values read
-// more than once, to be wrapped around the call expression built from them.
-struct CallArgs {
-  std::vector<ExprPtr> positional;
-  std::vector<std::pair<std::string, ExprPtr>> keywords;
-  std::vector<std::pair<int, ExprPtr>> lets; // (variable, value), in evaluation order: for wrapBindings
-  bool unknown = false;                      // some argument's type is not known yet
-  std::vector<std::string> kwnames() const;
+private:
+  std::map<std::tuple<Receiver, Member, std::string>, Entry, std::less<>> entries_;
 };
 
-class FunctionTyper {
+struct IndexPart; // array_index.h
+struct ArrayIndex;
+
+class FunctionTyper final : public Typing {
 public:
   FunctionTyper(const SourceFile &file, const ast::FunctionDef &def,
                 const std::vector<Type> &argTypes, CompileEnvironment &env,
@@ -61,38 +57,42 @@ public:
   ir::Function run();
 
   // ---- shared helpers (typer.cpp)
-  [[noreturn]] void error(Loc loc, const std::string &msg) const { typingError(file_, loc, msg); }
-  [[noreturn]] void notSupported(Loc loc, const std::string &msg) const { unsupported(file_, loc, msg); }
-  ExprPtr unknown(Loc loc) const;
-  static bool isUnknown(const ExprPtr &e) { return e->type.containsUnknown(); }
+  const SourceFile &file() const override { return file_; }
+  bool gpu() const override { return gpu_; }
+  const CompileOptions &options() const override { return options_; }
+  std::optional<int> localVariable(const std::string &name) override;
+  const Type &varType(int var) const override { return vars_[size_t(var)].type; }
+  // The registry's entry for a name (static tables, then the run-time layer), or null.
+  const Entry *lookup(Receiver receiver, Member member, const std::string &name);
+  RuntimeEntries runtimeEntries_;
   // Converts a value to `to` (numbers between each other, arrays relaxing layout,
   // tuples elementwise) or reports a TypingError that names `what`.
-  ExprPtr convert(ExprPtr e, const Type &to, const std::string &what);
-  ExprPtr toInt64Index(ExprPtr e, const std::string &what);
-  ExprPtr truth(ExprPtr e);
-  const GlobalValue &global(const std::string &name);
-  std::optional<int64_t> constInt(const ast::Expr &e);
+  ExprPtr convert(ExprPtr e, const Type &to, const std::string &what) override;
+  ExprPtr toInt64Index(ExprPtr e, const std::string &what) override;
+  ExprPtr truth(ExprPtr e) override;
+  const GlobalValue &global(const std::string &name) override;
+  std::optional<int64_t> constInt(const ast::Expr &e) override;
   // An integer constant expression (int_constants.cpp): its typed value (int64,
   // uint64, or float64 for a negative power), a TypingError when it does not fit
   // 64 bits, nullopt when `e` is not one; and its value when it fits int64.
   std::optional<ExprPtr> intConstant(const ast::Expr &e);
   std::optional<int64_t> constIntExpression(const ast::Expr &e);
-  int tempVar(const Type &t, Loc loc); // a fresh hidden variable (stable across passes)
-  int hiddenVar(const std::string &name); // the variable of that name, created (untyped) on first use
-  ir::StmtPtr assignVar(int var, ExprPtr value, Loc loc);
-  ExprPtr load(int var, Loc loc);
+  int tempVar(const Type &t, Loc loc) override; // a fresh hidden variable (stable across passes)
+  int hiddenVar(const std::string &name) override; // the variable of that name, created (untyped) on first use
+  ir::StmtPtr assignVar(int var, ExprPtr value, Loc loc) override;
+  ExprPtr load(int var, Loc loc) override;
 
   // ---- expressions (exprs.cpp)
-  ExprPtr expr(const ast::Expr &e);
+  ExprPtr expr(const ast::Expr &e) override;
   ExprPtr name(const ast::Name &e);
-  ExprPtr constantFromGlobal(const GlobalValue &g, Loc loc);
-  ExprPtr binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc);
+  ExprPtr constantFromGlobal(const GlobalValue &g, Loc loc) override;
+  ExprPtr binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) override;
   ExprPtr unary(const ast::UnaryOp &e);
-  ExprPtr unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc);
-  ExprPtr matmul(ExprPtr a, ExprPtr b, Loc loc);
+  ExprPtr unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc) override;
+  ExprPtr matmul(ExprPtr a, ExprPtr b, Loc loc) override;
   ExprPtr compare(const ast::Compare &e);
   ExprPtr chainedCompare(const ast::Compare &e, size_t i, ExprPtr left);
-  ExprPtr compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc);
+  ExprPtr compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) override;
   ExprPtr boolOp(const ast::BoolOp &e);
   ExprPtr ifExp(const ast::IfExp &e);
   ExprPtr attribute(const ast::Attribute &e);
@@ -101,15 +101,13 @@ public:
 
   // ---- subscripts and arrays (arrays.cpp)
   ExprPtr subscript(const ast::Subscript &e);
-  // Builds the indexing of `base` by an AST index: an element (ArrayItem), a view or,
-  // with index arrays, a new array.
-  ExprPtr indexArray(ExprPtr base, const ast::Expr &index, Loc loc);
+  // Builds the indexing of `base` by an AST index: an element (ArrayItem) or a view.
+  ExprPtr indexArray(ExprPtr base, const ast::Expr &index, Loc loc) override;
+  // For stores: the int64 indices of a full element index, or nullopt for slices.
+  std::optional<std::vector<ExprPtr>> elementIndices(const Type &arrayType, const ast::Expr &index) override;
   // The parts of an array subscript, typed once each (index_parts.cpp; array_index.h).
   ArrayIndex arrayIndexParts(const Type &arrayType, const ast::Expr &index);
   ExprPtr basicIndex(ExprPtr base, std::vector<IndexPart> parts, Loc loc); // an element or a view
-  // For stores: the int64 indices of a full element index, or nullopt for slices.
-  std::optional<std::vector<ExprPtr>> elementIndices(const Type &arrayType, const ast::Expr &index);
-  ExprPtr arrayAttribute(ExprPtr base, const std::string &attr, Loc loc);
   // Advanced indexing, NumPy's rules (fancy_index.cpp): reads, stores, a[idx] op= v.
   ExprPtr fancyGet(ExprPtr base, std::vector<IndexPart> parts, Loc loc);
   void fancyStore(ExprPtr base, ArrayIndex ix, ExprPtr value, Loc loc, ir::Block &out);
@@ -118,8 +116,6 @@ public:
   // ---- a.flat (flat_index.cpp): iteration, a.flat[i], a.flat[i] = v, a.flat[i] += v
   // The array x of the expression `x.flat`; nullptr when `e` is not a .flat attribute.
   ExprPtr flatBase(const ast::Expr &e);
-  ExprPtr flatItem(ExprPtr base, const ast::Expr &index, Loc loc);
-  void storeFlatItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
   void augAssignFlat(ExprPtr base, const ast::AugAssign &s, ir::Block &out);
   void augAssignContainerItem(ExprPtr base, const ast::AugAssign &s, const ast::Subscript &sub, ir::Block &out);
 
@@ -132,58 +128,38 @@ public:
   ExtensionResult askExtension(ExtensionRequest request, const std::vector<const ir::Expr *> &args);
   ExprPtr overloadedCall(const GlobalValue &g, const ast::Call &e, const std::function<ExprPtr()> &otherwise);
   // A method or attribute from overload_method/overload_attribute, or null when none applies.
-  ExprPtr extensionMember(MemberAccess &m);
-  const GlobalValue *moduleMember(const Type &module, const std::string &attr); // null: no global path
-  ExprPtr moduleAttribute(const Type &module, const std::string &attr, Loc loc);
-  ExprPtr builtinCall(const std::string &name, const ast::Call &e);
-  ExprPtr mathCall(types::ModuleId module, const std::string &name, const ast::Call &e);
-  ExprPtr numpyCall(const std::string &name, const ast::Call &e);
-  ExprPtr scalarUfunc(const std::string &name, std::vector<ExprPtr> args, Loc loc);
+  ExprPtr extensionMember(Use &use) override;
+  ExprPtr scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc loc) override;
   // np.<ufunc>(x, ..., out) / np.<ufunc>(x, out=out) as a statement: the store into out
   // (ufunc_out.cpp); nullptr when the call has no output argument.
-  ir::StmtPtr ufuncIntoOut(const std::string &name, const ast::Call &e);
-  ir::StmtPtr copyInto(const ast::Call &e); // np.copyto (ufunc_out.cpp)
-  ExprPtr randomCall(const std::string &name, const ast::Call &e); // np.random: random.cpp
+  ExprPtr randomCall(const std::string &name, const ast::Call &e); // random.cpp
   ExprPtr pyRandomCall(const std::string &name, const ast::Call &e); // the random module: random_python.cpp
   ExprPtr randomGeneratorMethod(ExprPtr gen, const std::string &name, const ast::Call &e); // random_generator.cpp
   ExprPtr randomIntegers(ExprPtr gen, const ast::Call &e);
   ExprPtr randomShuffle(ExprPtr gen, const std::string &name, const ast::Call &e);
   ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
-  ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e, ExprPtr receiver = nullptr);
+  // receiver.name(...) of the registry (a builtin, a module's function): one lookup.
+  ExprPtr callFunction(Receiver receiver, const std::string &name, const ast::Call &e);
+  ExprPtr compiledCall(uint64_t handle, const std::string &fname, const ast::Call &e, ExprPtr receiver = nullptr) override;
   // A NumPy function or array method written in Python (python/mahou/_library), asked for
   // as '@numpy.median', '@numpy.linalg.solve', '@ndarray.item' (self first); nullptr if none.
   ExprPtr libraryCall(const std::string &qualified, const std::string &fname, const ast::Call &e,
-                      ExprPtr self = nullptr);
-  // The same with typed arguments (positional); nullptr if there is no such function.
-  ExprPtr libraryCallTyped(const std::string &qualified, const std::string &fname, std::vector<ExprPtr> args, Loc loc);
-  // Runs `call`; a TypingError/UnsupportedError raised in the library's own code is
-  // reported at the user's call `loc` instead, naming the library line (calls.cpp).
-  ExprPtr atLibraryCall(const std::string &fname, Loc loc, const std::function<ExprPtr()> &call);
+                      ExprPtr self = nullptr) override;
+  ExprPtr libraryCallTyped(const std::string &qualified, const std::string &fname, std::vector<ExprPtr> args,
+                           Loc loc) override;
   // Refuses a call with an argument type too large or typing nested too deep (call_limits.cpp).
   void checkCallLimits(const std::vector<Type> &args, const std::string &fname, Loc loc) const;
-  // C pointers (pointers.cpp): p[i] reads and writes through a 1-D view of the pointer;
-  // carray(p, shape[, dtype]) / farray(...) view the memory as an array.
-  ExprPtr pointerView(ExprPtr p, Loc loc);
-  ExprPtr carrayCall(const std::string &name, const ast::Call &e);
-  // Primitives of the Python library (library_primitives.cpp): np.lib.stride_tricks.as_strided,
-  // mahou._language.tuple_setitem.
-  ExprPtr asStrided(const ast::Call &e);
-  ExprPtr tupleSetitem(const ast::Call &e);
-  ExprPtr atleastView(ExprPtr arr, int least, Loc loc); // atleast_1d/2d/3d (1-3), column_stack's column (4)
-  [[noreturn]] ExprPtr refuseCall(const ast::Call &e);
-  // A call through a C function pointer (a ctypes or cffi function, a @cfunc).
-  ExprPtr nativeCall(uint64_t address, const std::string &signature, const ast::Call &e);
+  // A call of compiled function `handle` with typed arguments, bound to its parameters.
   // A call of a @vectorize ufunc (ufunc_calls.cpp): elementwise over arrays.
   ExprPtr ufuncCall(const UfuncCallee &uf, const std::string &fname, std::vector<ExprPtr> args, Loc loc);
-  // A call of compiled function `handle` with typed arguments, bound to its parameters.
-  ExprPtr callCompiled(uint64_t handle, const std::string &fname, CallArgs args, Loc loc);
+  ExprPtr callCompiled(uint64_t handle, const std::string &fname, CallArgs args, Loc loc) override;
   // ---- call arguments (call_args.cpp)
-  CallArgs callArgs(const ast::Call &e);
+  CallArgs callArgs(const ast::Call &e) override;
   // The items of a tuple value; a value that is not a variable is bound in `args`'s lets
   // (or, without `args`, must be pure: it is evaluated once per item).
   std::vector<ExprPtr> spreadTuple(ExprPtr value, Loc loc, CallArgs *args);
   // body(reload) where reload() reads `value`, evaluated once (a `let` unless it is a variable).
-  ExprPtr bindOnce(ExprPtr value, const std::function<ExprPtr(const std::function<ExprPtr()> &)> &body);
+  ExprPtr bindOnce(ExprPtr value, const std::function<ExprPtr(const std::function<ExprPtr()> &)> &body) override;
   // ---- inner functions (inner_functions.cpp)
   void collectInnerFunctions(); // before the variables are made: finds defs and named lambdas
   const InnerFunction *innerFunction(const std::string &name) const; // null unless `name` is one here
@@ -196,11 +172,6 @@ public:
   // `captured`: the captured values (from a closure); null: the variables of that name here.
   ExprPtr callInner(const InnerFunction &inner, std::vector<ExprPtr> args, Loc loc,
                     std::vector<ExprPtr> *captured = nullptr);
-  // ---- enum members (enums.cpp)
-  ExprPtr enumValue(ExprPtr e);    // a member's value (others unchanged)
-  ExprPtr intEnumValue(ExprPtr e); // an IntEnum member's value, where it is used as a number
-  // ==, !=, is, is not and ordering with an enum member operand; null when neither is one.
-  ExprPtr enumCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
   // The truth of a test; and/or/not of any operand types, pruned on constants (conditions.cpp).
   ExprPtr condition(const ast::Expr &e);
   // ---- global and nonlocal declarations (nonlocals.cpp)
@@ -217,203 +188,69 @@ public:
   // A function given as a value (sort's key=): an inline lambda, an inner function or a
   // compiled function, called with typed positional arguments.
   ExprPtr callFunctionArgument(const ast::Expr &fn, std::vector<ExprPtr> args, Loc loc, const std::string &what);
-  ExprPtr intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc);
   // A scalar stored into an array of `dtype`: a float into integers converts as NumPy's
   // setitem does (NaN ValueError, inf and values past the dtype OverflowError; through
   // a.flat every failure is ValueError, as NumPy's; stmts.cpp).
-  ExprPtr storedScalar(ExprPtr value, types::DType dtype, Loc loc, bool flat = false);
-  std::optional<DType> dtypeArgument(const ast::Expr &e);
-  std::vector<ExprPtr> shapeArgument(const ast::Expr &e);
+  ExprPtr storedScalar(ExprPtr value, types::DType dtype, Loc loc, bool flat = false) override;
+  std::optional<DType> dtypeArgument(const ast::Expr &e) override;
+  std::vector<ExprPtr> shapeArgument(const ast::Expr &e) override;
   std::vector<ExprPtr> positionalArgs(const ast::Call &e, size_t minArgs, size_t maxArgs,
-                                      const std::string &fname);
-  const ast::Expr *keyword(const ast::Call &e, const std::string &name);
+                                      const std::string &fname) override;
+  const ast::Expr *keyword(const ast::Call &e, const std::string &name) override;
   void checkKeywords(const ast::Call &e, std::initializer_list<const char *> allowed,
-                     const std::string &fname);
+                     const std::string &fname) override;
 
   // ---- whole-array computation (array_exprs.cpp, array_functions.cpp)
-  using ElementBody = std::function<ExprPtr(std::vector<ExprPtr>)>;
   static bool anyArray(const std::vector<ExprPtr> &operands);
   // Applies `body` (typed on scalar elements) to operands with broadcasting, fusing
   // operands that are themselves elementwise maps; scalars only: body itself.
-  ExprPtr elementwise(std::vector<ExprPtr> operands, const ElementBody &body, Loc loc);
+  ExprPtr elementwise(std::vector<ExprPtr> operands, const ElementBody &body, Loc loc) override;
   ExprPtr broadcastTo(ExprPtr value, int ndim, Loc loc);
-  ir::StmtPtr storeView(ExprPtr dest, ExprPtr value, Loc loc);
-  ExprPtr reduction(ir::ReduceKind kind, ExprPtr arr, std::optional<int64_t> axis, Loc loc);
+  ir::StmtPtr storeView(ExprPtr dest, ExprPtr value, Loc loc) override;
+  ExprPtr reduction(ir::ReduceKind kind, ExprPtr arr, std::optional<int64_t> axis, Loc loc) override;
   // np.sum/np.dot/np.where/... and array methods a.sum()/a.reshape()/...; nullptr: not handled here.
-  ExprPtr numpyArrayFunction(const std::string &name, const ast::Call &e);
-  static bool isArrayMethod(const std::string &name);
-  ExprPtr numpyLibraryFunction(const std::string &name, const ast::Call &e); // array_library.cpp
-  // np.array/asarray/ascontiguousarray/asfortranarray (array_construction.cpp); nullptr: another name.
-  ExprPtr arrayConstruction(const std::string &name, const ast::Call &e);
-  void checkSortKind(const ast::Call &e, const std::string &fname); // kind= of sort/argsort
-  ExprPtr tupleAsArray(ExprPtr tuple, Loc loc); // a (nested) tuple of numbers as an array, for stores
-  ExprPtr arrayFromList(ExprPtr list, std::optional<DType> dtype, const std::string &fname, Loc loc);
-  ExprPtr arrayFromSequence(std::vector<ExprPtr> leaves, const std::vector<int64_t> &shape,
-                            std::vector<std::pair<int, ExprPtr>> bindings, bool arrays, std::optional<DType> dtype,
-                            bool fortran, Loc loc);
-  ExprPtr sortLike(int kind, ExprPtr arr, Loc loc, const std::string &fname);
-  ExprPtr arrayMethod(ExprPtr self, const std::string &name, const ast::Call &e);
-  std::optional<int64_t> axisArgument(const ast::Call &e, size_t position);
 
   // ---- the cuda module in kernels (cuda.cpp)
-  ExprPtr cudaAttribute(const Type &base, const std::string &attr, Loc loc);
-  ExprPtr cudaCall(const std::string &name, const ast::Call &e);
-  std::vector<ExprPtr> constShape(const ast::Expr &e, const std::string &fname);
-  ExprPtr cudaGroupCall(const std::string &name, const ast::Call &e);  // cuda.cg (cuda_extras.cpp)
-  ExprPtr cudaRandomCall(const std::string &name, const ast::Call &e); // cuda.random (cuda_extras.cpp)
-  ExprPtr cudaFp16Call(const std::string &name, const ast::Call &e);   // cuda.fp16 (cuda_fp16.cpp)
-  ExprPtr cudaLibdeviceCall(const std::string &name, const ast::Call &e); // cuda.libdevice (cuda_extras.cpp)
-  ir::StmtPtr kernelPrint(const ast::Call &e, Loc loc);                // print() in kernels (cuda_extras.cpp)
-  // Refuses what a GPU function cannot do (allocate arrays, print).
-  void requireHost(Loc loc, const std::string &what) const {
-    if (gpu_) notSupported(loc, what + " is not supported in CUDA kernels (use cuda.local.array or cuda.shared.array)");
-  }
 
-  // ---- heap objects (objects.cpp, object_methods.cpp, comprehensions.cpp)
-  ExprPtr objectOp(ir::ObjectOp op, Type result, std::vector<ExprPtr> args, Loc loc, int64_t ival = 0);
-  // The type a value has as a container item (string literals become unicode; refuses
-  // compile-time-only values), `what` naming the container for the error.
-  Type itemType(const Type &t, Loc loc, const std::string &what);
-  ExprPtr itemValue(ExprPtr e); // a value converted to its item type
-  // Converts a value stored into a container of `item` (numbers never narrow silently).
-  ExprPtr convertItem(ExprPtr value, const Type &item, const std::string &what);
-  ExprPtr toUnicode(ExprPtr e); // a string literal as a runtime string (others unchanged)
   ExprPtr listDisplay(const ast::List &l);
-  // x[i] and x[a:b:c] of a list or a string.
-  ExprPtr sequenceSubscript(ExprPtr base, const ast::Expr &index, Loc loc);
-  void storeListItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
   void deleteTarget(const ast::Expr &target, ir::Block &out);
-  // Operators on lists and strings; nullptr when the operands are not theirs.
-  // (The operands are taken only when the operation is handled.)
-  ExprPtr objectBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
-  ExprPtr objectCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
-  ExprPtr containerContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc);
-  void requireComparable(const Type &item, Loc loc, const std::string &what);
-  void requireHashable(const Type &item, Loc loc);
-  // Keys hashed and compared by compiled code, @jitclass instances (instance_keys.cpp).
-  bool keyedByCode(const Type &table) const;
-  ExprPtr instanceKeyed(ExprPtr e);                   // adds the dict.keyops operand
-  bool instanceHashable(const Type &item, Loc loc);   // an instance whose class can be a key
   // Widens the variable `target` names (a container made empty) to `refined`; true when
   // its type changed (another pass follows). Refuses targets that are not variables.
-  bool refineContainer(const ast::Expr &target, const Type &refined, Loc loc);
-  ExprPtr isNoneTest(ExprPtr v, bool negate, Loc loc); // `v is None` / `v is not None`
-  ExprPtr logicalNot(ExprPtr b);                      // not b, of a bool
-  ExprPtr unwrapOptional(ExprPtr e);                  // Optional(T) → T, checked at run time
-  // Methods of lists and strings (object_methods.cpp); nullptr when `self` has none.
-  ExprPtr objectMethod(ExprPtr self, const ast::Expr &selfExpr, const std::string &name, const ast::Call &e);
-  // Builtins over objects (object_methods.cpp): list(), sorted(), str(), ord(), chr(), ...
-  ExprPtr objectBuiltin(const std::string &name, const ast::Call &e);
-  ExprPtr objectLen(ExprPtr v, Loc loc); // len() of a list, string, dict or set
-  ExprPtr typedContainerCall(const std::string &name, const ast::Call &e); // typed.List(), Dict.empty(...)
-  Type typeArgument(const ast::Expr &e, const std::string &what);
-  ExprPtr toStr(ExprPtr v, bool repr, Loc loc); // str(x) / repr(x)
-  ExprPtr printableText(ExprPtr v, Loc loc);    // print() of a list/dict/set/tuple: its text as Python prints it
-  ExprPtr reprText(ExprPtr v, Loc loc);         // repr() text of numbers, strings, tuples, lists, dicts, sets
-  ExprPtr concatText(std::vector<ExprPtr> parts, Loc loc); // strings (literals too) concatenated
-  ExprPtr dictReprText(ExprPtr d, Loc loc);
-  ExprPtr unwrapOptionalForStr(ExprPtr v);
+  bool refineContainer(const ast::Expr &target, const Type &refined, Loc loc) override;
+  ExprPtr isNoneTest(ExprPtr v, bool negate, Loc loc) override; // `v is None` / `v is not None`
+  ExprPtr logicalNot(ExprPtr b) override;                      // not b, of a bool
+  ExprPtr unwrapOptional(ExprPtr e) override;                  // Optional(T) → T, checked at run time
   // Comprehensions and the expressions that run loops (comprehensions.cpp).
   ExprPtr comprehension(const ast::Comprehension &c);
-  ExprPtr listFromIterable(ExprPtr iterable, Loc loc); // list(x) of a typed iterable (a new list)
-  ExprPtr listFromAst(const ast::Expr &iterable, Loc loc); // list(x) of any iterable, ranges included
-  // `value`, or the IndexError/ValueError-raising check that it is not -1 (str.index).
-  ExprPtr checkedIndex(ExprPtr found, const std::string &message, Loc loc);
-  ExprPtr listToTuple(ExprPtr list, size_t n, Loc loc); // the first n items as a tuple
-  ExprPtr sortByKey(ExprPtr list, const ast::Expr &key, ExprPtr reverse, bool inPlace, Loc loc);
-  bool isPureValue(const ir::Expr &e) const;
+  ExprPtr listFromIterable(ExprPtr iterable, Loc loc) override; // list(x) of a typed iterable (a new list)
+  ExprPtr listFromAst(const ast::Expr &iterable, Loc loc) override; // list(x) of any iterable, ranges included
+  ExprPtr sortByKey(ExprPtr list, const ast::Expr &key, ExprPtr reverse, bool inPlace, Loc loc) override;
+  bool isPureValue(const ir::Expr &e) const override;
   // A hidden variable holding `value`, with `stmts` receiving the assignment (for Seq).
-  int holdInTemp(ExprPtr value, Loc loc, ir::Block &stmts);
-  ExprPtr seqExpr(std::shared_ptr<ir::Block> stmts, ExprPtr value, Loc loc);
-  // Dicts and sets (dicts.cpp).
-  Type keyType(const Type &t, Loc loc);                      // a hashable item type (refuses others)
-  ExprPtr hashedKey(ExprPtr key, const Type &keyType, const std::string &what);
-  enum class EntryPart { Keys, Values, Items };
+  int holdInTemp(ExprPtr value, Loc loc, ir::Block &stmts) override;
+  ExprPtr seqExpr(std::shared_ptr<ir::Block> stmts, ExprPtr value, Loc loc) override;
   // A loop over the live entries of a dict or set (keys, values or (key, value)).
   void forEachEntry(ExprPtr table, EntryPart part, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
-                    ir::Block &out, const ast::Body *orelse = nullptr);
+                    ir::Block &out, const ast::Body *orelse = nullptr) override;
   // A comprehension's loops into a fresh container: emit(acc, block) adds the element
   // (false while its type is unknown); the container's type is acc's.
   ExprPtr comprehensionInto(const ast::Comprehension &c, const std::function<bool(int, ir::Block &)> &emit);
   ExprPtr dictDisplay(const ast::Dict &d);
   ExprPtr setDisplay(const ast::Set &s);
   ExprPtr hashedComprehension(const ast::Comprehension &c);
-  ExprPtr containerTruth(ExprPtr e); // len(d) != 0
-  ExprPtr dictSubscript(ExprPtr dict, const ast::Expr &key, Loc loc);
-  void storeDictItem(ExprPtr dict, const ast::Expr &keyExpr, const ast::Expr &target, ExprPtr value, Loc loc,
-                     ir::Block &out);
-  ExprPtr hashedContains(ExprPtr needle, ExprPtr container, Loc loc);
-  void dictDelete(ExprPtr dict, const ast::Expr &key, Loc loc, ir::Block &out);
 
   // raise E(args...) with run-time arguments: typed into st.exprs (exception_args.cpp)
   void raiseArguments(const ast::Call &call, ir::Stmt &st);
   ExprPtr exceptionArgument(const ast::Expr &a); // one of them, typed and checked
 
-  // ---- slice objects (slices.cpp)
-  ExprPtr sliceCall(const ast::Call &e); // slice(stop), slice(start, stop[, step])
-  // A slice value's bounds (reads of a pure `slice`), null where the bound is None.
-  std::vector<ExprPtr> sliceBounds(const ir::Expr &slice, Loc loc);
-  ir::ViewSlot sliceSlot(const ir::Expr &slice, Loc loc); // an array index slot of a slice value
-  ExprPtr sliceMethod(ExprPtr slice, const std::string &name, const ast::Call &e); // s.indices(n)
-  void refuseSlice(const Type &t, Loc loc, const std::string &what) const; // "'slice' object <what>" (ranges too)
-  // range objects as values (range_objects.cpp)
-  ExprPtr rangeValue(const ast::Call &e); // range(...) outside a for loop
-  ExprPtr rangeLength(ExprPtr r, Loc loc);
-  ExprPtr rangeItem(ExprPtr r, const ast::Expr &index, Loc loc);
-  ExprPtr rangeContains(bool negate, ExprPtr needle, ExprPtr r, Loc loc);
-  ExprPtr rangeTruth(ExprPtr r, Loc loc);
 
-  // ---- collections.namedtuple / typing.NamedTuple (named_tuples.cpp)
-  ExprPtr newNamedTuple(const GlobalValue &cls, const ast::Call &e); // P(a, y=2.0)
-  ExprPtr namedTupleField(ExprPtr tuple, const std::string &attr, Loc loc); // p.x; nullptr: no such field
-  ExprPtr namedTupleMethod(ExprPtr tuple, const std::string &name, const ast::Call &e); // p._replace(x=1); nullptr: none
 
-  // ---- NumPy records and arrays of them (records.cpp)
-  int recordFieldIndex(const Type &rec, const ast::Expr &index, Loc loc); // -1: index unknown yet
-  ExprPtr recordGet(ExprPtr rec, int field, Loc loc);
-  void recordSet(ExprPtr rec, int field, ExprPtr value, Loc loc, ir::Block &out);
-  ExprPtr recordFieldView(ExprPtr arr, int field, Loc loc);
-  ExprPtr recordAttribute(ExprPtr base, const std::string &attr, Loc loc); // r.x, a.x, a.shape
-  ExprPtr recordArrayElement(ExprPtr arr, ExprPtr index, Loc loc);        // a[i] of a 1-D array (a loop's item)
-  ExprPtr recordSubscript(ExprPtr base, const ast::Expr &index, Loc loc); // r['x'], a[i], a['x'], a[1:]
-  void storeRecordItem(ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
-  void storeRecordField(ExprPtr rec, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out);
-  void augAssignRecordField(ExprPtr rec, int field, const ast::AugAssign &s, ir::Block &out);
-  void refuseRecordOperand(const ExprPtr &e, Loc loc, const std::string &what) const;
-  // Every use of a record or an array of records in the typed body is one that handles
-  // them (fields, views, shape, passing them on); anything else is UnsupportedError.
-  void checkRecordUses(const ir::Block &body) const;
-  // The record of a structured dtype given as a dtype argument (np.empty(n, dtype=rec)); nullopt: another dtype.
-  std::optional<Type> recordDtype(const ast::Expr &e);
 
   // ---- @jitclass instances (jitclass.cpp)
-  const JitClassInfo &jitClassOf(const Type &instanceOrClass, Loc loc);
-  ExprPtr newInstance(uint64_t classHandle, const std::string &className, const ast::Call &e);
-  ExprPtr instanceAttribute(ExprPtr obj, const std::string &attr, Loc loc); // a field or a property
-  void storeAttribute(ExprPtr obj, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out);
+  const JitClassInfo &jitClassOf(const Type &instanceOrClass, Loc loc) override;
   void augAssignAttribute(const ast::Attribute &target, const ast::AugAssign &s, ir::Block &out);
-  ExprPtr instanceMethodCall(ExprPtr self, const std::string &name, const ast::Call &e);
   std::optional<CalleeRef> classAttributeCallee(const Type &cls, const std::string &attr, Loc loc);
-  // A call of the special method `method` of args[0]'s class; nullptr when it has none.
-  ExprPtr specialMethod(const std::string &method, std::vector<ExprPtr> args, Loc loc);
-  ExprPtr instanceBinary(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
-  // lhs.__iadd__(rhs) (and the other in-place methods) when lhs's class has it; else nullptr.
-  ExprPtr instanceInPlace(ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
-  ExprPtr instanceUnary(ast::UnaryOpKind op, ExprPtr obj, Loc loc); // -o, +o, ~o, not o
-  ExprPtr instanceCompare(ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc); // nullptr: not a comparison
-  ExprPtr instanceIdentity(bool negate, ExprPtr lhs, ExprPtr rhs, Loc loc);        // `is` / `is not`
-  ExprPtr instanceContains(bool negate, ExprPtr &needle, ExprPtr &container, Loc loc);
-  ExprPtr instanceLen(ExprPtr obj, Loc loc);
-  ExprPtr instanceTruth(ExprPtr obj);
-  ExprPtr instanceGetItem(ExprPtr obj, const ast::Expr &index, Loc loc);
-  void instanceSetItem(ExprPtr obj, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
-  // int(), float(), complex(), bool() of an instance; str()/repr() (jitclass_conversions.cpp)
-  ExprPtr instanceConversion(const std::string &builtin, ExprPtr obj, Loc loc);
-  ExprPtr instanceStr(ExprPtr obj, bool repr, Loc loc);
 
-  // ---- hash() (hashing.cpp)
-  ExprPtr hashCall(const ast::Call &e);
-  ExprPtr hashOf(ExprPtr x, Loc loc);
 
   // ---- statements (stmts.cpp)
   void block(const ast::Body &body, ir::Block &out);
@@ -421,8 +258,6 @@ public:
   void assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::Block &out);
   void unpackArray(const std::vector<ast::ExprPtr> &targets, ExprPtr value, Loc loc, ir::Block &out);
   void augAssign(const ast::AugAssign &s, ir::Block &out);
-  static bool isPureExpr(const ir::Expr &e);
-  static bool isFieldRead(const ir::Expr &e);
   void forStmt(const ast::For &s, ir::Block &out);
   // for target in iter: body (and the else block when given), emitted into `out`.
   void forLoop(const ast::Expr &target, const ast::Expr &iter, Loc loc, const std::function<void(ir::Block &)> &body,
@@ -430,19 +265,21 @@ public:
   // The same loop giving each element to body(element, block) (for comprehensions).
   void forLoopElements(const ast::Expr &iter, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
                        const ast::Body *orelse, ir::Block &out, bool parallelAllowed = false);
+  // The loop form of a call of a loop entry of the registry (range, prange, enumerate, zip,
+  // reversed, np.ndindex, literal_unroll), and the call; nullopt for another iterable.
+  std::optional<LoopForm> loopForm(const ast::Expr &iterable, const ast::Call **call = nullptr);
   // The table a loop iterates when it is one (a dict or set, or d.keys()/values()/items()).
   std::optional<std::pair<ExprPtr, EntryPart>> tableIteration(const ast::Expr &iter);
   // A loop over a typed iterable (array, tuple, list, string): body(element, block).
   using LoopBody = std::function<void(ExprPtr, ir::Block &)>;
   ExprPtr collectList(const std::function<void(const LoopBody &, ir::Block &)> &runLoop, Loc loc);
-  void forEachValue(ExprPtr iterable, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body, ir::Block &out);
+  void forEachValue(ExprPtr iterable, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body, ir::Block &out) override;
   bool literalUnrollLoop(const ast::For &s, ir::Block &out); // literal_unroll.cpp; false: not one
   void raiseStmt(const ast::Raise &s, ir::Block &out);
   void exprStmt(const ast::ExprStmt &s, ir::Block &out);
   void returnStmt(const ast::Return &s, ir::Block &out);
   void unifyReturn(const Type &t, Loc loc);
 
-  ExprPtr sumWithStart(const ast::Call &e); // sum(iterable, start) (builtin_sum.cpp)
 
   // ---- `with objmode(...)` blocks (objmode.cpp)
   ExprPtr objModeBlock(const ast::ObjMode &e);
@@ -452,14 +289,11 @@ public:
 
   // ---- generators (generators.cpp)
   void yieldStmt(const ast::Yield &s, ir::Block &out);
-  // next(g) of a generator value (null when args[0] is not one).
-  ExprPtr generatorNext(ExprPtr gen, Loc loc);
   // A loop over a generator value: body(item) for each item it yields, `orelse` when it ends.
   void loopOverGenerator(ExprPtr gen, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
                          const ast::Body *orelse, ir::Block &out);
   ExprPtr genResume(int genVar, Loc loc); // an item is ready → bool (GenNext sub 0)
   ExprPtr genItem(int genVar, Loc loc);   // that item (GenNext sub 1)
-  ExprPtr reduceGenerator(const std::string &name, ExprPtr gen, Loc loc); // sum/min/max/any/all (object_methods.cpp)
   // `g = (x for x in ...)` / `return (x ...)`: a generator expression as a value (Numba
   // refuses it too; builtins such as sum() take one as a list comprehension).
   void refuseGeneratorExpression(const ast::Expr &value);
@@ -468,26 +302,16 @@ public:
 
   // ---- language features (stmts.cpp, try_except.cpp, tuples.cpp, cmath_calls.cpp)
   void tryStmt(const ast::Try &s, ir::Block &out);
-  // `needle in tuple` (negate: not in), compared elementwise with ==.
-  ExprPtr tupleContains(bool negate, ExprPtr needle, ExprPtr tuple, Loc loc);
   // Operands an expression reads more than once: when one of them has effects or
   // allocates, each is evaluated once, in order, into a hidden variable (the operand
   // becomes a load of it; a pure operand is left as it is, to be cloned) and
   // wrapBindings puts those evaluations (Let) around the final expression (tuples.cpp).
-  std::vector<std::pair<int, ExprPtr>> bindOperands(std::vector<ExprPtr> &operands, Loc loc, bool reordered = false);
+  std::vector<std::pair<int, ExprPtr>> bindOperands(std::vector<ExprPtr> &operands, Loc loc, bool reordered = false) override;
   // Optional operands of a builtin taken by value (TypeError when None, as in Numba)
   // once all are evaluated: bindings for wrapBindings (tuples.cpp).
-  std::vector<std::pair<int, ExprPtr>> bindOptionals(std::vector<ExprPtr> &operands, Loc loc);
+  std::vector<std::pair<int, ExprPtr>> bindOptionals(std::vector<ExprPtr> &operands, Loc loc) override;
   ExprPtr optionalBoolOp(bool isOr, std::vector<ExprPtr> values, const Type &t, Loc loc); // exprs.cpp
-  ExprPtr wrapBindings(std::vector<std::pair<int, ExprPtr>> bindings, ExprPtr body, Loc loc);
-  ExprPtr tupleConcat(ExprPtr lhs, ExprPtr rhs, Loc loc);
-  ExprPtr tupleCompare(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc); // tuple_compare.cpp
-  // t[i] with a variable index (homogeneous tuples) or t[a:b:c] with constant bounds.
-  ExprPtr tupleSubscript(ExprPtr base, const ast::Expr &index, Loc loc);
-  ExprPtr cmathCall(const std::string &name, const ast::Call &e);
-  // math_extras.cpp: math.frexp/ldexp (null for other names), round(x, n) with a run-time n.
-  ExprPtr mathExtra(const std::string &name, const ast::Call &e);
-  ExprPtr roundVariableDigits(ExprPtr x, ExprPtr n, Loc loc);
+  ExprPtr wrapBindings(std::vector<std::pair<int, ExprPtr>> bindings, ExprPtr body, Loc loc) override;
   int handlerDepth_ = 0; // nesting of except handlers being typed (a bare 'raise' re-raises)
   bool deadRest_ = false; // the statements after the current one in its block are unreachable
   bool blockExits_ = false; // the block just typed ended in a folded branch that exits
@@ -530,8 +354,9 @@ public:
   int elementwiseDepth_ = 0; // > 0 while typing the element body of an array expression
 };
 
-// Number of inputs of a NumPy ufunc mahou compiles (np.sin: 1), or -1 (numpy_calls.cpp).
-int ufuncArity(const std::string &name);
+// The function being typed behind a typer's Typing: for the typers not yet written against
+// the Typing interface alone (only FunctionTyper implements it).
+inline FunctionTyper &typerOf(Typing &t) { return static_cast<FunctionTyper &>(t); }
 
 // Counts the typings nested on this thread while alive (call_limits.cpp).
 struct TypingNesting {
@@ -541,17 +366,10 @@ struct TypingNesting {
   TypingNesting &operator=(const TypingNesting &) = delete;
 };
 
-// A deep copy (ir::clone) of an expression whose second evaluation cannot differ;
-// refuses (naming `what`) calls and allocations (tuples.cpp).
-ExprPtr duplicate(const FunctionTyper &t, const ir::Expr &e, const std::string &what);
 
 // The names an inner function reads that are not its parameters or locals (its
 // captures among them; inner_functions.cpp).
 void innerFunctionReads(const ast::FunctionDef &d, std::set<std::string> &out);
-
-// An enum member global's type and value (enums.cpp).
-Type enumMemberType(const GlobalValue &g);
-ExprPtr enumConstant(const GlobalValue &g, Loc loc);
 
 // The names `global` (or `nonlocal`: kind) statements of `body` declare, outside nested
 // functions (nonlocals.cpp).

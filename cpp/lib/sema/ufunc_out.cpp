@@ -1,7 +1,9 @@
-// np.<ufunc>(x, ..., out) with an output array, and np.copyto(dst, src), as statements:
-// the elementwise result stored into the destination (broadcast to its shape, cast with
-// NumPy's same_kind rule), with no temporary array unless the operands overlap it.
-#include "typer.h"
+// The NumPy ufuncs called by name (ufuncs.def): np.<ufunc>(x, ...) as a value, elementwise
+// over arrays (fused with their array operands) and plain on scalars; and np.<ufunc>(x,
+// ..., out) and np.copyto(dst, src) as statements: the elementwise result stored into the
+// destination (broadcast to its shape, cast with NumPy's same_kind rule), with no
+// temporary array unless the operands overlap it.
+#include "sema/typers.h"
 
 namespace mahou::sema {
 
@@ -13,68 +15,87 @@ bool sameKindCast(DType from, DType to) {
 }
 } // namespace
 
-ir::StmtPtr FunctionTyper::ufuncIntoOut(const std::string &name, const ast::Call &e) {
-  if (name == "copyto") return copyInto(e);
-  int arity = ufuncArity(name);
-  if (arity < 0) return nullptr;
-  const ast::Expr *outE = keyword(e, "out");
-  if (!outE && e.args.size() != size_t(arity) + 1) return nullptr;
-  std::string fname = "np." + name;
-  checkKeywords(e, {"out"}, fname);
-  if (outE && e.args.size() != size_t(arity))
-    error(e.loc, fname + "() takes " + std::to_string(arity) + " input" + (arity == 1 ? "" : "s") + " and out=");
-  for (auto &a : e.args)
-    if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "*args in calls is not supported yet");
-  if (!outE) outE = e.args.back().get();
-  std::vector<ExprPtr> inputs;
-  for (int i = 0; i < arity; ++i) inputs.push_back(expr(*e.args[size_t(i)]));
-  auto dest = expr(*outE);
-  for (auto &a : inputs)
-    if (isUnknown(a)) return nullptr;
-  if (isUnknown(dest)) return nullptr;
-  if (!dest->type.isArray())
-    error(outE->loc, fname + "(): the output must be an array, not " + dest->type.str());
-  Loc loc = e.loc;
-  auto result = elementwise(std::move(inputs), [this, name, loc](std::vector<ExprPtr> v) { return scalarUfunc(name, std::move(v), loc); }, loc);
-  if (isUnknown(result)) return nullptr;
-  DType from = result->type.dtype, to = dest->type.dtype;
-  if (!sameKindCast(from, to))
-    error(outE->loc, "Cannot cast ufunc '" + name + "' output from dtype('" + types::dtypeName(from) + "') to dtype('" +
-                         types::dtypeName(to) + "') with casting rule 'same_kind'");
-  return storeView(std::move(dest), std::move(result), loc);
+ExprPtr numpyUfunc(Use &u) {
+  const ast::Call &e = *u.call;
+  auto ufunc = UfuncId(u.variant());
+  int arity = ufuncInputs(ufunc);
+  std::string fname = u.qualified();
+  if (e.args.size() == size_t(arity) + 1 || u.keyword("out"))
+    u.notSupported(fname + "() with an output array is supported as a statement (" + fname +
+                   "(x, out)), not as a value");
+  auto args = u.args(arity, arity, {}, fname);
+  Typing &t = u.t;
+  Loc loc = u.loc;
+  return t.elementwise(std::move(args), [&t, ufunc, loc](std::vector<ExprPtr> v) { return t.scalarUfunc(ufunc, std::move(v), loc); }, loc);
 }
 
-// np.copyto(dst, src[, casting]): src broadcast and cast into dst (where= is not supported).
-ir::StmtPtr FunctionTyper::copyInto(const ast::Call &e) {
-  checkKeywords(e, {"casting"}, "np.copyto");
-  if (e.args.size() != 2) error(e.loc, "np.copyto() takes the destination and the source (where= is not supported)");
+bool numpyUfuncIntoOut(Use &u, ir::Block &out) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  auto ufunc = UfuncId(u.variant());
+  int arity = ufuncInputs(ufunc);
+  const ast::Expr *outE = u.keyword("out");
+  if (!outE && e.args.size() != size_t(arity) + 1) return false;
+  std::string fname = u.qualified();
+  t.checkKeywords(e, {"out"}, fname);
+  if (outE && e.args.size() != size_t(arity))
+    u.error(fname + "() takes " + std::to_string(arity) + " input" + (arity == 1 ? "" : "s") + " and out=");
   for (auto &a : e.args)
-    if (a->kind == ast::ExprKind::Starred) notSupported(a->loc, "*args in calls is not supported yet");
+    if (a->kind == ast::ExprKind::Starred) t.notSupported(a->loc, "*args in calls is not supported yet");
+  if (!outE) outE = e.args.back().get();
+  std::vector<ExprPtr> inputs;
+  for (int i = 0; i < arity; ++i) inputs.push_back(t.expr(*e.args[size_t(i)]));
+  auto dest = t.expr(*outE);
+  if (anyUnknown(inputs) || Typing::isUnknown(dest)) return true;
+  if (!dest->type.isArray())
+    t.error(outE->loc, fname + "(): the output must be an array, not " + dest->type.str());
+  Loc loc = e.loc;
+  auto result = t.elementwise(std::move(inputs), [&t, ufunc, loc](std::vector<ExprPtr> v) { return t.scalarUfunc(ufunc, std::move(v), loc); }, loc);
+  if (Typing::isUnknown(result)) return true;
+  DType from = result->type.dtype, to = dest->type.dtype;
+  if (!sameKindCast(from, to))
+    t.error(outE->loc, "Cannot cast ufunc '" + u.name + "' output from dtype('" + types::dtypeName(from) + "') to dtype('" +
+                           types::dtypeName(to) + "') with casting rule 'same_kind'");
+  out.push_back(t.storeView(std::move(dest), std::move(result), loc));
+  return true;
+}
+
+// np.copyto(dst, src[, casting]) (a statement): src broadcast and cast into dst (where=
+// is not supported).
+bool numpyCopyTo(Use &u, ir::Block &out) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  t.checkKeywords(e, {"casting"}, "np.copyto");
+  if (e.args.size() != 2) u.error("np.copyto() takes the destination and the source (where= is not supported)");
+  for (auto &a : e.args)
+    if (a->kind == ast::ExprKind::Starred) t.notSupported(a->loc, "*args in calls is not supported yet");
   std::string casting = "same_kind";
-  if (const ast::Expr *c = keyword(e, "casting")) {
+  if (const ast::Expr *c = u.keyword("casting")) {
     auto *lit = c->as<ast::StrLit>();
-    if (!lit) notSupported(c->loc, "np.copyto(casting=...) must be a constant string");
+    if (!lit) t.notSupported(c->loc, "np.copyto(casting=...) must be a constant string");
     casting = lit->value;
+    // NumPy's casting rules, values of an argument (not names compiled code calls).
     if (casting != "no" && casting != "equiv" && casting != "safe" && casting != "same_kind" && casting != "unsafe")
-      error(c->loc, "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'");
+      t.error(c->loc, "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'");
   }
-  auto dest = expr(*e.args[0]);
-  auto src = expr(*e.args[1]);
-  if (isUnknown(dest) || isUnknown(src)) return nullptr;
-  if (!dest->type.isArray()) error(e.args[0]->loc, "np.copyto(): the destination must be an array, not " + dest->type.str());
-  if (src->type.isTuple()) src = tupleAsArray(std::move(src), e.args[1]->loc);
-  if (isUnknown(src)) return nullptr;
+  auto dest = t.expr(*e.args[0]);
+  auto src = t.expr(*e.args[1]);
+  if (Typing::isUnknown(dest) || Typing::isUnknown(src)) return true;
+  if (!dest->type.isArray()) t.error(e.args[0]->loc, "np.copyto(): the destination must be an array, not " + dest->type.str());
+  if (src->type.isTuple()) src = tupleAsArray(t, std::move(src), e.args[1]->loc);
+  if (Typing::isUnknown(src)) return true;
   if (!src->type.isArray() && !src->type.isNumber())
-    error(e.args[1]->loc, "np.copyto(): cannot copy a " + src->type.str() + " into an array");
+    t.error(e.args[1]->loc, "np.copyto(): cannot copy a " + src->type.str() + " into an array");
   DType from = src->type.dtype, to = dest->type.dtype;
   bool python = !src->type.isArray(); // a Python scalar takes the destination's kind when it can (NEP 50)
   bool ok = casting == "unsafe" || from == to || (python && sameKindCast(from, to)) ||
             (casting == "same_kind" && sameKindCast(from, to)) ||
             (casting == "safe" && types::promote(from, to) == to);
   if (!ok)
-    error(e.args[1]->loc, "Cannot cast array data from dtype('" + std::string(types::dtypeName(from)) + "') to dtype('" +
-                              types::dtypeName(to) + "') according to the rule '" + casting + "'");
-  return storeView(std::move(dest), std::move(src), e.loc);
+    t.error(e.args[1]->loc, "Cannot cast array data from dtype('" + std::string(types::dtypeName(from)) + "') to dtype('" +
+                                types::dtypeName(to) + "') according to the rule '" + casting + "'");
+  out.push_back(t.storeView(std::move(dest), std::move(src), u.loc));
+  return true;
 }
 
 } // namespace mahou::sema

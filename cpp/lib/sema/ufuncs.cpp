@@ -105,11 +105,6 @@ constexpr Ufunc kUfuncs[] = {
 #undef MAHOU_UFUNC
 };
 
-const Ufunc *findUfunc(const std::string &name) {
-  for (auto &u : kUfuncs)
-    if (name == u.name) return &u;
-  return nullptr;
-}
 
 std::optional<DType> fromChar(char c) {
   switch (c) {
@@ -212,15 +207,13 @@ bool isPythonScalarType(DType d) {
 
 } // namespace
 
-int ufuncArity(const std::string &name) {
-  const Ufunc *u = findUfunc(name);
-  return u ? u->nin : -1;
-}
+int ufuncInputs(UfuncId ufunc) { return kUfuncs[size_t(ufunc)].nin; }
+const char *ufuncName(UfuncId ufunc) { return kUfuncs[size_t(ufunc)].name; }
 
-ExprPtr FunctionTyper::scalarUfunc(const std::string &name, std::vector<ExprPtr> args, Loc loc) {
+ExprPtr FunctionTyper::scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc loc) {
+  const Ufunc *u = &kUfuncs[size_t(ufunc)];
+  const std::string name = u->name;
   std::string fname = "np." + name;
-  const Ufunc *u = findUfunc(name);
-  if (!u) internalError("scalarUfunc of an unknown ufunc " + name);
   for (auto &a : args) {
     if (isUnknown(a)) return unknown(loc);
     if (!a->type.isNumber()) error(a->loc, fname + "() needs numbers, got " + a->type.str());

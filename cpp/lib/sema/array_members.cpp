@@ -1,0 +1,243 @@
+// Typers of the methods and attributes of arrays (arrays.def): a.copy(), a.astype(),
+// reductions with an axis, reshape/ravel/flatten, sort, view, fill; a.shape, a.T, ...
+#include "sema/arrays.h"
+#include "sema/typers.h"
+
+namespace mahou::sema {
+
+namespace {
+
+ExprPtr copyOf(ExprPtr a, DType dtype, Loc loc) {
+  auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(dtype, a->type.ndim, types::Layout::C), loc);
+  c->args.push_back(std::move(a));
+  return c;
+}
+
+} // namespace
+
+ExprPtr reshapeArray(ExprPtr a, std::vector<ExprPtr> dims, Loc loc) {
+  const Type at = a->type;
+  bool copied = at.layout != types::Layout::C; // a copy is writable
+  if (copied) a = copyOf(std::move(a), at.dtype, loc);
+  auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape,
+                                      Type::array(at.dtype, int(dims.size()), types::Layout::C, at.readonly && !copied), loc);
+  r->args.push_back(std::move(a));
+  for (auto &d : dims) r->args.push_back(std::move(d));
+  return r;
+}
+
+ExprPtr transposeArray(ExprPtr a, Loc loc) {
+  const Type at = a->type;
+  if (at.ndim == 1) return a;
+  types::Layout l = at.layout == types::Layout::C   ? types::Layout::F
+                    : at.layout == types::Layout::F ? types::Layout::C
+                                                    : types::Layout::A;
+  auto t = std::make_unique<ir::Expr>(ir::ExprOp::Transpose, Type::array(at.dtype, at.ndim, l, at.readonly), loc);
+  t->args.push_back(std::move(a));
+  return t;
+}
+
+ExprPtr arrayShapeTuple(Typing &t, ExprPtr base, bool strides, Loc loc) {
+  const Type at = base->type;
+  if (base->op == ir::ExprOp::ArrayConst) {
+    // A frozen global array: its shape and (C-order) strides are constants.
+    std::vector<ExprPtr> dims(size_t(at.ndim));
+    int64_t stride = types::dtypeBytes(at.dtype);
+    for (int i = at.ndim - 1; i >= 0; --i) {
+      int64_t extent = base->args[size_t(i)]->ival;
+      dims[size_t(i)] = ir::makeConst(Type::int64(), loc, strides ? stride : extent);
+      stride *= std::max<int64_t>(extent, 1);
+    }
+    auto tu = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(std::vector<Type>(size_t(at.ndim), Type::int64())), loc);
+    tu->args = std::move(dims);
+    return tu;
+  }
+  // A computed array (xs[0].shape, an optional's value) is evaluated once.
+  return t.bindOnce(std::move(base), [&](const std::function<ExprPtr()> &array) -> ExprPtr {
+    std::vector<ExprPtr> dims;
+    for (int i = 0; i < at.ndim; ++i) {
+      auto d =
+          std::make_unique<ir::Expr>(strides ? ir::ExprOp::ArrayStride : ir::ExprOp::ArrayShape, Type::int64(), loc);
+      d->ival = i;
+      d->args.push_back(array());
+      dims.push_back(std::move(d));
+    }
+    auto tu = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple(std::vector<Type>(size_t(at.ndim), Type::int64())), loc);
+    tu->args = std::move(dims);
+    return tu;
+  });
+}
+
+ExprPtr ravelArray(Typing &t, ExprPtr a, bool copy, Loc loc, const std::string &fname) {
+  const Type at = a->type;
+  bool copied = copy || at.layout != types::Layout::C;
+  if (copied) {
+    t.requireHost(loc, fname + "()");
+    a = copyOf(std::move(a), at.dtype, loc);
+  }
+  // A copy is a new array: writable even when the array it copies is read-only.
+  auto r = std::make_unique<ir::Expr>(ir::ExprOp::ArrayReshape,
+                                      Type::array(at.dtype, 1, types::Layout::C, at.readonly && !copied), loc);
+  r->args.push_back(std::move(a));
+  r->args.push_back(ir::makeConst(Type::int64(), loc, -1));
+  return r;
+}
+
+// ------------------------------------------------------------------ methods
+
+ExprPtr arrayCopyMethod(Use &u) {
+  u.t.requireHost(u.loc, "a.copy()");
+  u.args(0, 0, {}, "copy");
+  return copyOf(std::move(u.self), u.self->type.dtype, u.loc);
+}
+
+ExprPtr arrayAstypeMethod(Use &u) {
+  u.t.requireHost(u.loc, "a.astype()");
+  u.t.checkKeywords(*u.call, {}, u.name);
+  if (u.call->args.size() != 1) u.error("astype() takes 1 argument");
+  auto d = u.t.dtypeArgument(*u.call->args[0]);
+  if (!d) return u.unknown();
+  return copyOf(std::move(u.self), *d, u.loc);
+}
+
+ExprPtr arrayTransposeMethod(Use &u) {
+  if (!u.call->args.empty() || !u.call->keywords.empty()) { // a.transpose(axes): the library (shapes.py)
+    if (auto r = u.t.libraryCall("ndarray.transpose", "a.transpose", *u.call, std::move(u.self))) return r;
+    u.notSupported("a.transpose() with axes is not supported here");
+  }
+  return transposeArray(std::move(u.self), u.loc);
+}
+
+ExprPtr arrayReduceMethod(Use &u) {
+  u.t.checkKeywords(*u.call, {"axis"}, "a." + u.name);
+  if (u.call->args.size() > 1) u.error("a." + u.name + "() takes an optional axis");
+  return u.t.reduction(ir::ReduceKind(u.variant()), std::move(u.self), axisArgument(u.t, *u.call, 0), u.loc);
+}
+
+ExprPtr arrayReshapeMethod(Use &u) {
+  const ast::Call &e = *u.call;
+  u.t.checkKeywords(e, {}, "a.reshape");
+  std::vector<ExprPtr> dims;
+  if (e.args.size() == 1) dims = u.t.shapeArgument(*e.args[0]);
+  else
+    for (auto &a : e.args) dims.push_back(u.t.toInt64Index(u.t.expr(*a), "reshape dimension"));
+  if (dims.empty()) u.error("a.reshape() needs a shape");
+  if (anyUnknown(dims)) return u.unknown();
+  return reshapeArray(std::move(u.self), std::move(dims), u.loc);
+}
+
+ExprPtr arrayRavelMethod(Use &u) {
+  u.t.checkKeywords(*u.call, {}, "a." + u.name);
+  if (!u.call->args.empty()) u.error("a." + u.name + "() takes no arguments");
+  return ravelArray(u.t, std::move(u.self), u.variant() == 1, u.loc, "a." + u.name);
+}
+
+ExprPtr arrayDotMethod(Use &u) {
+  if (u.call->args.size() != 1) u.error("a.dot(b) takes one argument");
+  return u.t.matmul(std::move(u.self), u.t.expr(*u.call->args[0]), u.loc);
+}
+
+ExprPtr arraySortMethod(Use &u) {
+  if (!u.call->args.empty() || u.keyword("axis") || u.self->type.ndim != 1) // N-D arrays, an axis: the library's
+    if (auto r = u.t.libraryCall("ndarray." + u.name, "a." + u.name, *u.call, std::move(u.self))) return r;
+  checkSortKind(u.t, *u.call, "a." + u.name);
+  if (!u.call->args.empty()) u.notSupported("a." + u.name + "() arguments are not supported");
+  return sortArray(u.t, SortKind(u.variant()), std::move(u.self), u.loc, "a." + u.name);
+}
+
+ExprPtr arrayViewMethod(Use &u) { // the same memory read as another dtype of the same size
+  u.t.checkKeywords(*u.call, {"dtype"}, "a.view");
+  const ast::Expr *d = u.call->args.size() == 1 ? u.call->args[0].get() : u.keyword("dtype");
+  if (!d) u.error("a.view() needs a dtype");
+  auto dt = u.t.dtypeArgument(*d);
+  if (!dt) return u.unknown();
+  const Type at = u.self->type;
+  if (types::dtypeBytes(*dt) != types::dtypeBytes(at.dtype))
+    u.notSupported("a.view() to a dtype of another size is not supported (only the same itemsize)");
+  auto c = std::make_unique<ir::Expr>(ir::ExprOp::Cast, Type::array(*dt, at.ndim, at.layout, at.readonly), u.loc);
+  c->args.push_back(std::move(u.self));
+  return c;
+}
+
+ExprPtr arrayFillMethod(Use &u) { u.notSupported("a.fill() is a statement: write it on its own line"); }
+
+// a.fill(v) as a statement: a store into the whole array.
+bool arrayFillStatement(Use &u, ir::Block &out) {
+  u.t.checkKeywords(*u.call, {}, "a.fill");
+  auto args = u.t.positionalArgs(*u.call, 1, 1, "a.fill");
+  if (Typing::isUnknown(args[0])) return true;
+  if (!args[0]->type.isNumber()) u.error("a.fill() needs a number");
+  out.push_back(u.t.storeView(std::move(u.self), std::move(args[0]), u.loc));
+  return true;
+}
+
+// ------------------------------------------------------------------ attributes
+
+ExprPtr arrayShapeAttribute(Use &u) { return arrayShapeTuple(u.t, std::move(u.self), u.variant() == 1, u.loc); }
+
+ExprPtr arrayNdimAttribute(Use &u) { return ir::makeConst(Type::int64(), u.loc, u.self->type.ndim); }
+
+ExprPtr arraySizeAttribute(Use &u) {
+  auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArraySize, Type::int64(), u.loc);
+  s->args.push_back(std::move(u.self));
+  return s;
+}
+
+ExprPtr arrayItemsizeAttribute(Use &u) {
+  return ir::makeConst(Type::int64(), u.loc, types::dtypeBytes(u.self->type.dtype));
+}
+
+ExprPtr arrayNbytesAttribute(Use &u) {
+  int64_t itemsize = types::dtypeBytes(u.self->type.dtype);
+  auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArraySize, Type::int64(), u.loc);
+  s->args.push_back(std::move(u.self));
+  auto e = std::make_unique<ir::Expr>(ir::ExprOp::Binary, Type::int64(), u.loc);
+  e->sub = int(ir::BinaryOp::Mul);
+  e->args.push_back(std::move(s));
+  e->args.push_back(ir::makeConst(Type::int64(), u.loc, itemsize));
+  return e;
+}
+
+ExprPtr arrayDtypeAttribute(Use &u) { return ir::makeConst(Type::dtypeObj(u.self->type.dtype), u.loc, 0); }
+
+ExprPtr arrayTAttribute(Use &u) { return transposeArray(std::move(u.self), u.loc); }
+
+ExprPtr arrayFlatAttribute(Use &u) {
+  u.notSupported("a.flat is supported only in 'for x in a.flat', 'a.flat[i]' and 'a.flat[i] = v'");
+}
+
+// a.real / a.imag (variant: ir::Intrinsic::Real or Imag). Of a complex array a view of the
+// parts: the same extents and strides, the data pointer moved by half an item for the
+// imaginary parts (ArrayStrided with a byte offset); of a real array, as NumPy and Numba,
+// the array itself or zeros of its shape.
+ExprPtr arrayPartAttribute(Use &u) {
+  const Type at = u.self->type;
+  bool imag = ir::Intrinsic(u.variant()) == ir::Intrinsic::Imag;
+  Loc loc = u.loc;
+  if (!types::isComplex(at.dtype)) {
+    if (!imag) return std::move(u.self);
+    auto z = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::array(at.dtype, at.ndim, types::Layout::C), loc);
+    z->sub = int(ir::AllocKind::Zeros);
+    z->ival = 1; // the shape of args[0]
+    z->args.push_back(std::move(u.self));
+    return z;
+  }
+  Type rt = Type::array(types::realOf(at.dtype), at.ndim, types::Layout::A, at.readonly);
+  return u.t.bindOnce(std::move(u.self), [&](const std::function<ExprPtr()> &reload) -> ExprPtr {
+    auto v = std::make_unique<ir::Expr>(ir::ExprOp::ArrayStrided, rt, loc);
+    v->args.push_back(reload());
+    for (ir::ExprOp part : {ir::ExprOp::ArrayShape, ir::ExprOp::ArrayStride})
+      for (int k = 0; k < at.ndim; ++k) {
+        auto d = std::make_unique<ir::Expr>(part, Type::int64(), loc);
+        d->ival = k;
+        d->args.push_back(reload());
+        v->args.push_back(std::move(d));
+      }
+    v->args.push_back(ir::makeConst(Type::int64(), loc, imag ? types::dtypeBytes(at.dtype) / 2 : 0));
+    return v;
+  });
+}
+
+ExprPtr arrayUnsupportedAttribute(Use &u) { u.notSupported("array attribute '" + u.name + "' is not supported yet"); }
+
+} // namespace mahou::sema

@@ -1,0 +1,68 @@
+// Helpers of the array area shared by its typers (array_members.cpp, array_functions.cpp,
+// array_library.cpp, array_construction.cpp, records.cpp).
+#pragma once
+
+#include "sema/typing.h"
+
+namespace mahou::sema {
+
+// What np.sort and its relatives make (ir::ExprOp::ArraySort's sub).
+enum class SortKind : int { Copy = 0, Indices = 1, InPlace = 2, Unique = 3 };
+// np.concatenate and its relatives (numpy.def).
+enum class JoinKind : int { Concatenate, Stack, VStack, HStack, DStack, ColumnStack };
+
+// np.shape, np.size, np.ndim (numpy.def): which of a.shape, a.size, a.ndim they read.
+enum class ShapeQuery : int { Shape, Size, Ndim };
+
+// np.array and its relatives (numpy.def): how the result relates to an array argument.
+enum class ArrayConstruction : int { Array, AsArray, Contiguous, Fortran };
+
+// A (nested) tuple of numbers as an array, for stores (a[:2] = (x, y)).
+ExprPtr tupleAsArray(Typing &t, ExprPtr tuple, Loc loc);
+// A (nested) list of numbers as a new array (np.array(xs), stores of a list: a[:2] = [x, y]).
+ExprPtr arrayFromList(Typing &t, ExprPtr list, std::optional<DType> dtype, const std::string &fname, Loc loc);
+
+// a.T: the same array, its axes reversed.
+ExprPtr transposeArray(ExprPtr a, Loc loc);
+// a.reshape(dims): a view of a contiguous array, else of a contiguous copy.
+ExprPtr reshapeArray(ExprPtr a, std::vector<ExprPtr> dims, Loc loc);
+// a.shape / a.strides as a tuple of int64 (constants for a frozen global array).
+ExprPtr arrayShapeTuple(Typing &t, ExprPtr a, bool strides, Loc loc);
+// a.ravel(): a view of a contiguous array, a copy of another (always a copy with `copy`).
+ExprPtr ravelArray(Typing &t, ExprPtr a, bool copy, Loc loc, const std::string &fname);
+// The sorted copy, indices, in-place sort or unique values of a 1-D array.
+ExprPtr sortArray(Typing &t, SortKind kind, ExprPtr arr, Loc loc, const std::string &fname);
+// kind= of sort/argsort: NumPy's algorithm names (mahou's sort is stable for all).
+void checkSortKind(Typing &t, const ast::Call &e, const std::string &fname);
+// The axis argument (at `position` or axis=): a constant integer, or none.
+std::optional<int64_t> axisArgument(Typing &t, const ast::Call &e, size_t position);
+
+// ---- NumPy records and arrays of them (records.cpp)
+int recordFieldIndex(Typing &t, const Type &rec, const ast::Expr &index, Loc loc); // -1: index unknown yet
+void recordSet(Typing &t, ExprPtr rec, int field, ExprPtr value, Loc loc, ir::Block &out);
+ExprPtr recordArrayElement(Typing &t, ExprPtr arr, ExprPtr index, Loc loc);        // a[i] of a 1-D array (a loop's item)
+ExprPtr recordSubscript(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc); // r['x'], a[i], a['x'], a[1:]
+void storeRecordItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
+void storeRecordField(Typing &t, ExprPtr rec, const std::string &attr, ExprPtr value, Loc loc, ir::Block &out);
+void augAssignRecordField(Typing &t, ExprPtr rec, int field, const ast::AugAssign &s, ir::Block &out);
+void refuseRecordOperand(const Typing &t, const ExprPtr &e, Loc loc, const std::string &what);
+// Every use of a record or an array of records in the typed body is one that handles
+// them (fields, views, shape, passing them on); anything else is UnsupportedError.
+void checkRecordUses(const Typing &t, const ir::Block &body);
+
+// C pointers (pointers.cpp): p[i] reads and writes through a 1-D view of the pointer;
+// carray(p, shape[, dtype]) / farray(...) view the memory as an array.
+ExprPtr pointerView(Typing &t, ExprPtr p, Loc loc);
+// A call through a C function pointer (a ctypes or cffi function, a @cfunc).
+ExprPtr nativeCall(Typing &t, uint64_t address, const std::string &signature, const ast::Call &e);
+// NumPy's atleast_1d/2d/3d (least 1, 2, 3) of an array as a view, or column_stack's column
+// (least 4: a 0-d or 1-D array as one column of shape (n, 1)) (library_primitives.cpp).
+ExprPtr atleastView(Typing &t, ExprPtr arr, int least, Loc loc);
+// The record of a structured dtype given as a dtype argument (np.empty(n, dtype=rec));
+// nullopt: another dtype (records.cpp).
+std::optional<Type> recordDtype(Typing &t, const ast::Expr &e);
+// a.flat[i] reads and stores (flat_index.cpp).
+ExprPtr flatItem(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc);
+void storeFlatItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr value, Loc loc, ir::Block &out);
+
+} // namespace mahou::sema

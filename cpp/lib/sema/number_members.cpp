@@ -1,0 +1,57 @@
+// Typers of the methods and attributes of numbers and of dtypes as values (numbers.def):
+// z.conjugate(), x.item(), z.real, z.imag, np.float32.itemsize, dtype.kind, dtype.type
+// (enum members' .value and .name: enums.cpp).
+#include "sema/typers.h"
+
+namespace mahou::sema {
+
+ExprPtr numberConjugateMethod(Use &u) {
+  u.t.positionalArgs(*u.call, 0, 0, u.name);
+  const Type t = u.self->type;
+  if (!t.isComplex()) return std::move(u.self);
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(u.self));
+  return u.t.intrinsic(ir::Intrinsic::Conj, t, std::move(args), u.loc);
+}
+
+// x.real / x.imag (variant: ir::Intrinsic::Real or Imag); of a real number: itself or 0.
+ExprPtr numberPartAttribute(Use &u) {
+  const Type t = u.self->type;
+  auto part = ir::Intrinsic(u.variant());
+  if (!t.isComplex()) {
+    if (part == ir::Intrinsic::Real) return std::move(u.self);
+    return ir::makeConst(t, u.loc, 0);
+  }
+  Type rt = Type::scalar(types::realOf(t.dtype));
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(u.self));
+  return u.t.intrinsic(part, rt, std::move(args), u.loc);
+}
+
+ExprPtr dtypeItemsizeAttribute(Use &u) {
+  const Type &t = u.self->type; // a structured dtype: its record's size
+  return ir::makeConst(Type::int64(), u.loc, t.elems.empty() ? types::dtypeBytes(t.dtype) : t.elems[0].itemsize);
+}
+
+// x.item() of a number is the number (NumPy's scalar.item(), Numba's number.item).
+ExprPtr numberItemMethod(Use &u) {
+  u.args(0, 0);
+  return std::move(u.self);
+}
+
+// dtype.kind: NumPy's character code of the kind ('b', 'i', 'u', 'f', 'c'; 'V' for records).
+ExprPtr dtypeKindAttribute(Use &u) {
+  DType d = u.self->type.dtype;
+  const char *kind = !u.self->type.elems.empty() ? "V"
+                     : d == DType::Bool          ? "b"
+                     : types::isComplex(d)     ? "c"
+                     : types::isFloat(d)       ? "f"
+                     : types::isSigned(d)      ? "i"
+                                               : "u";
+  return ir::makeStrConst(kind, u.loc);
+}
+
+// dtype.type: the scalar type (np.dtype('f8').type is np.float64), a dtype value too.
+ExprPtr dtypeTypeAttribute(Use &u) { return ir::makeConst(u.self->type, u.loc, 0); }
+
+} // namespace mahou::sema
