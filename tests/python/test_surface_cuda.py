@@ -3,7 +3,7 @@ other test proves): the kernel language (raise/assert, self-recursive device fun
 the operator module, array attributes and slices, NumPy ufuncs on scalars) and host API
 pieces, each kernel's output compared with NumPy/Python on the host; the documented
 intrinsics mahou refuses (atomic inc/dec/nanmax/nanmin, eq_sync, match_*_sync, lanemask_lt,
-selp, ffs, cbrt, nanosleep) are asserted to be clean compile-time errors."""
+selp, cbrt, nanosleep) are asserted to be clean compile-time errors."""
 
 import math
 import operator
@@ -200,6 +200,24 @@ def raising_kernel(a, out):
         out[i] = a[i] * 2
 
 
+@cuda.jit
+def ffs_kernel(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = cuda.ffs(a[i])
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int64, np.uint64])
+def test_ffs(dtype):
+    values = [0, 1, 2, 12, 1 << 20, 7, 1 << 31]
+    if dtype in (np.int64, np.uint64):
+        values += [1 << 40, 3 << 62]
+    a = np.array(values, dtype=np.uint64).astype(dtype)
+    out = np.zeros(a.size, dtype=np.int64)
+    ffs_kernel[1, 32](a, out)
+    assert out.tolist() == [(int(v) & -int(v)).bit_length() for v in values]
+
+
 def test_raise_and_assert_in_kernels_with_debug():
     a = np.array([1, 2, 4])
     out = np.zeros(3, dtype=np.int64)
@@ -231,7 +249,6 @@ REFUSED_KERNELS = {
     "math.remainder": "def k(a):\n    a[0] = math.remainder(a[1], 1.5)\n",
     "nanosleep": "def k(a):\n    cuda.nanosleep(10)\n",
     "cbrt": "def k(a):\n    a[0] = cuda.cbrt(a[1])\n",
-    "ffs": "def k(a):\n    a[0] = cuda.ffs(a[1])\n",
 }
 
 
