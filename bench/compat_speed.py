@@ -301,7 +301,9 @@ def main():
     with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
         data["rows"] = list(pool.map(one, progs))
     Path(opts.out_dir).mkdir(parents=True, exist_ok=True)
-    (Path(opts.out_dir) / "compat.json").write_text(json.dumps(data, indent=1))
+    # a program's captured output may be bytes (a timeout): written as text
+    (Path(opts.out_dir) / "compat.json").write_text(
+        json.dumps(data, indent=1, default=lambda o: o.decode(errors="replace") if isinstance(o, bytes) else str(o)))
     publish(data, opts)
 
 

@@ -69,6 +69,7 @@ struct KernelState {
   int firstLine = 1;
   bool isDevice = false; // @cuda.jit(device=True): called from kernels only
   bool fastmath = false, lineinfo = false, debug = false;
+  bool cache = false; // cuda.jit(cache=True): kernels' PTX kept on disk
   int maxRegisters = 0;
   bool canCompile = true;
   int nparams = 0;

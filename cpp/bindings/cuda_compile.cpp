@@ -162,6 +162,7 @@ KernelOptions kernelOptions(const KernelState &st, int ccMajor, int ccMinor) {
   o.ccMinor = ccMinor;
   o.fastmath = st.fastmath;
   o.lineinfo = st.lineinfo || st.debug;
+  o.cache = st.cache && !st.isDevice;
   o.libdevicePath = libdevicePath();
   return o;
 }

@@ -47,6 +47,7 @@ bool readKernelOptions(KernelState &st, PyObject *options) {
   st.fastmath = flag("fastmath");
   st.lineinfo = flag("lineinfo");
   st.debug = flag("debug");
+  st.cache = flag("cache");
   if (PyObject *v = PyDict_GetItemString(options, "max_registers"); v && v != Py_None) {
     st.maxRegisters = int(PyLong_AsLong(v));
     if (st.maxRegisters == -1 && PyErr_Occurred())

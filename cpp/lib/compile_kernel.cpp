@@ -1,5 +1,6 @@
 // The GPU drivers: the pipeline's stages (pipeline.h) walked for a CUDA kernel (NVPTX,
 // libdevice, PTX), a device function alone, or the CUDA emulator (the host CPU).
+#include "mahou/cache.h"
 #include "mahou/codegen.h"
 #include "mahou/compiler.h"
 #include "mahou/jit.h"
@@ -208,6 +209,12 @@ SimKernel compileSimKernel(const SourceFile &file, const std::string &name, cons
 
 CompiledKernel compileKernel(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
                              CompileEnvironment &env, const KernelOptions &options) {
+  if (options.cache) {
+    KernelOptions once = options;
+    once.cache = false;
+    return cache::cachedKernel(file, name, args, env, options,
+                               [&](CompileEnvironment &recording) { return compileKernel(file, name, args, recording, once); });
+  }
   KernelTarget target(name, options);
   pipeline::Compilation c(file, name, args, env);
   pipeline::run(c, target, pipeline::Step::Emit);

@@ -4,6 +4,7 @@
 
 #include "mahou/compiler.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -136,5 +137,14 @@ std::optional<CompiledFunction> load(const SourceFile &file, const std::string &
 // Stores a freshly compiled overload (when fn.cacheable and it has object code);
 // adds the time taken to fn.times.cacheMs.
 void store(const SourceFile &file, const std::string &name, CompiledFunction &fn, const CompileOptions &options);
+
+// @cuda.jit(cache=True) (kernel_cache.cpp): the kernel's PTX from the cache when an entry
+// for this source, signature, compute capability and options exists and its recorded
+// globals hold; else `compile` (given the environment to compile in), whose result is
+// written unless the kernel calls device functions or depends on something another
+// process cannot find again.
+CompiledKernel cachedKernel(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
+                            CompileEnvironment &env, const KernelOptions &options,
+                            const std::function<CompiledKernel(CompileEnvironment &)> &compile);
 
 } // namespace mahou::cache

@@ -252,6 +252,7 @@ struct KernelOptions {
   int ccMajor = 9, ccMinor = 0; // compute capability: sm_90
   bool fastmath = false;
   bool lineinfo = false;
+  bool cache = false;           // cuda.jit(cache=True): the PTX kept on disk (cache.h cachedKernel)
   std::string libdevicePath;    // libdevice.10.bc; empty: looked up under CUDA_HOME and /usr/local/cuda
 };
 

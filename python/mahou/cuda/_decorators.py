@@ -51,6 +51,7 @@ def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=T
         "lineinfo": bool(lineinfo),
         "fastmath": bool(fastmath),
         "max_registers": max_registers,
+        "cache": bool(cache),
     }
     return apply_decorator(func_or_sig, _make_kernel, options, "cuda.jit")
 
