@@ -1,5 +1,5 @@
-"""math.gcd, lcm, comb, perm, isclose and modf in compiled code: Python implementations
-with CPython's results and errors, compiled through mahou.extending like a user's
+"""math.gcd, lcm, comb, perm, isclose, modf, exp2 and nextafter in compiled code: Python
+implementations with CPython's results and errors, compiled through mahou.extending like a user's
 @overload (imported by the resolver before the first compilation)."""
 
 import math
@@ -123,4 +123,28 @@ def _modf(x):
             return math.copysign(0.0, y), y
         whole = np.trunc(y)
         return math.copysign(y - whole, y), whole
+    return impl
+
+
+@overload(math.exp2)
+def _exp2(x):
+    if not _real(x):
+        return None
+
+    def impl(x):
+        y = float(x)
+        r = np.exp2(y)
+        if math.isinf(r) and math.isfinite(y):
+            raise OverflowError("math range error")
+        return r
+    return impl
+
+
+@overload(math.nextafter)
+def _nextafter(x, y):
+    if not _real(x, y):
+        return None
+
+    def impl(x, y):
+        return float(np.nextafter(float(x), float(y)))
     return impl

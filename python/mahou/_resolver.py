@@ -5,7 +5,9 @@ import builtins
 import cmath
 import enum as _enum
 import functools
+import heapq
 import math
+import operator
 import random as _pyrandom
 import sys
 import types as _pytypes
@@ -220,6 +222,19 @@ def _classify_plain(obj):
         return const
     if obj is builtins.map or obj is builtins.filter or obj is functools.reduce:
         return _library_function("functional." + obj.__name__)  # _library/functional.py
+    if getattr(operator, getattr(obj, "__name__", ""), None) is obj and type(obj) is _pytypes.BuiltinFunctionType:
+        found = _library_function("operator." + obj.__name__)  # _library/operator_module.py
+        if found != ("missing",):
+            return found
+    if callable(obj) and getattr(heapq, getattr(obj, "__name__", ""), None) is obj:
+        found = _library_function("heapq." + obj.__name__)  # _library/heapq_module.py
+        if found != ("missing",):
+            return found
+    if callable(obj) and getattr(obj, "__module__", None) in ("numpy.polynomial.polynomial",
+                                                             "numpy.polynomial.polyutils"):
+        found = _library_function("polynomial." + obj.__name__)  # _library/polynomial.py
+        if found != ("missing",):
+            return found
     builtin = _BUILTINS.get(id(obj))
     if builtin is not None and (getattr(builtins, builtin, None) is obj or obj is prange or obj is literally or obj is literal_unroll):
         return ("builtin", builtin)

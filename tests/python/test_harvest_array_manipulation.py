@@ -477,7 +477,7 @@ CASES = {
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
     'arange_kw', 'broadcast_arrays', 'broadcast_shapes', 'clip_out', 'cumsum_axis', 'dtype_attr',
-    'dtype_eq_int64', 'fill_diagonal', 'flags_c', 'flags_contiguous', 'flags_f', 'frombuffer',
+    'dtype_eq_int64', 'flags_c', 'flags_contiguous', 'flags_f', 'frombuffer',
     'itemset', 'reshape_method', 'squeeze', 'sum_axis_dtype', 'sum_dtype', 'take_axis', 'tobytes',
     'view_as'
 }

@@ -594,7 +594,7 @@ CASES = {
     "math.sqrt": Case(m_sqrt, domain(math.sqrt, POS + [-0.0, 4, 2 ** 53 + 1])),
     "np.sqrt": Case(np_sqrt, POS + [4, -0.0]),
     "math.exp": Case(m_exp, domain(math.exp, UNIT + [710.0, -1000.0])),
-    "math.exp2": Case(m_exp2, UNIT + [1023.0]),
+    "math.exp2": Case(m_exp2, UNIT + [1023.0, 1024.0, -1080.0, 3, True, math.inf, -math.inf, math.nan, -0.0]),
     "math.expm1": Case(m_expm1, domain(math.expm1, UNIT + [1e-10])),
     "math.log": Case(m_log, domain(math.log, POS)),
     "math.log_base": Case(m_log_base, [(8, 2), (100, 10), (1.5, 0.5)]),
@@ -608,7 +608,8 @@ CASES = {
     "math.isinf": Case(m_isinf, REAL),
     "math.isfinite": Case(m_isfinite, REAL),
     "math.hypot": Case(m_hypot, [(3, 4), (-0.0, 0.0), (1e300, 1e300), (math.inf, math.nan), (1.5, -2.5)]),
-    "math.nextafter": Case(m_nextafter, [(1.0, 2.0), (0.0, -1.0), (1.0, 1.0), (math.inf, 0.0), (1.0, math.nan)]),
+    "math.nextafter": Case(m_nextafter, [(1.0, 2.0), (0.0, -1.0), (1.0, 1.0), (math.inf, 0.0), (1.0, math.nan),
+                                         (3, 4), (-0.0, 0.0), (5e-324, 0.0), (1.7976931348623157e308, math.inf)]),
     "math.degrees": Case(m_degrees, UNIT),
     "math.radians": Case(m_radians, UNIT),
     "math.erf": Case(m_erf, UNIT, tol="ulp"),
@@ -654,7 +655,7 @@ CASES = {
 
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
-    'all', 'any', 'format', 'hex', 'iter_next', 'map', 'math.exp2', 'math.factorial', 'math.nextafter',
+    'all', 'any', 'format', 'hex', 'iter_next', 'map', 'math.factorial',
     'max_iter', 'oct', 'op.is'
 }
 

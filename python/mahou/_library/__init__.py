@@ -6,8 +6,11 @@ The compiler asks for them by the names '@numpy.<name>' (numpy_functions),
 '@numpy.linalg.<name>' (linalg), '@ndarray.<name>' (array_methods, self first),
 '@internal.<name>' (internal: helpers of the compiler's own lowering), '@blas.dgemm'
 &c. (blas: BLAS routines as C function pointers for np.dot), '@numpy.random.<name>'
-(numpy_random: choice, permutation, shuffle, ...) and '@random.<name>' (random_module:
-the random module's functions made of its primitives); the resolver
+(numpy_random: choice, permutation, shuffle, ...), '@random.<name>' (random_module:
+the random module's functions made of its primitives), 'operator.<name>'
+(operator_module: the operator module's functions as their operators),
+'heapq.<name>' (heapq_module: CPython's heap algorithms on lists), 'polynomial.<name>'
+(numpy.polynomial.polynomial's functions and polyutils' as_series/trimseq); the resolver
 (mahou._resolver) imports this package on the first such name.
 """
 
@@ -22,6 +25,9 @@ _MODULES = {
     "functional": "mahou._library.functional",
     "numpy.random": "mahou._library.numpy_random",
     "random": "mahou._library.random_module",
+    "operator": "mahou._library.operator_module",
+    "heapq": "mahou._library.heapq_module",
+    "polynomial": "mahou._library.polynomial",
 }
 
 

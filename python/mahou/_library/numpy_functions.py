@@ -16,6 +16,9 @@ from .sets import *  # noqa: F401,F403  (union1d, intersect1d, setdiff1d, setxor
 from .shapes import *  # noqa: F401,F403  (transpose, split, diag, flip, roll, tile, ...)
 from .windows import *  # noqa: F401,F403  (hanning, hamming, blackman, bartlett, kaiser, i0)
 from .indexing_functions import extract, take, take_along_axis  # noqa: F401
+from .tri_indices import *  # noqa: F401,F403  (tril_indices, triu_indices and their _from forms, row_stack, divmod)
+from .predicates import *  # noqa: F401,F403  (iscomplex, isreal, isscalar, nancumsum, sinc, indices, fill_diagonal, ...)
+from .covariance import cov, corrcoef  # noqa: F401
 
 # ---------------------------------------------------------------------------
 # order statistics: median, percentile, quantile and their NaN-ignoring forms

@@ -148,6 +148,13 @@ def count_nonzero(a, axis=None):
         return n
     if a.ndim == 0:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension 0")
+    if a.ndim == 1:  # the count along the only axis is a scalar, as NumPy's
+        _axis(axis, 1)
+        n = 0
+        for i in range(a.shape[0]):
+            if a[i] != 0:
+                n += 1
+        return n
     ax = _axis(axis, a.ndim)
     c, flat = _rows(a, ax)
     out = np.zeros(flat.shape[0], dtype=np.int64)
