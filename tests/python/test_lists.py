@@ -636,3 +636,48 @@ def list_contains_wrong_arity(xs):
 def test_list_contains_method_arity():
     with pytest.raises(errors.TypingError, match="__contains__"):
         njit(list_contains_wrong_arity)([1])
+
+
+# ---- l += xs and l *= n change the list itself (the caller's list, other names for it)
+
+def _iadd_alias(a, extra):
+    b = a
+    b += extra
+    b += (7, 8)
+    b += range(2)
+    return len(a)
+
+
+def _iadd_self(a):
+    a += a
+    return a
+
+
+def _imul_alias(a, n):
+    b = a
+    b *= n
+    return len(a)
+
+
+@pytest.mark.parametrize("items,extra", [([1, 2], [3]), ([9], [4, 5]), ([0, -1], [-3, 6, 7])])
+def test_list_iadd_extends_in_place(items, extra):
+    got, want = list(items), list(items)
+    assert njit(_iadd_alias)(got, list(extra)) == _iadd_alias(want, list(extra))
+    assert got == want
+    got, want = list(items), list(items)
+    assert njit(_iadd_self)(got) == _iadd_self(want) and got == want
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, -2])
+def test_list_imul_repeats_in_place(n):
+    got, want = [1.5, -2.0], [1.5, -2.0]
+    assert njit(_imul_alias)(got, n) == _imul_alias(want, n)
+    assert got == want
+
+
+def test_list_iadd_of_other_items_is_refused():
+    def f(a):
+        a += [1.5]
+        return a
+    with pytest.raises(errors.TypingError, match="cannot extend"):
+        njit(f)([1, 2])

@@ -957,10 +957,7 @@ CASES["operator.iadd_list"] = Case(op_iadd_list, [([1, 2], [3]), ([0.5], [1.5, 2
 CASES["list_iadd"] = Case(list_iadd, [([1, 2], [3]), ([0.5], [1.5, 2.5])])
 
 # Known wrong answers (a C++ gap, listed in docs/numba_surface.md): strict xfails.
-EXPECTED_WRONG = {
-    "operator.iadd_list": "list += list does not extend the caller's list in place",
-    "list_iadd": "list += list does not extend the caller's list in place",
-}
+EXPECTED_WRONG = {}
 
 # Numba compiles these; mahou refuses them with a clean error (docs/numba_surface.md says why).
 EXPECTED_REFUSALS = {

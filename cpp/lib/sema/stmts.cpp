@@ -308,6 +308,42 @@ bool isFieldRead(const ir::Expr &e) {
 
 } // namespace
 
+// l += xs and l *= n change the list itself, as Python's list.__iadd__/__imul__ do (a
+// caller's list passed in, or another name for it, sees the change): l.extend(xs), and
+// for *= the repeated list put back into l (cleared, then extended). False when the items'
+// type is not known yet (a list still being typed): then the operator's new list.
+bool FunctionTyper::listInPlace(int var, ExprPtr cur, const ast::AugAssign &s, ir::Block &out) {
+  const Type list = cur->type;
+  if (list.elems.empty() || list.elems[0].containsUnknown()) return false;
+  Loc loc = s.loc;
+  auto extend = [&](ExprPtr other) {
+    std::vector<ExprPtr> a;
+    a.push_back(load(var, loc));
+    a.push_back(std::move(other));
+    out.push_back(ir::makeEval(objectOp(*this, ir::ObjectOp::ListExtend, Type::none(), std::move(a), loc), loc));
+  };
+  if (s.op == ast::BinOpKind::Add) {
+    ExprPtr other = expr(*s.value);
+    if (isUnknown(other)) return true;
+    if (!other->type.isList()) other = listFromIterable(std::move(other), loc);
+    if (isUnknown(other)) return true;
+    if (other->type.elems.empty() || other->type.elems[0] != list.elems[0])
+      error(loc, "cannot extend a " + list.str() + " with items of type " +
+                     (other->type.elems.empty() ? std::string("unknown") : other->type.elems[0].str()));
+    extend(ir::makeCast(std::move(other), Type::list(list.elems[0])));
+    return true;
+  }
+  ExprPtr repeated = binary(s.op, std::move(cur), expr(*s.value), loc);
+  if (isUnknown(repeated)) return true;
+  int held = tempVar(repeated->type, loc);
+  out.push_back(assignVar(held, std::move(repeated), loc));
+  std::vector<ExprPtr> a;
+  a.push_back(load(var, loc));
+  out.push_back(ir::makeEval(objectOp(*this, ir::ObjectOp::ListClear, Type::none(), std::move(a), loc), loc));
+  extend(load(held, loc));
+  return true;
+}
+
 void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   if (auto *n = s.target->as<ast::Name>()) {
     int var = varIndex_.at(n->id);
@@ -317,6 +353,10 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
       if (isUnknown(v)) return;
       out.push_back(storeView(std::move(cur), std::move(v), s.loc));
       return;
+    }
+    if (!isUnknown(cur) && cur->type.isList() && (s.op == ast::BinOpKind::Add || s.op == ast::BinOpKind::Mult)) {
+      if (listInPlace(var, std::move(cur), s, out)) return;
+      cur = load(var, s.loc);
     }
     if (!isUnknown(cur) && cur->type.isInstance()) { // x += y: x.__iadd__(y) when the class has it
       auto rhs = expr(*s.value);
