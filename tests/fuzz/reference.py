@@ -93,6 +93,12 @@ def libm_hypot(x, y):
     return _libm.hypot(x, y)
 
 
+def in_place(x, y, name):
+    """x += y / x *= y of a list: the list itself changes (operator.iadd / imul), as
+    compiled code does too."""
+    return getattr(operator, name)(x, y)
+
+
 def true_div(a, b):
     """a / b; of two ints as compiled code (and Numba) divides them: converted to float
     first (past 2**53 CPython's correctly rounded quotient can differ in the last bit)."""
@@ -214,8 +220,17 @@ class _Instrument(ast.NodeTransformer):
             if isinstance(node.op, ast.Div):
                 value = ast.Call(func=ast.Name("__true_div", ast.Load()),
                                  args=[ast.Name(node.target.id, ast.Load()), node.value], keywords=[])
+            value = self._wrap(ast.copy_location(value, node))
+            if isinstance(node.op, (ast.Add, ast.Mult)):  # a list changes in place (x += y is x.extend(y))
+                name = "iadd" if isinstance(node.op, ast.Add) else "imul"
+                target = ast.Name(node.target.id, ast.Load())
+                value = ast.IfExp(test=ast.Call(func=ast.Name("__is_list", ast.Load()), args=[target], keywords=[]),
+                                  body=ast.Call(func=ast.Name("__in_place", ast.Load()),
+                                                args=[ast.Name(node.target.id, ast.Load()), node.value,
+                                                      ast.Constant(name)], keywords=[]),
+                                  orelse=value)
             return ast.copy_location(ast.Assign(targets=[ast.Name(node.target.id, ast.Store())],
-                                                value=self._wrap(ast.copy_location(value, node))), node)
+                                                value=ast.copy_location(value, node)), node)
         return node
 
     def visit_FunctionDef(self, node):
@@ -231,6 +246,7 @@ def load_reference(source, path, name):
     namespace = {"__name__": name, "__file__": path, "__check_int64": check_int64,
                  "__guarded_call": guarded_call, "__guarded_pow": guarded_pow,
                  "__true_div": true_div, "__sum": left_to_right_sum,
+                 "__is_list": lambda x: type(x) is list, "__in_place": in_place,
                  "__libm_hypot": libm_hypot, "__compare_chain": compare_chain, "__ast": ast}
     exec(compile(tree, path, "exec"), namespace)
     return namespace
