@@ -1,6 +1,7 @@
 """mahou.cuda without a GPU: import, compile_ptx, inspect_asm, the device-side
 names, resolver classification and the errors raised before any launch."""
 
+import cmath
 import math
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import pytest
 import mahou
 from mahou import cuda, float32, int64
 from mahou._resolver import classify
-from mahou.errors import MahouError
+from mahou.errors import MahouError, UnsupportedError
 
 from conftest import find_ptxas
 
@@ -254,3 +255,15 @@ def test_launch_type_errors_before_any_device_work():
 def test_signature_types_from_int64():
     ptx, _ = cuda.compile_ptx(gpu_add, (int64[:], int64[:], int64[:]))
     assert ".entry" in ptx
+
+
+def _kernel_cmath_exp(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        out[i] = cmath.exp(a[i]) + cmath.sqrt(a[i])
+
+
+def test_complex_exp_sqrt_log_in_kernels_are_refused():
+    # they are the host runtime's functions: a kernel would link a function the device lacks
+    with pytest.raises(UnsupportedError, match="not supported in CUDA kernels"):
+        cuda.compile_ptx(_kernel_cmath_exp, "void(complex128[::1], complex128[::1])")
