@@ -3,6 +3,8 @@
 // and arrays created in compiled code (empty/zeros/ones/full, arange, copy).
 #include "lowering.h"
 
+#include <llvm/IR/MDBuilder.h>
+
 #include <llvm/IR/Intrinsics.h>
 
 namespace mahou::codegen {
@@ -54,9 +56,29 @@ llvm::Value *FunctionLowering::arrayStride(llvm::Value *arr, int dim) {
 }
 
 llvm::Value *FunctionLowering::wrapIndex(llvm::Value *idx, llvm::Value *extent, bool check) {
-  llvm::Value *wrapped = b_.CreateSelect(b_.CreateICmpSLT(idx, c64(0)), b_.CreateAdd(idx, extent), idx);
-  if (check) raiseIf(b_.CreateICmpUGE(wrapped, extent), types::ExcKind::IndexError, "index out of bounds" + where());
-  return wrapped;
+  if (check) return checkedIndex(idx, extent, "index out of bounds" + where());
+  return b_.CreateSelect(b_.CreateICmpSLT(idx, c64(0)), b_.CreateAdd(idx, extent), idx);
+}
+
+// A checked index: an index in [0, extent) passes with one unsigned compare (so that on
+// that path LLVM knows it is neither negative nor past the end: a loop counter's next
+// check folds); a negative one wraps into range off the hot path, or raises IndexError.
+llvm::Value *FunctionLowering::checkedIndex(llvm::Value *idx, llvm::Value *extent, const std::string &message) {
+  llvm::BasicBlock *pre = b_.GetInsertBlock();
+  auto *other = newBlock("index.other"), *done = newBlock("index.ok");
+  b_.CreateCondBr(b_.CreateICmpULT(idx, extent), done, other, llvm::MDBuilder(ctx()).createBranchWeights(1000, 1));
+  b_.SetInsertPoint(other);
+  llvm::Value *wrapped = b_.CreateAdd(idx, extent);
+  // past the end (idx >= extent), or before the start (idx < -extent)
+  raiseIf(b_.CreateOr(b_.CreateICmpSGE(idx, c64(0)), b_.CreateICmpSLT(wrapped, c64(0))), types::ExcKind::IndexError,
+          message);
+  llvm::BasicBlock *otherEnd = b_.GetInsertBlock();
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+  llvm::PHINode *index = b_.CreatePHI(idx->getType(), 2, "index");
+  index->addIncoming(idx, pre);
+  index->addIncoming(wrapped, otherEnd);
+  return index;
 }
 
 llvm::Value *FunctionLowering::elementPointer(llvm::Value *arr, const Type &t, llvm::ArrayRef<llvm::Value *> idx) {

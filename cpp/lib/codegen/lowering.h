@@ -128,6 +128,7 @@ public:
   llvm::Value *arrayShape(llvm::Value *arr, int dim);
   llvm::Value *arrayStride(llvm::Value *arr, int dim);
   llvm::Value *wrapIndex(llvm::Value *idx, llvm::Value *extent, bool check);
+  llvm::Value *checkedIndex(llvm::Value *idx, llvm::Value *extent, const std::string &message); // arrays.cpp
   llvm::Value *elementPointer(llvm::Value *arr, const Type &t, llvm::ArrayRef<llvm::Value *> indices);
   llvm::Value *arrayItem(const ir::Expr &e);
   void storeItem(const ir::Stmt &s);

@@ -228,8 +228,7 @@ Value FunctionLowering::listOp(const ir::Expr &e) {
   // The address of item i after wrapping a negative index and checking it.
   auto itemPtr = [&](llvm::Value *idx, const char *msg) {
     llvm::Value *size = b_.CreateLoad(i64(), listField(list.v, kListSize));
-    llvm::Value *w = b_.CreateSelect(b_.CreateICmpSLT(idx, c64(0)), b_.CreateAdd(idx, size), idx);
-    raiseIf(b_.CreateICmpUGE(w, size), types::ExcKind::IndexError, msg);
+    llvm::Value *w = checkedIndex(idx, size, msg);
     llvm::Value *items = b_.CreateLoad(ptr, listField(list.v, kListItems));
     return b_.CreateInBoundsGEP(memT, items, w);
   };
