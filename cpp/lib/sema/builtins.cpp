@@ -346,15 +346,26 @@ ExprPtr builtinIsinstance(Use &u) {
   return ir::makeConst(Type::boolean(), u.loc, result);
 }
 
-ExprPtr builtinNextIter(Use &u) { // next(g) (variant 0), iter(g) (1) of a generator
+// next(it) / next(it, default) (variant 0) and iter(x) (1). A generator is its own
+// iterator; iter() of a list, tuple, array, range, string, set or dict is the library's
+// generator over its items (internal.iterate), so next() and for-loops resume it.
+ExprPtr builtinNextIter(Use &u) {
   const std::string &name = u.name;
-  if (u.variant() == 0 && u.call->args.size() == 2)
-    u.notSupported("next() with a default is not supported (catch StopIteration instead)");
-  auto args = u.args(1, 1);
-  if (Typing::isUnknown(args[0])) return u.unknown();
+  auto args = u.args(1, u.variant() == 0 ? 2 : 1);
+  for (auto &a : args)
+    if (Typing::isUnknown(a)) return u.unknown();
+  if (u.variant() == 1) {
+    if (args[0]->type.isGenerator()) return std::move(args[0]);
+    const Type it = args[0]->type;
+    if (it.isNumber() || it.isNone() || it.isOptional())
+      u.error("'" + it.str() + "' object is not iterable");
+    if (!u.t.gpu())
+      if (auto r = u.t.libraryCallTyped("internal.iterate", "iter", std::move(args), u.loc)) return r;
+    u.notSupported("iter() of " + it.str() + " is not supported here");
+  }
   if (!args[0]->type.isGenerator())
-    u.notSupported(name + "() of " + args[0]->type.str() + " is not supported (only of generators)");
-  if (u.variant() == 1) return std::move(args[0]); // a generator is its own iterator
+    u.error(name + "(): '" + args[0]->type.str() + "' object is not an iterator (call iter() on it first)");
+  if (args.size() == 2) return generatorNextOr(u.t, std::move(args[0]), std::move(args[1]), u.loc);
   return generatorNext(u.t, std::move(args[0]), u.loc);
 }
 

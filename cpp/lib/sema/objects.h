@@ -36,6 +36,7 @@ ir::ViewSlot sliceSlot(Typing &t, const ir::Expr &slice, Loc loc); // an array i
 // "'slice' object <what>" (a TypingError), "'range' object <what>" (unsupported).
 void refuseSlice(const Typing &t, const Type &type, Loc loc, const std::string &what);
 ExprPtr generatorNext(Typing &t, ExprPtr gen, Loc loc); // next(g) of a generator (null: not one; generators.cpp)
+ExprPtr generatorNextOr(Typing &t, ExprPtr gen, ExprPtr dflt, Loc loc); // next(g, default) of a generator
 
 // A call of the special method `method` of args[0]'s class (a jitclass); null when it has none.
 ExprPtr specialMethod(Typing &t, const std::string &method, std::vector<ExprPtr> args, Loc loc);

@@ -1,7 +1,8 @@
 """Helpers the compiler itself calls, written in Python and compiled like the NumPy
 library (asked for as '@internal.<name>'): np.array / np.asarray of a list held in a
 variable (a list of numbers, of lists of numbers, or of arrays), slice.indices, and
-the index arrays that booleans stand for in advanced indexing."""
+the index arrays that booleans stand for in advanced indexing, and the iterator that
+iter() makes of a list, tuple, array, range, string, set or dict."""
 
 import numpy as np
 
@@ -147,3 +148,11 @@ def size_add(a, b):
     if a > _MAX_SIZE - b:
         raise ValueError(_TOO_BIG)
     return a + b
+
+
+@njit
+def iterate(items):
+    # iter(x) of a container: a generator over its items (next() and for-loops resume it
+    # where the previous one stopped, as Python's list/tuple/str iterators do).
+    for x in items:
+        yield x
