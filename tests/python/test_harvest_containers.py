@@ -581,7 +581,6 @@ CASES = {
 
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
-    'set_difference_update', 'set_intersection_update', 'set_iterate_sum', 'set_symmetric_difference_update',
     'tuple_mul'
 }
 

@@ -12,7 +12,20 @@ enum class StrSearch : int { Find, RFind, Index, RIndex, Count };
 // Methods of dicts and sets without arguments.
 enum class TableMethod : int { Copy, Clear, PopItem, SetPop, Keys, Values, Items };
 // update and the set algebra; Union..SymmetricDifference are ir::ObjectOp::SetCombine's ival.
-enum class SetMethod : int { Union, Intersection, Difference, SymmetricDifference, Update, IsSubset, IsSuperset, IsDisjoint };
+// The *Update forms combine as their operation's SetCombine, then replace the receiver's items.
+enum class SetMethod : int {
+  Union,
+  Intersection,
+  Difference,
+  SymmetricDifference,
+  Update,
+  IsSubset,
+  IsSuperset,
+  IsDisjoint,
+  IntersectionUpdate,
+  DifferenceUpdate,
+  SymmetricDifferenceUpdate
+};
 
 // sum/min/max/any/all of a list display, comprehension, list, set, dict, string, range or
 // generator (object_builtins.cpp); null for the other iterables (tuples, arrays).
