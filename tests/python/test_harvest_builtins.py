@@ -656,7 +656,7 @@ CASES = {
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
     'all', 'any', 'format', 'hex', 'map', 'math.factorial',
-    'max_iter', 'oct', 'op.is'
+    'oct', 'op.is'
 }
 
 
