@@ -129,6 +129,8 @@ public:
   ExprPtr overloadedCall(const GlobalValue &g, const ast::Call &e, const std::function<ExprPtr()> &otherwise);
   // A method or attribute from overload_method/overload_attribute, or null when none applies.
   ExprPtr extensionMember(Use &use) override;
+  ExprPtr attributeOf(ExprPtr base, const std::string &name, const ast::Expr *source, Loc loc) override;
+  bool hasAttribute(const ExprPtr &base, const std::string &name, Loc loc) override;
   ExprPtr scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc loc) override;
   // np.<ufunc>(x, ..., out) / np.<ufunc>(x, out=out) as a statement: the store into out
   // (ufunc_out.cpp); nullptr when the call has no output argument.
