@@ -25,7 +25,7 @@ _BUILTIN_NAMES = (
     "range", "len", "abs", "min", "max", "round", "int", "float", "bool", "complex", "sum",
     "divmod", "pow", "isinstance", "print", "enumerate", "zip", "tuple", "str",
     "list", "dict", "set", "sorted", "any", "all", "ord", "chr", "repr", "hash", "reversed",
-    "next", "iter", "slice",
+    "next", "iter", "slice", "getattr", "hasattr", "type",
 )
 _BUILTINS = {id(getattr(builtins, n)): n for n in _BUILTIN_NAMES}
 _BUILTINS[id(prange)] = "prange"

@@ -655,8 +655,8 @@ CASES = {
 
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
-    'all', 'any', 'format', 'hex', 'iter_next', 'map', 'math.factorial',
-    'max_iter', 'oct', 'op.is'
+    'all', 'any', 'format', 'hex', 'map', 'math.factorial',
+    'oct', 'op.is'
 }
 
 

@@ -581,8 +581,7 @@ CASES = {
 
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
-    'set_difference_update', 'set_intersection_update', 'set_iterate_sum', 'set_symmetric_difference_update',
-    'tuple_count', 'tuple_index_method', 'tuple_mul'
+    'tuple_mul'
 }
 
 

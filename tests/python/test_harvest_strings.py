@@ -438,7 +438,7 @@ CASES = {
 
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
-    'format_method', 'min_max'
+    'format_method'
 }
 
 # Known wrong answers (strict xfails): none left.

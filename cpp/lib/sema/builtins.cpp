@@ -133,8 +133,30 @@ ExprPtr builtinAbs(Use &u) {
   return t.intrinsic(at.isInt() ? ir::Intrinsic::IAbs : ir::Intrinsic::Fabs, at, std::move(args), loc);
 }
 
-// min(...) / max(...): of an iterable object, of a 1-D array (np.min), of a tuple's items
-// or of several numbers.
+namespace {
+
+// min/max of strings: the first least (greatest) one, as Python compares them; each
+// argument evaluated once, in order.
+ExprPtr stringMinMax(Typing &t, BuiltinReduce how, std::vector<ExprPtr> args, Loc loc) {
+  auto stmts = std::make_shared<ir::Block>();
+  int best = t.holdInTemp(toUnicode(t, std::move(args[0])), loc, *stmts);
+  for (size_t i = 1; i < args.size(); ++i) {
+    int next = t.holdInTemp(toUnicode(t, std::move(args[i])), loc, *stmts);
+    auto better = t.compareOne(how == BuiltinReduce::Min ? ast::CmpOpKind::Lt : ast::CmpOpKind::Gt, t.load(next, loc),
+                               t.load(best, loc), loc);
+    auto sel = std::make_unique<ir::Expr>(ir::ExprOp::Select, Type::unicode(), loc);
+    sel->args.push_back(std::move(better));
+    sel->args.push_back(t.load(next, loc));
+    sel->args.push_back(t.load(best, loc));
+    stmts->push_back(t.assignVar(best, std::move(sel), loc));
+  }
+  return t.seqExpr(std::move(stmts), t.load(best, loc), loc);
+}
+
+} // namespace
+
+// min(...) / max(...): of an iterable object, of a 1-D array (np.min), of a tuple's items,
+// of several numbers or of several strings.
 ExprPtr builtinMinMax(Use &u) {
   auto how = BuiltinReduce(u.variant());
   if (auto r = reduceObjects(u, how)) return r;
@@ -149,9 +171,22 @@ ExprPtr builtinMinMax(Use &u) {
     }
     refuseSlice(t, args[0]->type, u.loc, "is not iterable");
     if (!args[0]->type.isTuple()) u.error("'" + args[0]->type.str() + "' object is not iterable");
-    if (args[0]->type.elems.empty()) u.error(name + "() arg is an empty sequence");
+    if (args[0]->type.elems.empty()) { // ValueError when run, as Python (the tuple is still evaluated)
+      auto stmts = std::make_shared<ir::Block>();
+      auto keep = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, u.loc);
+      keep->exprs.push_back(std::move(args[0]));
+      stmts->push_back(std::move(keep));
+      auto r = std::make_unique<ir::Stmt>(ir::StmtOp::Raise, u.loc);
+      r->exc = types::ExcKind::ValueError;
+      r->text = name + "() arg is an empty sequence";
+      stmts->push_back(std::move(r));
+      return t.seqExpr(std::move(stmts), ir::makeConst(Type::int64(), u.loc, 0), u.loc);
+    }
     args = tupleItems(t, args[0], u.loc, name + "()");
   }
+  bool strings = true;
+  for (auto &a : args) strings = strings && a->type.isString();
+  if (strings) return stringMinMax(t, how, std::move(args), u.loc);
   auto bindings = t.bindOptionals(args, u.loc);
   Type rt = Type::unknown();
   for (auto &a : args) {
@@ -346,15 +381,26 @@ ExprPtr builtinIsinstance(Use &u) {
   return ir::makeConst(Type::boolean(), u.loc, result);
 }
 
-ExprPtr builtinNextIter(Use &u) { // next(g) (variant 0), iter(g) (1) of a generator
+// next(it) / next(it, default) (variant 0) and iter(x) (1). A generator is its own
+// iterator; iter() of a list, tuple, array, range, string, set or dict is the library's
+// generator over its items (internal.iterate), so next() and for-loops resume it.
+ExprPtr builtinNextIter(Use &u) {
   const std::string &name = u.name;
-  if (u.variant() == 0 && u.call->args.size() == 2)
-    u.notSupported("next() with a default is not supported (catch StopIteration instead)");
-  auto args = u.args(1, 1);
-  if (Typing::isUnknown(args[0])) return u.unknown();
+  auto args = u.args(1, u.variant() == 0 ? 2 : 1);
+  for (auto &a : args)
+    if (Typing::isUnknown(a)) return u.unknown();
+  if (u.variant() == 1) {
+    if (args[0]->type.isGenerator()) return std::move(args[0]);
+    const Type it = args[0]->type;
+    if (it.isNumber() || it.isNone() || it.isOptional())
+      u.error("'" + it.str() + "' object is not iterable");
+    if (!u.t.gpu())
+      if (auto r = u.t.libraryCallTyped("internal.iterate", "iter", std::move(args), u.loc)) return r;
+    u.notSupported("iter() of " + it.str() + " is not supported here");
+  }
   if (!args[0]->type.isGenerator())
-    u.notSupported(name + "() of " + args[0]->type.str() + " is not supported (only of generators)");
-  if (u.variant() == 1) return std::move(args[0]); // a generator is its own iterator
+    u.error(name + "(): '" + args[0]->type.str() + "' object is not an iterator (call iter() on it first)");
+  if (args.size() == 2) return generatorNextOr(u.t, std::move(args[0]), std::move(args[1]), u.loc);
   return generatorNext(u.t, std::move(args[0]), u.loc);
 }
 

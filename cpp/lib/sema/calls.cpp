@@ -260,6 +260,18 @@ ExprPtr FunctionTyper::call(const ast::Call &e) {
     auto v = expr(*e.func);
     if (isUnknown(v)) return unknown(e.loc);
     if (v->type.isClosure() || types::isBoundMethod(v->type)) return closureCall(std::move(v), e); // (lambda x: ...)(1), fs[0](x)
+    // A class made by an expression (type(x)(y)): the value is only its type; its effects are kept.
+    if (v->type.kind == Kind::DTypeObj || v->type.kind == Kind::ClassRef) {
+      CalleeRef r{v->type.kind == Kind::DTypeObj ? CalleeRef::Kind::DTypeCtor : CalleeRef::Kind::JitClass,
+                  v->type.kind == Kind::DTypeObj ? std::string(types::dtypeName(v->type.dtype)) : v->type.text};
+      r.dtype = v->type.dtype;
+      r.handle = v->type.handle;
+      auto made = callResolved(r, e);
+      if (isPureValue(*v) || isUnknown(made)) return made;
+      auto stmts = std::make_shared<ir::Block>();
+      stmts->push_back(ir::makeEval(std::move(v), e.loc));
+      return seqExpr(std::move(stmts), std::move(made), e.loc);
+    }
     error(e.func->loc, "'" + v->type.str() + "' object is not callable");
   }
   return callResolved(*callee, e);

@@ -199,6 +199,8 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
 
   if (a.isTuple() && b.isTuple() && op == ast::BinOpKind::Add) return tupleConcat(*this, std::move(lhs), std::move(rhs), loc);
   if (a.isTuple() && b.isTuple()) notSupported(loc, "tuple operators are not supported yet");
+  if (op == ast::BinOpKind::Mult && a.isTuple() && b.isNumber()) return tupleRepeat(*this, std::move(lhs), std::move(rhs), false, loc);
+  if (op == ast::BinOpKind::Mult && a.isNumber() && b.isTuple()) return tupleRepeat(*this, std::move(rhs), std::move(lhs), true, loc);
   if (!a.isNumber() || !b.isNumber())
     error(loc, std::string("unsupported operand types for ") + sym + ": " + a.str() + " and " + b.str());
   DType da = a.dtype, db = b.dtype;

@@ -160,6 +160,16 @@ bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block 
   if (FunctionTyper::isUnknown(it)) return false;
   if (it->type.kind == Kind::Str) it = toUnicode(t, std::move(it));
   if (it->type.isOptional()) it = t.unwrapOptional(std::move(it));
+  if ((it->type.isSet() || it->type.isDict()) && !t.gpu()) {
+    // A set or dict that is not a variable (set(a), s | t, f()): stepped as iter() steps it,
+    // by the library's generator over its keys (variables are walked entry by entry).
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(it));
+    const Type table = a[0]->type;
+    it = t.libraryCallTyped("internal.iterate", "iteration", std::move(a), loc);
+    if (!it) t.notSupported(loc, "iterating over " + table.str() + " is not supported here");
+    if (FunctionTyper::isUnknown(it)) return false;
+  }
   if (types::isRange(it->type)) { // a range object: its bounds, as range(...) in the loop
     src.kind = IterSource::K::Range;
     int r = t.tempVar(it->type, loc);

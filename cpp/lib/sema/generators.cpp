@@ -86,6 +86,31 @@ ExprPtr generatorNext(Typing &t, ExprPtr gen, Loc loc) {
   return e;
 }
 
+// next(g, default): the next item, or the default once g is exhausted (both arguments are
+// evaluated first, as in Python), of the item's and the default's unified type.
+ExprPtr generatorNextOr(Typing &t, ExprPtr gen, ExprPtr dflt, Loc loc) {
+  if (t.isUnknown(gen) || t.isUnknown(dflt)) return t.unknown(loc);
+  const Type item = gen->type.elems[0];
+  auto u = types::unify(item, dflt->type);
+  if (!u)
+    t.error(loc, "next(): the default (" + dflt->type.str() + ") and the iterator's items (" + item.str() +
+                     ") have incompatible types");
+  auto stmts = std::make_shared<ir::Block>();
+  int g = t.holdInTemp(std::move(gen), loc, *stmts);
+  int d = t.holdInTemp(std::move(dflt), loc, *stmts);
+  auto ready = std::make_unique<ir::Expr>(ir::ExprOp::GenNext, Type::boolean(), loc);
+  ready->sub = 0;
+  ready->args.push_back(t.load(g, loc));
+  auto take = std::make_unique<ir::Expr>(ir::ExprOp::GenNext, item, loc);
+  take->sub = 1;
+  take->args.push_back(t.load(g, loc));
+  auto sel = std::make_unique<ir::Expr>(ir::ExprOp::Select, *u, loc);
+  sel->args.push_back(std::move(ready));
+  sel->args.push_back(t.convert(std::move(take), *u, "next()"));
+  sel->args.push_back(t.convert(t.load(d, loc), *u, "next()"));
+  return t.seqExpr(std::move(stmts), std::move(sel), loc);
+}
+
 void FunctionTyper::loopOverGenerator(ExprPtr gen, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body,
                                       const ast::Body *orelse, ir::Block &out) {
   int g = tempVar(gen->type, loc);

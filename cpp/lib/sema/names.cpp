@@ -76,15 +76,37 @@ ExprPtr FunctionTyper::methodCall(const ast::Expr &selfExpr, const std::string &
 ExprPtr FunctionTyper::attribute(const ast::Attribute &a) {
   auto base = expr(*a.value);
   if (isUnknown(base)) return unknown(a.loc);
+  return attributeOf(std::move(base), a.attr, a.value.get(), a.loc);
+}
+
+ExprPtr FunctionTyper::attributeOf(ExprPtr base, const std::string &name, const ast::Expr *source, Loc loc) {
   // An attribute of an optional value (`t.shape` where t may be None) is its value's
   // (TypeError when None), as Numba resolves attributes of Optional.
   if (base->type.isOptional() && !base->type.elems[0].isInstance()) base = unwrapOptional(std::move(base));
   const Type t = base->type;
   // An optional instance: its field (None is an error at run time).
   Receiver r = t.isOptional() && t.elems[0].isInstance() ? Receiver::Instance : receiverOf(t);
-  const Entry *entry = lookup(r, Member::Attribute, a.attr);
-  if (!entry) refuseMissing(*this, r, Member::Attribute, a.attr, a.loc, &t);
-  return typeUse(*this, *entry, a.attr, nullptr, std::move(base), a.value.get(), a.loc);
+  const Entry *entry = lookup(r, Member::Attribute, name);
+  if (!entry) refuseMissing(*this, r, Member::Attribute, name, loc, &t);
+  return typeUse(*this, *entry, name, nullptr, std::move(base), source, loc);
+}
+
+// A name of the registry's own (not a receiver's "*" entry) answers at once; a member a
+// program or an extension defines (a jitclass field, a namedtuple field, an overload)
+// is typed on a copy of the value, and a TypingError means it has none.
+bool FunctionTyper::hasAttribute(const ExprPtr &base, const std::string &name, Loc loc) {
+  Type t = base->type;
+  if (t.isOptional() && !t.elems[0].isInstance()) t = t.elems[0];
+  Receiver r = t.isOptional() && t.elems[0].isInstance() ? Receiver::Instance : receiverOf(t);
+  for (Member m : {Member::Attribute, Member::Method})
+    if (const Entry *e = findEntry(r, m, name); e && e->name != std::string("*")) return true;
+  if (!isPureValue(*base)) return false;
+  try {
+    attributeOf(ir::clone(*base), name, nullptr, loc); // the IR is dropped: only whether it types
+    return true;
+  } catch (const UserError &) {
+    return false;
+  }
 }
 
 } // namespace mahou::sema

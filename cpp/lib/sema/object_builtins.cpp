@@ -222,11 +222,16 @@ ExprPtr reduceObjects(Use &u, BuiltinReduce how) {
     if (!Typing::isUnknown(v) && (v->type.isSet() || v->type.isDict() || v->type.isUnicode()))
       return reduceList(t, how, name, t.listFromIterable(std::move(v), e.loc), e.loc);
     if (!Typing::isUnknown(v) && v->type.isGenerator()) return reduceGenerator(t, how, name, std::move(v), e.loc);
-  } else if (arg.kind == ast::ExprKind::Call) { // a generator made by the call: reduced as it yields
+  } else if (arg.kind != ast::ExprKind::Name && arg.kind != ast::ExprKind::Tuple) {
+    // Any other expression (a call, s | t, xs[1:], an attribute): a generator made by a
+    // call is reduced as it yields; lists, sets, dicts, strings and ranges as a list.
     auto v = t.expr(arg);
     if (Typing::isUnknown(v)) return u.unknown();
     if (v->type.isGenerator()) return reduceGenerator(t, how, name, std::move(v), e.loc);
-    if (types::isRange(v->type)) return reduceList(t, how, name, t.listFromIterable(std::move(v), e.loc), e.loc);
+    if (v->type.isList()) return reduceList(t, how, name, std::move(v), e.loc);
+    if (v->type.kind == Kind::Str) v = toUnicode(t, std::move(v));
+    if (types::isRange(v->type) || v->type.isSet() || v->type.isDict() || v->type.isUnicode())
+      return reduceList(t, how, name, t.listFromIterable(std::move(v), e.loc), e.loc);
   }
   // Evaluated once here; only lists are handled (arrays and tuples go the usual way).
   return nullptr;

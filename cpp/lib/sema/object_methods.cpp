@@ -268,6 +268,29 @@ ExprPtr tableUpdate(Use &m) { // dict.update, set.update / set algebra methods
     return m.t.logicalNot(containerTruth(m.t, std::move(both)));
   }
   case SetMethod::Update: break;
+  case SetMethod::IntersectionUpdate:
+  case SetMethod::DifferenceUpdate:
+  case SetMethod::SymmetricDifferenceUpdate: { // s = s op other, in place (s may be other)
+    auto kind = method == SetMethod::IntersectionUpdate ? SetMethod::Intersection
+                : method == SetMethod::DifferenceUpdate ? SetMethod::Difference
+                                                        : SetMethod::SymmetricDifference;
+    Loc loc = m.loc;
+    auto stmts = std::make_shared<ir::Block>();
+    int self = m.t.holdInTemp(std::move(m.self), loc, *stmts);
+    std::vector<ExprPtr> both;
+    both.push_back(m.t.load(self, loc));
+    both.push_back(std::move(rest[0]));
+    int combined = m.t.holdInTemp(objectOp(m.t, ObjectOp::SetCombine, t, std::move(both), loc, int64_t(kind)), loc, *stmts);
+    std::vector<ExprPtr> clear;
+    clear.push_back(m.t.load(self, loc));
+    auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
+    st->exprs.push_back(objectOp(m.t, ObjectOp::SetClear, Type::none(), std::move(clear), loc));
+    stmts->push_back(std::move(st));
+    std::vector<ExprPtr> fill;
+    fill.push_back(m.t.load(self, loc));
+    fill.push_back(m.t.load(combined, loc));
+    return m.t.seqExpr(std::move(stmts), objectOp(m.t, ObjectOp::SetUpdate, Type::none(), std::move(fill), loc), loc);
+  }
   }
   return op(m, isDict ? ObjectOp::DictUpdate : ObjectOp::SetUpdate, Type::none(), std::move(rest));
 }

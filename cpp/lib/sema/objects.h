@@ -12,7 +12,20 @@ enum class StrSearch : int { Find, RFind, Index, RIndex, Count };
 // Methods of dicts and sets without arguments.
 enum class TableMethod : int { Copy, Clear, PopItem, SetPop, Keys, Values, Items };
 // update and the set algebra; Union..SymmetricDifference are ir::ObjectOp::SetCombine's ival.
-enum class SetMethod : int { Union, Intersection, Difference, SymmetricDifference, Update, IsSubset, IsSuperset, IsDisjoint };
+// The *Update forms combine as their operation's SetCombine, then replace the receiver's items.
+enum class SetMethod : int {
+  Union,
+  Intersection,
+  Difference,
+  SymmetricDifference,
+  Update,
+  IsSubset,
+  IsSuperset,
+  IsDisjoint,
+  IntersectionUpdate,
+  DifferenceUpdate,
+  SymmetricDifferenceUpdate
+};
 
 // sum/min/max/any/all of a list display, comprehension, list, set, dict, string, range or
 // generator (object_builtins.cpp); null for the other iterables (tuples, arrays).
@@ -36,6 +49,7 @@ ir::ViewSlot sliceSlot(Typing &t, const ir::Expr &slice, Loc loc); // an array i
 // "'slice' object <what>" (a TypingError), "'range' object <what>" (unsupported).
 void refuseSlice(const Typing &t, const Type &type, Loc loc, const std::string &what);
 ExprPtr generatorNext(Typing &t, ExprPtr gen, Loc loc); // next(g) of a generator (null: not one; generators.cpp)
+ExprPtr generatorNextOr(Typing &t, ExprPtr gen, ExprPtr dflt, Loc loc); // next(g, default) of a generator
 
 // A call of the special method `method` of args[0]'s class (a jitclass); null when it has none.
 ExprPtr specialMethod(Typing &t, const std::string &method, std::vector<ExprPtr> args, Loc loc);

@@ -103,7 +103,7 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
   case ast::StmtKind::Break:
   case ast::StmtKind::Continue:
     if (loopDepth_ == 0) error(s.loc, "'break' or 'continue' outside a loop");
-    out.push_back(makeStmt(s.kind == ast::StmtKind::Break ? ir::StmtOp::Break : ir::StmtOp::Continue, s.loc));
+    loopExit(s.kind == ast::StmtKind::Break, s.loc, out);
     return;
   case ast::StmtKind::Pass: return;
   case ast::StmtKind::Return: returnStmt(*s.as<ast::Return>(), out); return;

@@ -5,6 +5,8 @@
 // `else` runs under a hidden flag set at the end of the body; `finally` runs after a
 // TryExcept that records whether an exception is in flight (saved in a slot, so that
 // code in the finally block may raise and catch others), then restores and re-raises it.
+// A break/continue leaving a try with `finally` leaves a one-trip loop around its body
+// (recording which in a hidden variable), runs the finally block, then is taken.
 #include "typer.h"
 
 namespace mahou::sema {
@@ -13,9 +15,10 @@ namespace {
 
 ir::StmtPtr makeStmt(ir::StmtOp op, Loc loc) { return std::make_unique<ir::Stmt>(op, loc); }
 
-// A return, or a break/continue leaving the region, inside a try with `finally`
-// would have to run the finally block on the way out: refused.
-void checkFinallyExits(const FunctionTyper &t, const ast::Body &body, bool inLoop) {
+// A return inside a try with `finally` would have to run the finally block on the way
+// out: refused. Whether a break/continue leaves the try (one not inside a loop of its own).
+bool checkFinallyExits(const FunctionTyper &t, const ast::Body &body, bool inLoop) {
+  bool leaves = false;
   for (auto &s : body) {
     switch (s->kind) {
     case ast::StmtKind::Return:
@@ -23,43 +26,49 @@ void checkFinallyExits(const FunctionTyper &t, const ast::Body &body, bool inLoo
     case ast::StmtKind::Yield: // a generator dropped there would have to run the finally block
       t.notSupported(s->loc, "'yield' inside a try statement with 'finally' is not supported");
     case ast::StmtKind::Break:
-    case ast::StmtKind::Continue:
-      if (!inLoop)
-        t.notSupported(s->loc, "'break' or 'continue' leaving a try statement with 'finally' is not supported");
-      break;
+    case ast::StmtKind::Continue: leaves |= !inLoop; break;
     case ast::StmtKind::If:
-      checkFinallyExits(t, s->as<ast::If>()->body, inLoop);
-      checkFinallyExits(t, s->as<ast::If>()->orelse, inLoop);
+      leaves |= checkFinallyExits(t, s->as<ast::If>()->body, inLoop);
+      leaves |= checkFinallyExits(t, s->as<ast::If>()->orelse, inLoop);
       break;
     case ast::StmtKind::For:
       checkFinallyExits(t, s->as<ast::For>()->body, true);
-      checkFinallyExits(t, s->as<ast::For>()->orelse, inLoop);
+      leaves |= checkFinallyExits(t, s->as<ast::For>()->orelse, inLoop);
       break;
     case ast::StmtKind::While:
       checkFinallyExits(t, s->as<ast::While>()->body, true);
-      checkFinallyExits(t, s->as<ast::While>()->orelse, inLoop);
+      leaves |= checkFinallyExits(t, s->as<ast::While>()->orelse, inLoop);
       break;
     case ast::StmtKind::Try: {
       auto *tr = s->as<ast::Try>();
-      checkFinallyExits(t, tr->body, inLoop);
-      checkFinallyExits(t, tr->orelse, inLoop);
-      checkFinallyExits(t, tr->finalbody, inLoop);
-      for (auto &h : tr->handlers) checkFinallyExits(t, h.body, inLoop);
+      leaves |= checkFinallyExits(t, tr->body, inLoop);
+      leaves |= checkFinallyExits(t, tr->orelse, inLoop);
+      leaves |= checkFinallyExits(t, tr->finalbody, inLoop);
+      for (auto &h : tr->handlers) leaves |= checkFinallyExits(t, h.body, inLoop);
       break;
     }
     default: break;
     }
   }
+  return leaves;
 }
 
 } // namespace
 
 void FunctionTyper::tryStmt(const ast::Try &s, ir::Block &out) {
   if (gpu_) notSupported(s.loc, "try/except is not supported in CUDA kernels");
+  // A break/continue that leaves a try with `finally` sets exitVar and leaves a one-trip
+  // loop around the try's body; the finally block runs, then the break or continue is taken.
+  int exitVar = -1;
   if (!s.finalbody.empty()) {
-    checkFinallyExits(*this, s.body, false);
-    checkFinallyExits(*this, s.orelse, false);
-    for (auto &h : s.handlers) checkFinallyExits(*this, h.body, false);
+    bool leaves = checkFinallyExits(*this, s.body, false);
+    leaves |= checkFinallyExits(*this, s.orelse, false);
+    for (auto &h : s.handlers) leaves |= checkFinallyExits(*this, h.body, false);
+    if (leaves && loopDepth_ > 0) {
+      exitVar = tempVar(Type::int64(), s.loc);
+      out.push_back(assignVar(exitVar, ir::makeConst(Type::int64(), s.loc, 0), s.loc));
+      finallyExits_.push_back({exitVar, loopDepth_});
+    }
   }
   ir::Block inner; // try / except / else
   if (s.handlers.empty()) {
@@ -140,6 +149,15 @@ void FunctionTyper::tryStmt(const ast::Try &s, ir::Block &out) {
       inner.push_back(std::move(ifs));
     }
   }
+  if (exitVar >= 0) {
+    finallyExits_.pop_back();
+    auto once = makeStmt(ir::StmtOp::While, s.loc);
+    once->exprs.push_back(ir::makeConst(Type::boolean(), s.loc, 1));
+    once->body = std::move(inner);
+    once->body.push_back(makeStmt(ir::StmtOp::Break, s.loc));
+    inner.clear();
+    inner.push_back(std::move(once));
+  }
   if (s.finalbody.empty()) {
     for (auto &st : inner) out.push_back(std::move(st));
     return;
@@ -162,6 +180,22 @@ void FunctionTyper::tryStmt(const ast::Try &s, ir::Block &out) {
   ifs->body.push_back(std::move(restore));
   ifs->body.push_back(makeStmt(ir::StmtOp::Reraise, s.loc));
   out.push_back(std::move(ifs));
+  if (exitVar < 0) return;
+  for (int how : {1, 2}) { // the break or continue the body asked for, through any outer finally
+    auto taken = makeStmt(ir::StmtOp::If, s.loc);
+    taken->exprs.push_back(compareOne(ast::CmpOpKind::Eq, load(exitVar, s.loc), ir::makeConst(Type::int64(), s.loc, how), s.loc));
+    loopExit(how == 1, s.loc, taken->body);
+    out.push_back(std::move(taken));
+  }
+}
+
+void FunctionTyper::loopExit(bool isBreak, Loc loc, ir::Block &out) {
+  if (!finallyExits_.empty() && finallyExits_.back().depth == loopDepth_) {
+    out.push_back(assignVar(finallyExits_.back().var, ir::makeConst(Type::int64(), loc, isBreak ? 1 : 2), loc));
+    out.push_back(makeStmt(ir::StmtOp::Break, loc));
+    return;
+  }
+  out.push_back(makeStmt(isBreak ? ir::StmtOp::Break : ir::StmtOp::Continue, loc));
 }
 
 } // namespace mahou::sema

@@ -1,5 +1,6 @@
 // Typing of tuple operations beyond construction and constant indexing: `in`,
-// concatenation, indexing with a variable (homogeneous tuples), constant slices.
+// concatenation and repetition, indexing with a variable (homogeneous tuples), constant
+// slices, t.index / t.count.
 #include "typer.h"
 #include "mahou/range_type.h"
 
@@ -168,6 +169,52 @@ ExprPtr tupleConcat(Typing &t, ExprPtr lhs, ExprPtr rhs, Loc loc) {
   c->args.push_back(std::move(lhs));
   c->args.push_back(std::move(rhs));
   return c;
+}
+
+ExprPtr tupleRepeat(Typing &t, ExprPtr tuple, ExprPtr count, bool countFirst, Loc loc) {
+  if (t.isUnknown(tuple) || t.isUnknown(count)) return t.unknown(loc);
+  refuseSlice(t, tuple->type, loc, "does not support *");
+  if (types::isRange(tuple->type)) t.error(loc, "unsupported operand types for *: range and " + count->type.str());
+  if (!count->type.isInt() && !count->type.isBool())
+    t.error(loc, "can't multiply sequence by non-int of type '" + count->type.str() + "'");
+  if (count->op != ir::ExprOp::Const)
+    t.notSupported(loc, "tuple * n needs n known at compile time (a constant int: the result's length is part of its "
+                        "type)");
+  const int64_t n = count->ival;
+  const Type tt = tuple->type;
+  if (n > 0 && int64_t(tt.elems.size()) * n > 100000) t.notSupported(loc, "tuple * n: the result is too long");
+  // The count is a constant: evaluating it has no effect, so only the tuple is bound.
+  (void)countFirst;
+  return t.bindOnce(std::move(tuple), [&](const std::function<ExprPtr()> &again) -> ExprPtr {
+    if (n <= 0 || tt.elems.empty()) {
+      auto keep = again(); // evaluated for its effects, as Python does
+      auto m = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, Type::tuple({}), loc);
+      auto stmts = std::make_shared<ir::Block>();
+      auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
+      st->exprs.push_back(std::move(keep));
+      stmts->push_back(std::move(st));
+      return t.seqExpr(std::move(stmts), std::move(m), loc);
+    }
+    ExprPtr acc = again();
+    for (int64_t i = 1; i < n; ++i) acc = tupleConcat(t, std::move(acc), again(), loc);
+    return acc;
+  });
+}
+
+// t.index(x) (ValueError when absent) and t.count(x): the library's loops over the
+// items, unrolled for a tuple of mixed types (internal.tuple_index / tuple_count).
+ExprPtr tupleSearchMethod(Use &u) {
+  if (Typing::isUnknown(u.self)) return u.unknown();
+  refuseSlice(u.t, u.self->type, u.loc, "has no method '" + u.name + "'");
+  auto args = u.args(1, 1);
+  if (Typing::isUnknown(args[0])) return u.unknown();
+  std::vector<ExprPtr> all;
+  all.push_back(std::move(u.self));
+  all.push_back(std::move(args[0]));
+  const char *helper = u.variant() == TupleIndex ? "internal.tuple_index" : "internal.tuple_count";
+  if (!u.t.gpu())
+    if (auto r = u.t.libraryCallTyped(helper, "tuple." + u.name, std::move(all), u.loc)) return r;
+  u.notSupported("tuple." + u.name + "() is not supported here");
 }
 
 ExprPtr tupleSubscript(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc) {

@@ -7,6 +7,9 @@
 namespace mahou::sema {
 
 ExprPtr tupleConcat(Typing &t, ExprPtr lhs, ExprPtr rhs, Loc loc);
+// t * n / n * t with a constant int n (Numba: a literal int); the tuple evaluated once.
+ExprPtr tupleRepeat(Typing &t, ExprPtr tuple, ExprPtr count, bool countFirst, Loc loc);
+enum TupleSearch : int { TupleIndex = 0, TupleCount = 1 }; // the variants of t.index / t.count
 // `needle in tuple` (negate: not in), compared elementwise with ==.
 ExprPtr tupleContains(Typing &t, bool negate, ExprPtr needle, ExprPtr tuple, Loc loc);
 ExprPtr tupleCompare(Typing &t, ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc); // tuple_compare.cpp

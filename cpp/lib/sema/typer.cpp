@@ -90,6 +90,11 @@ bool alwaysExits(const ast::Body &body) {
         if (s->kind == ast::StmtKind::Break) return true;
         if (auto *i = s->as<ast::If>())
           if (hasBreak(i->body) || hasBreak(i->orelse)) return true;
+        if (auto *t = s->as<ast::Try>()) { // a break in a try's body, handler, else or finally
+          if (hasBreak(t->body) || hasBreak(t->orelse) || hasBreak(t->finalbody)) return true;
+          for (auto &h : t->handlers)
+            if (hasBreak(h.body)) return true;
+        }
       }
       return false;
     };
@@ -161,6 +166,7 @@ ir::Function FunctionTyper::run() {
     tempCounter_ = 0;
     errorSlotCounter_ = 0;
     loopDepth_ = 0;
+    finallyExits_.clear();
     returnsTyped_ = 0;
     ir::Block body;
     block(def_.body, body);

@@ -129,6 +129,8 @@ public:
   ExprPtr overloadedCall(const GlobalValue &g, const ast::Call &e, const std::function<ExprPtr()> &otherwise);
   // A method or attribute from overload_method/overload_attribute, or null when none applies.
   ExprPtr extensionMember(Use &use) override;
+  ExprPtr attributeOf(ExprPtr base, const std::string &name, const ast::Expr *source, Loc loc) override;
+  bool hasAttribute(const ExprPtr &base, const std::string &name, Loc loc) override;
   ExprPtr scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc loc) override;
   // np.<ufunc>(x, ..., out) / np.<ufunc>(x, out=out) as a statement: the store into out
   // (ufunc_out.cpp); nullptr when the call has no output argument.
@@ -303,6 +305,8 @@ public:
 
   // ---- language features (stmts.cpp, try_except.cpp, tuples.cpp, cmath_calls.cpp)
   void tryStmt(const ast::Try &s, ir::Block &out);
+  // break (or continue) at `out`: through the finally blocks it leaves (try_except.cpp).
+  void loopExit(bool isBreak, Loc loc, ir::Block &out);
   // Operands an expression reads more than once: when one of them has effects or
   // allocates, each is evaluated once, in order, into a hidden variable (the operand
   // becomes a load of it; a pure operand is left as it is, to be cloned) and
@@ -351,6 +355,14 @@ public:
   int tempCounter_ = 0;
   std::unordered_map<int, Loc> tempSites_; // where each temporary was last taken (tempVar)
   int loopDepth_ = 0;
+  // The try statements with `finally` being typed whose body a break/continue may leave:
+  // the hidden variable that records which (1 break, 2 continue) and the loopDepth_ of the
+  // try; a break at that depth leaves the one-trip loop wrapped around the try's body.
+  struct FinallyExit {
+    int var;
+    int depth;
+  };
+  std::vector<FinallyExit> finallyExits_;
   int returnsTyped_ = 0;     // return statements typed in this pass
   int elementwiseDepth_ = 0; // > 0 while typing the element body of an array expression
 };

@@ -167,6 +167,10 @@ public:
                                    Loc loc) = 0;
   // A method or attribute from overload_method/overload_attribute, or null when none applies.
   virtual ExprPtr extensionMember(Use &use) = 0;
+  // base.name as an attribute read (getattr(base, 'name')), and whether one would type
+  // (hasattr: an attribute or a method of the value's kind; names.cpp).
+  virtual ExprPtr attributeOf(ExprPtr base, const std::string &name, const ast::Expr *source, Loc loc) = 0;
+  virtual bool hasAttribute(const ExprPtr &base, const std::string &name, Loc loc) = 0;
 };
 
 // One use of a registry entry: the call (or the attribute read) and, for members, the

@@ -1,11 +1,12 @@
 """Helpers the compiler itself calls, written in Python and compiled like the NumPy
 library (asked for as '@internal.<name>'): np.array / np.asarray of a list held in a
 variable (a list of numbers, of lists of numbers, or of arrays), slice.indices, and
-the index arrays that booleans stand for in advanced indexing."""
+the index arrays that booleans stand for in advanced indexing, and the iterator that
+iter() makes of a list, tuple, array, range, string, set or dict; tuple.index/count."""
 
 import numpy as np
 
-from mahou import njit
+from mahou import literal_unroll, njit
 
 _RAGGED = ("setting an array element with a sequence. The requested array has an "
            "inhomogeneous shape after 1 dimensions.")
@@ -147,3 +148,34 @@ def size_add(a, b):
     if a > _MAX_SIZE - b:
         raise ValueError(_TOO_BIG)
     return a + b
+
+
+@njit
+def iterate(items):
+    # iter(x) of a container: a generator over its items (next() and for-loops resume it
+    # where the previous one stopped, as Python's list/tuple/str iterators do).
+    for x in items:
+        yield x
+
+
+@njit
+def tuple_index(t, x):
+    # t.index(x): the first item equal to x (each item of a mixed tuple compared as its type)
+    i = 0
+    found = -1
+    for v in literal_unroll(t):
+        if found < 0 and v == x:
+            found = i
+        i += 1
+    if found < 0:
+        raise ValueError("tuple.index(x): x not in tuple")
+    return found
+
+
+@njit
+def tuple_count(t, x):
+    n = 0
+    for v in literal_unroll(t):
+        if v == x:
+            n += 1
+    return n
