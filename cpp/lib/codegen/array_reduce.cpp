@@ -161,7 +161,8 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
     return r;
   };
 
-  if ((kind == R::ArgMax || kind == R::ArgMin) && e.ival < 0 && !fused && src.type.layout == types::Layout::C &&
+  if ((kind == R::ArgMax || kind == R::ArgMin) && e.ival < 0 && e.args.size() == 1 && !fused &&
+      src.type.layout == types::Layout::C &&
       blockedArgExtremeFits(elemT)) { // the whole of a contiguous array: arg_extreme.cpp
     llvm::Value *total = c64(1);
     for (auto *x : extents) total = b_.CreateMul(total, x);
