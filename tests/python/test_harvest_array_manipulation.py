@@ -413,7 +413,7 @@ CASES = {
     "size": Case(size, [A24, A234, EMPTY, STRIDED]),
     "flags_c": Case(flags_c, [A234, F234, STRIDED, np.arange(3)[::-1]]),
     "flags_f": Case(flags_f, [A234, F234, STRIDED, np.arange(3)]),
-    "flags_contiguous": Case(flags_contiguous, [A234, F234]),
+    "flags_contiguous": Case(flags_contiguous, [A234, F234, STRIDED, np.zeros((0, 3)), np.zeros((3, 1))]),
     "real_part": Case(real_part, [np.array([1 + 2j, -3j]), np.arange(3.0), np.array([1 + 2j, 3j])[::-1]]),
     "imag_part": Case(imag_part, [np.array([1 + 2j, -3j]), np.arange(3.0)]),
     "size_after_slicing": Case(size_after_slicing, [(np.arange(10), i) for i in (0, 3, 10, 12, -3)]),
@@ -477,7 +477,7 @@ CASES = {
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
     'arange_kw', 'broadcast_arrays', 'broadcast_shapes', 'clip_out', 'cumsum_axis', 'dtype_attr',
-    'dtype_eq_int64', 'flags_c', 'flags_contiguous', 'flags_f', 'frombuffer',
+    'dtype_eq_int64', 'frombuffer',
     'itemset', 'reshape_method', 'squeeze', 'sum_axis_dtype', 'sum_dtype', 'take_axis', 'tobytes',
     'view_as'
 }

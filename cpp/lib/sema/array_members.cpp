@@ -238,6 +238,15 @@ ExprPtr arrayPartAttribute(Use &u) {
   });
 }
 
+// a.flags: Numba's subset (contiguous, c_contiguous, f_contiguous), from the array's run-time
+// extents and strides as NumPy sets them, by the library's ndarray.flags (a named tuple).
+ExprPtr arrayFlagsAttribute(Use &u) {
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(u.self));
+  if (auto r = u.t.libraryCallTyped("ndarray.flags", "a.flags", std::move(args), u.loc)) return r;
+  u.notSupported("array attribute 'flags' is not available (the library is missing)");
+}
+
 ExprPtr arrayUnsupportedAttribute(Use &u) { u.notSupported("array attribute '" + u.name + "' is not supported yet"); }
 
 } // namespace mahou::sema

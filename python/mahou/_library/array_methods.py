@@ -1,7 +1,10 @@
 """Array methods written in Python, compiled by mahou (asked for as '@ndarray.<name>',
 the array first): a.item(), a.nonzero(), a.repeat(), a.conj(), a.clip(), a.round(),
-a.take(), a.swapaxes(), a.diagonal(), a.squeeze(), a.transpose(axes), a.ptp(), and the
-forms of a.sort()/a.argsort() the compiler leaves to the library (N-D, an axis)."""
+a.take(), a.swapaxes(), a.diagonal(), a.squeeze(), a.transpose(axes), a.ptp(), the
+forms of a.sort()/a.argsort() the compiler leaves to the library (N-D, an axis), and the
+attribute a.flags (Numba's subset of NumPy's flags, as a named tuple)."""
+
+import collections
 
 import numpy as np
 
@@ -12,8 +15,36 @@ from .indexing_functions import take  # noqa: F401  (a.take(indices))
 
 __all__ = [
     "item", "nonzero", "repeat", "conj", "conjugate", "clip", "round", "take", "swapaxes", "diagonal",
-    "squeeze", "transpose", "ptp", "sort", "argsort", "partition", "argpartition",
+    "squeeze", "transpose", "ptp", "sort", "argsort", "partition", "argpartition", "flags",
 ]
+
+# a.flags: the fields Numba supports (NumPy's flags object has more, and indexing by name)
+Flags = collections.namedtuple("flags", ["contiguous", "c_contiguous", "f_contiguous"])
+
+
+@njit
+def _contiguous(shape, strides, itemsize, c_order):
+    # NumPy's rule: an empty array is both; axes of extent 1 do not count; the others
+    # step by the product of the extents after them (C) or before them (F), in bytes.
+    n = len(shape)
+    for k in range(n):
+        if shape[k] == 0:
+            return True
+    step = itemsize
+    for j in range(n):
+        k = n - 1 - j if c_order else j
+        if shape[k] != 1:
+            if strides[k] != step:
+                return False
+            step *= shape[k]
+    return True
+
+
+@njit
+def flags(a):
+    c = _contiguous(a.shape, a.strides, a.itemsize, True)
+    f = _contiguous(a.shape, a.strides, a.itemsize, False)
+    return Flags(c, c, f)
 
 
 @njit
