@@ -61,7 +61,8 @@ bool isBarrierOrWarpOp(const ir::Expr &e) {
   using G = ir::GpuOpKind;
   if (e.op != ir::ExprOp::GpuOp) return false;
   G k = G(e.sub);
-  return (k >= G::SyncThreads && k <= G::SyncThreadsOr) || (k >= G::SyncWarp && k <= G::ActiveMask);
+  return (k >= G::SyncThreads && k <= G::SyncThreadsOr) || (k >= G::SyncWarp && k <= G::ActiveMask) ||
+         k == G::VoteEq || k == G::MatchAny || k == G::MatchAll;
 }
 
 // A grid-wide barrier: the kernel needs a cooperative launch.
