@@ -148,9 +148,9 @@ uint64_t deviceArrayKeyWord(types::DType dtype, int ndim, types::Layout layout, 
 std::vector<uint64_t> kernelKeyOf(const std::vector<Type> &args) {
   std::vector<uint64_t> key;
   for (const Type &t : args) {
-    if (t.isArray())
+    if (t.isArray() && !t.isRecordArray())
       key.push_back(deviceArrayKeyWord(t.dtype, t.ndim, t.layout, t.readonly));
-    else
+    else // a record array: the dispatcher's words (its shape, the record layout's number)
       appendTypeKey(t, key);
   }
   return key;

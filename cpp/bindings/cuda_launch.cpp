@@ -201,6 +201,7 @@ struct ArgSlot {
   const int64_t *shape = nullptr, *strides = nullptr;
   PyArrayObject *host = nullptr; // HostArray
   int64_t spanLo = 0, spanBytes = 0; // HostArray: its memory [data + spanLo, + spanBytes)
+  PyObject *recordDescr = nullptr; // an array of records: its structured dtype (borrowed)
 };
 
 // Shape and strides of a __cuda_array_interface__ argument (the slot points here).
@@ -213,6 +214,30 @@ bool raiseArgument(const KernelState &st, size_t i, PyObject *obj, const char *w
   PyErr_Format(PyExc_TypeError, "%s(): argument %zu ('%s') of type %s cannot be passed to a "
                "CUDA kernel%s", st.name.c_str(), i + 1, param.c_str(), Py_TYPE(obj)->tp_name, why);
   return false;
+}
+
+// The array type of a slot holding records (a structured dtype): the record layout of its
+// dtype, or nullopt with *why set when a field is not supported.
+std::optional<Type> recordArrayType(const ArgSlot &slot, std::string *why) {
+  auto rec = recordTypeOfDescr(reinterpret_cast<PyArray_Descr *>(slot.recordDescr), why);
+  if (!rec)
+    return std::nullopt;
+  return Type::recordArray(*rec, slot.ndim, slot.layout, slot.readonly);
+}
+
+// Appends the key of a record array slot (the words of its type); false with an error set.
+bool appendRecordSlotKey(const KernelState &st, size_t i, PyObject *obj, ArgSlot &slot, KeyBuffer &key) {
+  std::string why;
+  auto t = recordArrayType(slot, &why);
+  if (!t)
+    return raiseArgument(st, i, obj, (" (its record dtype is not supported: " + why + ")").c_str());
+  std::vector<uint64_t> words;
+  appendTypeKey(*t, words);
+  if (key.size + int(words.size()) > kMaxKeyWords)
+    return raiseArgument(st, i, obj, " (too many arguments)");
+  for (uint64_t w : words)
+    key.words[key.size++] = w;
+  return true;
 }
 
 // cuda.random's states (records of two uint64 words) reach kernels as a uint64 array
@@ -347,6 +372,10 @@ bool readArgument(const KernelState &st, size_t i, PyObject *obj, ArgSlot &slot,
     slot.strides = a->strides;
     if (slot.dtype < 0 && a->uint64Pairs && slot.ndim < kMaxDeviceArrayDims)
       widenPairRecords(st, slot, foreign);
+    if (slot.dtype < 0 && a->dtype && PyDataType_HASFIELDS(reinterpret_cast<PyArray_Descr *>(a->dtype))) {
+      slot.recordDescr = a->dtype;
+      return appendRecordSlotKey(st, i, obj, slot, key);
+    }
     if (slot.dtype < 0)
       return raiseArgument(st, i, obj, " (its dtype is not supported)");
     word = deviceArrayKeyWord(types::DType(slot.dtype), slot.ndim, slot.layout, false);
@@ -356,6 +385,11 @@ bool readArgument(const KernelState &st, size_t i, PyObject *obj, ArgSlot &slot,
     if (slot.dtype < 0 && slot.ndim < kMaxDeviceArrayDims &&
         isUInt64PairRecord(reinterpret_cast<PyObject *>(PyArray_DESCR(reinterpret_cast<PyArrayObject *>(obj)))))
       widenPairRecords(st, slot, foreign);
+    PyArray_Descr *descr = PyArray_DESCR(reinterpret_cast<PyArrayObject *>(obj));
+    if (slot.dtype < 0 && PyDataType_HASFIELDS(descr)) {
+      slot.recordDescr = reinterpret_cast<PyObject *>(descr);
+      return appendRecordSlotKey(st, i, obj, slot, key);
+    }
     if (slot.dtype < 0)
       return raiseArgument(st, i, obj, " (its dtype is not supported)");
     word = deviceArrayKeyWord(types::DType(slot.dtype), slot.ndim, slot.layout, slot.readonly);
@@ -412,6 +446,14 @@ KernelOverload *resolveOverload(KernelObject *k, PyObject *const *args, const Ar
       auto t = typeOfObject(args[i], &why);
       if (!t) {
         raiseArgument(st, size_t(i), args[i], "");
+        return nullptr;
+      }
+      types.push_back(std::move(*t));
+    } else if (s.recordDescr) {
+      std::string why;
+      auto t = recordArrayType(s, &why);
+      if (!t) {
+        raiseArgument(st, size_t(i), args[i], (" (" + why + ")").c_str());
         return nullptr;
       }
       types.push_back(std::move(*t));

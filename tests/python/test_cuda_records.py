@@ -1,0 +1,171 @@
+"""Record (structured) arrays as kernel arguments: host arrays (copied in and out) and
+device arrays (cuda.to_device, device_array, views), fields read and written as r[i].x,
+r[i]['x'], r.x[i] and r['x'][i], packed and aligned dtypes, N-D arrays; each against the
+same update done by NumPy, and the kernels' PTX assembled by ptxas when present."""
+
+import os
+import subprocess
+import tempfile
+
+import numpy as np
+import pytest
+
+from conftest import find_ptxas
+from mahou import cuda
+
+pytestmark = pytest.mark.gpu
+
+PACKED = np.dtype([("x", np.float64), ("y", np.int32), ("flag", np.bool_), ("z", np.float32)])
+ALIGNED = np.dtype([("x", np.float64), ("y", np.int32), ("flag", np.bool_), ("z", np.float32)], align=True)
+MIXED = np.dtype([("a", np.int8), ("b", np.uint64), ("c", np.complex128), ("d", np.int16)])
+
+
+def sample(dtype, n):
+    a = np.zeros(n, dtype=dtype)
+    a["x"] = np.linspace(-2.5, 3.0, n)
+    a["y"] = np.arange(n) * 3 - 7
+    a["flag"] = np.arange(n) % 3 == 0
+    a["z"] = np.arange(n, dtype=np.float32) / 4
+    return a
+
+
+def update_ref(a):
+    r = a.copy()
+    for i in range(r.size):
+        r[i]["y"] = r[i]["y"] * 2 + int(r[i]["x"])
+        r[i]["x"] = r[i]["x"] + 0.5 if r[i]["flag"] else -r[i]["x"]
+        r[i]["z"] = np.float32(r[i]["z"] * 3)
+        r[i]["flag"] = not r[i]["flag"]
+    return r
+
+
+@cuda.jit
+def update(r):
+    i = cuda.grid(1)
+    if i < r.size:
+        r[i].y = r[i].y * 2 + int(r[i]["x"])
+        if r[i].flag:
+            r[i]["x"] += 0.5
+        else:
+            r[i].x = -r[i].x
+        r.z[i] = r["z"][i] * 3
+        r[i]["flag"] = not r[i].flag
+
+
+def assemble(kernel):
+    ptxas = find_ptxas()
+    for sig in kernel.signatures:
+        ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0))
+        if not ptxas:
+            continue
+        with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
+            f.write(ptx)
+        try:
+            run = subprocess.run([ptxas, "-arch=sm_90", f.name, "-o", os.devnull], capture_output=True, text=True)
+            assert run.returncode == 0, run.stderr
+        finally:
+            os.unlink(f.name)
+
+
+@pytest.mark.parametrize("dtype", [PACKED, ALIGNED], ids=["packed", "aligned"])
+@pytest.mark.parametrize("n", [0, 1, 5, 70])
+def test_host_record_array_fields(dtype, n):
+    a = sample(dtype, n)
+    ref = update_ref(a)
+    update[max(1, (n + 31) // 32), 32](a)
+    np.testing.assert_array_equal(a, ref)
+    assemble(update)
+
+
+@pytest.mark.parametrize("dtype", [PACKED, ALIGNED], ids=["packed", "aligned"])
+def test_device_record_array_round_trip(dtype):
+    a = sample(dtype, 40)
+    d = cuda.to_device(a)
+    assert d.dtype == dtype
+    update[2, 32](d)
+    update[2, 32](d)
+    np.testing.assert_array_equal(d.copy_to_host(), update_ref(update_ref(a)))
+    np.testing.assert_array_equal(a, sample(dtype, 40))  # the host array is untouched
+
+
+def test_non_contiguous_record_views():
+    a = sample(ALIGNED, 30)
+    ref = a.copy()
+    ref[::3] = update_ref(a[::3])
+    view = a[::3]
+    update[1, 32](view)  # a host view: written back through its strides
+    np.testing.assert_array_equal(a, ref)
+    b = sample(PACKED, 30)
+    d = cuda.to_device(b)
+    update[1, 32](d[1::2])  # a device view
+    ref = b.copy()
+    ref[1::2] = update_ref(b[1::2])
+    np.testing.assert_array_equal(d.copy_to_host(), ref)
+
+
+@cuda.jit
+def fill_grid(r):
+    i, j = cuda.grid(2)
+    if i < r.shape[0] and j < r.shape[1]:
+        r[i, j].a = i - j
+        r[i, j]["b"] = i * 100 + j
+        r[i, j].c = complex(i, -j)
+        r[i, j].d = r[i, j].a * r[i, j].d
+
+
+def test_two_dimensional_records_of_several_dtypes():
+    a = np.zeros((3, 5), dtype=MIXED)
+    a["d"] = np.arange(15).reshape(3, 5) - 4
+    ref = a.copy()
+    for i in range(3):
+        for j in range(5):
+            ref[i, j]["a"] = i - j
+            ref[i, j]["b"] = i * 100 + j
+            ref[i, j]["c"] = complex(i, -j)
+            ref[i, j]["d"] = (i - j) * ref[i, j]["d"]
+    d = cuda.device_array((3, 5), dtype=MIXED)
+    d.copy_to_device(a)
+    fill_grid[(1, 1), (4, 8)](d)
+    np.testing.assert_array_equal(d.copy_to_host(), ref)
+    fill_grid[(1, 1), (4, 8)](a)
+    np.testing.assert_array_equal(a, ref)
+    assemble(fill_grid)
+
+
+@cuda.jit
+def sum_fields(r, out):
+    i = cuda.grid(1)
+    if i < r.size:
+        cuda.atomic.add(out, 0, r[i].x)
+        cuda.atomic.add(out, 1, r.z[i])
+
+
+def test_reading_records_in_a_reduction():
+    a = sample(PACKED, 100)
+    out = np.zeros(2)
+    sum_fields[4, 32](a, out)
+    np.testing.assert_allclose(out, [a["x"].sum(), a["z"].astype(np.float64).sum()])
+
+
+@cuda.jit
+def missing_field(r):
+    r[0].nope = 1
+
+
+def test_a_missing_field_is_a_typing_error():
+    from mahou.errors import TypingError
+
+    with pytest.raises(TypingError, match="nope"):
+        missing_field[1, 1](sample(PACKED, 2))
+
+
+def test_unsupported_record_dtypes_and_record_scalars_are_refused():
+    @cuda.jit
+    def k(r):
+        pass
+
+    nested = np.zeros(2, dtype=[("v", np.float64, (3,))])
+    with pytest.raises(TypeError, match="record dtype is not supported"):
+        k[1, 1](nested)
+    with pytest.raises(TypeError, match="cannot be passed to a CUDA kernel"):
+        k[1, 1](sample(PACKED, 2)[0])  # one record (np.void): not copied to the device
