@@ -50,6 +50,7 @@ std::string unsupportedArgument(const Type &t) {
   switch (t.kind) {
   case types::Kind::Scalar:
   case types::Kind::Array:
+  case types::Kind::Record: // an np.void: its bytes are copied to the device and back
     return "";
   case types::Kind::Tuple:
     for (const Type &e : t.elems)

@@ -216,12 +216,18 @@ bool raiseArgument(const KernelState &st, size_t i, PyObject *obj, const char *w
   return false;
 }
 
-// The array type of a slot holding records (a structured dtype): the record layout of its
-// dtype, or nullopt with *why set when a field is not supported.
+// The type of a slot holding records (a structured dtype): an array of its dtype's record
+// layout, or (a 0-d device array: numba-cuda's DeviceRecord, cuda.to_device(record)) the
+// record itself, a pointer to its bytes as a 0-d array's parameter is; nullopt with *why
+// set when a field is not supported.
 std::optional<Type> recordArrayType(const ArgSlot &slot, std::string *why) {
   auto rec = recordTypeOfDescr(reinterpret_cast<PyArray_Descr *>(slot.recordDescr), why);
   if (!rec)
     return std::nullopt;
+  if (slot.ndim == 0 && slot.kind == ArgSlot::Kind::Array) {
+    rec->readonly = slot.readonly;
+    return rec;
+  }
   return Type::recordArray(*rec, slot.ndim, slot.layout, slot.readonly);
 }
 
@@ -649,12 +655,34 @@ PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t
   }
   for (size_t p = 0; p < nparams; ++p)
     params[p] = buf + ov->paramOffsets[p];
+  struct RecordCopy {
+    char *host;
+    cuda::CUdeviceptr device;
+    size_t bytes;
+    bool readonly;
+  };
+  std::vector<RecordCopy> recordCopies; // np.void arguments: their bytes on the device
   for (size_t i = 0; i < nargs; ++i) {
     const ArgSlot &s = slots[i];
     size_t first = ov->argFirstParam[i];
     if (s.kind == ArgSlot::Kind::Scalar) {
       if (!packScalar(args[i], ov->args[i], static_cast<char *>(params[first])))
         return nullptr;
+      if (ov->args[i].isRecord()) { // packScalar wrote the host address of its bytes
+        char *host = nullptr;
+        std::memcpy(&host, params[first], sizeof host);
+        auto actual = recordTypeOfVoid(args[i], nullptr); // this record's own writability
+        bool readonly = !actual || actual->readonly || ov->args[i].readonly;
+        recordCopies.push_back({host, 0, size_t(ov->args[i].itemsize), readonly});
+        if (!translateErrors([&] {
+              RecordCopy &rc = recordCopies.back();
+              rc.device = cuda::allocate(copies.device, rc.bytes);
+              copies.blocks.push_back(rc.device);
+              cuda::copyToDevice(copies.device, rc.device, rc.host, rc.bytes, stream);
+            }))
+          return nullptr;
+        put<uint64_t>(static_cast<char *>(params[first]), recordCopies.back().device);
+      }
       continue;
     }
     put<uint64_t>(static_cast<char *>(params[first]), s.data);
@@ -677,8 +705,14 @@ PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t
     } else {
       launchOverload(*ov, *loaded, *config, stream, params);
     }
-    if (!hasHostArrays)
+    for (const RecordCopy &rc : recordCopies)
+      if (!rc.readonly)
+        cuda::copyToHost(copies.device, rc.host, rc.device, rc.bytes, stream);
+    if (!hasHostArrays) {
+      if (!recordCopies.empty())
+        cuda::synchronizeStream(copies.device, stream); // before the device copies are freed
       return;
+    }
     size_t block = 0;
     for (size_t i = 0; i < nargs; ++i) {
       const ArgSlot &s = slots[i];

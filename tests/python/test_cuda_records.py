@@ -159,7 +159,7 @@ def test_a_missing_field_is_a_typing_error():
         missing_field[1, 1](sample(PACKED, 2))
 
 
-def test_unsupported_record_dtypes_and_record_scalars_are_refused():
+def test_unsupported_record_dtypes_are_refused():
     @cuda.jit
     def k(r):
         pass
@@ -167,5 +167,57 @@ def test_unsupported_record_dtypes_and_record_scalars_are_refused():
     nested = np.zeros(2, dtype=[("v", np.float64, (3,))])
     with pytest.raises(TypeError, match="record dtype is not supported"):
         k[1, 1](nested)
-    with pytest.raises(TypeError, match="cannot be passed to a CUDA kernel"):
-        k[1, 1](sample(PACKED, 2)[0])  # one record (np.void): not copied to the device
+
+
+@cuda.jit
+def one_record(r, v, out):
+    out[0] = r.x + r["y"]
+    if v != 0:
+        r.y = v
+        r["x"] = r.x * 2
+
+
+@pytest.mark.parametrize("dtype", [PACKED, ALIGNED], ids=["packed", "aligned"])
+def test_a_record_argument_is_copied_in_and_out(dtype):
+    a = sample(dtype, 4)
+    out = np.zeros(1)
+    rec = a[2]  # an np.void viewing a's third element
+    one_record[1, 1](rec, 11, out)
+    ref = sample(dtype, 4)
+    assert out[0] == ref[2]["x"] + ref[2]["y"]
+    ref[2]["y"] = 11
+    ref[2]["x"] *= 2
+    np.testing.assert_array_equal(a, ref)  # written back through the record
+    one_record[1, 1](a[0], 0, out)  # read only
+    assert out[0] == ref[0]["x"] + ref[0]["y"]
+    np.testing.assert_array_equal(a, ref)
+
+
+def test_a_record_of_a_read_only_array_is_read_only():
+    from mahou.errors import TypingError
+
+    a = sample(PACKED, 3)
+    a.flags.writeable = False
+    out = np.zeros(1)
+    with pytest.raises(TypingError, match="read-only"):
+        one_record[1, 1](a[1], 5, out)
+
+    @cuda.jit
+    def reader(r, out):
+        out[0] = r.x * r.z
+
+    reader[1, 1](a[1], out)
+    assert out[0] == a[1]["x"] * np.float64(a[1]["z"])
+
+
+def test_device_record():
+    """cuda.to_device(record) (numba-cuda's DeviceRecord): a kernel takes it as a record."""
+    a = sample(ALIGNED, 3)
+    d = cuda.to_device(a[1])
+    out = np.zeros(1)
+    one_record[1, 1](d, -4, out)
+    assert out[0] == a[1]["x"] + a[1]["y"]
+    back = d.copy_to_host()
+    assert back["y"] == -4 and back["x"] == 2 * a[1]["x"]
+    np.testing.assert_array_equal(a, sample(ALIGNED, 3))  # the host record is untouched
+    assemble(one_record)
