@@ -1,6 +1,7 @@
-"""numba-cuda's host API rows: pinned_array_like, mapped_array_like, cuda.compile and
-compile_for_current_device, profile_start/profile_stop/profiling, external_stream and
-close; each used with a kernel and its result checked against NumPy."""
+"""numba-cuda's host API rows: pinned_array_like, mapped_array_like, cuda.compile,
+compile_all and compile_for_current_device, profile_start/profile_stop/profiling,
+require_context, external_stream, close and Device.reset; each used with a kernel and its
+result checked against NumPy."""
 
 import numpy as np
 import pytest
@@ -108,3 +109,38 @@ def test_close_then_use_again():
     cuda.close()
     twice[1, 32](out, a)  # the context is usable after close (mahou keeps it alive)
     np.testing.assert_array_equal(a, 4 * np.arange(10.0))
+
+
+def test_compile_all():
+    codes, resty = cuda.compile_all(twice.py_func, "void(float64[::1], float64[::1])", device=False, output="ptx")
+    assert len(codes) == 1 and ".entry" in codes[0] and resty == mahou.types.void
+    with pytest.raises(UnsupportedError, match="ltoir"):
+        cuda.compile_all(twice.py_func, "void(float64[::1], float64[::1])", device=False)  # LTO-IR by default
+    with pytest.raises(NotImplementedError):
+        cuda.compile_all(add_one, "float64(float64)", output="cubin")
+
+
+def test_require_context():
+    calls = []
+
+    @cuda.require_context
+    def launch(n):
+        """Doubles n values."""
+        a = np.arange(float(n))
+        out = np.zeros(n)
+        twice[1, 32](a, out)
+        calls.append(n)
+        return out
+
+    np.testing.assert_array_equal(launch(5), 2 * np.arange(5.0))
+    assert calls == [5] and launch.__name__ == "launch" and launch.__doc__ == "Doubles n values."
+
+
+def test_device_reset_synchronises_and_the_device_stays_usable():
+    d = cuda.to_device(np.arange(8.0))
+    out = cuda.device_array(8)
+    twice[1, 32](d, out)
+    cuda.get_current_device().reset()
+    np.testing.assert_array_equal(out.copy_to_host(), 2 * np.arange(8.0))
+    twice[1, 32](out, d)  # mahou keeps the primary context: allocations stay valid
+    np.testing.assert_array_equal(d.copy_to_host(), 4 * np.arange(8.0))

@@ -96,6 +96,19 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
                        cc=cc, opt=opt, abi=abi, abi_info=abi_info)
 
 
+def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None,
+                abi="c", abi_info=None, output="ltoir", forceinline=False, launch_bounds=None):
+    """numba-cuda's cuda.compile_all: ([code of the function and of the external code it
+    links], return type). mahou links no external code, so the list is the function's PTX
+    alone; LTO-IR (numba-cuda's default output) is refused, as in cuda.compile."""
+    if output not in ("ptx", "ltoir"):
+        raise NotImplementedError(f"Unsupported output type: {output}")
+    ptx, resty = compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc,
+                         opt=opt, abi=abi, abi_info=abi_info, output=output, forceinline=forceinline,
+                         launch_bounds=launch_bounds)
+    return [ptx], resty
+
+
 def compile_for_current_device(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, opt=None,
                                abi="c", abi_info=None, output="ptx", forceinline=False, launch_bounds=None):
     """cuda.compile for the current device's compute capability."""

@@ -138,6 +138,18 @@ def close():
         synchronize()
 
 
+def require_context(fn):
+    """numba-cuda's decorator: `fn` runs with CUDA available (CudaSupportError otherwise);
+    mahou makes the device's primary context current on the first operation that needs it."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        _require()
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
 def profile_start():
     """Starts the CUDA profiler's collection (cuProfilerStart) on the current device; the
     emulator has no profiler, so there it does nothing."""
