@@ -1,7 +1,9 @@
 # The slow patterns of issue 29, each timed under mahou, Numba and its C floor (clang-19
 # -O3 -march=native; -ffast-math -fveclib=libmvec for the fastmath rows) in one run,
 # interleaved, best of N: loops over a jitclass's field array, transcendental functions in
-# a loop (with and without fastmath), int and str set membership. Rewrites the
+# a loop (with and without fastmath), int and str set membership, a 4-D correlation, lists
+# of numbers and of arrays, str-keyed dicts, a 2-D filter, a histogram, CRC-32, zero
+# suppression. Rewrites the
 # bench:patterns table of BENCHMARKS.md. Usage: python bench/patterns.py [--quick] [--no-write]
 import ctypes
 import datetime
@@ -57,6 +59,99 @@ def int_membership(keys, queries):
     return n
 
 @lib.njit
+def correlate4(img, filt, out):
+    # out[i, f, r, c] += img[i, r + h, c + w, j] * filt[f, h, w, j]: seven loops
+    n, H, W, C = img.shape
+    F, KH, KW, _ = filt.shape
+    for i in range(n):
+        for f in range(F):
+            for r in range(H - KH + 1):
+                for c in range(W - KW + 1):
+                    for h in range(KH):
+                        for w in range(KW):
+                            for j in range(C):
+                                out[i, f, r, c] += img[i, r + h, c + w, j] * filt[f, h, w, j]
+
+@lib.njit
+def primes_list(n):
+    # a list of numbers indexed in a while loop (trial division by the primes so far)
+    primes = [2]
+    k = 3
+    while len(primes) < n:
+        i = 0
+        is_prime = True
+        while primes[i] * primes[i] <= k:
+            if k % primes[i] == 0:
+                is_prime = False
+                break
+            i += 1
+        if is_prime:
+            primes.append(k)
+        k += 2
+    return primes[-1]
+
+@lib.njit
+def list_of_arrays(n, m, rounds):
+    arrays = [np.arange(m) * 1.0 + i for i in range(n)]
+    total = 0.0
+    for _ in range(rounds):
+        for a in arrays:
+            for k in range(a.shape[0]):
+                total += a[k]
+    return total
+
+@lib.njit
+def str_dict(nkeys, rounds):
+    d = {}
+    for i in range(nkeys):
+        d["key" + str(i)] = i
+    keys = ["key" + str(i) for i in range(0, 2 * nkeys, 2)]
+    total = 0
+    for _ in range(rounds):
+        for k in keys:
+            total += d.get(k, -1)
+    return total
+
+@lib.njit
+def box_filter(a, out):
+    # 3x3 mean, 2-D stencil by hand
+    for i in range(1, a.shape[0] - 1):
+        for j in range(1, a.shape[1] - 1):
+            s = 0.0
+            for di in range(-1, 2):
+                for dj in range(-1, 2):
+                    s += a[i + di, j + dj]
+            out[i, j] = s / 9.0
+
+@lib.njit
+def histogram(x, lo, hi, counts):
+    nbins = counts.shape[0]
+    scale = nbins / (hi - lo)
+    for v in x:
+        if v >= lo and v < hi:
+            counts[int((v - lo) * scale)] += 1
+
+@lib.njit
+def crc32(data):
+    crc = np.uint32(0xFFFFFFFF)
+    for b in data:
+        crc ^= np.uint32(b)
+        for _ in range(8):
+            mask = -(crc & np.uint32(1))
+            crc = (crc >> np.uint32(1)) ^ (np.uint32(0xEDB88320) & mask)
+    return ~crc
+
+@lib.njit
+def zero_suppress(x, threshold, values, where):
+    n = 0
+    for i in range(x.shape[0]):
+        if abs(x[i]) > threshold:
+            values[n] = x[i]
+            where[n] = i
+            n += 1
+    return n
+
+@lib.njit
 def str_membership(nkeys, nqueries, rounds):
     s = set()
     for i in range(0, 3 * nkeys, 3):
@@ -90,6 +185,13 @@ def build_c(workdir):
         c.pattern_transcendental.argtypes = [P, P, I]
         c.pattern_set_count.argtypes = [P, I, P, I]
         c.pattern_set_count.restype = I
+        c.pattern_correlate4.argtypes = [P, P, P, I, I, I, I, I, I, I]
+        c.pattern_box_filter.argtypes = [P, P, I, I]
+        c.pattern_histogram.argtypes = [P, I, ctypes.c_double, ctypes.c_double, P, I]
+        c.pattern_crc32.argtypes = [P, I]
+        c.pattern_crc32.restype = ctypes.c_uint32
+        c.pattern_zero_suppress.argtypes = [P, I, ctypes.c_double, P, P]
+        c.pattern_zero_suppress.restype = I
         out[fast] = c
     return out
 
@@ -134,6 +236,45 @@ def main():
         cases.append(("int set membership: `q in s`, 1,000 keys, 1M queries", row))
         row = {k: (ns["str_membership"], (1000, 1000, 100)) for k, ns in impls.items()}
         cases.append(("str set membership: 1,000 keys, 100 x 1,000 queries (incl. building)", row))
+
+        rng = np.random.default_rng(2)
+        img = rng.random((2, 34, 34, 8))
+        filt = rng.random((16, 3, 3, 8))
+        corr_out = {k: np.zeros((2, 16, 32, 32)) for k in list(impls) + ["C"]}
+        row = {k: (ns["correlate4"], (img, filt, corr_out[k])) for k, ns in impls.items()}
+        if c:
+            row["C"] = (c[False].pattern_correlate4, (p(img), p(filt), p(corr_out["C"]), 2, 34, 34, 8, 16, 3, 3))
+        cases.append(("4-D correlation, seven loops (2x34x34x8 by 16x3x3x8)", row))
+        row = {k: (ns["primes_list"], (5000,)) for k, ns in impls.items()}
+        cases.append(("list of numbers indexed in a while loop (5,000 primes)", row))
+        row = {k: (ns["list_of_arrays"], (100, 1000, 10)) for k, ns in impls.items()}
+        cases.append(("list of 100 arrays of 1,000, summed 10 times (incl. building)", row))
+        row = {k: (ns["str_dict"], (1000, 100)) for k, ns in impls.items()}
+        cases.append(("str-keyed dict: 1,000 keys, 100 x 1,000 `get` (incl. building)", row))
+        a2 = rng.random((1000, 1000))
+        box_out = {k: np.zeros_like(a2) for k in list(impls) + ["C"]}
+        row = {k: (ns["box_filter"], (a2, box_out[k])) for k, ns in impls.items()}
+        if c:
+            row["C"] = (c[False].pattern_box_filter, (p(a2), p(box_out["C"]), 1000, 1000))
+        cases.append(("3x3 box filter by hand, 1000x1000 float64", row))
+        hx = rng.standard_normal(1_000_000)
+        counts = {k: np.zeros(100, np.int64) for k in list(impls) + ["C"]}
+        row = {k: (ns["histogram"], (hx, -3.0, 3.0, counts[k])) for k, ns in impls.items()}
+        if c:
+            row["C"] = (c[False].pattern_histogram, (p(hx), hx.shape[0], -3.0, 3.0, p(counts["C"]), 100))
+        cases.append(("histogram loop, 1M float64 into 100 bins", row))
+        data = rng.integers(0, 256, 100_000, dtype=np.uint8)
+        row = {k: (ns["crc32"], (data,)) for k, ns in impls.items()}
+        if c:
+            row["C"] = (c[False].pattern_crc32, (p(data), data.shape[0]))
+        cases.append(("CRC-32 bit loop, 100,000 bytes", row))
+        zx = np.where(rng.random(1_000_000) < 0.1, rng.standard_normal(1_000_000), 0.0)
+        zv = {k: np.empty_like(zx) for k in list(impls) + ["C"]}
+        zw = {k: np.empty(zx.shape[0], np.int64) for k in list(impls) + ["C"]}
+        row = {k: (ns["zero_suppress"], (zx, 0.5, zv[k], zw[k])) for k, ns in impls.items()}
+        if c:
+            row["C"] = (c[False].pattern_zero_suppress, (p(zx), zx.shape[0], 0.5, p(zv["C"]), p(zw["C"])))
+        cases.append(("zero suppression: values above a threshold and their indices, 1M", row))
         for _, row in cases:  # warm up: compile
             for fn, args in row.values():
                 fn(*args)

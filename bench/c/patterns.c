@@ -40,3 +40,56 @@ int64_t pattern_set_count(const int64_t *keys, int64_t nk, const int64_t *q, int
   free(used);
   return count;
 }
+
+/* out[i, f, r, c] += img[i, r + h, c + w, j] * filt[f, h, w, j], C-contiguous float64. */
+void pattern_correlate4(const double *img, const double *filt, double *out, int64_t n, int64_t H, int64_t W,
+                        int64_t C, int64_t F, int64_t KH, int64_t KW) {
+  int64_t OH = H - KH + 1, OW = W - KW + 1;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t f = 0; f < F; ++f)
+      for (int64_t r = 0; r < OH; ++r)
+        for (int64_t c = 0; c < OW; ++c) {
+          double acc = out[((i * F + f) * OH + r) * OW + c];
+          for (int64_t h = 0; h < KH; ++h)
+            for (int64_t w = 0; w < KW; ++w)
+              for (int64_t j = 0; j < C; ++j)
+                acc += img[((i * H + r + h) * W + c + w) * C + j] * filt[((f * KH + h) * KW + w) * C + j];
+          out[((i * F + f) * OH + r) * OW + c] = acc;
+        }
+}
+
+void pattern_box_filter(const double *a, double *out, int64_t n, int64_t m) {
+  for (int64_t i = 1; i < n - 1; ++i)
+    for (int64_t j = 1; j < m - 1; ++j) {
+      double s = 0.0;
+      for (int64_t di = -1; di <= 1; ++di)
+        for (int64_t dj = -1; dj <= 1; ++dj) s += a[(i + di) * m + j + dj];
+      out[i * m + j] = s / 9.0;
+    }
+}
+
+void pattern_histogram(const double *x, int64_t n, double lo, double hi, int64_t *counts, int64_t nbins) {
+  double scale = nbins / (hi - lo);
+  for (int64_t i = 0; i < n; ++i)
+    if (x[i] >= lo && x[i] < hi) counts[(int64_t)((x[i] - lo) * scale)] += 1;
+}
+
+uint32_t pattern_crc32(const uint8_t *data, int64_t n) {
+  uint32_t crc = 0xFFFFFFFFu;
+  for (int64_t i = 0; i < n; ++i) {
+    crc ^= data[i];
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+int64_t pattern_zero_suppress(const double *x, int64_t n, double threshold, double *values, int64_t *where) {
+  int64_t k = 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (fabs(x[i]) > threshold) {
+      values[k] = x[i];
+      where[k] = i;
+      ++k;
+    }
+  return k;
+}

@@ -105,6 +105,7 @@ PyObject *boxRange(PyObject *items);                             // steals the (
 std::optional<types::Type> recordTypeOfDescr(::_PyArray_Descr *d, std::string *why);
 std::optional<types::Type> recordTypeOfVoid(PyObject *obj, std::string *why); // an np.void argument
 uint64_t recordLayoutId(const types::Type &rec);
+uint64_t recordLayoutIdOfVoid(PyObject *obj); // recordLayoutId of its record type; 0 when it has none
 ::_PyArray_Descr *recordDescr(const types::Type &rec);
 bool unboxRecord(PyObject *obj, const types::Type &t, char *dst);
 PyObject *boxRecord(const types::Type &t, const char *src);

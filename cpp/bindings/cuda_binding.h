@@ -51,6 +51,11 @@ struct KernelOverload {
   size_t paramBytes = 0;
   bool cooperative = false; // synchronises the grid: launched with cuLaunchCooperativeKernel
   std::vector<cuda::LoadedKernel *> loaded; // by device ordinal; null until loaded
+  // `compiled` assumes no two array arguments share memory (their data pointers are
+  // noalias, KernelOptions::disjointArrays); a launch whose arrays overlap runs
+  // `overlapping`, the same overload compiled without that assumption on first need.
+  bool disjointArrays = true;
+  std::unique_ptr<KernelOverload> overlapping;
 };
 
 struct KernelEntry {
@@ -112,6 +117,8 @@ KernelOverload &compileKernelOverload(KernelObject *self, const std::vector<type
 // The overload's kernel loaded on `device` (compiled again first when the
 // device's compute capability differs from the PTX's).
 cuda::LoadedKernel &loadedKernel(KernelObject *self, KernelOverload &ov, int device);
+// The same, in the form for launches whose array arguments overlap (see KernelOverload).
+cuda::LoadedKernel &loadedOverlappingKernel(KernelObject *self, KernelOverload &ov, int device);
 // Launch key of argument types (the same words the launch path builds from objects).
 std::vector<uint64_t> kernelKeyOf(const std::vector<types::Type> &args);
 uint64_t deviceArrayKeyWord(types::DType dtype, int ndim, types::Layout layout, bool readonly);

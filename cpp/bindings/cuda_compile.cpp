@@ -97,13 +97,15 @@ std::pair<int, int> compileTarget() {
 }
 
 CompiledKernel compileFor(KernelObject *self, const std::vector<Type> &args, int major,
-                          int minor) {
+                          int minor, bool disjointArrays) {
   KernelState &st = *self->state;
   nb::object hold = nb::borrow(reinterpret_cast<PyObject *>(self)); // alive while compiling
   std::unique_ptr<CompileEnvironment> env =
       makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true});
   SourceFile file(st.filename, st.source, st.firstLine);
-  return backendTable().compileKernel(file, st.name, args, *env, kernelOptions(st, major, minor));
+  KernelOptions options = kernelOptions(st, major, minor);
+  options.disjointArrays = disjointArrays;
+  return backendTable().compileKernel(file, st.name, args, *env, options);
 }
 
 // The CUDA emulator's form of a kernel: compiled for the host CPU, bounds checked
@@ -187,7 +189,7 @@ KernelOverload &compileKernelOverload(KernelObject *self, const std::vector<Type
     ov->program = compileForEmulator(self, args);
     ov->cooperative = ov->program.gridSync;
   } else {
-    ov->compiled = compileFor(self, args, major, minor);
+    ov->compiled = compileFor(self, args, major, minor, /*disjointArrays=*/true);
     ov->cooperative = ov->compiled.gridSync;
   }
   ov->key = std::move(key);
@@ -208,7 +210,7 @@ cuda::LoadedKernel &loadedKernel(KernelObject *self, KernelOverload &ov, int dev
   KernelState &st = *self->state;
   auto [major, minor] = cuda::computeCapability(device);
   if (!cuda::emulated() && (major != ov.ccMajor || minor != ov.ccMinor)) {
-    ov.compiled = compileFor(self, ov.args, major, minor);
+    ov.compiled = compileFor(self, ov.args, major, minor, ov.disjointArrays);
     ov.ccMajor = major;
     ov.ccMinor = minor;
   }
@@ -223,6 +225,24 @@ cuda::LoadedKernel &loadedKernel(KernelObject *self, KernelOverload &ov, int dev
     ov.loaded.resize(size_t(device) + 1, nullptr);
   ov.loaded[size_t(device)] = k;
   return *k;
+}
+
+cuda::LoadedKernel &loadedOverlappingKernel(KernelObject *self, KernelOverload &ov, int device) {
+  if (cuda::emulated()) // the emulator's one program makes no aliasing assumption
+    return loadedKernel(self, ov, device);
+  if (!ov.overlapping) {
+    auto alt = std::make_unique<KernelOverload>();
+    alt->key = ov.key;
+    alt->args = ov.args;
+    alt->signature = ov.signature + " (overlapping arrays)"; // its own module cache entry
+    alt->disjointArrays = false;
+    alt->compiled = compileFor(self, ov.args, ov.ccMajor, ov.ccMinor, /*disjointArrays=*/false);
+    alt->ccMajor = ov.ccMajor;
+    alt->ccMinor = ov.ccMinor;
+    alt->cooperative = ov.cooperative;
+    ov.overlapping = std::move(alt);
+  }
+  return loadedKernel(self, *ov.overlapping, device);
 }
 
 bool parseKernelSignature(PyObject *sig, types::Signature &out) {
@@ -298,7 +318,9 @@ bool emitKernel(KernelObject *self, const std::vector<Type> &args, Stage stage,
     std::unique_ptr<CompileEnvironment> env =
         makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true});
     SourceFile file(st.filename, st.source, st.firstLine);
-    text = backendTable().emitKernelStage(file, st.name, args, *env, kernelOptions(st, major, minor), stage);
+    KernelOptions options = kernelOptions(st, major, minor);
+    options.disjointArrays = true; // the form a launch with disjoint arrays runs
+    text = backendTable().emitKernelStage(file, st.name, args, *env, options, stage);
   });
 }
 
@@ -326,13 +348,14 @@ PyObject *kernelInspectAsm(PyObject *self, PyObject *args, PyObject *kwargs) {
   return inspectKernel(self, args, kwargs, Stage::Asm);
 }
 
-// _compile_ptx(signature, cc_major, cc_minor) → (ptx, entry name, return type): no
-// device needed. A kernel's return type is None (void); a device function's is the one
+// _compile_ptx(signature, cc_major, cc_minor, disjoint=False) → (ptx, entry name, return
+// type): no device needed; `disjoint` gives the form launched when no two array arguments
+// share memory (array parameters noalias), otherwise the form that assumes nothing. A kernel's return type is None (void); a device function's is the one
 // it returns (a declared one must match).
 PyObject *kernelCompilePtx(PyObject *self, PyObject *args) {
   PyObject *sig;
-  int major, minor;
-  if (!PyArg_ParseTuple(args, "Oii:_compile_ptx", &sig, &major, &minor))
+  int major, minor, disjoint = 0;
+  if (!PyArg_ParseTuple(args, "Oii|p:_compile_ptx", &sig, &major, &minor, &disjoint))
     return nullptr;
   KernelObject *k = kernelOf(self);
   KernelState &st = *k->state;
@@ -364,7 +387,7 @@ PyObject *kernelCompilePtx(PyObject *self, PyObject *args) {
   if (!parseVoidSignature(st, sig, parsed))
     return nullptr;
   CompiledKernel compiled;
-  if (!translateErrors([&] { compiled = compileFor(k, parsed.args, major, minor); }))
+  if (!translateErrors([&] { compiled = compileFor(k, parsed.args, major, minor, disjoint != 0); }))
     return nullptr;
   return nb::make_tuple(nb::str(compiled.ptx.c_str(), compiled.ptx.size()),
                         nb::str(compiled.kernelName.c_str()), nb::none())
@@ -432,7 +455,8 @@ PyMethodDef kernelMethods[] = {
     {"inspect_asm", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kernelInspectAsm)),
      METH_VARARGS | METH_KEYWORDS, "PTX: one signature's text, or {signature: text}."},
     {"_compile_ptx", reinterpret_cast<PyCFunction>(kernelCompilePtx), METH_VARARGS,
-     "_compile_ptx(signature, cc_major, cc_minor) → (ptx, entry name, return type); needs no GPU."},
+     "_compile_ptx(signature, cc_major, cc_minor, disjoint=False) → (ptx, entry name, return type); needs no GPU. "
+     "disjoint: the form launched when no two array arguments overlap."},
     {nullptr, nullptr, 0, nullptr},
 };
 

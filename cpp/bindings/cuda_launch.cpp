@@ -4,6 +4,9 @@
 #include "cuda_binding.h"
 #include "numpy_api.h"
 
+#include "mahou/layout.h"
+#include "mahou/memory_spans.h"
+
 #include <structmember.h>
 
 #include <algorithm>
@@ -542,6 +545,27 @@ bool checkArgumentCount(const KernelState &st, size_t nargs) {
   return false;
 }
 
+// Whether two array arguments of a launch share memory (host arrays by their device
+// copies, each its own block): such a launch runs the overload's form without noalias.
+bool arraysOverlap(const KernelOverload &ov, const ArgSlot *slots, size_t nargs) {
+  cuda::MemorySpan stack[kMaxFastArgs];
+  std::vector<cuda::MemorySpan> heap;
+  cuda::MemorySpan *spans = stack;
+  if (nargs > size_t(kMaxFastArgs)) {
+    heap.resize(nargs);
+    spans = heap.data();
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < nargs; ++i) {
+    const ArgSlot &s = slots[i];
+    if (s.kind == ArgSlot::Kind::Scalar || !ov.args[i].isArray())
+      continue;
+    int64_t itemsize = int64_t(types::nativeSize(Type::scalar(ov.args[i].dtype)));
+    spans[n++] = cuda::stridedSpan(s.data, s.ndim, s.shape, s.strides, itemsize);
+  }
+  return cuda::anyOverlap(spans, n);
+}
+
 void launchOverload(const KernelOverload &ov, cuda::LoadedKernel &loaded,
                     const LaunchConfigObject &config, cuda::CUstream stream, void **params) {
   if (ov.cooperative)
@@ -621,7 +645,6 @@ PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t
   bool ok = translateErrors([&] {
     int device = cuda::currentDevice();
     copies.device = device;
-    loaded = &loadedKernel(k, *ov, device);
     if (hasHostArrays)
       for (size_t i = 0; i < nargs; ++i) {
         ArgSlot &s = slots[i];
@@ -633,6 +656,8 @@ PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t
         cuda::copyToDevice(device, block, hostData + s.spanLo, size_t(s.spanBytes), stream);
         s.data = block - cuda::CUdeviceptr(s.spanLo);
       }
+    loaded = arraysOverlap(*ov, slots, nargs) ? &loadedOverlappingKernel(k, *ov, device)
+                                              : &loadedKernel(k, *ov, device);
   });
   if (!ok)
     return nullptr;

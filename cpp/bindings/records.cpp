@@ -78,14 +78,66 @@ std::optional<Type> recordTypeOfDescr(PyArray_Descr *d, std::string *why) {
                       int64_t(PyDataType_ELSIZE(d)), aligned);
 }
 
-std::optional<Type> recordTypeOfVoid(PyObject *obj, std::string *why) {
-  auto *v = reinterpret_cast<PyVoidScalarObject *>(obj);
-  auto rt = recordTypeOfDescr(v->descr, why);
-  if (rt) rt->readonly = !(v->flags & NPY_ARRAY_WRITEABLE); // an item of a read-only array
-  return rt;
+uint64_t recordLayoutId(const Type &rec) { return layoutEntry(rec).id; }
+
+namespace {
+
+// The record types of the dtypes of recent np.void arguments, with their layout ids: the
+// dispatcher types such an argument on every call, and making the type from the dtype's
+// fields (then its text, for the id) cost a microsecond. Each dtype is held while it is
+// here, so its address cannot come back as another dtype's, and so is its names tuple
+// (`dtype.names = ...` renames fields in place by replacing it). A few entries, cleared
+// when full. (Called with the GIL held.)
+struct SeenRecord {
+  PyArray_Descr *descr;
+  PyObject *names;
+  bool readonly;
+  Type type;
+  uint64_t id;
+};
+constexpr size_t kSeenRecords = 16;
+
+std::vector<SeenRecord> &seenRecords() {
+  static auto *seen = new std::vector<SeenRecord>();
+  return *seen;
 }
 
-uint64_t recordLayoutId(const Type &rec) { return layoutEntry(rec).id; }
+const SeenRecord *seenRecordOfVoid(PyObject *obj, std::string *why) {
+  auto *v = reinterpret_cast<PyVoidScalarObject *>(obj);
+  bool readonly = !(v->flags & NPY_ARRAY_WRITEABLE); // an item of a read-only array
+  auto &seen = seenRecords();
+  PyObject *names = PyDataType_NAMES(v->descr);
+  for (const SeenRecord &r : seen)
+    if (r.descr == v->descr && r.names == names && r.readonly == readonly) return &r;
+  auto rt = recordTypeOfDescr(v->descr, why);
+  if (!rt) return nullptr;
+  rt->readonly = readonly;
+  if (seen.size() >= kSeenRecords) {
+    for (SeenRecord &r : seen) {
+      Py_DECREF(r.descr);
+      Py_XDECREF(r.names);
+    }
+    seen.clear();
+  }
+  Py_INCREF(v->descr);
+  Py_XINCREF(names);
+  uint64_t id = recordLayoutId(*rt);
+  seen.push_back(SeenRecord{v->descr, names, readonly, std::move(*rt), id});
+  return &seen.back();
+}
+
+} // namespace
+
+std::optional<Type> recordTypeOfVoid(PyObject *obj, std::string *why) {
+  const SeenRecord *r = seenRecordOfVoid(obj, why);
+  if (!r) return std::nullopt;
+  return r->type;
+}
+
+uint64_t recordLayoutIdOfVoid(PyObject *obj) {
+  const SeenRecord *r = seenRecordOfVoid(obj, nullptr);
+  return r ? r->id : 0;
+}
 
 // The dtype of a record type (a borrowed reference the table keeps), or null with an error set.
 PyArray_Descr *recordDescr(const Type &rec) {
@@ -123,8 +175,8 @@ bool unboxRecord(PyObject *obj, const Type &t, char *dst) {
     PyErr_Format(PyExc_TypeError, "expected a NumPy record (numpy.void), got %s", Py_TYPE(obj)->tp_name);
     return false;
   }
-  auto rt = recordTypeOfVoid(obj, nullptr);
-  if (!rt || *rt != t) {
+  const SeenRecord *seen = seenRecordOfVoid(obj, nullptr);
+  if (!seen || seen->type != t) {
     PyErr_SetString(PyExc_TypeError, ("expected a record of type " + t.str()).c_str());
     return false;
   }

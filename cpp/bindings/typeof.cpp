@@ -341,8 +341,8 @@ bool appendObjectKey(PyObject *obj, KeyBuffer &key) {
     return push(key, tagged(KeyTag::Function, 0)) &&
            push(key, uint64_t(reinterpret_cast<uintptr_t>(obj)));
   if (PyArray_IsScalar(obj, Void)) {
-    auto rec = recordTypeOfVoid(obj, nullptr);
-    return rec && push(key, tagged(KeyTag::Record, 0)) && push(key, recordLayoutId(*rec));
+    uint64_t id = recordLayoutIdOfVoid(obj);
+    return id && push(key, tagged(KeyTag::Record, 0)) && push(key, id);
   }
   if (PyArray_IsScalar(obj, Generic)) {
     int d = dtypeOfNumpyScalar(obj);

@@ -65,6 +65,28 @@ bool isBarrierOrWarpOp(const ir::Expr &e) {
          k == G::VoteEq || k == G::MatchAny || k == G::MatchAll;
 }
 
+// An operation through which threads may see each other's global-memory writes
+// (barriers, fences, warp operations, atomics, grid sync, and any operation not known
+// to be private to its thread): a kernel using one keeps its array parameters without
+// noalias, since a call such as a barrier would otherwise be assumed not to change
+// them. Listed the other way round so that a new operation is treated as communicating.
+bool mayCommunicate(const ir::Expr &e) {
+  using G = ir::GpuOpKind;
+  if (e.op != ir::ExprOp::GpuOp) return false;
+  switch (G(e.sub)) {
+  case G::TidX: case G::TidY: case G::TidZ: case G::NtidX: case G::NtidY: case G::NtidZ:
+  case G::CtaidX: case G::CtaidY: case G::CtaidZ: case G::NctaidX: case G::NctaidY: case G::NctaidZ:
+  case G::LaneId: case G::WarpSize: case G::SharedArray: case G::LocalArray:
+  case G::Fma: case G::Popc: case G::Clz: case G::Brev: case G::Ffs:
+  case G::XoroNext: case G::XoroJump: case G::XoroUniform32: case G::XoroUniform64:
+  case G::XoroNormal32: case G::XoroNormal64:
+  case G::HMax: case G::HMin: case G::HDiv: case G::Libdevice:
+    return false;
+  default:
+    return true;
+  }
+}
+
 // A grid-wide barrier: the kernel needs a cooperative launch.
 bool isGridSync(const ir::Expr &e) { return e.op == ir::ExprOp::GpuOp && ir::GpuOpKind(e.sub) == ir::GpuOpKind::GridSync; }
 
@@ -105,9 +127,11 @@ public:
   void passes(pipeline::Compilation &c) override {
     gridSync = kernelUses(*c.fn, *c.callees, isGridSync);
     synchronizes = kernelUses(*c.fn, *c.callees, isBarrierOrWarpOp);
+    communicates = kernelUses(*c.fn, *c.callees, mayCommunicate);
   }
   bool gridSync = false;     // it synchronises the whole grid: a cooperative launch
   bool synchronizes = false; // it uses barriers or warp operations
+  bool communicates = false; // threads may exchange global memory (mayCommunicate)
 
 protected:
   virtual std::string symbol() const = 0;       // the typed function's symbol
@@ -126,6 +150,7 @@ public:
     codegen::CodegenOptions cg;
     cg.fastmath = kernelOptions_.fastmath;
     cg.target = codegen::Target::NVPTX;
+    cg.noaliasArrays = kernelOptions_.disjointArrays && !communicates;
     c.llvmModule = codegen::lowerKernel(*c.fn, c.callees->functions(), kernelName, *c.context, cg);
   }
   void optimize(pipeline::Compilation &c) override { ptx::optimize(*c.llvmModule, ptxTarget(kernelOptions_)); }

@@ -22,6 +22,11 @@ Kinds of case:
   alias     one list passed several times in one call, or held twice in a list
   iterate   a dict changed while iterated (in compiled code, or a typed.Dict from Python):
             CPython's RuntimeError (or its result)
+  mixed     1-6 arguments of every kind a call takes (numbers, NumPy scalars, strings,
+            arrays of several layouts, records of several layouts, tuples, lists, None)
+            in random order, returned as they came: each must come back as it was
+            (a record once had no bytes in the call buffer and the next argument
+            overwrote its pointer)
 """
 
 import argparse
@@ -36,7 +41,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-KINDS = ["alloc", "repeat", "reshape", "declared", "deep", "alias", "iterate"]
+KINDS = ["alloc", "repeat", "reshape", "declared", "deep", "alias", "iterate", "mixed"]
+MIXED_MAX = 6
 SIZES = [0, 1, 2, 3, 7, 2**20, 2**31, 2**32, 2**32 + 1, 2**40, 2**61, 2**62, 2**63 - 1, -1, -2, -(2**63)]
 DTYPES = ["int8", "int32", "float64", "complex128"]
 
@@ -73,6 +79,9 @@ def _functions_source():
             "def value_total(d):", "    return d[1].sum()", "",
             "def depth(t):", "    return 1", "",
             "def first(xs):", "    return xs[0]", ""]
+    for k in range(1, MIXED_MAX + 1):
+        params = ", ".join(f"a{i}" for i in range(k))
+        out += [f"def mixed_{k}({params}):", f"    return ({params},)", ""]
     for k, body in enumerate(ALIAS_BODIES):
         out += [f"def alias_{k}(a, b):"] + [f"    {line}" for line in body] + [""]
     for name, body in ITERATE_BODIES.items():
@@ -217,6 +226,8 @@ def make_case(seed, index):
     if kind == "alias":
         body = rng.randrange(len(ALIAS_BODIES))
         return {"kind": kind, "body": body, "pattern": rng.choice(["same", "same", "distinct", "nested"])}
+    if kind == "mixed":
+        return {"kind": kind, "values": [rng.randrange(len(MIXED_VALUES)) for _ in range(rng.randint(1, MIXED_MAX))]}
     return {"kind": "iterate", "op": rng.choice(sorted(ITERATE_BODIES)), "size": rng.randint(0, 6),
             "at": rng.randint(0, 6), "where": rng.choice(["compiled", "python"])}
 
@@ -275,7 +286,59 @@ def run_case(case, F, mahou):
         if status == "ok" and list(args) != list(ref_args):
             status = "mismatch"
         return status, f"got {got} {args}, CPython {want} {ref_args}"
+    if k == "mixed":
+        return mixed(case, F, mahou)
     return iterate(case, F, mahou)
+
+
+def _mixed_values():
+    """Makers of the values a mixed case passes (fresh for each side of the comparison)."""
+    import numpy as np
+    pair = np.dtype([("x", "f8"), ("n", "i4")])
+    packed = np.dtype({"names": ["b", "d", "u"], "formats": ["i1", "f8", "u2"], "offsets": [0, 1, 9], "itemsize": 11})
+    aligned = np.dtype([("b", "i1"), ("d", "f8")], align=True)
+    return [
+        lambda: 7, lambda: -2.5, lambda: True, lambda: 1.5 - 2j, lambda: np.float32(0.25), lambda: np.int8(-3),
+        lambda: np.uint16(65535), lambda: "héllo", lambda: None, lambda: (1, 2.5), lambda: (3, (4, 5)),
+        lambda: np.arange(6.0), lambda: np.asfortranarray(np.arange(6, dtype=np.int32).reshape(2, 3)),
+        lambda: np.arange(10.0)[::3], lambda: np.array([], dtype=np.int64),
+        lambda: np.array([(1.5, 2), (3.5, 4)], dtype=pair)[1],
+        lambda: np.array([(-1, 2.5, 7)], dtype=packed)[0],
+        lambda: np.array([(5, -0.5)], dtype=aligned)[0],
+        lambda: np.array([(1.5, 2), (3.5, 4)], dtype=pair),
+        lambda: [1, 2, 3], lambda: [0.5],
+    ]  # (a plain dict is not an argument: Numba and mahou take typed.Dict only)
+
+
+MIXED_VALUES = list(range(21))  # indices into _mixed_values() (kept import-free here)
+
+
+def _canonical(v):
+    """A comparable form of a returned value: records and arrays by their contents."""
+    import numpy as np
+    if isinstance(v, np.void):
+        return ("record", v.dtype.descr, v.tolist())
+    if isinstance(v, np.ndarray):
+        return ("array", v.dtype.str, v.shape, v.tolist())
+    if isinstance(v, tuple):
+        return tuple(_canonical(x) for x in v)
+    if isinstance(v, (list, dict)):
+        return (type(v).__name__, repr(v))
+    if isinstance(v, np.generic):  # NumPy scalars come back as Python numbers, as in Numba
+        return ("value", v.item())
+    return ("value", v)
+
+
+def mixed(case, F, mahou):
+    makers = _mixed_values()
+    fn = getattr(F, f"mixed_{len(case['values'])}")
+    want = outcome(fn, *[makers[i]() for i in case["values"]])
+    got = outcome(mahou.njit(fn), *[makers[i]() for i in case["values"]])
+    if want[0] == "value":
+        want = ("value", _canonical(want[1]))
+    if got[0] == "value":
+        got = ("value", _canonical(got[1]))
+    return verdict(got, want), f"values {case['values']}: mahou {got!r:.300}, reference {want!r:.300}"
 
 
 REFUSALS = ("TypingError", "UnsupportedError")  # a feature mahou does not compile: counted, not a failure

@@ -26,6 +26,7 @@ struct CodegenOptions {
   Target target = Target::CPU;
   bool simulateGpu = false; // CPU target running a CUDA kernel in the emulator
   bool numpyErrors = false; // error_model='numpy': division by zero gives inf/nan (floats), 0 (ints)
+  bool noaliasArrays = false; // NVPTX kernel entry: array data parameters are noalias (KernelOptions::disjointArrays)
 };
 
 // Builds a module holding the function's internal definition

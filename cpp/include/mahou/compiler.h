@@ -253,6 +253,10 @@ struct KernelOptions {
   bool fastmath = false;
   bool lineinfo = false;
   bool cache = false;           // cuda.jit(cache=True): the PTX kept on disk (cache.h cachedKernel)
+  // The launch checked that no two array arguments share memory (cuda_launch.cpp): array
+  // data pointers become noalias (C's restrict) unless the kernel's threads communicate
+  // (barriers, warp operations, fences, atomics, grid sync). See docs/cuda.md.
+  bool disjointArrays = false;
   std::string libdevicePath;    // libdevice.10.bc; empty: looked up under CUDA_HOME and /usr/local/cuda
 };
 

@@ -161,6 +161,16 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
     return r;
   };
 
+  if ((kind == R::ArgMax || kind == R::ArgMin) && e.ival < 0 && !fused && src.type.layout == types::Layout::C &&
+      blockedArgExtremeFits(elemT)) { // the whole of a contiguous array: arg_extreme.cpp
+    llvm::Value *total = c64(1);
+    for (auto *x : extents) total = b_.CreateMul(total, x);
+    llvm::Value *r = blockedArgExtreme(arrayData(inputs[0].value.v), total, elemT, kind == R::ArgMin);
+    dropHeld(mark);
+    releaseInputs(inputs);
+    return {r, false};
+  }
+
   Value result;
   if (kind == R::CumSum || kind == R::CumProd) {
     llvm::Value *total = c64(1);

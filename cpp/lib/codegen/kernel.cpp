@@ -56,6 +56,10 @@ std::unique_ptr<llvm::Module> lowerKernel(const ir::Function &fn, const std::vec
   for (auto &t : fn.argTypes) {
     if (t.isArray()) {
       // Device arrays live in global memory: say so, so loads become ld.global.
+      // With noalias (the launch checked the arrays are disjoint), stores through one array
+      // no longer force reloads from another, and read-only arrays load through the
+      // non-coherent cache (ld.global.nc).
+      if (options.noaliasArrays) kernel->addParamAttr(p, llvm::Attribute::NoAlias);
       llvm::Value *data = kernel->getArg(p++);
       data = b.CreateAddrSpaceCast(b.CreateAddrSpaceCast(data, llvm::PointerType::get(ctx, 1)), ptr);
       llvm::Value *arr = llvm::UndefValue::get(types.array(t.ndim));

@@ -197,7 +197,11 @@ public:
   // overlaps the base; `copy` is set to the copy to release (a null meminfo when none).
   llvm::Value *unshared(llvm::Value *operand, const Type &t, const ir::Expr &operandExpr, llvm::Value *base,
                         const Type &bt, bool elementwiseSafe, llvm::Value *&copy);
+  llvm::Value *remainderIsZero(const ir::Expr &e); // scalar_ops.cpp: `a % b == 0` without the sign fix-up
   Value arrayReduce(const ir::Expr &e);
+  // arg_extreme.cpp: argmax/argmin of `count` contiguous items at `data`, blockwise.
+  bool blockedArgExtremeFits(const Type &elemT) const;
+  llvm::Value *blockedArgExtreme(llvm::Value *data, llvm::Value *count, const Type &elemT, bool isMin);
   Value arrayReshape(const ir::Expr &e);
   Value arrayDot(const ir::Expr &e);
   struct BlasMatrix { llvm::Value *usable, *rowMajor, *ld; };          // blas.cpp

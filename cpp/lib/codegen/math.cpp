@@ -157,13 +157,22 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
     // the conversion saturates, as CUDA's own does (docs/cuda.md).
     if (gpu() || options_.simulateGpu) return b_.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {i64(), a[0]->getType()}, {a[0]});
     llvm::Value *x = a[0]->getType()->isDoubleTy() ? a[0] : b_.CreateFPExt(a[0], b_.getDoubleTy());
+    // One test on the hot path, |x| < 2**63 (an ordered compare: false for NaN and the
+    // infinities); -2**63 itself and which exception it is are worked out off it.
+    llvm::Value *limit = llvm::ConstantFP::get(b_.getDoubleTy(), 9223372036854775808.0);
+    llvm::Value *inRange = b_.CreateFCmpOLT(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), limit);
+    auto *bad = newBlock("pyint.bad"), *raises = newBlock("pyint.raise"), *ok = newBlock("pyint.ok");
+    b_.CreateCondBr(inRange, ok, bad, llvm::MDBuilder(ctx()).createBranchWeights(1000, 1));
+    b_.SetInsertPoint(bad);
+    b_.CreateCondBr(b_.CreateFCmpOEQ(x, b_.CreateFNeg(limit)), ok, raises); // the lowest int64
+    b_.SetInsertPoint(raises);
     raiseIf(b_.CreateFCmpUNO(x, x), types::ExcKind::ValueError, "cannot convert float NaN to integer");
     llvm::Value *inf = llvm::ConstantFP::getInfinity(b_.getDoubleTy());
     raiseIf(b_.CreateFCmpOEQ(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), inf), types::ExcKind::OverflowError,
             "cannot convert float infinity to integer");
-    llvm::Value *inRange = b_.CreateAnd(b_.CreateFCmpOGE(x, llvm::ConstantFP::get(b_.getDoubleTy(), -9223372036854775808.0)),
-                                        b_.CreateFCmpOLT(x, llvm::ConstantFP::get(b_.getDoubleTy(), 9223372036854775808.0)));
-    raiseIf(b_.CreateNot(inRange), types::ExcKind::OverflowError, "int too large to convert to int64");
+    raiseIf(b_.getTrue(), types::ExcKind::OverflowError, "int too large to convert to int64");
+    b_.CreateBr(ok); // not reached
+    b_.SetInsertPoint(ok);
     return b_.CreateFPToSI(x, i64());
   }
   case Intrinsic::NpIntStore: { // NumPy's a[i] = x for a float x and an integer array: Python's int(x), range-checked

@@ -20,6 +20,7 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::Binary: return {binary(e), false};
   case ir::ExprOp::Unary: return {unary(e), false};
   case ir::ExprOp::Compare: {
+    if (llvm::Value *v = remainderIsZero(e)) return {v, false};
     llvm::Value *lhs = scalarExpr(*e.args[0]); // Python's order: left operand first
     llvm::Value *rhs = scalarExpr(*e.args[1]);
     return {compare(ir::CmpOp(e.sub), lhs, rhs, e.args[0]->type), false};
@@ -380,6 +381,33 @@ llvm::Value *FunctionLowering::binary(const ir::Expr &e) {
     }
   }
   return intBinary(op, a, b, t, raising);
+}
+
+// `a % b == 0` (or `!=`) of signed integers: Python's remainder takes the divisor's sign,
+// but it is zero exactly when C's is, so the sign fix-up (which LLVM keeps) is skipped.
+// The zero divisor raises (or, under NumPy's error model, gives 0: true) as `%` does; a
+// divisor of -1 leaves no remainder (and must not reach srem with INT_MIN). Null when the
+// comparison is not of that form.
+llvm::Value *FunctionLowering::remainderIsZero(const ir::Expr &e) {
+  auto op = ir::CmpOp(e.sub);
+  if (op != ir::CmpOp::Eq && op != ir::CmpOp::Ne) return nullptr;
+  const ir::Expr &m = *e.args[0], &z = *e.args[1];
+  if (m.op != ir::ExprOp::Binary || BinaryOp(m.sub) != BinaryOp::Mod || !m.type.isInt() ||
+      !types::isSigned(m.type.dtype) || z.op != ir::ExprOp::Const || !z.type.isInt() || z.ival != 0 ||
+      m.args[0]->type != m.type || m.args[1]->type != m.type || z.type != m.type)
+    return nullptr;
+  llvm::Value *a = scalarExpr(*m.args[0]);
+  llvm::Value *b = scalarExpr(*m.args[1]);
+  llvm::Type *lt = a->getType();
+  auto zero = llvm::ConstantInt::get(lt, 0);
+  bool raising = m.ival != 1 && !options_.numpyErrors;
+  divisionKind_ = m.ival;
+  llvm::Value *byZero = b_.CreateICmpEQ(b, zero);
+  if (raising) raiseIf(byZero, types::ExcKind::ZeroDivisionError, "integer modulo by zero");
+  // b == 0 (NumPy's model: remainder 0) and b == -1 divide by 1 instead
+  auto *special = b_.CreateOr(byZero, b_.CreateICmpEQ(b, llvm::ConstantInt::get(lt, -1, true)));
+  llvm::Value *r = b_.CreateSRem(a, b_.CreateSelect(special, llvm::ConstantInt::get(lt, 1), b));
+  return op == ir::CmpOp::Eq ? b_.CreateICmpEQ(r, zero) : b_.CreateICmpNE(r, zero);
 }
 
 llvm::Value *FunctionLowering::unary(const ir::Expr &e) {

@@ -51,7 +51,8 @@ std::string kernelKey(const SourceFile &file, const std::string &name, const std
   llvm::SHA256 h;
   std::string parts = overloadKey(file, name, args, CompileOptions{}) + "\ncuda kernel sm_" +
                       std::to_string(options.ccMajor) + std::to_string(options.ccMinor) +
-                      (options.fastmath ? " fastmath" : "") + (options.lineinfo ? " lineinfo" : "") + "\n" +
+                      (options.fastmath ? " fastmath" : "") + (options.lineinfo ? " lineinfo" : "") +
+                      (options.disjointArrays ? " disjoint" : "") + "\n" +
                       options.libdevicePath;
   h.update(llvm::StringRef(parts));
   auto digest = h.final();
