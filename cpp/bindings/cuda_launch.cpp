@@ -558,9 +558,16 @@ bool arraysOverlap(const KernelOverload &ov, const ArgSlot *slots, size_t nargs)
   size_t n = 0;
   for (size_t i = 0; i < nargs; ++i) {
     const ArgSlot &s = slots[i];
-    if (s.kind == ArgSlot::Kind::Scalar || !ov.args[i].isArray())
+    const Type &t = ov.args[i];
+    if (s.kind == ArgSlot::Kind::Scalar) // np.void records are copied into blocks of their own
       continue;
-    int64_t itemsize = int64_t(types::nativeSize(Type::scalar(ov.args[i].dtype)));
+    if (t.isRecord()) { // a device record (0-d): the bytes of its one record
+      spans[n++] = cuda::stridedSpan(s.data, 0, s.shape, s.strides, t.itemsize);
+      continue;
+    }
+    if (!t.isArray())
+      continue;
+    int64_t itemsize = t.isRecordArray() ? t.elems[0].itemsize : int64_t(types::nativeSize(Type::scalar(t.dtype)));
     spans[n++] = cuda::stridedSpan(s.data, s.ndim, s.shape, s.strides, itemsize);
   }
   return cuda::anyOverlap(spans, n);

@@ -81,6 +81,7 @@ bool mayCommunicate(const ir::Expr &e) {
   case G::XoroNext: case G::XoroJump: case G::XoroUniform32: case G::XoroUniform64:
   case G::XoroNormal32: case G::XoroNormal64:
   case G::HMax: case G::HMin: case G::HDiv: case G::Libdevice:
+  case G::Selp: case G::LaneMaskLt:
     return false;
   default:
     return true;

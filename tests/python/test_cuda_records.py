@@ -221,3 +221,30 @@ def test_device_record():
     assert back["y"] == -4 and back["x"] == 2 * a[1]["x"]
     np.testing.assert_array_equal(a, sample(ALIGNED, 3))  # the host record is untouched
     assemble(one_record)
+
+
+@cuda.jit
+def chain(src, dst):
+    if cuda.grid(1) == 0:
+        for i in range(dst.size):
+            dst[i].x = src[i].x + 1.0
+
+
+@cuda.jit
+def through_a_record(rec, arr, out):
+    before = rec.x
+    arr[1].x = before + 1.0
+    out[0] = rec.x  # the store through arr changed rec: it is the same memory
+
+
+def test_overlapping_record_arguments():
+    """Views of one device array (arrays of records, and a 0-d record view) share memory:
+    the launch must not run the form that assumes disjoint arrays."""
+    a = sample(ALIGNED, 32)
+    d = cuda.to_device(a)
+    chain[1, 32](d[:-1], d[1:])
+    np.testing.assert_array_equal(d.copy_to_host()["x"], a["x"][0] + np.arange(32))
+    d = cuda.to_device(sample(PACKED, 4))
+    out = np.zeros(1)
+    through_a_record[1, 1](d[1:2].reshape(()), d, out)
+    assert out[0] == sample(PACKED, 4)[1]["x"] + 1.0
