@@ -50,6 +50,7 @@ std::string unsupportedArgument(const Type &t) {
   switch (t.kind) {
   case types::Kind::Scalar:
   case types::Kind::Array:
+  case types::Kind::Record: // an np.void: its bytes are copied to the device and back
     return "";
   case types::Kind::Tuple:
     for (const Type &e : t.elems)
@@ -150,9 +151,9 @@ uint64_t deviceArrayKeyWord(types::DType dtype, int ndim, types::Layout layout, 
 std::vector<uint64_t> kernelKeyOf(const std::vector<Type> &args) {
   std::vector<uint64_t> key;
   for (const Type &t : args) {
-    if (t.isArray())
+    if (t.isArray() && !t.isRecordArray())
       key.push_back(deviceArrayKeyWord(t.dtype, t.ndim, t.layout, t.readonly));
-    else
+    else // a record array: the dispatcher's words (its shape, the record layout's number)
       appendTypeKey(t, key);
   }
   return key;

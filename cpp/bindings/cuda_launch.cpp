@@ -204,6 +204,7 @@ struct ArgSlot {
   const int64_t *shape = nullptr, *strides = nullptr;
   PyArrayObject *host = nullptr; // HostArray
   int64_t spanLo = 0, spanBytes = 0; // HostArray: its memory [data + spanLo, + spanBytes)
+  PyObject *recordDescr = nullptr; // an array of records: its structured dtype (borrowed)
 };
 
 // Shape and strides of a __cuda_array_interface__ argument (the slot points here).
@@ -216,6 +217,36 @@ bool raiseArgument(const KernelState &st, size_t i, PyObject *obj, const char *w
   PyErr_Format(PyExc_TypeError, "%s(): argument %zu ('%s') of type %s cannot be passed to a "
                "CUDA kernel%s", st.name.c_str(), i + 1, param.c_str(), Py_TYPE(obj)->tp_name, why);
   return false;
+}
+
+// The type of a slot holding records (a structured dtype): an array of its dtype's record
+// layout, or (a 0-d device array: numba-cuda's DeviceRecord, cuda.to_device(record)) the
+// record itself, a pointer to its bytes as a 0-d array's parameter is; nullopt with *why
+// set when a field is not supported.
+std::optional<Type> recordArrayType(const ArgSlot &slot, std::string *why) {
+  auto rec = recordTypeOfDescr(reinterpret_cast<PyArray_Descr *>(slot.recordDescr), why);
+  if (!rec)
+    return std::nullopt;
+  if (slot.ndim == 0 && slot.kind == ArgSlot::Kind::Array) {
+    rec->readonly = slot.readonly;
+    return rec;
+  }
+  return Type::recordArray(*rec, slot.ndim, slot.layout, slot.readonly);
+}
+
+// Appends the key of a record array slot (the words of its type); false with an error set.
+bool appendRecordSlotKey(const KernelState &st, size_t i, PyObject *obj, ArgSlot &slot, KeyBuffer &key) {
+  std::string why;
+  auto t = recordArrayType(slot, &why);
+  if (!t)
+    return raiseArgument(st, i, obj, (" (its record dtype is not supported: " + why + ")").c_str());
+  std::vector<uint64_t> words;
+  appendTypeKey(*t, words);
+  if (key.size + int(words.size()) > kMaxKeyWords)
+    return raiseArgument(st, i, obj, " (too many arguments)");
+  for (uint64_t w : words)
+    key.words[key.size++] = w;
+  return true;
 }
 
 // cuda.random's states (records of two uint64 words) reach kernels as a uint64 array
@@ -350,6 +381,10 @@ bool readArgument(const KernelState &st, size_t i, PyObject *obj, ArgSlot &slot,
     slot.strides = a->strides;
     if (slot.dtype < 0 && a->uint64Pairs && slot.ndim < kMaxDeviceArrayDims)
       widenPairRecords(st, slot, foreign);
+    if (slot.dtype < 0 && a->dtype && PyDataType_HASFIELDS(reinterpret_cast<PyArray_Descr *>(a->dtype))) {
+      slot.recordDescr = a->dtype;
+      return appendRecordSlotKey(st, i, obj, slot, key);
+    }
     if (slot.dtype < 0)
       return raiseArgument(st, i, obj, " (its dtype is not supported)");
     word = deviceArrayKeyWord(types::DType(slot.dtype), slot.ndim, slot.layout, false);
@@ -359,6 +394,11 @@ bool readArgument(const KernelState &st, size_t i, PyObject *obj, ArgSlot &slot,
     if (slot.dtype < 0 && slot.ndim < kMaxDeviceArrayDims &&
         isUInt64PairRecord(reinterpret_cast<PyObject *>(PyArray_DESCR(reinterpret_cast<PyArrayObject *>(obj)))))
       widenPairRecords(st, slot, foreign);
+    PyArray_Descr *descr = PyArray_DESCR(reinterpret_cast<PyArrayObject *>(obj));
+    if (slot.dtype < 0 && PyDataType_HASFIELDS(descr)) {
+      slot.recordDescr = reinterpret_cast<PyObject *>(descr);
+      return appendRecordSlotKey(st, i, obj, slot, key);
+    }
     if (slot.dtype < 0)
       return raiseArgument(st, i, obj, " (its dtype is not supported)");
     word = deviceArrayKeyWord(types::DType(slot.dtype), slot.ndim, slot.layout, slot.readonly);
@@ -415,6 +455,14 @@ KernelOverload *resolveOverload(KernelObject *k, PyObject *const *args, const Ar
       auto t = typeOfObject(args[i], &why);
       if (!t) {
         raiseArgument(st, size_t(i), args[i], "");
+        return nullptr;
+      }
+      types.push_back(std::move(*t));
+    } else if (s.recordDescr) {
+      std::string why;
+      auto t = recordArrayType(s, &why);
+      if (!t) {
+        raiseArgument(st, size_t(i), args[i], (" (" + why + ")").c_str());
         return nullptr;
       }
       types.push_back(std::move(*t));
@@ -510,9 +558,16 @@ bool arraysOverlap(const KernelOverload &ov, const ArgSlot *slots, size_t nargs)
   size_t n = 0;
   for (size_t i = 0; i < nargs; ++i) {
     const ArgSlot &s = slots[i];
-    if (s.kind == ArgSlot::Kind::Scalar || !ov.args[i].isArray())
+    const Type &t = ov.args[i];
+    if (s.kind == ArgSlot::Kind::Scalar) // np.void records are copied into blocks of their own
       continue;
-    int64_t itemsize = int64_t(types::nativeSize(Type::scalar(ov.args[i].dtype)));
+    if (t.isRecord()) { // a device record (0-d): the bytes of its one record
+      spans[n++] = cuda::stridedSpan(s.data, 0, s.shape, s.strides, t.itemsize);
+      continue;
+    }
+    if (!t.isArray())
+      continue;
+    int64_t itemsize = t.isRecordArray() ? t.elems[0].itemsize : int64_t(types::nativeSize(Type::scalar(t.dtype)));
     spans[n++] = cuda::stridedSpan(s.data, s.ndim, s.shape, s.strides, itemsize);
   }
   return cuda::anyOverlap(spans, n);
@@ -632,12 +687,34 @@ PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t
   }
   for (size_t p = 0; p < nparams; ++p)
     params[p] = buf + ov->paramOffsets[p];
+  struct RecordCopy {
+    char *host;
+    cuda::CUdeviceptr device;
+    size_t bytes;
+    bool readonly;
+  };
+  std::vector<RecordCopy> recordCopies; // np.void arguments: their bytes on the device
   for (size_t i = 0; i < nargs; ++i) {
     const ArgSlot &s = slots[i];
     size_t first = ov->argFirstParam[i];
     if (s.kind == ArgSlot::Kind::Scalar) {
       if (!packScalar(args[i], ov->args[i], static_cast<char *>(params[first])))
         return nullptr;
+      if (ov->args[i].isRecord()) { // packScalar wrote the host address of its bytes
+        char *host = nullptr;
+        std::memcpy(&host, params[first], sizeof host);
+        auto actual = recordTypeOfVoid(args[i], nullptr); // this record's own writability
+        bool readonly = !actual || actual->readonly || ov->args[i].readonly;
+        recordCopies.push_back({host, 0, size_t(ov->args[i].itemsize), readonly});
+        if (!translateErrors([&] {
+              RecordCopy &rc = recordCopies.back();
+              rc.device = cuda::allocate(copies.device, rc.bytes);
+              copies.blocks.push_back(rc.device);
+              cuda::copyToDevice(copies.device, rc.device, rc.host, rc.bytes, stream);
+            }))
+          return nullptr;
+        put<uint64_t>(static_cast<char *>(params[first]), recordCopies.back().device);
+      }
       continue;
     }
     put<uint64_t>(static_cast<char *>(params[first]), s.data);
@@ -660,8 +737,14 @@ PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t
     } else {
       launchOverload(*ov, *loaded, *config, stream, params);
     }
-    if (!hasHostArrays)
+    for (const RecordCopy &rc : recordCopies)
+      if (!rc.readonly)
+        cuda::copyToHost(copies.device, rc.host, rc.device, rc.bytes, stream);
+    if (!hasHostArrays) {
+      if (!recordCopies.empty())
+        cuda::synchronizeStream(copies.device, stream); // before the device copies are freed
       return;
+    }
     size_t block = 0;
     for (size_t i = 0; i < nargs; ++i) {
       const ArgSlot &s = slots[i];

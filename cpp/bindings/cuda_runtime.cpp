@@ -175,6 +175,8 @@ void registerCuda(nb::module_ &top) {
     nb::gil_scoped_release release;
     cuda::synchronize(device);
   }, nb::arg("device"));
+  m.def("profiler", &cuda::profiler, nb::arg("device"), nb::arg("start"),
+        "cuProfilerStart (start) or cuProfilerStop on the device's context.");
   m.def("memory_info", &cuda::memoryInfo, nb::arg("device"));
   m.def("pointer_device", &cuda::pointerDevice, nb::arg("pointer"),
         "Device ordinal owning a pointer, or -1.");

@@ -61,7 +61,8 @@ bool isBarrierOrWarpOp(const ir::Expr &e) {
   using G = ir::GpuOpKind;
   if (e.op != ir::ExprOp::GpuOp) return false;
   G k = G(e.sub);
-  return (k >= G::SyncThreads && k <= G::SyncThreadsOr) || (k >= G::SyncWarp && k <= G::ActiveMask);
+  return (k >= G::SyncThreads && k <= G::SyncThreadsOr) || (k >= G::SyncWarp && k <= G::ActiveMask) ||
+         k == G::VoteEq || k == G::MatchAny || k == G::MatchAll;
 }
 
 // An operation through which threads may see each other's global-memory writes
@@ -80,6 +81,7 @@ bool mayCommunicate(const ir::Expr &e) {
   case G::XoroNext: case G::XoroJump: case G::XoroUniform32: case G::XoroUniform64:
   case G::XoroNormal32: case G::XoroNormal64:
   case G::HMax: case G::HMin: case G::HDiv: case G::Libdevice:
+  case G::Selp: case G::LaneMaskLt:
     return false;
   default:
     return true;

@@ -1,9 +1,10 @@
 """Numba-CUDA's documented kernel API, item by item (rows of docs/numba_surface.md that no
 other test proves): the kernel language (raise/assert, self-recursive device functions,
 the operator module, array attributes and slices, NumPy ufuncs on scalars) and host API
-pieces, each kernel's output compared with NumPy/Python on the host; the documented
-intrinsics mahou refuses (atomic inc/dec/nanmax/nanmin, eq_sync, match_*_sync, lanemask_lt,
-selp, cbrt, nanosleep) are asserted to be clean compile-time errors."""
+pieces, each kernel's output compared with NumPy/Python on the host; what mahou refuses
+(math.remainder) is asserted to be a clean compile-time error. The intrinsics atomic
+inc/dec/nanmax/nanmin, eq_sync, match_*_sync, lanemask_lt, selp, cbrt and nanosleep are
+tested in test_cuda_intrinsics.py."""
 
 import math
 import operator
@@ -237,18 +238,7 @@ def test_streams_of_the_host_api():
 
 
 REFUSED_KERNELS = {
-    "atomic.inc": "def k(a):\n    cuda.atomic.inc(a, 0, 5)\n",
-    "atomic.dec": "def k(a):\n    cuda.atomic.dec(a, 0, 5)\n",
-    "atomic.nanmax": "def k(a):\n    cuda.atomic.nanmax(a, 0, 1.0)\n",
-    "atomic.nanmin": "def k(a):\n    cuda.atomic.nanmin(a, 0, 1.0)\n",
-    "eq_sync": "def k(a):\n    a[0] = cuda.eq_sync(0xFFFFFFFF, a[0] > 0)\n",
-    "match_any_sync": "def k(a):\n    a[0] = cuda.match_any_sync(0xFFFFFFFF, a[1])\n",
-    "match_all_sync": "def k(a):\n    m, p = cuda.match_all_sync(0xFFFFFFFF, a[1])\n    a[0] = m\n",
-    "selp": "def k(a):\n    a[0] = cuda.selp(a[1] > 0, a[1], a[2])\n",
-    "lanemask_lt": "def k(a):\n    a[0] = cuda.lanemask_lt()\n",
     "math.remainder": "def k(a):\n    a[0] = math.remainder(a[1], 1.5)\n",
-    "nanosleep": "def k(a):\n    cuda.nanosleep(10)\n",
-    "cbrt": "def k(a):\n    a[0] = cuda.cbrt(a[1])\n",
 }
 
 

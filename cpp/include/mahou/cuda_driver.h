@@ -114,6 +114,7 @@ void selectDevice(int device);
 // Retains the device's primary context once and makes it current on this thread.
 void makeCurrent(int device);
 void synchronize(int device); // cuCtxSynchronize
+void profiler(int device, bool start); // cuProfilerStart / cuProfilerStop (no-ops in the emulator)
 std::pair<size_t, size_t> memoryInfo(int device); // (free, total) bytes
 
 // ------------------------------------------------------------------ memory

@@ -161,6 +161,7 @@ llvm::Value *FunctionLowering::xoroshiroNormal(llvm::Value *s0Ptr, llvm::Value *
 
 Value FunctionLowering::gpuExtraOp(const ir::Expr &e) {
   G kind = G(e.sub);
+  if (kind >= G::AtomicInc) return gpuIntrinsicOp(e);
   auto none = [&]() -> Value { return {llvm::Constant::getNullValue(types_.ssa(Type::none())), false}; };
   switch (kind) {
   case G::ThisGrid: return {llvm::Constant::getNullValue(types_.ssa(e.type)), false};

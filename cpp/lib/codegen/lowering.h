@@ -121,6 +121,11 @@ public:
   llvm::Value *xoroshiroNormal(llvm::Value *s0Ptr, llvm::Value *s1Ptr, bool f32);
   void kernelPrint(const ir::Stmt &s);
   llvm::Value *libdeviceCall(const ir::Expr &e);
+  // gpu_intrinsics.cpp: atomic inc/dec/nanmax/nanmin, selp, nanosleep, lanemask_lt, eq/match
+  Value gpuIntrinsicOp(const ir::Expr &e);
+  llvm::Value *atomicNanMinMax(llvm::Value *ptr, llvm::Value *val, bool isMax);
+  // gpu_complex.cpp: csqrt/cexp/clog in real math for kernels (GPU and emulator)
+  llvm::Value *deviceComplexMath(ir::Intrinsic id, llvm::Value *z, const Type &t);
   bool gpu() const { return options_.target == Target::NVPTX; }
 
   // ---- arrays (arrays.cpp)

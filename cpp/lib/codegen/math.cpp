@@ -241,7 +241,9 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   case Intrinsic::Real: return b_.CreateExtractValue(a[0], 0);
   case Intrinsic::Imag: return b_.CreateExtractValue(a[0], 1);
   case Intrinsic::Conj: return b_.CreateInsertValue(a[0], b_.CreateFNeg(b_.CreateExtractValue(a[0], 1)), 1);
-  case Intrinsic::CSqrt: return complexRuntime("mahou_rt_csqrt", a[0], e.type);
+  case Intrinsic::CSqrt:
+    if (gpu() || options_.simulateGpu) return deviceComplexMath(Intrinsic::CSqrt, a[0], e.type);
+    return complexRuntime("mahou_rt_csqrt", a[0], e.type);
   case Intrinsic::CReciprocal: {
     // NumPy's loop: scaled by the larger part, dividing (not multiplying by 1/d), so that
     // 1/(0+0j) is nan+nanj as NumPy's.
@@ -257,8 +259,10 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
     agg = b_.CreateInsertValue(agg, outRe, 0);
     return b_.CreateInsertValue(agg, outIm, 1);
   }
-  case Intrinsic::CExp: return complexRuntime("mahou_rt_cexp", a[0], e.type);
-  case Intrinsic::CLog: return complexRuntime("mahou_rt_clog", a[0], e.type);
+  case Intrinsic::CExp:
+  case Intrinsic::CLog: // a kernel computes them in real math (the host runtime is not on the device)
+    if (gpu() || options_.simulateGpu) return deviceComplexMath(Intrinsic(e.sub), a[0], e.type);
+    return complexRuntime(Intrinsic(e.sub) == Intrinsic::CExp ? "mahou_rt_cexp" : "mahou_rt_clog", a[0], e.type);
   case Intrinsic::MakeComplex: {
     llvm::Value *agg = llvm::UndefValue::get(types_.ssa(e.type));
     agg = b_.CreateInsertValue(agg, castScalar(a[0], e.args[0]->type, Type::scalar(types::realOf(e.type.dtype))), 0);

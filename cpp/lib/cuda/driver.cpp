@@ -264,6 +264,14 @@ void synchronize(int device) {
   MAHOU_CU(cuCtxSynchronize);
 }
 
+void profiler(int device, bool start) {
+  makeCurrent(device);
+  if (start)
+    MAHOU_CU(cuProfilerStart);
+  else
+    MAHOU_CU(cuProfilerStop);
+}
+
 std::pair<size_t, size_t> memoryInfo(int device) {
   makeCurrent(device);
   size_t freeBytes = 0, total = 0;

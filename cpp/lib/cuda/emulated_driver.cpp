@@ -218,6 +218,8 @@ CUresult emuCtxSetCurrent(CUcontext context) {
 }
 
 CUresult emuCtxSynchronize() { return kSuccess; } // kernels finish before their launch returns
+CUresult emuProfilerStart() { return kSuccess; }   // no profiler collects the emulator's work
+CUresult emuProfilerStop() { return kSuccess; }
 
 CUresult emuMemGetInfo(size_t *freeBytes, size_t *total) {
   Allocations &a = allocations();
@@ -582,6 +584,8 @@ void fillEmulatedTable(DriverTable &t) {
   t.cuCtxGetCurrent = emuCtxGetCurrent;
   t.cuCtxSetCurrent = emuCtxSetCurrent;
   t.cuCtxSynchronize = emuCtxSynchronize;
+  t.cuProfilerStart = emuProfilerStart;
+  t.cuProfilerStop = emuProfilerStop;
   t.cuMemGetInfo_v2 = emuMemGetInfo;
   t.cuModuleLoadDataEx = emuModuleLoadDataEx;
   t.cuModuleGetFunction = emuModuleGetFunction;

@@ -73,6 +73,7 @@ struct SimBlock {
   std::vector<int64_t> warpSlots[2]; // per lane values, double-buffered by warp generation
   std::vector<int> warpGen;          // per warp
   std::vector<int64_t> warpBallot[2];
+  std::vector<uint32_t> warpArrived[2]; // per warp: the lanes that met at that generation's exchange
   SimThread *current = nullptr;
   bool stop = false;
 };
@@ -164,6 +165,10 @@ bool releaseWaiters(SimBlock &b) {
       any |= b.threads[i].waitWarp;
     }
     if (any && all) {
+      uint32_t arrived = 0;
+      for (size_t i = lo; i < hi; ++i)
+        if (!b.threads[i].done) arrived |= 1u << (i - lo);
+      b.warpArrived[b.warpGen[w]][w] = arrived;
       for (size_t i = lo; i < hi; ++i) b.threads[i].waitWarp = false;
       b.warpGen[w] ^= 1;
       released = true;
@@ -244,6 +249,7 @@ void prepareBlock(Launch &launch, SimBlock &b, int64_t blockIndex) {
   for (int g = 0; g < 2; ++g) {
     b.warpSlots[g].assign(warps * kWarp, 0);
     b.warpBallot[g].assign(warps, 0);
+    b.warpArrived[g].assign(warps, 0);
   }
 }
 
@@ -432,20 +438,38 @@ int64_t mahou_rt_sim_shfl(int32_t kind, uint32_t, int64_t value, int32_t lane) {
   return slots[src];
 }
 
-// kind: 0 ballot, 1 all, 2 any
+// kind: 0 ballot, 1 all, 2 any, 3 eq (the masked lanes' predicates all equal)
 int32_t mahou_rt_sim_vote(int32_t kind, uint32_t mask, bool pred) {
+  SimBlock *b = tlsBlock;
   SimThread *t = tlsThread;
-  int me = t->linear % kWarp;
+  int w = warpOf(*t);
+  int g = b->warpGen[w];
   int64_t *slots = warpExchange(pred ? 1 : 0);
-  int lanes = std::min<int>(kWarp, int(tlsBlock->threads.size()) - (t->linear - me));
+  uint32_t live = b->warpArrived[g][size_t(w)] & mask; // the masked lanes that voted
   uint32_t ballot = 0;
-  for (int i = 0; i < lanes; ++i)
-    if (slots[i] && (mask >> i & 1u)) ballot |= 1u << i;
+  for (int i = 0; i < kWarp; ++i)
+    if ((live >> i & 1u) && slots[i]) ballot |= 1u << i;
   if (kind == 0) return int32_t(ballot);
-  uint32_t live = 0;
-  for (int i = 0; i < lanes; ++i)
-    if (mask >> i & 1u) live |= 1u << i;
+  if (kind == 3) return int32_t(ballot == 0 || ballot == live);
   return kind == 1 ? int32_t(ballot == live) : int32_t(ballot != 0);
+}
+
+// kind 0 (match.any): the masked live lanes whose value equals this lane's; kind 1
+// (match.all): those lanes if every one holds this lane's value, else 0.
+uint32_t mahou_rt_sim_match(int32_t kind, uint32_t mask, int64_t value) {
+  SimBlock *b = tlsBlock;
+  SimThread *t = tlsThread;
+  int w = warpOf(*t);
+  int g = b->warpGen[w];
+  int64_t *slots = warpExchange(value);
+  uint32_t live = b->warpArrived[g][size_t(w)] & mask; // the lanes that exchanged a value
+  uint32_t same = 0;
+  for (int i = 0; i < kWarp; ++i) {
+    if (!(live >> i & 1u)) continue;
+    if (slots[i] == value) same |= 1u << i;
+  }
+  if (kind == 0) return same;
+  return same == live ? same : 0u;
 }
 
 void mahou_rt_sim_grid_sync() {

@@ -200,6 +200,8 @@ ExprPtr cudaAtomic(Use &u) {
   if (!isAtomicDType(d)) u.notSupported(std::string("atomics on ") + types::dtypeName(d) + " arrays are not supported");
   if (types::isFloat(d) && (kind == G::AtomicAnd || kind == G::AtomicOr || kind == G::AtomicXor || cas))
     u.error(fname + "() needs an integer array");
+  if ((kind == G::AtomicInc || kind == G::AtomicDec) && d != DType::UInt32 && d != DType::UInt64)
+    u.error(fname + "() needs a uint32 or uint64 array, not " + types::dtypeName(d));
   std::vector<ExprPtr> idx;
   if (auto *tu = e.args[1]->as<ast::Tuple>()) {
     for (auto &x : tu->elts) idx.push_back(t.toInt64Index(t.expr(*x), "atomic index"));

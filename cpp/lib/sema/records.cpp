@@ -1,7 +1,8 @@
 // Typing of NumPy records (structured scalars) and arrays of them: fields by attribute
 // and by constant index (a literal string or integer, also one from a constant tuple or
 // literal_unroll), an element of an array of records (a record that views the array),
-// views of arrays of records, and a field of an array of records as an array view.
+// views of arrays of records, and a field of an array of records as an array view
+// (on the CPU and in CUDA kernels alike: every operation is a load or store at an offset).
 #include "typer.h"
 #include "sema/typers.h"
 
@@ -80,7 +81,6 @@ void recordSet(Typing &t, ExprPtr rec, int field, ExprPtr value, Loc loc, ir::Bl
 
 // r.x of a record; a.x of an array of records (a view of the field).
 ExprPtr recordFieldAttribute(Use &u) {
-  u.t.requireHost(u.loc, "a NumPy record");
   const Type t = u.self->type;
   const Type &rec = recordOf(t);
   int k = rec.fieldIndex(u.name);
@@ -100,27 +100,22 @@ ExprPtr recordMethod(Use &u) {
 
 // a.shape, a.strides, a.ndim, a.size of an array of records: the array's own.
 ExprPtr recordArrayShapeAttribute(Use &u) {
-  u.t.requireHost(u.loc, "a NumPy record");
   return arrayShapeAttribute(u);
 }
 
 ExprPtr recordArrayNdimAttribute(Use &u) {
-  u.t.requireHost(u.loc, "a NumPy record");
   return arrayNdimAttribute(u);
 }
 
 ExprPtr recordArraySizeAttribute(Use &u) {
-  u.t.requireHost(u.loc, "a NumPy record");
   return arraySizeAttribute(u);
 }
 
 ExprPtr recordArrayItemsizeAttribute(Use &u) {
-  u.t.requireHost(u.loc, "a NumPy record");
   return ir::makeConst(Type::int64(), u.loc, u.self->type.elems[0].itemsize);
 }
 
 ExprPtr recordArrayNbytesAttribute(Use &u) {
-  u.t.requireHost(u.loc, "a NumPy record");
   int64_t itemsize = u.self->type.elems[0].itemsize;
   auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArraySize, Type::int64(), u.loc);
   s->args.push_back(std::move(u.self));
@@ -128,7 +123,6 @@ ExprPtr recordArrayNbytesAttribute(Use &u) {
 }
 
 ExprPtr recordArrayTAttribute(Use &u) {
-  u.t.requireHost(u.loc, "a NumPy record");
   const Type t = u.self->type;
   if (t.ndim == 1) return std::move(u.self);
   u.notSupported("the attribute 'T' of " + t.str() + " is not supported (" + t.elems[0].str() +
@@ -145,7 +139,6 @@ Type elementRecord(const Type &arrayType) {
 } // namespace
 
 ExprPtr recordArrayElement(Typing &t, ExprPtr arr, ExprPtr index, Loc loc) {
-  t.requireHost(loc, "a NumPy record");
   const Type at = arr->type;
   std::vector<ExprPtr> args;
   args.push_back(std::move(arr));
@@ -154,7 +147,6 @@ ExprPtr recordArrayElement(Typing &t, ExprPtr arr, ExprPtr index, Loc loc) {
 }
 
 ExprPtr recordSubscript(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc) {
-  t.requireHost(loc, "a NumPy record");
   const Type ty = base->type;
   if (ty.isRecord()) {
     int k = recordFieldIndex(t, ty, index, loc);

@@ -12,13 +12,15 @@ Importing needs no GPU: the driver (libcuda.so.1) is loaded on first use.
 """
 
 from ..errors import CudaAPIError, CudaError, CudaSupportError
-from ._decorators import compile_ptx, compile_ptx_for_current_device, declare_device, jit
+from ._decorators import (
+    compile, compile_all, compile_for_current_device, compile_ptx, compile_ptx_for_current_device, declare_device, jit,
+)
 from . import _kernel_api  # noqa: F401  (kernel.forall, specialize, get_regs_per_thread, ...)
 from . import cg, fp16, libdevice, random  # noqa: F401  (cuda.cg, cuda.fp16, cuda.libdevice, cuda.random)
 from ._devicearray import (
     DeviceNDArray, ManagedNDArray, MappedNDArray, as_cuda_array, device_array, device_array_like,
     from_dlpack, is_cuda_array, is_cuda_ndarray, managed_array, mapped, mapped_array, pinned,
-    pinned_array, to_device,
+    mapped_array_like, pinned_array, pinned_array_like, to_device,
 )
 from ._device_side import *  # noqa: F401,F403  (threadIdx, grid, shared, atomic, ...)
 from ._vectorize import Reduce, Reduce as reduce  # noqa: F401  (@cuda.reduce)
@@ -26,14 +28,16 @@ from ._device_side import __all__ as _device_side_names
 from ._runtime import (
     Context, Device, Event, Stream, close, current_context, default_stream, detect, event,
     event_elapsed_time, external_stream, get_current_device, gpus, is_available,
-    legacy_default_stream, list_devices, per_thread_default_stream, select_device, stream,
-    synchronize,
+    legacy_default_stream, list_devices, per_thread_default_stream, profile_start, profile_stop,
+    profiling, require_context, select_device, stream, synchronize,
 )
 
 __all__ = [
-    "jit", "declare_device", "compile_ptx", "compile_ptx_for_current_device", "CudaError", "CudaAPIError",
+    "jit", "declare_device", "compile", "compile_all", "compile_for_current_device", "compile_ptx",
+    "compile_ptx_for_current_device", "CudaError", "CudaAPIError",
     "CudaSupportError", "DeviceNDArray", "MappedNDArray", "ManagedNDArray", "to_device",
     "device_array", "device_array_like", "pinned_array", "mapped_array", "managed_array",
+    "pinned_array_like", "mapped_array_like", "profile_start", "profile_stop", "profiling", "require_context",
     "pinned", "mapped", "from_dlpack", "as_cuda_array",
     "is_cuda_array", "is_cuda_ndarray", "is_available", "detect", "synchronize", "stream",
     "default_stream", "legacy_default_stream", "per_thread_default_stream", "external_stream",

@@ -76,6 +76,49 @@ def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath
     return ptx, (_types.void if restype is None else restype)
 
 
+def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None,
+            abi="c", abi_info=None, output="ptx", forceinline=False, launch_bounds=None):
+    """numba-cuda's cuda.compile: (PTX text, return type). A kernel (device=False) is
+    compile_ptx's. A device function has mahou's calling convention (compile_ptx), not
+    the C ABI: abi="c" (the default) is refused, abi="numba" gives mahou's convention as
+    compile_ptx does. output="ltoir" and launch_bounds are not supported."""
+    if output != "ptx":
+        raise UnsupportedError(f"cuda.compile(output={output!r}) is not supported (only 'ptx')")
+    if launch_bounds is not None:
+        raise UnsupportedError("cuda.compile(launch_bounds=...) is not supported")
+    if abi not in ("c", "numba"):
+        raise NotImplementedError(f"unsupported ABI: {abi}")
+    if device and abi == "c":
+        raise UnsupportedError("cuda.compile(device=True, abi='c'): mahou's device functions have its own "
+                               "calling convention, not the C ABI (use device=False for a kernel, or "
+                               "abi='numba' for mahou's convention, as compile_ptx)")
+    return compile_ptx(pyfunc, sig, debug=bool(debug), lineinfo=lineinfo, device=device, fastmath=fastmath,
+                       cc=cc, opt=opt, abi=abi, abi_info=abi_info)
+
+
+def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None,
+                abi="c", abi_info=None, output="ltoir", forceinline=False, launch_bounds=None):
+    """numba-cuda's cuda.compile_all: ([code of the function and of the external code it
+    links], return type). mahou links no external code, so the list is the function's PTX
+    alone; LTO-IR (numba-cuda's default output) is refused, as in cuda.compile."""
+    if output not in ("ptx", "ltoir"):
+        raise NotImplementedError(f"Unsupported output type: {output}")
+    ptx, resty = compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc,
+                         opt=opt, abi=abi, abi_info=abi_info, output=output, forceinline=forceinline,
+                         launch_bounds=launch_bounds)
+    return [ptx], resty
+
+
+def compile_for_current_device(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, opt=None,
+                               abi="c", abi_info=None, output="ptx", forceinline=False, launch_bounds=None):
+    """cuda.compile for the current device's compute capability."""
+    from ._runtime import get_current_device
+    cc = get_current_device().compute_capability
+    return compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc,
+                   opt=opt, abi=abi, abi_info=abi_info, output=output, forceinline=forceinline,
+                   launch_bounds=launch_bounds)
+
+
 def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, device=False,
                                    fastmath=False, opt=True, abi="numba", abi_info=None):
     from ._runtime import get_current_device

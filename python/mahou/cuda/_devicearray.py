@@ -359,6 +359,23 @@ def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
     return _host_array(shape, dtype, strides, order, mapped=False)[0]
 
 
+def pinned_array_like(ary):
+    """A pinned_array of `ary`'s shape and dtype, with its strides when it is contiguous
+    one way or the other (C order otherwise), as numba-cuda's."""
+    shape, dtype, strides = _like(ary)
+    return pinned_array(shape, dtype, strides=strides)
+
+
+def _like(ary):
+    """(shape, dtype, strides) for an array made like `ary` (numba-cuda's rule: its own
+    strides when it is C or F contiguous, else C order)."""
+    if not isinstance(ary, np.ndarray) and not hasattr(ary, "__cuda_array_interface__"):
+        raise TypeError(f"expected an array, not {type(ary).__name__}")
+    flags = ary.flags
+    contiguous = flags["C_CONTIGUOUS"] or flags["F_CONTIGUOUS"]
+    return ary.shape, ary.dtype, (ary.strides if contiguous and ary.size else None)
+
+
 class MappedNDArray(np.ndarray):
     """A host array in mapped page-locked memory that kernels can use in place."""
 
@@ -389,6 +406,12 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
     arr._mahou_host_base = arr.__array_interface__["data"][0]
     arr._mahou_device_base = device_ptr
     return arr
+
+
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    """A mapped_array of `ary`'s shape and dtype (its strides when it is contiguous)."""
+    shape, dtype, strides = _like(ary)
+    return mapped_array(shape, dtype, strides=strides, stream=stream, portable=portable, wc=wc)
 
 
 def _host_span(ary):

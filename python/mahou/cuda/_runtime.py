@@ -138,6 +138,39 @@ def close():
         synchronize()
 
 
+def require_context(fn):
+    """numba-cuda's decorator: `fn` runs with CUDA available (CudaSupportError otherwise);
+    mahou makes the device's primary context current on the first operation that needs it."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        _require()
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def profile_start():
+    """Starts the CUDA profiler's collection (cuProfilerStart) on the current device; the
+    emulator has no profiler, so there it does nothing."""
+    _drv.profiler(_current_device_id(), True)
+
+
+def profile_stop():
+    """Stops the CUDA profiler's collection (cuProfilerStop); nothing in the emulator."""
+    _drv.profiler(_current_device_id(), False)
+
+
+@contextlib.contextmanager
+def profiling():
+    """`with cuda.profiling():` profiles the block (profile_start, then profile_stop)."""
+    profile_start()
+    try:
+        yield
+    finally:
+        profile_stop()
+
+
 def synchronize():
     """Waits for all work on the current device."""
     _drv.synchronize(_current_device_id())
