@@ -963,8 +963,6 @@ EXPECTED_WRONG = {}
 EXPECTED_REFUSALS = {
     "array.array", "break_out_of_finally", "bytearray", "bytes", "memoryview", "del", "getattr", "hasattr",
     "iter_next", "iter_tuple", "literal_list", "literal_str_key_dict", "tuple_ctor", "type", "yield_from",
-    "cmath.acos", "cmath.acosh", "cmath.asin", "cmath.asinh", "cmath.atan", "cmath.atanh", "cmath.cos",
-    "cmath.cosh", "cmath.sin", "cmath.sinh", "cmath.tan", "cmath.tanh",
 }
 
 

@@ -84,6 +84,8 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
     return b_.CreateUnaryIntrinsic(id, a[0]);
   };
   auto binaryLLVM = [&](llvm::Intrinsic::ID id) { return b_.CreateBinaryIntrinsic(id, a[0], a[1]); };
+  if (e.type.isComplex())
+    if (llvm::Value *v = complexElementwise(Intrinsic(e.sub), a)) return v;
   switch (Intrinsic(e.sub)) {
   case Intrinsic::Sqrt: return unaryLLVM(llvm::Intrinsic::sqrt);
   case Intrinsic::Exp: return unaryLLVM(llvm::Intrinsic::exp);
@@ -232,7 +234,10 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   case Intrinsic::Real: return b_.CreateExtractValue(a[0], 0);
   case Intrinsic::Imag: return b_.CreateExtractValue(a[0], 1);
   case Intrinsic::Conj: return b_.CreateInsertValue(a[0], b_.CreateFNeg(b_.CreateExtractValue(a[0], 1)), 1);
-  case Intrinsic::CSqrt: return complexRuntime("mahou_rt_csqrt", a[0], e.type);
+#define MAHOU_COMPLEX_FUNCTION(id, text, symbol)                                                                 \
+  case Intrinsic::id: return complexRuntime(#symbol, a[0], e.type);
+#include "mahou/complex_functions.def"
+#undef MAHOU_COMPLEX_FUNCTION
   case Intrinsic::CReciprocal: {
     // NumPy's loop: scaled by the larger part, dividing (not multiplying by 1/d), so that
     // 1/(0+0j) is nan+nanj as NumPy's.
@@ -248,8 +253,6 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
     agg = b_.CreateInsertValue(agg, outRe, 0);
     return b_.CreateInsertValue(agg, outIm, 1);
   }
-  case Intrinsic::CExp: return complexRuntime("mahou_rt_cexp", a[0], e.type);
-  case Intrinsic::CLog: return complexRuntime("mahou_rt_clog", a[0], e.type);
   case Intrinsic::MakeComplex: {
     llvm::Value *agg = llvm::UndefValue::get(types_.ssa(e.type));
     agg = b_.CreateInsertValue(agg, castScalar(a[0], e.args[0]->type, Type::scalar(types::realOf(e.type.dtype))), 0);

@@ -108,11 +108,22 @@ public:
   virtual ExprPtr compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) = 0;
   virtual ExprPtr unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc) = 0;
   virtual ExprPtr matmul(ExprPtr a, ExprPtr b, Loc loc) = 0;
+  static bool isHostComplexFunction(ir::Intrinsic id) {
+    switch (id) {
+#define MAHOU_COMPLEX_FUNCTION(name, text, symbol) case ir::Intrinsic::name:
+#include "mahou/complex_functions.def"
+#undef MAHOU_COMPLEX_FUNCTION
+      return true;
+    default: return false;
+    }
+  }
   ExprPtr intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc) {
-    // The complex sqrt/exp/log are the host runtime's functions (CPython's special
+    // The complex functions of complex_functions.def are the host runtime's (C99's special
     // cases): a kernel would link a function the device does not have.
-    if (gpu() && (id == ir::Intrinsic::CSqrt || id == ir::Intrinsic::CExp || id == ir::Intrinsic::CLog))
-      notSupported(loc, "the square root, exponential and logarithm of a complex number are not supported in CUDA kernels");
+    if (gpu() && isHostComplexFunction(id))
+      notSupported(loc, id == ir::Intrinsic::CSqrt || id == ir::Intrinsic::CExp || id == ir::Intrinsic::CLog
+                            ? "the square root, exponential and logarithm of a complex number are not supported in CUDA kernels"
+                            : "this function of a complex number is not supported in CUDA kernels");
     auto e = std::make_unique<ir::Expr>(ir::ExprOp::Intrinsic, std::move(resultType), loc);
     e->sub = int(id);
     e->args = std::move(args);
