@@ -401,3 +401,24 @@ def test_kernels_refuse_the_host_complex_functions():
     # the runtime's functions do not exist on the device: a clean refusal, not bad PTX
     with pytest.raises(UnsupportedError, match="complex number"):
         cuda.compile_ptx(_kernel_complex_sin, "void(complex128[::1], complex128[::1])")
+
+
+@njit
+def complex_orderings(x, y):
+    return np.less(x, y), np.less_equal(x, y), np.greater(x, y), np.greater_equal(x, y)
+
+
+def test_complex_comparisons_are_lexicographic():
+    # NumPy 2: real parts first, then imaginary parts; false where a NaN decides
+    a = np.array([1 + 2j, 1 + 1j, -1 + 5j, complex(NAN, 0), 2 + 0j, complex(0, NAN), 3 - 1j, 1 + 1j, complex(2, -0.0)])
+    b = np.array([1 + 3j, 1 + 1j, -2 + 9j, 4 + 0j, complex(NAN, 1), 1 + 0j, complex(3, NAN), 1 + 0j, 2 + 0j])
+    refs = (np.less, np.less_equal, np.greater, np.greater_equal)
+    with np.errstate(all="ignore"):
+        for x, y in [(a, b), (b, a), (a.astype(np.complex64), b), (a, 1.0), (a[::-2], b[::-2]), (a.reshape(3, 3), b[:3]),
+                     (a[:0], b[:0])]:
+            for g, ref in zip(complex_orderings(x, y), refs):
+                w = ref(x, y)
+                assert g.dtype == np.bool_
+                np.testing.assert_array_equal(g, w)
+        for x, y in [(1 + 2j, 1 + 3j), (1 + 2j, 1.0), (np.complex64(1 + 2j), 2), (complex(1, NAN), 0j)]:
+            assert complex_orderings(x, y) == tuple(bool(ref(x, y)) for ref in refs)

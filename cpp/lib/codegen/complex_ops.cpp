@@ -1,5 +1,6 @@
 // Lowering of the NumPy ufuncs on complex numbers that work part by part: np.rint rounds
-// each part; np.minimum/maximum/fmin/fmax order lexicographically (NumPy's CLE/CGE).
+// each part; np.minimum/maximum/fmin/fmax and np.less/greater/... order lexicographically
+// (NumPy's CLT/CLE/CGT/CGE).
 #include "lowering.h"
 
 #include <llvm/IR/Intrinsics.h>
@@ -35,6 +36,20 @@ llvm::Value *FunctionLowering::complexElementwise(Intrinsic id, llvm::ArrayRef<l
     // a NaN in y gives x, else the same.
     llvm::Value *nanSide = nanPropagates ? b_.CreateOr(isNan(xr), isNan(xi)) : b_.CreateOr(isNan(yr), isNan(yi));
     return b_.CreateSelect(b_.CreateOr(nanSide, xFirst), a[0], a[1]);
+  }
+  case Intrinsic::CLess:
+  case Intrinsic::CLessEqual:
+  case Intrinsic::CGreater:
+  case Intrinsic::CGreaterEqual: {
+    // (xr op yr and neither imaginary part NaN) or (xr == yr and xi op= yi)
+    bool less = id == Intrinsic::CLess || id == Intrinsic::CLessEqual;
+    bool orEqual = id == Intrinsic::CLessEqual || id == Intrinsic::CGreaterEqual;
+    llvm::Value *xr = re(a[0]), *xi = im(a[0]), *yr = re(a[1]), *yi = im(a[1]);
+    llvm::Value *realOrder = less ? b_.CreateFCmpOLT(xr, yr) : b_.CreateFCmpOGT(xr, yr);
+    llvm::Value *imagsOrdered = b_.CreateNot(b_.CreateOr(isNan(xi), isNan(yi)));
+    llvm::Value *imagOrder = less ? (orEqual ? b_.CreateFCmpOLE(xi, yi) : b_.CreateFCmpOLT(xi, yi))
+                                  : (orEqual ? b_.CreateFCmpOGE(xi, yi) : b_.CreateFCmpOGT(xi, yi));
+    return b_.CreateOr(b_.CreateAnd(realOrder, imagsOrdered), b_.CreateAnd(b_.CreateFCmpOEQ(xr, yr), imagOrder));
   }
   default: return nullptr;
   }

@@ -84,7 +84,7 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
     return b_.CreateUnaryIntrinsic(id, a[0]);
   };
   auto binaryLLVM = [&](llvm::Intrinsic::ID id) { return b_.CreateBinaryIntrinsic(id, a[0], a[1]); };
-  if (e.type.isComplex())
+  if (e.type.isComplex() || argT.isComplex())
     if (llvm::Value *v = complexElementwise(Intrinsic(e.sub), a)) return v;
   switch (Intrinsic(e.sub)) {
   case Intrinsic::Sqrt: return unaryLLVM(llvm::Intrinsic::sqrt);

@@ -248,8 +248,19 @@ ExprPtr FunctionTyper::scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc
     if (e->op == ir::ExprOp::Binary) e->ival = 1;
     return e;
   };
-  auto cmp = [&](ast::CmpOpKind k) {
+  auto cmp = [&](ast::CmpOpKind k) -> ExprPtr {
     weakToStrong();
+    bool ordering = k == ast::CmpOpKind::Lt || k == ast::CmpOpKind::LtE || k == ast::CmpOpKind::Gt || k == ast::CmpOpKind::GtE;
+    if (ordering && (args[0]->type.isComplex() || args[1]->type.isComplex())) {
+      // NumPy 2 orders complex numbers lexicographically (Python's operators refuse them)
+      Type common = Type::scalar(types::promote(args[0]->type.dtype, args[1]->type.dtype));
+      for (auto &a : args) a = ir::makeCast(std::move(a), common);
+      ir::Intrinsic id = k == ast::CmpOpKind::Lt    ? ir::Intrinsic::CLess
+                         : k == ast::CmpOpKind::LtE ? ir::Intrinsic::CLessEqual
+                         : k == ast::CmpOpKind::Gt  ? ir::Intrinsic::CGreater
+                                                    : ir::Intrinsic::CGreaterEqual;
+      return intrinsic(id, Type::boolean(), std::move(args), loc);
+    }
     return compareOne(k, std::move(args[0]), std::move(args[1]), loc);
   };
   switch (u->kernel) {
