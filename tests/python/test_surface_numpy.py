@@ -360,7 +360,7 @@ CASES = {
 # Numba compiles these; mahou refuses them with a clean error (docs/numba_surface.md says why).
 EXPECTED_REFUSALS = {
     "Polynomial",
-    "array_ctors", "datetime", "isnat", "intc", "uintc", "scalar_view",
+    "array_ctors", "datetime", "isnat", "scalar_view",
     "unwrap_2d",
 }
 
