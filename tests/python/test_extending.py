@@ -141,8 +141,10 @@ def test_numpy_overload_unsupported_without_implementation():
     f = njit(lambda x: np.sinc(x))
     a = np.array([0.0, 0.5, -2.25])
     np.testing.assert_allclose(f(a), np.sinc(a), rtol=1e-15)  # the overload refuses arrays: mahou's own np.sinc
+    z = np.array([0j, 0.5 + 0.5j, -1.5 + 0.25j])  # mahou's own np.sinc of complex numbers too
+    np.testing.assert_allclose(f(z), np.sinc(z), rtol=1e-14)
     with pytest.raises(mahou.errors.MahouError, match="sinc"):
-        njit(lambda x: np.sinc(x))(np.zeros(3, dtype=np.complex128))  # neither compiles complex arrays
+        njit(lambda x: np.sinc(x))("a string")  # neither compiles a string
 
 
 # ---------------------------------------------------------------- register_jitable

@@ -615,7 +615,7 @@ CASES = {
 
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
-    'angle', 'angle_deg', 'sinc'
+    'angle', 'angle_deg'
 }
 
 

@@ -360,8 +360,8 @@ CASES = {
 # Numba compiles these; mahou refuses them with a clean error (docs/numba_surface.md says why).
 EXPECTED_REFUSALS = {
     "Polynomial",
-    "array_ctors", "datetime", "isnat", "intc", "uintc", "scalar_view", "ndarray.sum_dtype",
-    "modf", "ldexp", "frexp", "unwrap_2d",
+    "array_ctors", "datetime", "isnat", "scalar_view",
+    "unwrap_2d",
 }
 
 

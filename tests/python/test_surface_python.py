@@ -963,8 +963,6 @@ EXPECTED_WRONG = {}
 EXPECTED_REFUSALS = {
     "array.array", "bytearray", "bytes", "memoryview", "del",
     "literal_list", "literal_str_key_dict", "tuple_ctor", "yield_from",
-    "cmath.acos", "cmath.acosh", "cmath.asin", "cmath.asinh", "cmath.atan", "cmath.atanh", "cmath.cos",
-    "cmath.cosh", "cmath.sin", "cmath.sinh", "cmath.tan", "cmath.tanh",
 }
 
 

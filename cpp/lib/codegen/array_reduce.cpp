@@ -37,8 +37,12 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
   }
   Type rt = e.type.isArray() ? Type::scalar(e.type.dtype) : e.type;
   // The accumulator has the result's type (mean/var/std: float64 for integers); argmin/argmax
-  // track the best element itself.
+  // track the best element itself; var/std of complex numbers sum complex numbers (the mean)
+  // for a real result.
   Type accT = kind == R::ArgMin || kind == R::ArgMax ? elemT : rt;
+  if ((kind == R::Var || kind == R::Std) && elemT.isComplex()) accT = Type::scalar(types::dtypeBytes(rt.dtype) == 4 ? types::DType::Complex64 : types::DType::Complex128);
+  // var/std's ddof (NumPy: the divisor is max(n - ddof, 0)), evaluated before the loops
+  llvm::Value *ddof = e.args.size() > 1 ? scalarExpr(*e.args[1]) : nullptr;
   llvm::Type *accTy = types_.ssa(accT);
   auto constOf = [&](const Type &t, double v) {
     ir::Expr c(ir::ExprOp::Const, t, e.loc);
@@ -152,10 +156,26 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
       llvm::Value *ss = entryAlloca(types_.ssa(ft), "red.ss");
       b_.CreateStore(constOf(ft, 0), ss);
       forEach([&](llvm::Value *, llvm::Value *x) {
-        llvm::Value *dv = b_.CreateFSub(castScalar(x, elemT, accT), mean);
-        b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(types_.ssa(ft), ss), b_.CreateFMul(dv, dv)), ss);
+        llvm::Value *sq;
+        if (accT.isComplex()) { // |x - mean|^2 = re^2 + im^2, as NumPy's _var
+          llvm::Value *z = castScalar(x, elemT, accT);
+          llvm::Value *dr = b_.CreateFSub(b_.CreateExtractValue(z, 0), b_.CreateExtractValue(mean, 0));
+          llvm::Value *di = b_.CreateFSub(b_.CreateExtractValue(z, 1), b_.CreateExtractValue(mean, 1));
+          sq = b_.CreateFAdd(b_.CreateFMul(dr, dr), b_.CreateFMul(di, di));
+        } else {
+          llvm::Value *dv = b_.CreateFSub(castScalar(x, elemT, accT), mean);
+          sq = b_.CreateFMul(dv, dv);
+        }
+        b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(types_.ssa(ft), ss), sq), ss);
       });
-      llvm::Value *var = b_.CreateFDiv(b_.CreateLoad(types_.ssa(ft), ss), castScalar(count, Type::int64(), ft));
+      llvm::Value *divisor = castScalar(count, Type::int64(), ft);
+      if (ddof) {
+        llvm::Value *d = castScalar(ddof, Type::float64(), ft);
+        divisor = b_.CreateFSub(divisor, d);
+        divisor = b_.CreateSelect(b_.CreateFCmpOGT(divisor, llvm::ConstantFP::get(divisor->getType(), 0.0)), divisor,
+                                  llvm::ConstantFP::get(divisor->getType(), 0.0));
+      }
+      llvm::Value *var = b_.CreateFDiv(b_.CreateLoad(types_.ssa(ft), ss), divisor);
       return kind == R::Std ? b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, var) : var;
     }
     return r;

@@ -236,6 +236,8 @@ public:
   void languageStmt(const ir::Stmt &s);     // TryExcept, ClearError, Reraise
   void tryExcept(const ir::Stmt &s);
   llvm::Value *complexRuntime(const char *name, llvm::Value *z, const Type &t); // mahou_rt_csqrt, ...
+  // np.rint/minimum/maximum/fmin/fmax of complex numbers (complex_ops.cpp); nullptr for others.
+  llvm::Value *complexElementwise(ir::Intrinsic id, llvm::ArrayRef<llvm::Value *> a);
   llvm::Value *complexPower(llvm::Value *a, llvm::Value *b, const Type &t);    // power.cpp
 
   // ---- heap objects (objects.cpp, strings.cpp)

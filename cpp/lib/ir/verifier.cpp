@@ -107,7 +107,12 @@ private:
       break;
     }
     case ExprOp::MapInput: check(e.type.isNumber(), "map input element must be a number"); break;
-    case ExprOp::ArrayReduce: nargs(1); check(e.args[0]->type.isArray(), "reduce of non-array"); break;
+    case ExprOp::ArrayReduce: // args[1]: var/std's ddof (float64), when given
+      check(e.args.size() == 1 || (e.args.size() == 2 && (e.sub == int(ir::ReduceKind::Var) || e.sub == int(ir::ReduceKind::Std)) &&
+                                   e.args[1]->type.isScalar(types::DType::Float64)),
+            "reduce arity");
+      check(e.args[0]->type.isArray(), "reduce of non-array");
+      break;
     case ExprOp::TupleMake:
       check(e.type.isTuple() && e.type.elems.size() == e.args.size(), "tuple arity");
       for (size_t i = 0; i < e.args.size(); ++i) check(e.args[i]->type == e.type.elems[i], "tuple element type");

@@ -146,16 +146,15 @@ ExprPtr FunctionTyper::reduction(ir::ReduceKind kind, ExprPtr arr, std::optional
   case R::Var:
   case R::Std:
     if (!types::isFloat(d) && !types::isComplex(d)) result = DType::Float64;
-    if ((kind == R::Var || kind == R::Std) && types::isComplex(d)) notSupported(loc, "var/std of complex arrays is not supported yet");
+    // var/std of complex numbers are real: the mean of |x - mean|^2
+    if ((kind == R::Var || kind == R::Std) && types::isComplex(d)) result = types::realOf(d);
     break;
   case R::ArgMin:
   case R::ArgMax: result = DType::Int64; break;
   case R::Any:
   case R::All: result = DType::Bool; break;
   case R::Min:
-  case R::Max:
-    if (types::isComplex(d)) notSupported(loc, "min/max of complex arrays is not supported");
-    break;
+  case R::Max: break; // complex numbers: lexicographic, NaN propagates (codegen)
   }
   bool scan = kind == R::CumSum || kind == R::CumProd;
   Type rt = Type::scalar(result);

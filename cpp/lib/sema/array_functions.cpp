@@ -43,7 +43,6 @@ ExprPtr numpyReduce(Use &u) {
   Typing &t = u.t;
   const ast::Call &e = *u.call;
   std::string fname = u.qualified();
-  t.checkKeywords(e, {"axis"}, fname);
   if (e.args.empty() || e.args.size() > 2) u.error(fname + "() takes an array and an optional axis");
   auto arr = t.expr(*e.args[0]);
   if (Typing::isUnknown(arr)) return u.unknown();
@@ -51,7 +50,7 @@ ExprPtr numpyReduce(Use &u) {
     if (arr->type.isNumber()) u.notSupported(fname + "() of a scalar is not supported");
     u.error(fname + "() needs an array, not " + arr->type.str());
   }
-  return t.reduction(ir::ReduceKind(u.variant()), std::move(arr), axisArgument(t, e, 1), u.loc);
+  return reduceWithArguments(t, ir::ReduceKind(u.variant()), std::move(arr), e, 1, fname, u.loc);
 }
 
 ExprPtr numpyDot(Use &u) { // np.dot, np.matmul

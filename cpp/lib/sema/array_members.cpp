@@ -109,9 +109,8 @@ ExprPtr arrayTransposeMethod(Use &u) {
 }
 
 ExprPtr arrayReduceMethod(Use &u) {
-  u.t.checkKeywords(*u.call, {"axis"}, "a." + u.name);
   if (u.call->args.size() > 1) u.error("a." + u.name + "() takes an optional axis");
-  return u.t.reduction(ir::ReduceKind(u.variant()), std::move(u.self), axisArgument(u.t, *u.call, 0), u.loc);
+  return reduceWithArguments(u.t, ir::ReduceKind(u.variant()), std::move(u.self), *u.call, 0, "a." + u.name, u.loc);
 }
 
 ExprPtr arrayReshapeMethod(Use &u) {

@@ -36,6 +36,10 @@ ExprPtr sortArray(Typing &t, SortKind kind, ExprPtr arr, Loc loc, const std::str
 void checkSortKind(Typing &t, const ast::Call &e, const std::string &fname);
 // The axis argument (at `position` or axis=): a constant integer, or none.
 std::optional<int64_t> axisArgument(Typing &t, const ast::Call &e, size_t position);
+// A reduction of `arr` with the call's axis (constant or not), dtype= (sum/prod) and ddof=
+// (var/std) arguments (reduce_arguments.cpp).
+ExprPtr reduceWithArguments(Typing &t, ir::ReduceKind kind, ExprPtr arr, const ast::Call &e, size_t axisPosition,
+                            const std::string &fname, Loc loc);
 
 // ---- NumPy records and arrays of them (records.cpp)
 int recordFieldIndex(Typing &t, const Type &rec, const ast::Expr &index, Loc loc); // -1: index unknown yet

@@ -1,5 +1,6 @@
 // Typing of the cmath module on complex numbers (arguments widen to complex128):
-// sqrt/exp/log call the runtime's complex functions; phase, polar, rect, isnan,
+// sqrt/exp/log and the trigonometric and hyperbolic functions call the runtime's
+// complex functions (C99's, as CPython's up to an ulp or so); phase, polar, rect, isnan,
 // isinf and isfinite are formulas over the real and imaginary parts.
 #include "sema/typers.h"
 
@@ -45,6 +46,17 @@ ExprPtr cmathRect(Use &u) {
                      call1(t, ir::Intrinsic::Cos, Type::float64(), std::move(args[1]), loc), loc);
   auto im = t.binary(ast::BinOpKind::Mult, std::move(r2), call1(t, ir::Intrinsic::Sin, Type::float64(), std::move(phi2), loc), loc);
   return call2(t, ir::Intrinsic::MakeComplex, c128, std::move(re), std::move(im), loc);
+}
+
+// cmath.sin(z), cmath.acosh(z), ... (variant: the runtime's intrinsic) on complex128.
+ExprPtr cmathRuntime(Use &u) {
+  Typing &t = u.t;
+  std::string fname = u.qualified();
+  const Type c128 = Type::scalar(DType::Complex128);
+  auto args = u.args(1, 1, {}, fname);
+  if (Typing::isUnknown(args[0])) return t.unknown(u.loc);
+  if (!args[0]->type.isNumber()) t.error(u.loc, fname + "() needs a number, not " + args[0]->type.str());
+  return call1(t, ir::Intrinsic(u.variant()), c128, ir::makeCast(std::move(args[0]), c128), u.loc);
 }
 
 // cmath.<name>(z) of one number (variant: CmathFunction), computed on complex128.

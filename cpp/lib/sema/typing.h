@@ -108,10 +108,24 @@ public:
   virtual ExprPtr compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) = 0;
   virtual ExprPtr unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc) = 0;
   virtual ExprPtr matmul(ExprPtr a, ExprPtr b, Loc loc) = 0;
+  static bool isHostComplexFunction(ir::Intrinsic id) {
+    switch (id) {
+#define MAHOU_COMPLEX_FUNCTION(name, text, symbol) case ir::Intrinsic::name:
+#include "mahou/complex_functions.def"
+#undef MAHOU_COMPLEX_FUNCTION
+      return true;
+    default: return false;
+    }
+  }
   ExprPtr intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc) {
-    // (The complex sqrt/exp/log are host runtime calls on the CPU; kernels lower them in
-    // real math, codegen/gpu_complex.cpp. A new complex function that only the host
-    // runtime computes must be refused here for gpu().)
+    // The complex functions of complex_functions.def are the host runtime's (C99's special
+    // cases, CPython's for cmath): a kernel would link a function the device does not
+    // have. Kernels lower the complex sqrt/exp/log in real math (codegen/gpu_complex.cpp);
+    // the others are refused there.
+    if (gpu() && isHostComplexFunction(id) && id != ir::Intrinsic::CSqrt && id != ir::Intrinsic::CExp &&
+        id != ir::Intrinsic::CLog)
+      notSupported(loc, "this function of a complex number is not supported in CUDA kernels (only sqrt, exp, log "
+                        "and log10 are)");
     auto e = std::make_unique<ir::Expr>(ir::ExprOp::Intrinsic, std::move(resultType), loc);
     e->sub = int(id);
     e->args = std::move(args);

@@ -248,8 +248,19 @@ ExprPtr FunctionTyper::scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc
     if (e->op == ir::ExprOp::Binary) e->ival = 1;
     return e;
   };
-  auto cmp = [&](ast::CmpOpKind k) {
+  auto cmp = [&](ast::CmpOpKind k) -> ExprPtr {
     weakToStrong();
+    bool ordering = k == ast::CmpOpKind::Lt || k == ast::CmpOpKind::LtE || k == ast::CmpOpKind::Gt || k == ast::CmpOpKind::GtE;
+    if (ordering && (args[0]->type.isComplex() || args[1]->type.isComplex())) {
+      // NumPy 2 orders complex numbers lexicographically (Python's operators refuse them)
+      Type common = Type::scalar(types::promote(args[0]->type.dtype, args[1]->type.dtype));
+      for (auto &a : args) a = ir::makeCast(std::move(a), common);
+      ir::Intrinsic id = k == ast::CmpOpKind::Lt    ? ir::Intrinsic::CLess
+                         : k == ast::CmpOpKind::LtE ? ir::Intrinsic::CLessEqual
+                         : k == ast::CmpOpKind::Gt  ? ir::Intrinsic::CGreater
+                                                    : ir::Intrinsic::CGreaterEqual;
+      return intrinsic(id, Type::boolean(), std::move(args), loc);
+    }
     return compareOne(k, std::move(args[0]), std::move(args[1]), loc);
   };
   switch (u->kernel) {
@@ -290,23 +301,23 @@ ExprPtr FunctionTyper::scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc
   case Kernel::Log:
     if (isComplex) return call(ir::Intrinsic::CLog, out);
     return call(ir::Intrinsic::Log, out);
-  case Kernel::Exp2: return call(ir::Intrinsic::Exp2, out);
-  case Kernel::Expm1: return call(ir::Intrinsic::Expm1, out);
-  case Kernel::Log2: return call(ir::Intrinsic::Log2, out);
-  case Kernel::Log10: return call(ir::Intrinsic::Log10, out);
-  case Kernel::Log1p: return call(ir::Intrinsic::Log1p, out);
-  case Kernel::Sin: return call(ir::Intrinsic::Sin, out);
-  case Kernel::Cos: return call(ir::Intrinsic::Cos, out);
-  case Kernel::Tan: return call(ir::Intrinsic::Tan, out);
-  case Kernel::Asin: return call(ir::Intrinsic::Asin, out);
-  case Kernel::Acos: return call(ir::Intrinsic::Acos, out);
-  case Kernel::Atan: return call(ir::Intrinsic::Atan, out);
-  case Kernel::Sinh: return call(ir::Intrinsic::Sinh, out);
-  case Kernel::Cosh: return call(ir::Intrinsic::Cosh, out);
-  case Kernel::Tanh: return call(ir::Intrinsic::Tanh, out);
-  case Kernel::Asinh: return call(ir::Intrinsic::Asinh, out);
-  case Kernel::Acosh: return call(ir::Intrinsic::Acosh, out);
-  case Kernel::Atanh: return call(ir::Intrinsic::Atanh, out);
+  case Kernel::Exp2: return call(isComplex ? ir::Intrinsic::CExp2 : ir::Intrinsic::Exp2, out);
+  case Kernel::Expm1: return call(isComplex ? ir::Intrinsic::CExpm1 : ir::Intrinsic::Expm1, out);
+  case Kernel::Log2: return call(isComplex ? ir::Intrinsic::CLog2 : ir::Intrinsic::Log2, out);
+  case Kernel::Log10: return call(isComplex ? ir::Intrinsic::CLog10 : ir::Intrinsic::Log10, out);
+  case Kernel::Log1p: return call(isComplex ? ir::Intrinsic::CLog1p : ir::Intrinsic::Log1p, out);
+  case Kernel::Sin: return call(isComplex ? ir::Intrinsic::CSin : ir::Intrinsic::Sin, out);
+  case Kernel::Cos: return call(isComplex ? ir::Intrinsic::CCos : ir::Intrinsic::Cos, out);
+  case Kernel::Tan: return call(isComplex ? ir::Intrinsic::CTan : ir::Intrinsic::Tan, out);
+  case Kernel::Asin: return call(isComplex ? ir::Intrinsic::CAsin : ir::Intrinsic::Asin, out);
+  case Kernel::Acos: return call(isComplex ? ir::Intrinsic::CAcos : ir::Intrinsic::Acos, out);
+  case Kernel::Atan: return call(isComplex ? ir::Intrinsic::CAtan : ir::Intrinsic::Atan, out);
+  case Kernel::Sinh: return call(isComplex ? ir::Intrinsic::CSinh : ir::Intrinsic::Sinh, out);
+  case Kernel::Cosh: return call(isComplex ? ir::Intrinsic::CCosh : ir::Intrinsic::Cosh, out);
+  case Kernel::Tanh: return call(isComplex ? ir::Intrinsic::CTanh : ir::Intrinsic::Tanh, out);
+  case Kernel::Asinh: return call(isComplex ? ir::Intrinsic::CAsinh : ir::Intrinsic::Asinh, out);
+  case Kernel::Acosh: return call(isComplex ? ir::Intrinsic::CAcosh : ir::Intrinsic::Acosh, out);
+  case Kernel::Atanh: return call(isComplex ? ir::Intrinsic::CAtanh : ir::Intrinsic::Atanh, out);
   case Kernel::Rint: return call(ir::Intrinsic::Rint, out);
   case Kernel::Cbrt: return call(ir::Intrinsic::Cbrt, out);
   case Kernel::Fabs: return call(ir::Intrinsic::Fabs, out);
@@ -382,7 +393,7 @@ ExprPtr FunctionTyper::scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc
   }
   case Kernel::Positive: return std::move(args[0]);
   case Kernel::Sign:
-    if (isComplex) notSupported(loc, "np.sign() of complex numbers is not supported");
+    if (isComplex) return call(ir::Intrinsic::CSign, out);
     return call(ir::Intrinsic::Sign, out);
   case Kernel::Square: {
     auto bound = bindOperands(args, loc);
@@ -450,7 +461,7 @@ ExprPtr FunctionTyper::scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc
     if (in.isBool())
       return binary(isMin ? ast::BinOpKind::BitAnd : ast::BinOpKind::BitOr, std::move(args[0]), std::move(args[1]), loc);
     bool nanPropagates = u->kernel == Kernel::Minimum || u->kernel == Kernel::Maximum;
-    if (isFloat && !nanPropagates) return call(isMin ? ir::Intrinsic::FMin : ir::Intrinsic::FMax, out);
+    if ((isFloat || isComplex) && !nanPropagates) return call(isMin ? ir::Intrinsic::FMin : ir::Intrinsic::FMax, out);
     return call(isMin ? ir::Intrinsic::NpMin : ir::Intrinsic::NpMax, out);
   }
   case Kernel::Power:

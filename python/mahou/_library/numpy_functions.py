@@ -19,6 +19,7 @@ from .indexing_functions import extract, take, take_along_axis  # noqa: F401
 from .tri_indices import *  # noqa: F401,F403  (tril_indices, triu_indices and their _from forms, row_stack, divmod)
 from .predicates import *  # noqa: F401,F403  (iscomplex, isreal, isscalar, nancumsum, sinc, indices, fill_diagonal, ...)
 from .covariance import cov, corrcoef  # noqa: F401
+from .float_parts import modf, frexp, ldexp  # noqa: F401
 
 # ---------------------------------------------------------------------------
 # order statistics: median, percentile, quantile and their NaN-ignoring forms
