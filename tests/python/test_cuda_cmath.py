@@ -176,3 +176,36 @@ def test_complex_power_stays_refused_in_kernels():
 
     with pytest.raises(UnsupportedError, match="complex"):
         k[1, 1](np.ones(2, dtype=np.complex128))
+
+
+@cuda.jit
+def numpy_log10_kernel(z, out):
+    i = cuda.grid(1)
+    if i < z.size:
+        out[i] = np.log10(z[i])
+
+
+@njit
+def numpy_log10_host(z, out):
+    for i in range(z.size):
+        out[i] = np.log10(z[i])
+
+
+def test_numpy_log10_of_complex_in_kernels_matches_the_host():
+    out_k = np.zeros(SPECIAL.size, np.complex128)
+    out_h = np.zeros(SPECIAL.size, np.complex128)
+    numpy_log10_kernel[(SPECIAL.size + 127) // 128, 128](SPECIAL, out_k)
+    numpy_log10_host(SPECIAL, out_h)
+    assert_same(out_k, out_h, 4e-16, "np.log10 kernel vs host")
+    assemble(numpy_log10_kernel)
+
+
+def test_other_complex_functions_are_refused_in_kernels():
+    from mahou.errors import UnsupportedError
+
+    @cuda.jit
+    def k(z, out):
+        out[0] = np.sin(z[0])
+
+    with pytest.raises(UnsupportedError, match="not supported in CUDA kernels"):
+        k[1, 1](np.array([1 + 1j]), np.zeros(1, np.complex128))

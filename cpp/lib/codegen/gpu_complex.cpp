@@ -104,3 +104,17 @@ llvm::Value *FunctionLowering::deviceComplexMath(Intrinsic id, llvm::Value *z, c
 }
 
 } // namespace mahou::codegen
+
+namespace mahou::codegen {
+
+// NumPy's log10 of a complex number in a kernel: the logarithm above times log10(e), as
+// the host runtime's mahou_rt_clog10 computes it.
+llvm::Value *FunctionLowering::deviceComplexLog10(llvm::Value *z, const Type &t) {
+  llvm::Value *l = deviceComplexMath(ir::Intrinsic::CLog, z, t);
+  llvm::Type *part = l->getType()->getStructElementType(0);
+  llvm::Value *k = llvm::ConstantFP::get(part, 0.43429448190325182765); // log10(e)
+  l = b_.CreateInsertValue(l, b_.CreateFMul(b_.CreateExtractValue(l, 0), k), 0);
+  return b_.CreateInsertValue(l, b_.CreateFMul(b_.CreateExtractValue(l, 1), k), 1);
+}
+
+} // namespace mahou::codegen

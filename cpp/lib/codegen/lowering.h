@@ -126,6 +126,7 @@ public:
   llvm::Value *atomicNanMinMax(llvm::Value *ptr, llvm::Value *val, bool isMax);
   // gpu_complex.cpp: csqrt/cexp/clog in real math for kernels (GPU and emulator)
   llvm::Value *deviceComplexMath(ir::Intrinsic id, llvm::Value *z, const Type &t);
+  llvm::Value *deviceComplexLog10(llvm::Value *z, const Type &t); // gpu_complex.cpp: NumPy's log10 in kernels
   bool gpu() const { return options_.target == Target::NVPTX; }
 
   // ---- arrays (arrays.cpp)

@@ -251,6 +251,8 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
     if ((gpu() || options_.simulateGpu) &&                                                                       \
         (Intrinsic::id == Intrinsic::CSqrt || Intrinsic::id == Intrinsic::CExp || Intrinsic::id == Intrinsic::CLog)) \
       return deviceComplexMath(Intrinsic::id, a[0], e.type);                                                     \
+    if ((gpu() || options_.simulateGpu) && Intrinsic::id == Intrinsic::CLog10)                                   \
+      return deviceComplexLog10(a[0], e.type);                                                                   \
     return complexRuntime(#symbol, a[0], e.type);
 #include "mahou/complex_functions.def"
 #undef MAHOU_COMPLEX_FUNCTION

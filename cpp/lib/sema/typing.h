@@ -120,10 +120,10 @@ public:
   ExprPtr intrinsic(ir::Intrinsic id, Type resultType, std::vector<ExprPtr> args, Loc loc) {
     // The complex functions of complex_functions.def are the host runtime's (C99's special
     // cases, CPython's for cmath): a kernel would link a function the device does not
-    // have. Kernels lower the complex sqrt/exp/log in real math (codegen/gpu_complex.cpp);
+    // have. Kernels lower the complex sqrt/exp/log/log10 in real math (codegen/gpu_complex.cpp);
     // the others are refused there.
     if (gpu() && isHostComplexFunction(id) && id != ir::Intrinsic::CSqrt && id != ir::Intrinsic::CExp &&
-        id != ir::Intrinsic::CLog)
+        id != ir::Intrinsic::CLog && id != ir::Intrinsic::CLog10)
       notSupported(loc, "this function of a complex number is not supported in CUDA kernels (only sqrt, exp, log "
                         "and log10 are)");
     auto e = std::make_unique<ir::Expr>(ir::ExprOp::Intrinsic, std::move(resultType), loc);
