@@ -356,6 +356,23 @@ def find_ptxas():
     return "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None
 
 
+def assemble_ptx(ptx, arch="sm_90"):
+    """Assembles PTX text with ptxas (asserting it is accepted); nothing when there is no ptxas."""
+    import subprocess
+    import tempfile
+
+    ptxas = find_ptxas()
+    if not ptxas:
+        return
+    with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
+        f.write(ptx)
+    try:
+        run = subprocess.run([ptxas, f"-arch={arch}", f.name, "-o", os.devnull], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+    finally:
+        os.unlink(f.name)
+
+
 def pytest_configure(config):
     if os.environ.get("MAHOU_PTXAS_CHECK") == "1":
         _record_kernels()

@@ -5,14 +5,11 @@ phase, polar and rect; complex64 and complex128; each kernel's PTX through ptxas
 
 import cmath
 import math
-import os
-import subprocess
-import tempfile
 
 import numpy as np
 import pytest
 
-from conftest import find_ptxas
+from conftest import assemble_ptx
 from mahou import cuda, njit
 
 pytestmark = pytest.mark.gpu
@@ -56,19 +53,10 @@ def assert_same(got, want, rtol, where):
 
 
 def assemble(kernel):
-    ptxas = find_ptxas()
     for sig in kernel.signatures:
         ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0))
         assert "mahou_rt" not in ptx  # no host runtime function named in the kernel
-        if not ptxas:
-            continue
-        with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
-            f.write(ptx)
-        try:
-            run = subprocess.run([ptxas, "-arch=sm_90", f.name, "-o", os.devnull], capture_output=True, text=True)
-            assert run.returncode == 0, run.stderr
-        finally:
-            os.unlink(f.name)
+        assemble_ptx(ptx)
 
 
 def test_special_values_match_the_host():

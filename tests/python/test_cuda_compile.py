@@ -14,7 +14,7 @@ from mahou import cuda, float32, int64
 from mahou._resolver import classify
 from mahou.errors import MahouError
 
-from conftest import find_ptxas
+from conftest import assemble_ptx
 
 
 @cuda.jit
@@ -105,17 +105,7 @@ def test_compile_ptx_of_a_device_function():
     ptx, restype = cuda.compile_ptx(element, (float32[:], "int64"), device=True)
     assert restype == mahou.types.float64  # 2 * float32 is float64 (scalar promotion, as in Numba)
     assert ".visible .func" in ptx
-    ptxas = find_ptxas()
-    if ptxas:
-        import os
-        import tempfile
-        with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
-            f.write(ptx)
-        try:
-            run = subprocess.run([ptxas, "-arch=sm_90", f.name, "-o", os.devnull], capture_output=True, text=True)
-            assert run.returncode == 0, run.stderr
-        finally:
-            os.unlink(f.name)
+    assemble_ptx(ptx)
 
 
 def test_compile_ptx_of_a_device_function_checks_a_declared_return_type():
@@ -267,14 +257,4 @@ def test_complex_exp_sqrt_log_in_kernels_name_no_host_function():
     # on the CPU they are the host runtime's functions; a kernel computes them in real math
     ptx, _ = cuda.compile_ptx(_kernel_cmath_exp, "void(complex128[::1], complex128[::1])")
     assert "mahou_rt" not in ptx and ".extern" not in ptx
-    ptxas = find_ptxas()
-    if ptxas:
-        import os
-        import tempfile
-        with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
-            f.write(ptx)
-        try:
-            run = subprocess.run([ptxas, "-arch=sm_90", f.name, "-o", os.devnull], capture_output=True, text=True)
-            assert run.returncode == 0, run.stderr
-        finally:
-            os.unlink(f.name)
+    assemble_ptx(ptx)

@@ -3,14 +3,11 @@ device arrays (cuda.to_device, device_array, views), fields read and written as 
 r[i]['x'], r.x[i] and r['x'][i], packed and aligned dtypes, N-D arrays; each against the
 same update done by NumPy, and the kernels' PTX assembled by ptxas when present."""
 
-import os
-import subprocess
-import tempfile
 
 import numpy as np
 import pytest
 
-from conftest import find_ptxas
+from conftest import assemble_ptx
 from mahou import cuda
 
 pytestmark = pytest.mark.gpu
@@ -53,18 +50,8 @@ def update(r):
 
 
 def assemble(kernel):
-    ptxas = find_ptxas()
     for sig in kernel.signatures:
-        ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0))
-        if not ptxas:
-            continue
-        with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
-            f.write(ptx)
-        try:
-            run = subprocess.run([ptxas, "-arch=sm_90", f.name, "-o", os.devnull], capture_output=True, text=True)
-            assert run.returncode == 0, run.stderr
-        finally:
-            os.unlink(f.name)
+        assemble_ptx(cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0))[0])
 
 
 @pytest.mark.parametrize("dtype", [PACKED, ALIGNED], ids=["packed", "aligned"])
