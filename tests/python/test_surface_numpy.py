@@ -64,6 +64,10 @@ def array_ctors(a):
     return np.float32(a), np.int8(a), np.complex128(a), np.bool_(a), np.uint16(a)
 
 
+def sequence_ctors(x):
+    return np.float32(x), np.int64(x), np.complex128(x), np.bool_(x), np.uint8(x)
+
+
 def scalar_ctors(x):
     return np.float32(x), np.int8(x), np.complex128(x), np.bool_(x), np.uint16(x), np.complex64(x)
 
@@ -279,6 +283,7 @@ CASES = {
     "complex_scalars": Case(complex_scalars, [0.0, 1.5, 2 - 1j]),
     "scalar_view": Case(scalar_view, [()]),
     "array_ctors": Case(array_ctors, [F, VIEW, EMPTY, np.array([1, 0, 2])]),
+    "sequence_ctors": Case(sequence_ctors, [[1, 0, 2], [2.5, 7.0], ((3, 4, 5),), ((1.5, 0.0),), [[1, 2], [3, 4]]]),
     "scalar_ctors": Case(scalar_ctors, [0, 1, 3.75, True, 100]),
     "datetime": Case(datetime_scalars, [(np.datetime64("2020-01-01"), np.timedelta64(3, "D")),
                                         (np.datetime64("1999-12-31T23:59", "m"), np.timedelta64(-7, "m"))]),
@@ -360,7 +365,7 @@ CASES = {
 # Numba compiles these; mahou refuses them with a clean error (docs/numba_surface.md says why).
 EXPECTED_REFUSALS = {
     "Polynomial",
-    "array_ctors", "datetime", "isnat", "scalar_view",
+    "datetime", "isnat", "scalar_view",
     "unwrap_2d",
 }
 

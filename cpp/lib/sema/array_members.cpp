@@ -5,15 +5,11 @@
 
 namespace mahou::sema {
 
-namespace {
-
 ExprPtr copyOf(ExprPtr a, DType dtype, Loc loc) {
   auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::array(dtype, a->type.ndim, types::Layout::C), loc);
   c->args.push_back(std::move(a));
   return c;
 }
-
-} // namespace
 
 ExprPtr reshapeArray(ExprPtr a, std::vector<ExprPtr> dims, Loc loc) {
   const Type at = a->type;

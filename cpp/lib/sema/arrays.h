@@ -24,6 +24,8 @@ ExprPtr arrayFromList(Typing &t, ExprPtr list, std::optional<DType> dtype, const
 
 // a.T: the same array, its axes reversed.
 ExprPtr transposeArray(ExprPtr a, Loc loc);
+// A C-contiguous copy of array `a` converted to `dtype` (a.astype(dtype), np.float32(a)).
+ExprPtr copyOf(ExprPtr a, types::DType dtype, Loc loc);
 // a.reshape(dims): a view of a contiguous array, else of a contiguous copy.
 ExprPtr reshapeArray(ExprPtr a, std::vector<ExprPtr> dims, Loc loc);
 // a.shape / a.strides as a tuple of int64 (constants for a frozen global array).

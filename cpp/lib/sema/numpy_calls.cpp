@@ -2,6 +2,7 @@
 // (numpy.def: empty/zeros/ones/full(_like), arange, copy, dtypes called as functions);
 // the dtype and shape arguments of calls.
 #include "typer.h"
+#include "sema/arrays.h"
 #include "sema/typers.h"
 
 #include <cmath>
@@ -321,6 +322,17 @@ ExprPtr convertToDType(Typing &t, DType dtype, const std::string &fname, const a
   auto args = t.positionalArgs(e, 1, 1, fname);
   if (Typing::isUnknown(args[0])) return t.unknown(e.loc);
   args[0] = intEnumValue(std::move(args[0])); // np.int32(an IntEnum member): its int
+  // The sequence form: np.float32([1, 2]) or of a tuple is np.array(x, np.float32) (Numba's
+  // form); of an array (NumPy's, beyond Numba's) a converted copy as a.astype(np.float32).
+  // A 0-d array would give NumPy's scalar, which is not done here.
+  const Type &xt = args[0]->type;
+  if (xt.isList() || (xt.isTuple() && !xt.elems.empty()) || (xt.isArray() && !xt.isRecordArray() && xt.ndim > 0)) {
+    t.requireHost(e.loc, fname + "() of a sequence");
+    if (xt.isList()) return arrayFromList(t, std::move(args[0]), dtype, fname, e.loc);
+    ExprPtr a = xt.isTuple() ? tupleAsArray(t, std::move(args[0]), e.loc) : std::move(args[0]);
+    if (Typing::isUnknown(a)) return a;
+    return copyOf(std::move(a), dtype, e.loc);
+  }
   if (!args[0]->type.isNumber()) t.notSupported(e.loc, fname + "() of " + args[0]->type.str() + " is not supported");
   Type to = Type::scalar(dtype);
   if (to.isBool()) return t.truth(std::move(args[0]));
