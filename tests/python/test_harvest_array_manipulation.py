@@ -476,7 +476,7 @@ CASES = {
 
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
-    'arange_kw', 'broadcast_arrays', 'broadcast_shapes', 'clip_out', 'cumsum_axis', 'dtype_attr',
+    'broadcast_arrays', 'broadcast_shapes', 'clip_out', 'cumsum_axis', 'dtype_attr',
     'dtype_eq_int64', 'frombuffer',
     'itemset', 'reshape_method', 'squeeze', 'take_axis', 'tobytes',
     'view_as'

@@ -278,23 +278,37 @@ ExprPtr numpyArange(Use &u) {
   const ast::Call &e = *u.call;
   std::string fname = u.qualified();
   t.requireHost(e.loc, fname + "()");
-  auto args = u.args(1, 3, {"dtype"}, fname);
+  auto args = u.args(0, 3, {"start", "stop", "step", "dtype"}, fname);
   std::optional<DType> dt;
   if (auto *k = u.keyword("dtype")) {
     dt = t.dtypeArgument(*k);
     if (!dt) return u.unknown();
   }
+  // NumPy's roles: arange(stop), arange(start, stop[, step]); start=, stop=, step= by
+  // keyword fill the others (one positional with stop= given is the start).
+  ExprPtr start, stop, step;
+  bool stopByKeyword = u.keyword("stop") != nullptr;
+  if (args.size() == 1) (stopByKeyword ? start : stop) = std::move(args[0]);
+  if (args.size() >= 2) start = std::move(args[0]), stop = std::move(args[1]);
+  if (args.size() == 3) step = std::move(args[2]);
+  for (const auto &k : e.keywords) { // in the order written (evaluation order)
+    if (k.name != "start" && k.name != "stop" && k.name != "step") continue;
+    ExprPtr &slot = k.name == "start" ? start : k.name == "stop" ? stop : step;
+    if (slot) t.error(k.loc, fname + "() got multiple values for argument '" + k.name + "'");
+    slot = t.expr(*k.value);
+  }
+  if (!stop) t.error(e.loc, fname + "() requires stop");
   bool anyFloat = false;
-  for (auto &a : args) {
-    if (Typing::isUnknown(a)) return u.unknown();
-    if (!a->type.isNumber() || a->type.isComplex()) t.error(a->loc, "np.arange() arguments must be real numbers");
-    anyFloat |= a->type.isFloat();
+  for (ExprPtr *a : {&start, &stop, &step}) {
+    if (!*a) continue;
+    if (Typing::isUnknown(*a)) return u.unknown();
+    if (!(*a)->type.isNumber() || (*a)->type.isComplex()) t.error((*a)->loc, "np.arange() arguments must be real numbers");
+    anyFloat |= (*a)->type.isFloat();
   }
   DType result = dt ? *dt : anyFloat ? DType::Float64 : DType::Int64;
   Type compute = (anyFloat || types::isFloat(result)) ? Type::float64() : Type::int64();
-  ExprPtr start = args.size() >= 2 ? std::move(args[0]) : ir::makeConst(Type::int64(), e.loc, 0);
-  ExprPtr stop = args.size() >= 2 ? std::move(args[1]) : std::move(args[0]);
-  ExprPtr step = args.size() == 3 ? std::move(args[2]) : ir::makeConst(Type::int64(), e.loc, 1);
+  if (!start) start = ir::makeConst(Type::int64(), e.loc, 0);
+  if (!step) step = ir::makeConst(Type::int64(), e.loc, 1);
   auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayArange, Type::array(result, 1, types::Layout::C), e.loc);
   a->args.push_back(ir::makeCast(std::move(start), compute));
   a->args.push_back(ir::makeCast(std::move(stop), compute));
