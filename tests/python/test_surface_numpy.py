@@ -60,6 +60,10 @@ def scalar_view():
     return i.view(np.uint64), f.view(np.int64), np.int32(-2).view(np.float32)
 
 
+def scalar_view_of(x, y):
+    return np.float64(x).view(np.int64), np.float32(y).view(np.int32), np.uint16(65535).view(np.int16), np.int64(-3).view(np.float64)
+
+
 def array_ctors(a):
     return np.float32(a), np.int8(a), np.complex128(a), np.bool_(a), np.uint16(a)
 
@@ -282,6 +286,7 @@ CASES = {
     "float_scalars": Case(float_scalars, [0.0, -1.5, 1e30, 3]),
     "complex_scalars": Case(complex_scalars, [0.0, 1.5, 2 - 1j]),
     "scalar_view": Case(scalar_view, [()]),
+    "scalar_view_of": Case(scalar_view_of, [(1.5, -0.0), (-0.0, 3.25), (float("inf"), float("nan")), (-2.0, 1e-45)]),
     "array_ctors": Case(array_ctors, [F, VIEW, EMPTY, np.array([1, 0, 2])]),
     "sequence_ctors": Case(sequence_ctors, [[1, 0, 2], [2.5, 7.0], ((3, 4, 5),), ((1.5, 0.0),), [[1, 2], [3, 4]]]),
     "scalar_ctors": Case(scalar_ctors, [0, 1, 3.75, True, 100]),
@@ -365,7 +370,7 @@ CASES = {
 # Numba compiles these; mahou refuses them with a clean error (docs/numba_surface.md says why).
 EXPECTED_REFUSALS = {
     "Polynomial",
-    "datetime", "isnat", "scalar_view",
+    "datetime", "isnat",
     "unwrap_2d",
 }
 

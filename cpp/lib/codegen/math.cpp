@@ -98,6 +98,7 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   case Intrinsic::Floor: return unaryLLVM(llvm::Intrinsic::floor);
   case Intrinsic::Ceil: return unaryLLVM(llvm::Intrinsic::ceil);
   case Intrinsic::Trunc: return unaryLLVM(llvm::Intrinsic::trunc);
+  case Intrinsic::Bitcast: return b_.CreateBitCast(a[0], types_.ssa(e.type));
   case Intrinsic::Rint: return unaryLLVM(llvm::Intrinsic::roundeven);
   case Intrinsic::Fabs: return unaryLLVM(llvm::Intrinsic::fabs);
   case Intrinsic::Copysign: return binaryLLVM(llvm::Intrinsic::copysign);

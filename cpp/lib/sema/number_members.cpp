@@ -39,6 +39,27 @@ ExprPtr numberItemMethod(Use &u) {
   return std::move(u.self);
 }
 
+// x.view(np.int64) of a NumPy scalar: the same bits read as another integer or float type
+// of the same size (NumPy refuses another size; bool and complex are refused here).
+ExprPtr numberViewMethod(Use &u) {
+  u.t.checkKeywords(*u.call, {}, "view");
+  if (u.call->args.size() != 1) u.error("view() takes 1 argument (a dtype)");
+  auto d = u.t.dtypeArgument(*u.call->args[0]);
+  if (!d) return u.unknown();
+  const Type from = u.self->type;
+  Type to = Type::scalar(*d);
+  if (from.isBool() || from.isComplex() || to.isBool() || to.isComplex())
+    u.notSupported("view() of " + from.str() + " as " + to.str() + " is not supported (integers and floats only)");
+  if (types::dtypeBytes(from.dtype) != types::dtypeBytes(*d))
+    u.error("view() of " + from.str() + " as " + to.str() + ": the item sizes differ (" +
+            std::to_string(types::dtypeBytes(from.dtype)) + " and " + std::to_string(types::dtypeBytes(*d)) +
+            " bytes), which NumPy refuses for a scalar");
+  if (from == to) return std::move(u.self);
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(u.self));
+  return u.t.intrinsic(ir::Intrinsic::Bitcast, to, std::move(args), u.loc);
+}
+
 // dtype.kind: NumPy's character code of the kind ('b', 'i', 'u', 'f', 'c'; 'V' for records).
 ExprPtr dtypeKindAttribute(Use &u) {
   DType d = u.self->type.dtype;
