@@ -281,11 +281,6 @@ def item(a):
     return a.item()
 
 
-def itemset(a, v):
-    a.itemset(v)
-    return a
-
-
 def nonzero_method(a):
     return a.nonzero()
 
@@ -447,7 +442,6 @@ CASES = {
     "fill": Case(fill, [(np.zeros(4), 1.5), (np.zeros((2, 3), np.int32), 7), (np.zeros(6)[::2], np.nan),
                         (np.zeros(3, np.int8), 100)]),  # 300 wraps as in Numba; NumPy 2 raises
     "item": Case(item, [np.array([3.5]), np.array([[7]]), np.arange(3)]),
-    "itemset": Case(itemset, [(np.zeros(1), 3.0)]),
     "nonzero_method": Case(nonzero_method, [np.array([0, 1, 0, 3]), np.arange(12).reshape(3, 4) % 3, EMPTY]),
     "np_nonzero": Case(np_nonzero, [np.array([0.0, -0.0, np.nan, 1.0]), np.arange(12).reshape(3, 4) % 2 == 0]),
     "where1": Case(where1, [WHERE_C, np.arange(6).reshape(2, 3) > 2]),
@@ -478,7 +472,7 @@ CASES = {
 EXPECTED_REFUSALS = {
     'broadcast_arrays', 'broadcast_shapes', 'clip_out', 'cumsum_axis', 'dtype_attr',
     'dtype_eq_int64', 'frombuffer',
-    'itemset', 'reshape_method', 'squeeze', 'take_axis', 'tobytes',
+    'reshape_method', 'squeeze', 'take_axis', 'tobytes',
     'view_as'
 }
 

@@ -15,7 +15,7 @@ from .indexing_functions import take  # noqa: F401  (a.take(indices))
 
 __all__ = [
     "item", "nonzero", "repeat", "conj", "conjugate", "clip", "round", "take", "swapaxes", "diagonal",
-    "squeeze", "transpose", "ptp", "sort", "argsort", "partition", "argpartition", "flags",
+    "squeeze", "transpose", "ptp", "sort", "argsort", "partition", "argpartition", "flags", "itemset",
 ]
 
 # a.flags: the fields Numba supports (NumPy's flags object has more, and indexing by name)
@@ -52,6 +52,15 @@ def item(a):
     if a.size != 1:
         raise ValueError("can only convert an array of size 1 to a Python scalar")
     return a.flat[0]
+
+
+@njit
+def itemset(a, value):
+    # NumPy 1's a.itemset(x) (removed in NumPy 2), the one-argument form Numba compiles:
+    # the only element of an array of size 1
+    if a.size != 1:
+        raise ValueError("can only convert an array of size 1 to a Python scalar")
+    a.flat[0] = value
 
 
 @njit
