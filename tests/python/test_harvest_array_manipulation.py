@@ -457,7 +457,8 @@ CASES = {
                         (np.array([np.nan, -1.0, 5.0]), 0.0, 1.0), (np.arange(10), np.arange(10)[::-1], 5),
                         (3.5, 0.0, 1.0), (np.arange(-5, 5, dtype=np.int8), -3, 3)]),
     "clip_method": Case(clip_method, [(np.arange(10), 2, 6), (np.arange(10.0).reshape(2, 5), -1.0, 3.0)]),
-    "clip_out": Case(clip_out, [(np.arange(10.0), 2.0, 6.0, np.zeros(10))]),
+    "clip_out": Case(clip_out, [(np.arange(10.0), 2.0, 6.0, np.zeros(10)), (np.array([np.nan, -1.0, 7.0]), 0.0, 1.0, np.ones(3)),
+                                (np.arange(6.0).reshape(2, 3), np.array([1.0, 2.0, 3.0]), 4.0, np.zeros((2, 3)))]),
     "conj_method": Case(conj_method, [np.array([1 + 2j, -3j]), np.arange(3.0)]),
     "conjugate_method": Case(conjugate_method, [np.array([1 + 2j, -3j]), np.arange(3)]),
     "dot_method": Case(dot_method, [(np.arange(3.0), np.arange(3.0)), (np.arange(6.0).reshape(2, 3), np.arange(3.0))]),
@@ -470,7 +471,7 @@ CASES = {
 
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
-    'broadcast_arrays', 'broadcast_shapes', 'clip_out', 'cumsum_axis', 'dtype_attr',
+    'broadcast_arrays', 'broadcast_shapes', 'cumsum_axis', 'dtype_attr',
     'dtype_eq_int64', 'frombuffer',
     'reshape_method', 'squeeze', 'take_axis', 'tobytes',
     'view_as'

@@ -79,7 +79,25 @@ ExprPtr numpyWhere(Use &u) {
 ExprPtr numpyClip(Use &u) { // np.minimum(np.maximum(a, lo), hi), elementwise
   Typing &t = u.t;
   Loc loc = u.loc;
-  auto args = u.args(3, 3, {}, u.qualified());
+  auto args = u.args(3, 4, {"out"}, u.qualified());
+  ExprPtr out = args.size() == 4 ? std::move(args[3]) : nullptr;
+  if (auto *k = u.keyword("out")) {
+    if (out) u.error(u.qualified() + "() got multiple values for argument 'out'");
+    out = t.expr(*k);
+  }
+  if (out) { // the library's internal.clip_out stores into out and returns it
+    if (Typing::isUnknown(out)) return u.unknown();
+    if (!out->type.isArray()) u.error(u.qualified() + "() out= must be an array, not " + out->type.str());
+    t.requireHost(loc, u.qualified() + "(out=)");
+    const GlobalValue &g = t.global("@internal.clip_out");
+    if (g.kind != GlobalValue::Kind::Function) internalError("the library helper clip_out is missing");
+    CallArgs call;
+    for (auto &a : args) call.positional.push_back(std::move(a));
+    call.positional.resize(3);
+    call.positional.push_back(std::move(out));
+    return t.callCompiled(g.handle, u.qualified(), std::move(call), loc);
+  }
+  args.resize(3);
   return t.elementwise(std::move(args), [&t, loc](std::vector<ExprPtr> v) -> ExprPtr {
     std::vector<ExprPtr> lo;
     lo.push_back(std::move(v[0]));

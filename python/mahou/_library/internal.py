@@ -179,3 +179,11 @@ def tuple_count(t, x):
         if v == x:
             n += 1
     return n
+
+
+@njit
+def clip_out(a, a_min, a_max, out):
+    # np.clip(a, a_min, a_max, out=out): the clipped values stored into out (broadcast to
+    # it; an operand that overlaps out reads as if copied first), which is returned
+    out[...] = np.minimum(np.maximum(a, a_min), a_max)
+    return out
