@@ -125,7 +125,7 @@ def dtype_attr(a):
 
 
 def dtype_eq_int64(a):
-    return a.dtype == np.dtype("int64")
+    return a.dtype == np.dtype("int64"), a.dtype != np.dtype(np.float32), np.dtype(a.dtype) == a.dtype, np.dtype("f4").itemsize
 
 
 def itemsize(a):
@@ -399,7 +399,7 @@ CASES = {
                             (np.array([[1, 2], [3, 4]]), 4)]),
     "sliding_window": Case(sliding_window, [(np.arange(24), 5), (np.arange(10.0), 10)]),
     "dtype_attr": Case(dtype_attr, [A24, np.zeros(2, np.float32)]),
-    "dtype_eq_int64": Case(dtype_eq_int64, [A24, np.zeros(2, np.int32)]),
+    "dtype_eq_int64": Case(dtype_eq_int64, [A24, np.zeros(2, np.int32), np.zeros(3, np.float32), np.zeros(1, np.uint8)]),
     "itemsize": Case(itemsize, [A24, np.zeros(2, np.float32), np.zeros(2, np.complex128), np.zeros(2, np.bool_)]),
     "nbytes": Case(nbytes, [A24, np.zeros((3, 4), np.float32), STRIDED, EMPTY]),
     "shape_i": Case(shape_i, [(A234, 0), (A234, 2), (A234, -1)]),
@@ -472,7 +472,7 @@ CASES = {
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
     'broadcast_arrays', 'broadcast_shapes', 'cumsum_axis', 'dtype_attr',
-    'dtype_eq_int64', 'frombuffer',
+    'frombuffer',
     'reshape_method', 'squeeze', 'take_axis', 'tobytes',
     'view_as'
 }

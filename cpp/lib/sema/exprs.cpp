@@ -382,6 +382,11 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     if (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq)
       return ir::makeConst(Type::boolean(), loc, (a.isNone() && b.isNone()) == (op == ast::CmpOpKind::Eq));
   }
+  // dtypes as values (np.float64, np.dtype('int64'), a.dtype): known at compile time, so
+  // == and != are constants (records compare their layouts, as the types do)
+  if (a.kind == Kind::DTypeObj && b.kind == Kind::DTypeObj &&
+      (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq))
+    return ir::makeConst(Type::boolean(), loc, (a == b) == (op == ast::CmpOpKind::Eq));
   if (!a.isNumber() || !b.isNumber())
     error(loc, std::string("cannot compare ") + a.str() + " and " + b.str() + " with " + ast::cmpOpSymbol(op));
   Type common = Type::scalar(types::promote(a.dtype, b.dtype));

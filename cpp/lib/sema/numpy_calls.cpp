@@ -328,6 +328,17 @@ ExprPtr numpyCopy(Use &u) {
   return c;
 }
 
+// np.dtype(x) of a dtype given as a class (np.float32, float), a string ('int64', 'f4') or a
+// dtype value (a.dtype): that dtype as a compile-time value (dtype.def's comparisons,
+// itemsize, kind, and np.empty(n, d) take it).
+ExprPtr numpyDtype(Use &u) {
+  u.t.checkKeywords(*u.call, {}, "np.dtype");
+  if (u.call->args.size() != 1) u.error("np.dtype() takes one argument (a dtype) in compiled code");
+  auto d = u.t.dtypeArgument(*u.call->args[0]);
+  if (!d) return u.unknown();
+  return ir::makeConst(Type::dtypeObj(*d), u.loc, 0);
+}
+
 // np.float32(x), ...: a number converted to the dtype (variant: types::DType).
 ExprPtr dtypeConstructor(Use &u) { return convertToDType(u.t, DType(u.variant()), u.name, *u.call); }
 
