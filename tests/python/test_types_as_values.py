@@ -117,3 +117,22 @@ def test_structured_dtype_argument():
 def test_unsupported_dtype_argument_is_a_type_error():
     with pytest.raises(TypeError, match="cannot compile for argument 2"):
         njit(zeros_of)(2, np.dtype(">f8"))
+
+
+def test_a_returned_dtype_is_the_numpy_dtype():
+    from mahou import njit
+
+    @njit
+    def dtype_of(a):
+        return a.dtype
+
+    @njit
+    def named(a):
+        if a.size > 2:
+            return np.dtype("f4")
+        return np.dtype(np.float32)
+
+    for a in (np.arange(3), np.zeros(2, np.float32), np.zeros(1, np.complex64), np.zeros(0, np.bool_)):
+        got = dtype_of(a)
+        assert isinstance(got, np.dtype) and got == a.dtype
+    assert named(np.arange(5)) == np.dtype(np.float32) == named(np.arange(1))

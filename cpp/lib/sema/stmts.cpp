@@ -512,7 +512,9 @@ void FunctionTyper::returnStmt(const ast::Return &s, ir::Block &out) {
     out.push_back(std::move(st)); // discarded: another pass follows
     return;
   }
-  if (isCompileTimeOnly(v->type)) notSupported(s.loc, "returning a " + v->type.str() + " is not supported");
+  // A dtype is returned as the np.dtype it names (boxing makes it from the type alone).
+  if (isCompileTimeOnly(v->type) && v->type.kind != Kind::DTypeObj)
+    notSupported(s.loc, "returning a " + v->type.str() + " is not supported");
   if (v->type.containsClosure()) notSupported(s.loc, "returning an inner function is not supported (Numba refuses it too)");
   if (types::containsBoundMethod(v->type))
     notSupported(s.loc, "returning a bound method of a jitclass instance is not supported (call it, or return the instance)");
