@@ -361,6 +361,10 @@ def m_fmod(x, y):
     return math.fmod(x, y)
 
 
+def m_remainder(x, y):
+    return math.remainder(x, y)
+
+
 def m_fabs(x):
     return math.fabs(x)
 
@@ -624,6 +628,9 @@ CASES = {
     "math.ldexp": Case(m_ldexp, domain(math.ldexp, [(1.0, 3), (0.75, -2), (1.0, 2000), (1.0, -2000), (-0.0, 5)])),
     "math.fmod": Case(m_fmod, domain(math.fmod, [(7.5, 2.0), (-7.5, 2.0), (7.5, -2.0), (1.0, 0.0), (math.inf, 1.0),
                                                  (3, 2)])),
+    "math.remainder": Case(m_remainder, domain(math.remainder, [(5.0, 3.0), (-5.0, 3.0), (7.5, 2.0), (6.5, 2.0), (-0.0, 1.0),
+                                                           (1e300, 3.0), (5.5, math.inf), (math.nan, 1.0), (1.0, 0.0),
+                                                           (math.inf, 2.0), (3, 2)])),
     "math.fabs": Case(m_fabs, [-1.5, -0.0, 3, math.nan]),
     "math.factorial": Case(m_factorial, [0, 1, 5, 20, -1]),
     "math.isclose": Case(m_isclose, [(1.0, 1.0 + 1e-10), (1.0, 1.1), (math.inf, math.inf), (0.0, 1e-300)]),

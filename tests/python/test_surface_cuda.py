@@ -1,8 +1,7 @@
 """Numba-CUDA's documented kernel API, item by item (rows of docs/numba_surface.md that no
 other test proves): the kernel language (raise/assert, self-recursive device functions,
 the operator module, array attributes and slices, NumPy ufuncs on scalars) and host API
-pieces, each kernel's output compared with NumPy/Python on the host; what mahou refuses
-(math.remainder) is asserted to be a clean compile-time error. The intrinsics atomic
+pieces, each kernel's output compared with NumPy/Python on the host. The intrinsics atomic
 inc/dec/nanmax/nanmin, eq_sync, match_*_sync, lanemask_lt, selp, cbrt and nanosleep are
 tested in test_cuda_intrinsics.py."""
 
@@ -237,31 +236,6 @@ def test_streams_of_the_host_api():
         np.testing.assert_array_equal(d.copy_to_host(stream=s), np.arange(5.0))
 
 
-REFUSED_KERNELS = {
-    "math.remainder": "def k(a):\n    a[0] = math.remainder(a[1], 1.5)\n",
-}
-
-
-@pytest.mark.parametrize("name", sorted(REFUSED_KERNELS))
-def test_documented_intrinsics_mahou_refuses(name):
-    """Numba-CUDA documents these; mahou refuses them at compile time with a clean error."""
-    import linecache
-
-    from mahou.errors import TypingError, UnsupportedError
-    src = REFUSED_KERNELS[name]
-    filename = f"<surface_cuda_{name}>"
-    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-    ns = {"cuda": cuda, "operator": operator, "math": math}
-    exec(compile(src, filename, "exec"), ns)
-    kernel = cuda.jit(ns["k"])
-    if "nan" in name or name in ("cbrt", "math.remainder"):
-        dtype = np.float64
-    else:
-        dtype = np.uint32 if "atomic" in name else np.int64
-    with pytest.raises((UnsupportedError, TypingError)):
-        kernel[1, 32](np.zeros(4, dtype=dtype))
-
-
 @cuda.jit
 def math_kernel(x, fout):
     i = cuda.grid(1)
@@ -271,15 +245,16 @@ def math_kernel(x, fout):
         frac, whole = math.modf(x[i])
         fout[2, i] = frac
         fout[3, i] = whole
+        fout[4, i] = math.remainder(x[i], 1.5)
 
 
 def test_math_fmod_modf_in_kernels():
     x = np.array([5.25, -3.5, 0.75, -0.0, 1e300])
-    fout = np.zeros((4, x.size))
+    fout = np.zeros((5, x.size))
     math_kernel[1, 32](x, fout)
     for i, xi in enumerate(x.tolist()):
         frac, whole = math.modf(xi)
-        assert fout[:, i].tolist() == [math.copysign(xi, -1.0), math.fmod(xi, 1.5), frac, whole]
+        assert fout[:, i].tolist() == [math.copysign(xi, -1.0), math.fmod(xi, 1.5), frac, whole, math.remainder(xi, 1.5)]
 
 
 def test_detect_and_compile_ptx_for_current_device(capsys):

@@ -122,6 +122,7 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   case Intrinsic::Atan2: return mathCall("atan2", e.type, a);
   case Intrinsic::Hypot: return mathCall("hypot", e.type, a);
   case Intrinsic::Fmod: return mathCall("fmod", e.type, a);
+  case Intrinsic::IeeeRemainder: return mathCall("remainder", e.type, a); // libm / libdevice: exact
   case Intrinsic::Cbrt: return mathCall("cbrt", e.type, a);
   case Intrinsic::NextAfter: return mathCall("nextafter", e.type, a);
   case Intrinsic::FMin: return binaryLLVM(llvm::Intrinsic::minnum);
