@@ -238,7 +238,7 @@ def unwrap_forms(p):
 
 
 def unwrap_2d(p):
-    return np.unwrap(p)
+    return np.unwrap(p), np.unwrap(p, axis=0), np.unwrap(p, 2.0, -2, period=5.0)
 
 
 def select_forms(conds, choices):
@@ -347,7 +347,9 @@ CASES = {
     "unwrap": Case(unwrap_forms, [np.array([0.0, 1, 2, -1, 0]), np.linspace(0, 20, 11), np.zeros(0),
                                   np.array([0.0, 3.2, 6.4, -3.2, np.pi, -np.pi, 2 * np.pi]), VIEW * 3,
                                   np.array([1, 5, 9, 2])], tol="ulp"),
-    "unwrap_2d": Case(unwrap_2d, [np.zeros((2, 3))]),
+    "unwrap_2d": Case(unwrap_2d, [np.zeros((2, 3)), np.random.default_rng(5).uniform(-9, 9, (3, 4, 5)),
+                                  np.cumsum(np.random.default_rng(6).uniform(-4, 4, (6, 8)), axis=1)[:, ::3],
+                                  np.arange(12).reshape(2, 6) * 2, np.zeros((2, 0, 3))]),
     "cov": Case(cov_forms, [(np.arange(12.0).reshape(3, 4), np.array([[1.0, -2.0, 0.5, 4.0]])),
                             (np.array([[0.0, 2.0], [1.0, 1.0], [2.0, 0.0]]), np.array([[1.0, 3.0], [2.0, 2.0], [0.0, 5.0]])),
                             (np.arange(6).reshape(2, 3), np.arange(3.0)),
@@ -371,7 +373,6 @@ CASES = {
 EXPECTED_REFUSALS = {
     "Polynomial",
     "datetime", "isnat",
-    "unwrap_2d",
 }
 
 

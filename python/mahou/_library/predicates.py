@@ -163,26 +163,37 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 @njit
 def unwrap(p, discont=None, axis=-1, period=6.283185307179586):
     p = np.asarray(p)
-    if p.ndim != 1:
-        refuse("np.unwrap() in compiled code takes a 1-d array")
-    if axis != -1 and axis != 0:
-        raise ValueError("axis is out of bounds for array of dimension 1")
+    if p.ndim == 0:
+        refuse("np.unwrap() of a 0-d array")
+    nd = p.ndim
+    ax = axis + nd if axis < 0 else axis
+    if ax < 0 or ax >= nd:
+        raise ValueError("axis is out of bounds for array")
     high = period / 2
     low = -high
     cut = high if discont is None else max(discont, high)
-    up = p.astype(np.float64)
-    correction = 0.0
-    for i in range(1, p.shape[0]):
-        dd = p[i] - p[i - 1]
-        ddmod = np.mod(dd - low, period) + low
-        if ddmod == low and dd > 0:
-            ddmod = high
-        ph = ddmod - dd
-        if abs(dd) < cut:
-            ph = 0.0
-        correction += ph
-        up[i] = p[i] + correction
-    return up
+    # the unwrapped axis last, in a float64 copy whose rows are the lines to unwrap
+    up = np.ascontiguousarray(np.moveaxis(p, ax, -1)).astype(np.float64)
+    n = up.shape[-1]
+    if up.size == 0:
+        return np.moveaxis(up, -1, ax)
+    rows = up.reshape(-1, n)
+    for r in range(rows.shape[0]):
+        correction = 0.0
+        prev = rows[r, 0]
+        for i in range(1, n):
+            cur = rows[r, i]
+            dd = cur - prev
+            ddmod = np.mod(dd - low, period) + low
+            if ddmod == low and dd > 0:
+                ddmod = high
+            ph = ddmod - dd
+            if abs(dd) < cut:
+                ph = 0.0
+            correction += ph
+            rows[r, i] = cur + correction
+            prev = cur
+    return np.moveaxis(up, -1, ax)
 
 
 @njit
