@@ -365,7 +365,9 @@ CASES = {
                          tol=1e-12),
     "select": Case(select_forms, [([I > 0, I < -2], [I, I * 10]), ([M > 0], [M]), ([EMPTY > 0], [EMPTY]),
                                   ([F > 0, F > 1, F > 2], [F, F + 1, F + 2]), ([I > 0], [I[::-1]]),
-                                  ([np.zeros(3, dtype=np.bool_)], [np.arange(3.0)])]),
+                                  ([np.zeros(3, dtype=np.bool_)], [np.arange(3.0)]),
+                                  ([M[:1] > 2, M[:, :1] < 5], [M[:, :1] * 10, M[:1] - 1]),  # broadcast, one ndim
+                                  ([M > 0], [M[:, :2]])]),  # shapes that do not broadcast: ValueError
     "random.cauchy_exponential": Case(random_cauchy_exponential, [0]),
 }
 

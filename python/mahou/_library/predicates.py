@@ -7,7 +7,7 @@ give real roots; complex roots of them raise ValueError, as Numba's)."""
 import numpy as np
 
 from mahou import njit
-from mahou._language import refuse
+from mahou._language import refuse, tuple_setitem
 
 __all__ = ["iscomplex", "isreal", "isscalar", "asarray_chkfinite", "nancumsum", "nancumprod", "sinc", "indices",
            "logspace", "geomspace", "nan_to_num", "unwrap", "fill_diagonal", "select", "roots"]
@@ -197,6 +197,24 @@ def unwrap(p, discont=None, axis=-1, period=6.283185307179586):
 
 
 @njit
+def _broadcast_same_ndim(shape, other):
+    # the broadcast of two shapes of one length (Numba's np.select broadcasts only those)
+    if len(shape) != len(other):
+        raise ValueError("shape mismatch: objects cannot be broadcast to a single shape")
+    out = shape
+    for i in range(len(shape)):
+        a = shape[i]
+        b = other[i]
+        if a == b or b == 1:
+            continue
+        if a == 1:
+            out = tuple_setitem(out, i, b)
+        else:
+            raise ValueError("shape mismatch: objects cannot be broadcast to a single shape")
+    return out
+
+
+@njit
 def select(condlist, choicelist, default=0):
     if len(condlist) != len(choicelist):
         raise ValueError("list of cases must be same length as list of conditions")
@@ -204,18 +222,27 @@ def select(condlist, choicelist, default=0):
         raise ValueError("select with an empty condition list is not possible")
     first = np.asarray(choicelist[0])
     value = np.zeros(1, first.dtype)[0] + default  # NumPy's result type of the choices and the default
-    out = np.full(first.shape, value)
+    shape = first.shape
+    for k in range(len(condlist)):
+        shape = _broadcast_same_ndim(shape, np.asarray(condlist[k]).shape)
+        shape = _broadcast_same_ndim(shape, np.asarray(choicelist[k]).shape)
+    out = np.full(shape, value)
     for k in range(len(condlist) - 1, -1, -1):
         cond = np.asarray(condlist[k])
         choice = np.asarray(choicelist[k])
-        if cond.shape != out.shape or choice.shape != out.shape:
-            raise ValueError("np.select() in compiled code needs conditions and choices of one shape")
-        c = cond.ravel()
-        v = choice.ravel()
-        o = out.reshape(out.size)
-        for i in range(o.shape[0]):
-            if c[i]:
-                o[i] = v[i]
+        if cond.shape == out.shape and choice.shape == out.shape:
+            c = cond.ravel()
+            v = choice.ravel()
+            o = out.reshape(out.size)
+            for i in range(o.shape[0]):
+                if c[i]:
+                    o[i] = v[i]
+        else:  # broadcast views of the smaller ones
+            cb = np.broadcast_to(cond, shape)
+            vb = np.broadcast_to(choice, shape)
+            for idx in np.ndindex(shape):
+                if cb[idx]:
+                    out[idx] = vb[idx]
     return out
 
 
