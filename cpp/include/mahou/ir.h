@@ -148,6 +148,7 @@ ExprPtr makeConst(const types::Type &t, Loc loc, int64_t i, double f = 0, double
 ExprPtr makeLoad(const Function &fn, int var, Loc loc);
 ExprPtr makeCast(ExprPtr e, const types::Type &to); // returns e unchanged if types match
 ExprPtr makeShortCircuit(bool isOr, ExprPtr a, ExprPtr b, Loc loc); // a and b / a or b (bools)
+ExprPtr makeSelect(ExprPtr cond, ExprPtr a, ExprPtr b, Loc loc); // cond ? a : b (a's type)
 StmtPtr makeEval(ExprPtr e, Loc loc);               // a statement evaluating e for its effects
 ExprPtr makeStrConst(const std::string &text, Loc loc); // a string literal (type Str of `text`)
 ExprPtr makeBoolOp(bool isOr, ExprPtr a, ExprPtr b, Loc loc); // a and/or b of two bools

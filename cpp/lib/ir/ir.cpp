@@ -149,6 +149,14 @@ ExprPtr makeShortCircuit(bool isOr, ExprPtr a, ExprPtr b, Loc loc) {
   return sc;
 }
 
+ExprPtr makeSelect(ExprPtr cond, ExprPtr a, ExprPtr b, Loc loc) {
+  auto s = std::make_unique<Expr>(ExprOp::Select, a->type, loc);
+  s->args.push_back(std::move(cond));
+  s->args.push_back(std::move(a));
+  s->args.push_back(std::move(b));
+  return s;
+}
+
 ExprPtr makeCast(ExprPtr e, const types::Type &to) {
   if (e->type == to) return e;
   auto c = std::make_unique<Expr>(ExprOp::Cast, to, e->loc);

@@ -7,19 +7,6 @@ namespace mahou::sema {
 
 namespace {
 
-ExprPtr select(ExprPtr cond, ExprPtr a, ExprPtr b, Loc loc) {
-  Type t = a->type;
-  auto s = std::make_unique<ir::Expr>(ir::ExprOp::Select, t, loc);
-  s->args.push_back(std::move(cond));
-  s->args.push_back(std::move(a));
-  s->args.push_back(std::move(b));
-  return s;
-}
-
-} // namespace
-
-namespace {
-
 ExprPtr mathFrexpLdexp(Use &u, bool ldexp) {
   Typing &t = u.t;
   const ast::Call &e = *u.call;
@@ -88,16 +75,16 @@ ExprPtr roundVariableDigits(Typing &t, ExprPtr x, ExprPtr n, Loc loc) {
             std::vector<ExprPtr> yi;
             yi.push_back(y());
             auto finite = t.intrinsic(ir::Intrinsic::IsFinite, Type::boolean(), std::move(yi), loc);
-            auto positive = select(std::move(finite), t.binary(ast::BinOpKind::Div, rint(y()), p(), loc), xv(), loc);
+            auto positive = ir::makeSelect(std::move(finite), t.binary(ast::BinOpKind::Div, rint(y()), p(), loc), xv(), loc);
             std::vector<ExprPtr> pi;
             pi.push_back(p());
             auto huge = t.intrinsic(ir::Intrinsic::IsInf, Type::boolean(), std::move(pi), loc); // 0 with x's sign
-            auto negative = select(std::move(huge), t.binary(ast::BinOpKind::Mult, xv(), ir::makeConst(xt, loc, 0, 0.0), loc),
+            auto negative = ir::makeSelect(std::move(huge), t.binary(ast::BinOpKind::Mult, xv(), ir::makeConst(xt, loc, 0, 0.0), loc),
                                    t.binary(ast::BinOpKind::Mult, rint(t.binary(ast::BinOpKind::Div, xv(), p(), loc)), p(), loc), loc);
             std::vector<ExprPtr> xi;
             xi.push_back(xv());
             auto xFinite = t.intrinsic(ir::Intrinsic::IsFinite, Type::boolean(), std::move(xi), loc); // inf, nan: x
-            return select(std::move(xFinite), select(nonNegative(), std::move(positive), std::move(negative), loc), xv(),
+            return ir::makeSelect(std::move(xFinite), ir::makeSelect(nonNegative(), std::move(positive), std::move(negative), loc), xv(),
                           loc);
           });
         });
@@ -110,7 +97,7 @@ ExprPtr roundVariableDigits(Typing &t, ExprPtr x, ExprPtr n, Loc loc) {
         // 10**19 does not fit (the result is 0 then); for n >= 0 the result is x: p = 1 there.
         auto outside = ir::makeBoolOp(true, t.compareOne(ast::CmpOpKind::Gt, k(), i64(18), loc),
                                       t.compareOne(ast::CmpOpKind::Lt, k(), i64(0), loc), loc);
-        auto p = t.binary(ast::BinOpKind::Pow, i64(10), select(std::move(outside), i64(0), k(), loc), loc);
+        auto p = t.binary(ast::BinOpKind::Pow, i64(10), ir::makeSelect(std::move(outside), i64(0), k(), loc), loc);
         return t.bindOnce(std::move(p), [&](const std::function<ExprPtr()> &pv) -> ExprPtr {
           auto q = t.binary(ast::BinOpKind::FloorDiv, xi(), pv(), loc);
           return t.bindOnce(std::move(q), [&](const std::function<ExprPtr()> &qv) -> ExprPtr {
@@ -121,11 +108,11 @@ ExprPtr roundVariableDigits(Typing &t, ExprPtr x, ExprPtr n, Loc loc) {
               auto roundUp = t.compareOne(ast::CmpOpKind::Gt, r2(), pv(), loc);
               auto tieUp = ir::makeBoolOp(false, t.compareOne(ast::CmpOpKind::Eq, r2(), pv(), loc), std::move(odd), loc);
               auto up = ir::makeBoolOp(true, std::move(roundUp), std::move(tieUp), loc);
-              auto q2 = select(std::move(up), t.binary(ast::BinOpKind::Add, qv(), i64(1), loc), qv(), loc);
+              auto q2 = ir::makeSelect(std::move(up), t.binary(ast::BinOpKind::Add, qv(), i64(1), loc), qv(), loc);
               auto rounded = t.binary(ast::BinOpKind::Mult, std::move(q2), pv(), loc);
               auto farResult = t.compareOne(ast::CmpOpKind::Gt, k(), i64(18), loc);
-              auto negative = select(std::move(farResult), i64(0), std::move(rounded), loc);
-              return ir::makeCast(select(nonNegative(), xi(), std::move(negative), loc), it);
+              auto negative = ir::makeSelect(std::move(farResult), i64(0), std::move(rounded), loc);
+              return ir::makeCast(ir::makeSelect(nonNegative(), xi(), std::move(negative), loc), it);
             });
           });
         });

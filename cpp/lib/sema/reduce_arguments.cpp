@@ -6,18 +6,7 @@
 
 namespace mahou::sema {
 
-namespace {
 using R = ir::ReduceKind;
-
-ExprPtr select(ExprPtr cond, ExprPtr a, ExprPtr b, Loc loc) {
-  Type t = a->type;
-  auto s = std::make_unique<ir::Expr>(ir::ExprOp::Select, t, loc);
-  s->args.push_back(std::move(cond));
-  s->args.push_back(std::move(a));
-  s->args.push_back(std::move(b));
-  return s;
-}
-} // namespace
 
 ExprPtr reduceWithArguments(Typing &t, R kind, ExprPtr arr, const ast::Call &e, size_t axisPosition,
                             const std::string &fname, Loc loc) {
@@ -68,7 +57,7 @@ ExprPtr reduceWithArguments(Typing &t, R kind, ExprPtr arr, const ast::Call &e, 
   int ax = t.holdInTemp(ir::makeCast(std::move(axis), Type::int64()), loc, *stmts);
   auto c64 = [&](int64_t v) { return ir::makeConst(Type::int64(), loc, v); };
   auto negative = t.compareOne(ast::CmpOpKind::Lt, t.load(ax, loc), c64(0), loc);
-  stmts->push_back(t.assignVar(ax, select(std::move(negative), t.binary(ast::BinOpKind::Add, t.load(ax, loc), c64(nd), loc),
+  stmts->push_back(t.assignVar(ax, ir::makeSelect(std::move(negative), t.binary(ast::BinOpKind::Add, t.load(ax, loc), c64(nd), loc),
                                           t.load(ax, loc), loc),
                                loc));
   auto check = std::make_unique<ir::Stmt>(ir::StmtOp::If, loc);
@@ -91,7 +80,7 @@ ExprPtr reduceWithArguments(Typing &t, R kind, ExprPtr arr, const ast::Call &e, 
     result = finish(t.reduction(kind, t.load(a, loc), nd - 1, loc));
     for (int k = nd - 2; k >= 0; --k) {
       auto is = t.compareOne(ast::CmpOpKind::Eq, t.load(ax, loc), c64(k), loc);
-      result = select(std::move(is), finish(t.reduction(kind, t.load(a, loc), k, loc)), std::move(result), loc);
+      result = ir::makeSelect(std::move(is), finish(t.reduction(kind, t.load(a, loc), k, loc)), std::move(result), loc);
     }
   }
   return t.seqExpr(std::move(stmts), std::move(result), loc);
