@@ -2,6 +2,7 @@
 // reductions with an axis, reshape/ravel/flatten, sort, view, fill; a.shape, a.T, ...
 #include "sema/arrays.h"
 #include "sema/typers.h"
+#include "random_draws.h" // raiseIfStmt
 
 namespace mahou::sema {
 
@@ -140,18 +141,60 @@ ExprPtr arraySortMethod(Use &u) {
   return sortArray(u.t, SortKind(u.variant()), std::move(u.self), u.loc, "a." + u.name);
 }
 
-ExprPtr arrayViewMethod(Use &u) { // the same memory read as another dtype of the same size
+ExprPtr viewOfAnotherSize(Typing &t, ExprPtr self, DType to, Loc loc);
+
+ExprPtr arrayViewMethod(Use &u) { // the same memory read as another dtype
   u.t.checkKeywords(*u.call, {"dtype"}, "a.view");
   const ast::Expr *d = u.call->args.size() == 1 ? u.call->args[0].get() : u.keyword("dtype");
   if (!d) u.error("a.view() needs a dtype");
   auto dt = u.t.dtypeArgument(*d);
   if (!dt) return u.unknown();
   const Type at = u.self->type;
-  if (types::dtypeBytes(*dt) != types::dtypeBytes(at.dtype))
-    u.notSupported("a.view() to a dtype of another size is not supported (only the same itemsize)");
-  auto c = std::make_unique<ir::Expr>(ir::ExprOp::Cast, Type::array(*dt, at.ndim, at.layout, at.readonly), u.loc);
-  c->args.push_back(std::move(u.self));
-  return c;
+  const int64_t oldBytes = types::dtypeBytes(at.dtype), newBytes = types::dtypeBytes(*dt);
+  if (newBytes == oldBytes) {
+    auto c = std::make_unique<ir::Expr>(ir::ExprOp::Cast, Type::array(*dt, at.ndim, at.layout, at.readonly), u.loc);
+    c->args.push_back(std::move(u.self));
+    return c;
+  }
+  return viewOfAnotherSize(u.t, std::move(u.self), *dt, u.loc);
+}
+
+// a.view(dtype) to another item size, as NumPy: the last axis (contiguous: its stride the
+// item size, unless it has one element) holds shape[-1] * old / new items of the new size;
+// a ValueError when it is not contiguous or its bytes do not divide into the new items.
+ExprPtr viewOfAnotherSize(Typing &t, ExprPtr self, DType to, Loc loc) {
+  const Type at = self->type;
+  const int64_t oldBytes = types::dtypeBytes(at.dtype), newBytes = types::dtypeBytes(to);
+  if (at.ndim == 0)
+    t.error(loc, "a.view() of a 0-d array to a dtype of another size (NumPy: only the same itemsize)");
+  const int last = at.ndim - 1;
+  Type rt = Type::array(to, at.ndim, at.layout == types::Layout::C ? types::Layout::C : types::Layout::A, at.readonly);
+  return t.bindOnce(std::move(self), [&](const std::function<ExprPtr()> &reload) -> ExprPtr {
+    auto dim = [&](ir::ExprOp part, int k) {
+      auto d = std::make_unique<ir::Expr>(part, Type::int64(), loc);
+      d->ival = k;
+      d->args.push_back(reload());
+      return d;
+    };
+    auto c64 = [&](int64_t v) { return ir::makeConst(Type::int64(), loc, v); };
+    auto stmts = std::make_shared<ir::Block>();
+    auto lastBytes = [&] { return t.binary(ast::BinOpKind::Mult, dim(ir::ExprOp::ArrayShape, last), c64(oldBytes), loc); };
+    raiseIfStmt(t.compareOne(ast::CmpOpKind::NotEq, t.binary(ast::BinOpKind::Mod, lastBytes(), c64(newBytes), loc), c64(0), loc),
+                "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the "
+                "last axis of the array.",
+                *stmts, loc);
+    raiseIfStmt(ir::makeBoolOp(false, t.compareOne(ast::CmpOpKind::NotEq, dim(ir::ExprOp::ArrayStride, last), c64(oldBytes), loc),
+                               t.compareOne(ast::CmpOpKind::Gt, dim(ir::ExprOp::ArrayShape, last), c64(1), loc), loc),
+                "To change to a dtype of a different size, the last axis must be contiguous", *stmts, loc);
+    auto v = std::make_unique<ir::Expr>(ir::ExprOp::ArrayStrided, rt, loc);
+    v->args.push_back(reload());
+    for (int k = 0; k < last; ++k) v->args.push_back(dim(ir::ExprOp::ArrayShape, k));
+    v->args.push_back(t.binary(ast::BinOpKind::FloorDiv, lastBytes(), c64(newBytes), loc));
+    for (int k = 0; k < last; ++k) v->args.push_back(dim(ir::ExprOp::ArrayStride, k));
+    v->args.push_back(c64(newBytes));
+    v->args.push_back(c64(0));
+    return t.seqExpr(std::move(stmts), std::move(v), loc);
+  });
 }
 
 ExprPtr arrayFillMethod(Use &u) { u.notSupported("a.fill() is a statement: write it on its own line"); }
