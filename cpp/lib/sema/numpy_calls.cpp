@@ -291,12 +291,14 @@ ExprPtr numpyArange(Use &u) {
   if (args.size() == 1) (stopByKeyword ? start : stop) = std::move(args[0]);
   if (args.size() >= 2) start = std::move(args[0]), stop = std::move(args[1]);
   if (args.size() == 3) step = std::move(args[2]);
-  for (const auto &k : e.keywords) { // in the order written (evaluation order)
-    if (k.name != "start" && k.name != "stop" && k.name != "step") continue;
-    ExprPtr &slot = k.name == "start" ? start : k.name == "stop" ? stop : step;
-    if (slot) t.error(k.loc, fname + "() got multiple values for argument '" + k.name + "'");
-    slot = t.expr(*k.value);
-  }
+  static const char *const kRoles[] = {"start", "stop", "step"};
+  ExprPtr *slots[] = {&start, &stop, &step};
+  for (const auto &k : e.keywords) // in the order written (evaluation order)
+    for (size_t r = 0; r < 3; ++r) {
+      if (k.name != kRoles[r]) continue;
+      if (*slots[r]) t.error(k.loc, fname + "() got multiple values for argument '" + k.name + "'");
+      *slots[r] = t.expr(*k.value);
+    }
   if (!stop) t.error(e.loc, fname + "() requires stop");
   bool anyFloat = false;
   for (ExprPtr *a : {&start, &stop, &step}) {
