@@ -33,6 +33,17 @@ std::vector<llvm::Value *> FunctionLowering::constantExtents(const ir::Expr &e, 
   return extents;
 }
 
+// The element an atomic operation works on: args = (array, one index per dimension, ...),
+// each index wrapped (and checked under boundscheck) as a subscript is.
+llvm::Value *FunctionLowering::atomicElement(const ir::Expr &e) {
+  const Type &at = e.args[0]->type;
+  Value arr = expr(*e.args[0]);
+  std::vector<llvm::Value *> idx;
+  for (int k = 0; k < at.ndim; ++k)
+    idx.push_back(wrapIndex(scalarExpr(*e.args[k + 1]), arrayShape(arr.v, k), options_.boundscheck));
+  return elementPointer(arr.v, at, idx);
+}
+
 Value FunctionLowering::gpuOp(const ir::Expr &e) {
   if (!gpu() && !options_.simulateGpu) internalError("GPU operation in a CPU function");
   if (options_.simulateGpu)
@@ -144,11 +155,7 @@ Value FunctionLowering::gpuOp(const ir::Expr &e) {
   }
   // Atomics on an array element.
   const Type &at = e.args[0]->type;
-  Value arr = expr(*e.args[0]);
-  std::vector<llvm::Value *> idx;
-  for (int k = 0; k < at.ndim; ++k)
-    idx.push_back(wrapIndex(scalarExpr(*e.args[k + 1]), arrayShape(arr.v, k), options_.boundscheck));
-  llvm::Value *ptr = elementPointer(arr.v, at, idx);
+  llvm::Value *ptr = atomicElement(e);
   llvm::Value *val = scalarExpr(*e.args[at.ndim + 1]);
   bool isF = types::isFloat(at.dtype);
   bool sgn = types::isSigned(at.dtype);

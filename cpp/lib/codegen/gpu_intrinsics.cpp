@@ -111,11 +111,7 @@ Value FunctionLowering::gpuIntrinsicOp(const ir::Expr &e) {
   }
   // Atomics on an array element: (array, indices, value).
   const Type &at = e.args[0]->type;
-  Value arr = expr(*e.args[0]);
-  std::vector<llvm::Value *> idx;
-  for (int k = 0; k < at.ndim; ++k)
-    idx.push_back(wrapIndex(scalarExpr(*e.args[k + 1]), arrayShape(arr.v, k), options_.boundscheck));
-  llvm::Value *ptr = elementPointer(arr.v, at, idx);
+  llvm::Value *ptr = atomicElement(e);
   llvm::Value *val = scalarExpr(*e.args[at.ndim + 1]);
   auto order = llvm::AtomicOrdering::Monotonic;
   using Op = llvm::AtomicRMWInst::BinOp;

@@ -115,6 +115,7 @@ public:
   // gpu_extras.cpp: cooperative groups, cuda.random, print() in kernels (GPU and emulator)
   Value gpuExtraOp(const ir::Expr &e);
   void gridSync();
+  llvm::Value *atomicElement(const ir::Expr &e); // gpu.cpp: the element an atomic works on
   llvm::Value *xoroshiroNext(llvm::Value *s0Ptr, llvm::Value *s1Ptr);
   void xoroshiroJump(llvm::Value *s0Ptr, llvm::Value *s1Ptr);
   llvm::Value *xoroshiroUniform(llvm::Value *s0Ptr, llvm::Value *s1Ptr, bool f32);
