@@ -14,9 +14,13 @@ nvcc -O3 -arch=sm_90 -o /tmp/cudabench/extras_cuda bench/cuda/extras.cu || echo 
 /tmp/cudabench/driver_loop 5000 2>&1 | tee "$OUT/driver_loop.txt"
 for step in "$@"; do
   case "$step" in
-    tests)
-      timeout 200 python3 -m pytest tests/python -q -m gpu -k cuda --tb=short -p no:cacheprovider \
-        2>&1 | tee "$OUT/pytest_gpu.log" | tail -60 ;;
+    tests) # a file per process: a kernel fault poisons its process's CUDA context
+      : > "$OUT/pytest_gpu.log"
+      for f in $(grep -l "gpu" tests/python/test_*cuda*.py); do
+        timeout 120 python3 -m pytest "$f" -q -m gpu --tb=short -p no:cacheprovider >> "$OUT/pytest_gpu.log" 2>&1
+        echo "$f: rc $?" | tee -a "$OUT/pytest_gpu_summary.txt"
+      done
+      grep -E "^(FAILED|ERROR)|passed|failed" "$OUT/pytest_gpu.log" | tail -60 ;;
     cputests)
       python3 -m pytest tests/python -q -k cuda --tb=short -p no:cacheprovider \
         2>&1 | tee "$OUT/pytest_all.log" | tail -15 ;;

@@ -51,11 +51,14 @@ struct KernelOverload {
   size_t paramBytes = 0;
   bool cooperative = false; // synchronises the grid: launched with cuLaunchCooperativeKernel
   std::vector<cuda::LoadedKernel *> loaded; // by device ordinal; null until loaded
-  // `compiled` assumes no two array arguments share memory (their data pointers are
-  // noalias, KernelOptions::disjointArrays); a launch whose arrays overlap runs
-  // `overlapping`, the same overload compiled without that assumption on first need.
-  bool disjointArrays = true;
-  std::unique_ptr<KernelOverload> overlapping;
+  // `compiled` assumes what each launch checks first: no two array arguments share memory
+  // (their data pointers are noalias, KernelOptions::disjointArrays) and every array's
+  // items sit at multiples of their alignment (KernelOptions::alignedArrays). A launch
+  // that breaks one runs the same overload compiled without it, made on first need:
+  // `forms`, indexed by the assumptions that hold (kDisjointArrays | kAlignedArrays).
+  static constexpr unsigned kDisjointArrays = 1, kAlignedArrays = 2;
+  unsigned assumptions = kDisjointArrays | kAlignedArrays;
+  std::unique_ptr<KernelOverload> forms[4];
 };
 
 struct KernelEntry {
@@ -118,7 +121,7 @@ KernelOverload &compileKernelOverload(KernelObject *self, const std::vector<type
 // device's compute capability differs from the PTX's).
 cuda::LoadedKernel &loadedKernel(KernelObject *self, KernelOverload &ov, int device);
 // The same, in the form for launches whose array arguments overlap (see KernelOverload).
-cuda::LoadedKernel &loadedOverlappingKernel(KernelObject *self, KernelOverload &ov, int device);
+cuda::LoadedKernel &loadedKernelForm(KernelObject *self, KernelOverload &ov, int device, unsigned assumptions);
 // Launch key of argument types (the same words the launch path builds from objects).
 std::vector<uint64_t> kernelKeyOf(const std::vector<types::Type> &args);
 uint64_t deviceArrayKeyWord(types::DType dtype, int ndim, types::Layout layout, bool readonly);

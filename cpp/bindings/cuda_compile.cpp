@@ -97,14 +97,15 @@ std::pair<int, int> compileTarget() {
 }
 
 CompiledKernel compileFor(KernelObject *self, const std::vector<Type> &args, int major,
-                          int minor, bool disjointArrays) {
+                          int minor, unsigned assumptions) {
   KernelState &st = *self->state;
   nb::object hold = nb::borrow(reinterpret_cast<PyObject *>(self)); // alive while compiling
   std::unique_ptr<CompileEnvironment> env =
       makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true});
   SourceFile file(st.filename, st.source, st.firstLine);
   KernelOptions options = kernelOptions(st, major, minor);
-  options.disjointArrays = disjointArrays;
+  options.disjointArrays = assumptions & KernelOverload::kDisjointArrays;
+  options.alignedArrays = assumptions & KernelOverload::kAlignedArrays;
   return backendTable().compileKernel(file, st.name, args, *env, options);
 }
 
@@ -189,7 +190,7 @@ KernelOverload &compileKernelOverload(KernelObject *self, const std::vector<Type
     ov->program = compileForEmulator(self, args);
     ov->cooperative = ov->program.gridSync;
   } else {
-    ov->compiled = compileFor(self, args, major, minor, /*disjointArrays=*/true);
+    ov->compiled = compileFor(self, args, major, minor, ov->assumptions);
     ov->cooperative = ov->compiled.gridSync;
   }
   ov->key = std::move(key);
@@ -210,7 +211,7 @@ cuda::LoadedKernel &loadedKernel(KernelObject *self, KernelOverload &ov, int dev
   KernelState &st = *self->state;
   auto [major, minor] = cuda::computeCapability(device);
   if (!cuda::emulated() && (major != ov.ccMajor || minor != ov.ccMinor)) {
-    ov.compiled = compileFor(self, ov.args, major, minor, ov.disjointArrays);
+    ov.compiled = compileFor(self, ov.args, major, minor, ov.assumptions);
     ov.ccMajor = major;
     ov.ccMinor = minor;
   }
@@ -227,22 +228,30 @@ cuda::LoadedKernel &loadedKernel(KernelObject *self, KernelOverload &ov, int dev
   return *k;
 }
 
-cuda::LoadedKernel &loadedOverlappingKernel(KernelObject *self, KernelOverload &ov, int device) {
-  if (cuda::emulated()) // the emulator's one program makes no aliasing assumption
+cuda::LoadedKernel &loadedKernelForm(KernelObject *self, KernelOverload &ov, int device, unsigned assumptions) {
+  if (cuda::emulated() || assumptions == ov.assumptions) // the emulator's one program assumes nothing
     return loadedKernel(self, ov, device);
-  if (!ov.overlapping) {
+  std::unique_ptr<KernelOverload> &form = ov.forms[assumptions & 3u];
+  if (!form) {
     auto alt = std::make_unique<KernelOverload>();
     alt->key = ov.key;
     alt->args = ov.args;
-    alt->signature = ov.signature + " (overlapping arrays)"; // its own module cache entry
-    alt->disjointArrays = false;
-    alt->compiled = compileFor(self, ov.args, ov.ccMajor, ov.ccMinor, /*disjointArrays=*/false);
+    bool overlapping = !(assumptions & KernelOverload::kDisjointArrays);
+    bool misaligned = !(assumptions & KernelOverload::kAlignedArrays);
+    alt->signature = ov.signature + (overlapping && misaligned ? " (overlapping, misaligned arrays)"
+                                     : overlapping            ? " (overlapping arrays)"
+                                                              : " (misaligned arrays)"); // its own module cache entry
+    alt->assumptions = assumptions;
+    alt->compiled = compileFor(self, ov.args, ov.ccMajor, ov.ccMinor, assumptions);
     alt->ccMajor = ov.ccMajor;
     alt->ccMinor = ov.ccMinor;
     alt->cooperative = ov.cooperative;
-    ov.overlapping = std::move(alt);
+    alt->argFirstParam = ov.argFirstParam;
+    alt->paramOffsets = ov.paramOffsets;
+    alt->paramBytes = ov.paramBytes;
+    form = std::move(alt);
   }
-  return loadedKernel(self, *ov.overlapping, device);
+  return loadedKernel(self, *form, device);
 }
 
 bool parseKernelSignature(PyObject *sig, types::Signature &out) {

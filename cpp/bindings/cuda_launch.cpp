@@ -573,6 +573,29 @@ bool arraysOverlap(const KernelOverload &ov, const ArgSlot *slots, size_t nargs)
   return cuda::anyOverlap(spans, n);
 }
 
+// Whether an array argument's items may sit at addresses that are not multiples of their
+// alignment (a view of a field of a packed record array, np.frombuffer at an odd offset):
+// such a launch runs the overload's form that makes no alignment assumption.
+bool arraysMisaligned(const KernelOverload &ov, const ArgSlot *slots, size_t nargs) {
+  for (size_t i = 0; i < nargs; ++i) {
+    const ArgSlot &s = slots[i];
+    const Type &t = ov.args[i];
+    if (s.kind == ArgSlot::Kind::Scalar || !t.isArray() || t.isRecordArray())
+      continue; // a record's fields are read by their own alignment (codegen/records.cpp)
+    int64_t align = int64_t(types::nativeSize(Type::scalar(t.dtype)));
+    if (types::isComplex(t.dtype))
+      align /= 2;
+    if (align <= 1)
+      continue;
+    if (int64_t(s.data) % align)
+      return true;
+    for (int d = 0; d < s.ndim; ++d)
+      if (s.shape[d] > 1 && s.strides[d] % align)
+        return true;
+  }
+  return false;
+}
+
 void launchOverload(const KernelOverload &ov, cuda::LoadedKernel &loaded,
                     const LaunchConfigObject &config, cuda::CUstream stream, void **params) {
   if (ov.cooperative)
@@ -663,8 +686,12 @@ PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t
         cuda::copyToDevice(device, block, hostData + s.spanLo, size_t(s.spanBytes), stream);
         s.data = block - cuda::CUdeviceptr(s.spanLo);
       }
-    loaded = arraysOverlap(*ov, slots, nargs) ? &loadedOverlappingKernel(k, *ov, device)
-                                              : &loadedKernel(k, *ov, device);
+    unsigned assumptions = 0;
+    if (!arraysOverlap(*ov, slots, nargs))
+      assumptions |= KernelOverload::kDisjointArrays;
+    if (!arraysMisaligned(*ov, slots, nargs))
+      assumptions |= KernelOverload::kAlignedArrays;
+    loaded = &loadedKernelForm(k, *ov, device, assumptions);
   });
   if (!ok)
     return nullptr;

@@ -88,6 +88,17 @@ bool mayCommunicate(const ir::Expr &e) {
   }
 }
 
+// A view of a field of a packed record array whose items may sit at addresses that are
+// not multiples of the field's alignment (its offset or the record's size is not one).
+bool isMisalignedFieldView(const ir::Expr &e) {
+  if (e.op != ir::ExprOp::Object || ir::ObjectOp(e.sub) != ir::ObjectOp::RecordFieldView) return false;
+  const types::Type &record = e.args[0]->type.elems[0];
+  if (record.aligned) return false;
+  int64_t align = types::dtypeBytes(e.type.dtype);
+  if (types::isComplex(e.type.dtype)) align /= 2;
+  return align > 1 && (e.ival % align || record.itemsize % align);
+}
+
 // A grid-wide barrier: the kernel needs a cooperative launch.
 bool isGridSync(const ir::Expr &e) { return e.op == ir::ExprOp::GpuOp && ir::GpuOpKind(e.sub) == ir::GpuOpKind::GridSync; }
 
@@ -129,10 +140,12 @@ public:
     gridSync = kernelUses(*c.fn, *c.callees, isGridSync);
     synchronizes = kernelUses(*c.fn, *c.callees, isBarrierOrWarpOp);
     communicates = kernelUses(*c.fn, *c.callees, mayCommunicate);
+    misalignedViews = kernelUses(*c.fn, *c.callees, isMisalignedFieldView);
   }
   bool gridSync = false;     // it synchronises the whole grid: a cooperative launch
   bool synchronizes = false; // it uses barriers or warp operations
   bool communicates = false; // threads may exchange global memory (mayCommunicate)
+  bool misalignedViews = false; // it makes a view of a packed record's field (isMisalignedFieldView)
 
 protected:
   virtual std::string symbol() const = 0;       // the typed function's symbol
@@ -154,7 +167,10 @@ public:
     cg.noaliasArrays = kernelOptions_.disjointArrays && !communicates;
     c.llvmModule = codegen::lowerKernel(*c.fn, c.callees->functions(), kernelName, *c.context, cg);
   }
-  void optimize(pipeline::Compilation &c) override { ptx::optimize(*c.llvmModule, ptxTarget(kernelOptions_)); }
+  void optimize(pipeline::Compilation &c) override {
+    if (misalignedViews || !kernelOptions_.alignedArrays) ptx::relaxAlignment(*c.llvmModule);
+    ptx::optimize(*c.llvmModule, ptxTarget(kernelOptions_));
+  }
   void emit(pipeline::Compilation &c) override { ptxText = ptx::emitPtx(*c.llvmModule, ptxTarget(kernelOptions_)); }
   std::string assembly() const override { return ptxText; }
   std::string ptxText;
@@ -207,7 +223,10 @@ public:
     cg.fastmath = kernelOptions_.fastmath;
     c.llvmModule = codegen::lowerDeviceFunction(*c.fn, c.callees->functions(), *c.context, cg);
   }
-  void optimize(pipeline::Compilation &c) override { ptx::optimize(*c.llvmModule, ptxTarget(kernelOptions_), symbol_); }
+  void optimize(pipeline::Compilation &c) override {
+    if (misalignedViews) ptx::relaxAlignment(*c.llvmModule);
+    ptx::optimize(*c.llvmModule, ptxTarget(kernelOptions_), symbol_);
+  }
   void emit(pipeline::Compilation &c) override { ptxText = ptx::emitPtx(*c.llvmModule, ptxTarget(kernelOptions_)); }
   std::string ptxText;
   std::string symbol() const override { return symbol_; }

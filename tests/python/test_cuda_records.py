@@ -235,3 +235,27 @@ def test_overlapping_record_arguments():
     out = np.zeros(1)
     through_a_record[1, 1](d[1:2].reshape(()), d, out)
     assert out[0] == sample(PACKED, 4)[1]["x"] + 1.0
+
+
+@cuda.jit
+def triple(x):
+    i = cuda.grid(1)
+    if i < x.size:
+        x[i] = x[i] * 3
+
+
+@pytest.mark.parametrize("field", ["x", "y", "z"])
+def test_misaligned_field_views_as_arguments(field):
+    # a packed record's field is an array whose items are not at multiples of their size:
+    # the launch runs the form of the kernel that assumes no alignment (no device trap)
+    a = sample(PACKED, 37)
+    ref = a.copy()
+    ref[field] = ref[field] * 3
+    triple[2, 32](a[field])
+    np.testing.assert_array_equal(a, ref)
+    triple[2, 32](np.arange(8, dtype=np.float32))  # an aligned launch still works after
+    raw = np.zeros(4 * 9 + 1, np.uint8)
+    view = raw[1:].view(np.float32)  # data one byte past an aligned address
+    view[:] = np.arange(9)
+    triple[1, 32](view)
+    np.testing.assert_array_equal(view, np.arange(9, dtype=np.float32) * 3)

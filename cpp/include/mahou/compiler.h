@@ -257,6 +257,10 @@ struct KernelOptions {
   // data pointers become noalias (C's restrict) unless the kernel's threads communicate
   // (barriers, warp operations, fences, atomics, grid sync). See docs/cuda.md.
   bool disjointArrays = false;
+  // The launch checked that every array argument's data and strides are multiples of its
+  // element's alignment (a field view of a packed record array is not): false compiles
+  // the form whose global loads and stores assume nothing (ptx::relaxAlignment).
+  bool alignedArrays = true;
   std::string libdevicePath;    // libdevice.10.bc; empty: looked up under CUDA_HOME and /usr/local/cuda
 };
 

@@ -26,5 +26,9 @@ std::string smName(const Target &target);
 // loads, stores and atomics get the target's natural alignments (i64 is 8-byte
 // aligned there, 4 in LLVM's default layout: the difference splits 64-bit accesses).
 void prepareModule(llvm::Module &module);
+// Gives every load and store of memory that is neither a local nor a shared/constant
+// variable the alignment 1: the GPU traps on a misaligned access, and an array may be a
+// view of a packed record's field (its data or strides not multiples of its item).
+void relaxAlignment(llvm::Module &module);
 
 } // namespace mahou::ptx
