@@ -396,7 +396,7 @@ PyObject *kernelCompilePtx(PyObject *self, PyObject *args) {
   if (!parseVoidSignature(st, sig, parsed))
     return nullptr;
   CompiledKernel compiled;
-  if (!translateErrors([&] { compiled = compileFor(k, parsed.args, major, minor, disjoint != 0); }))
+  if (!translateErrors([&] { compiled = compileFor(k, parsed.args, major, minor, KernelOverload::kAlignedArrays | (disjoint ? KernelOverload::kDisjointArrays : 0u)); }))
     return nullptr;
   return nb::make_tuple(nb::str(compiled.ptx.c_str(), compiled.ptx.size()),
                         nb::str(compiled.kernelName.c_str()), nb::none())

@@ -8,6 +8,8 @@
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -118,6 +120,23 @@ void prepareModule(llvm::Module &module) {
   module.setDataLayout(TargetMachines::instance().get(Target{}).createDataLayout());
 }
 
+namespace {
+// libdevice's inline assembly (mad.lo.cc / madc.hi in the slow path of sinf/cosf) is
+// marked as not touching memory but not as returning: LLVM then cannot prove that a loop
+// around it reaches its exit, and keeps every store of the loop in it (a kernel drawing
+// xoroshiro normals stored its state back on every draw). Assembly without side effects
+// that touches no memory returns.
+void markPureAsmWillReturn(llvm::Module &module) {
+  for (auto &f : module.functions())
+    for (auto &bb : f)
+      for (auto &inst : bb)
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+          if (auto *asmCode = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()))
+            if (!asmCode->hasSideEffects() && call->doesNotAccessMemory())
+              call->addFnAttr(llvm::Attribute::WillReturn);
+}
+} // namespace
+
 void optimize(llvm::Module &module, const Target &target, const std::string &exported) {
   llvm::TargetMachine &tm = TargetMachines::instance().get(target);
   module.setTargetTriple(kTriple);
@@ -128,6 +147,7 @@ void optimize(llvm::Module &module, const Target &target, const std::string &exp
   for (auto &f : module.functions())
     if (!f.isDeclaration() && f.getCallingConv() != llvm::CallingConv::PTX_Kernel && f.getName() != exported)
       f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  markPureAsmWillReturn(module);
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
