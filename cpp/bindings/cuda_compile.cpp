@@ -13,6 +13,10 @@ namespace nb = nanobind;
 
 namespace mahou::binding {
 
+// The per-thread stack of a kernel whose device functions recurse (the driver's default,
+// 1 KiB, holds some twenty frames of mahou's calling convention): about 80 frames.
+constexpr size_t kRecursiveStackBytes = 4096;
+
 using types::Type;
 
 // libdevice.10.bc under $CUDA_HOME, $CUDA_PATH or /usr/local/cuda; empty lets the
@@ -218,6 +222,8 @@ cuda::LoadedKernel &loadedKernel(KernelObject *self, KernelOverload &ov, int dev
   cuda::LoadOptions options;
   options.lineinfo = st.lineinfo || st.debug;
   options.maxRegisters = st.maxRegisters;
+  if (!cuda::emulated() && ov.compiled.recursive)
+    options.stackBytes = kRecursiveStackBytes;
   const void *image = cuda::emulated() ? static_cast<const void *>(&ov.program)
                                        : static_cast<const void *>(ov.compiled.ptx.c_str());
   cuda::LoadedKernel *k =

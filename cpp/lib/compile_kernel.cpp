@@ -9,6 +9,7 @@
 #include "module_functions.h"
 #include "pipeline.h"
 
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
@@ -117,6 +118,18 @@ ptx::Target ptxTarget(const KernelOptions &options) {
   return t;
 }
 
+// Whether a function of the optimised module calls one the module defines: everything
+// else is inlined, so such a call is a recursion, whose frames live on the thread's stack.
+bool callsOutOfLine(const llvm::Module &module) {
+  for (const auto &f : module.functions())
+    for (const auto &bb : f)
+      for (const auto &inst : bb)
+        if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
+          if (const llvm::Function *callee = call->getCalledFunction(); callee && !callee->isDeclaration())
+            return true;
+  return false;
+}
+
 // What the GPU targets share: the signature (a kernel's arity), typing for the GPU
 // (device functions typed into the same module) and what the kernel uses.
 class GpuTarget : public pipeline::Target {
@@ -170,12 +183,14 @@ public:
   void optimize(pipeline::Compilation &c) override {
     if (misalignedViews || !kernelOptions_.alignedArrays) ptx::relaxAlignment(*c.llvmModule);
     ptx::optimize(*c.llvmModule, ptxTarget(kernelOptions_));
+    recursive = callsOutOfLine(*c.llvmModule);
   }
   void emit(pipeline::Compilation &c) override { ptxText = ptx::emitPtx(*c.llvmModule, ptxTarget(kernelOptions_)); }
   std::string assembly() const override { return ptxText; }
   std::string ptxText;
   const KernelOptions &kernelOptions_;
   std::string kernelName;
+  bool recursive = false; // the optimised module still calls a function it defines
 
 private:
   std::string symbol() const override { return "mahou_kernel_body_" + kernelName; }
@@ -268,6 +283,7 @@ CompiledKernel compileKernel(const SourceFile &file, const std::string &name, co
   out.ptx = std::move(target.ptxText);
   out.kernelName = target.kernelName;
   out.gridSync = target.gridSync;
+  out.recursive = target.recursive;
   out.args = args;
   out.times = c.times;
   return out;

@@ -272,6 +272,7 @@ struct CompiledKernel {
   std::string ptx;
   std::string kernelName; // the .entry symbol
   bool gridSync = false;  // synchronises the whole grid (cuda.cg): a cooperative launch
+  bool recursive = false; // calls device functions left out of line (recursion): a deeper stack
   std::vector<types::Type> args;
   StageTimes times;
 };

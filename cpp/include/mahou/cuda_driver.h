@@ -25,6 +25,7 @@ using CUdevice_attribute = int;
 using CUfunction_attribute = int;
 using CUpointer_attribute = int;
 using CUjit_option = int;
+using CUlimit = int;
 using CUoccupancyB2DSize = size_t (*)(int blockSize); // dynamic shared bytes of a block size
 
 // cuda.h's values of the enumerators mahou uses (the one place they are written).
@@ -43,6 +44,7 @@ constexpr CUdevice_attribute CanMapHostMemory = 19, ManagedMemory = 83, Cooperat
 constexpr CUfunction_attribute kFuncMaxDynamicSharedBytes = 8;
 constexpr CUfunction_attribute kFuncMaxThreadsPerBlock = 0, kFuncSharedSizeBytes = 1,
                                kFuncConstSizeBytes = 2, kFuncLocalSizeBytes = 3, kFuncNumRegs = 4;
+constexpr CUlimit kLimitStackSize = 0;
 constexpr CUpointer_attribute kPointerMemoryType = 2, kPointerDeviceOrdinal = 9;
 constexpr int kMemoryTypeHost = 1, kMemoryTypeDevice = 2, kMemoryTypeUnified = 4;
 constexpr CUresult kSuccess = 0, kErrorNotReady = 600, kErrorLaunchFailed = 719,
@@ -156,6 +158,9 @@ float elapsedMs(int device, CUevent start, CUevent end);
 struct LoadOptions {
   bool lineinfo = false;
   int maxRegisters = 0; // 0: the driver's choice
+  // The per-thread stack the kernel needs at least (0: the context's, 1 KiB by default):
+  // a recursive device function keeps its frames there. Raised for the whole context.
+  size_t stackBytes = 0;
 };
 // A kernel loaded into one device's primary context. Owned by the module cache.
 struct LoadedKernel {

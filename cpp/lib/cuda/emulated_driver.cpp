@@ -218,6 +218,20 @@ CUresult emuCtxSetCurrent(CUcontext context) {
 }
 
 CUresult emuCtxSynchronize() { return kSuccess; } // kernels finish before their launch returns
+// The emulator's threads run on the host's stacks: the limit is kept, and changes nothing.
+size_t emulatedStackLimit = 1024;
+CUresult emuCtxGetLimit(size_t *value, CUlimit limit) {
+  if (limit != kLimitStackSize)
+    return kErrorNotSupported;
+  *value = emulatedStackLimit;
+  return kSuccess;
+}
+CUresult emuCtxSetLimit(CUlimit limit, size_t value) {
+  if (limit != kLimitStackSize)
+    return kErrorNotSupported;
+  emulatedStackLimit = value;
+  return kSuccess;
+}
 CUresult emuProfilerStart() { return kSuccess; }   // no profiler collects the emulator's work
 CUresult emuProfilerStop() { return kSuccess; }
 
@@ -584,6 +598,8 @@ void fillEmulatedTable(DriverTable &t) {
   t.cuCtxGetCurrent = emuCtxGetCurrent;
   t.cuCtxSetCurrent = emuCtxSetCurrent;
   t.cuCtxSynchronize = emuCtxSynchronize;
+  t.cuCtxGetLimit = emuCtxGetLimit;
+  t.cuCtxSetLimit = emuCtxSetLimit;
   t.cuProfilerStart = emuProfilerStart;
   t.cuProfilerStop = emuProfilerStop;
   t.cuMemGetInfo_v2 = emuMemGetInfo;

@@ -78,6 +78,14 @@ LoadedKernel *loadKernel(const void *owner, const std::string &signature, int de
   auto loaded = std::make_unique<LoadedKernel>();
   loaded->device = device;
   loaded->module = loadModule(image, options);
+  if (options.stackBytes) {
+    size_t current = 0;
+    if (detail::driver().cuCtxGetLimit(&current, kLimitStackSize) == kSuccess && current < options.stackBytes)
+      if (CUresult s = detail::driver().cuCtxSetLimit(kLimitStackSize, options.stackBytes); s != kSuccess) {
+        detail::driver().cuModuleUnload(loaded->module);
+        detail::fail("cuCtxSetLimit", s, "the stack of a recursive kernel");
+      }
+  }
   CUresult r = detail::driver().cuModuleGetFunction(&loaded->function, loaded->module,
                                                      entry.c_str());
   if (r != kSuccess) {
