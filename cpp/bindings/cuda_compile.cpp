@@ -170,6 +170,7 @@ KernelOptions kernelOptions(const KernelState &st, int ccMajor, int ccMinor) {
   o.ccMinor = ccMinor;
   o.fastmath = st.fastmath;
   o.lineinfo = st.lineinfo || st.debug;
+  o.exceptions = st.debug;
   o.cache = st.cache && !st.isDevice;
   o.libdevicePath = libdevicePath();
   return o;
@@ -224,6 +225,8 @@ cuda::LoadedKernel &loadedKernel(KernelObject *self, KernelOverload &ov, int dev
   options.maxRegisters = st.maxRegisters;
   if (!cuda::emulated() && ov.compiled.recursive)
     options.stackBytes = kRecursiveStackBytes;
+  if (!cuda::emulated() && !ov.compiled.raiseSites.empty())
+    options.errorSlot = kKernelErrorSlot;
   const void *image = cuda::emulated() ? static_cast<const void *>(&ov.program)
                                        : static_cast<const void *>(ov.compiled.ptx.c_str());
   cuda::LoadedKernel *k =

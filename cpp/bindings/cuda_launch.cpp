@@ -596,6 +596,18 @@ bool arraysMisaligned(const KernelOverload &ov, const ArgSlot *slots, size_t nar
   return false;
 }
 
+// The exception a debug kernel's thread raised, with numba-cuda's prefix naming the
+// thread: "tid=[x, y, z] ctaid=[x, y, z]: message".
+PyObject *raiseKernelError(const std::pair<types::ExcKind, std::string> &site, const int32_t *words) {
+  std::string text = "tid=[" + std::to_string(words[1]) + ", " + std::to_string(words[2]) + ", " +
+                     std::to_string(words[3]) + "] ctaid=[" + std::to_string(words[4]) + ", " +
+                     std::to_string(words[5]) + ", " + std::to_string(words[6]) + "]";
+  if (!site.second.empty())
+    text += ": " + site.second;
+  PyErr_SetString(builtinExceptionClass(site.first), text.c_str());
+  return nullptr;
+}
+
 void launchOverload(const KernelOverload &ov, cuda::LoadedKernel &loaded,
                     const LaunchConfigObject &config, cuda::CUstream stream, void **params) {
   if (ov.cooperative)
@@ -751,6 +763,7 @@ PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t
     }
   }
 
+  int32_t raised[kKernelErrorWords] = {}; // a debug kernel's first raise (cuda::takeKernelError)
   ok = translateErrors([&] {
     if (cuda::emulated()) { // the kernel runs now, on worker threads: let them print
       PyThreadState *saved = PyEval_SaveThread();
@@ -764,6 +777,8 @@ PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t
     } else {
       launchOverload(*ov, *loaded, *config, stream, params);
     }
+    if (!ov->compiled.raiseSites.empty() && cuda::takeKernelError(*loaded, stream, raised))
+      return; // the arguments' copies are not written back: the launch raises
     for (const RecordCopy &rc : recordCopies)
       if (!rc.readonly)
         cuda::copyToHost(copies.device, rc.host, rc.device, rc.bytes, stream);
@@ -786,6 +801,8 @@ PyObject *launchKernel(LaunchConfigObject *config, PyObject *const *args, size_t
   });
   if (!ok)
     return nullptr;
+  if (raised[0] > 0 && size_t(raised[0]) <= ov->compiled.raiseSites.size())
+    return raiseKernelError(ov->compiled.raiseSites[size_t(raised[0]) - 1], raised);
   Py_RETURN_NONE;
 }
 

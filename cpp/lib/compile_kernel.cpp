@@ -178,6 +178,7 @@ public:
     cg.fastmath = kernelOptions_.fastmath;
     cg.target = codegen::Target::NVPTX;
     cg.noaliasArrays = kernelOptions_.disjointArrays && !communicates;
+    if (kernelOptions_.exceptions) cg.raiseSites = &raiseSites;
     c.llvmModule = codegen::lowerKernel(*c.fn, c.callees->functions(), kernelName, *c.context, cg);
   }
   void optimize(pipeline::Compilation &c) override {
@@ -191,6 +192,7 @@ public:
   const KernelOptions &kernelOptions_;
   std::string kernelName;
   bool recursive = false; // the optimised module still calls a function it defines
+  std::vector<std::pair<types::ExcKind, std::string>> raiseSites; // KernelOptions::exceptions
 
 private:
   std::string symbol() const override { return "mahou_kernel_body_" + kernelName; }
@@ -270,7 +272,7 @@ SimKernel compileSimKernel(const SourceFile &file, const std::string &name, cons
 
 CompiledKernel compileKernel(const SourceFile &file, const std::string &name, const std::vector<types::Type> &args,
                              CompileEnvironment &env, const KernelOptions &options) {
-  if (options.cache) {
+  if (options.cache && !options.exceptions) { // (the raise sites are not kept on disk)
     KernelOptions once = options;
     once.cache = false;
     return cache::cachedKernel(file, name, args, env, options,
@@ -284,6 +286,7 @@ CompiledKernel compileKernel(const SourceFile &file, const std::string &name, co
   out.kernelName = target.kernelName;
   out.gridSync = target.gridSync;
   out.recursive = target.recursive;
+  out.raiseSites = std::move(target.raiseSites);
   out.args = args;
   out.times = c.times;
   return out;

@@ -85,7 +85,7 @@ SCRIPT = textwrap.dedent('''
         raise SystemExit("no IndexError")
     except IndexError as e:  # names the kernel, the file and line, the thread and block
         msg = str(e)
-        assert "in 'oob'" in msg and "block (1, 0, 0)" in msg and "thread (" in msg, msg
+        assert "in 'oob'" in msg and "ctaid=[1, 0, 0]" in msg and "tid=[" in msg, msg
         line = [i + 1 for i, text in enumerate(open(__file__)) if "a[cuda.grid(1)] = 1.0" in text][0]
         assert f"{__file__}:{line}" in msg, msg
 

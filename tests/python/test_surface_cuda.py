@@ -223,10 +223,14 @@ def test_raise_and_assert_in_kernels_with_debug():
     out = np.zeros(3, dtype=np.int64)
     raising_kernel[1, 32](a, out)
     assert out.tolist() == [2, 4, 8]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="negative"):
         raising_kernel[1, 32](np.array([1, -1]), np.zeros(2, dtype=np.int64))
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="three"):
         raising_kernel[1, 32](np.array([3, 1]), np.zeros(2, dtype=np.int64))
+    raising_kernel[1, 32](a, out)  # the error is reported once: the next launch is clean
+    assert out.tolist() == [2, 4, 8]
+    with pytest.raises(ValueError, match=r"tid=\[1, 0, 0\] ctaid=\[0, 0, 0\]: negative"):
+        raising_kernel[1, 32](np.array([1, -1]), np.zeros(2, dtype=np.int64))
 
 
 def test_streams_of_the_host_api():

@@ -4,6 +4,8 @@
 #include "mahou/ir.h"
 
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace llvm {
@@ -27,7 +29,12 @@ struct CodegenOptions {
   bool simulateGpu = false; // CPU target running a CUDA kernel in the emulator
   bool numpyErrors = false; // error_model='numpy': division by zero gives inf/nan (floats), 0 (ints)
   bool noaliasArrays = false; // NVPTX kernel entry: array data parameters are noalias (KernelOptions::disjointArrays)
+  // NVPTX with debug=True: each raise records itself in the module's error slot
+  // (compiler.h kKernelErrorSlot, gpu_exceptions.cpp) and appends its exception and message here, its site number
+  // being its position + 1. Null: a raise only ends the thread's work.
+  std::vector<std::pair<types::ExcKind, std::string>> *raiseSites = nullptr;
 };
+
 
 // Builds a module holding the function's internal definition
 //   i32 @symbol(ptr %ret, <args as SSA values>)

@@ -253,6 +253,7 @@ struct KernelOptions {
   bool fastmath = false;
   bool lineinfo = false;
   bool cache = false;           // cuda.jit(cache=True): the PTX kept on disk (cache.h cachedKernel)
+  bool exceptions = false;      // debug=True: the launch raises the first exception a thread raised
   // The launch checked that no two array arguments share memory (cuda_launch.cpp): array
   // data pointers become noalias (C's restrict) unless the kernel's threads communicate
   // (barriers, warp operations, fences, atomics, grid sync). See docs/cuda.md.
@@ -268,11 +269,20 @@ struct KernelOptions {
 //   array of ndim N: data pointer (8 bytes), then shape[N] and strides[N] (int64 each, strides in bytes)
 //   scalar: its native value (bool as one byte, complex as {re, im})
 //   tuple: its native layout (layout.h) as one parameter
+// The module global a kernel compiled with KernelOptions::exceptions writes its first
+// raise into: i32 site (0: none), then the raising thread's threadIdx x, y, z and
+// blockIdx x, y, z.
+inline constexpr const char *kKernelErrorSlot = "mahou_kernel_error";
+inline constexpr int kKernelErrorWords = 7;
+
 struct CompiledKernel {
   std::string ptx;
   std::string kernelName; // the .entry symbol
   bool gridSync = false;  // synchronises the whole grid (cuda.cg): a cooperative launch
   bool recursive = false; // calls device functions left out of line (recursion): a deeper stack
+  // KernelOptions::exceptions: each raise site's exception and message, numbered from 1
+  // in the module's error slot (kKernelErrorSlot).
+  std::vector<std::pair<types::ExcKind, std::string>> raiseSites;
   std::vector<types::Type> args;
   StageTimes times;
 };

@@ -161,6 +161,8 @@ struct LoadOptions {
   // The per-thread stack the kernel needs at least (0: the context's, 1 KiB by default):
   // a recursive device function keeps its frames there. Raised for the whole context.
   size_t stackBytes = 0;
+  // The name of the module global a debug kernel records its first raise in (null: none).
+  const char *errorSlot = nullptr;
 };
 // A kernel loaded into one device's primary context. Owned by the module cache.
 struct LoadedKernel {
@@ -168,6 +170,8 @@ struct LoadedKernel {
   CUfunction function = nullptr;
   int device = 0;
   int dynamicSharedLimit = 48 * 1024; // dynamic shared bytes allowed without an attribute call
+  CUdeviceptr errorSlot = 0;          // LoadOptions::errorSlot's address (0: none)
+  size_t errorSlotBytes = 0;
 };
 // The kernel `entry` of `image` (NUL-terminated PTX text; an EmulatorProgram under the
 // emulator), loaded once per (owner, signature, device): later calls return the cached
@@ -176,6 +180,10 @@ struct LoadedKernel {
 LoadedKernel *loadKernel(const void *owner, const std::string &signature, int device,
                          const void *image, const std::string &entry,
                          const LoadOptions &options);
+// After a launch of a kernel with an error slot: waits for `stream`, copies the slot into
+// `words` (errorSlotBytes of them) and, when a thread raised (words[0] != 0), clears it
+// for the next launch and returns true.
+bool takeKernelError(const LoadedKernel &kernel, CUstream stream, int32_t *words);
 // Unloads every module loaded for `owner` (its kernel object is going away).
 void unloadKernels(const void *owner) noexcept;
 

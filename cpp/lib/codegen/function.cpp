@@ -62,7 +62,8 @@ size_t FunctionLowering::holdForError(const Value &v, const Type &t) {
 }
 
 void FunctionLowering::raise(types::ExcKind kind, const std::string &message) {
-  if (gpu()) { // kernels stop the thread's work; there is no host error state on the device
+  if (gpu()) { // kernels stop the thread's work; with debug=True the launch reports the first raise
+    if (options_.raiseSites) recordKernelRaise(kind, message);
     b_.CreateBr(errorBlock_);
     startDeadBlock();
     return;

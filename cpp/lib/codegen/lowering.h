@@ -53,6 +53,8 @@ public:
   llvm::BasicBlock *newBlock(const char *name);
   // Raises `kind` with a constant message: sets the error state, jumps to the error exit.
   void raise(types::ExcKind kind, const std::string &message);
+  // A kernel's raise with debug=True: records the site and the thread (gpu_exceptions.cpp).
+  void recordKernelRaise(types::ExcKind kind, const std::string &message);
   // Raises s.exc with the run-time arguments s.exprs (exception_args.cpp).
   void raiseWithArgs(const ir::Stmt &s);
   // Branches to a raise when `cond` is true, continuing in a fresh block otherwise.

@@ -232,6 +232,8 @@ CUresult emuCtxSetLimit(CUlimit limit, size_t value) {
   emulatedStackLimit = value;
   return kSuccess;
 }
+// The emulator's kernels raise on the host: their modules have no globals to look up.
+CUresult emuModuleGetGlobal(CUdeviceptr *, size_t *, CUmodule, const char *) { return kNotFound; }
 CUresult emuProfilerStart() { return kSuccess; }   // no profiler collects the emulator's work
 CUresult emuProfilerStop() { return kSuccess; }
 
@@ -606,6 +608,7 @@ void fillEmulatedTable(DriverTable &t) {
   t.cuModuleLoadDataEx = emuModuleLoadDataEx;
   t.cuModuleGetFunction = emuModuleGetFunction;
   t.cuModuleUnload = emuModuleUnload;
+  t.cuModuleGetGlobal_v2 = emuModuleGetGlobal;
   t.cuFuncSetAttribute = emuFuncSetAttribute;
   t.cuFuncGetAttribute = emuFuncGetAttribute;
   t.cuLaunchKernel = emuLaunchKernel;

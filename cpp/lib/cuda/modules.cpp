@@ -92,11 +92,32 @@ LoadedKernel *loadKernel(const void *owner, const std::string &signature, int de
     detail::driver().cuModuleUnload(loaded->module);
     detail::fail("cuModuleGetFunction", r, "kernel entry '" + entry + "' not in the PTX");
   }
+  if (options.errorSlot) {
+    r = detail::driver().cuModuleGetGlobal_v2(&loaded->errorSlot, &loaded->errorSlotBytes, loaded->module,
+                                              options.errorSlot);
+    if (r != kSuccess) { // the kernel never raises (its raises were optimised away)
+      loaded->errorSlot = 0;
+      loaded->errorSlotBytes = 0;
+    }
+  }
   std::lock_guard lock(cache.mutex);
   auto [it, inserted] = cache.kernels.try_emplace(std::move(key), std::move(loaded));
   if (!inserted) // another thread loaded it meanwhile
     detail::driver().cuModuleUnload(loaded->module);
   return it->second.get();
+}
+
+bool takeKernelError(const LoadedKernel &kernel, CUstream stream, int32_t *words) {
+  if (!kernel.errorSlot)
+    return false;
+  copyToHost(kernel.device, words, kernel.errorSlot, kernel.errorSlotBytes, stream);
+  synchronizeStream(kernel.device, stream);
+  if (words[0] == 0)
+    return false;
+  std::vector<char> zeros(kernel.errorSlotBytes, 0);
+  copyToDevice(kernel.device, kernel.errorSlot, zeros.data(), zeros.size(), stream);
+  synchronizeStream(kernel.device, stream);
+  return true;
 }
 
 void unloadKernels(const void *owner) noexcept {

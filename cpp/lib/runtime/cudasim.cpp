@@ -94,9 +94,10 @@ void fail(Launch &launch, int32_t kind, const std::string &message) {
   launch.failed = true;
 }
 
+// numba-cuda's prefix of a kernel's exception, naming the thread: "tid=[x, y, z] ctaid=[x, y, z]: ".
 std::string where(const SimBlock &b, const int *tid) {
   char buf[128];
-  std::snprintf(buf, sizeof buf, " (thread (%d, %d, %d) of block (%d, %d, %d))", tid[0], tid[1], tid[2], b.ctaid[0],
+  std::snprintf(buf, sizeof buf, "tid=[%d, %d, %d] ctaid=[%d, %d, %d]: ", tid[0], tid[1], tid[2], b.ctaid[0],
                 b.ctaid[1], b.ctaid[2]);
   return buf;
 }
@@ -106,7 +107,7 @@ void runThread(SimBlock &b, const int *tid) {
   int32_t status = b.launch->entry(nullptr, b.launch->argv);
   if (status != 0) {
     MahouError e = mahou_rt_take_error();
-    fail(*b.launch, e.set ? e.kind : 0, std::string(e.message) + where(b, tid));
+    fail(*b.launch, e.set ? e.kind : 0, where(b, tid) + e.message);
     b.stop = true;
   }
 }
@@ -183,8 +184,8 @@ bool releaseWaiters(SimBlock &b) {
   if (atBlock > 0 && atBlock + done == n) {
     if (done > 0) {
       fail(*b.launch, SimExcRuntimeError,
-           "cuda.syncthreads() was reached by only part of the block (" + std::to_string(atBlock) + " of " +
-               std::to_string(n) + " threads; the others returned)" + where(b, b.threads[0].tid));
+           where(b, b.threads[0].tid) + "cuda.syncthreads() was reached by only part of the block (" +
+               std::to_string(atBlock) + " of " + std::to_string(n) + " threads; the others returned)");
       b.stop = true;
       return false;
     }
@@ -217,7 +218,7 @@ void runBlockFibers(SimBlock &b) {
     if (b.stop) break;
     if (!ranAny) {
       fail(*b.launch, SimExcRuntimeError,
-           "the threads of a warp diverged at a warp operation (some lanes never reached it)" + where(b, b.threads[0].tid));
+           where(b, b.threads[0].tid) + "the threads of a warp diverged at a warp operation (some lanes never reached it)");
       break;
     }
   }
@@ -314,7 +315,7 @@ void runGridFibers(Launch &launch) {
     fail(launch, SimExcRuntimeError,
          atGrid ? "grid.sync() was reached by only part of the grid (" + std::to_string(atGrid) + " of " +
                       std::to_string(live + done) + " threads; the others returned or wait elsewhere)"
-                : std::string("the threads of a block or warp never all reached a barrier") + where(b0, b0.threads[0].tid));
+                : where(b0, b0.threads[0].tid) + "the threads of a block or warp never all reached a barrier");
     break;
   }
   tlsBlock = nullptr;
