@@ -227,6 +227,8 @@ Overload *findOverload(DispatcherState &st, const std::vector<uint64_t> &key);
 // Cost of passing a value of type `from` to a parameter of type `to` (-1: impossible);
 // eager signatures of @njit functions and CUDA kernels pick the cheapest (compile.cpp).
 int conversionCost(const types::Type &from, const types::Type &to);
+// The overload of `st` the arguments convert to most cheaply (exact first), or null.
+Overload *findConvertible(DispatcherState &st, const std::vector<types::Type> &args);
 // Finds or compiles the overload for these argument types; throws C++ errors.
 // declaredRet: an eager signature's return type (a scalar one is compiled in).
 Overload &compileOverload(DispatcherObject *self, const std::vector<types::Type> &args,

@@ -219,6 +219,8 @@ bool typeArguments(const DispatcherState &st, const std::vector<PyObject *> &obj
 }
 
 
+} // namespace
+
 Overload *findConvertible(DispatcherState &st, const std::vector<Type> &args) {
   Overload *best = nullptr;
   int bestCost = -1;
@@ -237,6 +239,8 @@ Overload *findConvertible(DispatcherState &st, const std::vector<Type> &args) {
   }
   return best;
 }
+
+namespace {
 
 void raiseNoMatch(const DispatcherState &st, const std::vector<Type> &args) {
   std::string text;

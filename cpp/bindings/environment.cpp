@@ -91,8 +91,22 @@ public:
     const DispatcherState &st = *callee->state;
     if (std::find(st.compiling.begin(), st.compiling.end(), args) != st.compiling.end())
       return CalleeSignature{"", Type::unknown()}; // a cycle: the compiler reports it
+    if (!st.canCompile) { // explicit signatures: one of them, the arguments converted
+      Overload *ov = findConvertible(*callee->state, args);
+      if (!ov) {
+        std::string text;
+        for (size_t i = 0; i < args.size(); ++i)
+          text += (i ? ", " : "") + typeString(args[i]);
+        CalleeSignature none;
+        none.ret = Type::unknown();
+        none.noMatch = "No matching definition for argument type(s) " + text + " of " + st.name +
+                       "() (compiled for its explicit signatures only)";
+        return none;
+      }
+      return CalleeSignature{ov->fn.symbol, ov->fn.ret, ov->fn.args, {}};
+    }
     Overload &ov = compileOverload(callee, args);
-    return CalleeSignature{ov.fn.symbol, ov.fn.ret};
+    return CalleeSignature{ov.fn.symbol, ov.fn.ret, {}, {}};
   }
 
   // GPU target: CUDA device functions and @njit dispatchers (as Numba allows) are

@@ -192,6 +192,46 @@ def test_eager_signature_list_and_type_objects():
     assert total.signatures == [(types.float64[::1],)]
 
 
+def test_calls_from_compiled_code_use_the_explicit_signatures():
+    # Numba compiles nothing new for a function with explicit signatures, also when
+    # compiled code calls it: the arguments convert to a signature (int64 to int32 wraps)
+    # and the result has the declared type (float32 here, rounded).
+    @njit(types.float32(types.int32))
+    def third(x):
+        return x / 3
+
+    @njit
+    def caller(x):
+        return third(x)
+
+    for x in (10, -7, 0, 2**33 + 5, -(2**31) - 1):
+        wrapped = int(np.array([x]).astype(np.int32)[0])
+        assert caller(x) == float(np.float32(wrapped / 3)), x
+    assert caller(np.int8(-9)) == float(np.float32(-3.0))
+    assert third.signatures == [(types.int32,)]
+    assert third(10) == float(np.float32(10 / 3))
+
+    @njit(types.float64(types.float64[:], types.uint16))
+    def pick(a, k):
+        return a[k] * 2
+
+    @njit
+    def pick_caller(a):
+        b = a.copy()  # C-contiguous: converts to the declared any-layout array
+        return pick(b, 1) + pick(a[::2], 70001)  # 70001 wraps to 4465 as uint16
+
+    a = np.arange(9000.0)
+    assert pick_caller(a) == 2.0 + a[::2][70001 % 65536] * 2
+    assert pick.signatures == [(types.float64[:], types.uint16)]
+
+    @njit
+    def bad_caller(a):
+        return third(a)
+
+    with pytest.raises(errors.TypingError, match="No matching definition"):
+        bad_caller(np.zeros(2))
+
+
 def test_eager_signature_error_is_reported_at_decoration():
     with pytest.raises(errors.MahouError):
         @njit("float64(float64)")

@@ -73,6 +73,11 @@ struct CalleeParams {
 struct CalleeSignature {
   std::string symbol; // LLVM name of its internal function
   types::Type ret;
+  // The overload's parameter types when the call's arguments convert to them (a function
+  // compiled from explicit signatures compiles nothing new, as in Numba): the caller
+  // converts each argument. Empty: the arguments' own types.
+  std::vector<types::Type> params;
+  std::string noMatch; // set: no fixed signature takes these arguments (sema reports it at the call)
 };
 
 // A ufunc made by @vectorize as compiled code that calls it sees it: elementwise on

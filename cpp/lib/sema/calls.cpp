@@ -429,6 +429,7 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
     if (it == callees_.end()) {
       checkCallLimits(types, "'" + fname + "'", loc);
       CalleeSignature sig = env_.compileCallee(handle, types);
+      if (!sig.noMatch.empty()) error(loc, sig.noMatch);
       if (sig.symbol.empty()) {
         // Mutual recursion: the callee is being compiled further up (it called us). It is
         // typed again into this module, where its call back to us is ours (Numba's
@@ -442,6 +443,9 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
     }
     symbol = it->second.symbol;
     ret = it->second.ret;
+    const std::vector<Type> &params = it->second.params; // a fixed signature's parameters
+    for (size_t i = 0; i < params.size() && i < args.size(); ++i)
+      args[i] = convert(std::move(args[i]), params[i], "the call of '" + fname + "'");
   }
   if (ret.containsUnknown()) {
     if (strict_) error(loc, "cannot infer the return type of the recursive call to '" + fname + "'");

@@ -563,6 +563,12 @@ def imag(val):
 @njit
 def _flip_axis(m, axis):
     ax = _axis(axis, m.ndim)
+    if m.ndim == 1:  # a reversed view by slicing (moveaxis builds its permutations in lists)
+        return m[::-1]
+    if m.ndim == 2:
+        if ax == 0:
+            return m[::-1]
+        return m[:, ::-1]
     return moveaxis(moveaxis(m, ax, 0)[::-1], 0, ax)
 
 
