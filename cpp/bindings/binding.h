@@ -280,6 +280,7 @@ struct FunctionSource {
   const std::string *source, *filename, *name;
   int firstLine;
   EnvironmentOwner owner;
+  std::vector<types::Signature> signatures; // fixed ones (CalleeSource::signatures)
 };
 std::optional<FunctionSource> functionSource(PyObject *obj);
 

@@ -80,6 +80,9 @@ struct KernelState {
   bool cache = false; // cuda.jit(cache=True): kernels' PTX kept on disk
   int maxRegisters = 0;
   bool canCompile = true;
+  // A device function's explicit signatures (@cuda.jit("float32(int32)", device=True)):
+  // its callers convert their arguments to one of them and get its return type.
+  std::vector<types::Signature> deviceSignatures;
   int nparams = 0;
   std::vector<std::string> paramNames;
   std::vector<std::unique_ptr<KernelOverload>> overloads;

@@ -304,8 +304,13 @@ bool parseVoidSignature(const KernelState &st, PyObject *sig, types::Signature &
 
 PyObject *kernelCompile(PyObject *self, PyObject *sig) {
   KernelObject *k = kernelOf(self);
-  if (k->state->isDevice)
-    Py_RETURN_NONE; // device functions are compiled from source into their callers
+  if (k->state->isDevice) { // compiled from source into its callers, with this signature
+    types::Signature declared;
+    if (!parseKernelSignature(sig, declared))
+      return nullptr;
+    k->state->deviceSignatures.push_back(std::move(declared));
+    Py_RETURN_NONE;
+  }
   types::Signature parsed;
   if (!parseVoidSignature(*k->state, sig, parsed))
     return nullptr;

@@ -200,7 +200,7 @@ std::optional<FunctionSource> cudaDeviceFunctionSource(PyObject *obj) {
     return std::nullopt;
   KernelState &st = *asKernel(obj)->state;
   return FunctionSource{&st.source, &st.filename, &st.name, st.firstLine,
-                        EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true}};
+                        EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true}, st.deviceSignatures};
 }
 
 void registerKernelType(nb::module_ &m) {

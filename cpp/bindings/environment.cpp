@@ -489,7 +489,7 @@ private:
       env = std::make_unique<ResolverEnvironment>(owner);
     }
     return CalleeSource{SourceFile(*src->filename, *src->source, src->firstLine), *src->name,
-                        env.get()};
+                        env.get(), src->signatures};
   }
 
   EnvironmentOwner owner_;
@@ -513,9 +513,14 @@ std::unique_ptr<CompileEnvironment> makeEnvironment(DispatcherObject *self) {
 std::optional<FunctionSource> functionSource(PyObject *obj) {
   if (isDispatcher(obj)) {
     DispatcherState &st = *reinterpret_cast<DispatcherObject *>(obj)->state;
+    std::vector<types::Signature> fixed; // explicit signatures: its callers convert to them
+    if (!st.canCompile)
+      for (const auto &ov : st.overloads)
+        fixed.push_back(types::Signature{ov->fn.ret, ov->fn.args});
     return FunctionSource{&st.source, &st.filename, &st.name, st.firstLine,
                           EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, false, st.options.parallel,
-                                           uint64_t(reinterpret_cast<uintptr_t>(obj))}};
+                                           uint64_t(reinterpret_cast<uintptr_t>(obj))},
+                          std::move(fixed)};
   }
   return cudaDeviceFunctionSource(obj);
 }

@@ -184,3 +184,33 @@ def test_inner_functions_and_lambdas_in_kernels():
     out = np.zeros_like(a)
     inner_function_kernel[2, 32](a, out, 3.0)
     np.testing.assert_allclose(out, (a * 3.0 + 1.0) * (a * 3.0 - 1.0))
+
+
+@cuda.jit("float32(int32)", device=True)
+def third32(x):
+    return x / 3
+
+
+@mahou.njit(mahou.float32(mahou.int32))
+def third_njit(x):
+    return x / 3
+
+
+@cuda.jit
+def call_fixed_signatures(xs, out):
+    i = cuda.grid(1)
+    if i < xs.size:
+        out[i, 0] = third32(xs[i])
+        out[i, 1] = third_njit(xs[i])
+
+
+def test_device_functions_with_explicit_signatures():
+    # As numba-cuda: the int64 arguments convert to the declared int32 (wrapping) and the
+    # result has the declared float32 type (rounded), for device functions and for @njit
+    # functions with explicit signatures alike.
+    xs = np.array([10, -7, 0, 2**33 + 5, -(2**31) - 1], dtype=np.int64)
+    out = np.zeros((xs.size, 2))
+    call_fixed_signatures[1, 32](xs, out)
+    expected = (xs.astype(np.int32) / 3).astype(np.float32).astype(np.float64)
+    np.testing.assert_array_equal(out[:, 0], expected)
+    np.testing.assert_array_equal(out[:, 1], expected)

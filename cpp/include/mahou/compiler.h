@@ -97,6 +97,10 @@ struct CalleeSource {
   SourceFile file;
   std::string name;
   CompileEnvironment *env; // resolves the callee's globals; owned by the caller's environment
+  // Its explicit signatures (a device function's, or an @njit function's whose compiling
+  // is disabled): a call converts its arguments to the cheapest and gets its return
+  // type, as numba-cuda. Empty: compiled for the call's argument types.
+  std::vector<types::Signature> signatures;
 };
 
 // A question to the user extensions (mahou.extending): which implementation of a

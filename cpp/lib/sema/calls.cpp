@@ -212,6 +212,46 @@ std::vector<ExprPtr> FunctionTyper::positionalArgs(const ast::Call &e, size_t mi
 
 namespace {
 
+// What a call's argument may convert to when the callee has fixed signatures (the rules
+// FunctionTyper::convert applies): -1 impossible, 0 the same type, 1 a conversion.
+int fixedConversionCost(const Type &from, const Type &to) {
+  if (from == to) return 0;
+  if (from.isNumber() && to.isNumber()) return from.isComplex() && !to.isComplex() ? -1 : 1;
+  if (from.isArray() && to.isArray())
+    return from.dtype == to.dtype && from.ndim == to.ndim && from.elems == to.elems &&
+                   (to.layout == types::Layout::A || to.layout == from.layout) && (to.readonly || !from.readonly)
+               ? 1
+               : -1;
+  return -1;
+}
+
+// The cheapest of a callee's fixed signatures for these arguments (a TypingError at the
+// call when none takes them).
+const types::Signature &fixedSignature(Typing &t, const std::vector<types::Signature> &signatures,
+                                       const std::vector<Type> &args, const std::string &fname, Loc loc) {
+  const types::Signature *best = nullptr;
+  int bestCost = -1;
+  for (const auto &sig : signatures) {
+    if (sig.args.size() != args.size()) continue;
+    int total = 0;
+    for (size_t i = 0; i < args.size() && total >= 0; ++i) {
+      int c = fixedConversionCost(args[i], sig.args[i]);
+      total = c < 0 ? -1 : total + c;
+    }
+    if (total >= 0 && (!best || total < bestCost)) {
+      best = &sig;
+      bestCost = total;
+    }
+  }
+  if (!best) {
+    std::string text;
+    for (size_t i = 0; i < args.size(); ++i) text += (i ? ", " : "") + args[i].str();
+    t.error(loc, "No matching definition for argument type(s) " + text + " of " + fname +
+                     "() (compiled for its explicit signatures only)");
+  }
+  return *best;
+}
+
 // A file of mahou's NumPy library (python/mahou/_library).
 bool inLibrary(const std::string &path) { return path.find("/mahou/_library/") != std::string::npos; }
 
@@ -397,6 +437,7 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
   for (auto &t : types) key += t.str() + (t.kind == Kind::Function ? "#" + std::to_string(t.handle) : "") + ";";
   Type ret;
   std::string symbol;
+  std::optional<Type> declaredRet; // a fixed signature's return type: the result converts to it
   bool self = false;
   {
     const GlobalValue &g = global(def_.name);
@@ -421,6 +462,13 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
     auto src = env_.calleeSource(handle);
     if (!src) notSupported(loc, "a CUDA kernel can only call @cuda.jit(device=True) and @njit functions, not '" + fname + "'");
     if (!sink_) internalError("GPU typing without a function sink");
+    if (!src->signatures.empty()) { // explicit signatures: the arguments convert to one of them
+      const types::Signature &fixed = fixedSignature(*this, src->signatures, types, fname, loc);
+      for (size_t i = 0; i < args.size(); ++i)
+        args[i] = convert(std::move(args[i]), fixed.args[i], "the call of '" + fname + "'");
+      types = fixed.args;
+      declaredRet = fixed.ret;
+    }
     CalleeSignature sig = sink_->require(*src, types);
     symbol = sig.symbol;
     ret = sig.ret;
@@ -455,7 +503,10 @@ ExprPtr FunctionTyper::callCompiled(uint64_t handle, const std::string &fname, C
   auto c = std::make_unique<ir::Expr>(ir::ExprOp::Call, ret, loc);
   c->symbol = symbol;
   c->args = std::move(args);
-  return wrapBindings(std::move(call.lets), std::move(c), loc);
+  ExprPtr result = std::move(c);
+  if (declaredRet && !declaredRet->isNone() && *declaredRet != ret)
+    result = convert(std::move(result), *declaredRet, "the result of '" + fname + "' (its declared type)");
+  return wrapBindings(std::move(call.lets), std::move(result), loc);
 }
 
 } // namespace mahou::sema

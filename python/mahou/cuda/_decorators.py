@@ -27,7 +27,7 @@ def _make_kernel(func, signatures, options):
     if not isinstance(func, _pytypes.FunctionType):
         raise TypeError(f"cuda.jit() expects a Python function, not {type(func).__name__}")
     kernel = build_kernel(func, *_source_of(func), options)
-    if signatures and not options["device"]:
+    if signatures:  # a device function keeps them for its callers (they convert to one)
         for sig in signatures:
             kernel.compile(_types.signature_text(sig))
         kernel.disable_compile()
