@@ -241,15 +241,20 @@ def mat_vec(m, v):
 @pytest.mark.parametrize("rows", [0, 1, 3, 4, 5, 8, 9, 13])
 @pytest.mark.parametrize("cols", [0, 1, 7])
 def test_matrix_vector_any_row_count(rows, cols):
-    # Rows are computed four at a time, the rest one by one; each row sums in order k =
-    # 0, 1, ..., so the result equals the sequential sum exactly.
+    # Float64 products call BLAS (gemv, ddot for one row) as NumPy does: the same bits.
+    # The compiled loops (mixed float32 · float64 here) compute rows four at a time, the
+    # rest one by one; each row sums in order k = 0, 1, ..., so the result equals the
+    # sequential sum exactly.
     rng = np.random.default_rng(rows * 10 + cols)
     m, v = rng.standard_normal((rows, cols)), rng.standard_normal(cols)
     got = njit(mat_vec)(m, v)
-    want = np.array([sum((m[i, k] * v[k] for k in range(cols)), 0.0) for i in range(rows)])
     assert got.shape == (rows,)
-    np.testing.assert_array_equal(got, want)
-    np.testing.assert_array_equal(njit(mat_vec)(m.T.copy().T, v[::-1].copy()[::-1]), want)
+    np.testing.assert_array_equal(got, m @ v)
+    np.testing.assert_array_equal(njit(mat_vec)(m.T.copy().T, v), m.T.copy().T @ v)
+    m32 = m.astype(np.float32)
+    want = np.array([sum((float(m32[i, k]) * v[k] for k in range(cols)), 0.0) for i in range(rows)])
+    np.testing.assert_array_equal(njit(mat_vec)(m32, v), want)
+    np.testing.assert_array_equal(njit(mat_vec)(m32.T.copy().T, v[::-1].copy()[::-1]), want)
     big = rng.standard_normal((2 * rows + 1, 2 * cols))
     np.testing.assert_allclose(njit(mat_vec)(big[::2, ::2], v), big[::2, ::2] @ v, rtol=1e-12, atol=1e-12)
     ints = rng.integers(-5, 5, (rows, cols))

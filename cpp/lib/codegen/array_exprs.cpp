@@ -202,20 +202,28 @@ Value FunctionLowering::arrayDot(const ir::Expr &e) {
   raiseIf(b_.CreateICmpNE(ka, kb), types::ExcKind::ValueError, "shapes not aligned for dot/matmul");
   Value result;
   if (ta.ndim == 1 && tb.ndim == 1) {
-    // The adds may be reassociated (LLVM's `reassoc` on this loop alone), so that the
-    // loop vectorises with several partial sums, as the BLAS ddot NumPy and Numba call
-    // does; like theirs, the result can differ from a sequential sum in the last bits.
-    // Sequential, it was bound by the add's latency (3.2x Numba on 200k elements).
-    llvm::IRBuilderBase::FastMathFlagGuard keepFlags(b_);
-    llvm::FastMathFlags reassoc;
-    reassoc.setAllowReassoc();
-    b_.setFastMathFlags(reassoc);
+    // Float vectors go to BLAS's sdot/ddot (blas.cpp), whose order NumPy and Numba share;
+    // the loop then runs for the strides BLAS does not take, adding in order as NumPy's
+    // fallback does. Without BLAS (complex, mixed or integer items) the adds may be
+    // reassociated (LLVM's `reassoc` on this loop alone) so that the loop vectorises with
+    // several partial sums; sequential, it was bound by the add's latency.
     llvm::Value *acc = entryAlloca(rty, "dot.acc");
+    llvm::BasicBlock *blasDone = e.args.size() > 2 ? blasVectorDot(e, a.v, b.v, ka, acc) : nullptr;
+    llvm::IRBuilderBase::FastMathFlagGuard keepFlags(b_);
+    if (!blasDone) {
+      llvm::FastMathFlags reassoc;
+      reassoc.setAllowReassoc();
+      b_.setFastMathFlags(reassoc);
+    }
     b_.CreateStore(zero(), acc);
     loopNest({ka}, [&](const std::vector<llvm::Value *> &k) {
       llvm::Value *prod = arith(ir::BinaryOp::Mul, load(a, ta, {k[0]}), load(b, tb, {k[0]}), rt);
       b_.CreateStore(arith(ir::BinaryOp::Add, b_.CreateLoad(rty, acc), prod, rt), acc);
     });
+    if (blasDone) {
+      b_.CreateBr(blasDone);
+      b_.SetInsertPoint(blasDone);
+    }
     result = {b_.CreateLoad(rty, acc), false};
   } else {
     std::vector<llvm::Value *> extents;
@@ -224,7 +232,7 @@ Value FunctionLowering::arrayDot(const ir::Expr &e) {
     llvm::Value *out = allocateArray(e.type, extents);
     llvm::Value *count = c64(1);
     for (auto *x : extents) count = b_.CreateMul(count, x);
-    llvm::BasicBlock *blasDone = e.ival ? blasDot(e, a.v, b.v, out, ka) : nullptr; // BLAS when it pays
+    llvm::BasicBlock *blasDone = e.args.size() > 2 ? blasDot(e, a.v, b.v, out, ka) : nullptr; // BLAS when it takes the operands
     b_.CreateMemSet(arrayData(out), b_.getInt8(0), b_.CreateMul(count, c64(types::dtypeBytes(e.type.dtype))), llvm::MaybeAlign(64));
     llvm::Type *mt = types_.mem(rt);
     if (ta.ndim == 2 && tb.ndim == 2) {

@@ -212,6 +212,10 @@ public:
   struct BlasMatrix { llvm::Value *usable, *rowMajor, *ld; };          // blas.cpp
   BlasMatrix blasMatrix(llvm::Value *arr, int64_t itemBytes);
   llvm::BasicBlock *blasDot(const ir::Expr &e, llvm::Value *a, llvm::Value *b, llvm::Value *out, llvm::Value *k);
+  std::pair<llvm::Value *, llvm::Value *> blasOperand(llvm::Value *arr, const Type &t, llvm::Value *usable);
+  llvm::Value *blasDotCall(int64_t fn, const Type &rt, const std::vector<llvm::Value *> &args);
+  void releaseBlasOperand(llvm::Value *arr, llvm::Value *isCopy, const Type &t);
+  llvm::BasicBlock *blasVectorDot(const ir::Expr &e, llvm::Value *a, llvm::Value *b, llvm::Value *n, llvm::Value *acc);
   Value arrayLinspace(const ir::Expr &e);
   Value arrayEye(const ir::Expr &e);
   llvm::Value *arrayFromPointer(const ir::Expr &e); // pointers.cpp

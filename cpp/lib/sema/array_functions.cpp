@@ -4,6 +4,8 @@
 #include "typer.h"
 #include "sema/typers.h"
 
+#include <algorithm>
+
 namespace mahou::sema {
 
 std::optional<int64_t> axisArgument(Typing &t, const ast::Call &e, size_t position) {
@@ -26,15 +28,27 @@ ExprPtr FunctionTyper::matmul(ExprPtr a, ExprPtr b, Loc loc) {
   if (na + nb == 3) rt = Type::array(d, 1, types::Layout::C);
   if (na == 2 && nb == 2) rt = Type::array(d, 2, types::Layout::C);
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::ArrayDot, rt, loc);
-  // Float and complex products with a matrix go to BLAS (codegen/blas.cpp) when they pay.
-  bool blasType = types::isFloat(d) || types::isComplex(d);
-  if (!gpu_ && blasType && na + nb >= 3 && a->type.dtype == d && b->type.dtype == d && d != DType::Float16) {
-    const char *prefix = d == DType::Float32 ? "s" : d == DType::Float64 ? "d" : d == DType::Complex64 ? "c" : "z";
-    const GlobalValue &g = global(std::string("@blas.") + prefix + (na + nb == 4 ? "gemm" : "gemv"));
-    if (g.kind == GlobalValue::Kind::ExternalFunction) e->ival = int64_t(g.handle);
-  }
   e->args.push_back(std::move(a));
   e->args.push_back(std::move(b));
+  // Float and complex products go to BLAS (codegen/blas.cpp) as in NumPy and Numba, so that
+  // they round as theirs: the routines' addresses follow the operands as int64 constants,
+  // ?dot (?dotu for complex) then ?gemv then ?gemm, as many as the form uses (a matrix
+  // with one row or column is multiplied as a vector, as NumPy does).
+  DType da = e->args[0]->type.dtype, db = e->args[1]->type.dtype;
+  bool blasType = types::isFloat(d) || types::isComplex(d);
+  if (!gpu_ && blasType && da == d && db == d && d != DType::Float16) {
+    const char *prefix = d == DType::Float32 ? "s" : d == DType::Float64 ? "d" : d == DType::Complex64 ? "c" : "z";
+    auto address = [&](std::string routine) -> int64_t {
+      if (routine == "dot" && types::isComplex(d)) routine = "dotu";
+      const GlobalValue &g = global(std::string("@blas.") + prefix + routine);
+      return g.kind == GlobalValue::Kind::ExternalFunction ? int64_t(g.handle) : 0;
+    };
+    std::vector<int64_t> routines = {address("dot")};
+    if (na + nb >= 3) routines.push_back(address("gemv"));
+    if (na + nb == 4) routines.push_back(address("gemm"));
+    if (std::find(routines.begin(), routines.end(), 0) == routines.end()) // without SciPy: the loops
+      for (int64_t r : routines) e->args.push_back(ir::makeConst(Type::scalar(DType::Int64), loc, r));
+  }
   return e;
 }
 

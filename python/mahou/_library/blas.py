@@ -26,5 +26,9 @@ def routine(module, name, nargs):
 
 # gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 sgemm, dgemm, cgemm, zgemm = (routine(_blas_module, p + "gemm", 13) for p in "sdcz")
+# dot(n, x, incx, y, incy) and dotu for complex, returning the value (codegen calls them
+# with that return type)
+sdot, ddot = (routine(_blas_module, p + "dot", 5) for p in "sd")
+cdotu, zdotu = (routine(_blas_module, p + "dotu", 5) for p in "cz")
 # gemv(trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
 sgemv, dgemv, cgemv, zgemv = (routine(_blas_module, p + "gemv", 11) for p in "sdcz")
