@@ -88,9 +88,11 @@ void setFastMathFlags(llvm::Module &module, unsigned bits) {
     flags.setApproxFunc(bits & Engine::ApproxFunc);
     flags.setAllowReassoc(bits & Engine::AllowReassoc);
   }
-  for (llvm::Function &f : module)
+  for (llvm::Function &f : module) {
+    if (f.hasFnAttribute(codegen::kExactFloatAttr)) continue; // inlined later, exact
     for (llvm::Instruction &inst : llvm::instructions(f))
       if (llvm::isa<llvm::FPMathOperator>(inst)) inst.setFastMathFlags(inst.getFastMathFlags() | flags);
+  }
 }
 // glibc's libmvec (vector sin, cos, exp, log, pow, ...; glibc >= 2.22 on x86-64): loaded
 // into the process so that the JIT resolves its symbols like libm's.
