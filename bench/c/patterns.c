@@ -169,3 +169,19 @@ double pattern_normal_walks(uint32_t seed, int64_t walks, int64_t steps) {
   free(z);
   return total / walks;
 }
+
+/* Escape-time iterations of z = z * z + c from 0 while |z| <= 2 (at most max_iter), in
+   real arithmetic: the floor of the complex loop. */
+void pattern_escape_time(const double *c, int64_t n, int64_t max_iter, int64_t *out) {
+  for (int64_t k = 0; k < n; ++k) {
+    double cr = c[2 * k], ci = c[2 * k + 1], a = 0.0, b = 0.0;
+    int64_t i = 1;
+    for (; i <= max_iter; ++i) {
+      if (hypot(a, b) > 2.0) break;
+      double t = a * a - b * b + cr;
+      b = a * b + b * a + ci;
+      a = t;
+    }
+    out[k] = i > max_iter ? max_iter : i;
+  }
+}

@@ -234,7 +234,10 @@ void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *
   llvm::ModuleAnalysisManager mam;
   llvm::PipelineTuningOptions pto;
   pto.LoopVectorization = true;
-  pto.SLPVectorization = true;
+  // No SLP vectorisation (Numba's default too): it packed complex recurrences such as
+  // `c = c * c + c0` into <2 x double> with shuffles on the loop-carried chain (7% slower
+  // escape-time loops) and gained nothing measurable elsewhere (docs/performance.md).
+  pto.SLPVectorization = false;
   llvm::PassBuilder pb(impl_->tm.get(), pto);
   // With fastmath's approximate functions ('afn', or fastmath=True), loops calling sin,
   // cos, tan, exp, log, pow ... vectorise through libmvec's variants (at most 4 ulp, as
