@@ -140,3 +140,20 @@ def parallel_normals(n):
 def test_parallel_loop_draws_finite_values():
     out = parallel_normals(10000)
     assert np.isfinite(out).all() and abs(out.mean()) < 0.1 and 0.9 < out.std() < 1.1
+
+
+@njit(parallel=True)
+def parallel_seeded(n):
+    out = np.empty((n, 2))
+    for i in prange(n):
+        np.random.seed(i)  # this iteration's thread's state
+        out[i, 0] = np.random.normal(1.0, 3.0)
+        out[i, 1] = np.random.uniform(-1.0, 1.0)
+    return out
+
+
+def test_parallel_iterations_draw_from_their_threads_state():
+    want = np.array([[rs.normal(1.0, 3.0), rs.uniform(-1.0, 1.0)]
+                     for rs in (np.random.RandomState(i) for i in range(400))])
+    for _ in range(3):
+        np.testing.assert_array_equal(parallel_seeded(400), want)
