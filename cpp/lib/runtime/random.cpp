@@ -100,23 +100,31 @@ struct States {
 };
 __attribute__((tls_model("initial-exec"))) thread_local States *states = nullptr;
 
-std::mutex poolMutex;
+// Never destroyed: threads may exit after the process's static destructors ran.
+std::mutex &poolMutex() {
+  static auto *m = new std::mutex();
+  return *m;
+}
 std::vector<States *> &pool() {
-  static auto *p = new std::vector<States *>(); // never destroyed: threads exit after main's statics
+  static auto *p = new std::vector<States *>();
   return *p;
 }
 
 struct Reaper {
   ~Reaper() {
     if (!states) return;
-    std::lock_guard<std::mutex> lock(poolMutex);
+    std::lock_guard<std::mutex> lock(poolMutex());
     pool().push_back(states);
     states = nullptr;
   }
 };
 
 // A forked child draws a stream of its own: its (one) thread's states are seeded anew.
+// The pool's lock is held across fork(), so the child's copy is never left locked.
+void beforeFork() { poolMutex().lock(); }
+void afterForkParent() { poolMutex().unlock(); }
 void afterFork() {
+  poolMutex().unlock();
   if (states) {
     states->np.initialized = false;
     states->py.initialized = false;
@@ -126,11 +134,11 @@ void afterFork() {
 States &threadStates() {
   if (!states) [[unlikely]] {
     static std::once_flag once;
-    std::call_once(once, [] { pthread_atfork(nullptr, nullptr, afterFork); });
+    std::call_once(once, [] { pthread_atfork(beforeFork, afterForkParent, afterFork); });
     static thread_local Reaper reaper;
     (void)reaper;
     {
-      std::lock_guard<std::mutex> lock(poolMutex);
+      std::lock_guard<std::mutex> lock(poolMutex());
       if (!pool().empty()) {
         states = pool().back();
         pool().pop_back();
@@ -232,7 +240,7 @@ int32_t mahou_rt_np_seed(int64_t seed) {
 void mahou_rt_np_seed_entropy() { np().seedFromEntropy(); }
 
 // This thread's state (seeded if it was not) and its refill, for the draws compiled code
-// makes inline: the pointer stays valid while the thread lives.
+// makes inline: the pointer stays valid memory (states are pooled, never freed).
 void *mahou_rt_np_state() { return &np(); }
 void mahou_rt_np_state_refill(void *state) { static_cast<mahou::runtime::random_state::MT19937 *>(state)->generate(); }
 
