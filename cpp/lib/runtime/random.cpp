@@ -16,6 +16,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <random>
 #include <vector>
 
@@ -120,11 +121,11 @@ struct Reaper {
 };
 
 // A forked child draws a stream of its own: its (one) thread's states are seeded anew.
-// The pool's lock is held across fork(), so the child's copy is never left locked.
-void beforeFork() { poolMutex().lock(); }
-void afterForkParent() { poolMutex().unlock(); }
+// The pool's lock is made afresh there, in case another thread of the parent held it.
+// (Not held across fork(): fork handlers that join worker threads run after ours, and
+// an exiting worker returns its states to the pool.)
 void afterFork() {
-  poolMutex().unlock();
+  new (&poolMutex()) std::mutex();
   if (states) {
     states->np.initialized = false;
     states->py.initialized = false;
@@ -134,7 +135,7 @@ void afterFork() {
 States &threadStates() {
   if (!states) [[unlikely]] {
     static std::once_flag once;
-    std::call_once(once, [] { pthread_atfork(beforeFork, afterForkParent, afterFork); });
+    std::call_once(once, [] { pthread_atfork(nullptr, nullptr, afterFork); });
     static thread_local Reaper reaper;
     (void)reaper;
     {
