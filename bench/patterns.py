@@ -3,7 +3,8 @@
 # interleaved, best of N: loops over a jitclass's field array, transcendental functions in
 # a loop (with and without fastmath), int and str set membership, a 4-D correlation, lists
 # of numbers and of arrays, str-keyed dicts, a 2-D filter, a histogram, CRC-32, zero
-# suppression. Rewrites the
+# suppression, random walks of np.random.normal(size=) steps, a complex escape-time loop.
+# Rewrites the
 # bench:patterns table of BENCHMARKS.md. Usage: python bench/patterns.py [--quick] [--no-write]
 import ctypes
 import datetime
@@ -152,6 +153,33 @@ def zero_suppress(x, threshold, values, where):
     return n
 
 @lib.njit
+def normal_walks(seed, walks, steps):
+    # the mean of each walk's highest point; np.random.normal(size=) per walk
+    np.random.seed(seed)
+    total = 0.0
+    for _ in range(walks):
+        z = np.random.normal(0.0, 1.0, size=steps)
+        x = 0.0
+        hi = 0.0
+        for i in range(steps):
+            x += z[i]
+            hi = max(hi, x)
+        total += hi
+    return total / walks
+
+@lib.njit
+def escape_time(c, max_iter, out):
+    # iterations of z = z * z + c0 (complex) until |z| > 2
+    for k in range(c.shape[0]):
+        c0 = c[k]
+        z = 0j
+        for i in range(1, max_iter + 1):
+            if abs(z) > 2:
+                break
+            z = z * z + c0
+        out[k] = i
+
+@lib.njit
 def str_membership(nkeys, nqueries, rounds):
     s = set()
     for i in range(0, 3 * nkeys, 3):
@@ -192,6 +220,9 @@ def build_c(workdir):
         c.pattern_crc32.restype = ctypes.c_uint32
         c.pattern_zero_suppress.argtypes = [P, I, ctypes.c_double, P, P]
         c.pattern_zero_suppress.restype = I
+        c.pattern_normal_walks.argtypes = [ctypes.c_uint32, I, I]
+        c.pattern_normal_walks.restype = ctypes.c_double
+        c.pattern_escape_time.argtypes = [P, I, I, P]
         out[fast] = c
     return out
 
@@ -275,6 +306,17 @@ def main():
         if c:
             row["C"] = (c[False].pattern_zero_suppress, (p(zx), zx.shape[0], 0.5, p(zv["C"]), p(zw["C"])))
         cases.append(("zero suppression: values above a threshold and their indices, 1M", row))
+        row = {k: (ns["normal_walks"], (7, 1000, 100)) for k, ns in impls.items()}
+        if c:
+            row["C"] = (c[False].pattern_normal_walks, (7, 1000, 100))
+        cases.append(("random walks: `np.random.normal(size=100)` per walk, 1,000 walks", row))
+        gx, gy = np.meshgrid(np.arange(40), np.arange(40))
+        cgrid = ((-2.0 + 3.0 * gx / 40) + 1j * (-1.5 + 3.0 * gy / 40)).ravel()
+        esc = {k: np.zeros(cgrid.shape[0], np.int64) for k in list(impls) + ["C"]}
+        row = {k: (ns["escape_time"], (cgrid, 60, esc[k])) for k, ns in impls.items()}
+        if c:
+            row["C"] = (c[False].pattern_escape_time, (p(cgrid), cgrid.shape[0], 60, p(esc["C"])))
+        cases.append(("complex escape-time loop: `abs(z) > 2`, `z = z * z + c`, 1,600 points, 60 iterations", row))
         for _, row in cases:  # warm up: compile
             for fn, args in row.values():
                 fn(*args)

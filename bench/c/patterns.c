@@ -1,6 +1,8 @@
 /* C floors of the patterns of bench/patterns.py: a float32 array updated in place with an
    int (as Numba computes it: in float64, rounded back), transcendental functions in a loop,
-   and int64 set membership in an open-addressing table. */
+   and int64 set membership in an open-addressing table; random walks of Gaussian steps drawn
+   as RandomState does (MT19937 seeded by init_genrand, the polar method with its cached
+   second value). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -92,4 +94,94 @@ int64_t pattern_zero_suppress(const double *x, int64_t n, double threshold, doub
       ++k;
     }
   return k;
+}
+
+/* MT19937 and RandomState's legacy Gaussian, for the random-walk floor. */
+typedef struct {
+  uint32_t key[624];
+  int pos, has_gauss;
+  double gauss;
+} mt_state;
+
+static void mt_seed(mt_state *s, uint32_t seed) {
+  for (int i = 0; i < 624; ++i) {
+    s->key[i] = seed;
+    seed = 1812433253u * (seed ^ (seed >> 30)) + (uint32_t)(i + 1);
+  }
+  s->pos = 624;
+  s->has_gauss = 0;
+  s->gauss = 0.0;
+}
+
+static void mt_refill(mt_state *s) {
+  for (int i = 0; i < 624; ++i) {
+    uint32_t y = (s->key[i] & 0x80000000u) | (s->key[(i + 1) % 624] & 0x7fffffffu);
+    s->key[i] = s->key[(i + 397) % 624] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
+  }
+  s->pos = 0;
+}
+
+static inline uint32_t mt_next32(mt_state *s) {
+  if (s->pos == 624) mt_refill(s);
+  uint32_t y = s->key[s->pos++];
+  y ^= y >> 11;
+  y ^= (y << 7) & 0x9d2c5680u;
+  y ^= (y << 15) & 0xefc60000u;
+  return y ^ (y >> 18);
+}
+
+static inline double mt_double(mt_state *s) {
+  int32_t a = (int32_t)(mt_next32(s) >> 5), b = (int32_t)(mt_next32(s) >> 6);
+  return (a * 67108864.0 + b) / 9007199254740992.0;
+}
+
+static inline double mt_gauss(mt_state *s) {
+  if (s->has_gauss) {
+    s->has_gauss = 0;
+    return s->gauss;
+  }
+  double x1, x2, r2;
+  do {
+    x1 = 2.0 * mt_double(s) - 1.0;
+    x2 = 2.0 * mt_double(s) - 1.0;
+    r2 = x1 * x1 + x2 * x2;
+  } while (r2 >= 1.0 || r2 == 0.0);
+  double f = sqrt(-2.0 * log(r2) / r2);
+  s->gauss = f * x1;
+  s->has_gauss = 1;
+  return f * x2;
+}
+
+/* The mean over `walks` walks of `steps` N(0, 1) steps of each walk's highest point. */
+double pattern_normal_walks(uint32_t seed, int64_t walks, int64_t steps) {
+  mt_state s;
+  mt_seed(&s, seed);
+  double *z = malloc(sizeof(double) * (steps > 0 ? steps : 1)), total = 0.0;
+  for (int64_t w = 0; w < walks; ++w) {
+    for (int64_t i = 0; i < steps; ++i) z[i] = 0.0 + 1.0 * mt_gauss(&s);
+    double x = 0.0, hi = 0.0;
+    for (int64_t i = 0; i < steps; ++i) {
+      x += z[i];
+      hi = hi > x ? hi : x;
+    }
+    total += hi;
+  }
+  free(z);
+  return total / walks;
+}
+
+/* Escape-time iterations of z = z * z + c from 0 while |z| <= 2 (at most max_iter), in
+   real arithmetic: the floor of the complex loop. */
+void pattern_escape_time(const double *c, int64_t n, int64_t max_iter, int64_t *out) {
+  for (int64_t k = 0; k < n; ++k) {
+    double cr = c[2 * k], ci = c[2 * k + 1], a = 0.0, b = 0.0;
+    int64_t i = 1;
+    for (; i <= max_iter; ++i) {
+      if (hypot(a, b) > 2.0) break;
+      double t = a * a - b * b + cr;
+      b = a * b + b * a + ci;
+      a = t;
+    }
+    out[k] = i > max_iter ? max_iter : i;
+  }
 }

@@ -52,6 +52,10 @@ std::unique_ptr<llvm::Module> lowerFunction(const ir::Function &fn, const std::v
                                             const PythonAbi *pythonAbi = nullptr,
                                             const NativeEntries *native = nullptr);
 
+// A function attribute: fastmath's flags leave this function's floating point exact
+// (the random draws codegen emits inline give NumPy's numbers under fastmath too).
+inline constexpr const char *kExactFloatAttr = "mahou-exact-fp";
+
 std::string entrySymbol(const std::string &symbol);
 // True when some function of the module has a CFG cycle (a loop).
 bool hasLoops(llvm::Module &module);

@@ -73,7 +73,8 @@ struct MahouList {
 // A dict (or, without values, a set): CPython's compact layout. `entries` holds
 // `used` entries in insertion order (deleted ones marked dead), each {int64 hash; int64
 // live; key at keyOffset; value at valueOffset}; `index` has indexMask + 1 slots, each
-// an entry number, -1 (empty) or -2 (deleted).
+// an entry number, -1 (empty) or -2 (deleted). One malloc'd block holds the index and,
+// after it, the entries (freeing `index` frees both).
 struct MahouDict {
   int64_t size; // live entries
   int64_t used; // entries written (live and dead)

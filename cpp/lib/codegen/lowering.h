@@ -14,6 +14,10 @@
 #include <map>
 #include <optional>
 
+namespace mahou::random {
+enum class Dist : int32_t; // random_distributions.h
+}
+
 namespace mahou::codegen {
 
 using types::Type;
@@ -222,6 +226,8 @@ public:
   llvm::Value *callNative(const ir::Expr &e);       // a C function by address
   Value objModeCall(const ir::Expr &e);             // objmode.cpp: a `with objmode(...)` block
   llvm::Value *randomDraw(const ir::Expr &e); // random.cpp
+  // random_inline.cpp: np.random's draw `d` emitted inline (CPU), or null where it is not
+  llvm::Value *inlineLegacyDraw(random::Dist d, llvm::ArrayRef<llvm::Value *> params);
   Value arrayGather(const ir::Expr &e);       // fancy_index.cpp
   Value arrayFancyGet(const ir::Expr &e);     // advanced_index.cpp: NumPy's advanced indexing
   void fancyStore(const ir::Stmt &s);

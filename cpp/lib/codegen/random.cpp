@@ -40,6 +40,8 @@ llvm::Value *FunctionLowering::randomDraw(const ir::Expr &e) {
       from = 1;
     }
     scalars(from, types, args);
+    if (d.family == random::Family::Legacy)
+      if (llvm::Value *v = inlineLegacyDraw(d.id, args)) return v;
     return b_.CreateCall(runtimeFn(d.symbol, types_.ssa(e.type), types), args);
   }
   case ir::RandomKind::Check: {

@@ -88,9 +88,11 @@ void setFastMathFlags(llvm::Module &module, unsigned bits) {
     flags.setApproxFunc(bits & Engine::ApproxFunc);
     flags.setAllowReassoc(bits & Engine::AllowReassoc);
   }
-  for (llvm::Function &f : module)
+  for (llvm::Function &f : module) {
+    if (f.hasFnAttribute(codegen::kExactFloatAttr)) continue; // inlined later, exact
     for (llvm::Instruction &inst : llvm::instructions(f))
       if (llvm::isa<llvm::FPMathOperator>(inst)) inst.setFastMathFlags(inst.getFastMathFlags() | flags);
+  }
 }
 // glibc's libmvec (vector sin, cos, exp, log, pow, ...; glibc >= 2.22 on x86-64): loaded
 // into the process so that the JIT resolves its symbols like libm's.
@@ -232,7 +234,10 @@ void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *
   llvm::ModuleAnalysisManager mam;
   llvm::PipelineTuningOptions pto;
   pto.LoopVectorization = true;
-  pto.SLPVectorization = true;
+  // No SLP vectorisation (Numba's default too): it packed complex recurrences such as
+  // `c = c * c + c0` into <2 x double> with shuffles on the loop-carried chain (7% slower
+  // escape-time loops) and gained nothing measurable elsewhere (docs/performance.md).
+  pto.SLPVectorization = false;
   llvm::PassBuilder pb(impl_->tm.get(), pto);
   // With fastmath's approximate functions ('afn', or fastmath=True), loops calling sin,
   // cos, tan, exp, log, pow ... vectorise through libmvec's variants (at most 4 ulp, as

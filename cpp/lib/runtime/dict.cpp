@@ -40,8 +40,7 @@ void dictDestructor(MahouMemInfo *mi) {
   MahouDict *d = mahouDict(mi);
   for (int64_t i = 0; i < d->used; ++i)
     if (entryLive(entryAt(d, i))) releaseEntry(d, entryAt(d, i));
-  std::free(d->index);
-  std::free(d->entries);
+  std::free(d->index); // the entries share its block
 }
 
 // Keys of one 8-byte integer or one string: compared and hashed directly.
@@ -128,17 +127,18 @@ void removeEntry(MahouDict *d, int64_t ix, void *keyOut, void *valueOut) {
 
 bool resize(MahouDict *d, int64_t minEntries) {
   // Entries: the live ones compacted; index: at least 3/2 of the entries, a power of two.
+  // One block holds both: the index, then the entries.
   int64_t cap = std::max<int64_t>(8, minEntries);
   int64_t slots = 8;
   while (slots * 2 < cap * 3) slots *= 2;
-  auto *index = static_cast<int64_t *>(std::malloc(size_t(slots) * sizeof(int64_t)));
-  auto *entries = static_cast<char *>(std::malloc(size_t(cap) * size_t(d->entrySize)));
-  if (!index || !entries) {
-    std::free(index);
-    std::free(entries);
+  size_t indexBytes = size_t(slots) * sizeof(int64_t);
+  auto *block = static_cast<char *>(std::malloc(indexBytes + size_t(cap) * size_t(d->entrySize)));
+  if (!block) {
     mahou_rt_set_error(ExcMemoryError, "out of memory growing a dict");
     return false;
   }
+  auto *index = reinterpret_cast<int64_t *>(block);
+  char *entries = block + indexBytes;
   std::fill(index, index + slots, kEmpty);
   int64_t n = 0;
   for (int64_t i = 0; i < d->used; ++i) {
@@ -152,8 +152,7 @@ bool resize(MahouDict *d, int64_t minEntries) {
     }
     index[j] = n++;
   }
-  std::free(d->index);
-  std::free(d->entries);
+  std::free(d->index); // and the old entries with it
   d->index = index;
   d->entries = entries;
   d->indexMask = slots - 1;
@@ -293,9 +292,9 @@ void mahou_rt_dict_clear(MahouMemInfo *mi) {
   MahouDict *d = mahouDict(mi);
   int64_t used = d->used;
   char *entries = d->entries;
+  int64_t *block = d->index; // holds the entries too
   d->entries = nullptr;
   d->used = d->size = d->capacity = 0;
-  std::free(d->index);
   d->index = nullptr;
   resize(d, 8);
   MahouDict old = *d;
@@ -303,7 +302,7 @@ void mahou_rt_dict_clear(MahouMemInfo *mi) {
   old.used = used;
   for (int64_t i = 0; i < used; ++i)
     if (entryLive(entryAt(&old, i))) releaseEntry(&old, entryAt(&old, i));
-  std::free(entries);
+  std::free(block);
 }
 
 // Entry i (0 <= i < used) when live: its key's address, else null.

@@ -7,14 +7,18 @@
 #include "random_state.h"
 
 #include "mahou/random_distributions.h"
+#include "mahou/random_state_layout.h"
 #include "mahou/runtime.h"
 #include "mahou/types.h"
 
+#include <cstddef>
 #include <cstdio>
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <random>
+#include <vector>
 
 #include <pthread.h>
 
@@ -79,26 +83,49 @@ void MT19937::generate() {
   pos = 0;
 }
 
+// Codegen reads and advances the state in place (random_inline.cpp).
+namespace layout = mahou::random::state_layout;
+static_assert(MT19937::N == layout::kWords && offsetof(MT19937, key) == 0);
+static_assert(offsetof(MT19937, pos) == layout::kPos && offsetof(MT19937, hasGauss) == layout::kHasGauss &&
+              offsetof(MT19937, gauss) == layout::kGauss);
+
 namespace {
 
 // The states live on the heap, one pair per thread: thread-local storage of _core is the
 // static TLS block that the dynamic loader reserves, too small for 5 KB per thread. The
-// pointer is trivially destructible (no guard on each access) and initial-exec (one load);
-// a thread's block is freed at its exit by a reaper made with it.
+// pointer is trivially destructible (no guard on each access) and initial-exec (one load).
+// A thread's block goes back to a pool at its exit, for the next new thread (seeded anew):
+// never freed, so a pointer that compiled code still holds stays valid memory.
 struct States {
   MT19937 np, py;
 };
 __attribute__((tls_model("initial-exec"))) thread_local States *states = nullptr;
 
+// Never destroyed: threads may exit after the process's static destructors ran.
+std::mutex &poolMutex() {
+  static auto *m = new std::mutex();
+  return *m;
+}
+std::vector<States *> &pool() {
+  static auto *p = new std::vector<States *>();
+  return *p;
+}
+
 struct Reaper {
   ~Reaper() {
-    delete states;
+    if (!states) return;
+    std::lock_guard<std::mutex> lock(poolMutex());
+    pool().push_back(states);
     states = nullptr;
   }
 };
 
 // A forked child draws a stream of its own: its (one) thread's states are seeded anew.
+// The pool's lock is made afresh there, in case another thread of the parent held it.
+// (Not held across fork(): fork handlers that join worker threads run after ours, and
+// an exiting worker returns its states to the pool.)
 void afterFork() {
+  new (&poolMutex()) std::mutex();
   if (states) {
     states->np.initialized = false;
     states->py.initialized = false;
@@ -111,7 +138,16 @@ States &threadStates() {
     std::call_once(once, [] { pthread_atfork(nullptr, nullptr, afterFork); });
     static thread_local Reaper reaper;
     (void)reaper;
-    states = new States(); // value-initialised: not seeded yet
+    {
+      std::lock_guard<std::mutex> lock(poolMutex());
+      if (!pool().empty()) {
+        states = pool().back();
+        pool().pop_back();
+        states->np.initialized = false; // a former thread's: not seeded for this one
+        states->py.initialized = false;
+      }
+    }
+    if (!states) states = new States(); // value-initialised: not seeded yet
   }
   return *states;
 }
@@ -203,6 +239,11 @@ int32_t mahou_rt_np_seed(int64_t seed) {
 }
 
 void mahou_rt_np_seed_entropy() { np().seedFromEntropy(); }
+
+// This thread's state (seeded if it was not) and its refill, for the draws compiled code
+// makes inline: the pointer stays valid memory (states are pooled, never freed).
+void *mahou_rt_np_state() { return &np(); }
+void mahou_rt_np_state_refill(void *state) { static_cast<mahou::runtime::random_state::MT19937 *>(state)->generate(); }
 
 double mahou_rt_np_random() { return np().nextDouble(); }
 

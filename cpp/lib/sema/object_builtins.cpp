@@ -130,7 +130,16 @@ ExprPtr builtinSetDict(Use &u) {
                  : objectOp(t, ObjectOp::DictNew, Type::dict(Type::unknown(), Type::unknown()), {}, e.loc);
   ExprPtr items;
   const ast::Expr &arg = *e.args[0];
-  if (!isSet && arg.kind != ast::ExprKind::Call && !arg.as<ast::Comprehension>()) {
+  // set(a) of a 1-D array (a name, subscript or attribute): its elements are added
+  // straight from the array, with no list in between (`items` is the array then).
+  bool plainValue = arg.kind == ast::ExprKind::Name || arg.kind == ast::ExprKind::Subscript ||
+                    arg.kind == ast::ExprKind::Attribute;
+  if (isSet && plainValue) {
+    ExprPtr value = t.expr(arg);
+    if (Typing::isUnknown(value)) return u.unknown();
+    bool vector = value->type.isArray() && value->type.ndim == 1;
+    items = vector ? std::move(value) : t.listFromIterable(std::move(value), e.loc);
+  } else if (!isSet && arg.kind != ast::ExprKind::Call && !arg.as<ast::Comprehension>()) {
     ExprPtr value = t.expr(arg); // dict(d) of a dict: a copy of it
     if (Typing::isUnknown(value)) return u.unknown();
     if (value->type.isDict()) {
@@ -144,7 +153,7 @@ ExprPtr builtinSetDict(Use &u) {
     items = t.listFromAst(arg, e.loc);
   }
   if (Typing::isUnknown(items)) return u.unknown();
-  Type item = items->type.elems[0];
+  Type item = items->type.isArray() ? Type::scalar(items->type.dtype) : items->type.elems[0];
   if (!isSet && (!item.isTuple() || item.elems.size() != 2))
     u.error("dict() needs (key, value) pairs, not items of type " + item.str());
   Type rt = isSet ? Type::set(keyType(t, item, e.loc)) : Type::dict(keyType(t, item.elems[0], e.loc), item.elems[1]);
