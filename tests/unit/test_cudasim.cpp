@@ -129,5 +129,5 @@ TEST(CudaSim, BoundsCheckNamesThreadAndBlock) {
   ASSERT_EQ(launch(src, "oob", {&A}, 2, 8, /*boundscheck=*/true), 1);
   MahouError e = mahou_rt_take_error();
   EXPECT_NE(std::strstr(e.message, "index out of bounds"), nullptr) << e.message;
-  EXPECT_NE(std::strstr(e.message, "block (1, 0, 0)"), nullptr) << e.message;
+  EXPECT_NE(std::strstr(e.message, "ctaid=[1, 0, 0]: "), nullptr) << e.message;
 }

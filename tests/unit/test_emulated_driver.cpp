@@ -146,6 +146,6 @@ TEST(EmulatedDriver, AKernelThatRaisesIsAKernelFaultWithTheErrorPending) {
   MahouError e = mahou_rt_take_error();
   ASSERT_TRUE(e.set);
   EXPECT_NE(std::string(e.message).find("index out of range"), std::string::npos);
-  EXPECT_NE(std::string(e.message).find("thread (3, 0, 0)"), std::string::npos);
+  EXPECT_NE(std::string(e.message).find("tid=[3, 0, 0] "), std::string::npos);
   cu::unloadKernels(&owner);
 }
