@@ -175,15 +175,7 @@ llvm::Value *FunctionLowering::unshared(llvm::Value *operand, const Type &t, con
   auto *done = newBlock("unshare.done");
   b_.CreateCondBr(overlap, copyB, done, llvm::MDBuilder(ctx()).createBranchWeights(1, 100));
   b_.SetInsertPoint(copyB);
-  std::vector<llvm::Value *> extents;
-  for (int d = 0; d < t.ndim; ++d) extents.push_back(arrayShape(operand, d));
-  Type ct = Type::array(t.dtype, t.ndim, types::Layout::C);
-  llvm::Value *fresh = allocateArray(ct, extents);
-  Type et = Type::scalar(t.dtype);
-  loopNest(extents, [&](const std::vector<llvm::Value *> &idx) {
-    llvm::Value *v = b_.CreateLoad(types_.mem(et), elementPointer(operand, t, idx));
-    b_.CreateStore(v, elementPointer(fresh, ct, idx));
-  });
+  llvm::Value *fresh = cOrderCopy(operand, t);
   auto *copied = b_.GetInsertBlock();
   b_.CreateBr(done);
   b_.SetInsertPoint(done);

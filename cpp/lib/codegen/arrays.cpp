@@ -434,4 +434,16 @@ Value FunctionLowering::arrayCopy(const ir::Expr &e) {
   return {out, true};
 }
 
+llvm::Value *FunctionLowering::cOrderCopy(llvm::Value *arr, const Type &t) {
+  std::vector<llvm::Value *> extents;
+  for (int d = 0; d < t.ndim; ++d) extents.push_back(arrayShape(arr, d));
+  Type ct = Type::array(t.dtype, t.ndim, types::Layout::C);
+  llvm::Value *out = allocateArray(ct, extents);
+  Type item = Type::scalar(t.dtype);
+  loopNest(extents, [&](const std::vector<llvm::Value *> &idx) {
+    b_.CreateStore(b_.CreateLoad(types_.mem(item), elementPointer(arr, t, idx)), elementPointer(out, ct, idx));
+  });
+  return out;
+}
+
 } // namespace mahou::codegen

@@ -46,14 +46,7 @@ std::pair<llvm::Value *, llvm::Value *> FunctionLowering::blasOperand(llvm::Valu
   auto *copy = newBlock("blas.copy"), *join = newBlock("blas.operand");
   b_.CreateCondBr(usable, join, copy);
   b_.SetInsertPoint(copy);
-  std::vector<llvm::Value *> extents;
-  for (int d = 0; d < t.ndim; ++d) extents.push_back(arrayShape(arr, d));
-  Type ct = Type::array(t.dtype, t.ndim, types::Layout::C);
-  llvm::Value *out = allocateArray(ct, extents);
-  Type item = Type::scalar(t.dtype);
-  loopNest(extents, [&](const std::vector<llvm::Value *> &idx) {
-    b_.CreateStore(b_.CreateLoad(types_.mem(item), elementPointer(arr, t, idx)), elementPointer(out, ct, idx));
-  });
+  llvm::Value *out = cOrderCopy(arr, t);
   llvm::BasicBlock *copied = b_.GetInsertBlock();
   b_.CreateBr(join);
   b_.SetInsertPoint(join);

@@ -162,6 +162,8 @@ public:
   Value arrayLiteral(const ir::Expr &e); // array_construction.cpp: np.array([x, y, ...])
   // A fresh C-contiguous array of `t` with these extents (checked non-negative).
   llvm::Value *allocateArray(const Type &t, const std::vector<llvm::Value *> &extents);
+  // A new C-contiguous array (owned) with `arr`'s items, copied one by one (any layout).
+  llvm::Value *cOrderCopy(llvm::Value *arr, const Type &t);
   // The array struct of C-contiguous memory at `data` (meminfo may be null).
   llvm::Value *contiguousArray(llvm::Value *meminfo, llvm::Value *data, const std::vector<llvm::Value *> &extents,
                                int64_t itemsize);
