@@ -432,3 +432,18 @@ def assert_no_leaks(*calls, repeat=1000):
         for call in calls:
             call()
     assert mahou._core.live_allocations() == before
+
+
+def same_as_python(f, *args, same_type=False):
+    """f compiled and f run by CPython agree: the same result (and, with same_type, of
+    the same Python type), or the same exception type."""
+    try:
+        want = f(*args)
+    except Exception as e:
+        with pytest.raises(type(e)):
+            njit(f)(*args)
+        return
+    got = njit(f)(*args)
+    assert got == want
+    if same_type:
+        assert type(got) is type(want)

@@ -7,15 +7,7 @@ import pytest
 from mahou import njit
 from mahou.errors import UnsupportedError
 
-
-def same(f, *args):
-    try:
-        want = f(*args)
-    except Exception as e:
-        with pytest.raises(type(e)):
-            njit(f)(*args)
-        return
-    assert njit(f)(*args) == want
+from conftest import same_as_python as same
 
 
 def break_continue(n):

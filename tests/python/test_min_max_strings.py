@@ -8,16 +8,7 @@ import pytest
 import mahou
 from mahou import njit, typed
 
-
-def same(f, *args):
-    try:
-        want = f(*args)
-    except Exception as e:
-        with pytest.raises(type(e)):
-            njit(f)(*args)
-        return
-    got = njit(f)(*args)
-    assert got == want
+from conftest import same_as_python as same
 
 
 def of_arguments(a, b):

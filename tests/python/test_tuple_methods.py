@@ -7,20 +7,14 @@ from collections import namedtuple
 import pytest
 
 from mahou import njit
+from conftest import same_as_python
 from mahou.errors import TypingError, UnsupportedError
 
 Point = namedtuple("Point", "x y z")
 
 
 def same(f, *args):
-    try:
-        want = f(*args)
-    except Exception as e:
-        with pytest.raises(type(e)):
-            njit(f)(*args)
-        return
-    got = njit(f)(*args)
-    assert got == want and type(got) is type(want)
+    same_as_python(f, *args, same_type=True)
 
 
 def index(t, x):
