@@ -355,6 +355,57 @@ def test_broadcast_to():
         njit(lambda a: np.broadcast_to(a, (2, 4)))(np.arange(3.0))
 
 
+
+@pytest.mark.parametrize("shapes", [
+    ((3, 1), (1, 4)), ((6, 7), (5, 6, 1), (7,), (5, 1, 7)), (3, (2, 1)), ((),), (), ((0,), (1,)),
+    ((1,), (0, 1)), ((2, 1, 3), 3, (1,)), ((4,),)])
+def test_broadcast_shapes(shapes):
+    check(broadcast_shapes, *shapes)
+
+
+def broadcast_shapes(*s):
+    return np.broadcast_shapes(*s)
+
+
+def test_broadcast_shapes_errors():
+    for bad in [((2,), (3,)), ((2, 3), (3, 2)), ((-1,),)]:
+        with pytest.raises(ValueError):
+            np.broadcast_shapes(*bad)
+        with pytest.raises(ValueError):
+            njit(broadcast_shapes)(*bad)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_broadcast_arrays(dtype):
+    a = sample((3,), dtype)
+    for x in layouts(a):
+        check(lambda x, y: np.broadcast_arrays(x, y), x, sample((2, 1), np.int32))
+        check(lambda x: np.broadcast_arrays(x), x)
+    check(lambda x, y, z: np.broadcast_arrays(x, y, z), sample((2, 3), dtype)[:, ::2], 5.0,
+          sample((3, 1, 1)))
+    check(lambda x, y: np.broadcast_arrays(x, y), sample((0, 1), dtype), sample((4,)))
+    # the views share the arrays' memory and cannot be written
+    u, v = njit(lambda x, y: np.broadcast_arrays(x, y))(a, sample((2, 1)))
+    assert not u.flags.writeable and not v.flags.writeable
+    assert u.shape == (2, 3) and v.strides == (sample((2, 1)).strides[0], 0)
+
+    def write(x, y):
+        u, v = np.broadcast_arrays(x, y)
+        u[0, 0] = 1
+
+    with pytest.raises(TypingError, match="read-only"):
+        njit(write)(a, sample((2, 1)))
+    with pytest.raises(ValueError):
+        njit(lambda x, y: np.broadcast_arrays(x, y))(sample((2,)), sample((3,)))
+
+
+def atleast_each(a, b, c, d, e):
+    return np.atleast_1d(a, b, c, d, e), np.atleast_2d(a, b, c, d, e), np.atleast_3d(a, b, c, d, e)
+
+
+def test_atleast_of_many_arrays():
+    check(atleast_each, 2.5, sample((3,)), sample((2, 2), np.int32), sample((1, 2, 3)), sample(()))
+
 # ---------------------------------------------------------------- stacking
 def stacks(a, b):
     return np.dstack((a, b)), np.column_stack((a, b)), np.vstack((a, b)), np.hstack((a, b)), np.stack((a, b), 1)

@@ -15,7 +15,8 @@ __all__ = [
     "transpose", "swapaxes", "moveaxis", "expand_dims", "squeeze", "atleast_1d", "atleast_2d",
     "atleast_3d", "split", "array_split", "hsplit", "vsplit", "dsplit", "append", "delete", "insert",
     "diag", "diagflat", "diagonal", "real", "imag", "flip", "rot90", "roll", "tile", "resize",
-    "trim_zeros", "sliding_window_view", "broadcast_to", "shape", "size", "ndim",
+    "trim_zeros", "sliding_window_view", "broadcast_to", "broadcast_shapes", "broadcast_arrays", "shape",
+    "size", "ndim",
 ]
 
 
@@ -225,36 +226,48 @@ def _at3(a):
 
 
 @njit
+def _each_at1(*arys):
+    if len(arys) == 0:
+        return ()
+    return (_at1(arys[0]),) + _each_at1(*arys[1:])
+
+
+@njit
 def atleast_1d(*arys):
+    # one array: its view; several: a tuple of them, as NumPy
     if len(arys) == 1:
         return _at1(arys[0])
-    elif len(arys) == 2:
-        return (_at1(arys[0]), _at1(arys[1]))
-    elif len(arys) == 3:
-        return (_at1(arys[0]), _at1(arys[1]), _at1(arys[2]))
-    refuse("np.atleast_1d() of more than 3 arrays is not supported")
+    return _each_at1(*arys)
+
+
+@njit
+def _each_at2(*arys):
+    if len(arys) == 0:
+        return ()
+    return (_at2(arys[0]),) + _each_at2(*arys[1:])
 
 
 @njit
 def atleast_2d(*arys):
+    # one array: its view; several: a tuple of them, as NumPy
     if len(arys) == 1:
         return _at2(arys[0])
-    elif len(arys) == 2:
-        return (_at2(arys[0]), _at2(arys[1]))
-    elif len(arys) == 3:
-        return (_at2(arys[0]), _at2(arys[1]), _at2(arys[2]))
-    refuse("np.atleast_2d() of more than 3 arrays is not supported")
+    return _each_at2(*arys)
+
+
+@njit
+def _each_at3(*arys):
+    if len(arys) == 0:
+        return ()
+    return (_at3(arys[0]),) + _each_at3(*arys[1:])
 
 
 @njit
 def atleast_3d(*arys):
+    # one array: its view; several: a tuple of them, as NumPy
     if len(arys) == 1:
         return _at3(arys[0])
-    elif len(arys) == 2:
-        return (_at3(arys[0]), _at3(arys[1]))
-    elif len(arys) == 3:
-        return (_at3(arys[0]), _at3(arys[1]), _at3(arys[2]))
-    refuse("np.atleast_3d() of more than 3 arrays is not supported")
+    return _each_at3(*arys)
 
 
 @njit
@@ -304,6 +317,69 @@ def broadcast_to(array, shape):
             else:
                 raise ValueError("operands could not be broadcast together with the requested shape")
     return as_strided(a, ns, nst, writeable=False)
+
+
+@njit
+def _broadcast_pair(a, b):
+    # the broadcast of two shape tuples (aligned at their ends), as NumPy's rule; the
+    # result has max(len(a), len(b)) items, built by peeling the last axis off each
+    if len(a) == 0:
+        return b
+    if len(b) == 0:
+        return a
+    head = _broadcast_pair(a[:-1], b[:-1])
+    x = a[-1]
+    y = b[-1]
+    if x == 1:
+        return head + (y,)
+    if y != 1 and y != x:
+        raise ValueError("shape mismatch: objects cannot be broadcast to a single shape")
+    return head + (x,)
+
+
+@njit
+def _as_shape(s):
+    if isinstance(s, int):
+        return (s,)
+    return s
+
+
+@njit
+def _broadcast_all(*shapes):
+    if len(shapes) == 0:
+        return ()
+    return _broadcast_pair(_as_shape(shapes[0]), _broadcast_all(*shapes[1:]))
+
+
+@njit
+def broadcast_shapes(*args):
+    # the shape arrays of these shapes (ints or tuples of ints) broadcast to, as a tuple
+    out = _broadcast_all(*args)
+    for n in out:
+        if n < 0:
+            raise ValueError("negative dimensions are not allowed")
+    return out
+
+
+@njit
+def _array_shapes(*arrays):
+    if len(arrays) == 0:
+        return ()
+    return _broadcast_pair(np.asarray(arrays[0]).shape, _array_shapes(*arrays[1:]))
+
+
+@njit
+def _broadcast_each(shape, *arrays):
+    if len(arrays) == 0:
+        return ()
+    return (broadcast_to(arrays[0], shape),) + _broadcast_each(shape, *arrays[1:])
+
+
+@njit
+def broadcast_arrays(*args):
+    # read-only views of the arrays broadcast to one shape; a tuple, as NumPy 2 returns
+    # (Numba returns a list, whose items must then share one dtype)
+    return _broadcast_each(_array_shapes(*args), *args)
 
 
 # ---------------------------------------------------------------------------
