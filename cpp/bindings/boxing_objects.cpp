@@ -200,6 +200,17 @@ bool adoptArrays(const Type &t, char *value) {
     head->meminfo = mi;
     return true;
   }
+  if (t.isRandomGenerator()) { // {bitgen_t *, the Generator, its holder}
+    void *fields[3];
+    std::memcpy(fields, value, sizeof fields);
+    if (fields[2]) return true;
+    MahouMemInfo *mi = mahou_rt_alloc_object(0, releaseParent);
+    if (!mi) return runtimeErrorToPython();
+    Py_INCREF(static_cast<PyObject *>(fields[1]));
+    mi->data = fields[1];
+    std::memcpy(value + 2 * sizeof(void *), &mi, sizeof mi);
+    return true;
+  }
   if (t.isTuple()) {
     std::vector<size_t> offs = types::tupleOffsets(t);
     for (size_t i = 0; i < t.elems.size(); ++i)

@@ -113,14 +113,12 @@ PyObject *wrapGenerator(MahouMemInfo *gen, const types::Type &t); // takes the r
 // Keeps `code` (the returning function's machine code) linked while `gen` lives.
 void holdGeneratorCode(PyObject *gen, const std::shared_ptr<const void> &code);
 
-// np.random.Generator arguments (random_generator.cpp): {bitgen_t *, the object}, borrowed.
+// np.random.Generator arguments (random_generator.cpp): {bitgen_t *, the object, a holder
+// of the object}; an argument is borrowed (no holder), an item of a container is held
+// (adoptArrays gives it a holder).
 bool isNumpyRandomGenerator(PyObject *obj);
 bool unboxRandomGenerator(PyObject *obj, char *dst);
-// A typed container cannot hold Generators (anywhere in its item type): the native value
-// borrows the Python object, which only an argument's lifetime keeps alive. False with
-// TypeError set.
-bool refuseBorrowedItems(const types::Type &item, const char *container);
-PyObject *boxRandomGenerator(const char *src); // a new reference to the same Generator
+PyObject *boxRandomGenerator(const char *src); // a new reference to the same Generator (takes the value's)
 
 // mahou.typed.List and mahou.typed.Dict (typed_list.cpp, typed_dict.cpp).
 void registerTypedContainers(nanobind::module_ &m);

@@ -1,7 +1,8 @@
 // np.random.Generator arguments: recognised by type (the dispatcher's key), unboxed to
 // the bit generator's bitgen_t (from its "BitGenerator" capsule) and the Generator
 // object itself, both borrowed from the argument, which the caller keeps alive for the
-// call. Compiled code draws through bitgen_t's function pointers, so the stream is
+// call (the third field, a holder of the object, is null until the value is stored
+// where it may outlive the call: then the holder keeps the Generator alive). Compiled code draws through bitgen_t's function pointers, so the stream is
 // the caller's and continues after the call; returning the generator gives back the
 // same object.
 #include "objects_binding.h"
@@ -53,31 +54,17 @@ bool unboxRandomGenerator(PyObject *obj, char *dst) {
   void *state = PyCapsule_GetPointer(capsule, "BitGenerator");
   Py_DECREF(capsule); // the bit generator holds it and the bitgen_t it points to
   if (!state) return false;
-  void *fields[2] = {state, obj};
+  void *fields[3] = {state, obj, nullptr}; // no holder: borrowed from the argument
   std::memcpy(dst, fields, sizeof fields);
   return true;
 }
 
-static bool holdsGenerator(const types::Type &t) {
-  if (t.kind == types::Kind::NumPyRandomGenerator) return true;
-  for (const auto &e : t.elems)
-    if (holdsGenerator(e)) return true;
-  return false;
-}
-
-bool refuseBorrowedItems(const types::Type &item, const char *container) {
-  if (!holdsGenerator(item)) return true;
-  PyErr_Format(PyExc_TypeError,
-               "a typed %s cannot hold numpy.random.Generator objects (%s): pass the Generator "
-               "itself as an argument", container, item.str().c_str());
-  return false;
-}
-
 PyObject *boxRandomGenerator(const char *src) {
-  void *fields[2];
+  void *fields[3];
   std::memcpy(fields, src, sizeof fields);
   auto *obj = static_cast<PyObject *>(fields[1]);
   Py_INCREF(obj);
+  mahou_rt_decref(static_cast<MahouMemInfo *>(fields[2])); // the value's reference, taken
   return obj;
 }
 

@@ -100,7 +100,6 @@ bool hashableKey(const Type &k) {
 }
 
 bool setTypes(TypedDictObject *self, const Type &k, const Type &v) {
-  if (!refuseBorrowedItems(k, "dict") || !refuseBorrowedItems(v, "dict")) return false;
   MahouMemInfo *d = mahou_rt_dict_new(descriptorOf(k), descriptorOf(v));
   if (!d) return setRuntimeError();
   self->dict = d;
@@ -669,10 +668,6 @@ bool unboxTypedDict(PyObject *obj, const Type &t, char *dst) {
 }
 
 PyObject *wrapTypedDict(MahouMemInfo *dict, const Type &dictType) {
-  if (!refuseBorrowedItems(dictType, "dict")) { // returned from compiled code
-    mahou_rt_decref(dict);
-    return nullptr;
-  }
   TypedDictObject *self = allocate(theTypedDictType);
   if (!self) {
     mahou_rt_decref(dict);

@@ -80,7 +80,6 @@ PyObject *itemToPython(TypedListObject *self, int64_t i) {
 }
 
 bool setItemType(TypedListObject *self, const Type &item) {
-  if (!refuseBorrowedItems(item, "list")) return false;
   MahouMemInfo *list = mahou_rt_list_new(descriptorOf(item), 0);
   if (!list) return setRuntimeError();
   self->list = list;
@@ -482,10 +481,6 @@ bool unboxTypedList(PyObject *obj, const Type &t, char *dst) {
 }
 
 PyObject *wrapTypedList(MahouMemInfo *list, const Type &item) {
-  if (!refuseBorrowedItems(item, "list")) { // returned from compiled code
-    mahou_rt_decref(list);
-    return nullptr;
-  }
   auto *self = asList(theTypedListType->tp_alloc(theTypedListType, 0));
   if (!self) {
     mahou_rt_decref(list);

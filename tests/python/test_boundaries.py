@@ -673,31 +673,63 @@ def test_floats_without_an_int64_value_are_refused_by_integer_fields():
 
 
 # ---------------------------------------------------------------- Generators in containers
-# A native Generator borrows its Python object (an argument keeps it alive for the call):
-# typed containers that would outlive it refuse it instead of holding a dangling pointer.
+# A Generator argument borrows its Python object for the call; stored in a container that
+# may outlive the call it holds a reference of its own (released with the item), so the
+# container keeps the Generator alive and draws continue its stream.
 
-def test_typed_containers_refuse_generators():
+def test_typed_containers_hold_generators():
+    import gc
+    import sys
+
     import numpy as np
-    from mahou import njit, typed
-    gens = typed.List()
-    with pytest.raises(TypeError, match="cannot hold numpy.random.Generator"):
-        gens.append(np.random.default_rng(1))
-    d = typed.Dict()
-    with pytest.raises(TypeError, match="cannot hold numpy.random.Generator"):
-        d[1] = np.random.default_rng(1)
+    from mahou import njit, prange, typed
 
     @njit
-    def returned_list(rng):
-        out = typed.List()
-        out.append(rng)
+    def draw_each(gens):
+        out = np.empty(len(gens))
+        for i in range(len(gens)):
+            out[i] = gens[i].random()
         return out
 
-    with pytest.raises(TypeError, match="cannot hold numpy.random.Generator"):
-        returned_list(np.random.default_rng(1))
+    gens = typed.List([np.random.default_rng(s) for s in range(4)])
+    ref = [np.random.default_rng(s) for s in range(4)]
+    for _ in range(2):  # the stream continues from one call to the next
+        assert draw_each(gens).tolist() == [g.random() for g in ref]
+    assert [g.random() for g in gens] == [g.random() for g in ref]  # and in Python
+
+    rng = np.random.default_rng(5)
+    before = sys.getrefcount(rng)
+    d = typed.Dict()
+    d[1] = rng
+    assert d[1] is rng
 
     @njit
-    def inside_the_call(rng):  # a list used within the call is fine
-        xs = [rng, rng]
-        return xs[1].random()
+    def containers(a, b):
+        xs = [a, b]
+        xs.append(b)
+        held = typed.List()
+        held.append(a)
+        return xs, held, {7: a}, xs[0].random() + xs[2].random()
 
-    assert inside_the_call(np.random.default_rng(7)) == np.random.default_rng(7).random()
+    other = np.random.default_rng(6)
+    xs, held, dd, s = containers(rng, other)
+    assert xs[0] is rng and xs[2] is other and held[0] is rng and dd[7] is rng
+    assert s == np.random.default_rng(5).random() + np.random.default_rng(6).random()
+    del xs, held, dd, d
+    gc.collect()
+    assert sys.getrefcount(rng) == before
+
+    # the list keeps a Generator alive after every other reference is gone
+    held = typed.List([np.random.default_rng(9)])
+    gc.collect()
+    assert draw_each(held)[0] == np.random.default_rng(9).random()
+
+    @njit(parallel=True)
+    def one_per_iteration(gens):
+        out = np.zeros(len(gens))
+        for p in prange(len(gens)):
+            out[p] = gens[np.int64(p)].standard_normal()
+        return out
+
+    gens = typed.List([np.random.default_rng(s) for s in range(8)])
+    assert one_per_iteration(gens).tolist() == [np.random.default_rng(s).standard_normal() for s in range(8)]

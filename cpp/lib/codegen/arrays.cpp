@@ -16,7 +16,8 @@ void FunctionLowering::incref(llvm::Value *v, const Type &t) { countRef(v, t, "m
 void FunctionLowering::decref(llvm::Value *v, const Type &t) { countRef(v, t, "mahou_rt_decref"); }
 
 // Calls `fn` (incref or decref) on every MahouMemInfo* a value holds: an array's
-// meminfo (null for NumPy's arrays), an object, and those inside tuples and optionals
+// meminfo (null for NumPy's arrays), an object, a Generator's holder (null while it is
+// borrowed from the argument), and those inside tuples and optionals
 // (a None optional holds zeros).
 void FunctionLowering::countRef(llvm::Value *v, const Type &t, const char *fn) {
   if (gpu()) return; // device arrays are never reference counted
@@ -28,6 +29,7 @@ void FunctionLowering::countRef(llvm::Value *v, const Type &t, const char *fn) {
   }
   llvm::Value *mi;
   if (t.isArray()) mi = b_.CreateExtractValue(v, {0u});
+  else if (t.isRandomGenerator()) mi = b_.CreateExtractValue(v, {2u}); // its holder
   else if (t.isObject()) mi = v;
   else return;
   // Unguarded (the runtime accepts null): the JIT's refcount pass removes the pairs that

@@ -10,9 +10,12 @@ namespace mahou::codegen {
 
 // An array from NumPy has no meminfo (its argument keeps it alive during the call);
 // stored in an instance, which may outlive the call, it gets one holding the ndarray.
-llvm::Value *FunctionLowering::adoptArgumentArray(llvm::Value *arr) {
-  llvm::Value *mi = b_.CreateExtractValue(arr, {0u});
-  llvm::Value *parent = b_.CreateExtractValue(arr, {1u});
+// A Generator argument likewise gets a holder of the Generator object.
+llvm::Value *FunctionLowering::adoptArgumentArray(llvm::Value *arr) { return adoptParent(arr, 0, 1); }
+
+llvm::Value *FunctionLowering::adoptParent(llvm::Value *arr, unsigned holderField, unsigned parentField) {
+  llvm::Value *mi = b_.CreateExtractValue(arr, {holderField});
+  llvm::Value *parent = b_.CreateExtractValue(arr, {parentField});
   auto *before = b_.GetInsertBlock();
   auto *adopt = newBlock("adopt");
   auto *done = newBlock("adopt.done");
@@ -21,7 +24,7 @@ llvm::Value *FunctionLowering::adoptArgumentArray(llvm::Value *arr) {
   b_.SetInsertPoint(adopt);
   llvm::Value *held = b_.CreateCall(runtimeFn("mahou_rt_adopt_parent", b_.getPtrTy(), {b_.getPtrTy()}), {parent});
   checkNotNull(held);
-  llvm::Value *adopted = b_.CreateInsertValue(arr, held, {0u});
+  llvm::Value *adopted = b_.CreateInsertValue(arr, held, {holderField});
   auto *adoptEnd = b_.GetInsertBlock();
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
@@ -33,6 +36,7 @@ llvm::Value *FunctionLowering::adoptArgumentArray(llvm::Value *arr) {
 
 llvm::Value *FunctionLowering::ownedForStore(Value v, const Type &t) {
   llvm::Value *x = t.hasRefs() ? own(v, t) : v.v;
+  if (t.isRandomGenerator()) return adoptParent(x, 2, 1);
   return t.isArray() ? adoptArgumentArray(x) : x;
 }
 

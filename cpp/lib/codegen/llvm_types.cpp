@@ -57,8 +57,10 @@ llvm::Type *TypeMapper::ssa(const Type &t) {
   case types::Kind::EnumMember: return ssa(t.elems[0]); // its value (int64 or float64)
   case types::Kind::CPointer:
   case types::Kind::Record: return llvm::PointerType::get(ctx_, 0); // the record's bytes
-  case types::Kind::NumPyRandomGenerator: // {bitgen_t *, the Generator object} (layout.cpp)
-    return llvm::StructType::get(ctx_, {llvm::PointerType::get(ctx_, 0), llvm::PointerType::get(ctx_, 0)});
+  case types::Kind::NumPyRandomGenerator: { // {bitgen_t *, the Generator object, its holder} (layout.cpp)
+    auto *p = llvm::PointerType::get(ctx_, 0);
+    return llvm::StructType::get(ctx_, {p, p, p});
+  }
   default: internalError("type " + t.str() + " has no runtime representation");
   }
 }

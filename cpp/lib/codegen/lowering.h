@@ -277,6 +277,9 @@ public:
   Value recordOp(const ir::Expr &e);   // NumPy records (records.cpp)
   Value hashOp(const ir::Expr &e);     // hash() (hashing.cpp)
   llvm::Value *adoptArgumentArray(llvm::Value *arr);
+  // `value` with a holder of its Python object (field parentField) in field holderField
+  // when it has none (a value borrowed from an argument, stored where it may outlive it).
+  llvm::Value *adoptParent(llvm::Value *value, unsigned holderField, unsigned parentField);
   // A value stored into a container that may outlive the call: an owned reference, and an
   // array from NumPy (no meminfo) given one holding the ndarray (adoptArgumentArray).
   llvm::Value *ownedForStore(Value v, const types::Type &t);

@@ -36,7 +36,7 @@ SizeAlign layout(const Type &t, std::vector<size_t> *offsets = nullptr) {
   case Kind::Record:
   case Kind::Str:
   case Kind::CPointer: return {8, 8};
-  case Kind::NumPyRandomGenerator: return {2 * sizeof(void *), 8}; // {bitgen_t *, PyObject *}
+  case Kind::NumPyRandomGenerator: return {3 * sizeof(void *), 8}; // {bitgen_t *, PyObject *, holder}
   case Kind::EnumMember: return layout(t.elems[0]); // its value
   case Kind::Optional: {
     SizeAlign e = layout(t.elems[0]);
@@ -112,6 +112,11 @@ struct DescBuilder {
     case Kind::Generator:
       refs.push_back(uint32_t(offset)); // an array's meminfo, or the object
       field(offset, MAHOU_FIELD_OPAQUE, 8);
+      flags = 0;
+      return;
+    case Kind::NumPyRandomGenerator: // the holder of the Generator object (null: borrowed)
+      refs.push_back(uint32_t(offset + 2 * sizeof(void *)));
+      field(offset, MAHOU_FIELD_OPAQUE, 0);
       flags = 0;
       return;
     case Kind::None:

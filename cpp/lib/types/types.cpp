@@ -303,7 +303,8 @@ bool Type::hasRefs() const {
   case Kind::Set:
   case Kind::Unicode:
   case Kind::Instance:
-  case Kind::Generator: return true;
+  case Kind::Generator:
+  case Kind::NumPyRandomGenerator: return true; // its holder (null while borrowed)
   case Kind::Tuple:
   case Kind::Optional:
     for (auto &e : elems)
