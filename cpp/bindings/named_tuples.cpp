@@ -6,6 +6,7 @@
 #include "numpy_api.h"
 
 #include "mahou/layout.h"
+#include "mahou/literal_list_type.h"
 #include "mahou/range_type.h"
 #include "mahou/slice_type.h"
 
@@ -144,6 +145,11 @@ PyObject *boxNamedTuple(const types::Type &t, PyObject *items) {
     Py_DECREF(items);
     PyErr_SetString(PyExc_TypeError, "a bound method of a jitclass instance cannot leave compiled code");
     return nullptr;
+  }
+  if (t.handle == types::kLiteralListClass) { // a list, as Python made it
+    PyObject *r = PySequence_List(items);
+    Py_DECREF(items);
+    return r;
   }
   if (t.handle == types::kSliceClass) {
     PyObject *r = PySlice_New(PyTuple_GET_ITEM(items, 0), PyTuple_GET_ITEM(items, 1), PyTuple_GET_ITEM(items, 2));

@@ -5,6 +5,7 @@
 #include "numpy_api.h"
 #include "objects_binding.h"
 
+#include "mahou/literal_list_type.h"
 #include "mahou/range_type.h"
 
 #include <bit>
@@ -652,7 +653,7 @@ PyObject *toPyType(const Type &t) {
         return nullptr;
       items.append(item);
     }
-    if (types::isSlice(t) || types::isRange(t) || types::isBoundMethod(t))
+    if (types::isSlice(t) || types::isRange(t) || types::isBoundMethod(t) || types::isLiteralList(t))
       return callTypes("_opaque", nb::make_tuple(typeString(t)));
     if (t.handle) // a namedtuple: types.NamedTuple(items, its class)
       return callTypes("NamedTuple", nb::make_tuple(items, nb::handle(reinterpret_cast<PyObject *>(uintptr_t(t.handle)))));

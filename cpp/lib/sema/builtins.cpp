@@ -4,6 +4,8 @@
 // (list, dict, sorted, str, ...) are in object_builtins.cpp.
 #include "sema/typers.h"
 
+#include "mahou/bound_method_type.h"
+#include "mahou/literal_list_type.h"
 #include "mahou/range_type.h"
 #include "mahou/slice_type.h"
 
@@ -84,9 +86,11 @@ std::optional<bool> isBuiltinInstance(const GlobalValue &g, const Type &xt) {
     }
   }
   if (cls->typer == &builtinSlice) return types::isSlice(xt);
-  if (cls->typer == &builtinTuple) return xt.isTuple() && !types::isSlice(xt);
+  if (cls->typer == &builtinTuple) // ranges, slices, literal lists, bound methods, closures are tuples inside only
+    return xt.isTuple() && (xt.handle == 0 || xt.isNamedTuple()) && !types::isSlice(xt) && !types::isRange(xt) &&
+           !types::isLiteralList(xt) && !types::isBoundMethod(xt) && !xt.isClosure();
   if (cls->typer == &builtinStr && cls->variant == 0) return xt.isString();
-  if (cls->typer == &builtinList) return xt.isList();
+  if (cls->typer == &builtinList) return xt.isList() || types::isLiteralList(xt);
   if (cls->typer == &builtinSetDict) return cls->variant == 0 ? xt.isSet() : xt.isDict();
   return std::nullopt;
 }

@@ -2,6 +2,8 @@
 // comparisons, and/or, conditional expressions, attributes and tuples.
 #include "typer.h"
 
+#include "mahou/literal_list_type.h"
+
 #include <cmath>
 
 namespace mahou::sema {
@@ -377,7 +379,11 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
       return compareOne(op, std::move(v[0]), std::move(v[1]), loc);
     }, loc);
   }
-  if (a.isTuple() && b.isTuple()) return tupleCompare(*this, op, std::move(lhs), std::move(rhs), loc);
+  if (a.isTuple() && b.isTuple()) {
+    if (types::isLiteralList(a) != types::isLiteralList(b)) // a list and a tuple: never equal in Python
+      refuseLiteralList(*this, types::isLiteralList(a) ? a : b, loc, "cannot be compared with a tuple");
+    return tupleCompare(*this, op, std::move(lhs), std::move(rhs), loc);
+  }
   if (a.isNone() || b.isNone()) {
     if (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq)
       return ir::makeConst(Type::boolean(), loc, (a.isNone() && b.isNone()) == (op == ast::CmpOpKind::Eq));

@@ -4,6 +4,7 @@
 // instance calls its __hash__.
 #include "typer.h"
 #include "sema/typers.h"
+#include "mahou/literal_list_type.h"
 #include "mahou/range_type.h"
 
 #include "mahou/jitclass.h"
@@ -34,6 +35,7 @@ ExprPtr hashOf(Typing &t, ExprPtr x, Loc loc) {
   if (ty.isNumber() || ty.isNone()) return one(ObjectOp::HashValue, std::move(x));
   if (types::isSlice(ty)) t.error(loc, "unhashable type: 'slice'"); // as in Python 3.11
   if (types::isRange(ty)) t.notSupported(loc, "hashing a range object is not supported");
+  if (types::isLiteralList(ty)) t.error(loc, "unhashable type: 'list'");
   if (ty.isTuple()) {
     return t.bindOnce(std::move(x), [&](const std::function<ExprPtr()> &v) -> ExprPtr {
       std::vector<ExprPtr> lanes;

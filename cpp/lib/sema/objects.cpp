@@ -4,6 +4,7 @@
 #include "typer.h"
 #include "mahou/versions.h"
 
+#include "mahou/literal_list_type.h"
 #include "mahou/slice_type.h"
 
 #include "mahou/layout.h"
@@ -45,20 +46,30 @@ ExprPtr toUnicode(Typing &t, ExprPtr e) {
   return e;
 }
 
+// A list display: a list of the items' common type, or, when they have none (`['a', 1,
+// 2j]`), Numba's literal list: the items as they are, in a tuple that is not a tuple
+// (literal_list_type.h), which cannot be changed.
 ExprPtr FunctionTyper::listDisplay(const ast::List &l) {
   requireHost(l.loc, "a list");
   std::vector<ExprPtr> items;
   Type item = Type::unknown();
+  bool literal = false;
   for (auto &x : l.elts) {
     if (x->kind == ast::ExprKind::Starred) notSupported(x->loc, "starred items in a list display are not supported");
     items.push_back(expr(*x));
     if (isUnknown(items.back())) return unknown(l.loc);
     Type t = itemType(*this, items.back()->type, x->loc, "a list item");
+    if (literal) continue;
     auto u = types::unify(item, t); // None among values: a list of optionals, as Numba's
-    if (!u || (u->isOptional() && u->elems[0].isNone()))
-      error(x->loc, "list items of different types: " + item.str() + " and " + t.str() +
-                        " (a list holds items of one type)");
-    item = *u;
+    if (!u || (u->isOptional() && u->elems[0].isNone())) literal = true;
+    else item = *u;
+  }
+  if (literal) {
+    std::vector<Type> ts;
+    for (auto &x : items) ts.push_back(x->type);
+    auto m = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, types::literalListType(std::move(ts)), l.loc);
+    m->args = std::move(items);
+    return m;
   }
   for (auto &x : items) x = convert(std::move(x), item, "list item");
   return objectOp(*this, ObjectOp::ListNew, Type::list(item), std::move(items), l.loc);

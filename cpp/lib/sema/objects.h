@@ -48,6 +48,9 @@ std::vector<ExprPtr> sliceBounds(Typing &t, const ir::Expr &slice, Loc loc);
 ir::ViewSlot sliceSlot(Typing &t, const ir::Expr &slice, Loc loc); // an array index slot of a slice value
 // "'slice' object <what>" (a TypingError), "'range' object <what>" (unsupported).
 void refuseSlice(const Typing &t, const Type &type, Loc loc, const std::string &what);
+// "a literal list ... <what>" (UnsupportedError) when `type` is a literal list: the tuple
+// operations whose answer would differ for a list (literal_lists.cpp).
+void refuseLiteralList(const Typing &t, const Type &type, Loc loc, const std::string &what);
 ExprPtr generatorNext(Typing &t, ExprPtr gen, Loc loc); // next(g) of a generator (null: not one; generators.cpp)
 ExprPtr generatorNextOr(Typing &t, ExprPtr gen, ExprPtr dflt, Loc loc); // next(g, default) of a generator
 

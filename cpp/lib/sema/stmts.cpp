@@ -227,6 +227,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     if (isUnknown(base)) return;
     if (base->type.isString()) error(loc, "'str' object does not support item assignment");
     if (base->type.isPointer()) base = pointerView(*this, std::move(base), loc);
+    refuseLiteralList(*this, base->type, loc, "cannot be changed");
     if (base->type.isTuple()) error(loc, "'tuple' object does not support item assignment");
     if (!base->type.isArray()) error(loc, "'" + base->type.str() + "' does not support item assignment");
     if (base->type.readonly) error(loc, "cannot assign to an item of a read-only array");

@@ -1,6 +1,7 @@
 // Typing of text made from values: f-strings (each part formatted, the parts
 // concatenated), and the repr() text of containers that print() writes.
 #include "typer.h"
+#include "mahou/literal_list_type.h"
 #include "mahou/range_type.h"
 
 namespace mahou::sema {
@@ -30,7 +31,8 @@ ExprPtr reprText(Typing &t, ExprPtr v, Loc loc) {
     auto stmts = std::make_shared<ir::Block>();
     int tv = t.holdInTemp(std::move(v), loc, *stmts);
     std::vector<ExprPtr> parts;
-    parts.push_back(ir::makeStrConst("(", loc));
+    const bool list = types::isLiteralList(ty);
+    parts.push_back(ir::makeStrConst(list ? "[" : "(", loc));
     for (size_t i = 0; i < ty.elems.size(); ++i) {
       if (i) parts.push_back(ir::makeStrConst(", ", loc));
       auto item = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, ty.elems[i], loc);
@@ -38,7 +40,7 @@ ExprPtr reprText(Typing &t, ExprPtr v, Loc loc) {
       item->args.push_back(t.load(tv, loc));
       parts.push_back(reprText(t, std::move(item), loc));
     }
-    parts.push_back(ir::makeStrConst(ty.elems.size() == 1 ? ",)" : ")", loc));
+    parts.push_back(ir::makeStrConst(list ? "]" : ty.elems.size() == 1 ? ",)" : ")", loc));
     return t.seqExpr(std::move(stmts), concatText(t, std::move(parts), loc), loc);
   }
   if (ty.isList() || ty.isSet()) {

@@ -163,6 +163,8 @@ ExprPtr tupleConcat(Typing &t, ExprPtr lhs, ExprPtr rhs, Loc loc) {
   if (t.isUnknown(lhs) || t.isUnknown(rhs)) return t.unknown(loc);
   refuseSlice(t, lhs->type, loc, "does not support +");
   refuseSlice(t, rhs->type, loc, "does not support +");
+  refuseLiteralList(t, lhs->type, loc, "cannot be concatenated");
+  refuseLiteralList(t, rhs->type, loc, "cannot be concatenated");
   std::vector<Type> ts = lhs->type.elems;
   for (auto &t : rhs->type.elems) ts.push_back(t);
   auto c = std::make_unique<ir::Expr>(ir::ExprOp::TupleConcat, Type::tuple(ts), loc);
@@ -174,6 +176,7 @@ ExprPtr tupleConcat(Typing &t, ExprPtr lhs, ExprPtr rhs, Loc loc) {
 ExprPtr tupleRepeat(Typing &t, ExprPtr tuple, ExprPtr count, bool countFirst, Loc loc) {
   if (t.isUnknown(tuple) || t.isUnknown(count)) return t.unknown(loc);
   refuseSlice(t, tuple->type, loc, "does not support *");
+  refuseLiteralList(t, tuple->type, loc, "cannot be repeated");
   if (types::isRange(tuple->type)) t.error(loc, "unsupported operand types for *: range and " + count->type.str());
   if (!count->type.isInt() && !count->type.isBool())
     t.error(loc, "can't multiply sequence by non-int of type '" + count->type.str() + "'");
@@ -224,6 +227,7 @@ ExprPtr tupleSubscript(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc)
   if (tt.isClosure()) t.error(loc, "'function' object is not subscriptable");
   int64_t n = int64_t(tt.elems.size());
   if (auto *sl = index.as<ast::Slice>()) {
+    refuseLiteralList(t, tt, loc, "cannot be sliced");
     auto bound = [&](const ast::ExprPtr &x, const char *what) -> std::optional<int64_t> {
       if (!x) return std::nullopt;
       auto v = t.constInt(*x);

@@ -1,5 +1,6 @@
 // Type constructors, predicates, printing and unification of the type lattice.
 #include "mahou/types.h"
+#include "mahou/literal_list_type.h"
 #include "mahou/range_type.h"
 #include "mahou/slice_type.h"
 
@@ -383,6 +384,11 @@ std::string Type::str() const {
     }
     if (handle == kSliceClass) return "slice(" + elems[0].str() + ", " + elems[1].str() + ", " + elems[2].str() + ")";
     if (handle == kRangeClass) return "range_state64";
+    if (handle == kLiteralListClass) {
+      std::string s = "LiteralList(";
+      for (size_t i = 0; i < elems.size(); ++i) s += (i ? ", " : "") + elems[i].str();
+      return s + ")";
+    }
     if (handle) { // NamedTuple(P, x: int64, y: float64): the field names are part of the type
       std::string s = "NamedTuple(" + text;
       for (size_t i = 0; i < elems.size(); ++i) s += ", " + fields[i] + ": " + elems[i].str();
