@@ -6,7 +6,7 @@ without the rest being typed (`if b is not None and b.shape[0] > 1` with b None)
 import numpy as np
 import pytest
 
-from conftest import check
+from conftest import check, same_as_python
 from mahou import njit
 
 
@@ -72,3 +72,22 @@ def test_none_checks_prune_the_rest(args):
 @pytest.mark.parametrize("a", [-7, -1, 3, 20])
 def test_short_circuit_order(a):
     check(short_circuits, a)
+
+
+def decided_after_an_operand(n, k):
+    # a constant decides the test, but the operands before it still run (and may raise)
+    r = 0
+    if k % n < 3 and False:
+        r = 1
+    while n // k > 100 or True:
+        r += 2
+        break
+    w = 0
+    while w < (n % k) and False:
+        w += 1
+    return r + (1 if (n > 0 and k % n == 0 and False) or w == 0 else 0)
+
+
+@pytest.mark.parametrize("n, k", [(3, 2), (0, 2), (2, 0), (0, 0), (-4, 7)])
+def test_operands_before_a_deciding_constant_still_run(n, k):
+    same_as_python(decided_after_an_operand, n, k)

@@ -11,19 +11,33 @@ ExprPtr FunctionTyper::condition(const ast::Expr &e) {
   if (auto *b = e.as<ast::BoolOp>()) {
     bool isOr = b->op == ast::BoolOpKind::Or;
     std::vector<ExprPtr> parts;
+    auto chain = [&]() {
+      ExprPtr acc = std::move(parts.back());
+      for (int i = int(parts.size()) - 2; i >= 0; --i)
+        acc = ir::makeShortCircuit(isOr, std::move(parts[size_t(i)]), std::move(acc), e.loc);
+      return acc;
+    };
     for (auto &v : b->values) {
       auto c = condition(*v);
       if (isUnknown(c)) return unknown(e.loc);
       if (c->op == ir::ExprOp::Const && c->type.isBool()) {
-        if ((c->ival != 0) == isOr) return ir::makeConst(Type::boolean(), e.loc, isOr); // decided here
+        if ((c->ival != 0) == isOr) { // decided here
+          ExprPtr decided = ir::makeConst(Type::boolean(), e.loc, isOr);
+          bool canRaise = false;
+          for (auto &p : parts) canRaise |= p->op != ir::ExprOp::Const && p->op != ir::ExprOp::LoadVar;
+          if (!canRaise) return decided;
+          // the operands before it still run, short-circuited, as Python evaluates them
+          // (`x % n < 3 and False` raises ZeroDivisionError when n is 0)
+          auto stmts = std::make_shared<ir::Block>();
+          stmts->push_back(ir::makeEval(chain(), e.loc));
+          return seqExpr(std::move(stmts), std::move(decided), e.loc);
+        }
         continue; // True in an `and`, False in an `or`: no effect
       }
       parts.push_back(std::move(c));
     }
     if (parts.empty()) return ir::makeConst(Type::boolean(), e.loc, !isOr);
-    ExprPtr acc = std::move(parts.back());
-    for (int i = int(parts.size()) - 2; i >= 0; --i) acc = ir::makeShortCircuit(isOr, std::move(parts[size_t(i)]), std::move(acc), e.loc);
-    return acc;
+    return chain();
   }
   if (auto *u = e.as<ast::UnaryOp>(); u && u->op == ast::UnaryOpKind::Not) {
     auto c = condition(*u->operand);

@@ -1,5 +1,6 @@
 """Tuples: construction from scalars, constant indexing and negative indexing,
-unpacking, len, tuples as parameters and results."""
+unpacking, len, tuples as parameters and results; and lists of items of different types
+(Numba's literal lists, made with a string among the items) indexed with a constant."""
 
 from .core import BOOL, FLOAT, INT, feature, is_tuple, leaf, tuple_type
 
@@ -29,6 +30,18 @@ def item(g, t, depth):
     if g.chance(0.3):
         k -= len(v.type[1])  # the same item, counted from the end
     return f"{v.name}[{k}]"
+
+
+def literal_list_item(g, t, depth):
+    # `[x, 'w', y][k]`: a list whose items have no common type, indexed with a constant
+    items = [g.expr(t, depth + 1), repr(g.rng.choice(["w", "", "ab"])),
+             g.expr(g.rng.choice([INT, FLOAT, BOOL]), depth + 1)]
+    order = list(range(3))
+    g.rng.shuffle(order)
+    k = order.index(0)
+    if g.chance(0.3):
+        k -= 3
+    return "[" + ", ".join(items[i] for i in order) + f"][{k}]"
 
 
 @leaf
@@ -61,6 +74,7 @@ def register(reg):
     reg.add_expr("tuple", 2, make_tuple)
     reg.add_expr("tuple", 2, tuple_var)
     reg.add_expr([INT, FLOAT, BOOL], 1.5, item)
+    reg.add_expr([INT, FLOAT, BOOL], 0.3, literal_list_item)
     reg.add_expr(INT, 0.3, length)
     reg.add_stmt(1, new_tuple)
     reg.add_stmt(0.6, unpack)
