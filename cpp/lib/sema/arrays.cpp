@@ -128,6 +128,7 @@ ExprPtr FunctionTyper::basicIndex(ExprPtr base, std::vector<IndexPart> parts, Lo
   if (ndim == 1 && at.ndim == 1 && keepC) layout = types::Layout::C;
   auto view = std::make_unique<ir::Expr>(ir::ExprOp::ArrayView,
                                          Type::array(at.dtype, ndim, layout, at.readonly), loc);
+  view->type.buffer = at.buffer; // a slice of a bytes is a bytes (Numba's Buffer.copy)
   view->args.push_back(std::move(base));
   view->slots = std::move(slots);
   return view;

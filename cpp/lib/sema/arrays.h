@@ -56,6 +56,13 @@ void refuseRecordOperand(const Typing &t, const ExprPtr &e, Loc loc, const std::
 // them (fields, views, shape, passing them on); anything else is UnsupportedError.
 void checkRecordUses(const Typing &t, const ir::Block &body);
 
+// bytes, bytearray, memoryview and array.array values (buffers.cpp): every use of one in
+// the typed body is one Python's object and an array of its items agree on (indexing,
+// slicing, iteration, len, passing it on), else UnsupportedError; and a builtin or np
+// function given one as a variable that would read the Python object differently is refused.
+void checkBufferUses(const Typing &t, const ir::Block &body);
+void refuseBufferArguments(Typing &t, Receiver receiver, const Entry &entry, const ast::Call &call);
+
 // C pointers (pointers.cpp): p[i] reads and writes through a 1-D view of the pointer;
 // carray(p, shape[, dtype]) / farray(...) view the memory as an array.
 ExprPtr pointerView(Typing &t, ExprPtr p, Loc loc);
