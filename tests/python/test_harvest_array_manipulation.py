@@ -472,7 +472,6 @@ CASES = {
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
     'broadcast_arrays', 'broadcast_shapes', 'cumsum_axis',
-    'frombuffer',
     'reshape_method', 'squeeze', 'take_axis', 'tobytes',
     'view_as'
 }
