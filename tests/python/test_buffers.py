@@ -88,6 +88,72 @@ def test_writes_are_seen_by_the_caller(make):
         assert list(got) == list(want)
 
 
+def augment(b, i, v):
+    b[i] += v
+
+
+@pytest.mark.parametrize("make", [lambda: bytearray(3), lambda: array.array("b", [0, 0, 0]),
+                                  lambda: array.array("H", [0, 0, 0]), lambda: array.array("q", [0, 0, 0]),
+                                  lambda: memoryview(bytearray(3)), lambda: memoryview(np.zeros(3, np.int16)),
+                                  lambda: array.array("d", [0.0, 0.0, 0.0])],
+                         ids=["bytearray", "array_b", "array_H", "array_q", "memoryview_B", "memoryview_h", "array_d"])
+@pytest.mark.parametrize("fn", [store, augment])
+def test_stores_out_of_an_items_range_raise_as_python(make, fn):
+    # Python's ValueError (bytearray, memoryview) or OverflowError (array.array), never wrapped
+    f = njit(fn)
+    for v in [5, 127, 255, 256, -1, -129, 2**40, True]:
+        got, want = make(), make()
+        try:
+            fn(want, 1, v)
+        except (ValueError, OverflowError) as e:
+            with pytest.raises(type(e)):
+                f(got, 1, v)
+            continue
+        f(got, 1, v)
+        assert list(got) == list(want)
+
+
+def test_a_float_into_an_integer_buffer_is_a_typing_error():
+    with pytest.raises(TypeError):
+        store(bytearray(2), 0, 1.5)
+    with pytest.raises(TypingError, match="integer is needed"):
+        njit(store)(bytearray(2), 0, 1.5)
+
+
+def slice_store(b, x):
+    b[0:2] = x
+
+
+def test_slice_stores():
+    for make, value in [(lambda: bytearray(4), b"xy"), (lambda: memoryview(np.zeros(4)), np.array([1.0, 2.0])),
+                        (lambda: array.array("i", [1, 2, 3]), array.array("i", [7, 8])),
+                        (lambda: np.zeros(3, np.uint8), bytearray(b"ab"))]:
+        got, want = make(), make()
+        njit(slice_store)(got, value)
+        slice_store(want, value)
+        assert list(got) == list(want)
+    with pytest.raises(TypingError, match="slice"):  # Python: TypeError
+        njit(slice_store)(bytearray(3), 5)
+
+
+def products(b):
+    s = 0
+    for i, v in enumerate(b):
+        s += i * v
+    for v, w in zip(b, b):
+        s += v * w
+    return s + b[0] * b[-1]
+
+
+@pytest.mark.parametrize("b", [b"abc\xff", bytearray(b"\xfe\xfd"), array.array("b", [-128, 127]),
+                               memoryview(np.array([200, 250], np.uint8)), array.array("f", [0.1, 1e30]),
+                               memoryview(np.array([60000, 2], np.uint16))],
+                         ids=["bytes", "bytearray", "array_b", "memoryview_B", "array_f", "memoryview_H"])
+def test_items_are_python_numbers(b):
+    # a uint8 item times a uint8 item is Python's int, not a wrapped uint8 (a float32 one a float)
+    assert njit(products)(b) == products(b)
+
+
 def test_writes_through_a_memoryview_reach_the_array():
     a = np.arange(6.0)
     njit(store)(memoryview(a)[1:], -1, 42.0)

@@ -87,6 +87,20 @@ struct BufferUseChecker {
   }
 };
 
+// The struct module's letter of an integer dtype (memoryview's messages name it).
+char formatChar(DType d) {
+  switch (d) {
+  case DType::Int8: return 'b';
+  case DType::UInt8: return 'B';
+  case DType::Int16: return 'h';
+  case DType::UInt16: return 'H';
+  case DType::Int32: return 'i';
+  case DType::UInt32: return 'I';
+  case DType::UInt64: return 'Q';
+  default: return 'q';
+  }
+}
+
 bool bufferBuiltin(std::string_view name) {
   static constexpr std::string_view kNames[] = {
 #define MAHOU_BUFFER_BUILTIN(name) name,
@@ -101,6 +115,16 @@ bool bufferBuiltin(std::string_view name) {
 } // namespace
 
 void checkBufferUses(const Typing &t, const ir::Block &body) { BufferUseChecker{t}.block(body); }
+
+ExprPtr bufferItem(const Type &buffer, ExprPtr item) {
+  if (!buffer.isBuffer() || Typing::isUnknown(item)) return item;
+  DType d = item->type.dtype;
+  DType python = d == DType::Bool || d == DType::UInt64 || d == DType::Int64 ? d
+                 : types::isInteger(d)                                          ? DType::Int64
+                 : types::isComplex(d)                                          ? DType::Complex128
+                                                                                : DType::Float64;
+  return python == d ? std::move(item) : ir::makeCast(std::move(item), Type::scalar(python));
+}
 
 void refuseBufferArguments(Typing &t, Receiver receiver, const Entry &entry, const ast::Call &call) {
   bool builtins = receiver == Receiver::Builtins && !bufferBuiltin(entry.name);
@@ -187,6 +211,57 @@ ExprPtr npFrombuffer(Use &u) {
   auto r = u.t.libraryCallTyped("internal.frombuffer", "np.frombuffer", std::move(args), u.loc);
   if (!r) u.notSupported("np.frombuffer is not available (the library is missing)");
   return r;
+}
+
+ExprPtr bufferStoredValue(Typing &t, const Type &buffer, ExprPtr value, Loc loc) {
+  if (!buffer.isBuffer() || Typing::isUnknown(value) || !value->type.isNumber()) return value;
+  DType d = buffer.dtype;
+  const Type &vt = value->type;
+  if (!types::isInteger(d) || d == DType::Bool) {
+    if (d == DType::Bool || (types::isFloat(d) && vt.isComplex()))
+      t.error(loc, "cannot store " + vt.str() + " into a " + buffer.str() + " (Python refuses it)");
+    return value;
+  }
+  if (!vt.isInt() && !vt.isBool())
+    t.error(loc, "cannot store " + vt.str() + " into a " + buffer.str() +
+                     " (an integer is needed: Python raises TypeError)");
+  if (vt.isBool() || d == DType::Int64 || (d == vt.dtype)) return value;
+  if (types::dtypeBytes(vt.dtype) < types::dtypeBytes(d) && types::isSigned(vt.dtype) == types::isSigned(d))
+    return value; // every value fits
+  // Python's exception when the integer does not fit the item (never wrapped)
+  int64_t lo = 0, hi = INT64_MAX;
+  if (d != DType::UInt64) {
+    int bits = int(types::dtypeBytes(d)) * 8;
+    bool isSigned = types::isSigned(d);
+    lo = isSigned ? -(int64_t(1) << (bits - 1)) : 0;
+    hi = isSigned ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
+  }
+  std::string msg = buffer.buffer == types::BufferKind::ByteArray ? "byte must be in range(0, 256)"
+                    : buffer.buffer == types::BufferKind::PyArray ? "array item out of range for its typecode"
+                    : std::string("memoryview: invalid value for format '") + formatChar(d) + "'";
+  std::vector<ExprPtr> args;
+  args.push_back(t.convert(std::move(value), Type::int64(), "buffer store"));
+  args.push_back(ir::makeConst(Type::int64(), loc, lo));
+  args.push_back(ir::makeConst(Type::int64(), loc, hi));
+  args.push_back(ir::makeConst(Type::boolean(), loc, buffer.buffer == types::BufferKind::PyArray));
+  auto msgConst = ir::makeConst(Type::str_(msg), loc, 0);
+  msgConst->symbol = msg;
+  args.push_back(std::move(msgConst));
+  auto r = t.libraryCallTyped("internal.buffer_item", "buffer store", std::move(args), loc);
+  if (!r) t.notSupported(loc, "storing into a buffer is not available (the library is missing)");
+  return r;
+}
+
+ExprPtr bufferSliceValue(Typing &t, const Type &view, ExprPtr value, Loc loc) {
+  const Type vt = value->type;
+  if (vt.isBuffer()) { // its items, as an ndarray's (a Cast the use checker lets through)
+    Type plain = vt;
+    plain.buffer = types::BufferKind::None;
+    value = t.convert(std::move(value), plain, "a slice store");
+  }
+  if (!view.isBuffer() || (vt.isArray() && !vt.isRecordArray() && vt.dtype == view.dtype)) return value;
+  t.error(loc, "cannot assign " + vt.str() + " to a slice of a " + view.str() +
+                   " (Python assigns only a bytes-like object of the same items)");
 }
 
 } // namespace mahou::sema

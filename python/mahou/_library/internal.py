@@ -3,7 +3,8 @@ library (asked for as '@internal.<name>'): np.array / np.asarray of a list held 
 variable (a list of numbers, of lists of numbers, or of arrays), slice.indices, and
 the index arrays that booleans stand for in advanced indexing, and the iterator that
 iter() makes of a list, tuple, array, range, string, set or dict; tuple.index/count;
-np.frombuffer of a C-contiguous buffer, memoryview.contiguous."""
+np.frombuffer of a C-contiguous buffer, memoryview.contiguous, the range check of a
+store into a buffer."""
 
 import numpy as np
 
@@ -206,3 +207,14 @@ def memoryview_contiguous(a):
     # memoryview.contiguous: C- or Fortran-contiguous (NumPy's flags.contiguous is C only)
     f = a.flags
     return f.c_contiguous or f.f_contiguous
+
+
+@njit
+def buffer_item(value, lo, hi, overflow, message):
+    # an integer stored into an item of a bytearray, memoryview or array.array: Python's
+    # exception when the item cannot hold it (sema/buffers.cpp)
+    if value < lo or value > hi:
+        if overflow:
+            raise OverflowError(message)
+        raise ValueError(message)
+    return value
