@@ -385,6 +385,27 @@ def test_a_declared_array_type_refuses_a_buffer():
         f(array.array("d", [1.0]))
 
 
+def test_typed_containers_do_not_hold_buffers():
+    with pytest.raises(TypeError, match="typed list cannot hold bytes"):
+        mahou.typed.List([b"ab"])
+    d = mahou.typed.Dict()
+    with pytest.raises(TypeError, match="typed dict cannot hold bytearray"):
+        d[1] = bytearray(2)
+
+
+def lengths(xs):
+    t = 0
+    for x in xs:
+        t += len(x) + x[0]
+    return t
+
+
+def test_a_list_of_buffers_is_read():
+    assert njit(lengths)([b"ab", b"c"]) == lengths([b"ab", b"c"])
+    with pytest.raises(TypeError, match="heterogeneous"):
+        njit(lengths)([b"ab", bytearray(b"c")])
+
+
 def test_a_buffer_is_not_a_cuda_kernel_argument():
     from mahou import cuda
 
