@@ -428,3 +428,17 @@ def test_mahou_types_spell_buffers():
                  "pyarray(int32, 1d, C)"):
         assert word in text
     assert mahou is not None
+
+
+def test_an_ndarray_never_takes_a_buffers_overload():
+    # called often with a bytearray, then with a uint8 ndarray: NumPy's store (wraps), not
+    # the bytearray's (ValueError), whichever entry the dispatcher installed
+    f = njit(store)
+    for _ in range(50):
+        f(bytearray(2), 0, 1)
+    a = np.zeros(2, np.uint8)
+    for _ in range(50):
+        f(a, 0, 300)
+    assert a[0] == 300 % 256
+    with pytest.raises(ValueError):
+        f(bytearray(2), 0, 300)
