@@ -110,6 +110,15 @@ uint64_t recordLayoutIdOfVoid(PyObject *obj); // recordLayoutId of its record ty
 bool unboxRecord(PyObject *obj, const types::Type &t, char *dst);
 PyObject *boxRecord(const types::Type &t, const char *src);
 
+// bytes, bytearray, memoryview and array.array arguments (buffers.cpp): which of them an
+// object is (exact types), its array type read through the buffer protocol (nullopt with
+// *why when its format or layout is one compiled code cannot read), and its unboxing: the
+// Py_buffer is held by a meminfo (the call's reference, released after it; compiled code
+// keeping the array keeps the buffer), no copy. False with a TypeError when obj does not fit t.
+types::BufferKind bufferKindOf(PyObject *obj);
+std::optional<types::Type> typeOfBuffer(PyObject *obj, std::string *why);
+bool unboxBuffer(PyObject *obj, const types::Type &t, char *dst);
+
 // DType number of a NumPy scalar object (numpy.float32(1) → Float32), or -1.
 int dtypeOfNumpyScalar(PyObject *obj);
 

@@ -323,7 +323,7 @@ bool unboxValue(PyObject *obj, const Type &t, char *dst) {
   case types::Kind::Scalar:
     return unboxScalar(obj, t.dtype, dst);
   case types::Kind::Array:
-    return unboxCheckedArray(obj, t, dst);
+    return t.isBuffer() ? unboxBuffer(obj, t, dst) : unboxCheckedArray(obj, t, dst);
   case types::Kind::Tuple:
     return unboxTuple(obj, t, dst);
   case types::Kind::None:
@@ -351,6 +351,11 @@ PyObject *boxValue(const Type &t, char *src) {
     return boxScalar(t.dtype, src);
   case types::Kind::Array: {
     auto *head = reinterpret_cast<MahouArrayHead *>(src);
+    if (t.isBuffer()) { // sema refuses returning one (Numba cannot box a Buffer either)
+      mahou_rt_decref(head->meminfo);
+      PyErr_Format(PyExc_TypeError, "cannot return a %s to Python", t.str().c_str());
+      return nullptr;
+    }
     return head->meminfo ? boxOwnedArray(t, head) : boxViewOfArgument(t, head);
   }
   case types::Kind::Tuple:
@@ -399,7 +404,7 @@ ArgOp argOpFor(const Type &t) {
     return ArgOp::Float64;
   if (t.isBool())
     return ArgOp::Bool;
-  if (t.isArray() && !t.isRecordArray()) // the hit path's array key is one word
+  if (t.isArray() && !t.isRecordArray() && !t.isBuffer()) // the hit path's array key is one word
     return ArgOp::Array;
   return ArgOp::Generic;
 }

@@ -346,7 +346,7 @@ bool afterCall(const std::vector<Type> &args, PyObject *const *objs, void **argv
   bool ok = true;
   for (size_t i = 0; i < args.size(); ++i) {
     const Type &t = args[i];
-    if (!holdsObjects(t)) continue;
+    if (!holdsObjects(t) && !t.containsBuffer()) continue; // a buffer: its Py_buffer is released
     char *v = static_cast<char *>(argv[i]);
     if (ok && t.isList() && !t.typed && PyList_Check(objs[i]))
       ok = reflectList(objs[i], loadObjectPtr(v), t.elems[0]);

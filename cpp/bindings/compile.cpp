@@ -38,7 +38,7 @@ std::unique_ptr<Overload> makeOverload(std::vector<uint64_t> key, CompiledFuncti
     offset += slot.size;
   }
   ov->argBytes = offset;
-  for (const Type &t : ov->fn.args) ov->releasesArgs |= holdsObjects(t);
+  for (const Type &t : ov->fn.args) ov->releasesArgs |= holdsObjects(t) || t.containsBuffer();
   ov->retBytes = slotOf(ov->fn.ret).size;
   ov->retOp = retOpFor(ov->fn.ret);
   uint32_t code = 0;
@@ -284,7 +284,7 @@ int conversionCost(const Type &from, const Type &to) {
     return types::promote(from.dtype, to.dtype) == to.dtype ? 1 : 2;
   }
   if (from.isArray() && to.isArray()) {
-    bool ok = from.dtype == to.dtype && from.ndim == to.ndim &&
+    bool ok = from.dtype == to.dtype && from.ndim == to.ndim && from.buffer == to.buffer &&
               (to.layout == types::Layout::A || to.layout == from.layout) &&
               (to.readonly || !from.readonly);
     return ok ? 1 : -1;

@@ -404,6 +404,8 @@ bool readArgument(const KernelState &st, size_t i, PyObject *obj, ArgSlot &slot,
     word = deviceArrayKeyWord(types::DType(slot.dtype), slot.ndim, slot.layout, slot.readonly);
   } else {
     slot.kind = ArgSlot::Kind::Scalar;
+    if (bufferKindOf(obj) != types::BufferKind::None) // host memory a kernel cannot read
+      return raiseArgument(st, i, obj, " (a bytes-like object is host memory: pass cuda.to_device(np.frombuffer(...)))");
     int mark = key.size;
     if (appendObjectKey(obj, key))
       return true;

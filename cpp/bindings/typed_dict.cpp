@@ -117,6 +117,10 @@ bool ensureTypes(TypedDictObject *self, PyObject *key, PyObject *value) {
     PyErr_Format(PyExc_TypeError, "a typed dict cannot hold %s", why.c_str());
     return false;
   }
+  if (k->containsBuffer() || v->containsBuffer()) { // a buffer is never boxed back
+    PyErr_Format(PyExc_TypeError, "a typed dict cannot hold %s", (k->containsBuffer() ? *k : *v).str().c_str());
+    return false;
+  }
   if (!hashableKey(*k)) {
     PyErr_Format(PyExc_TypeError, "unhashable type: %s", k->str().c_str());
     return false;

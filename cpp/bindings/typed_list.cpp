@@ -93,8 +93,8 @@ bool ensureItemType(TypedListObject *self, PyObject *x) {
   if (!ensureNumpyApi()) return false;
   std::string why;
   auto t = typeOfObject(x, &why);
-  if (!t) {
-    PyErr_Format(PyExc_TypeError, "a typed list cannot hold %s", why.c_str());
+  if (!t || t->containsBuffer()) { // a buffer's item could not be read back (it is never boxed)
+    PyErr_Format(PyExc_TypeError, "a typed list cannot hold %s", t ? t->str().c_str() : why.c_str());
     return false;
   }
   return setItemType(self, *t);

@@ -38,6 +38,7 @@ enum class KeyTag : uint64_t {
   DType = 19,       // a dtype (np.float32, np.dtype('i4'), numba.float64, float): payload its DType; a
                     // structured dtype has payload 0xff and its record layout's number follows
   EnumMember = 20,  // a member of an enum class: the class follows
+  Buffer = 21,      // a bytes, bytearray, memoryview or array.array: payload its BufferKind; its array word follows
 };
 
 constexpr uint64_t tagged(KeyTag tag, uint64_t payload) { return uint64_t(tag) << 56 | payload; }
@@ -351,6 +352,11 @@ bool appendObjectKey(PyObject *obj, KeyBuffer &key) {
   }
   if (isNumpyRandomGenerator(obj))
     return push(key, tagged(KeyTag::RandomGenerator, 0));
+  if (types::BufferKind b = bufferKindOf(obj); b != types::BufferKind::None) {
+    auto bt = typeOfBuffer(obj, nullptr);
+    return bt && push(key, tagged(KeyTag::Buffer, uint64_t(b))) &&
+           push(key, arrayWord(bt->dtype, bt->ndim, bt->layout, bt->readonly));
+  }
   if (PyArray_DescrCheck(obj) || PyType_Check(obj)) {
     auto dt = typeOfDTypeObject(obj, nullptr);
     if (!dt)
@@ -373,6 +379,8 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
       key.push_back(recordLayoutId(t.elems[0]));
       return;
     }
+    if (t.isBuffer()) // as appendObjectKey
+      key.push_back(tagged(KeyTag::Buffer, uint64_t(t.buffer)));
     key.push_back(arrayWord(t.dtype, t.ndim, t.layout, t.readonly));
     return;
   case types::Kind::Record:
@@ -610,6 +618,8 @@ std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
     return Type::function(uint64_t(reinterpret_cast<uintptr_t>(obj)), d->state->name);
   } else if (isNumpyRandomGenerator(obj)) {
     return Type::numpyRandomGenerator();
+  } else if (bufferKindOf(obj) != types::BufferKind::None) { // bytes, bytearray, memoryview, array.array
+    return typeOfBuffer(obj, why);
   } else if (PyArray_DescrCheck(obj) || PyType_Check(obj)) { // a dtype: np.float32, a.dtype, float
     if (auto t = typeOfDTypeObject(obj, why))
       return t;
@@ -637,7 +647,7 @@ PyObject *toPyType(const Type &t) {
   case types::Kind::Scalar:
     return callTypes("_scalar", nb::make_tuple(types::dtypeName(t.dtype)));
   case types::Kind::Array: {
-    if (t.isRecordArray())
+    if (t.isRecordArray() || t.isBuffer())
       return callTypes("_opaque", nb::make_tuple(typeString(t)));
     nb::object dtype = nb::steal(callTypes("_scalar", nb::make_tuple(types::dtypeName(t.dtype))));
     if (!dtype.is_valid())

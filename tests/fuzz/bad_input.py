@@ -16,7 +16,8 @@ Kinds of case:
             declared: a jitclass field, a typed.List item, a typed.Dict value, an objmode
             output, an explicit signature. The value must fit the type (dtype,
             dimensions, contiguity, writeable) and give NumPy's sum, or be refused
-            (TypeError/ValueError), never be read by the wrong type
+            (TypeError/ValueError), never be read by the wrong type; a bytes, bytearray,
+            memoryview or array.array there is refused
   deep      nested tuple and list arguments (up to 300 levels) and linked jitclass
             instances (up to 400,000) built and dropped
   alias     one list passed several times in one call, or held twice in a list
@@ -157,7 +158,13 @@ def type_text(spec):
 def make_value(rng):
     """An argument for a declared array type, and its description."""
     import numpy as np
-    kind = rng.choice(["array"] * 8 + ["list", "float", "str", "none"])
+    kind = rng.choice(["array"] * 8 + ["list", "float", "str", "none", "buffer"])
+    if kind == "buffer":  # bytes-like objects are their own types, never an ndarray's
+        import array
+        made = rng.choice([lambda: b"\x00" * 16, lambda: bytearray(8), lambda: array.array("d", [1.0, 2.0]),
+                           lambda: memoryview(np.arange(6.0)), lambda: memoryview(np.arange(6.0).reshape(2, 3)),
+                           lambda: memoryview(np.arange(12, dtype=np.int64))[::2]])()
+        return made, f"{type(made).__name__}"
     if kind == "list":
         return [1.0, 2.0, 3.0], "list"
     if kind == "float":

@@ -13,6 +13,8 @@ import sys
 import textwrap
 import threading
 
+import array
+
 import numpy as np
 import pytest
 
@@ -74,7 +76,9 @@ BAD = [object(), None, 2**70, -2**64, 1j, b"ab", bytearray(b"x"), {1, 2}, frozen
        [[]], [[1], [2.0]], [1, 2**70], [None], [np.zeros(2), np.zeros((2, 2))], iter([1]), range(3), IntSub(3),
        FloatSub(2.5), StrSub("ab"), np.int8(3), np.float32(2), np.bool_(True), np.array([1, 2], dtype=object),
        np.zeros(3, dtype=[("a", "f8")]), np.zeros(3, ">f8"), np.datetime64("2020"), np.zeros(3, "M8[s]"),
-       np.zeros(()), np.zeros([1] * 32), memoryview(b"abc"), "\ud800", "a\udcff" * 3, "🙂" * 1000,
+       np.zeros(()), np.zeros([1] * 32), memoryview(b"abc"), memoryview(np.arange(6.0))[::2],
+       memoryview(np.arange(6.0).reshape(2, 3)), memoryview(np.zeros(3, ">f8")), array.array("d", [1.5]),
+       array.array("u", "ab"), "\ud800", "a\udcff" * 3, "🙂" * 1000,
        self_containing(), nested(300), nested(150), nested_tuple(300), nested_tuple(200), [self_containing()],
        np.frombuffer(b"\x00" + np.arange(3.0).tobytes(), dtype=np.float64, offset=1),
        np.arange(6.0)[::2], np.arange(4.0)[::-1], np.broadcast_to(np.arange(3.0), (2, 3)),

@@ -472,7 +472,6 @@ CASES = {
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
 EXPECTED_REFUSALS = {
     'cumsum_axis',
-    'frombuffer',
     'reshape_method', 'squeeze', 'take_axis', 'tobytes',
     'view_as'
 }

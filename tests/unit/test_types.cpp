@@ -130,3 +130,28 @@ TEST(Records, PrintParseUnify) {
   EXPECT_FALSE(unify(rec, packed));
   EXPECT_FALSE(parseType("Record(a[type=int32;offset=0];4)", &err));
 }
+
+TEST(Buffers, PrintParseUnify) {
+  std::string err;
+  Type bytes = Type::array(DType::UInt8, 1, Layout::C, true);
+  bytes.buffer = BufferKind::Bytes;
+  Type view = Type::array(DType::Float64, 2, Layout::A);
+  view.buffer = BufferKind::MemoryView;
+  EXPECT_EQ(bytes.str(), "bytes(uint8, 1d, C, readonly)");
+  EXPECT_EQ(view.str(), "memoryview(float64, 2d, A)");
+  for (const Type &t : {bytes, view}) {
+    auto back = parseType(t.str(), &err);
+    ASSERT_TRUE(back) << err;
+    EXPECT_EQ(*back, t);
+  }
+  // A buffer is not the ndarray of the same items: neither equal nor unifiable with it.
+  Type plain = Type::array(DType::UInt8, 1, Layout::C, true);
+  EXPECT_NE(bytes, plain);
+  EXPECT_FALSE(unify(bytes, plain));
+  Type sliced = bytes;
+  sliced.layout = Layout::A;
+  auto u = unify(bytes, sliced);
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->buffer, BufferKind::Bytes);
+  EXPECT_EQ(u->layout, Layout::A);
+}

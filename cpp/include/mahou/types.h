@@ -38,6 +38,13 @@ DType realOf(DType complexType);         // complex64 → float32
 
 enum class Layout : uint8_t { C, F, A }; // contiguous C, contiguous Fortran, any strides
 
+// The Python object an Array came from when it is not an ndarray (Numba's Buffer types):
+// a bytes, bytearray, memoryview or array.array argument, unboxed through the buffer
+// protocol. Such an array indexes, iterates and slices like an ndarray; its operators and
+// methods are Python's, so sema refuses those (sema/buffers.cpp) and it is never returned.
+enum class BufferKind : uint8_t { None, Bytes, ByteArray, MemoryView, PyArray };
+const char *bufferKindName(BufferKind b); // "bytes", "bytearray", "memoryview", "array.array"
+
 // Compile-time modules a global name can refer to. Python: any other module (a user's
 // `import helpers`, `numpy.linalg`), known by the global path it is reached through
 // (Type::text: "helpers", "pkg.mod"); its attributes are globals of that path.
@@ -107,6 +114,7 @@ struct Type {
   int ndim = 0;               // Array
   Layout layout = Layout::A;  // Array
   bool readonly = false;      // Array
+  BufferKind buffer = BufferKind::None; // Array: a buffer object's memory (not an ndarray)
   bool typed = false;         // List: a typed.List
   std::vector<Type> elems;    // Tuple
   uint64_t handle = 0;        // Function, Instance, ClassRef; Tuple: a namedtuple's class (0: a plain
@@ -169,6 +177,8 @@ struct Type {
   bool isComplex() const { return kind == Kind::Scalar && types::isComplex(dtype); }
   bool isNumber() const { return kind == Kind::Scalar; }
   bool isArray() const { return kind == Kind::Array; }
+  bool isBuffer() const { return kind == Kind::Array && buffer != BufferKind::None; }
+  bool containsBuffer() const; // a buffer, or a tuple, list, ... holding one
   bool isTuple() const { return kind == Kind::Tuple; }
   bool isClosure() const { return kind == Kind::Tuple && closureTuple; }
   bool containsClosure() const; // a closure, or a tuple, list, ... holding one

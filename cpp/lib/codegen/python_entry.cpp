@@ -17,7 +17,7 @@ std::string pythonEntrySymbol(const std::string &symbol) { return symbol + ".py"
 bool pythonEntryFits(const std::vector<Type> &args, const Type &ret) {
   for (const Type &t : args) {
     bool scalar = t.isScalar() && (t.dtype == types::DType::Int64 || t.dtype == types::DType::Float64);
-    if (!scalar && !t.isArray()) return false;
+    if (!scalar && (!t.isArray() || t.isBuffer())) return false; // a buffer: its own unboxing (Py_buffer)
   }
   if (ret.kind == types::Kind::None) return true;
   return ret.isScalar() &&

@@ -96,7 +96,7 @@ ExprPtr FunctionTyper::basicIndex(ExprPtr base, std::vector<IndexPart> parts, Lo
     auto item = std::make_unique<ir::Expr>(ir::ExprOp::ArrayItem, Type::scalar(at.dtype), loc);
     item->args.push_back(std::move(base));
     for (auto &s : slots) item->args.push_back(std::move(s.index));
-    return item;
+    return bufferItem(at, std::move(item)); // a bytes' item is a Python int
   }
   // Layout of the view: C is kept when leading integer indices are followed by at
   // most one step-less slice and then full slices (a row, a block of rows); new axes
@@ -128,6 +128,7 @@ ExprPtr FunctionTyper::basicIndex(ExprPtr base, std::vector<IndexPart> parts, Lo
   if (ndim == 1 && at.ndim == 1 && keepC) layout = types::Layout::C;
   auto view = std::make_unique<ir::Expr>(ir::ExprOp::ArrayView,
                                          Type::array(at.dtype, ndim, layout, at.readonly), loc);
+  view->type.buffer = at.buffer; // a slice of a bytes is a bytes (Numba's Buffer.copy)
   view->args.push_back(std::move(base));
   view->slots = std::move(slots);
   return view;

@@ -56,6 +56,23 @@ void refuseRecordOperand(const Typing &t, const ExprPtr &e, Loc loc, const std::
 // them (fields, views, shape, passing them on); anything else is UnsupportedError.
 void checkRecordUses(const Typing &t, const ir::Block &body);
 
+// bytes, bytearray, memoryview and array.array values (buffers.cpp): every use of one in
+// the typed body is one Python's object and an array of its items agree on (indexing,
+// slicing, iteration, len, passing it on), else UnsupportedError; and a builtin or np
+// function given one as a variable that would read the Python object differently is refused.
+void checkBufferUses(const Typing &t, const ir::Block &body);
+void refuseBufferArguments(Typing &t, Receiver receiver, const Entry &entry, const ast::Call &call);
+// An item read from a buffer as the Python number it is (int64, uint64, float64, complex128
+// or bool), so that arithmetic on it is Python's and not the narrow dtype's; else `item`.
+ExprPtr bufferItem(const Type &buffer, ExprPtr item);
+// The value stored into an item of a buffer as Python stores it: an integer item takes an
+// integer (a float is a TypingError) in its range (else Python's ValueError or, for an
+// array.array, OverflowError at run time); else `value`.
+ExprPtr bufferStoredValue(Typing &t, const Type &buffer, ExprPtr value, Loc loc);
+// The value of a slice store `v[1:3] = x`: a buffer x as the array of its items; into a
+// buffer v, x must be a buffer or array of the same items (Python refuses a number).
+ExprPtr bufferSliceValue(Typing &t, const Type &view, ExprPtr value, Loc loc);
+
 // C pointers (pointers.cpp): p[i] reads and writes through a 1-D view of the pointer;
 // carray(p, shape[, dtype]) / farray(...) view the memory as an array.
 ExprPtr pointerView(Typing &t, ExprPtr p, Loc loc);

@@ -357,6 +357,7 @@ ExprPtr FunctionTyper::callFunction(Receiver receiver, const std::string &name, 
   if (hostOnly(receiver)) requireHost(e.loc, shown + "()");
   const Entry *entry = lookup(receiver, Member::Function, name);
   if (!entry) refuseMissing(*this, receiver, Member::Function, name, e.loc);
+  refuseBufferArguments(*this, receiver, *entry, e); // buffers.cpp
   return typeUse(*this, *entry, name, &e, nullptr, nullptr, e.loc);
 }
 

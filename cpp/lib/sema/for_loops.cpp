@@ -275,13 +275,14 @@ ExprPtr arrayElement(FunctionTyper &t, int arrayVar, ExprPtr index, Loc loc) {
     auto element = std::make_unique<ir::Expr>(ir::ExprOp::ArrayItem, Type::scalar(at.dtype), loc);
     element->args.push_back(t.load(arrayVar, loc));
     element->args.push_back(std::move(index));
-    return element;
+    return bufferItem(at, std::move(element)); // a bytes' item is a Python int
   }
   const types::Layout layout = at.layout == types::Layout::C ? types::Layout::C : types::Layout::A;
   auto v = std::make_unique<ir::Expr>(ir::ExprOp::ArrayView,
                                       at.isRecordArray() ? Type::recordArray(at.elems[0], at.ndim - 1, layout, at.readonly)
                                                          : Type::array(at.dtype, at.ndim - 1, layout, at.readonly),
                                       loc);
+  v->type.buffer = at.buffer; // a row of a memoryview is one
   v->args.push_back(t.load(arrayVar, loc));
   ir::ViewSlot first;
   first.index = std::move(index);

@@ -143,7 +143,7 @@ Receiver receiverOf(types::ModuleId module) {
 
 Receiver receiverOf(const Type &t) {
   switch (t.kind) {
-  case Kind::Array: return t.isRecordArray() ? Receiver::RecordArray : Receiver::Array;
+  case Kind::Array: return t.isRecordArray() ? Receiver::RecordArray : t.isBuffer() ? Receiver::Buffer : Receiver::Array;
   case Kind::Scalar: return Receiver::Number;
   case Kind::DTypeObj: return Receiver::DType;
   case Kind::List: return Receiver::List;

@@ -243,6 +243,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
       if (value->type.isTuple()) value = tupleAsArray(*this, std::move(value), loc); // a[:2] = (x, y)
       else if (value->type.isList()) value = arrayFromList(*this, std::move(value), std::nullopt, "storing a list", loc);
       if (isUnknown(value)) return;
+      value = bufferSliceValue(*this, view->type, std::move(value), loc);
       value = storedScalar(std::move(value), view->type.dtype, loc);
       out.push_back(storeView(std::move(view), std::move(value), loc));
       return;
@@ -250,6 +251,8 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     Type elem = Type::scalar(base->type.dtype);
     if (!value->type.isNumber())
       error(loc, "cannot store " + value->type.str() + " into an array of " + types::dtypeName(base->type.dtype));
+    value = bufferStoredValue(*this, base->type, std::move(value), loc); // Python's range check
+    if (isUnknown(value)) return;
     auto st = makeStmt(ir::StmtOp::StoreItem, loc);
     st->exprs.push_back(std::move(base));
     for (auto &p : ix.parts) st->exprs.push_back(std::move(p.value));
@@ -442,7 +445,9 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   auto item = std::make_unique<ir::Expr>(ir::ExprOp::ArrayItem, Type::scalar(at.dtype), s.loc);
   item->args.push_back(ir::clone(*arr));
   for (auto &i : indices) item->args.push_back(ir::clone(*i));
-  auto value = binary(s.op, std::move(item), std::move(rhs), s.loc);
+  auto value = binary(s.op, bufferItem(at, std::move(item)), std::move(rhs), s.loc);
+  if (isUnknown(value)) return;
+  value = bufferStoredValue(*this, at, std::move(value), s.loc); // Python's range check
   if (isUnknown(value)) return;
   auto st = makeStmt(ir::StmtOp::StoreItem, s.loc);
   st->exprs.push_back(std::move(arr));

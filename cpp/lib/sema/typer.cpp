@@ -197,6 +197,7 @@ ir::Function FunctionTyper::run() {
       error(def_.loc, "cannot infer the return type of '" + def_.name +
                           "' (a recursive function needs a base case that returns first)");
     checkRecordUses(*this, body);
+    checkBufferUses(*this, body);
     ir::Function fn;
     fn.name = def_.name;
     fn.file = file_.path();
@@ -371,7 +372,8 @@ ExprPtr FunctionTyper::convert(ExprPtr e, const Type &to, const std::string &wha
   } else if (from.isArray() && to.isArray()) {
     ok = from.dtype == to.dtype && from.ndim == to.ndim &&
          (to.layout == types::Layout::A || to.layout == from.layout) &&
-         (to.readonly || !from.readonly);
+         (to.readonly || !from.readonly) &&
+         (to.buffer == from.buffer || to.buffer == types::BufferKind::None); // a buffer's memory as an ndarray
   } else if (from.isTuple() && to.isTuple() && from.elems.size() == to.elems.size()) {
     ok = true;
     for (size_t i = 0; i < from.elems.size(); ++i) {

@@ -213,7 +213,11 @@ private:
       if (d->isRecord()) t.elems.push_back(*d);
       return t;
     }
-    if (name == "array") { // array(float64, 2d, C); array(Record(...), 1d, C)
+    // array(float64, 2d, C); array(Record(...), 1d, C); a buffer object's: bytes(uint8, 1d, C, readonly)
+    BufferKind buffer = name == "bytes" ? BufferKind::Bytes : name == "bytearray" ? BufferKind::ByteArray
+                        : name == "memoryview" ? BufferKind::MemoryView : name == "pyarray" ? BufferKind::PyArray
+                        : BufferKind::None;
+    if (name == "array" || (buffer != BufferKind::None && pos_ < s_.size() && s_[pos_] == '(')) {
       if (!eat('(')) return fail("expected '(' after array");
       std::string dname = ident();
       auto d = dname == "Record" ? parseRecord() : scalarByName(dname);
@@ -237,7 +241,9 @@ private:
       }
       if (!eat(')')) return fail("expected ')'");
       if (d->isRecord()) return Type::recordArray(*d, nd, layout, readonly);
-      return Type::array(d->dtype, nd, layout, readonly);
+      Type t = Type::array(d->dtype, nd, layout, readonly);
+      t.buffer = buffer;
+      return t;
     }
     if (name == "instance" && eatWord(".jitclass.")) return parseInstance();
     auto scalar = scalarByName(name);

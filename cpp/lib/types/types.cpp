@@ -329,6 +329,23 @@ bool Type::isHomogeneousTuple() const {
   return true;
 }
 
+const char *bufferKindName(BufferKind b) {
+  switch (b) {
+  case BufferKind::Bytes: return "bytes";
+  case BufferKind::ByteArray: return "bytearray";
+  case BufferKind::MemoryView: return "memoryview";
+  case BufferKind::PyArray: return "array.array";
+  default: return "ndarray";
+  }
+}
+
+bool Type::containsBuffer() const {
+  if (isBuffer()) return true;
+  for (auto &e : elems)
+    if (e.containsBuffer()) return true;
+  return false;
+}
+
 bool Type::containsUnknown() const {
   if (kind == Kind::Unknown) return true;
   for (auto &e : elems)
@@ -342,7 +359,8 @@ bool Type::operator==(const Type &o) const {
   case Kind::Scalar:
   case Kind::DTypeObj: return dtype == o.dtype && elems == o.elems; // elems: a structured dtype's record
   case Kind::Array:
-    return dtype == o.dtype && ndim == o.ndim && layout == o.layout && readonly == o.readonly && elems == o.elems;
+    return dtype == o.dtype && ndim == o.ndim && layout == o.layout && readonly == o.readonly && elems == o.elems &&
+           buffer == o.buffer;
   case Kind::Record:
     return fields == o.fields && elems == o.elems && offsets == o.offsets && itemsize == o.itemsize &&
            aligned == o.aligned && readonly == o.readonly;
@@ -371,7 +389,7 @@ std::string Type::str() const {
   case Kind::None: return "none";
   case Kind::Scalar: return dtypeName(dtype);
   case Kind::Array: {
-    std::string s = std::string("array(") + (elems.empty() ? dtypeName(dtype) : elems[0].str()) + ", " + std::to_string(ndim) +
+    std::string s = std::string(buffer == BufferKind::None ? "array" : buffer == BufferKind::PyArray ? "pyarray" : bufferKindName(buffer)) + "(" + (elems.empty() ? dtypeName(dtype) : elems[0].str()) + ", " + std::to_string(ndim) +
                     "d, " + (layout == Layout::C ? "C" : layout == Layout::F ? "F" : "A");
     if (readonly) s += ", readonly";
     return s + ")";
@@ -482,12 +500,14 @@ std::optional<Type> unify(const Type &a, const Type &b) {
     if (a.isBool() != b.isBool()) return Type::scalar(promote(a.dtype, b.dtype));
     return Type::scalar(promote(a.dtype, b.dtype));
   }
-  case Kind::Array:
-    if (a.dtype != b.dtype || a.ndim != b.ndim || a.elems != b.elems) return std::nullopt;
+  case Kind::Array: {
+    if (a.dtype != b.dtype || a.ndim != b.ndim || a.elems != b.elems || a.buffer != b.buffer) return std::nullopt;
     if (a.isRecordArray())
       return Type::recordArray(a.elems[0], a.ndim, a.layout == b.layout ? a.layout : Layout::A, a.readonly || b.readonly);
-    return Type::array(a.dtype, a.ndim, a.layout == b.layout ? a.layout : Layout::A,
-                       a.readonly || b.readonly);
+    Type r = Type::array(a.dtype, a.ndim, a.layout == b.layout ? a.layout : Layout::A, a.readonly || b.readonly);
+    r.buffer = a.buffer;
+    return r;
+  }
   case Kind::Tuple: {
     // A namedtuple meets only its own class (a plain tuple and another class do not unify);
     // a closure keeps its function.

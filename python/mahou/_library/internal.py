@@ -2,7 +2,9 @@
 library (asked for as '@internal.<name>'): np.array / np.asarray of a list held in a
 variable (a list of numbers, of lists of numbers, or of arrays), slice.indices, and
 the index arrays that booleans stand for in advanced indexing, and the iterator that
-iter() makes of a list, tuple, array, range, string, set or dict; tuple.index/count."""
+iter() makes of a list, tuple, array, range, string, set or dict; tuple.index/count;
+np.frombuffer of a C-contiguous buffer, memoryview.contiguous, the range check of a
+store into a buffer."""
 
 import numpy as np
 
@@ -187,3 +189,32 @@ def clip_out(a, a_min, a_max, out):
     # it; an operand that overlaps out reads as if copied first), which is returned
     out[...] = np.minimum(np.maximum(a, a_min), a_max)
     return out
+
+
+@njit
+def frombuffer(buffer, dtype):
+    # np.frombuffer of a C-contiguous buffer (sema/buffers.cpp checked it): its bytes read
+    # as items of dtype, one dimension, the same memory
+    flat = buffer.ravel()
+    itemsize = np.empty(0, dtype).itemsize
+    if flat.size * flat.itemsize % itemsize != 0:
+        raise ValueError("buffer size must be a multiple of element size")
+    return flat.view(dtype)
+
+
+@njit
+def memoryview_contiguous(a):
+    # memoryview.contiguous: C- or Fortran-contiguous (NumPy's flags.contiguous is C only)
+    f = a.flags
+    return f.c_contiguous or f.f_contiguous
+
+
+@njit
+def buffer_item(value, lo, hi, overflow, message):
+    # an integer stored into an item of a bytearray, memoryview or array.array: Python's
+    # exception when the item cannot hold it (sema/buffers.cpp)
+    if value < lo or value > hi:
+        if overflow:
+            raise OverflowError(message)
+        raise ValueError(message)
+    return value

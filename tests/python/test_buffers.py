@@ -1,0 +1,444 @@
+"""bytes, bytearray, memoryview and array.array arguments (Numba's Buffer types): compiled
+code indexes, slices, iterates and measures them over the object's own memory, and reads
+memoryview's attributes; np.frombuffer makes an ndarray of one. Compiled against CPython."""
+
+import array
+import gc
+
+import numpy as np
+import pytest
+
+import mahou
+from mahou import njit
+from mahou.errors import TypingError, UnsupportedError
+
+from conftest import assert_no_leaks
+
+
+def items(b):
+    total = 0
+    first = -1
+    last = -1
+    for v in b:
+        total += v
+    if len(b) > 0:
+        first = b[0]
+        last = b[-1]
+    return len(b), total, first, last
+
+
+def pick(b, i):
+    return b[i]
+
+
+def store(b, i, v):
+    b[i] = v
+
+
+TYPECODES = "bBhHiIlLqQfd"  # every array.array typecode but 'u'/'w' (wchar_t: no dtype)
+
+
+def _edge_values(tc):
+    if tc in "fd":
+        return [1.5, -2.25, 0.0, 1e30 if tc == "d" else 3e38]
+    info = np.iinfo(np.dtype(array.array(tc).typecode if tc not in "lL" else ("i8" if tc == "l" else "u8")))
+    if tc in "LQ":  # int64 ∪ uint64 is float64 (Numba's rule): values a float64 holds
+        return [0, 1, 2**52 + 1]
+    return [0, 1, int(info.max), int(info.min)] if tc in "bhilq" else [0, 1, int(info.max)]
+
+
+BUFFERS = [b"", b"abc", b"\x00\xff\x7f", bytearray(), bytearray(b"\x01\x02\x03"),
+           memoryview(b"xyz"), memoryview(np.arange(5.0)), memoryview(np.arange(-3, 3, dtype=np.int8)),
+           memoryview(np.arange(10, dtype=np.int64))[::3], memoryview(np.arange(6, dtype=np.int32)[::-2]),
+           memoryview(np.zeros(0)), memoryview(np.array([True, False, True])),
+           memoryview(np.arange(4, dtype=np.float32)).toreadonly(), memoryview(np.arange(3, dtype=np.uint16))]
+
+
+def test_complex_memoryview():  # (CPython cannot index a memoryview of format 'Zd')
+    a = np.array([1 + 2j, -3j])
+    assert njit(items)(memoryview(a)) == items(a)
+
+
+@pytest.mark.parametrize("b", BUFFERS, ids=lambda b: f"{type(b).__name__}{len(b)}")
+def test_items_len_and_negative_index(b):
+    assert njit(items)(b) == items(b)
+
+
+@pytest.mark.parametrize("tc", TYPECODES)
+def test_each_array_typecode(tc):
+    a = array.array(tc, _edge_values(tc))
+    got, want = njit(items)(a), items(a)
+    assert got[0] == want[0] and got[2:] == want[2:]
+    assert got[1] == pytest.approx(want[1], rel=1e-12)  # sum of the items (int64 + uint64 is float64, as Numba)
+    for i in range(-len(a), len(a)):
+        assert njit(pick)(a, i) == a[i]
+    assert njit(items)(array.array(tc)) == (0, 0, -1, -1)
+
+
+@pytest.mark.parametrize("make", [lambda: bytearray(b"\x00\x01\x02\x03"), lambda: array.array("d", [1.0, 2.0, 3.0]),
+                                  lambda: array.array("h", [-5, 6, 7]), lambda: memoryview(bytearray(b"abcd")),
+                                  lambda: memoryview(np.arange(6.0))[::2]],
+                         ids=["bytearray", "array_d", "array_h", "memoryview_bytearray", "memoryview_strided"])
+def test_writes_are_seen_by_the_caller(make):
+    f = njit(store)
+    for i, v in [(0, 9), (-1, 7), (1, 0)]:
+        got, want = make(), make()
+        f(got, i, v)
+        store(want, i, v)
+        assert list(got) == list(want)
+
+
+def augment(b, i, v):
+    b[i] += v
+
+
+@pytest.mark.parametrize("make", [lambda: bytearray(3), lambda: array.array("b", [0, 0, 0]),
+                                  lambda: array.array("H", [0, 0, 0]), lambda: array.array("q", [0, 0, 0]),
+                                  lambda: memoryview(bytearray(3)), lambda: memoryview(np.zeros(3, np.int16)),
+                                  lambda: array.array("d", [0.0, 0.0, 0.0])],
+                         ids=["bytearray", "array_b", "array_H", "array_q", "memoryview_B", "memoryview_h", "array_d"])
+@pytest.mark.parametrize("fn", [store, augment])
+def test_stores_out_of_an_items_range_raise_as_python(make, fn):
+    # Python's ValueError (bytearray, memoryview) or OverflowError (array.array), never wrapped
+    f = njit(fn)
+    for v in [5, 127, 255, 256, -1, -129, 2**40, True]:
+        got, want = make(), make()
+        try:
+            fn(want, 1, v)
+        except (ValueError, OverflowError) as e:
+            with pytest.raises(type(e)):
+                f(got, 1, v)
+            continue
+        f(got, 1, v)
+        assert list(got) == list(want)
+
+
+def test_a_float_into_an_integer_buffer_is_a_typing_error():
+    with pytest.raises(TypeError):
+        store(bytearray(2), 0, 1.5)
+    with pytest.raises(TypingError, match="integer is needed"):
+        njit(store)(bytearray(2), 0, 1.5)
+
+
+def slice_store(b, x):
+    b[0:2] = x
+
+
+def test_slice_stores():
+    for make, value in [(lambda: bytearray(4), b"xy"), (lambda: memoryview(np.zeros(4)), np.array([1.0, 2.0])),
+                        (lambda: array.array("i", [1, 2, 3]), array.array("i", [7, 8])),
+                        (lambda: np.zeros(3, np.uint8), bytearray(b"ab"))]:
+        got, want = make(), make()
+        njit(slice_store)(got, value)
+        slice_store(want, value)
+        assert list(got) == list(want)
+    with pytest.raises(TypingError, match="slice"):  # Python: TypeError
+        njit(slice_store)(bytearray(3), 5)
+
+
+def products(b):
+    s = 0
+    for i, v in enumerate(b):
+        s += i * v
+    for v, w in zip(b, b):
+        s += v * w
+    return s + b[0] * b[-1]
+
+
+@pytest.mark.parametrize("b", [b"abc\xff", bytearray(b"\xfe\xfd"), array.array("b", [-128, 127]),
+                               memoryview(np.array([200, 250], np.uint8)), array.array("f", [0.1, 1e30]),
+                               memoryview(np.array([60000, 2], np.uint16))],
+                         ids=["bytes", "bytearray", "array_b", "memoryview_B", "array_f", "memoryview_H"])
+def test_items_are_python_numbers(b):
+    # a uint8 item times a uint8 item is Python's int, not a wrapped uint8 (a float32 one a float)
+    assert njit(products)(b) == products(b)
+
+
+def test_writes_through_a_memoryview_reach_the_array():
+    a = np.arange(6.0)
+    njit(store)(memoryview(a)[1:], -1, 42.0)
+    assert a[-1] == 42.0
+
+
+@pytest.mark.parametrize("b", [b"abc", memoryview(b"abc"), memoryview(np.arange(3.0)).toreadonly(),
+                               memoryview(np.arange(3)[::2]).toreadonly()])
+def test_writing_into_a_read_only_buffer_is_a_typing_error(b):
+    with pytest.raises(TypingError, match="read-only"):
+        njit(store)(b, 0, 1)
+
+
+@pytest.mark.parametrize("b", [b"abc", bytearray(b"abc"), memoryview(np.arange(3.0)), array.array("i", [1, 2, 3])])
+def test_out_of_range_with_boundscheck(b):
+    f = njit(boundscheck=True)(pick)
+    assert f(b, -3) == b[-3]
+    for i in (3, -4, 100):
+        with pytest.raises(IndexError):
+            pick(b, i)
+        with pytest.raises(IndexError):
+            f(b, i)
+    store_checked = njit(boundscheck=True)(store)
+    if not isinstance(b, bytes):
+        with pytest.raises(IndexError):
+            store_checked(b, 3, 1)
+
+
+def mv_attributes(m):
+    return (m.ndim, m.itemsize, m.nbytes, m.readonly, m.shape, m.strides, m.contiguous, m.c_contiguous,
+            m.f_contiguous)
+
+
+@pytest.mark.parametrize("m", [memoryview(np.arange(5)), memoryview(b"ab"), memoryview(b""), memoryview(bytearray(3)),
+                               memoryview(np.arange(12.0).reshape(3, 4)[:, ::2]),
+                               memoryview(np.asfortranarray(np.ones((2, 3)))), memoryview(np.ones((2, 3), np.float32)),
+                               memoryview(np.arange(10, dtype=np.int16))[::-3], memoryview(np.ones((1, 4))[:, ::2]),
+                               memoryview(np.arange(4.0)).toreadonly(), memoryview(array.array("q", [1, 2]))],
+                         ids=lambda m: f"{m.format}{m.shape}")
+def test_memoryview_attributes(m):
+    assert njit(mv_attributes)(m) == mv_attributes(m)
+
+
+def test_array_array_itemsize_and_refused_attributes():
+    f = njit(lambda a: a.itemsize)
+    for tc in TYPECODES:
+        assert f(array.array(tc, [1])) == array.array(tc).itemsize
+    with pytest.raises(TypingError, match="no attribute 'nbytes'"):
+        njit(lambda b: b.nbytes)(b"ab")
+    with pytest.raises(TypingError, match="no attribute 'shape'"):
+        njit(lambda b: b.shape)(bytearray(2))
+
+
+def slices(m):
+    s = m[1:4]
+    r = m[::-1]
+    e = m[::2]
+    out = 0
+    for v in e:
+        out += v
+    return len(s), s[0] if len(s) else -1, len(r), r[0] if len(r) else -1, len(e), out
+
+
+@pytest.mark.parametrize("m", [memoryview(np.arange(6.0)), memoryview(b"abcdef"), memoryview(np.arange(9)[::2]),
+                               memoryview(b""), b"hello", bytearray(b"xy"), array.array("i", [4, -5, 6, 7])],
+                         ids=lambda m: f"{type(m).__name__}{len(m)}")
+def test_slicing(m):
+    assert njit(slices)(m) == slices(m)
+
+
+def sum_2d(m):
+    t = 0.0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            t += m[i, j] * (i + 1)
+    return t, len(m)
+
+
+@pytest.mark.parametrize("a", [np.arange(12.0).reshape(3, 4), np.arange(12.0).reshape(3, 4)[:, ::2],
+                               np.asfortranarray(np.arange(6.0).reshape(2, 3)), np.zeros((0, 3))])
+def test_two_dimensional_memoryviews_of_numpy_arrays(a):
+    assert njit(sum_2d)(memoryview(a)) == sum_2d(memoryview(a))
+
+
+def frombuffer_i2(b):
+    return np.frombuffer(b, dtype=np.int16)
+
+
+def frombuffer_default(b):
+    return np.frombuffer(b)
+
+
+@pytest.mark.parametrize("b", [b"", b"abcd", bytearray(b"\x01\x00\x02\x00"), memoryview(np.arange(3, dtype=np.int16)),
+                               array.array("h", [-1, 2]), array.array("d", [1.5]),
+                               memoryview(np.arange(6, dtype=np.int8).reshape(2, 3)), np.arange(4, dtype=np.uint8)],
+                         ids=lambda b: f"{type(b).__name__}{len(b)}")
+def test_frombuffer(b):
+    got, want = njit(frombuffer_i2)(b), frombuffer_i2(b)
+    assert got.dtype == want.dtype and got.tolist() == want.tolist()
+    assert got.flags.writeable == want.flags.writeable
+    if len(want) % 4 == 0 and len(memoryview(b).cast("B")) % 8 == 0:
+        assert njit(frombuffer_default)(b).tolist() == frombuffer_default(b).tolist()
+
+
+def test_frombuffer_errors():
+    with pytest.raises(ValueError, match="multiple of element size"):
+        frombuffer_i2(b"abc")
+    with pytest.raises(ValueError, match="multiple of element size"):
+        njit(frombuffer_i2)(b"abc")
+    with pytest.raises(TypingError, match="C-contiguous"):  # NumPy: BufferError at run time
+        njit(frombuffer_i2)(memoryview(np.arange(6, dtype=np.int16))[::2])
+
+
+def test_frombuffer_shares_the_memory_and_holds_the_buffer():
+    ba = bytearray(b"hello")
+    a = njit(lambda b: np.frombuffer(b, dtype=np.uint8))(ba)
+    a[0] = ord("H")
+    assert ba == bytearray(b"Hello")
+    with pytest.raises(BufferError):  # as NumPy's frombuffer: no resize while the array lives
+        ba.append(1)
+    del a
+    gc.collect()
+    ba.append(33)
+    assert ba == bytearray(b"Hello!")
+
+
+def test_the_buffer_is_released_after_the_call():
+    ba = bytearray(b"abc")
+    njit(items)(ba)
+    ba.append(1)  # no export left
+    f = njit(boundscheck=True)(pick)
+    with pytest.raises(IndexError):
+        f(ba, 10)
+    ba.append(2)
+    assert len(ba) == 5
+    assert_no_leaks(lambda: njit(items)(b"abc"), lambda: f(ba, 1), repeat=50)
+
+
+def test_each_kind_has_its_own_specialization():
+    f = njit(pick)
+    values = [b"abc", np.frombuffer(b"abc", dtype=np.uint8), bytearray(b"abc"), memoryview(b"abc"),
+              array.array("B", b"abc"), np.arange(3, dtype=np.uint8)]
+    for v in values:
+        assert f(v, 1) == 98 or f(v, 1) == 1
+    assert len(f.signatures) == 6
+    g = njit(store)
+    g(np.zeros(2, np.uint8), 0, 1)
+    with pytest.raises(TypingError):  # the writable array's overload is not used for bytes
+        g(b"ab", 0, 1)
+
+
+def test_passing_a_buffer_to_another_compiled_function():
+    inner = njit(items)
+
+    @njit
+    def outer(b):
+        return inner(b[1:])
+
+    assert outer(b"abcd") == items(b"bcd")
+    assert outer(array.array("d", [1.0, 2.0, 3.0])) == items(array.array("d", [2.0, 3.0]))
+
+
+def ret(b):
+    return b
+
+
+def ret_slice(b):
+    return b[1:]
+
+
+def add(b):
+    return b + b
+
+
+def eq(b):
+    return b == b
+
+
+def contains_print(b):
+    print(b)
+
+
+def text(b):
+    return str(b)
+
+
+def np_sum(b):
+    return np.sum(b)
+
+
+def hexed(b):
+    return b.hex()
+
+
+def truth(b):
+    if b:
+        return 1
+    return 0
+
+
+@pytest.mark.parametrize("fn", [ret, ret_slice, add, eq, contains_print, text, hexed, truth])
+@pytest.mark.parametrize("b", [b"ab", bytearray(b"ab"), memoryview(b"ab"), array.array("b", [1, 2])],
+                         ids=lambda b: type(b).__name__)
+def test_python_object_operations_are_refused(fn, b):
+    with pytest.raises((TypingError, UnsupportedError)):
+        njit(fn)(b)
+
+
+def test_numpy_functions_of_bytes_are_refused():
+    # NumPy reads a bytes as one string scalar; a bytearray as an array of its items
+    with pytest.raises(UnsupportedError, match="np.sum"):
+        njit(np_sum)(b"ab")
+    assert njit(np_sum)(bytearray(b"\x01\x02")) == np_sum(bytearray(b"\x01\x02"))
+
+
+@pytest.mark.parametrize("b", [array.array("u", "ab"), memoryview(np.zeros(3, ">f8")),
+                               memoryview(np.zeros(2, dtype=[("a", "i4")])), memoryview(np.zeros(2, np.longdouble))],
+                         ids=["wchar", "big_endian", "record", "longdouble"])
+def test_unreadable_formats_are_a_type_error(b):
+    with pytest.raises(TypeError, match="not supported by mahou"):
+        njit(items)(b)
+
+
+def test_a_declared_array_type_refuses_a_buffer():
+    f = njit("float64(float64[:])")(lambda a: a[0])
+    with pytest.raises(TypeError):
+        f(memoryview(np.arange(3.0)))
+    with pytest.raises(TypeError):
+        f(array.array("d", [1.0]))
+
+
+def test_typed_containers_do_not_hold_buffers():
+    with pytest.raises(TypeError, match="typed list cannot hold bytes"):
+        mahou.typed.List([b"ab"])
+    d = mahou.typed.Dict()
+    with pytest.raises(TypeError, match="typed dict cannot hold bytearray"):
+        d[1] = bytearray(2)
+
+
+def lengths(xs):
+    t = 0
+    for x in xs:
+        t += len(x) + x[0]
+    return t
+
+
+def test_a_list_of_buffers_is_read():
+    assert njit(lengths)([b"ab", b"c"]) == lengths([b"ab", b"c"])
+    with pytest.raises(TypeError, match="heterogeneous"):
+        njit(lengths)([b"ab", bytearray(b"c")])
+
+
+def test_a_buffer_is_not_a_cuda_kernel_argument():
+    from mahou import cuda
+
+    @cuda.jit
+    def k(a):
+        pass
+
+    with pytest.raises(TypeError, match="host memory"):
+        k[1, 1](bytearray(4))
+
+
+def test_mahou_types_spell_buffers():
+    f = njit(pick)
+    f(b"a", 0)
+    f(bytearray(b"a"), 0)
+    f(memoryview(np.arange(2.0)), 0)
+    f(array.array("i", [1]), 0)
+    text = " ".join(str(s) for s in f.signatures)
+    for word in ("bytes(uint8, 1d, C, readonly)", "bytearray(uint8, 1d, C)", "memoryview(float64, 1d, C)",
+                 "pyarray(int32, 1d, C)"):
+        assert word in text
+    assert mahou is not None
+
+
+def test_an_ndarray_never_takes_a_buffers_overload():
+    # called often with a bytearray, then with a uint8 ndarray: NumPy's store (wraps), not
+    # the bytearray's (ValueError), whichever entry the dispatcher installed
+    f = njit(store)
+    for _ in range(50):
+        f(bytearray(2), 0, 1)
+    a = np.zeros(2, np.uint8)
+    for _ in range(50):
+        f(a, 0, 300)
+    assert a[0] == 300 % 256
+    with pytest.raises(ValueError):
+        f(bytearray(2), 0, 300)
