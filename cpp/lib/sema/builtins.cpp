@@ -123,6 +123,7 @@ ExprPtr builtinAbs(Use &u) {
   }
   if (at.isArray()) // elementwise, as np.abs
     return t.elementwise(std::move(args), [&t, loc](std::vector<ExprPtr> v) { return t.scalarUfunc(UfuncId::absolute, std::move(v), loc); }, loc);
+  if (at.isDatetimeLike()) return t.scalarUfunc(UfuncId::absolute, std::move(args), loc); // timedelta64 (datetime.cpp)
   if (!at.isNumber()) u.notSupported("abs() of " + at.str() + " is not supported yet");
   if (at.isComplex()) return t.intrinsic(ir::Intrinsic::CAbs, Type::scalar(types::realOf(at.dtype)), std::move(args), loc);
   if (at.isBool()) {

@@ -1,0 +1,68 @@
+// Unit rules of datetime64 / timedelta64 (Numba's npdatetime_helpers, NumPy's datetime.c).
+#include "mahou/datetime_units.h"
+
+namespace mahou::types {
+
+namespace {
+// Exact factor from a unit to the next finer one it converts to: Y→M, W→D, D→h, ... fs→as.
+struct Step {
+  int from, to;
+  int64_t factor;
+};
+constexpr Step kSteps[] = {{0, 1, 12},   {2, 4, 7},     {4, 5, 24},    {5, 6, 60},    {6, 7, 60},   {7, 8, 1000},
+                           {8, 9, 1000}, {9, 10, 1000}, {10, 11, 1000}, {11, 12, 1000}, {12, 13, 1000}};
+} // namespace
+
+std::optional<int64_t> unitFactor(int from, int to) {
+  if (from == kUnitGeneric) return 1;
+  int64_t factor = 1;
+  int c = from;
+  while (c < to) {
+    const Step *step = nullptr;
+    for (const Step &s : kSteps)
+      if (s.from == c) step = &s;
+    if (!step) return std::nullopt;
+    factor *= step->factor;
+    c = step->to;
+  }
+  if (c != to) return std::nullopt;
+  return factor;
+}
+
+bool canCastTimedeltaUnits(int from, int to) {
+  if (from == to || from == kUnitGeneric) return true;
+  if (from > to || to == kUnitGeneric) return false;
+  if (from <= kUnitMonths && to > kUnitMonths) return false;
+  return true;
+}
+
+int bestUnit(int a, int b) {
+  if (a == kUnitGeneric) return b;
+  if (b == kUnitGeneric) return a;
+  return b > a ? b : a;
+}
+
+std::optional<int> combineDatetimeTimedelta(int dt, int td) {
+  if (dt == kUnitGeneric) return td;
+  if (td == kUnitGeneric) return dt;
+  if (td < kUnitWeeks && dt >= kUnitWeeks) return std::nullopt;
+  return dt > td ? dt : td;
+}
+
+bool convertsExactly(DType from, DType to) {
+  if (isDatetime(from) != isDatetime(to) || !isDatetimeLike(from) || !isDatetimeLike(to)) return false;
+  int f = datetimeUnit(from), t = datetimeUnit(to);
+  if (isTimedelta(from)) return canCastTimedeltaUnits(f, t);
+  if (f == t || f == kUnitGeneric) return true;
+  if (t == kUnitGeneric) return false;
+  if (f <= kUnitMonths && t >= kUnitWeeks) return true; // the calendar gives the day
+  return unitFactor(f, t).has_value();
+}
+
+std::optional<int> commonTimedeltaUnit(int a, int b) {
+  if (canCastTimedeltaUnits(a, b)) return b;
+  if (canCastTimedeltaUnits(b, a)) return a;
+  return std::nullopt;
+}
+
+} // namespace mahou::types
