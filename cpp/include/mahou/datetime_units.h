@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace mahou::types {
 
@@ -26,6 +27,9 @@ std::optional<int> combineDatetimeTimedelta(int datetimeUnit, int timedeltaUnit)
 // A value of `from` converts to `to` without loss (both datetime64 or both timedelta64):
 // to the same or a finer unit, a datetime of years or months to days and finer too.
 bool convertsExactly(DType from, DType to);
+// NumPy's spellings of a datetime dtype: "M8[D]", "datetime64[ns]", "m8", "<m8[s]" ...
+// (nullopt for anything else, a multiple of a unit such as "m8[5s]" included).
+std::optional<DType> datetimeFromName(const std::string &name);
 // The common unit of two timedeltas for + - / // and comparisons, or nullopt.
 std::optional<int> commonTimedeltaUnit(int a, int b);
 

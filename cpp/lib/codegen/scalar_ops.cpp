@@ -86,6 +86,7 @@ llvm::Value *FunctionLowering::constant(const ir::Expr &e) {
   case types::Kind::Scalar:
     if (t.isBool()) return b_.getInt1(e.ival != 0);
     if (t.isInt()) return llvm::ConstantInt::get(types_.scalar(t.dtype), uint64_t(e.ival), types::isSigned(t.dtype));
+    if (t.isDatetimeLike()) return b_.getInt64(uint64_t(e.ival)); // the count of its unit
     if (t.isFloat()) return llvm::ConstantFP::get(types_.scalar(t.dtype), e.fval);
     {
       auto *ft = t.dtype == DType::Complex64 ? b_.getFloatTy() : b_.getDoubleTy();

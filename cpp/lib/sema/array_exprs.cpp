@@ -138,6 +138,8 @@ ExprPtr FunctionTyper::reduction(ir::ReduceKind kind, ExprPtr arr, std::optional
   DType d = at.dtype;
   DType result = d;
   using R = ir::ReduceKind;
+  if (types::isDatetimeLike(d) && kind != R::Min && kind != R::Max)
+    notSupported(loc, std::string(ir::reduceKindName(kind)) + "() of " + at.str() + " is not supported");
   switch (kind) {
   case R::Sum:
   case R::Prod:

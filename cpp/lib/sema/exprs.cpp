@@ -2,6 +2,7 @@
 // comparisons, and/or, conditional expressions, attributes and tuples.
 #include "typer.h"
 #include "sema/datetime.h"
+#include "mahou/datetime_units.h"
 
 #include <cmath>
 
@@ -106,6 +107,11 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
   using GK = GlobalValue::Kind;
   switch (g.kind) {
   case GK::Int: return ir::makeConst(Type::int64(), loc, g.i);
+  case GK::Datetime: {
+    auto d = types::datetimeFromName(g.s);
+    if (!d) notSupported(loc, "a global of type " + g.s + " is not supported");
+    return ir::makeConst(Type::scalar(*d), loc, g.i);
+  }
   case GK::Float: return ir::makeConst(Type::float64(), loc, 0, g.f);
   case GK::Complex: return ir::makeConst(Type::scalar(DType::Complex128), loc, 0, g.f, g.imag);
   case GK::Bool: return ir::makeConst(Type::boolean(), loc, g.b);

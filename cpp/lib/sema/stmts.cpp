@@ -247,7 +247,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
       return;
     }
     Type elem = Type::scalar(base->type.dtype);
-    if (!value->type.isNumber())
+    if (!value->type.isNumber() && !value->type.isDatetimeLike())
       error(loc, "cannot store " + value->type.str() + " into an array of " + types::dtypeName(base->type.dtype));
     auto st = makeStmt(ir::StmtOp::StoreItem, loc);
     st->exprs.push_back(std::move(base));

@@ -59,6 +59,25 @@ bool convertsExactly(DType from, DType to) {
   return unitFactor(f, t).has_value();
 }
 
+std::optional<DType> datetimeFromName(const std::string &name) {
+  std::string s = name;
+  if (!s.empty() && (s[0] == '<' || s[0] == '=')) s = s.substr(1); // native byte order only
+  bool timedelta;
+  size_t n;
+  if (s.rfind("datetime64", 0) == 0) timedelta = false, n = 10;
+  else if (s.rfind("timedelta64", 0) == 0) timedelta = true, n = 11;
+  else if (s.rfind("M8", 0) == 0) timedelta = false, n = 2;
+  else if (s.rfind("m8", 0) == 0) timedelta = true, n = 2;
+  else return std::nullopt;
+  std::string rest = s.substr(n);
+  if (rest.empty()) return datetimeDType(timedelta, kUnitGeneric);
+  if (rest.size() < 3 || rest.front() != '[' || rest.back() != ']') return std::nullopt;
+  std::string code = rest.substr(1, rest.size() - 2);
+  for (int u = 0; u <= kUnitGeneric; ++u)
+    if (u != 3 && code == datetimeUnitCode(u) && !code.empty()) return datetimeDType(timedelta, u);
+  return std::nullopt;
+}
+
 std::optional<int> commonTimedeltaUnit(int a, int b) {
   if (canCastTimedeltaUnits(a, b)) return b;
   if (canCastTimedeltaUnits(b, a)) return a;
