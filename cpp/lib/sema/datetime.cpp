@@ -36,6 +36,11 @@ int timedeltaUnit(Typing &t, const char *sym, const Type &a, const Type &b, Loc 
   return *u;
 }
 
+// Both operands reach the unit `target` exactly (NumPy refuses a factor that overflows).
+void requireExact(Typing &t, const char *sym, const Type &a, const Type &b, const Type &ta, const Type &tb, Loc loc) {
+  if (!types::convertsExactly(a.dtype, ta.dtype) || !types::convertsExactly(b.dtype, tb.dtype)) refuseUnits(t, sym, a, b, loc);
+}
+
 // A number operand of timedelta * / //: int64 (integers, as Numba) or float64 (floats).
 ExprPtr numberOperand(Typing &t, ExprPtr v, const char *sym, const Type &td, Loc loc) {
   const Type &n = v->type;
@@ -62,6 +67,7 @@ ExprPtr datetimeBinary(Typing &t, ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs,
     if (a.isDatetime() && b.isDatetime() && op == ast::BinOpKind::Sub) { // → timedelta of the finer unit
       int u = types::bestUnit(unitOf(a), unitOf(b));
       Type dt = datetimeType(false, u);
+      requireExact(t, sym, a, b, dt, dt, loc);
       return make(dop, datetimeType(true, u), ir::makeCast(std::move(lhs), dt), ir::makeCast(std::move(rhs), dt), loc);
     }
     // datetime ± timedelta, timedelta + datetime
@@ -82,6 +88,7 @@ ExprPtr datetimeBinary(Typing &t, ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs,
       return t.wrapBindings(std::move(bindings), std::move(e), loc);
     }
     Type r = datetimeType(false, *u);
+    requireExact(t, sym, dtE->type, tdE->type, r, datetimeType(true, *u), loc);
     return make(dop, r, ir::makeCast(std::move(dtE), r), ir::makeCast(std::move(tdE), datetimeType(true, *u)), loc);
   }
   case ast::BinOpKind::Mult: {
@@ -143,6 +150,7 @@ ExprPtr datetimeCompare(Typing &t, ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs
   default: t.error(loc, std::string("cannot compare ") + a.str() + " and " + b.str() + " with " + sym);
   }
   Type c = datetimeType(a.isTimedelta(), u);
+  requireExact(t, sym, a, b, c, c, loc);
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::Compare, Type::boolean(), loc);
   e->sub = int(cop);
   e->args.push_back(ir::makeCast(std::move(lhs), c));
@@ -168,6 +176,7 @@ ExprPtr datetimeExtreme(Typing &t, ir::DatetimeOp op, ExprPtr a, ExprPtr b, cons
   else if (x.isTimedelta() && y.isTimedelta()) u = timedeltaUnit(t, what.c_str(), x, y, loc);
   else t.error(loc, what + " needs two datetime64 or two timedelta64 values, got " + x.str() + " and " + y.str());
   Type c = datetimeType(x.isTimedelta(), u);
+  requireExact(t, what.c_str(), x, y, c, c, loc);
   return make(op, c, ir::makeCast(std::move(a), c), ir::makeCast(std::move(b), c), loc);
 }
 

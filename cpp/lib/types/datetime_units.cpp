@@ -23,6 +23,8 @@ std::optional<int64_t> unitFactor(int from, int to) {
       if (s.from == c) step = &s;
     if (!step) return std::nullopt;
     factor *= step->factor;
+    // NumPy refuses a conversion factor of 2^56 or more (an overflow: weeks and picoseconds, ...)
+    if (factor >= (int64_t(1) << 56)) return std::nullopt;
     c = step->to;
   }
   if (c != to) return std::nullopt;
@@ -55,7 +57,8 @@ bool convertsExactly(DType from, DType to) {
   if (isTimedelta(from)) return canCastTimedeltaUnits(f, t);
   if (f == t || f == kUnitGeneric) return true;
   if (t == kUnitGeneric) return false;
-  if (f <= kUnitMonths && t >= kUnitWeeks) return true; // the calendar gives the day
+  if (f <= kUnitMonths && t >= kUnitWeeks) // the calendar gives the day
+    return t == kUnitWeeks || unitFactor(kUnitDays, t).has_value();
   return unitFactor(f, t).has_value();
 }
 
@@ -79,9 +82,11 @@ std::optional<DType> datetimeFromName(const std::string &name) {
 }
 
 std::optional<int> commonTimedeltaUnit(int a, int b) {
-  if (canCastTimedeltaUnits(a, b)) return b;
-  if (canCastTimedeltaUnits(b, a)) return a;
-  return std::nullopt;
+  std::optional<int> u;
+  if (canCastTimedeltaUnits(a, b)) u = b;
+  else if (canCastTimedeltaUnits(b, a)) u = a;
+  if (u && (!unitFactor(a, *u) || !unitFactor(b, *u))) return std::nullopt; // NumPy's overflow
+  return u;
 }
 
 } // namespace mahou::types
