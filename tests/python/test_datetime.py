@@ -369,3 +369,36 @@ def test_unsupported_stay_refused():
         njit(lambda a: a.sum())(np.zeros(3, "m8[s]"))
     with pytest.raises(TypeError):
         njit(identity)(np.zeros(3, "m8[5s]"))
+
+
+def sorts(a):
+    b = a.copy()
+    b.sort()
+    return np.argsort(a), np.unique(a), b
+
+
+def test_argsort_unique_and_in_place_sort():
+    for a in [np.array([5, "NaT", -3, 5, "NaT", 2], dtype="m8[s]"), np.array(["NaT", "2020-01-01"], dtype="M8[D]")]:
+        check(sorts, a)
+
+
+def conversions(a):
+    return a.astype("m8[us]"), a.astype(np.int64), a.astype(np.int64).astype("m8[ms]"), np.where(np.isnat(a), a[0], a)
+
+
+def test_astype_and_where():
+    a = np.array([5, "NaT", -3, 1500], dtype="m8[ms]")
+    check(conversions, a)
+    check(conversions, a[::-1])
+    for bad in ("m8[s]", np.float64, np.int32, "M8[ms]"):
+        with pytest.raises(mahou.errors.TypingError, match="test_datetime.py"):
+            njit(lambda x: x.astype(bad))(a)
+
+
+def truth(a, b):
+    return bool(a), (a, b), b if a else b
+
+
+def test_truth_and_tuples():
+    for a in (TD(0, "s"), TD(3, "s"), TD("NaT", "s")):
+        check(truth, a, DT("2020-01-01"))

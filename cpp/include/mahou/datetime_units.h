@@ -27,6 +27,9 @@ std::optional<int> combineDatetimeTimedelta(int datetimeUnit, int timedeltaUnit)
 // A value of `from` converts to `to` without loss (both datetime64 or both timedelta64):
 // to the same or a finer unit, a datetime of years or months to days and finer too.
 bool convertsExactly(DType from, DType to);
+// An array conversion (astype, np.array(dtype=)) mahou compiles where a datetime is
+// involved: an exact unit conversion, or the counts to and from int64.
+bool datetimeConversionAllowed(DType from, DType to);
 // NumPy's spellings of a datetime dtype: "M8[D]", "datetime64[ns]", "m8", "<m8[s]" ...
 // (nullopt for anything else, a multiple of a unit such as "m8[5s]" included).
 std::optional<DType> datetimeFromName(const std::string &name);

@@ -451,7 +451,7 @@ llvm::Value *FunctionLowering::compare(ir::CmpOp op, llvm::Value *a, llvm::Value
 
 llvm::Value *FunctionLowering::truth(llvm::Value *v, const Type &t) {
   if (t.isBool()) return v;
-  if (t.isInt()) return b_.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
+  if (t.isInt() || t.isDatetimeLike()) return b_.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
   if (t.isFloat()) return b_.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
   if (t.isComplex()) {
     auto *re = b_.CreateExtractValue(v, 0), *im = b_.CreateExtractValue(v, 1);

@@ -62,6 +62,11 @@ bool convertsExactly(DType from, DType to) {
   return unitFactor(f, t).has_value();
 }
 
+bool datetimeConversionAllowed(DType from, DType to) {
+  if (from == to || (!isDatetimeLike(from) && !isDatetimeLike(to))) return true;
+  return convertsExactly(from, to) || from == DType::Int64 || to == DType::Int64;
+}
+
 std::optional<DType> datetimeFromName(const std::string &name) {
   std::string s = name;
   if (!s.empty() && (s[0] == '<' || s[0] == '=')) s = s.substr(1); // native byte order only
