@@ -402,3 +402,35 @@ def truth(a, b):
 def test_truth_and_tuples():
     for a in (TD(0, "s"), TD(3, "s"), TD("NaT", "s")):
         check(truth, a, DT("2020-01-01"))
+
+
+def builtin_extremes(a, b, c):
+    return max(a, b), min(a, b), max(a, b, c), min((c, b, a))
+
+
+def test_builtin_min_max_follow_python():
+    # Python keeps the first of equal values; NaT compares false: kept only when it is first
+    for a, b in itertools.product(td_samples("s"), repeat=2):
+        check(builtin_extremes, a, b, TD(1, "s"))
+    # of mixed units the result is of the finer one (Numba's typing); Python keeps the object
+    f = njit(builtin_extremes)
+    for a, b, c in [(TD(0, "s"), TD(0, "ms"), TD(1, "s")), (TD("NaT", "s"), TD(5, "ms"), TD(-1, "s")),
+                    (DT("2020-01-01", "D"), DT("2020-01-01T05", "h"), DT("NaT", "D")),
+                    (DT("NaT", "D"), DT(3, "h"), DT(-1, "D"))]:
+        got, expected = f(a, b, c), builtin_extremes(a, b, c)
+        for g, e in zip(got, expected):
+            assert g.dtype == (b.dtype if a.dtype != b.dtype else a.dtype)
+            assert (np.isnat(g) and np.isnat(e)) or g == e, (a, b, c, got, expected)
+    with pytest.raises(mahou.errors.TypingError, match="test_datetime.py"):
+        njit(builtin_extremes)(TD(1, "s"), DT(1, "s"), TD(1, "s"))
+
+
+def as_int(a):
+    return int(a)
+
+
+def test_int_of_timedeltas_and_nanosecond_datetimes():
+    for v in td_samples("ms") + [DT("2014-01-16", "ns"), DT(-5, "ns"), DT("NaT", "ns")]:
+        assert njit(as_int)(v) == v.astype(np.int64)
+    with pytest.raises(mahou.errors.TypingError, match="datetime64\\[ns\\]"):
+        njit(as_int)(DT("2014", "Y"))

@@ -180,4 +180,34 @@ ExprPtr datetimeExtreme(Typing &t, ir::DatetimeOp op, ExprPtr a, ExprPtr b, cons
   return make(op, c, ir::makeCast(std::move(a), c), ir::makeCast(std::move(b), c), loc);
 }
 
+ExprPtr datetimeMinMax(Typing &t, bool max, std::vector<ExprPtr> args, const std::string &what, Loc loc) {
+  const Type first = args[0]->type;
+  int u = unitOf(first);
+  for (auto &a : args) {
+    const Type &x = a->type;
+    if (!x.isDatetimeLike() || x.isDatetime() != first.isDatetime())
+      t.error(a->loc, what + "() needs datetime64 values or timedelta64 values alike, got " + first.str() + " and " + x.str());
+    if (first.isDatetime()) u = types::bestUnit(u, unitOf(x));
+    else if (auto c = types::commonTimedeltaUnit(u, unitOf(x))) u = *c;
+    else refuseUnits(t, what.c_str(), first, x, loc);
+  }
+  Type c = datetimeType(first.isTimedelta(), u);
+  for (auto &a : args)
+    if (!types::convertsExactly(a->type.dtype, c.dtype)) refuseUnits(t, what.c_str(), first, a->type, loc);
+  ExprPtr acc = ir::makeCast(std::move(args[0]), c);
+  for (size_t i = 1; i < args.size(); ++i) {
+    ExprPtr next = ir::makeCast(std::move(args[i]), c);
+    acc = t.bindOnce(std::move(acc), [&](const std::function<ExprPtr()> &best) {
+      return t.bindOnce(std::move(next), [&](const std::function<ExprPtr()> &x) {
+        auto s = std::make_unique<ir::Expr>(ir::ExprOp::Select, c, loc);
+        s->args.push_back(t.compareOne(max ? ast::CmpOpKind::Gt : ast::CmpOpKind::Lt, x(), best(), loc));
+        s->args.push_back(x());
+        s->args.push_back(best());
+        return ExprPtr(std::move(s));
+      });
+    });
+  }
+  return acc;
+}
+
 } // namespace mahou::sema

@@ -15,4 +15,8 @@ ExprPtr datetimeUnary(Typing &t, ir::DatetimeOp op, ExprPtr v, const std::string
 // np.maximum / minimum / fmax / fmin of two values of one kind (the finer unit).
 ExprPtr datetimeExtreme(Typing &t, ir::DatetimeOp op, ExprPtr a, ExprPtr b, const std::string &what, Loc loc);
 
+// Builtin min() / max() of datetime64 or timedelta64 values (Python's rule: the first of
+// the least / greatest; NaT compares false, so it is kept only where it comes first).
+ExprPtr datetimeMinMax(Typing &t, bool max, std::vector<ExprPtr> args, const std::string &what, Loc loc);
+
 } // namespace mahou::sema
