@@ -121,6 +121,10 @@ bool unboxBuffer(PyObject *obj, const types::Type &t, char *dst);
 
 // DType number of a NumPy scalar object (numpy.float32(1) → Float32), or -1.
 int dtypeOfNumpyScalar(PyObject *obj);
+// DType number of a native-byte-order descriptor (datetime64 / timedelta64 with their unit), or -1.
+int dtypeOfDescrNum(::_PyArray_Descr *descr);
+// The NumPy descriptor of a scalar dtype (new reference; datetime64[D] with its unit), or null.
+::_PyArray_Descr *descrOfDType(types::DType d);
 
 // mahou.types objects for a core type / a tuple of argument types (new references).
 PyObject *toPyType(const types::Type &t);

@@ -91,6 +91,10 @@ bool unboxScalar(PyObject *obj, DType d, char *dst) {
     return true;
   }
   switch (types::dtypeClass(d)) {
+  case types::DTypeClass::Datetime:
+  case types::DTypeClass::Timedelta: // only a scalar of this very unit (no conversion)
+    PyErr_Format(PyExc_TypeError, "expected a numpy.%s, got %s", types::dtypeName(d), Py_TYPE(obj)->tp_name);
+    return false;
   case types::DTypeClass::Bool: {
     int truth = PyObject_IsTrue(obj);
     if (truth < 0)
@@ -152,6 +156,14 @@ bool unboxTuple(PyObject *obj, const Type &t, char *dst) {
 }
 
 PyObject *boxScalar(DType d, const char *src) {
+  if (types::isDatetimeLike(d)) { // a numpy.datetime64 / numpy.timedelta64 of the unit
+    PyArray_Descr *descr = descrOfDType(d);
+    if (!descr)
+      return nullptr;
+    PyObject *r = PyArray_Scalar(const_cast<char *>(src), descr, nullptr);
+    Py_DECREF(descr);
+    return r;
+  }
   switch (d) {
   case DType::Bool: return PyBool_FromLong(load<uint8_t>(src));
   case DType::Int8: return PyLong_FromLong(load<int8_t>(src));
@@ -167,6 +179,7 @@ PyObject *boxScalar(DType d, const char *src) {
   case DType::Float64: return PyFloat_FromDouble(load<double>(src));
   case DType::Complex64: return PyComplex_FromDoubles(load<float>(src), load<float>(src + 4));
   case DType::Complex128: return PyComplex_FromDoubles(load<double>(src), load<double>(src + 8));
+  default: break;
   }
   PyErr_SetString(PyExc_SystemError, "unknown dtype in result");
   return nullptr;
@@ -187,7 +200,7 @@ PyObject *parentIfIdentical(const Type &t, const MahouArrayHead *head) {
     auto rec = recordTypeOfDescr(PyArray_DESCR(a), nullptr);
     if (!rec || *rec != t.elems[0])
       return nullptr;
-  } else if (PyArray_DESCR(a)->type_num != types::dtypeNumpyNum(t.dtype)) {
+  } else if (dtypeOfDescrNum(PyArray_DESCR(a)) != int(t.dtype)) {
     return nullptr;
   }
   if (PyArray_NDIM(a) != ndim || PyArray_BYTES(a) != head->data ||
@@ -204,7 +217,7 @@ PyObject *newArrayOver(const Type &t, MahouArrayHead *head, bool writeable) {
     descr = recordDescr(t.elems[0]);
     Py_XINCREF(descr); // NewFromDescr steals it
   } else {
-    descr = PyArray_DescrFromType(types::dtypeNumpyNum(t.dtype));
+    descr = descrOfDType(t.dtype);
   }
   if (!descr)
     return nullptr;
@@ -267,6 +280,21 @@ PyObject *boxViewOfArgument(const Type &t, MahouArrayHead *head) {
 PyObject *boxTuple(const Type &t, char *src) { return boxTupleAt(t, src, types::tupleOffsets(t)); }
 
 } // namespace
+
+PyArray_Descr *descrOfDType(DType d) {
+  if (!types::isDatetimeLike(d))
+    return PyArray_DescrFromType(types::dtypeNumpyNum(d));
+  // "M8[D]", "m8[ns]", "M8" (generic): NumPy keeps one descriptor per unit.
+  std::string spec = std::string(types::isDatetime(d) ? "M8" : "m8");
+  const char *unit = types::datetimeUnitCode(types::datetimeUnit(d));
+  if (*unit)
+    spec += std::string("[") + unit + "]";
+  nb::object text = nb::steal(PyUnicode_FromString(spec.c_str()));
+  PyArray_Descr *descr = nullptr;
+  if (!text.is_valid() || !PyArray_DescrConverter(text.ptr(), &descr))
+    return nullptr;
+  return descr;
+}
 
 // A tuple whose items lie at `offsets` (types::tupleOffsets(t)): a list of tuples
 // computes them once for all its items.
@@ -368,7 +396,7 @@ PyObject *boxValue(const Type &t, char *src) {
       Py_XINCREF(d);
       return reinterpret_cast<PyObject *>(d);
     }
-    return reinterpret_cast<PyObject *>(PyArray_DescrFromType(types::dtypeNumpyNum(t.dtype)));
+    return reinterpret_cast<PyObject *>(descrOfDType(t.dtype));
   }
   case types::Kind::Record:
     return boxRecord(t, src);

@@ -99,6 +99,13 @@ PyObject *convertResult(PyObject *result, const types::Type &declared) {
     out = (c.real == -1.0 && PyErr_Occurred()) ? nullptr : PyComplex_FromCComplex(c);
     break;
   }
+  case types::DTypeClass::Datetime:
+  case types::DTypeClass::Timedelta: { // NumPy's conversion to the declared unit
+    PyArray_Descr *descr = descrOfDType(declared.dtype);
+    out = descr ? PyObject_CallMethod(result, "astype", "O", reinterpret_cast<PyObject *>(descr)) : nullptr;
+    Py_XDECREF(descr);
+    break;
+  }
   }
   Py_DECREF(result);
   return out;

@@ -315,6 +315,10 @@ private:
     } else if (tag == "int") {
       g.kind = K::Int;
       g.i = nb::cast<int64_t>(t[1]);
+    } else if (tag == "datetime") { // ("datetime", "timedelta64[s]", count)
+      g.kind = K::Datetime;
+      g.s = nb::cast<std::string>(t[1]);
+      g.i = nb::cast<int64_t>(t[2]);
     } else if (tag == "float") {
       g.kind = K::Float;
       g.f = nb::cast<double>(t[1]);

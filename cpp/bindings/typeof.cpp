@@ -67,6 +67,7 @@ constexpr TypeNumTable kTypeNums;
 
 int dtypeOfTypeNum(int num) { return num >= 0 && num < kMaxTypeNum ? kTypeNums.dtype[num] : -1; }
 
+
 Layout layoutOf(PyArrayObject *a) {
   int flags = PyArray_FLAGS(a);
   if (flags & NPY_ARRAY_C_CONTIGUOUS)
@@ -81,10 +82,23 @@ int arrayDType(PyArrayObject *a) {
   PyArray_Descr *descr = PyArray_DESCR(a);
   if (PyArray_ISBYTESWAPPED(a))
     return -1;
-  return dtypeOfTypeNum(descr->type_num);
+  return dtypeOfDescrNum(descr);
 }
 
 } // namespace
+
+// The DType of a native-byte-order descriptor, or -1: datetime64 / timedelta64 read their
+// unit from the descriptor (a multiple of a unit, M8[5s], is not supported).
+int dtypeOfDescrNum(PyArray_Descr *descr) {
+  int num = descr->type_num;
+  if (num != NPY_DATETIME && num != NPY_TIMEDELTA)
+    return dtypeOfTypeNum(num);
+  auto *meta = reinterpret_cast<PyArray_DatetimeDTypeMetaData *>(PyDataType_C_METADATA(descr));
+  if (!meta || meta->meta.num != 1)
+    return -1;
+  auto d = types::datetimeDType(num == NPY_TIMEDELTA, int(meta->meta.base));
+  return d ? int(*d) : -1;
+}
 
 int dtypeOfNumpyScalar(PyObject *obj) {
   PyArray_Descr *descr = PyArray_DescrFromScalar(obj);
@@ -92,7 +106,7 @@ int dtypeOfNumpyScalar(PyObject *obj) {
     PyErr_Clear();
     return -1;
   }
-  int d = PyDataType_ISNOTSWAPPED(descr) ? dtypeOfTypeNum(descr->type_num) : -1;
+  int d = PyDataType_ISNOTSWAPPED(descr) ? dtypeOfDescrNum(descr) : -1;
   Py_DECREF(descr);
   return d;
 }
@@ -291,7 +305,7 @@ static std::optional<Type> typeOfDTypeObject(PyObject *obj, std::string *why) {
       out = t;
     }
   } else if (PyDataType_ISNOTSWAPPED(descr)) {
-    int d = dtypeOfTypeNum(descr->type_num);
+    int d = dtypeOfDescrNum(descr);
     if (d >= 0) out = Type::dtypeObj(DType(d));
   }
   Py_DECREF(descr);
@@ -471,7 +485,7 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
 int dtypeOfTypeValue(PyObject *obj) {
   if (PyArray_DescrCheck(obj)) {
     auto *descr = reinterpret_cast<PyArray_Descr *>(obj);
-    return PyDataType_ISNOTSWAPPED(descr) && !PyDataType_HASFIELDS(descr) ? dtypeOfTypeNum(descr->type_num) : -1;
+    return PyDataType_ISNOTSWAPPED(descr) && !PyDataType_HASFIELDS(descr) ? dtypeOfDescrNum(descr) : -1;
   }
   if (PyType_Check(obj) && PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(obj), &PyGenericArrType_Type)) {
     PyArray_Descr *descr = PyArray_DescrFromTypeObject(obj);
@@ -479,7 +493,7 @@ int dtypeOfTypeValue(PyObject *obj) {
       PyErr_Clear();
       return -1;
     }
-    int d = dtypeOfTypeNum(descr->type_num);
+    int d = dtypeOfDescrNum(descr);
     Py_DECREF(descr);
     return d;
   }

@@ -143,6 +143,11 @@ def _describe(obj):
 def _classify_constant(obj):
     if isinstance(obj, (bool, np.bool_)):
         return ("bool", bool(obj))
+    if isinstance(obj, (np.datetime64, np.timedelta64)):  # its dtype (with the unit) and its count
+        unit, count = np.datetime_data(obj.dtype)
+        if count != 1:
+            return ("unsupported", f"a {obj.dtype} value (a multiple of a unit)")
+        return ("datetime", obj.dtype.name, int(obj.astype(np.int64)))
     if isinstance(obj, (int, np.integer)):
         v = int(obj)
         if _INT64_MIN <= v <= _INT64_MAX:

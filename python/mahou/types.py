@@ -12,7 +12,7 @@ __all__ = [
     "Boolean", "Number", "Integer", "Float", "Complex", "NoneType", "Literal", "IntegerLiteral",
     "BooleanLiteral", "FloatLiteral", "StringLiteral", "UnicodeType", "unicode_type", "string",
     "literal", "unliteral", "maybe_literal", "Omitted", "Dispatcher", "Module", "Optional", "optional",
-    "ListType", "List", "DictType", "NamedTuple", "NamedUniTuple",
+    "ListType", "List", "DictType", "NamedTuple", "NamedUniTuple", "NPDatetime", "NPTimedelta",
 ]
 
 
@@ -130,6 +130,34 @@ class Complex(Number):
     @property
     def underlying_float(self):
         return float32 if self._name == "complex64" else float64
+
+
+class _NPDatetimeBase(Scalar):
+    """A NumPy datetime64 / timedelta64 of one unit ('' generic): Numba's NPDatetime / NPTimedelta."""
+
+    __slots__ = ("unit",)
+
+    def __init__(self, unit):
+        self.unit = unit
+        super().__init__(f"{self.type_name}[{unit}]")
+
+    @property
+    def bitwidth(self):
+        return 64
+
+
+class NPDatetime(_NPDatetimeBase):
+    """datetime64[unit]."""
+
+    __slots__ = ()
+    type_name = "datetime64"
+
+
+class NPTimedelta(_NPDatetimeBase):
+    """timedelta64[unit]."""
+
+    __slots__ = ()
+    type_name = "timedelta64"
 
 
 class Array(Type):
@@ -271,6 +299,9 @@ _SCALARS["none"] = none
 
 def _scalar(name):
     """The type object of a dtype name (the binding builds types with this)."""
+    for cls in (NPDatetime, NPTimedelta):  # datetime64[D], timedelta64[ns]
+        if name.startswith(cls.type_name + "[") and name.endswith("]"):
+            return cls(name[len(cls.type_name) + 1:-1])
     return _SCALARS[name]
 
 

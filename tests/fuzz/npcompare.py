@@ -68,7 +68,10 @@ def _array_difference(got, expected, path):
                 idx = tuple(int(i) for i in np.argwhere(~same)[0])
                 return f"{path}{list(idx)}: expected {expected[idx]!r}, got {got[idx]!r}"
         return None
-    same = got == expected
+    if expected.dtype.kind in "mM":  # datetime64 / timedelta64: the counts (NaT too) in the unit
+        same = np.asarray(got).view(np.int64) == np.asarray(expected).view(np.int64)
+    else:
+        same = got == expected
     if not np.all(same):
         idx = tuple(int(i) for i in np.argwhere(~np.asarray(same))[0])
         return f"{path}{list(idx)}: expected {expected[idx]!r}, got {got[idx]!r}"

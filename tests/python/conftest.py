@@ -140,15 +140,22 @@ def assert_same(got, expected, rtol=None, wrap=True, path="result"):
     - complex: complex/np.complexfloating, real and imaginary parts as floats.
     - tuples: same length, element by element.
     - arrays: ndarray with the same dtype and shape, equal elements (NaN == NaN).
+    - datetime64 / timedelta64: the same unit and count (NaT == NaT).
     """
     if isinstance(expected, np.ndarray):
         assert isinstance(got, np.ndarray), f"{path}: expected ndarray, got {type(got)}"
         assert got.dtype == expected.dtype, f"{path}: dtype {got.dtype} != {expected.dtype}"
         assert got.shape == expected.shape, f"{path}: shape {got.shape} != {expected.shape}"
-        if rtol is None or expected.dtype.kind not in "fc":
+        if expected.dtype.kind in "mM":  # datetime64 / timedelta64: the counts (NaT is INT64_MIN) in the unit
+            np.testing.assert_array_equal(got.view(np.int64), expected.view(np.int64), err_msg=path, strict=True)
+        elif rtol is None or expected.dtype.kind not in "fc":
             np.testing.assert_array_equal(got, expected, err_msg=path, strict=True)
         else:
             np.testing.assert_allclose(got, expected, rtol=rtol, equal_nan=True, err_msg=path)
+        return
+    if isinstance(expected, (np.datetime64, np.timedelta64)):  # of the same unit, NaT where NumPy has NaT
+        assert type(got) is type(expected) and got.dtype == expected.dtype, f"{path}: expected {expected!r}, got {got!r}"
+        assert got.astype(np.int64) == expected.astype(np.int64), f"{path}: {got!r} != {expected!r}"
         return
     if isinstance(expected, np.void):  # a NumPy record: the same dtype, field by field
         assert isinstance(got, np.void), f"{path}: expected a record, got {type(got)}: {got!r}"

@@ -139,6 +139,9 @@ def difference(got, expected, tol=None, kind_only=False, path="result"):
         tol = max(tol, 1e-5)  # a relative tolerance in single precision
     if isinstance(expected, (bool, np.bool_)):
         ok = isinstance(got, (bool, np.bool_)) and bool(got) == bool(expected)
+    elif isinstance(expected, (np.datetime64, np.timedelta64)):  # the unit and the count (NaT == NaT)
+        ok = type(got) is type(expected) and got.dtype == expected.dtype and \
+            got.astype(np.int64) == expected.astype(np.int64)
     elif isinstance(expected, (int, np.integer)):
         ok = isinstance(got, (int, np.integer)) and not isinstance(got, (bool, np.bool_)) and int(got) == int(expected)
     elif isinstance(expected, (float, np.floating)):

@@ -374,7 +374,6 @@ CASES = {
 # Numba compiles these; mahou refuses them with a clean error (docs/numba_surface.md says why).
 EXPECTED_REFUSALS = {
     "Polynomial",
-    "datetime", "isnat",
 }
 
 

@@ -38,6 +38,7 @@ struct GlobalValue {
     NamedTupleClass, // a collections.namedtuple / typing.NamedTuple class: handle + name; elems:
                      // one Str per field (its name), holding its default value in elems[0] if any
     ObjMode,     // mahou.objmode (numba.objmode): the context manager of `with objmode(...)` blocks
+    Datetime,    // a numpy.datetime64 / timedelta64 constant: s its dtype's name ("datetime64[D]"), i its count
     EnumMember,  // a member of an enum.Enum / IntEnum class: handle (the class) + s (its name);
                  // fields: the members' names, elems: their values (Int or Float), i: this one's
                  // index, b: an IntEnum

@@ -50,6 +50,19 @@ int intrinsicArity(Intrinsic i);
 enum class BinaryOp { Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, BitAnd, BitOr, BitXor, Shl, Shr };
 enum class UnaryOp { Neg, Invert, Not };
 enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge };
+// A `datetime` expression: any NaT operand gives NaT (nan for DivTimedelta, 0 for
+// FloorDivTimedelta), except where the row says otherwise.
+enum class DatetimeOp {
+  Add, Sub,           // args[0], args[1] of the result's unit (datetime - datetime: timedelta of it)
+  MulInt, MulFloat,   // timedelta * int64 / float64 (truncated; nan or an unrepresentable product: NaT)
+  DivInt, DivFloat,   // timedelta / int64 / float64 (truncated, as NumPy; by 0 or nan: NaT)
+  DivTimedelta,       // timedelta / timedelta → float64
+  FloorDivTimedelta,  // timedelta // timedelta → int64 (by 0: 0)
+  Neg, Abs, Sign,     // timedelta → timedelta (sign: -1, 0, 1 of the unit; of NaT -1, as NumPy)
+  IsNat,              // → bool (never NaT itself)
+  Maximum, Minimum,   // NaT wins (as NaN does)
+  FMax, FMin,         // NaT loses
+};
 enum class AllocKind { Empty, Zeros, Ones, Full };
 // A `random` expression (sema/random*.cpp, codegen/random.cpp, runtime/random*.cpp).
 enum class RandomKind {
@@ -69,6 +82,7 @@ enum class ReduceKind { Sum, Prod, Min, Max, ArgMin, ArgMax, Any, All, Mean, Var
 const char *reduceKindName(ReduceKind k);
 const char *randomKindName(RandomKind k);
 const char *binaryOpName(BinaryOp op);
+const char *datetimeOpName(DatetimeOp op);
 const char *unaryOpName(UnaryOp op);
 const char *cmpOpName(CmpOp op);
 

@@ -14,8 +14,16 @@ enum class DType : uint8_t {
 #define MAHOU_DTYPE(Enum, name, numpyNum, bytes, cls) Enum,
 #include "mahou/dtypes.def"
 #undef MAHOU_DTYPE
+// NumPy's datetime64 and timedelta64, one dtype per unit (datetime_units.def): an int64
+// count of the unit, NaT = INT64_MIN. Not numbers: Type::isNumber() is false for them.
+#define MAHOU_DATETIME_UNIT(Enum, code, npyUnit) Datetime##Enum,
+#include "mahou/datetime_units.def"
+#undef MAHOU_DATETIME_UNIT
+#define MAHOU_DATETIME_UNIT(Enum, code, npyUnit) Timedelta##Enum,
+#include "mahou/datetime_units.def"
+#undef MAHOU_DATETIME_UNIT
 };
-enum class DTypeClass : uint8_t { Bool, SignedInt, UnsignedInt, Float, Complex };
+enum class DTypeClass : uint8_t { Bool, SignedInt, UnsignedInt, Float, Complex, Datetime, Timedelta };
 
 const char *dtypeName(DType d);          // "float64"
 int dtypeBytes(DType d);                 // 8
@@ -30,6 +38,13 @@ bool isSigned(DType d);
 bool isFloat(DType d);
 bool isComplex(DType d);
 int dtypeBits(DType d);
+// datetime64 / timedelta64 (datetime_units.cpp has their unit rules).
+bool isDatetime(DType d);
+bool isTimedelta(DType d);
+inline bool isDatetimeLike(DType d) { return isDatetime(d) || isTimedelta(d); }
+int datetimeUnit(DType d);                            // NumPy's NPY_DATETIMEUNIT (14: generic)
+const char *datetimeUnitCode(int unit);               // "D", "ns", "" (generic)
+std::optional<DType> datetimeDType(bool timedelta, int unit); // nullopt: no such unit
 // NumPy's promote_types for two dtypes (int64 + uint64 → float64, int + float32 → float64 ...).
 DType promote(DType a, DType b);
 // Smallest integer/float/complex of each class used for results, e.g. complex part type.
@@ -175,7 +190,10 @@ struct Type {
   bool isInt() const { return kind == Kind::Scalar && isInteger(dtype); }
   bool isFloat() const { return kind == Kind::Scalar && types::isFloat(dtype); }
   bool isComplex() const { return kind == Kind::Scalar && types::isComplex(dtype); }
-  bool isNumber() const { return kind == Kind::Scalar; }
+  bool isNumber() const { return kind == Kind::Scalar && !types::isDatetimeLike(dtype); }
+  bool isDatetimeLike() const { return kind == Kind::Scalar && types::isDatetimeLike(dtype); }
+  bool isDatetime() const { return kind == Kind::Scalar && types::isDatetime(dtype); }
+  bool isTimedelta() const { return kind == Kind::Scalar && types::isTimedelta(dtype); }
   bool isArray() const { return kind == Kind::Array; }
   bool isBuffer() const { return kind == Kind::Array && buffer != BufferKind::None; }
   bool containsBuffer() const; // a buffer, or a tuple, list, ... holding one

@@ -3,6 +3,8 @@
 // or along one axis, and the cumulative sum and product.
 #include "lowering.h"
 
+#include "mahou/datetime_units.h"
+
 #include <llvm/IR/Intrinsics.h>
 
 #include <limits>
@@ -68,8 +70,9 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
       // min/max/argmin/argmax of real values start from the identity of the comparison
       // (-inf or the type's lowest for max, +inf or its highest for min) at index 0: no
       // element beats it strictly, so all-equal extremes give index 0 as NumPy does, and
-      // the loop needs no first-element test. Complex values keep that test.
-      if (!accT.isComplex()) {
+      // the loop needs no first-element test. Complex values keep that test, and so do
+      // datetimes (NaT is int64's lowest).
+      if (!accT.isComplex() && !accT.isDatetimeLike()) {
         bool isMinKind = kind == R::Min || kind == R::ArgMin;
         llvm::Value *start;
         if (accT.isFloat())
@@ -113,7 +116,7 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
       case R::ArgMax: {
         llvm::Value *v = castScalar(x, elemT, accT);
         llvm::Value *best = b_.CreateLoad(accTy, acc);
-        llvm::Value *first = accT.isComplex() ? b_.CreateICmpEQ(b_.CreateLoad(i64(), bestIdx), c64(-1)) : b_.getFalse();
+        llvm::Value *first = accT.isComplex() || accT.isDatetimeLike() ? b_.CreateICmpEQ(b_.CreateLoad(i64(), bestIdx), c64(-1)) : b_.getFalse();
         ir::CmpOp order = isMin ? ir::CmpOp::Lt : ir::CmpOp::Gt;
         llvm::Value *better, *vNan = nullptr, *bestNan = nullptr;
         if (accT.isComplex()) { // NumPy orders complex numbers lexicographically; NaN in a part is NaN
@@ -124,6 +127,10 @@ Value FunctionLowering::arrayReduce(const ir::Expr &e) {
                                b_.CreateAnd(b_.CreateFCmpOEQ(vr, br), compare(order, vi, bi, part)));
           vNan = b_.CreateOr(b_.CreateFCmpUNO(vr, vr), b_.CreateFCmpUNO(vi, vi));
           bestNan = b_.CreateOr(b_.CreateFCmpUNO(br, br), b_.CreateFCmpUNO(bi, bi));
+        } else if (accT.isDatetimeLike()) { // NaT wins and stays, as NaN (NumPy)
+          better = compare(order, v, best, Type::int64());
+          llvm::Value *nat = llvm::ConstantInt::get(accTy, types::kNaT, true);
+          vNan = b_.CreateICmpEQ(v, nat), bestNan = b_.CreateICmpEQ(best, nat);
         } else {
           better = compare(order, v, best, accT);
           if (accT.isFloat()) vNan = b_.CreateFCmpUNO(v, v), bestNan = b_.CreateFCmpUNO(best, best);

@@ -5,6 +5,7 @@
 namespace mahou::codegen {
 
 llvm::Type *TypeMapper::scalar(types::DType d) {
+  if (types::isDatetimeLike(d)) return llvm::Type::getInt64Ty(ctx_); // a count of its unit
   switch (d) {
   case types::DType::Bool: return llvm::Type::getInt1Ty(ctx_);
   case types::DType::Int8:
@@ -26,6 +27,7 @@ llvm::Type *TypeMapper::scalar(types::DType d) {
     auto *f = llvm::Type::getDoubleTy(ctx_);
     return llvm::StructType::get(ctx_, {f, f});
   }
+  default: break;
   }
   internalError("unknown dtype");
 }

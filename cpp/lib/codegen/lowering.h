@@ -108,6 +108,9 @@ public:
   llvm::Value *unary(const ir::Expr &e);
   llvm::Value *compare(ir::CmpOp op, llvm::Value *a, llvm::Value *b, const Type &t);
   llvm::Value *truth(llvm::Value *v, const Type &t);
+  llvm::Value *datetimeOp(const ir::Expr &e);                                      // datetime.cpp
+  llvm::Value *datetimeCast(llvm::Value *v, const Type &from, const Type &to);    // datetime.cpp
+  llvm::Value *datetimeCompare(ir::CmpOp op, llvm::Value *a, llvm::Value *b);      // datetime.cpp
   llvm::Value *intrinsic(const ir::Expr &e);
   llvm::Value *gcdOrLcm(llvm::Value *a, llvm::Value *b, bool isSigned, bool lcm); // math.cpp
   llvm::Value *mathCall(const char *name, const Type &t, llvm::ArrayRef<llvm::Value *> args);

@@ -18,6 +18,7 @@ bool pythonEntryFits(const std::vector<Type> &args, const Type &ret) {
   for (const Type &t : args) {
     bool scalar = t.isScalar() && (t.dtype == types::DType::Int64 || t.dtype == types::DType::Float64);
     if (!scalar && (!t.isArray() || t.isBuffer())) return false; // a buffer: its own unboxing (Py_buffer)
+    if (t.isArray() && types::isDatetimeLike(t.dtype)) return false; // the unit is in the descriptor's metadata
   }
   if (ret.kind == types::Kind::None) return true;
   return ret.isScalar() &&

@@ -19,6 +19,7 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::Cast: return cast(e);
   case ir::ExprOp::Binary: return {binary(e), false};
   case ir::ExprOp::Unary: return {unary(e), false};
+  case ir::ExprOp::Datetime: return {datetimeOp(e), false};
   case ir::ExprOp::Compare: {
     if (llvm::Value *v = remainderIsZero(e)) return {v, false};
     llvm::Value *lhs = scalarExpr(*e.args[0]); // Python's order: left operand first
@@ -85,6 +86,7 @@ llvm::Value *FunctionLowering::constant(const ir::Expr &e) {
   case types::Kind::Scalar:
     if (t.isBool()) return b_.getInt1(e.ival != 0);
     if (t.isInt()) return llvm::ConstantInt::get(types_.scalar(t.dtype), uint64_t(e.ival), types::isSigned(t.dtype));
+    if (t.isDatetimeLike()) return b_.getInt64(uint64_t(e.ival)); // the count of its unit
     if (t.isFloat()) return llvm::ConstantFP::get(types_.scalar(t.dtype), e.fval);
     {
       auto *ft = t.dtype == DType::Complex64 ? b_.getFloatTy() : b_.getDoubleTy();
@@ -107,6 +109,7 @@ llvm::Value *FunctionLowering::constant(const ir::Expr &e) {
 
 llvm::Value *FunctionLowering::castScalar(llvm::Value *v, const Type &from, const Type &to) {
   if (from == to) return v;
+  if (from.isDatetimeLike() || to.isDatetimeLike()) return datetimeCast(v, from, to);
   DType f = from.dtype, t = to.dtype;
   llvm::Type *lt = types_.scalar(t);
   if (to.isBool()) return truth(v, from);
@@ -143,7 +146,7 @@ Value FunctionLowering::cast(const ir::Expr &e) {
   if (from.isEnumMember())
     return to == from.elems[0] ? v : Value{castScalar(v.v, from.elems[0], to), false};
   if (to.isOptional() || from.isOptional() || to.isUnicode() || to.isList() || from.isTuple()) return castObject(e, v);
-  if (from.isNumber()) return {castScalar(v.v, from, to), false};
+  if (from.isNumber() || from.isDatetimeLike()) return {castScalar(v.v, from, to), false};
   if (from.isArray()) return v; // layout relaxation: same representation
   if (from.isTuple()) {
     llvm::Value *agg = llvm::UndefValue::get(types_.mem(to));
@@ -430,6 +433,7 @@ llvm::Value *FunctionLowering::unary(const ir::Expr &e) {
 
 llvm::Value *FunctionLowering::compare(ir::CmpOp op, llvm::Value *a, llvm::Value *b, const Type &t) {
   using P = llvm::CmpInst::Predicate;
+  if (t.isDatetimeLike()) return datetimeCompare(op, a, b);
   if (t.isComplex()) {
     llvm::Value *re = compare(op, b_.CreateExtractValue(a, 0), b_.CreateExtractValue(b, 0), Type::scalar(types::realOf(t.dtype)));
     llvm::Value *im = compare(op, b_.CreateExtractValue(a, 1), b_.CreateExtractValue(b, 1), Type::scalar(types::realOf(t.dtype)));
@@ -447,7 +451,7 @@ llvm::Value *FunctionLowering::compare(ir::CmpOp op, llvm::Value *a, llvm::Value
 
 llvm::Value *FunctionLowering::truth(llvm::Value *v, const Type &t) {
   if (t.isBool()) return v;
-  if (t.isInt()) return b_.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
+  if (t.isInt() || t.isDatetimeLike()) return b_.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
   if (t.isFloat()) return b_.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
   if (t.isComplex()) {
     auto *re = b_.CreateExtractValue(v, 0), *im = b_.CreateExtractValue(v, 1);

@@ -62,6 +62,11 @@ const char *binaryOpName(BinaryOp op) {
                                 "pow", "and", "or",  "xor",     "shl",      "shr"};
   return names[static_cast<int>(op)];
 }
+const char *datetimeOpName(DatetimeOp op) {
+  static const char *names[] = {"add", "sub", "mulint", "mulfloat", "divint", "divfloat", "divtd", "floordivtd",
+                                "neg", "abs", "sign",   "isnat",    "maximum", "minimum", "fmax",  "fmin"};
+  return names[static_cast<int>(op)];
+}
 const char *reduceKindName(ReduceKind k) {
   static const char *names[] = {"sum", "prod", "min",  "max", "argmin", "argmax", "any",
                                 "all", "mean", "var", "std", "cumsum", "cumprod"};

@@ -57,6 +57,7 @@ private:
     case ExprOp::Binary: s += "." + std::string(binaryOpName(BinaryOp(e.sub))) + (e.ival == 1 ? ".np" : ""); break;
     case ExprOp::Unary: s += "." + std::string(unaryOpName(UnaryOp(e.sub))); break;
     case ExprOp::Compare: s += "." + std::string(cmpOpName(CmpOp(e.sub))); break;
+    case ExprOp::Datetime: s += "." + std::string(datetimeOpName(DatetimeOp(e.sub))); break;
     case ExprOp::Intrinsic: s += "." + std::string(intrinsicName(Intrinsic(e.sub))); break;
     case ExprOp::ShortCircuit: s += e.sub ? ".or" : ".and"; break;
     case ExprOp::GenNext: s += e.sub == 0 ? ".resume" : e.sub == 1 ? ".item" : ".next"; break;

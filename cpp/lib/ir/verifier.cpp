@@ -45,7 +45,9 @@ private:
       check(e.type.isNumber() || e.type.isArray() || e.type.isTuple() || e.type.isOptional() ||
                 (e.type.isEnumMember() && e.args[0]->type == e.type.elems[0]) ||
                 (e.type.isUnicode() && e.args[0]->type.kind == Kind::Str) || e.args[0]->type.isOptional() ||
-                (e.type.isList() && e.args[0]->type.isList()),
+                (e.type.isList() && e.args[0]->type.isList()) ||
+                (e.type.isDatetimeLike() && e.args[0]->type.isDatetimeLike() &&
+                 e.type.isDatetime() == e.args[0]->type.isDatetime()), // a unit conversion
             "cast to " + e.type.str() + " from " + e.args[0]->type.str());
       break;
     case ExprOp::Seq:
@@ -76,6 +78,18 @@ private:
       check(e.args[0]->type == e.args[1]->type, "compare operands differ in type");
       break;
     case ExprOp::Truth: nargs(1); check(e.type.isBool(), "truth must give bool"); break;
+    case ExprOp::Datetime: {
+      auto op = DatetimeOp(e.sub);
+      bool unary = op == DatetimeOp::Neg || op == DatetimeOp::Abs || op == DatetimeOp::Sign || op == DatetimeOp::IsNat;
+      nargs(unary ? 1 : 2);
+      check(e.args[0]->type.isDatetimeLike(), "datetime operand is not a datetime64 / timedelta64");
+      if (op == DatetimeOp::IsNat) check(e.type.isBool(), "isnat must give bool");
+      else if (op == DatetimeOp::DivTimedelta) check(e.type.isScalar(types::DType::Float64), "timedelta / timedelta gives float64");
+      else if (op == DatetimeOp::FloorDivTimedelta) check(e.type.isScalar(types::DType::Int64), "timedelta // timedelta gives int64");
+      else check(e.type.isDatetimeLike() && types::datetimeUnit(e.type.dtype) == types::datetimeUnit(e.args[0]->type.dtype),
+                 "datetime result not in its operand's unit");
+      break;
+    }
     case ExprOp::Select:
       nargs(3);
       check(e.args[0]->type.isBool(), "select condition must be bool");
@@ -90,7 +104,7 @@ private:
       check(e.type.isArray() && int(e.args.size()) == e.ival + 1, "map inputs");
       check(e.args.back()->type.isScalar(e.type.dtype), "map body type differs from the element type");
       for (int64_t i = 0; i < e.ival; ++i)
-        check(e.args[i]->type.isNumber() || (e.args[i]->type.isArray() && e.args[i]->type.ndim <= e.type.ndim),
+        check(e.args[i]->type.isNumber() || e.args[i]->type.isDatetimeLike() || (e.args[i]->type.isArray() && e.args[i]->type.ndim <= e.type.ndim),
               "map input must be a number or an array of at most the result's ndim");
       break;
     case ExprOp::ArrayLiteral: {
@@ -106,7 +120,7 @@ private:
         check(e.args[i]->type.isScalar(e.type.dtype), "array literal element type");
       break;
     }
-    case ExprOp::MapInput: check(e.type.isNumber(), "map input element must be a number"); break;
+    case ExprOp::MapInput: check(e.type.isNumber() || e.type.isDatetimeLike(), "map input element must be a number"); break;
     case ExprOp::ArrayReduce: // args[1]: var/std's ddof (float64), when given
       check(e.args.size() == 1 || (e.args.size() == 2 && (e.sub == int(ir::ReduceKind::Var) || e.sub == int(ir::ReduceKind::Std)) &&
                                    e.args[1]->type.isScalar(types::DType::Float64)),
@@ -352,7 +366,7 @@ private:
     case StmtOp::FancyStore:
       check(s.exprs.size() == 2 && s.exprs[0]->op == ExprOp::ArrayFancyGet && !s.exprs[0]->args[0]->type.readonly,
             "fancystore needs a writable selection");
-      check(s.exprs[1]->type.isNumber() || (s.exprs[1]->type.isArray() && !s.exprs[1]->type.isRecordArray()),
+      check(s.exprs[1]->type.isNumber() || s.exprs[1]->type.isDatetimeLike() || (s.exprs[1]->type.isArray() && !s.exprs[1]->type.isRecordArray()),
             "fancystore value must be a number or an array");
       break;
     case StmtOp::StoreView:

@@ -78,6 +78,7 @@ std::string serialize(const GlobalValue &g) {
   std::string out = std::to_string(int(g.kind)) + "/";
   switch (g.kind) {
   case K::Int: out += std::to_string(g.i); break;
+  case K::Datetime: out += std::to_string(g.i); putField(out, g.s); break;
   case K::Float: out += hexBits(g.f); break;
   case K::Complex: out += hexBits(g.f) + "," + hexBits(g.imag); break;
   case K::Bool: out += g.b ? "1" : "0"; break;

@@ -24,6 +24,17 @@ template <class T> bool equalNan(const T &a, const T &b) {
   return a == b;
 }
 
+// A datetime64 / timedelta64 count: NaT (INT64_MIN) sorts last, as NumPy sorts it.
+struct NatLast {
+  int64_t v;
+  bool operator<(const NatLast &o) const {
+    constexpr int64_t nat = INT64_MIN;
+    return v != nat && (o.v == nat || v < o.v);
+  }
+  bool operator==(const NatLast &o) const { return v == o.v; }
+};
+static_assert(sizeof(NatLast) == sizeof(int64_t));
+
 // Calls f(T*) with the data typed by the NumPy type number (complex types: unsupported).
 template <class F> bool withType(int32_t dtype, void *data, F &&f) {
   switch (dtype) {
@@ -40,6 +51,8 @@ template <class F> bool withType(int32_t dtype, void *data, F &&f) {
   case 10: f(static_cast<uint64_t *>(data)); return true;
   case 11: f(static_cast<float *>(data)); return true;
   case 12: f(static_cast<double *>(data)); return true;
+  case 21: // NPY_DATETIME
+  case 22: f(static_cast<NatLast *>(data)); return true; // NPY_TIMEDELTA
   default: return false;
   }
 }

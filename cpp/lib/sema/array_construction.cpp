@@ -1,6 +1,7 @@
 // Typing of np.array / np.asarray / np.ascontiguousarray / np.asfortranarray: arrays
 // from literal lists and tuples (nested: N-D, dtype by NumPy's promotion), from tuples
 // held in variables, from arrays (copies or the same array), and stacks of arrays.
+#include "mahou/datetime_units.h"
 #include "sema/typers.h"
 
 namespace mahou::sema {
@@ -131,6 +132,8 @@ ExprPtr numpyArrayConstruction(Use &u) {
       const Type at = v->type;
       DType d = dtype.value_or(at.dtype);
       bool same = d == at.dtype;
+      if (!types::datetimeConversionAllowed(at.dtype, d))
+        t.error(e.loc, std::string("converting ") + types::dtypeName(at.dtype) + " to " + types::dtypeName(d) + " is not supported");
       // asarray: the same array unless the dtype changes; array: always a copy.
       if (asarray && same) return v;
       if (contiguous && same && at.layout == types::Layout::C) return v;

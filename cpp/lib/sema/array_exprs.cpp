@@ -2,6 +2,7 @@
 // fused into one ArrayMap, NumPy 2's rule for Python scalars next to arrays,
 // stores into views, reductions and the array-producing NumPy functions.
 #include "typer.h"
+#include "mahou/datetime_units.h"
 
 #include <functional>
 
@@ -52,9 +53,10 @@ ExprPtr FunctionTyper::elementwise(std::vector<ExprPtr> operands, const ElementB
   for (auto &o : operands) {
     if (o->type.isArray()) {
       ndim = std::max(ndim, o->type.ndim);
+      if (types::isDatetimeLike(o->type.dtype)) continue; // no weak scalars against datetimes
       arrays = haveArrayDtype ? types::promote(arrays, o->type.dtype) : o->type.dtype;
       haveArrayDtype = true;
-    } else if (!o->type.isNumber()) {
+    } else if (!o->type.isNumber() && !o->type.isDatetimeLike()) {
       error(o->loc, "cannot combine " + o->type.str() + " with an array elementwise");
     }
   }
@@ -75,7 +77,7 @@ ExprPtr FunctionTyper::elementwise(std::vector<ExprPtr> operands, const ElementB
       continue;
     }
     Type st = o->type;
-    if (isPythonScalarType(st.dtype)) st = Type::scalar(weakScalarType(st.dtype, arrays));
+    if (isPythonScalarType(st.dtype) && haveArrayDtype) st = Type::scalar(weakScalarType(st.dtype, arrays));
     Loc l = o->loc;
     inputs.push_back(ir::makeCast(std::move(o), st));
     elements.push_back(mapInput(int64_t(inputs.size()) - 1, st, l));
@@ -90,7 +92,7 @@ ExprPtr FunctionTyper::elementwise(std::vector<ExprPtr> operands, const ElementB
     b = body(std::move(elements));
   }
   if (isUnknown(b)) return b;
-  if (!b->type.isNumber()) error(loc, "elementwise result must be a number, not " + b->type.str());
+  if (!b->type.isNumber() && !b->type.isDatetimeLike()) error(loc, "elementwise result must be a number, not " + b->type.str());
   auto map = std::make_unique<ir::Expr>(ir::ExprOp::ArrayMap, Type::array(b->type.dtype, ndim, types::Layout::C), loc);
   map->ival = int64_t(inputs.size());
   map->args = std::move(inputs);
@@ -104,7 +106,7 @@ ExprPtr FunctionTyper::broadcastTo(ExprPtr value, int ndim, Loc loc) {
     return value;
   }
   Type elem = value->type.isArray() ? Type::scalar(value->type.dtype) : value->type;
-  if (!elem.isNumber()) error(loc, "cannot store " + value->type.str() + " into an array");
+  if (!elem.isNumber() && !elem.isDatetimeLike()) error(loc, "cannot store " + value->type.str() + " into an array");
   auto map = std::make_unique<ir::Expr>(ir::ExprOp::ArrayMap, Type::array(elem.dtype, ndim, types::Layout::C), loc);
   map->ival = 1;
   map->args.push_back(std::move(value));
@@ -119,6 +121,9 @@ ir::StmtPtr FunctionTyper::storeView(ExprPtr dest, ExprPtr value, Loc loc) {
                    std::to_string(dest->type.ndim) + "-d array");
   if (value->type.isComplex() && !types::isComplex(dest->type.dtype))
     error(loc, "cannot store complex values into an array of " + std::string(types::dtypeName(dest->type.dtype)));
+  DType vd = value->type.dtype, dd = dest->type.dtype; // datetimes store only into a unit they reach exactly
+  if ((types::isDatetimeLike(vd) || types::isDatetimeLike(dd)) && vd != dd && !types::convertsExactly(vd, dd))
+    error(loc, "cannot store " + value->type.str() + " into an array of " + types::dtypeName(dd));
   auto st = std::make_unique<ir::Stmt>(ir::StmtOp::StoreView, loc);
   int nd = dest->type.ndim;
   st->exprs.push_back(std::move(dest));
@@ -133,6 +138,8 @@ ExprPtr FunctionTyper::reduction(ir::ReduceKind kind, ExprPtr arr, std::optional
   DType d = at.dtype;
   DType result = d;
   using R = ir::ReduceKind;
+  if (types::isDatetimeLike(d) && kind != R::Min && kind != R::Max)
+    notSupported(loc, std::string(ir::reduceKindName(kind)) + "() of " + at.str() + " is not supported");
   switch (kind) {
   case R::Sum:
   case R::Prod:

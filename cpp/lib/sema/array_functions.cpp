@@ -81,7 +81,7 @@ ExprPtr numpyWhere(Use &u) {
   if (args.size() != 3) u.error("np.where(): either both or neither of x and y should be given");
   return t.elementwise(std::move(args), [&t, loc](std::vector<ExprPtr> v) -> ExprPtr {
     auto common = types::unify(v[1]->type, v[2]->type);
-    if (!common || !common->isNumber()) t.error(loc, "np.where() branches have incompatible types");
+    if (!common || (!common->isNumber() && !common->isDatetimeLike())) t.error(loc, "np.where() branches have incompatible types");
     auto s = std::make_unique<ir::Expr>(ir::ExprOp::Select, *common, loc);
     s->args.push_back(t.truth(std::move(v[0])));
     s->args.push_back(ir::makeCast(std::move(v[1]), *common));

@@ -100,7 +100,8 @@ ExprPtr numpySearchsorted(Use &u) {
   values.push_back(std::move(args[1]));
   auto search = t.elementwise(std::move(values), [&t, sorted, side, loc](std::vector<ExprPtr> v) -> ExprPtr {
     if (t.isUnknown(v[0])) return t.unknown(loc);
-    if (!v[0]->type.isNumber() || v[0]->type.isComplex() || sorted->type.isComplex())
+    if (!v[0]->type.isNumber() || v[0]->type.isComplex() || sorted->type.isComplex() ||
+        types::isDatetimeLike(sorted->type.dtype))
       t.notSupported(loc, "np.searchsorted() of " + v[0]->type.str() + " in " + sorted->type.str());
     // Compared in the array's type unless the value is of a higher kind (a float in ints);
     // integers in both compare in their common type (a negative value in an unsigned array).

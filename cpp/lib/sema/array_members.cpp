@@ -1,6 +1,7 @@
 // Typers of the methods and attributes of arrays (arrays.def): a.copy(), a.astype(),
 // reductions with an axis, reshape/ravel/flatten, sort, view, fill; a.shape, a.T, ...
 #include "sema/arrays.h"
+#include "mahou/datetime_units.h"
 #include "sema/typers.h"
 #include "random_draws.h" // raiseIfStmt
 
@@ -94,6 +95,11 @@ ExprPtr arrayAstypeMethod(Use &u) {
   if (u.call->args.size() != 1) u.error("astype() takes 1 argument");
   auto d = u.t.dtypeArgument(*u.call->args[0]);
   if (!d) return u.unknown();
+  // datetimes: to a unit reached exactly, or their counts to and from int64 (NumPy's
+  // other conversions truncate or go through floats: refused)
+  DType from = u.self->type.dtype;
+  if (!types::datetimeConversionAllowed(from, *d))
+    u.error(std::string("astype() from ") + types::dtypeName(from) + " to " + types::dtypeName(*d) + " is not supported");
   return copyOf(std::move(u.self), *d, u.loc);
 }
 

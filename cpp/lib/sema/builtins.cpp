@@ -2,12 +2,15 @@
 // min/max, sum, int/float/complex/bool, round, pow, divmod, isinstance, next/iter,
 // literally, print; and mahou.get_thread_id()/get_num_threads(). The object builtins
 // (list, dict, sorted, str, ...) are in object_builtins.cpp.
+#include "sema/datetime.h"
 #include "sema/typers.h"
 
 #include "mahou/bound_method_type.h"
 #include "mahou/literal_list_type.h"
 #include "mahou/range_type.h"
 #include "mahou/slice_type.h"
+
+#include <algorithm>
 
 namespace mahou::sema {
 
@@ -127,6 +130,7 @@ ExprPtr builtinAbs(Use &u) {
   }
   if (at.isArray()) // elementwise, as np.abs
     return t.elementwise(std::move(args), [&t, loc](std::vector<ExprPtr> v) { return t.scalarUfunc(UfuncId::absolute, std::move(v), loc); }, loc);
+  if (at.isDatetimeLike()) return t.scalarUfunc(UfuncId::absolute, std::move(args), loc); // timedelta64 (datetime.cpp)
   if (!at.isNumber()) u.notSupported("abs() of " + at.str() + " is not supported yet");
   if (at.isComplex()) return t.intrinsic(ir::Intrinsic::CAbs, Type::scalar(types::realOf(at.dtype)), std::move(args), loc);
   if (at.isBool()) {
@@ -192,6 +196,8 @@ ExprPtr builtinMinMax(Use &u) {
   for (auto &a : args) strings = strings && a->type.isString();
   if (strings) return stringMinMax(t, how, std::move(args), u.loc);
   auto bindings = t.bindOptionals(args, u.loc);
+  if (std::any_of(args.begin(), args.end(), [](auto &a) { return a->type.isDatetimeLike(); }))
+    return t.wrapBindings(std::move(bindings), datetimeMinMax(t, how == BuiltinReduce::Max, std::move(args), name, u.loc), u.loc);
   Type rt = Type::unknown();
   for (auto &a : args) {
     if (!a->type.isNumber() || a->type.isComplex())
@@ -264,6 +270,11 @@ ExprPtr builtinNumber(Use &u) {
   if (to == NumberConversion::Bool) return t.truth(std::move(args[0]));
   for (auto &a : args) {
     a = intEnumValue(t.unwrapOptional(std::move(a))); // an IntEnum member: its int
+    if (a->type.isDatetimeLike() && to == NumberConversion::Int) { // the count (Numba: datetimes of ns only)
+      if (a->type.isDatetime() && a->type.dtype != DType::Datetimens)
+        u.error("only datetime64[ns] can be converted by int(), not " + a->type.str());
+      return ir::makeCast(std::move(a), Type::int64());
+    }
     if (!a->type.isNumber()) u.notSupported(name + "() of " + a->type.str() + " is not supported");
   }
   if (to == NumberConversion::Int) {

@@ -1,6 +1,8 @@
 // Typing of expressions: names, constants, operators with NumPy promotion,
 // comparisons, and/or, conditional expressions, attributes and tuples.
 #include "typer.h"
+#include "sema/datetime.h"
+#include "mahou/datetime_units.h"
 
 #include "mahou/literal_list_type.h"
 
@@ -107,6 +109,11 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
   using GK = GlobalValue::Kind;
   switch (g.kind) {
   case GK::Int: return ir::makeConst(Type::int64(), loc, g.i);
+  case GK::Datetime: {
+    auto d = types::datetimeFromName(g.s);
+    if (!d) notSupported(loc, "a global of type " + g.s + " is not supported");
+    return ir::makeConst(Type::scalar(*d), loc, g.i);
+  }
   case GK::Float: return ir::makeConst(Type::float64(), loc, 0, g.f);
   case GK::Complex: return ir::makeConst(Type::scalar(DType::Complex128), loc, 0, g.f, g.imag);
   case GK::Bool: return ir::makeConst(Type::boolean(), loc, g.b);
@@ -199,6 +206,7 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
     }, loc);
   }
 
+  if (auto r = datetimeBinary(*this, op, lhs, rhs, loc)) return r; // datetime64 / timedelta64 (datetime.cpp)
   if (a.isTuple() && b.isTuple() && op == ast::BinOpKind::Add) return tupleConcat(*this, std::move(lhs), std::move(rhs), loc);
   if (a.isTuple() && b.isTuple()) notSupported(loc, "tuple operators are not supported yet");
   if (op == ast::BinOpKind::Mult && a.isTuple() && b.isNumber()) return tupleRepeat(*this, std::move(lhs), std::move(rhs), false, loc);
@@ -315,6 +323,12 @@ ExprPtr FunctionTyper::unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc) {
   v = intEnumValue(unwrapOptional(std::move(v))); // an optional number is its value (TypeError when None), as in Numba
   if (v->type.isInstance()) return instanceUnary(*this, op, std::move(v), loc);
   refuseRecordOperand(*this, v, loc, std::string("the operator ") + ast::unaryOpSymbol(op));
+  if (v->type.isDatetimeLike()) { // timedelta64 only (datetime.cpp)
+    std::string what = std::string("unary ") + ast::unaryOpSymbol(op);
+    if (op == ast::UnaryOpKind::Invert || !v->type.isTimedelta()) error(loc, "bad operand type for " + what + ": " + v->type.str());
+    if (op == ast::UnaryOpKind::UAdd) return v;
+    return datetimeUnary(*this, ir::DatetimeOp::Neg, std::move(v), what, loc);
+  }
   if (!v->type.isNumber())
     error(loc, std::string("bad operand type for unary ") + ast::unaryOpSymbol(op) + ": " + v->type.str());
   Type t = v->type.isBool() ? Type::int64() : v->type;
@@ -341,7 +355,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     if ((a.isInstance() || a.isList() || a.isDict() || a.isSet() || a.isUnicode()) && a == b) // the same object?
       return instanceIdentity(*this, op == ast::CmpOpKind::IsNot, std::move(lhs), std::move(rhs), loc);
     if (a.isNone() || b.isNone()) same = a.isNone() && b.isNone();
-    else if (!a.isNumber() && a == b && a.kind != Kind::Array && a.kind != Kind::Tuple) same = true;
+    else if (!a.isNumber() && !a.isDatetimeLike() && a == b && a.kind != Kind::Array && a.kind != Kind::Tuple) same = true;
     else error(loc, "'is' is only supported for comparisons with None");
     return ir::makeConst(Type::boolean(), loc, (op == ast::CmpOpKind::Is) == same);
   }
@@ -393,6 +407,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   if (a.kind == Kind::DTypeObj && b.kind == Kind::DTypeObj &&
       (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq))
     return ir::makeConst(Type::boolean(), loc, (a == b) == (op == ast::CmpOpKind::Eq));
+  if (auto r = datetimeCompare(*this, op, lhs, rhs, loc)) return r; // datetime64 / timedelta64 (datetime.cpp)
   if (!a.isNumber() || !b.isNumber())
     error(loc, std::string("cannot compare ") + a.str() + " and " + b.str() + " with " + ast::cmpOpSymbol(op));
   Type common = Type::scalar(types::promote(a.dtype, b.dtype));

@@ -5,6 +5,7 @@
 // or indexed by an integer or an integer array), boolean arrays turned into the integer
 // arrays of their True positions first (as NumPy does).
 #include "array_index.h"
+#include "mahou/datetime_units.h"
 
 namespace mahou::sema {
 
@@ -198,10 +199,13 @@ void FunctionTyper::fancyStore(ExprPtr base, ArrayIndex ix, ExprPtr value, Loc l
   if (isUnknown(value)) return;
   const Type vt = value->type;
   if (vt.isRecordArray()) error(loc, "cannot store " + vt.str() + " into " + at.str());
-  if (!vt.isNumber() && !vt.isArray()) error(loc, "cannot store " + vt.str() + " into an array of " + types::dtypeName(at.dtype));
-  if (vt.isNumber()) value = convert(storedScalar(std::move(value), at.dtype, loc), Type::scalar(at.dtype), "array store");
+  if (!vt.isNumber() && !vt.isDatetimeLike() && !vt.isArray()) error(loc, "cannot store " + vt.str() + " into an array of " + types::dtypeName(at.dtype));
+  if (vt.isArray() && vt.dtype != at.dtype && (types::isDatetimeLike(vt.dtype) || types::isDatetimeLike(at.dtype)) &&
+      !types::convertsExactly(vt.dtype, at.dtype))
+    error(loc, "cannot store " + vt.str() + " into an array of " + types::dtypeName(at.dtype));
+  if (vt.isNumber() || vt.isDatetimeLike()) value = convert(storedScalar(std::move(value), at.dtype, loc), Type::scalar(at.dtype), "array store");
   for (auto &[var, v] : ix.lets) out.push_back(assignVar(var, std::move(v), loc));
-  if (simpleIndex(at, ix.parts) && (vt.isNumber() || vt.ndim == 1)) { // a[mask] = v, a[idx] = v
+  if (simpleIndex(at, ix.parts) && (vt.isNumber() || vt.isDatetimeLike() || vt.ndim == 1)) { // a[mask] = v, a[idx] = v
     auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Scatter, loc);
     st->exprs.push_back(std::move(base));
     st->exprs.push_back(std::move(ix.parts[0].value));

@@ -43,7 +43,7 @@ void storeFlatItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr valu
   auto i = flatIndex(t, index);
   if (t.isUnknown(base) || t.isUnknown(i) || t.isUnknown(value)) return;
   if (base->type.readonly) t.error(loc, "cannot assign to an item of a read-only array");
-  if (!value->type.isNumber())
+  if (!value->type.isNumber() && !value->type.isDatetimeLike())
     t.error(loc, "cannot store " + value->type.str() + " into an array of " + types::dtypeName(base->type.dtype));
   auto st = std::make_unique<ir::Stmt>(ir::StmtOp::StoreFlatItem, loc);
   Type elem = Type::scalar(base->type.dtype);
@@ -69,7 +69,7 @@ void FunctionTyper::augAssignFlat(ExprPtr base, const ast::AugAssign &s, ir::Blo
   item->args.push_back(load(idx, s.loc));
   auto value = binary(s.op, std::move(item), expr(*s.value), s.loc);
   if (isUnknown(value)) return;
-  if (!value->type.isNumber()) error(s.loc, "cannot store " + value->type.str() + " into an array");
+  if (!value->type.isNumber() && !value->type.isDatetimeLike()) error(s.loc, "cannot store " + value->type.str() + " into an array");
   auto st = std::make_unique<ir::Stmt>(ir::StmtOp::StoreFlatItem, s.loc);
   st->exprs.push_back(load(arr, s.loc));
   st->exprs.push_back(load(idx, s.loc));

@@ -2,6 +2,7 @@
 // (numpy.def: empty/zeros/ones/full(_like), arange, copy, dtypes called as functions);
 // the dtype and shape arguments of calls.
 #include "typer.h"
+#include "mahou/datetime_units.h"
 #include "sema/arrays.h"
 #include "sema/typers.h"
 
@@ -121,6 +122,7 @@ std::optional<DType> FunctionTyper::dtypeArgument(const ast::Expr &e) {
   }
   if (auto *s = e.as<ast::StrLit>()) {
     if (auto d = types::dtypeFromName(s->value)) return d;
+    if (auto d = types::datetimeFromName(s->value)) return d; // "M8[D]", "timedelta64[ns]"
     std::string err;
     if (auto t = types::parseType(s->value, &err); t && t->isScalar()) return t->dtype;
     error(e.loc, "unknown dtype '" + s->value + "'");

@@ -249,7 +249,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
       return;
     }
     Type elem = Type::scalar(base->type.dtype);
-    if (!value->type.isNumber())
+    if (!value->type.isNumber() && !value->type.isDatetimeLike())
       error(loc, "cannot store " + value->type.str() + " into an array of " + types::dtypeName(base->type.dtype));
     value = bufferStoredValue(*this, base->type, std::move(value), loc); // Python's range check
     if (isUnknown(value)) return;

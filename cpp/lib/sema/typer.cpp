@@ -1,6 +1,7 @@
 // The inference driver (fixpoint over passes), local-variable discovery and the
 // helpers every part of sema uses: conversions, temporaries, globals.
 #include "typer.h"
+#include "mahou/datetime_units.h"
 #include "mahou/range_type.h"
 
 #include "mahou/versions.h"
@@ -369,6 +370,8 @@ ExprPtr FunctionTyper::convert(ExprPtr e, const Type &to, const std::string &wha
   bool ok = false;
   if (from.isNumber() && to.isNumber()) {
     ok = !(from.isComplex() && !to.isComplex());
+  } else if (from.isDatetimeLike() && to.isDatetimeLike()) { // to a unit it reaches exactly (datetime_units.h)
+    ok = types::convertsExactly(from.dtype, to.dtype);
   } else if (from.isArray() && to.isArray()) {
     ok = from.dtype == to.dtype && from.ndim == to.ndim &&
          (to.layout == types::Layout::A || to.layout == from.layout) &&

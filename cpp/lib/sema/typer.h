@@ -132,6 +132,7 @@ public:
   ExprPtr attributeOf(ExprPtr base, const std::string &name, const ast::Expr *source, Loc loc) override;
   bool hasAttribute(const ExprPtr &base, const std::string &name, Loc loc) override;
   ExprPtr scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc loc) override;
+  ExprPtr datetimeUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc loc); // ufuncs.cpp
   // np.<ufunc>(x, ..., out) / np.<ufunc>(x, out=out) as a statement: the store into out
   // (ufunc_out.cpp); nullptr when the call has no output argument.
   ExprPtr randomCall(const std::string &name, const ast::Call &e); // random.cpp

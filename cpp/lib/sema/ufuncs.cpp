@@ -2,7 +2,9 @@
 // selection (the first loop every input casts to safely; Python scalars weak, NEP 50)
 // and the element computation of each ufunc in typed IR.
 #include "typer.h"
+#include "sema/datetime.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <sstream>
@@ -90,6 +92,7 @@ enum class Kernel {
   LessEqual,
   Equal,
   NotEqual,
+  IsNat,
 };
 
 struct Ufunc {
@@ -150,6 +153,8 @@ bool canCastSafely(DType from, DType to) {
     if (ct == DTypeClass::Complex) return bt / 2 >= bf;
     return false;
   case DTypeClass::Complex: return ct == DTypeClass::Complex && bt >= bf;
+  case DTypeClass::Datetime:
+  case DTypeClass::Timedelta: return false; // datetime ufuncs are typed by datetime.cpp
   }
   return false;
 }
@@ -207,6 +212,44 @@ bool isPythonScalarType(DType d) {
 
 } // namespace
 
+// A ufunc of datetime64 / timedelta64 values: the ufuncs Numba lists for them
+// (the operators' typing, or datetime.cpp's).
+ExprPtr FunctionTyper::datetimeUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc loc) {
+  const Ufunc *u = &kUfuncs[size_t(ufunc)];
+  std::string fname = std::string("np.") + u->name + "()";
+  auto op2 = [&](ast::BinOpKind k) { return binary(k, std::move(args[0]), std::move(args[1]), loc); };
+  auto cmp = [&](ast::CmpOpKind k) { return compareOne(k, std::move(args[0]), std::move(args[1]), loc); };
+  auto extreme = [&](ir::DatetimeOp op) { return datetimeExtreme(*this, op, std::move(args[0]), std::move(args[1]), fname, loc); };
+  switch (u->kernel) {
+  case Kernel::Add: return op2(ast::BinOpKind::Add);
+  case Kernel::Subtract: return op2(ast::BinOpKind::Sub);
+  case Kernel::Multiply: return op2(ast::BinOpKind::Mult);
+  case Kernel::TrueDivide: return op2(ast::BinOpKind::Div);
+  case Kernel::FloorDivide: return op2(ast::BinOpKind::FloorDiv);
+  case Kernel::Greater: return cmp(ast::CmpOpKind::Gt);
+  case Kernel::GreaterEqual: return cmp(ast::CmpOpKind::GtE);
+  case Kernel::Less: return cmp(ast::CmpOpKind::Lt);
+  case Kernel::LessEqual: return cmp(ast::CmpOpKind::LtE);
+  case Kernel::Equal: return cmp(ast::CmpOpKind::Eq);
+  case Kernel::NotEqual: return cmp(ast::CmpOpKind::NotEq);
+  case Kernel::Negative: return datetimeUnary(*this, ir::DatetimeOp::Neg, std::move(args[0]), fname, loc);
+  case Kernel::Positive:
+    if (!args[0]->type.isTimedelta()) error(loc, fname + " is not supported for " + args[0]->type.str());
+    return std::move(args[0]);
+  case Kernel::Absolute: return datetimeUnary(*this, ir::DatetimeOp::Abs, std::move(args[0]), fname, loc);
+  case Kernel::Sign: return datetimeUnary(*this, ir::DatetimeOp::Sign, std::move(args[0]), fname, loc);
+  case Kernel::IsNat: return datetimeUnary(*this, ir::DatetimeOp::IsNat, std::move(args[0]), fname, loc);
+  case Kernel::Maximum: return extreme(ir::DatetimeOp::Maximum);
+  case Kernel::Minimum: return extreme(ir::DatetimeOp::Minimum);
+  case Kernel::Fmax: return extreme(ir::DatetimeOp::FMax);
+  case Kernel::Fmin: return extreme(ir::DatetimeOp::FMin);
+  default: break;
+  }
+  std::string types;
+  for (auto &a : args) types += (types.empty() ? "" : ", ") + a->type.str();
+  error(loc, "ufunc '" + std::string(u->name) + "' not supported for the input types (" + types + ")");
+}
+
 int ufuncInputs(UfuncId ufunc) { return kUfuncs[size_t(ufunc)].nin; }
 const char *ufuncName(UfuncId ufunc) { return kUfuncs[size_t(ufunc)].name; }
 
@@ -214,8 +257,11 @@ ExprPtr FunctionTyper::scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc
   const Ufunc *u = &kUfuncs[size_t(ufunc)];
   const std::string name = u->name;
   std::string fname = "np." + name;
-  for (auto &a : args) {
+  for (auto &a : args)
     if (isUnknown(a)) return unknown(loc);
+  if (u->kernel == Kernel::IsNat || std::any_of(args.begin(), args.end(), [](auto &a) { return a->type.isDatetimeLike(); }))
+    return datetimeUfunc(ufunc, std::move(args), loc);
+  for (auto &a : args) {
     if (!a->type.isNumber()) error(a->loc, fname + "() needs numbers, got " + a->type.str());
   }
   // The operands' dtypes for the loop search: outside array expressions (which did it

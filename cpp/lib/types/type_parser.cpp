@@ -1,6 +1,7 @@
 // Parser for the type syntax of signatures: "float64(float64[:, ::1], int64)".
 #include "mahou/range_type.h"
 #include "mahou/types.h"
+#include "mahou/datetime_units.h"
 
 #include <cctype>
 
@@ -98,6 +99,24 @@ private:
     for (auto &[name, d] : aliases)
       if (n == name) return Type::scalar(d);
     return std::nullopt;
+  }
+
+  // A scalar type by name; datetime64[D] / timedelta64[ns] (also M8[D], m8[ns]) read their unit.
+  std::optional<Type> namedScalar(const std::string &n) {
+    if (n == "datetime64" || n == "timedelta64" || n == "M8" || n == "m8") {
+      size_t save = pos_;
+      std::string unit;
+      if (eat('[')) {
+        while (pos_ < s_.size() && std::isalpha(static_cast<unsigned char>(s_[pos_]))) unit += s_[pos_++];
+        if (!eat(']')) { // not a unit: an array suffix follows (datetime64[:] is not a type)
+          pos_ = save;
+          unit.clear();
+        }
+      }
+      if (auto d = datetimeFromName(n + (unit.empty() ? "" : "[" + unit + "]"))) return Type::scalar(*d);
+      return std::nullopt;
+    }
+    return scalarByName(n);
   }
 
   // After a dtype: [:], [:, :], [::1], [:, ::1], [::1, :]
@@ -206,7 +225,7 @@ private:
     if (name == "dtype") { // dtype(float32), dtype(Record(...)): a dtype as a value
       if (!eat('(')) return fail("expected '(' after dtype");
       std::string dname = ident();
-      auto d = dname == "Record" ? parseRecord() : scalarByName(dname);
+      auto d = dname == "Record" ? parseRecord() : namedScalar(dname);
       if (!d) return fail("unknown dtype in dtype(...)");
       if (!eat(')')) return fail("expected ')'");
       Type t = Type::dtypeObj(d->isRecord() ? DType::UInt8 : d->dtype);
@@ -220,7 +239,7 @@ private:
     if (name == "array" || (buffer != BufferKind::None && pos_ < s_.size() && s_[pos_] == '(')) {
       if (!eat('(')) return fail("expected '(' after array");
       std::string dname = ident();
-      auto d = dname == "Record" ? parseRecord() : scalarByName(dname);
+      auto d = dname == "Record" ? parseRecord() : namedScalar(dname);
       if (!d) return fail("unknown dtype in array(...)");
       if (!eat(',')) return fail("expected ','");
       skipSpace();
@@ -246,7 +265,7 @@ private:
       return t;
     }
     if (name == "instance" && eatWord(".jitclass.")) return parseInstance();
-    auto scalar = scalarByName(name);
+    auto scalar = namedScalar(name);
     if (!scalar) return fail("unknown type name '" + name + "'");
     if (eat('[')) return parseArraySuffix(scalar->dtype);
     return scalar;

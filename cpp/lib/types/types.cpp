@@ -15,11 +15,18 @@ struct DTypeInfo {
   int numpyNum;
   int bytes;
   DTypeClass cls;
+  int unit = -1; // datetime64 / timedelta64: NumPy's NPY_DATETIMEUNIT
 };
 constexpr DTypeInfo kDTypes[] = {
 #define MAHOU_DTYPE(Enum, name, numpyNum, bytes, cls) {name, numpyNum, bytes, DTypeClass::cls},
 #include "mahou/dtypes.def"
 #undef MAHOU_DTYPE
+#define MAHOU_DATETIME_UNIT(Enum, code, npyUnit) {"datetime64[" code "]", 21, 8, DTypeClass::Datetime, npyUnit},
+#include "mahou/datetime_units.def"
+#undef MAHOU_DATETIME_UNIT
+#define MAHOU_DATETIME_UNIT(Enum, code, npyUnit) {"timedelta64[" code "]", 22, 8, DTypeClass::Timedelta, npyUnit},
+#include "mahou/datetime_units.def"
+#undef MAHOU_DATETIME_UNIT
 };
 constexpr const char *kExcNames[] = {
 #define MAHOU_EXCEPTION(name) #name,
@@ -62,6 +69,8 @@ int kindRank(DType d) {
   case DTypeClass::UnsignedInt: return 1;
   case DTypeClass::Float: return 2;
   case DTypeClass::Complex: return 3;
+  case DTypeClass::Datetime:
+  case DTypeClass::Timedelta: return 4; // never promoted with numbers
   }
   return 0;
 }
@@ -72,13 +81,28 @@ bool isInteger(DType d) {
 bool isSigned(DType d) { return info(d).cls == DTypeClass::SignedInt; }
 bool isFloat(DType d) { return info(d).cls == DTypeClass::Float; }
 bool isComplex(DType d) { return info(d).cls == DTypeClass::Complex; }
+bool isDatetime(DType d) { return info(d).cls == DTypeClass::Datetime; }
+bool isTimedelta(DType d) { return info(d).cls == DTypeClass::Timedelta; }
+int datetimeUnit(DType d) { return info(d).unit; }
+const char *datetimeUnitCode(int unit) {
+#define MAHOU_DATETIME_UNIT(Enum, code, npyUnit) if (unit == npyUnit) return code;
+#include "mahou/datetime_units.def"
+#undef MAHOU_DATETIME_UNIT
+  return "?";
+}
+std::optional<DType> datetimeDType(bool timedelta, int unit) {
+  for (int i = 0; i < kNumDTypes; ++i)
+    if (kDTypes[i].unit == unit && kDTypes[i].cls == (timedelta ? DTypeClass::Timedelta : DTypeClass::Datetime))
+      return static_cast<DType>(i);
+  return std::nullopt;
+}
 const char *excName(ExcKind k) { return isUserExc(k) ? "user exception" : kExcNames[static_cast<int>(k)]; }
 
 std::optional<DType> dtypeFromNumpyNum(int num) {
   if (num == 9) return DType::Int64;   // NPY_LONGLONG
   if (num == 10) return DType::UInt64; // NPY_ULONGLONG
-  for (int i = 0; i < kNumDTypes; ++i)
-    if (kDTypes[i].numpyNum == num) return static_cast<DType>(i);
+  for (int i = 0; i < kNumDTypes; ++i) // datetime64 / timedelta64 need their unit: datetimeDType
+    if (kDTypes[i].numpyNum == num && kDTypes[i].unit < 0) return static_cast<DType>(i);
   return std::nullopt;
 }
 
@@ -496,6 +520,8 @@ std::optional<Type> unify(const Type &a, const Type &b) {
   if (a.kind != b.kind) return std::nullopt;
   switch (a.kind) {
   case Kind::Scalar: {
+    // datetime64 / timedelta64 unify only with themselves (the unit is part of the type).
+    if (isDatetimeLike(a.dtype) || isDatetimeLike(b.dtype)) return std::nullopt;
     // Numba unifies numbers to the wider kind (int ∪ float = float).
     if (a.isBool() != b.isBool()) return Type::scalar(promote(a.dtype, b.dtype));
     return Type::scalar(promote(a.dtype, b.dtype));
