@@ -3,7 +3,8 @@
 # interleaved, best of N: loops over a jitclass's field array, transcendental functions in
 # a loop (with and without fastmath), int and str set membership, a 4-D correlation, lists
 # of numbers and of arrays, str-keyed dicts, a 2-D filter, a histogram, CRC-32, zero
-# suppression, random walks of np.random.normal(size=) steps, a complex escape-time loop.
+# suppression, random walks of np.random.normal(size=) steps, a complex escape-time loop,
+# np.median of many short arrays.
 # Rewrites the
 # bench:patterns table of BENCHMARKS.md. Usage: python bench/patterns.py [--quick] [--no-write]
 import ctypes
@@ -180,6 +181,14 @@ def escape_time(c, max_iter, out):
         out[k] = i
 
 @lib.njit
+def medians(x, m):
+    # np.median of each of the x.shape[0] // m consecutive pieces of m values
+    total = 0.0
+    for k in range(x.shape[0] // m):
+        total += np.median(x[k * m:(k + 1) * m])
+    return total
+
+@lib.njit
 def str_membership(nkeys, nqueries, rounds):
     s = set()
     for i in range(0, 3 * nkeys, 3):
@@ -223,6 +232,8 @@ def build_c(workdir):
         c.pattern_normal_walks.argtypes = [ctypes.c_uint32, I, I]
         c.pattern_normal_walks.restype = ctypes.c_double
         c.pattern_escape_time.argtypes = [P, I, I, P]
+        c.pattern_medians.argtypes = [P, I, I]
+        c.pattern_medians.restype = ctypes.c_double
         out[fast] = c
     return out
 
@@ -317,6 +328,11 @@ def main():
         if c:
             row["C"] = (c[False].pattern_escape_time, (p(cgrid), cgrid.shape[0], 60, p(esc["C"])))
         cases.append(("complex escape-time loop: `abs(z) > 2`, `z = z * z + c`, 1,600 points, 60 iterations", row))
+        mx = rng.standard_normal(150_000)
+        row = {k: (ns["medians"], (mx, 150)) for k, ns in impls.items()}
+        if c:
+            row["C"] = (c[False].pattern_medians, (p(mx), mx.shape[0], 150))
+        cases.append(("`np.median` of 1,000 arrays of 150 float64", row))
         for _, row in cases:  # warm up: compile
             for fn, args in row.values():
                 fn(*args)

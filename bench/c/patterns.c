@@ -185,3 +185,44 @@ void pattern_escape_time(const double *c, int64_t n, int64_t max_iter, int64_t *
     out[k] = i > max_iter ? max_iter : i;
   }
 }
+
+/* The sum of the medians of the n / m consecutive pieces of m doubles (no NaNs): each
+   piece copied, its middle values found by quickselect (median-of-three, Hoare). */
+static double select_kth(double *s, int64_t n, int64_t k) {
+  int64_t lo = 0, hi = n - 1;
+  while (hi > lo) {
+    int64_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
+    double t;
+    if (s[mid] < s[lo]) t = s[mid], s[mid] = s[lo], s[lo] = t;
+    if (s[hi] < s[lo]) t = s[hi], s[hi] = s[lo], s[lo] = t;
+    if (s[hi] < s[mid]) t = s[hi], s[hi] = s[mid], s[mid] = t;
+    double pivot = s[mid];
+    while (i <= j) {
+      while (s[i] < pivot) ++i;
+      while (pivot < s[j]) --j;
+      if (i <= j) t = s[i], s[i] = s[j], s[j] = t, ++i, --j;
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return s[k];
+}
+
+double pattern_medians(const double *x, int64_t n, int64_t m) {
+  double *s = malloc(sizeof(double) * (m > 0 ? m : 1)), total = 0.0;
+  for (int64_t k = 0; k + m <= n; k += m) {
+    for (int64_t i = 0; i < m; ++i) s[i] = x[k + i];
+    int64_t h = m / 2;
+    double upper = select_kth(s, m, h);
+    if (m % 2) {
+      total += upper;
+    } else {
+      double lower = s[0];
+      for (int64_t i = 1; i < h; ++i) lower = s[i] > lower ? s[i] : lower;
+      total += (lower + upper) / 2;
+    }
+  }
+  free(s);
+  return total;
+}
