@@ -263,8 +263,11 @@ void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *
   });
   // After each InstCombine of the simplification pipeline (so after inlining too): pow()
   // calls whose exponent became a constant go back to the intrinsic (constant_pow.cpp).
+  // Reference-count pairs the simplification has brought together (one object's incref
+  // and decref in one block: refcount_pairs.cpp) go too, before LICM and the vectoriser.
   pb.registerPeepholeEPCallback([](llvm::FunctionPassManager &f, llvm::OptimizationLevel) {
     f.addPass(ConstantPowPass());
+    f.addPass(RefcountPairsPass(/*guard=*/false));
   });
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
   mpm.run(module, mam);
