@@ -27,6 +27,8 @@
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Object/ObjectFile.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
@@ -167,7 +169,25 @@ void useRuntimeSymbols(const runtime::RuntimeSymbol *symbols, size_t count) {
 
 bool Engine::created() { return engineCreated.load(std::memory_order_relaxed); }
 
+namespace {
+// Epilogue vectorisation (a vector loop of a narrower width after the main one, so that
+// at most VF/2 - 1 iterations run scalar) from a main loop of 8 lanes. LLVM 19 asks for
+// 16 lanes of the width alone, so an AVX-512 loop of <8 x double> interleaved 4 times
+// leaves up to 31 of a 150-iteration dot product scalar; LLVM 20 counts width times
+// interleave against the same 16 (Numba's LLVM does), which this matches for them. Set
+// once, in the engine's constructor (LLVM's option registry is per process; only the
+// engine runs LLVM's passes here).
+void enableEpilogueVectorizationFromVF8() {
+#if LLVM_VERSION_MAJOR < 20
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("epilogue-vectorization-minimum-VF");
+  if (it != options.end()) it->second->addOccurrence(1, "epilogue-vectorization-minimum-VF", "8");
+#endif
+}
+} // namespace
+
 Engine::Engine() : impl_(std::make_unique<Impl>()) {
+  enableEpilogueVectorizationFromVF8();
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::InitializeNativeTargetAsmParser();
