@@ -243,7 +243,21 @@ const std::string &Engine::targetId() const { return impl_->targetId; }
 
 InlineLibrary &Engine::inlineLibrary() { return impl_->inlineLibrary; }
 
-void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *callees, unsigned fastmathFlags) {
+namespace {
+// Calls `seen` with the module where the optimisation pipeline starts (after the
+// simplification, before EliminateAvailableExternally and the vectoriser).
+struct SnapshotPass : llvm::PassInfoMixin<SnapshotPass> {
+  const std::function<void(const llvm::Module &)> *seen;
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &) {
+    (*seen)(m);
+    return llvm::PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+} // namespace
+
+void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *callees, unsigned fastmathFlags,
+                      const std::function<void(const llvm::Module &)> &beforeVectorizer) {
   module.setTargetTriple(impl_->tm->getTargetTriple().str());
   module.setDataLayout(impl_->tm->createDataLayout());
   if (fastmath) setFastMathFlags(module, fastmathFlags);
@@ -289,6 +303,10 @@ void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *
     f.addPass(ConstantPowPass());
     f.addPass(RefcountPairsPass(/*guard=*/false));
   });
+  if (beforeVectorizer)
+    pb.registerOptimizerEarlyEPCallback([&beforeVectorizer](llvm::ModulePassManager &m, llvm::OptimizationLevel) {
+      m.addPass(SnapshotPass{{}, &beforeVectorizer});
+    });
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
   mpm.run(module, mam);
 }
