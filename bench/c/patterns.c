@@ -226,3 +226,37 @@ double pattern_medians(const double *x, int64_t n, int64_t m) {
   free(s);
   return total;
 }
+
+/* A^T A and A^T x of an (n, 5) design held flat (at: 5 rows of n, a: n rows of 5), reps
+   times: the floor of the loops with computed indices (built with -ffast-math). */
+double pattern_normal_equations(const double *at, const double *a, const double *x, int64_t n, int64_t reps) {
+  double t = 0.0;
+  for (int64_t r = 0; r < reps; ++r) {
+    double ata[25] = {0}, atb[5] = {0};
+    for (int64_t i = 0; i < 5; ++i)
+      for (int64_t j = 0; j < 5; ++j) {
+        double s = 0.0;
+        for (int64_t k = 0; k < n; ++k) s += at[i * n + k] * a[k * 5 + j];
+        ata[i * 5 + j] += s;
+      }
+    for (int64_t i = 0; i < 5; ++i) {
+      double s = 0.0;
+      for (int64_t k = 0; k < n; ++k) s += at[i * n + k] * x[k];
+      atb[i] += s;
+    }
+    t += ata[6] + atb[4];
+  }
+  return t;
+}
+
+/* q[u % 4][u / 4] += c[u][m] over a (32, 4) c, a fresh (4, 8) q each time. */
+double pattern_row_view_updates(const double *c, int64_t reps) {
+  double t = 0.0;
+  for (int64_t r = 0; r < reps; ++r) {
+    double q[4][8] = {{0}};
+    for (int64_t u = 0; u < 32; ++u)
+      for (int64_t m = 0; m < 4; ++m) q[u % 4][u / 4] += c[u * 4 + m];
+    t += q[3][7];
+  }
+  return t;
+}
