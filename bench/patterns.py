@@ -3,7 +3,9 @@
 # interleaved, best of N: loops over a jitclass's field array, transcendental functions in
 # a loop (with and without fastmath), int and str set membership, a 4-D correlation, lists
 # of numbers and of arrays, str-keyed dicts, a 2-D filter, a histogram, CRC-32, zero
-# suppression, random walks of np.random.normal(size=) steps, a complex escape-time loop.
+# suppression, random walks of np.random.normal(size=) steps, a complex escape-time loop,
+# np.median of many short arrays, normal equations by hand (`at[i * n + k]`), row views
+# updated in place (`q[i][j] += v`).
 # Rewrites the
 # bench:patterns table of BENCHMARKS.md. Usage: python bench/patterns.py [--quick] [--no-write]
 import ctypes
@@ -180,6 +182,44 @@ def escape_time(c, max_iter, out):
         out[k] = i
 
 @lib.njit
+def medians(x, m):
+    # np.median of each of the x.shape[0] // m consecutive pieces of m values
+    total = 0.0
+    for k in range(x.shape[0] // m):
+        total += np.median(x[k * m:(k + 1) * m])
+    return total
+
+@lib.njit
+def normal_equations(at, a, x, reps):
+    # A^T A and A^T x of a (n, 5) design held flat, as sktime's spline fit computes them
+    n = len(x)
+    t = 0.0
+    for _ in range(reps):
+        ata = np.zeros(25)
+        atb = np.zeros(5)
+        for i in range(5):
+            for j in range(5):
+                for k in range(n):
+                    ata[i * 5 + j] += at[i * n + k] * a[k * 5 + j]
+        for i in range(5):
+            for k in range(n):
+                atb[i] += at[i * n + k] * x[k]
+        t += ata[6] + atb[4]
+    return t
+
+@lib.njit
+def row_view_updates(c, reps):
+    # q[u % 4][u // 4] += c[u][m]: a row view in an augmented assignment, in a loop
+    t = 0.0
+    for _ in range(reps):
+        q = np.zeros((4, 8))
+        for u in range(32):
+            for m in range(4):
+                q[u % 4][u // 4] += c[u][m]
+        t += q[3][7]
+    return t
+
+@lib.njit
 def str_membership(nkeys, nqueries, rounds):
     s = set()
     for i in range(0, 3 * nkeys, 3):
@@ -223,6 +263,12 @@ def build_c(workdir):
         c.pattern_normal_walks.argtypes = [ctypes.c_uint32, I, I]
         c.pattern_normal_walks.restype = ctypes.c_double
         c.pattern_escape_time.argtypes = [P, I, I, P]
+        c.pattern_normal_equations.argtypes = [P, P, P, I, I]
+        c.pattern_normal_equations.restype = ctypes.c_double
+        c.pattern_row_view_updates.argtypes = [P, I]
+        c.pattern_row_view_updates.restype = ctypes.c_double
+        c.pattern_medians.argtypes = [P, I, I]
+        c.pattern_medians.restype = ctypes.c_double
         out[fast] = c
     return out
 
@@ -317,6 +363,23 @@ def main():
         if c:
             row["C"] = (c[False].pattern_escape_time, (p(cgrid), cgrid.shape[0], 60, p(esc["C"])))
         cases.append(("complex escape-time loop: `abs(z) > 2`, `z = z * z + c`, 1,600 points, 60 iterations", row))
+        mx = rng.standard_normal(150_000)
+        row = {k: (ns["medians"], (mx, 150)) for k, ns in impls.items()}
+        if c:
+            row["C"] = (c[False].pattern_medians, (p(mx), mx.shape[0], 150))
+        cases.append(("`np.median` of 1,000 arrays of 150 float64", row))
+        nx = rng.standard_normal(150)
+        nat = rng.standard_normal(750)
+        na = np.ascontiguousarray(nat.reshape(5, 150).T).ravel()
+        row = {k: (ns["normal_equations"], (nat, na, nx, 100)) for k, ns in impls.items()}
+        if c:
+            row["C"] = (c[True].pattern_normal_equations, (p(nat), p(na), p(nx), 150, 100))
+        cases.append(("normal equations by hand, `at[i * n + k]`, 5 x 150, 100 times (fastmath)", row))
+        cq = rng.standard_normal((32, 4))
+        row = {k: (ns["row_view_updates"], (cq, 1000)) for k, ns in impls.items()}
+        if c:
+            row["C"] = (c[False].pattern_row_view_updates, (p(cq), 1000))
+        cases.append(("row views updated in place, `q[u % 4][u // 4] += c[u][m]`, 1,000 x 128", row))
         for _, row in cases:  # warm up: compile
             for fn, args in row.values():
                 fn(*args)

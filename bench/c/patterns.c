@@ -185,3 +185,78 @@ void pattern_escape_time(const double *c, int64_t n, int64_t max_iter, int64_t *
     out[k] = i > max_iter ? max_iter : i;
   }
 }
+
+/* The sum of the medians of the n / m consecutive pieces of m doubles (no NaNs): each
+   piece copied, its middle values found by quickselect (median-of-three, Hoare). */
+static double select_kth(double *s, int64_t n, int64_t k) {
+  int64_t lo = 0, hi = n - 1;
+  while (hi > lo) {
+    int64_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
+    double t;
+    if (s[mid] < s[lo]) t = s[mid], s[mid] = s[lo], s[lo] = t;
+    if (s[hi] < s[lo]) t = s[hi], s[hi] = s[lo], s[lo] = t;
+    if (s[hi] < s[mid]) t = s[hi], s[hi] = s[mid], s[mid] = t;
+    double pivot = s[mid];
+    while (i <= j) {
+      while (s[i] < pivot) ++i;
+      while (pivot < s[j]) --j;
+      if (i <= j) t = s[i], s[i] = s[j], s[j] = t, ++i, --j;
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return s[k];
+}
+
+double pattern_medians(const double *x, int64_t n, int64_t m) {
+  double *s = malloc(sizeof(double) * (m > 0 ? m : 1)), total = 0.0;
+  for (int64_t k = 0; k + m <= n; k += m) {
+    for (int64_t i = 0; i < m; ++i) s[i] = x[k + i];
+    int64_t h = m / 2;
+    double upper = select_kth(s, m, h);
+    if (m % 2) {
+      total += upper;
+    } else {
+      double lower = s[0];
+      for (int64_t i = 1; i < h; ++i) lower = s[i] > lower ? s[i] : lower;
+      total += (lower + upper) / 2;
+    }
+  }
+  free(s);
+  return total;
+}
+
+/* A^T A and A^T x of an (n, 5) design held flat (at: 5 rows of n, a: n rows of 5), reps
+   times: the floor of the loops with computed indices (built with -ffast-math). */
+double pattern_normal_equations(const double *at, const double *a, const double *x, int64_t n, int64_t reps) {
+  double t = 0.0;
+  for (int64_t r = 0; r < reps; ++r) {
+    double ata[25] = {0}, atb[5] = {0};
+    for (int64_t i = 0; i < 5; ++i)
+      for (int64_t j = 0; j < 5; ++j) {
+        double s = 0.0;
+        for (int64_t k = 0; k < n; ++k) s += at[i * n + k] * a[k * 5 + j];
+        ata[i * 5 + j] += s;
+      }
+    for (int64_t i = 0; i < 5; ++i) {
+      double s = 0.0;
+      for (int64_t k = 0; k < n; ++k) s += at[i * n + k] * x[k];
+      atb[i] += s;
+    }
+    t += ata[6] + atb[4];
+  }
+  return t;
+}
+
+/* q[u % 4][u / 4] += c[u][m] over a (32, 4) c, a fresh (4, 8) q each time. */
+double pattern_row_view_updates(const double *c, int64_t reps) {
+  double t = 0.0;
+  for (int64_t r = 0; r < reps; ++r) {
+    double q[4][8] = {{0}};
+    for (int64_t u = 0; u < 32; ++u)
+      for (int64_t m = 0; m < 4; ++m) q[u % 4][u / 4] += c[u * 4 + m];
+    t += q[3][7];
+  }
+  return t;
+}

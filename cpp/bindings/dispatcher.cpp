@@ -54,10 +54,21 @@ inline bool unboxFast(PyObject *obj, ArgOp op, const types::Type &t, char *dst) 
   case ArgOp::Int64:
     if (PyLong_CheckExact(obj))
       return unboxInt64(obj, dst);
+    if (Py_TYPE(obj) == &PyLongArrType_Type) { // np.int64
+      npy_long v = PyArrayScalar_VAL(obj, Long);
+      static_assert(sizeof v == 8);
+      std::memcpy(dst, &v, sizeof v);
+      return true;
+    }
     break;
   case ArgOp::Float64:
     if (PyFloat_CheckExact(obj)) {
       double v = PyFloat_AS_DOUBLE(obj);
+      std::memcpy(dst, &v, sizeof v);
+      return true;
+    }
+    if (Py_TYPE(obj) == &PyDoubleArrType_Type) { // np.float64
+      double v = PyArrayScalar_VAL(obj, Double);
       std::memcpy(dst, &v, sizeof v);
       return true;
     }
@@ -205,7 +216,8 @@ inline PyObject *runEntry(DispatcherState &st, const Overload &ov, void **argv) 
 enum class FastUnbox { Done, Mismatch, Error };
 
 // Checks and unboxes the arguments of a fast-path overload in one pass, as its code
-// says: an exact int (a one-digit int read in place), an exact float, or an exact
+// says: an exact int or np.int64 (a one-digit int read in place), an exact float or
+// np.float64, or an exact
 // ndarray whose key word matches. Mismatch (nothing set) when an argument has another
 // type; Error with OverflowError for an int past int64.
 inline FastUnbox unboxFastArguments(const Overload &ov, PyObject *const *args, size_t n, char *buf,
@@ -219,15 +231,24 @@ inline FastUnbox unboxFastArguments(const Overload &ov, PyObject *const *args, s
     argv[i] = dst;
     switch (code >> (2 * i) & 3) {
     case kIntCode:
+      if (t == &PyLongArrType_Type) { // np.int64
+        npy_long v = PyArrayScalar_VAL(obj, Long);
+        std::memcpy(dst, &v, sizeof v);
+        break;
+      }
       if (t != &PyLong_Type)
         return FastUnbox::Mismatch;
       if (!unboxInt64(obj, dst))
         return FastUnbox::Error;
       break;
     case kFloatCode: {
-      if (t != &PyFloat_Type)
+      double v;
+      if (t == &PyFloat_Type)
+        v = PyFloat_AS_DOUBLE(obj);
+      else if (t == &PyDoubleArrType_Type) // np.float64 (np.min(a), a.sum(), ...)
+        v = PyArrayScalar_VAL(obj, Double);
+      else
         return FastUnbox::Mismatch;
-      double v = PyFloat_AS_DOUBLE(obj);
       std::memcpy(dst, &v, sizeof v);
       break;
     }
@@ -249,8 +270,8 @@ inline FastUnbox unboxFastArguments(const Overload &ov, PyObject *const *args, s
   return FastUnbox::Done;
 }
 
-// The fast path's overload for these arguments: every argument an exact int, float or
-// ndarray, and an overload (of int64, float64 and array arguments, a scalar or None
+// The fast path's overload for these arguments: every argument an exact int, float,
+// np.int64, np.float64 or ndarray, and an overload (of int64, float64 and array arguments, a scalar or None
 // result) with the same code and array key words. Null when there is none.
 inline const Overload *findFastOverload(const DispatcherState &st, PyObject *const *args, size_t n) {
   uint32_t code = 0;
@@ -258,9 +279,9 @@ inline const Overload *findFastOverload(const DispatcherState &st, PyObject *con
   for (size_t i = 0; i < n; ++i) {
     PyTypeObject *t = Py_TYPE(args[i]);
     words[i] = 0;
-    if (t == &PyLong_Type)
+    if (t == &PyLong_Type || t == &PyLongArrType_Type)
       code |= scalarArgCode(int(i), kIntCode);
-    else if (t == &PyFloat_Type)
+    else if (t == &PyFloat_Type || t == &PyDoubleArrType_Type)
       code |= scalarArgCode(int(i), kFloatCode);
     else if (t == &PyArray_Type && (words[i] = arrayKeyWord(args[i])) != 0)
       code |= scalarArgCode(int(i), kArrayCode);

@@ -100,7 +100,33 @@ int dtypeOfDescrNum(PyArray_Descr *descr) {
   return d ? int(*d) : -1;
 }
 
+// The type number of an exact fixed-size NumPy scalar type (np.float64, np.int32, ...),
+// read from the type object alone (always native byte order); -1 for any other type
+// (datetime64 with its unit, records, subclasses: PyArray_DescrFromScalar decides).
+namespace {
+int typeNumOfScalarType(PyTypeObject *t) {
+  if (t == &PyDoubleArrType_Type) return NPY_DOUBLE;
+  if (t == &PyLongArrType_Type) return NPY_LONG;
+  if (t == &PyLongLongArrType_Type) return NPY_LONGLONG;
+  if (t == &PyFloatArrType_Type) return NPY_FLOAT;
+  if (t == &PyIntArrType_Type) return NPY_INT;
+  if (t == &PyBoolArrType_Type) return NPY_BOOL;
+  if (t == &PyCDoubleArrType_Type) return NPY_CDOUBLE;
+  if (t == &PyCFloatArrType_Type) return NPY_CFLOAT;
+  if (t == &PyULongArrType_Type) return NPY_ULONG;
+  if (t == &PyULongLongArrType_Type) return NPY_ULONGLONG;
+  if (t == &PyUIntArrType_Type) return NPY_UINT;
+  if (t == &PyShortArrType_Type) return NPY_SHORT;
+  if (t == &PyUShortArrType_Type) return NPY_USHORT;
+  if (t == &PyByteArrType_Type) return NPY_BYTE;
+  if (t == &PyUByteArrType_Type) return NPY_UBYTE;
+  return -1;
+}
+} // namespace
+
 int dtypeOfNumpyScalar(PyObject *obj) {
+  if (int num = typeNumOfScalarType(Py_TYPE(obj)); num >= 0)
+    return dtypeOfTypeNum(num); // no descr made and dropped
   PyArray_Descr *descr = PyArray_DescrFromScalar(obj);
   if (!descr) {
     PyErr_Clear();
@@ -322,6 +348,10 @@ bool appendObjectKey(PyObject *obj, KeyBuffer &key) {
     return push(key, scalarWord(DType::Float64));
   if (t == &PyArray_Type)
     return appendArrayKey(reinterpret_cast<PyArrayObject *>(obj), key);
+  if (int num = typeNumOfScalarType(t); num >= 0) { // np.float64, np.int32, ... (exact types)
+    int d = dtypeOfTypeNum(num);
+    return d >= 0 && push(key, scalarWord(DType(d)));
+  }
   if (t == &PyBool_Type)
     return push(key, scalarWord(DType::Bool));
   if (t == &PyComplex_Type)

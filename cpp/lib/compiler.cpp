@@ -191,9 +191,15 @@ public:
     jit::Engine &engine = jit::Engine::instance();
     // A generator is kept before CoroSplit: a caller that inlines it splits it again in its
     // own module, where LLVM sees the frame its loop resumes and inlines the resume function.
+    // Any other function is kept as the simplification left it, before the vectoriser: a
+    // caller that inlines it vectorises its loops with the caller's facts (a row view's
+    // index that cannot be negative there, a constant trip count) instead of inheriting
+    // the gathers and versioning made for unknown arguments.
     if (out_ && c.fn->generator) engine.inlineLibrary().keep(out_->symbol, *c.llvmModule);
-    engine.optimize(*c.llvmModule, options_.fastmath, &engine.inlineLibrary(), options_.fastmathFlags);
-    if (out_ && !c.fn->generator) engine.inlineLibrary().keep(out_->symbol, *c.llvmModule);
+    std::function<void(const llvm::Module &)> keep;
+    if (out_ && !c.fn->generator)
+      keep = [&engine, symbol = out_->symbol](const llvm::Module &m) { engine.inlineLibrary().keep(symbol, m); };
+    engine.optimize(*c.llvmModule, options_.fastmath, &engine.inlineLibrary(), options_.fastmathFlags, keep);
   }
 
   void emit(pipeline::Compilation &c) override {

@@ -20,6 +20,32 @@ def test_sort_argsort_unique(a):
     check(sorting, a)
 
 
+def sort_only(a):
+    b = a.copy()
+    b.sort()
+    return np.sort(a), b
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.int16, np.uint8])
+def test_sort_longer_arrays_with_nans(dtype):
+    # past the insertion-sort sizes; NaNs (anywhere, several, all) sort last
+    rng = np.random.default_rng(4)
+    for n in (17, 100, 1000):
+        v = rng.standard_normal(n) * 40
+        if np.dtype(dtype).kind in "iu":
+            v = np.abs(v) if np.dtype(dtype).kind == "u" else v
+        a = v.astype(dtype)
+        check(sort_only, a)
+        check(sort_only, a[::-2])
+        if len(np.unique(a)) == n:  # argsort: NumPy's order of ties is its own
+            check(sorting, a)
+        if np.dtype(dtype).kind == "f":
+            for where in (slice(0, 1), slice(n - 1, n), slice(None, None, 5), slice(None)):
+                b = a.copy()
+                b[where] = np.nan
+                check(sort_only, b)
+
+
 def search(a, v):
     return np.searchsorted(a, v), np.searchsorted(a, v, side="right")
 

@@ -1,6 +1,7 @@
-"""Calls between compiled functions: a small callee's optimised LLVM IR is linked into
-its caller (available_externally) so that LLVM inlines it, as Numba links its callees'
-IR. The results, exceptions and reference counts must not change."""
+"""Calls between compiled functions: a small callee's LLVM IR (as the simplification left
+it, before the vectoriser) is linked into its caller (available_externally) so that LLVM
+inlines it and vectorises its loops in the caller, as Numba links its callees' IR. The
+results, exceptions and reference counts must not change."""
 
 import numpy as np
 import pytest
@@ -72,6 +73,51 @@ def test_row_view_helper_is_inlined():
     sig = f.signatures[0]
     asm = f.inspect_asm(sig)
     assert "row_helper" not in asm, "the small callee should be inlined"
+
+
+@njit(fastmath=True)
+def regression(x, y, n, lag):
+    # a loop over a range from an argument: on its own its index might be negative
+    sx = 0.0
+    sxy = 0.0
+    for i in range(lag, n + lag):
+        sx += x[i]
+        sxy += x[i] * y[i]
+    return sx, sxy
+
+
+def fit_rows(buf, d):
+    t = 0.0
+    for r in range(buf.shape[0]):
+        a, b = regression(d, buf[r], buf.shape[1], 0)
+        t += a * 0.5 + b
+    return t
+
+
+def fit_rows_lagged(buf, d, lag):
+    t = 0.0
+    for r in range(buf.shape[0]):
+        a, b = regression(d, buf[r], buf.shape[1] - lag, lag)
+        t += a + b
+    return t
+
+
+def test_inlined_loop_is_vectorised_in_the_caller():
+    rng = np.random.default_rng(9)
+    for shape in ((15, 5), (8, 9), (3, 40), (1, 1), (0, 4)):
+        buf = np.round(rng.standard_normal(shape) * 8) / 8  # sums exact in any order
+        d = np.arange(1.0, shape[1] + 1)
+        check(fit_rows, buf, d, jit_options={"fastmath": True})
+        check(fit_rows, np.asfortranarray(buf), d, jit_options={"fastmath": True})
+        if shape[1] > 2:
+            for lag in (1, -1, -shape[1]):  # negative lags index from the end
+                check(fit_rows_lagged, buf, d, lag, jit_options={"fastmath": True})
+    f = njit(fastmath=True)(fit_rows)
+    f(np.ones((4, 6)), np.ones(6))
+    llvm = f.inspect_llvm(f.signatures[0])
+    assert "@mahou.regression" not in llvm.split("define", 2)[1]  # inlined
+    # in the caller the row's index is known non-negative: consecutive loads, no gathers
+    assert "llvm.masked.gather" not in llvm
 
 
 def test_exception_from_inlined_callee():

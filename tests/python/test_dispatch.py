@@ -119,6 +119,77 @@ def test_numpy_scalar_arguments():
     assert (types.int64, types.int64) in f.signatures
 
 
+def numpy_scalar_values():
+    """Every fixed-size NumPy scalar type (each read from its type alone on the call path),
+    with edge values: extremes, -0.0, inf, nan."""
+    out = []
+    for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64):
+        info = np.iinfo(t)
+        out += [t(info.min), t(info.max), t(0), t(7)]
+    for t in (np.float32, np.float64):
+        out += [t(-0.0), t(1.5), t(np.inf), t(-np.inf), t(np.nan), t(np.finfo(t).tiny)]
+    out += [np.complex64(1 - 2j), np.complex128(-0.0 + 3j), np.bool_(True), np.bool_(False)]
+    return out
+
+
+def same_value(got, expected):
+    if isinstance(expected, (float, complex, np.floating, np.complexfloating)):
+        g, e = complex(got), complex(expected)
+        return (g == e or (g != g and e != e)) and np.signbit(g.real) == np.signbit(e.real)
+    return got == expected
+
+
+@njit
+def pass_two(x, y):
+    return x, y
+
+
+@njit
+def scale_mix(a, lo, hi, mean, std, b, c, k):
+    # arrays, float64 and int64 scalars mixed, as features computed from np.min/np.mean
+    return (a[0] - lo) / (hi - lo) + mean * std + b[k] + c.size + k
+
+
+def test_numpy_scalar_arguments_of_every_type():
+    for x in numpy_scalar_values():
+        got = pass_two(x, 2)
+        assert same_value(got[0], x), (type(x), x, got)
+        assert got[1] == 2
+        # the second call of one overload takes the call site's fast path
+        assert same_value(pass_two(x, 3)[0], x)
+        assert pass_two(x, 3)[1] == 3
+
+
+def test_numpy_float64_and_int64_share_the_python_overload():
+    f = njit(lambda x, n: x * n)
+    assert f(1.5, 2) == 3.0
+    assert f(np.float64(2.5), np.int64(-3)) == -7.5
+    assert f(np.float64(-0.0), np.int64(2**63 - 1)) == 0.0
+    assert np.signbit(f(np.float64(-0.0), np.int64(1)))
+    assert np.isnan(f(np.float64(np.nan), 1))
+    assert f(1.5, np.int64(-2**63)) == 1.5 * -2**63
+    assert len(f.signatures) == 1
+    assert f(np.float32(1.5), 2) == 3.0  # float32: its own overload
+    assert len(f.signatures) == 2
+
+
+def test_numpy_scalars_in_a_call_of_many_arguments():
+    a = np.linspace(-1.0, 2.0, 7)
+    args = (a, np.min(a), np.max(a), np.mean(a), np.std(a), a[::2], a.reshape(7, 1), np.int64(2))
+    for _ in range(3):  # first call, then the fast path's
+        assert scale_mix(*args) == scale_mix.py_func(*args)
+    assert scale_mix(a, 0.0, 1.0, 0.5, 2.0, a, a, 1) == scale_mix.py_func(a, 0.0, 1.0, 0.5, 2.0, a, a, 1)
+    assert len(scale_mix.signatures) == 2  # the views' layouts differ; the scalars do not
+
+
+def test_numpy_scalar_subclass_argument():
+    class MyFloat(np.float64):  # not the exact type: typed through its dtype, as before
+        pass
+
+    assert pass_two(MyFloat(2.5), 1)[0] == 2.5
+    assert pass_two(MyFloat(-1.0), 1)[0] == -1.0
+
+
 # ---------------------------------------------------------------- argument errors
 
 def test_wrong_number_of_arguments():

@@ -150,10 +150,40 @@ def changes_a_list(xs, s):
     return s
 
 
+def row_view_updates(c, n):
+    # `q[i][j] op= v` holds each row view until the next update: the optimiser pairs
+    # (and drops) those counts late; results and counts must stay right, for a local
+    # array, two alternating ones, an argument and a view of a local that is returned
+    q = np.zeros((4, 8))
+    r = np.ones((4, 8))
+    for k in range(n):
+        for u in range(32):
+            for m in range(4):
+                q[u % 4][u // 4] += c[u][m]
+                r[(u + k) % 4][m] *= 1.0001
+                c[u][m] -= 0.5
+    w = q[1:3]
+    w[0][1] += r[2][3]
+    return w, q[0][0] + r[3][3]
+
+
+def row_view_chains(n):
+    t = 0.0
+    for i in range(n):
+        a = np.arange(24.0).reshape(2, 3, 4)
+        for j in range(4):
+            a[j % 2][j % 3][j] += i
+            a[1][2][j] -= a[0][1][j]
+        t += a[1][2][3]
+    return t
+
+
 CASES = [(strings, (300,)), (lists_of_lists, (300,)), (lists_of_arrays_and_strings, (300,)), (optionals, (300,)),
          (dicts_and_sets, (300,)),
          (raise_and_catch, (300,)), (catches_a_callee, (300,)), (index_errors, (300,)),
-         (changes_a_list, ([3, 1, 2], "héllo"))]
+         (changes_a_list, ([3, 1, 2], "héllo")),
+         (row_view_updates, (np.arange(128.0).reshape(32, 4), 7)),
+         (row_view_updates, (np.arange(256.0).reshape(32, 8)[:, ::2], 3)), (row_view_chains, (50,))]
 
 
 @pytest.mark.parametrize("fn,args", CASES, ids=[c[0].__name__ for c in CASES])

@@ -86,6 +86,76 @@ def test_median_nans_and_empty(fn):
     check(fn, np.empty(0))
 
 
+def median_inputs(dtype):
+    """Arrays long enough for the selection's partitioning (not only its insertion sort):
+    random, sorted, reversed, organ-pipe, few distinct values, all equal."""
+    rng = np.random.default_rng(11)
+    out = []
+    for n in (17, 18, 33, 100, 101, 1000, 1001):
+        v = rng.standard_normal(n) * 50
+        if np.dtype(dtype).kind in "iu":
+            v = np.round(np.abs(v) if np.dtype(dtype).kind == "u" else v)
+        out.append(v.astype(dtype))
+        out.append(np.sort(v).astype(dtype))
+        out.append(np.sort(v)[::-1].astype(dtype))
+        out.append(np.concatenate([np.sort(v[: n // 2]), np.sort(v[n // 2:])[::-1]]).astype(dtype))
+        out.append((np.arange(n) % 3).astype(dtype))
+        out.append(np.full(n, 7, dtype=dtype))
+    return out
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_median_by_selection_matches_numpy(dtype):
+    for a in median_inputs(dtype):
+        check(median_of, a)
+        check(nanmedian_of, a)
+        check(median_of, a[::3])  # a strided view
+        check(median_of, a[: a.size // 4 * 4].reshape(4, -1).T)  # a transposed view
+
+
+def test_median_by_selection_nans():
+    rng = np.random.default_rng(5)
+    for n in (40, 41, 500):
+        a = rng.standard_normal(n)
+        for pos in (0, n // 2, n - 1):
+            b = a.copy()
+            b[pos] = np.nan
+            check(median_of, b)
+            check(nanmedian_of, b)
+        b = a.copy()
+        b[::3] = np.nan
+        check(nanmedian_of, b)
+        check(nanmedian_of, b.astype(np.float32))
+    check(nanmedian_of, np.full(30, np.nan))
+    check(median_of, np.array([-0.0, 0.0] * 20 + [1.0]))
+
+
+def test_select_kth_falls_back_to_sort():
+    # with no partitioning round allowed, the selection sorts the range: same answers
+    from mahou._library.selection import select_kth_within
+
+    @njit
+    def kth(a, k, limit):
+        s = a.copy()
+        return select_kth_within(s, s.shape[0], k, limit), s
+
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(200)
+    for limit in (0, 1, 40):
+        for k in (0, 57, 100, 199):
+            v, s = kth(a, k, limit)
+            assert v == np.sort(a)[k]
+            assert np.all(s[:k] <= v) and np.all(s[k + 1:] >= v)
+            assert np.array_equal(np.sort(s), np.sort(a))
+
+
+def test_median_argument_untouched():
+    a = np.random.default_rng(1).standard_normal(101)
+    b = a.copy()
+    assert njit(median_of)(a) == np.median(b)
+    assert np.array_equal(a, b)
+
+
 def test_percentiles_of_arrays_of_q():
     a = samples(np.float64)
     q = np.array([0.0, 12.5, 50.0, 99.0, 100.0])

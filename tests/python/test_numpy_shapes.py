@@ -347,6 +347,30 @@ def test_as_strided_and_sliding_window_view():
         njit(write)(np.arange(4.0))
 
 
+def strided_len(a, n, m):
+    return np.lib.stride_tricks.as_strided(a, shape=(n, m), strides=(0, 0)).shape[0]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.int8])
+def test_as_strided_size_check_as_numpy(dtype):
+    # NumPy refuses a view whose size in bytes passes int64 (whatever its strides); so do
+    # compiled views (the functions they reach assume their extents within that size)
+    a = np.zeros(3, dtype=dtype)
+    item = np.dtype(dtype).itemsize
+    limit = np.iinfo(np.int64).max // item
+    for n, m in ((5, 2), (limit, 1), (limit + 1, 1), (2**32, 2**31), (0, 2**62), (2**31, 2**31 // item)):
+        if n > np.iinfo(np.int64).max:  # not an int64 argument (int8: limit is int64's max)
+            continue
+        try:
+            expected = strided_len(a, n, m)
+        except ValueError as e:
+            with pytest.raises(ValueError, match="array is too big"):
+                njit(strided_len)(a, n, m)
+            assert "too big" in str(e)
+        else:
+            assert njit(strided_len)(a, n, m) == expected
+
+
 def test_broadcast_to():
     check(lambda a: np.broadcast_to(a, (2, 3)).copy(), np.arange(3.0))
     check(lambda a: np.broadcast_to(a, (4, 2, 1)).copy(), sample((2, 1)))

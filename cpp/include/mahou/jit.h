@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -49,9 +50,13 @@ public:
   // Given `callees`, the kept definitions of the compiled functions the module calls
   // are linked in (after the flags: they keep their own) so that LLVM can inline them.
   // `fastmathFlags`: the flags of a set (fastmath={'nnan', 'contract'}), FastMathFlag
-  // bits; 0: all of them.
+  // bits; 0: all of them. `beforeVectorizer` is called with the module as the
+  // simplification left it (inlined, promoted, folded), before the loop vectoriser and
+  // the runtime unroller: the form kept for callers to inline (they vectorise it anew,
+  // knowing their arguments).
   void optimize(llvm::Module &module, bool fastmath = false, const InlineLibrary *callees = nullptr,
-                unsigned fastmathFlags = 0);
+                unsigned fastmathFlags = 0,
+                const std::function<void(const llvm::Module &)> &beforeVectorizer = {});
   // Numba's fast-math flag names, bit i for the i-th (decorators.py _FASTMATH_FLAGS).
   enum FastMathFlag : unsigned { NoNaNs = 1, NoInfs = 2, NoSignedZeros = 4, AllowReciprocal = 8,
                                  AllowContract = 16, ApproxFunc = 32, AllowReassoc = 64 };

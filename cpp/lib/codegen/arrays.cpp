@@ -218,6 +218,13 @@ Value FunctionLowering::stridedView(const ir::Expr &e) {
   llvm::Value *anyNeg = b_.getFalse();
   for (auto *x : extents) anyNeg = b_.CreateOr(anyNeg, b_.CreateICmpSLT(x, c64(0)));
   raiseIf(anyNeg, types::ExcKind::ValueError, "negative dimensions are not allowed");
+  // NumPy's size check (whatever the strides): a view's extents then stay within
+  // PY_SSIZE_T_MAX / itemsize, which the functions it is passed to assume.
+  llvm::Value *overflow = b_.getFalse();
+  const Type &base = e.args[0]->type;
+  arrayBytes(extents, base.isRecordArray() ? base.elems[0].itemsize : types::dtypeBytes(e.type.dtype), overflow);
+  raiseIf(overflow, types::ExcKind::ValueError,
+          "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
   llvm::Value *data = arrayData(arr.v);
   if (e.args.size() == size_t(2 + 2 * n)) data = b_.CreateGEP(b_.getInt8Ty(), data, scalarExpr(*e.args.back()));
   llvm::Value *view = llvm::UndefValue::get(types_.array(n));

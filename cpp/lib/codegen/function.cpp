@@ -3,6 +3,8 @@
 // and the uniform entry wrapper the dispatcher calls.
 #include "lowering.h"
 
+#include <limits>
+
 #include "mahou/native_entries.h"
 
 #include <llvm/Analysis/CFG.h>
@@ -126,6 +128,7 @@ llvm::Function *FunctionLowering::run() {
     if (from != to) arg = castValue({arg, false}, from, to, nullptr).v;
     if (!borrowed_[size_t(i)]) incref(arg, to);
     b_.CreateStore(arg, slots_[i]);
+    assumeExtentsBounded(func_->getArg(i + 1), from);
   }
   if (fn_.generator) startGenerator(body);
   else b_.CreateBr(body);
@@ -152,6 +155,20 @@ llvm::Function *FunctionLowering::run() {
       tb.CreateUnreachable();
     }
   return func_;
+}
+
+// An array argument's extents are at most PY_SSIZE_T_MAX / itemsize: NumPy refuses a
+// larger array ("array is too big"), and so does mahou's allocation. Said to LLVM, it
+// proves `i * len(x) + k` (i, k counters of ranges) free of signed overflow, so the
+// negative-index test of `a[i * len(x) + k]` folds away and a loop over k reads the array
+// with consecutive (vector) loads instead of a gather.
+void FunctionLowering::assumeExtentsBounded(llvm::Value *arg, const Type &t) {
+  if (!t.isArray() || t.isRecordArray() || t.ndim < 1) return;
+  int bytes = types::dtypeBytes(t.dtype);
+  if (bytes < 2) return; // every int64 extent is possible
+  llvm::Value *limit = c64(std::numeric_limits<int64_t>::max() / bytes);
+  for (int d = 0; d < t.ndim; ++d)
+    b_.CreateAssumption(b_.CreateICmpULE(arrayShape(arg, d), limit));
 }
 
 void FunctionLowering::releaseLocals() {

@@ -142,6 +142,7 @@ public:
   // ---- arrays (arrays.cpp)
   llvm::Value *arrayData(llvm::Value *arr);
   llvm::Value *arrayShape(llvm::Value *arr, int dim);
+  void assumeExtentsBounded(llvm::Value *arg, const Type &t); // an argument's extents <= max bytes / itemsize
   llvm::Value *arrayStride(llvm::Value *arr, int dim);
   llvm::Value *wrapIndex(llvm::Value *idx, llvm::Value *extent, bool check);
   llvm::Value *checkedIndex(llvm::Value *idx, llvm::Value *extent, const std::string &message); // arrays.cpp

@@ -27,6 +27,8 @@
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Object/ObjectFile.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
@@ -167,7 +169,25 @@ void useRuntimeSymbols(const runtime::RuntimeSymbol *symbols, size_t count) {
 
 bool Engine::created() { return engineCreated.load(std::memory_order_relaxed); }
 
+namespace {
+// Epilogue vectorisation (a vector loop of a narrower width after the main one, so that
+// at most VF/2 - 1 iterations run scalar) from a main loop of 8 lanes. LLVM 19 asks for
+// 16 lanes of the width alone, so an AVX-512 loop of <8 x double> interleaved 4 times
+// leaves up to 31 of a 150-iteration dot product scalar; LLVM 20 counts width times
+// interleave against the same 16 (Numba's LLVM does), which this matches for them. Set
+// once, in the engine's constructor (LLVM's option registry is per process; only the
+// engine runs LLVM's passes here).
+void enableEpilogueVectorizationFromVF8() {
+#if LLVM_VERSION_MAJOR < 20
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("epilogue-vectorization-minimum-VF");
+  if (it != options.end()) it->second->addOccurrence(1, "epilogue-vectorization-minimum-VF", "8");
+#endif
+}
+} // namespace
+
 Engine::Engine() : impl_(std::make_unique<Impl>()) {
+  enableEpilogueVectorizationFromVF8();
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::InitializeNativeTargetAsmParser();
@@ -223,7 +243,21 @@ const std::string &Engine::targetId() const { return impl_->targetId; }
 
 InlineLibrary &Engine::inlineLibrary() { return impl_->inlineLibrary; }
 
-void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *callees, unsigned fastmathFlags) {
+namespace {
+// Calls `seen` with the module where the optimisation pipeline starts (after the
+// simplification, before EliminateAvailableExternally and the vectoriser).
+struct SnapshotPass : llvm::PassInfoMixin<SnapshotPass> {
+  const std::function<void(const llvm::Module &)> *seen;
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &) {
+    (*seen)(m);
+    return llvm::PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+} // namespace
+
+void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *callees, unsigned fastmathFlags,
+                      const std::function<void(const llvm::Module &)> &beforeVectorizer) {
   module.setTargetTriple(impl_->tm->getTargetTriple().str());
   module.setDataLayout(impl_->tm->createDataLayout());
   if (fastmath) setFastMathFlags(module, fastmathFlags);
@@ -263,9 +297,16 @@ void Engine::optimize(llvm::Module &module, bool fastmath, const InlineLibrary *
   });
   // After each InstCombine of the simplification pipeline (so after inlining too): pow()
   // calls whose exponent became a constant go back to the intrinsic (constant_pow.cpp).
+  // Reference-count pairs the simplification has brought together (one object's incref
+  // and decref in one block: refcount_pairs.cpp) go too, before LICM and the vectoriser.
   pb.registerPeepholeEPCallback([](llvm::FunctionPassManager &f, llvm::OptimizationLevel) {
     f.addPass(ConstantPowPass());
+    f.addPass(RefcountPairsPass(/*guard=*/false));
   });
+  if (beforeVectorizer)
+    pb.registerOptimizerEarlyEPCallback([&beforeVectorizer](llvm::ModulePassManager &m, llvm::OptimizationLevel) {
+      m.addPass(SnapshotPass{{}, &beforeVectorizer});
+    });
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
   mpm.run(module, mam);
 }

@@ -25,7 +25,8 @@ void InlineLibrary::keep(const std::string &symbol, const llvm::Module &module) 
   if (!f || f->isDeclaration()) return;
   size_t count = 0;
   for (const llvm::Function &g : module)
-    if (!g.isDeclaration() && g.getName() != symbol + ".entry" && g.getName() != symbol + ".py")
+    if (!g.isDeclaration() && !g.hasAvailableExternallyLinkage() && g.getName() != symbol + ".entry" &&
+        g.getName() != symbol + ".py")
       count += g.getInstructionCount();
   if (count > kMaxInstructions) return;
   std::string bitcode;

@@ -64,7 +64,16 @@ extern "C" {
 void mahou_rt_sort(void *data, int64_t n, int32_t dtype) {
   withType(dtype, data, [&](auto *p) {
     using T = std::remove_pointer_t<decltype(p)>;
-    std::sort(p, p + n, lessNanLast<T>);
+    if constexpr (std::is_floating_point_v<T>) {
+      // NaNs moved to the end first (order kept: a stable pass, only when there is one), so
+      // that the sort compares with a plain '<', not with the NaN-aware comparison.
+      T *end = p + n;
+      if (std::any_of(p, end, [](const T &x) { return std::isnan(x); }))
+        end = std::stable_partition(p, end, [](const T &x) { return !std::isnan(x); });
+      std::sort(p, end);
+    } else {
+      std::sort(p, p + n);
+    }
   });
 }
 

@@ -11,7 +11,7 @@ from mahou._language import refuse
 from .internal import size_add as _size_add, size_mul as _size_mul
 from .misc import *  # noqa: F401,F403  (tri, vander, ndenumerate, iinfo, ...)
 from .selection import *  # noqa: F401,F403  (sort/argsort along an axis, partition, bincount, ...)
-from .selection import count_nonzero
+from .selection import count_nonzero, max_before, select_kth
 from .sets import *  # noqa: F401,F403  (union1d, intersect1d, setdiff1d, setxor1d, isin)
 from .shapes import *  # noqa: F401,F403  (transpose, split, diag, flip, roll, tile, ...)
 from .windows import *  # noqa: F401,F403  (hanning, hamming, blackman, bartlett, kaiser, i0)
@@ -145,10 +145,37 @@ def _median_sorted(s, n, zero):
 
 
 @njit
+def _median_selected(s, n, zero):
+    # the median of s[:n] (no NaNs; s is a scratch copy) by selection, not by a sort:
+    # the same two middle values, found in O(n)
+    if n == 0:
+        return _as_stat(np.nan, zero)
+    h = n // 2
+    upper = select_kth(s, n, h)
+    if n % 2 == 1:
+        return _as_stat(upper, zero)
+    return (_as_stat(max_before(s, h), zero) + _as_stat(upper, zero)) / _as_stat(2, zero)
+
+
+@njit
+def _selectable(a):
+    # ints and floats select with '<'; bool and complex keep the sort
+    e = np.zeros(1, dtype=a.dtype)[0]
+    return not isinstance(e, (np.bool_, np.complex64, np.complex128))
+
+
+@njit
 def median(a):
     a = np.asarray(a)
-    s = np.sort(a.ravel())
     zero = _stat_zero(a)
+    if _selectable(a):
+        s = a.flatten()
+        n = s.shape[0]
+        for i in range(n):
+            if s[i] != s[i]:
+                return _as_stat(np.nan, zero)
+        return _median_selected(s, n, zero)
+    s = np.sort(a.ravel())
     if _count_non_nan(s) < s.shape[0]:
         return _as_stat(np.nan, zero)
     return _median_sorted(s, s.shape[0], zero)
@@ -157,8 +184,18 @@ def median(a):
 @njit
 def nanmedian(a):
     a = np.asarray(a)
+    zero = _stat_zero(a)
+    if _selectable(a):
+        s = a.flatten()
+        m = 0
+        for i in range(s.shape[0]):
+            x = s[i]
+            if x == x:
+                s[m] = x
+                m += 1
+        return _median_selected(s, m, zero)
     s = np.sort(a.ravel())
-    return _median_sorted(s, _count_non_nan(s), _stat_zero(a))
+    return _median_sorted(s, _count_non_nan(s), zero)
 
 
 # ---------------------------------------------------------------------------
