@@ -3,6 +3,7 @@
 // other than indexing, slicing, iteration, len() and memoryview's attributes is refused.
 #include "sema/arrays.h"
 #include "sema/typers.h"
+#include "sema/use_checker.h"
 
 #include <string_view>
 
@@ -45,45 +46,31 @@ bool takesBuffers(const ir::Expr &e) {
   }
 }
 
-struct BufferUseChecker {
+// What checkBufferUses walks for (use_checker.h): buffers anywhere in a value's type.
+struct BufferUses {
   const Typing &t;
 
+  bool restricted(const Type &type) const { return bufferish(type); }
+  bool takes(const ir::Expr &e) const { return takesBuffers(e); }
+  bool allows(const ir::Stmt &s) const {
+    return s.op == ir::StmtOp::Assign || s.op == ir::StmtOp::Eval || s.op == ir::StmtOp::If ||
+           s.op == ir::StmtOp::While || s.op == ir::StmtOp::ForRange || s.op == ir::StmtOp::StoreItem ||
+           s.op == ir::StmtOp::StoreView || s.op == ir::StmtOp::ParallelFor;
+  }
+  void visit(const ir::Stmt &s) const {
+    if (s.op == ir::StmtOp::Return || s.op == ir::StmtOp::Yield)
+      for (auto &x : s.exprs)
+        if (bufferish(x->type))
+          t.notSupported(s.loc, "returning a " + x->type.str() +
+                                    " is not supported: a bytes, bytearray, memoryview or array.array cannot be "
+                                    "made again from compiled code (Numba refuses it too); return "
+                                    "np.frombuffer(x, dtype) or a copy of the items");
+  }
   [[noreturn]] void refuse(Loc loc, const Type &what, const std::string &op) const {
     t.notSupported(loc, "the operation '" + op + "' on " + what.str() +
                             " is not supported (a bytes, bytearray, memoryview or array.array supports indexing, "
                             "slicing, iteration, len() and memoryview's attributes; np.frombuffer(x, dtype) makes "
                             "an ndarray of it)");
-  }
-  void expr(const ir::Expr &e) const {
-    bool ok = takesBuffers(e);
-    for (auto &a : e.args) {
-      if (!ok && bufferish(a->type)) refuse(e.loc, a->type, ir::exprOpName(e.op));
-      expr(*a);
-    }
-    for (auto &s : e.slots)
-      for (auto *x : {s.start.get(), s.stop.get(), s.step.get(), s.index.get()})
-        if (x) expr(*x);
-    if (e.body) block(*e.body);
-  }
-  void block(const ir::Block &b) const {
-    for (auto &s : b) {
-      if (s->op == ir::StmtOp::Return || s->op == ir::StmtOp::Yield)
-        for (auto &x : s->exprs)
-          if (bufferish(x->type))
-            t.notSupported(s->loc, "returning a " + x->type.str() +
-                                       " is not supported: a bytes, bytearray, memoryview or array.array cannot be "
-                                       "made again from compiled code (Numba refuses it too); return "
-                                       "np.frombuffer(x, dtype) or a copy of the items");
-      bool ok = s->op == ir::StmtOp::Assign || s->op == ir::StmtOp::Eval || s->op == ir::StmtOp::If ||
-                s->op == ir::StmtOp::While || s->op == ir::StmtOp::ForRange || s->op == ir::StmtOp::StoreItem ||
-                s->op == ir::StmtOp::StoreView || s->op == ir::StmtOp::ParallelFor;
-      for (auto &x : s->exprs) {
-        if (!ok && bufferish(x->type)) refuse(s->loc, x->type, ir::stmtOpName(s->op));
-        expr(*x);
-      }
-      block(s->body);
-      block(s->orelse);
-    }
   }
 };
 
@@ -114,7 +101,10 @@ bool bufferBuiltin(std::string_view name) {
 
 } // namespace
 
-void checkBufferUses(const Typing &t, const ir::Block &body) { BufferUseChecker{t}.block(body); }
+void checkBufferUses(const Typing &t, const ir::Block &body) {
+  BufferUses uses{t};
+  UseChecker<BufferUses>{uses}.block(body);
+}
 
 ExprPtr bufferItem(const Type &buffer, ExprPtr item) {
   if (!buffer.isBuffer() || Typing::isUnknown(item)) return item;

@@ -1,6 +1,7 @@
 // Typing of datetime64 / timedelta64 operations (Numba's npdatetime rules): the unit of a
 // result, the conversions of the operands to it, and the combinations refused as NumPy does.
 #include "sema/datetime.h"
+#include "sema/objects.h"
 
 #include "mahou/datetime_units.h"
 
@@ -139,16 +140,9 @@ ExprPtr datetimeCompare(Typing &t, ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs
   if (a.isDatetime() && b.isDatetime()) u = types::bestUnit(unitOf(a), unitOf(b)); // every pair converts
   else if (a.isTimedelta() && b.isTimedelta()) u = timedeltaUnit(t, sym, a, b, loc);
   else t.error(loc, std::string("cannot compare ") + a.str() + " and " + b.str() + " with " + sym);
-  ir::CmpOp cop = ir::CmpOp::Eq;
-  switch (op) {
-  case ast::CmpOpKind::Eq: cop = ir::CmpOp::Eq; break;
-  case ast::CmpOpKind::NotEq: cop = ir::CmpOp::Ne; break;
-  case ast::CmpOpKind::Lt: cop = ir::CmpOp::Lt; break;
-  case ast::CmpOpKind::LtE: cop = ir::CmpOp::Le; break;
-  case ast::CmpOpKind::Gt: cop = ir::CmpOp::Gt; break;
-  case ast::CmpOpKind::GtE: cop = ir::CmpOp::Ge; break;
-  default: t.error(loc, std::string("cannot compare ") + a.str() + " and " + b.str() + " with " + sym);
-  }
+  std::optional<ir::CmpOp> known = irCompare(op);
+  if (!known) t.error(loc, std::string("cannot compare ") + a.str() + " and " + b.str() + " with " + sym);
+  ir::CmpOp cop = *known;
   Type c = datetimeType(a.isTimedelta(), u);
   requireExact(t, sym, a, b, c, c, loc);
   auto e = std::make_unique<ir::Expr>(ir::ExprOp::Compare, Type::boolean(), loc);

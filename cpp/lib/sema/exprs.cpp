@@ -10,6 +10,18 @@
 
 namespace mahou::sema {
 
+std::optional<ir::CmpOp> irCompare(ast::CmpOpKind op) {
+  switch (op) {
+  case ast::CmpOpKind::Eq: return ir::CmpOp::Eq;
+  case ast::CmpOpKind::NotEq: return ir::CmpOp::Ne;
+  case ast::CmpOpKind::Lt: return ir::CmpOp::Lt;
+  case ast::CmpOpKind::LtE: return ir::CmpOp::Le;
+  case ast::CmpOpKind::Gt: return ir::CmpOp::Gt;
+  case ast::CmpOpKind::GtE: return ir::CmpOp::Ge;
+  default: return std::nullopt;
+  }
+}
+
 // A value that exists only while compiling (a module, a function, a class, ...): it
 // cannot be stored, yielded or returned.
 bool isCompileTimeOnly(const Type &t) {
@@ -413,16 +425,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   Type common = Type::scalar(types::promote(a.dtype, b.dtype));
   bool ordered = op != ast::CmpOpKind::Eq && op != ast::CmpOpKind::NotEq;
   if (ordered && common.isComplex()) error(loc, "complex numbers cannot be ordered");
-  ir::CmpOp cop = ir::CmpOp::Eq;
-  switch (op) {
-  case ast::CmpOpKind::Eq: cop = ir::CmpOp::Eq; break;
-  case ast::CmpOpKind::NotEq: cop = ir::CmpOp::Ne; break;
-  case ast::CmpOpKind::Lt: cop = ir::CmpOp::Lt; break;
-  case ast::CmpOpKind::LtE: cop = ir::CmpOp::Le; break;
-  case ast::CmpOpKind::Gt: cop = ir::CmpOp::Gt; break;
-  case ast::CmpOpKind::GtE: cop = ir::CmpOp::Ge; break;
-  default: break;
-  }
+  ir::CmpOp cop = irCompare(op).value_or(ir::CmpOp::Eq);
   // Integers known at compile time (a.ndim != 1, len(t) == 2) compare at compile time, so
   // that an `if` on them types only its live branch.
   if (lhs->op == ir::ExprOp::Const && rhs->op == ir::ExprOp::Const && (common.isInt() || common.isBool()) &&

@@ -51,6 +51,9 @@ void refuseSlice(const Typing &t, const Type &type, Loc loc, const std::string &
 // "a literal list ... <what>" (UnsupportedError) when `type` is a literal list: the tuple
 // operations whose answer would differ for a list (literal_lists.cpp).
 void refuseLiteralList(const Typing &t, const Type &type, Loc loc, const std::string &what);
+// The typed IR's comparison of a comparison operator (== != < <= > >=); none for the
+// others (is, in, ...) (exprs.cpp).
+std::optional<ir::CmpOp> irCompare(ast::CmpOpKind op);
 ExprPtr generatorNext(Typing &t, ExprPtr gen, Loc loc); // next(g) of a generator (null: not one; generators.cpp)
 ExprPtr generatorNextOr(Typing &t, ExprPtr gen, ExprPtr dflt, Loc loc); // next(g, default) of a generator
 

@@ -5,6 +5,7 @@
 // (on the CPU and in CUDA kernels alike: every operation is a load or store at an offset).
 #include "typer.h"
 #include "sema/typers.h"
+#include "sema/use_checker.h"
 
 namespace mahou::sema {
 
@@ -270,41 +271,29 @@ bool takesRecords(const ir::Expr &e) {
   }
 }
 
-struct RecordUseChecker {
+// What checkRecordUses walks for (use_checker.h): records and arrays of them.
+struct RecordUses {
   const Typing &t;
 
-  void refuse(Loc loc, const Type &what, const char *op) const {
-    t.notSupported(loc, std::string("the operation '") + op + "' on " + what.str() +
+  bool restricted(const Type &type) const { return recordish(type); }
+  bool takes(const ir::Expr &e) const { return takesRecords(e); }
+  bool allows(const ir::Stmt &s) const {
+    return s.op == ir::StmtOp::Assign || s.op == ir::StmtOp::Eval || s.op == ir::StmtOp::Return ||
+           s.op == ir::StmtOp::Yield || s.op == ir::StmtOp::If || s.op == ir::StmtOp::While;
+  }
+  void visit(const ir::Stmt &) const {}
+  [[noreturn]] void refuse(Loc loc, const Type &what, const std::string &op) const {
+    t.notSupported(loc, "the operation '" + op + "' on " + what.str() +
                             " is not supported (records support their fields, indexing, slicing, iteration and len)");
-  }
-  void expr(const ir::Expr &e) const {
-    bool ok = takesRecords(e);
-    for (auto &a : e.args) {
-      if (!ok && recordish(a->type)) refuse(e.loc, a->type, ir::exprOpName(e.op));
-      expr(*a);
-    }
-    for (auto &s : e.slots)
-      for (auto *x : {s.start.get(), s.stop.get(), s.step.get(), s.index.get()})
-        if (x) expr(*x);
-    if (e.body) block(*e.body);
-  }
-  void block(const ir::Block &b) const {
-    for (auto &s : b) {
-      bool ok = s->op == ir::StmtOp::Assign || s->op == ir::StmtOp::Eval || s->op == ir::StmtOp::Return ||
-                s->op == ir::StmtOp::Yield || s->op == ir::StmtOp::If || s->op == ir::StmtOp::While;
-      for (auto &x : s->exprs) {
-        if (!ok && recordish(x->type)) refuse(s->loc, x->type, ir::stmtOpName(s->op));
-        expr(*x);
-      }
-      block(s->body);
-      block(s->orelse);
-    }
   }
 };
 
 } // namespace
 
-void checkRecordUses(const Typing &t, const ir::Block &body) { RecordUseChecker{t}.block(body); }
+void checkRecordUses(const Typing &t, const ir::Block &body) {
+  RecordUses uses{t};
+  UseChecker<RecordUses>{uses}.block(body);
+}
 
 std::optional<Type> recordDtype(Typing &t, const ast::Expr &e) {
   if (e.as<ast::StrLit>()) return std::nullopt;
