@@ -46,6 +46,17 @@ def test_sort_longer_arrays_with_nans(dtype):
                 check(sort_only, b)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.complex128])
+def test_sorts_without_a_runtime_routine_are_refused(dtype):
+    # the runtime orders no halves or complex numbers: refused with the line, never left unsorted
+    from mahou.errors import UnsupportedError
+
+    a = np.array([3, 1, 2], dtype=dtype)
+    for fn in (np.sort, np.argsort, np.unique):
+        with pytest.raises(UnsupportedError, match=r"test_array_library.py:\d+:\d+: np\.\w+\(\) of"):
+            njit(lambda x: fn(x))(a)
+
+
 def search(a, v):
     return np.searchsorted(a, v), np.searchsorted(a, v, side="right")
 

@@ -57,6 +57,10 @@ struct MahouTypeDesc; // mahou/objects.h
 } // extern "C"
 
 namespace mahou::runtime {
+// The NumPy type numbers mahou_rt_sort, _argsort and _unique_sorted order (bool, the
+// integers, float32/64, datetime64/timedelta64); codegen refuses to call them for others,
+// which they would leave unsorted (runtime/sorting.cpp's switch lists the same).
+constexpr bool sortsNumpyNum(int32_t num) { return (num >= 0 && num <= 12) || num == 21 || num == 22; }
 // Name → address of every mahou_rt_* function, for the JIT's symbol table.
 struct RuntimeSymbol {
   const char *name;

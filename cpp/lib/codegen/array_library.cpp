@@ -2,6 +2,8 @@
 // searchsorted as a binary search, bincount, histogram, concatenate and stack.
 #include "lowering.h"
 
+#include "mahou/runtime.h"
+
 namespace mahou::codegen {
 
 namespace {
@@ -11,6 +13,8 @@ int32_t numpyNum(const Type &t) { return types::dtypeNumpyNum(t.dtype); }
 Value FunctionLowering::arraySort(const ir::Expr &e) {
   int kind = e.sub;
   const Type &at = e.args[0]->type;
+  if (!runtime::sortsNumpyNum(numpyNum(at))) // sema types sorts of these dtypes only
+    internalError("sorting an array of " + at.str() + ": the runtime has no routine for its dtype");
   Value in = expr(*e.args[0]);
   llvm::Value *n = arrayShape(in.v, 0);
   auto sortFn = runtimeFn("mahou_rt_sort", b_.getVoidTy(), {b_.getPtrTy(), i64(), b_.getInt32Ty()});

@@ -35,7 +35,8 @@ struct NatLast {
 };
 static_assert(sizeof(NatLast) == sizeof(int64_t));
 
-// Calls f(T*) with the data typed by the NumPy type number (complex types: unsupported).
+// Calls f(T*) with the data typed by the NumPy type number (complex types: unsupported);
+// the numbers are those of mahou::runtime::sortsNumpyNum (runtime.h), which codegen checks.
 template <class F> bool withType(int32_t dtype, void *data, F &&f) {
   switch (dtype) {
   case 0: f(static_cast<bool *>(data)); return true;

@@ -2,6 +2,8 @@
 // argsort, unique, searchsorted, bincount, histogram, concatenate, stack.
 #include "sema/typers.h"
 
+#include "mahou/runtime.h"
+
 namespace mahou::sema {
 
 namespace {
@@ -19,6 +21,8 @@ ExprPtr sortArray(Typing &t, SortKind kind, ExprPtr arr, Loc loc, const std::str
   if (!arr->type.isArray()) t.error(loc, fname + "() needs an array");
   const Type at = arr->type;
   if (types::isComplex(at.dtype)) t.notSupported(loc, fname + "() of complex arrays is not supported");
+  if (!runtime::sortsNumpyNum(types::dtypeNumpyNum(at.dtype))) // float16: the runtime orders no halves
+    t.notSupported(loc, fname + "() of " + Type::scalar(at.dtype).str() + " arrays is not supported");
   if (at.ndim != 1) t.notSupported(loc, fname + "() is supported for 1-D arrays only");
   t.requireHost(loc, fname + "()");
   if (kind == SortKind::InPlace && at.readonly) t.error(loc, "cannot sort a read-only array in place");
