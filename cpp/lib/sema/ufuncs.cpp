@@ -209,6 +209,31 @@ bool isPythonScalarType(DType d) {
   return d == DType::Bool || d == DType::Int64 || d == DType::Float64 || d == DType::Complex128;
 }
 
+// The Python operator a ufunc is on scalars (np.add: +), and the comparison (np.less: <).
+std::optional<ast::BinOpKind> operatorOf(Kernel k) {
+  switch (k) {
+  case Kernel::Add: return ast::BinOpKind::Add;
+  case Kernel::Subtract: return ast::BinOpKind::Sub;
+  case Kernel::Multiply: return ast::BinOpKind::Mult;
+  case Kernel::TrueDivide: return ast::BinOpKind::Div;
+  case Kernel::FloorDivide: return ast::BinOpKind::FloorDiv;
+  case Kernel::Remainder: return ast::BinOpKind::Mod;
+  default: return std::nullopt;
+  }
+}
+
+std::optional<ast::CmpOpKind> comparisonOf(Kernel k) {
+  switch (k) {
+  case Kernel::Greater: return ast::CmpOpKind::Gt;
+  case Kernel::GreaterEqual: return ast::CmpOpKind::GtE;
+  case Kernel::Less: return ast::CmpOpKind::Lt;
+  case Kernel::LessEqual: return ast::CmpOpKind::LtE;
+  case Kernel::Equal: return ast::CmpOpKind::Eq;
+  case Kernel::NotEqual: return ast::CmpOpKind::NotEq;
+  default: return std::nullopt;
+  }
+}
+
 
 } // namespace
 
@@ -220,18 +245,9 @@ ExprPtr FunctionTyper::datetimeUfunc(UfuncId ufunc, std::vector<ExprPtr> args, L
   auto op2 = [&](ast::BinOpKind k) { return binary(k, std::move(args[0]), std::move(args[1]), loc); };
   auto cmp = [&](ast::CmpOpKind k) { return compareOne(k, std::move(args[0]), std::move(args[1]), loc); };
   auto extreme = [&](ir::DatetimeOp op) { return datetimeExtreme(*this, op, std::move(args[0]), std::move(args[1]), fname, loc); };
+  if (auto k = operatorOf(u->kernel); k && u->kernel != Kernel::Remainder) return op2(*k); // no % of timedeltas
+  if (auto k = comparisonOf(u->kernel)) return cmp(*k);
   switch (u->kernel) {
-  case Kernel::Add: return op2(ast::BinOpKind::Add);
-  case Kernel::Subtract: return op2(ast::BinOpKind::Sub);
-  case Kernel::Multiply: return op2(ast::BinOpKind::Mult);
-  case Kernel::TrueDivide: return op2(ast::BinOpKind::Div);
-  case Kernel::FloorDivide: return op2(ast::BinOpKind::FloorDiv);
-  case Kernel::Greater: return cmp(ast::CmpOpKind::Gt);
-  case Kernel::GreaterEqual: return cmp(ast::CmpOpKind::GtE);
-  case Kernel::Less: return cmp(ast::CmpOpKind::Lt);
-  case Kernel::LessEqual: return cmp(ast::CmpOpKind::LtE);
-  case Kernel::Equal: return cmp(ast::CmpOpKind::Eq);
-  case Kernel::NotEqual: return cmp(ast::CmpOpKind::NotEq);
   case Kernel::Negative: return datetimeUnary(*this, ir::DatetimeOp::Neg, std::move(args[0]), fname, loc);
   case Kernel::Positive:
     if (!args[0]->type.isTimedelta()) error(loc, fname + " is not supported for " + args[0]->type.str());
@@ -309,21 +325,8 @@ ExprPtr FunctionTyper::scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc
     }
     return compareOne(k, std::move(args[0]), std::move(args[1]), loc);
   };
-  switch (u->kernel) {
-  case Kernel::Add: return op2(ast::BinOpKind::Add);
-  case Kernel::Subtract: return op2(ast::BinOpKind::Sub);
-  case Kernel::Multiply: return op2(ast::BinOpKind::Mult);
-  case Kernel::TrueDivide: return op2(ast::BinOpKind::Div);
-  case Kernel::FloorDivide: return op2(ast::BinOpKind::FloorDiv);
-  case Kernel::Remainder: return op2(ast::BinOpKind::Mod);
-  case Kernel::Greater: return cmp(ast::CmpOpKind::Gt);
-  case Kernel::GreaterEqual: return cmp(ast::CmpOpKind::GtE);
-  case Kernel::Less: return cmp(ast::CmpOpKind::Lt);
-  case Kernel::LessEqual: return cmp(ast::CmpOpKind::LtE);
-  case Kernel::Equal: return cmp(ast::CmpOpKind::Eq);
-  case Kernel::NotEqual: return cmp(ast::CmpOpKind::NotEq);
-  default: break;
-  }
+  if (auto k = operatorOf(u->kernel)) return op2(*k);
+  if (auto k = comparisonOf(u->kernel)) return cmp(*k);
   auto loop = selectLoop(u->loops, dts);
   if (!loop) {
     std::string types;
