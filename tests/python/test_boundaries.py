@@ -733,3 +733,28 @@ def test_typed_containers_hold_generators():
 
     gens = typed.List([np.random.default_rng(s) for s in range(8)])
     assert one_per_iteration(gens).tolist() == [np.random.default_rng(s).standard_normal() for s in range(8)]
+
+
+def test_arguments_inside_tuples_stored_in_containers_stay_alive():
+    # an argument array or Generator inside a tuple appended to a typed list gets a
+    # reference of its own: the list outlives the call and the caller's references
+    import gc
+
+    import numpy as np
+    from mahou import njit, typed
+
+    @njit
+    def keep(a, g):
+        arrays = typed.List()
+        arrays.append((a, 1))
+        gens = typed.List()
+        gens.append((2.5, (g, a)))
+        return arrays, gens
+
+    arrays, gens = keep(np.arange(5.0), np.random.default_rng(3))
+    gc.collect()
+    filler = [np.full(5, 7.0) for _ in range(100)]  # would reuse freed memory
+    assert arrays[0][0].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+    assert gens[0][1][1].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+    assert gens[0][1][0].random() == np.random.default_rng(3).random()
+    del filler

@@ -34,10 +34,36 @@ llvm::Value *FunctionLowering::adoptParent(llvm::Value *arr, unsigned holderFiel
   return phi;
 }
 
+namespace {
+// A value that may hold something borrowed from an argument (an array from NumPy, a
+// Generator), at its top or inside tuples.
+bool mayBorrow(const Type &t) {
+  if (t.isArray() || t.isRandomGenerator()) return true;
+  if (!t.isTuple()) return false;
+  for (auto &e : t.elems)
+    if (mayBorrow(e)) return true;
+  return false;
+}
+} // namespace
+
+// `x` with a holder of its own for each borrowed array or Generator in it, also inside
+// tuples (`out.append((a, 1))` keeps `a` alive after the call).
+llvm::Value *FunctionLowering::adoptBorrowed(llvm::Value *x, const Type &t) {
+  if (t.isArray()) return adoptArgumentArray(x);
+  if (t.isRandomGenerator()) return adoptParent(x, 2, 1);
+  if (t.isTuple())
+    for (unsigned i = 0; i < unsigned(t.elems.size()); ++i) {
+      const Type &et = t.elems[i];
+      if (!mayBorrow(et)) continue;
+      llvm::Value *item = fromMem(b_.CreateExtractValue(x, {i}), et);
+      x = b_.CreateInsertValue(x, toMem(adoptBorrowed(item, et), et), {i});
+    }
+  return x;
+}
+
 llvm::Value *FunctionLowering::ownedForStore(Value v, const Type &t) {
   llvm::Value *x = t.hasRefs() ? own(v, t) : v.v;
-  if (t.isRandomGenerator()) return adoptParent(x, 2, 1);
-  return t.isArray() ? adoptArgumentArray(x) : x;
+  return mayBorrow(t) ? adoptBorrowed(x, t) : x;
 }
 
 Value FunctionLowering::instanceOp(const ir::Expr &e) {

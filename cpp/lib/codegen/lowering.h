@@ -284,6 +284,7 @@ public:
   // `value` with a holder of its Python object (field parentField) in field holderField
   // when it has none (a value borrowed from an argument, stored where it may outlive it).
   llvm::Value *adoptParent(llvm::Value *value, unsigned holderField, unsigned parentField);
+  llvm::Value *adoptBorrowed(llvm::Value *value, const Type &t); // the above, also inside tuples
   // A value stored into a container that may outlive the call: an owned reference, and an
   // array from NumPy (no meminfo) given one holding the ndarray (adoptArgumentArray).
   llvm::Value *ownedForStore(Value v, const types::Type &t);
