@@ -758,3 +758,37 @@ def test_arguments_inside_tuples_stored_in_containers_stay_alive():
     assert gens[0][1][1].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
     assert gens[0][1][0].random() == np.random.default_rng(3).random()
     del filler
+
+
+def test_arguments_inside_optionals_stored_in_containers_stay_alive():
+    # an Optional holding an argument array (`a if flag else None`) stored in a typed list,
+    # or a dict keeps the array alive; a None stays None
+    import gc
+    import sys
+
+    import numpy as np
+    from mahou import njit, typed
+
+    @njit
+    def keep(a, flag):
+        items = typed.List()
+        for i in range(3):
+            items.append(a if flag or i == 1 else None)
+        pairs = {}
+        pairs[0] = (1, a if flag else None)
+        return items, pairs
+
+    a = np.arange(5.0)
+    before = sys.getrefcount(a)
+    items, pairs = keep(a, False)
+    assert sys.getrefcount(a) > before  # the middle item holds it
+    assert items[0] is None and items[2] is None and pairs[0][1] is None
+    del items, pairs
+    gc.collect()
+    assert sys.getrefcount(a) == before
+    items, pairs = keep(np.arange(5.0), True)
+    gc.collect()
+    filler = [np.full(5, 7.0) for _ in range(100)]  # would reuse freed memory
+    assert [x.tolist() for x in items] == [[0.0, 1.0, 2.0, 3.0, 4.0]] * 3
+    assert pairs[0][1].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+    del filler

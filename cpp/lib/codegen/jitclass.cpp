@@ -36,10 +36,10 @@ llvm::Value *FunctionLowering::adoptParent(llvm::Value *arr, unsigned holderFiel
 
 namespace {
 // A value that may hold something borrowed from an argument (an array from NumPy, a
-// Generator), at its top or inside tuples.
+// Generator), at its top or inside tuples and optionals.
 bool mayBorrow(const Type &t) {
   if (t.isArray() || t.isRandomGenerator()) return true;
-  if (!t.isTuple()) return false;
+  if (!t.isTuple() && !t.isOptional()) return false;
   for (auto &e : t.elems)
     if (mayBorrow(e)) return true;
   return false;
@@ -47,12 +47,13 @@ bool mayBorrow(const Type &t) {
 } // namespace
 
 // `x` with a holder of its own for each borrowed array or Generator in it, also inside
-// tuples (`out.append((a, 1))` keeps `a` alive after the call).
+// tuples and optionals (`out.append((a, 1))` keeps `a` alive after the call). A None
+// optional holds zeros: no parent, so nothing is adopted.
 llvm::Value *FunctionLowering::adoptBorrowed(llvm::Value *x, const Type &t) {
   if (t.isArray()) return adoptArgumentArray(x);
   if (t.isRandomGenerator()) return adoptParent(x, 2, 1);
-  if (t.isTuple())
-    for (unsigned i = 0; i < unsigned(t.elems.size()); ++i) {
+  if (t.isTuple() || t.isOptional())
+    for (unsigned i = 0, n = t.isOptional() ? 1 : unsigned(t.elems.size()); i < n; ++i) {
       const Type &et = t.elems[i];
       if (!mayBorrow(et)) continue;
       llvm::Value *item = fromMem(b_.CreateExtractValue(x, {i}), et);
