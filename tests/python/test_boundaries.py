@@ -792,3 +792,45 @@ def test_arguments_inside_optionals_stored_in_containers_stay_alive():
     assert [x.tolist() for x in items] == [[0.0, 1.0, 2.0, 3.0, 4.0]] * 3
     assert pairs[0][1].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
     del filler
+
+
+def test_generators_returned_to_python_keep_their_argument_arrays_alive():
+    # a generator's frame outlives the call that made it: argument arrays (also inside
+    # tuples, also from a generator made in compiled code) get a holder of their own
+    import gc
+    import sys
+
+    import numpy as np
+    from mahou import njit
+
+    @njit
+    def walk(a, t):
+        for i in range(3):
+            yield a[i] + t[1][0]
+
+    @njit
+    def make(a):
+        return walk(a[1:], (1, a))
+
+    @njit
+    def consume(a):
+        s = 0.0
+        for _ in range(10):
+            for x in walk(a, (1, a)):
+                s += x
+        return s
+
+    g1 = walk(np.arange(5.0), (0, np.full(2, 10.0)))
+    g2 = make(np.arange(5.0))
+    gc.collect()
+    filler = [np.full(5, 7.0) for _ in range(100)]  # would reuse freed memory
+    assert list(g1) == [10.0, 11.0, 12.0]
+    assert list(g2) == [1.0, 2.0, 3.0]
+    del filler
+    a = np.arange(5.0)
+    before = sys.getrefcount(a)
+    assert consume(a) == 30.0
+    g3 = walk(a, (0, a))
+    del g3
+    gc.collect()
+    assert sys.getrefcount(a) == before

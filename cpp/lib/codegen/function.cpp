@@ -126,7 +126,10 @@ llvm::Function *FunctionLowering::run() {
     // A number widened, an array of another layout, a value that is None elsewhere
     // (an optional), a literal string stored as a string.
     if (from != to) arg = castValue({arg, false}, from, to, nullptr).v;
-    if (!borrowed_[size_t(i)]) incref(arg, to);
+    // A generator's frame may outlive the call (returned to Python): an array or
+    // Generator borrowed from NumPy gets a holder of its own, as when stored in a list.
+    if (fn_.generator) arg = ownedForStore({arg, false}, to);
+    else if (!borrowed_[size_t(i)]) incref(arg, to);
     b_.CreateStore(arg, slots_[i]);
     assumeExtentsBounded(func_->getArg(i + 1), from);
   }
