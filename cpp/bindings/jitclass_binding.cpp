@@ -203,10 +203,6 @@ uint64_t jitclassRegister(nb::handle boxType, const std::string &description) {
   }
 }
 
-PyTypeObject *boxTypeOf(const Type &t) {
-  auto it = registry().byHandle.find(t.handle);
-  return it == registry().byHandle.end() ? nullptr : it->second;
-}
 
 // The handle of a box type, registering the class (through its Python side) when that
 // has not happened yet.
@@ -274,6 +270,11 @@ uint64_t handleOf(nb::handle dispatcher, const char *what) {
 }
 
 } // namespace
+
+PyTypeObject *boxTypeOf(const Type &t) {
+  auto it = registry().byHandle.find(t.handle);
+  return it == registry().byHandle.end() ? nullptr : it->second;
+}
 
 bool isJitClassBoxType(PyObject *obj) {
   return theInstanceBase && PyType_Check(obj) && reinterpret_cast<PyTypeObject *>(obj) != theInstanceBase &&

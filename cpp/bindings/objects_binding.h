@@ -106,6 +106,7 @@ types::Type jitInstanceType(PyObject *obj); // obj: a jitclass instance
 std::unique_ptr<JitClassInfo> jitClassInfo(PyObject *boxType);
 bool unboxJitInstance(PyObject *obj, const types::Type &t, char *dst);
 PyObject *wrapJitInstance(MahouMemInfo *instance, const types::Type &t); // takes the reference
+PyTypeObject *boxTypeOf(const types::Type &t); // the box class of an instance type; null if unknown
 
 // Generators returned to Python (generator_objects.cpp): mahou._core.Generator.
 void registerGenerators(nanobind::module_ &m);

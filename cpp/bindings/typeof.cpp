@@ -717,6 +717,10 @@ PyObject *toPyType(const Type &t) {
     return callTypes("_scalar", nb::make_tuple("none"));
   case types::Kind::Str: // a string known at compile time
     return callTypes("StringLiteral", nb::make_tuple(nb::str(t.text.c_str(), t.text.size())));
+  case types::Kind::Instance: // the class's instance type (a StructRef type for a structref)
+    if (PyTypeObject *box = boxTypeOf(t))
+      return callTypes("_instance", nb::make_tuple(nb::handle(reinterpret_cast<PyObject *>(box)), typeString(t)));
+    return callTypes("_opaque", nb::make_tuple(typeString(t)));
   case types::Kind::Function:
     return callTypes("Dispatcher", nb::make_tuple(nb::handle(reinterpret_cast<PyObject *>(uintptr_t(t.handle)))));
   default:

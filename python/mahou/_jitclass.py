@@ -235,7 +235,7 @@ class JitClassType:
 
     _mahou_jitclass_box = staticmethod(lambda cls: cls._registered_box())  # the resolver's hook
 
-    def __init__(self, cls, spec):
+    def __init__(self, cls, spec, box_bases=()):
         if not isinstance(cls, type):
             raise TypeError(f"@jitclass decorates a class, not {cls!r}")
         self.py_class = cls
@@ -278,7 +278,8 @@ class JitClassType:
                 raise TypeError(f"jitclass '{cls.__name__}': class methods are not supported ('{name}')")
         if "__hash__" not in self._methods and "__eq__" in self._methods:
             namespace["__hash__"] = None  # as Python: a class defining __eq__ alone is unhashable
-        self._box = type(cls.__name__, (_core.JitInstanceBase,), namespace)
+        # box_bases: a structref's proxy class (experimental/structref.py)
+        self._box = type(cls.__name__, tuple(box_bases) + (_core.JitInstanceBase,), namespace)
         from . import serialize  # instances pickle through mahou.serialize's registry
         serialize.register(self._box, _reduce_instance)
         serialize.register(JitClassType, JitClassType.__reduce__)

@@ -13,6 +13,7 @@ __all__ = [
     "BooleanLiteral", "FloatLiteral", "StringLiteral", "UnicodeType", "unicode_type", "string",
     "literal", "unliteral", "maybe_literal", "Omitted", "Dispatcher", "Module", "Optional", "optional",
     "ListType", "List", "DictType", "NamedTuple", "NamedUniTuple", "NPDatetime", "NPTimedelta",
+    "StructRef",
 ]
 
 
@@ -308,6 +309,45 @@ def _scalar(name):
 def _opaque(text):
     """A compile-time-only type (function, module, ...), known by its text."""
     return Type(text)
+
+
+def _instance(box, text):
+    """The type of a jitclass instance (its box class given): the class's instance type,
+    or the StructRef type of a structref (so @overload_method(MyStructType, ...) applies)."""
+    jc = getattr(box, "_mahou_jitclass", None)
+    if jc is None:
+        return Type(text)
+    return getattr(jc, "_structref_type", None) or jc.class_type.instance_type
+
+
+class StructRef(Type):
+    """numba.types.StructRef: the base class of a mutable structure's type
+    (mahou.experimental.structref). An instance is one type: its class and its fields,
+    (name, type) pairs passed through preprocess_fields()."""
+
+    def __init__(self, fields):
+        self._fields = tuple((str(n), t) for n, t in self.preprocess_fields(tuple(fields)))
+        super().__init__(None)
+
+    def preprocess_fields(self, fields):
+        """Override to change the fields' types (e.g. types.unliteral); the identity here."""
+        return fields
+
+    @property
+    def field_dict(self):
+        return dict(self._fields)
+
+    @property
+    def field_names(self):
+        return [n for n, _ in self._fields]
+
+    @property
+    def field_types(self):
+        return [t for _, t in self._fields]
+
+    def _text(self):
+        from .experimental.structref import instance_type_text
+        return instance_type_text(self)
 
 
 # ---------------------------------------------------------------------------------

@@ -196,6 +196,7 @@ ExprPtr instanceMethodTyper(Use &u) {
   if (st != c.staticMethods.end()) return u.t.compiledCall(st->second, c.name + "." + name, *u.call);
   if (c.fieldIndex(name) >= 0 || c.properties.count(name))
     u.notSupported("calling the field '" + name + "' of '" + c.name + "' is not supported");
+  if (auto r = u.t.extensionMember(u)) return r; // @overload_method (a structref's methods)
   u.error("'" + c.name + "' object has no attribute '" + name + "'");
 }
 
