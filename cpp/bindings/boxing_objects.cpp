@@ -268,6 +268,7 @@ bool unboxObject(PyObject *obj, const Type &t, char *dst) {
   }
   case types::Kind::Dict: return unboxTypedDict(obj, t, dst);
   case types::Kind::Set: {
+    if (t.typed) return unboxTypedSet(obj, t, dst);
     if (!PyAnySet_Check(obj)) {
       PyErr_Format(PyExc_TypeError, "expected a set, got %s", Py_TYPE(obj)->tp_name);
       return false;
@@ -315,6 +316,7 @@ PyObject *boxObject(const Type &t, char *src) {
   case types::Kind::Dict: return wrapTypedDict(loadObjectPtr(src), t); // takes the reference
   case types::Kind::Set: {
     MahouMemInfo *s = loadObjectPtr(src);
+    if (t.typed) return wrapTypedSet(s, t); // takes the reference
     PyObject *out = setToPython(s, t.elems[0]);
     mahou_rt_decref(s);
     return out;

@@ -132,6 +132,11 @@ bool unboxTypedList(PyObject *obj, const types::Type &t, char *dst);
 bool unboxTypedDict(PyObject *obj, const types::Type &t, char *dst);
 PyObject *wrapTypedList(MahouMemInfo *list, const types::Type &item); // takes the reference
 PyObject *wrapTypedDict(MahouMemInfo *dict, const types::Type &dictType); // takes the reference
+// mahou.typed.Set (typed_dict.cpp): a native set shared with compiled code.
+bool isTypedSet(PyObject *obj);
+std::optional<types::Type> typedSetType(PyObject *obj); // nullopt while the key type is not known
+bool unboxTypedSet(PyObject *obj, const types::Type &t, char *dst);
+PyObject *wrapTypedSet(MahouMemInfo *set, const types::Type &setType); // takes the reference
 // Python sets: copied into a native set, back into a new set, and written back.
 MahouMemInfo *setFromPython(PyObject *set, const types::Type &setType);
 PyObject *setToPython(MahouMemInfo *set, const types::Type &item);

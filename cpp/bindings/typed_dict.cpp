@@ -753,6 +753,210 @@ bool reflectSet(PyObject *target, MahouMemInfo *set, const Type &item) {
   return r != nullptr;
 }
 
+// ------------------------------------------------------------------ typed sets
+// mahou.typed.Set (numba.typed.Set): a native set (a table without values) shared with
+// compiled code, in the same object layout as a typed dict; the key type is given
+// (Set.empty) or taken from the first key. mahou.typed adds the MutableSet methods.
+
+namespace {
+
+PyTypeObject *theTypedSetBase = nullptr; // _core.TypedSet
+PyObject *theTypedSetClass = nullptr;    // mahou.typed.Set (what compiled code returns)
+
+bool setKeyType(TypedDictObject *self, const Type &k) {
+  MahouMemInfo *d = mahou_rt_dict_new(descriptorOf(k), nullptr);
+  if (!d) return setRuntimeError();
+  self->dict = d;
+  self->type = new Type(Type::set(k, true));
+  return true;
+}
+
+bool ensureKeyType(TypedDictObject *self, PyObject *key) {
+  if (self->type) return true;
+  if (!ensureNumpyApi()) return false;
+  std::string why;
+  auto k = typeOfObject(key, &why);
+  if (!k) return PyErr_Format(PyExc_TypeError, "a typed set cannot hold %s", why.c_str()), false;
+  if (k->containsBuffer() || !hashableKey(*k))
+    return PyErr_Format(PyExc_TypeError, "unhashable type: %s", k->str().c_str()), false;
+  return setKeyType(self, *k);
+}
+
+PyObject *setAdd(PyObject *obj, PyObject *key) {
+  auto *self = asDict(obj);
+  if (!ensureKeyType(self, key)) return nullptr;
+  std::vector<char> k;
+  if (byCode(self)) {
+    Py_hash_t h;
+    int64_t ix = entryByCode(self, key, k, &h);
+    if (ix != -1) { // present (or an error): the new key's reference goes
+      if (!k.empty()) runtime::decrefItem(native(self)->keyDesc, k.data());
+      if (ix == -2) return nullptr;
+      Py_RETURN_NONE;
+    }
+    if (mahou_rt_dict_insert_hashed(self->dict, k.data(), nullptr, h) != 0) return setRuntimeError(), nullptr;
+    Py_RETURN_NONE;
+  }
+  if (!toNative(keyType(self), key, k, "key")) return nullptr;
+  if (mahou_rt_dict_setitem(self->dict, k.data(), nullptr) != 0) return setRuntimeError(), nullptr;
+  Py_RETURN_NONE;
+}
+
+PyObject *setDiscard(PyObject *obj, PyObject *key) {
+  auto *self = asDict(obj);
+  bool error;
+  if (!lookup(self, key, error)) return error ? nullptr : Py_NewRef(Py_None);
+  std::vector<char> k;
+  if (byCode(self)) {
+    Py_hash_t h;
+    int64_t ix = entryByCode(self, key, k, &h);
+    if (!k.empty()) runtime::decrefItem(native(self)->keyDesc, k.data());
+    if (ix == -2) return nullptr;
+    if (ix >= 0) mahou_rt_dict_remove_entry(self->dict, ix, nullptr, nullptr);
+    Py_RETURN_NONE;
+  }
+  if (!toNative(keyType(self), key, k, "key")) return nullptr;
+  mahou_rt_dict_remove(self->dict, k.data(), nullptr, nullptr);
+  runtime::decrefItem(native(self)->keyDesc, k.data());
+  Py_RETURN_NONE;
+}
+
+PyObject *setNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  PyObject *init = nullptr;
+  if ((kwargs && PyDict_Size(kwargs)) || !PyArg_ParseTuple(args, "|O:Set", &init))
+    return kwargs && PyDict_Size(kwargs) ? PyErr_Format(PyExc_TypeError, "Set() takes no keyword arguments") : nullptr;
+  TypedDictObject *self = allocate(type);
+  if (!self || !init) return reinterpret_cast<PyObject *>(self);
+  PyObject *it = PyObject_GetIter(init);
+  bool ok = it != nullptr;
+  while (PyObject *x = ok ? PyIter_Next(it) : nullptr) {
+    PyObject *r = setAdd(reinterpret_cast<PyObject *>(self), x);
+    Py_DECREF(x);
+    ok = r != nullptr;
+    Py_XDECREF(r);
+  }
+  Py_XDECREF(it);
+  if (!ok || PyErr_Occurred()) {
+    Py_DECREF(self);
+    return nullptr;
+  }
+  return reinterpret_cast<PyObject *>(self);
+}
+
+PyTypeObject *boxClass() { return reinterpret_cast<PyTypeObject *>(theTypedSetClass ? theTypedSetClass : reinterpret_cast<PyObject *>(theTypedSetBase)); }
+
+PyObject *setKeys(PyObject *obj, PyObject *) { return entries(asDict(obj), 0); }
+
+PyObject *setCopy(PyObject *obj, PyObject *) {
+  auto *self = asDict(obj);
+  TypedDictObject *out = allocate(Py_TYPE(obj));
+  if (!out || !self->dict) return reinterpret_cast<PyObject *>(out);
+  out->dict = mahou_rt_dict_copy(self->dict);
+  if (!out->dict) {
+    setRuntimeError();
+    Py_DECREF(out);
+    return nullptr;
+  }
+  out->type = new Type(*self->type);
+  return reinterpret_cast<PyObject *>(out);
+}
+
+PyObject *setEmpty(PyObject *cls, PyObject *args, PyObject *kwargs) {
+  PyObject *kt;
+  static const char *keywords[] = {"key_type", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:empty", const_cast<char **>(keywords), &kt)) return nullptr;
+  Type k;
+  if (!parseType(kt, k)) return nullptr;
+  if (!hashableKey(k)) return PyErr_Format(PyExc_TypeError, "unhashable key type: %s", k.str().c_str());
+  TypedDictObject *self = allocate(reinterpret_cast<PyTypeObject *>(cls));
+  if (self && !setKeyType(self, k)) Py_CLEAR(self);
+  return reinterpret_cast<PyObject *>(self);
+}
+
+PyObject *setKeyTypeGetter(PyObject *obj, void *) {
+  auto *self = asDict(obj);
+  return self->type ? toPyType(keyType(self)) : Py_NewRef(Py_None);
+}
+
+PyObject *setTypeText(PyObject *obj, void *) {
+  auto *self = asDict(obj);
+  if (!self->type) Py_RETURN_NONE;
+  std::string text = self->type->str();
+  return PyUnicode_FromStringAndSize(text.data(), Py_ssize_t(text.size()));
+}
+
+PyObject *setRegisterClass(PyObject *, PyObject *cls) {
+  if (!PyType_Check(cls) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(cls), theTypedSetBase))
+    return PyErr_Format(PyExc_TypeError, "not a subclass of TypedSet");
+  Py_XSETREF(theTypedSetClass, Py_NewRef(cls));
+  Py_RETURN_NONE;
+}
+
+PyMethodDef setMethods[] = {
+    {"add", setAdd, METH_O, "S.add(key): add key to the set."},
+    {"discard", setDiscard, METH_O, "S.discard(key): remove key if present."},
+    {"_keys", setKeys, METH_NOARGS, nullptr},
+    {"copy", setCopy, METH_NOARGS, "S.copy(): a new typed set with the same keys."},
+    {"empty", MAHOU_FASTCALL(setEmpty), METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "Set.empty(key_type): an empty typed set."},
+    {"_register_class", setRegisterClass, METH_O | METH_STATIC, nullptr},
+    {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "Set[K] for annotations."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+PyGetSetDef setGetSets[] = {
+    {"key_type", setKeyTypeGetter, nullptr, nullptr, nullptr},
+    {"_type_text", setTypeText, nullptr, nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+PyType_Slot setSlots[] = {
+    {Py_tp_new, reinterpret_cast<void *>(setNew)},
+    {Py_tp_dealloc, reinterpret_cast<void *>(dictDealloc)},
+    {Py_tp_methods, setMethods},
+    {Py_tp_getset, setGetSets},
+    {Py_tp_members, dictMembers},
+    {Py_sq_contains, reinterpret_cast<void *>(dictContains)},
+    {Py_sq_length, reinterpret_cast<void *>(dictLength)},
+    {Py_tp_doc, const_cast<char *>("The native part of mahou.typed.Set: a set of one key type shared with compiled code.")},
+    {0, nullptr},
+};
+
+PyType_Spec setSpec = {"mahou._core.TypedSet", sizeof(TypedDictObject), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+                       setSlots};
+
+} // namespace
+
+bool isTypedSet(PyObject *obj) { return theTypedSetBase && PyObject_TypeCheck(obj, theTypedSetBase); }
+
+std::optional<Type> typedSetType(PyObject *obj) {
+  auto *self = asDict(obj);
+  if (!self->type) return std::nullopt;
+  return *self->type;
+}
+
+bool unboxTypedSet(PyObject *obj, const Type &t, char *dst) {
+  if (!isTypedSet(obj) || !asDict(obj)->type || *asDict(obj)->type != t) {
+    PyErr_Format(PyExc_TypeError, "expected a typed set %s", t.str().c_str());
+    return false;
+  }
+  MahouMemInfo *d = asDict(obj)->dict;
+  mahou_rt_incref(d); // the argument's reference, released after the call
+  std::memcpy(dst, &d, sizeof d);
+  return true;
+}
+
+PyObject *wrapTypedSet(MahouMemInfo *set, const Type &setType) {
+  TypedDictObject *self = allocate(boxClass());
+  if (!self) {
+    mahou_rt_decref(set);
+    return nullptr;
+  }
+  self->dict = set;
+  self->type = new Type(setType);
+  return reinterpret_cast<PyObject *>(self);
+}
+
 void registerTypedList(nb::module_ &m);
 
 void registerTypedContainers(nb::module_ &m) {
@@ -765,6 +969,10 @@ void registerTypedContainers(nb::module_ &m) {
   if (!iterType) throw nb::python_error();
   theDictIterType = reinterpret_cast<PyTypeObject *>(iterType); // held by the module
   m.attr("TypedDictIterator") = nb::steal(iterType);
+  PyObject *setType = PyType_FromSpec(&setSpec);
+  if (!setType) throw nb::python_error();
+  theTypedSetBase = reinterpret_cast<PyTypeObject *>(setType);
+  m.attr("TypedSet") = nb::borrow(setType);
 }
 
 } // namespace mahou::binding

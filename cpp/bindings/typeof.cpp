@@ -377,8 +377,8 @@ bool appendObjectKey(PyObject *obj, KeyBuffer &key) {
   if (t == &PyList_Type) // as Numba: the first item gives the item type (unboxing checks the rest)
     return PyList_GET_SIZE(obj) > 0 && push(key, tagged(KeyTag::List, 0)) &&
            appendObjectKey(PyList_GET_ITEM(obj, 0), key);
-  if (isTypedList(obj) || isTypedDict(obj)) {
-    auto ct = isTypedList(obj) ? typedListType(obj) : typedDictType(obj);
+  if (isTypedList(obj) || isTypedDict(obj) || isTypedSet(obj)) {
+    auto ct = isTypedList(obj) ? typedListType(obj) : isTypedDict(obj) ? typedDictType(obj) : typedSetType(obj);
     return ct && appendTypeWords(*ct, key);
   }
   if (isJitInstance(obj))
@@ -477,7 +477,7 @@ void appendTypeKey(const Type &t, std::vector<uint64_t> &key) {
     appendTypeKey(t.elems[1], key);
     return;
   case types::Kind::Set:
-    key.push_back(tagged(KeyTag::Set, 0));
+    key.push_back(tagged(KeyTag::Set, t.typed ? 1 : 0));
     appendTypeKey(t.elems[0], key);
     return;
   case types::Kind::Optional:
@@ -650,8 +650,8 @@ std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
     if (!item)
       return std::nullopt;
     return Type::set(*item);
-  } else if (isTypedList(obj) || isTypedDict(obj)) {
-    auto t = isTypedList(obj) ? typedListType(obj) : typedDictType(obj);
+  } else if (isTypedList(obj) || isTypedDict(obj) || isTypedSet(obj)) {
+    auto t = isTypedList(obj) ? typedListType(obj) : isTypedDict(obj) ? typedDictType(obj) : typedSetType(obj);
     if (!t && why)
       *why = "an empty typed container whose item type is not known yet";
     return t;

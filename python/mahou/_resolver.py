@@ -245,6 +245,8 @@ def _classify_plain(obj):
         return ("builtin", builtin)
     if obj is _core.TypedList or obj is _core.TypedDict:  # mahou.typed.List / Dict
         return ("builtin", "typed.List" if obj is _core.TypedList else "typed.Dict")
+    if isinstance(obj, type) and issubclass(obj, _core.TypedSet):  # mahou.typed.Set
+        return ("builtin", "typed.Set")
     if isinstance(obj, _types.Type) and not isinstance(obj, _types.Scalar):
         return ("str", str(obj))  # a type (types.unicode_type) given to typed.Dict.empty & co
     module = _module_name(obj)

@@ -130,7 +130,7 @@ struct Type {
   Layout layout = Layout::A;  // Array
   bool readonly = false;      // Array
   BufferKind buffer = BufferKind::None; // Array: a buffer object's memory (not an ndarray)
-  bool typed = false;         // List: a typed.List
+  bool typed = false;         // List: a typed.List; Set: a typed.Set
   std::vector<Type> elems;    // Tuple
   uint64_t handle = 0;        // Function, Instance, ClassRef; Tuple: a namedtuple's class (0: a plain
                               // tuple; kSliceClass: a slice), or with `closureTuple` the inner function
@@ -169,7 +169,7 @@ struct Type {
   static Type namespaceObj(std::string path);
   static Type list(Type item, bool typed = false);
   static Type dict(Type key, Type value);
-  static Type set(Type item);
+  static Type set(Type item, bool typedSet = false);
   static Type unicode();
   static Type instance(uint64_t classHandle, std::string className);
   static Type classRef(uint64_t classHandle, std::string className);

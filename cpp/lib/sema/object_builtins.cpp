@@ -354,6 +354,25 @@ ExprPtr typedEmptyDict(Use &u) {
   return objectOp(t, ObjectOp::DictNew, Type::dict(k, typeArgument(t, *vt, "value_type")), {}, e.loc);
 }
 
+ExprPtr typedSet(Use &u) { // typed.Set(): the key type from the first add
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  t.checkKeywords(e, {}, "typed.Set");
+  if (!e.args.empty()) u.notSupported("Set() with arguments in compiled code is not supported (use Set() and add)");
+  return objectOp(t, ObjectOp::SetNew, Type::set(Type::unknown(), true), {}, e.loc);
+}
+
+ExprPtr typedEmptySet(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  t.checkKeywords(e, {"key_type"}, "Set.empty");
+  const ast::Expr *kt = e.args.empty() ? u.keyword("key_type") : e.args[0].get();
+  if (!kt || e.args.size() > 1) u.error("Set.empty() takes one key_type");
+  Type k = typeArgument(t, *kt, "key_type");
+  requireHashable(t, k, kt->loc);
+  return objectOp(t, ObjectOp::SetNew, Type::set(k, true), {}, e.loc);
+}
+
 ExprPtr toStr(Typing &t, ExprPtr v, bool repr, Loc loc) {
   v = unwrapOptionalForStr(t, std::move(v));
   const Type ty = v->type;

@@ -160,9 +160,9 @@ private:
     if (name == "none" || name == "void" || name == "None") return Type::none();
     if (name == "unicode_type" || name == "str" || name == "string") return Type::unicode();
     if (name == "range_state64") return rangeType(); // a range object (Type::str's spelling)
-    // Containers as Type::str() spells them: ListType[T] / list(T), DictType[K, V], set(T),
+    // Containers as Type::str() spells them: ListType[T] / list(T), DictType[K, V], SetType[T] / set(T),
     // OptionalType(T); Numba's optional(T) and Optional(T) too.
-    if (name == "ListType" || name == "DictType" || name == "list" || name == "set" || name == "OptionalType" ||
+    if (name == "ListType" || name == "DictType" || name == "SetType" || name == "list" || name == "set" || name == "OptionalType" ||
         name == "Optional" || name == "optional") {
       char open = peek();
       char close = open == '[' ? ']' : ')';
@@ -179,6 +179,7 @@ private:
       if (name == "ListType") return Type::list(items[0], true);
       if (name == "list") return Type::list(items[0]);
       if (name == "set") return Type::set(items[0]);
+      if (name == "SetType") return Type::set(items[0], true);
       if (name == "DictType") return Type::dict(items[0], items[1]);
       return Type::optional(items[0]);
     }

@@ -269,9 +269,10 @@ Type Type::dict(Type key, Type value) {
   t.elems.push_back(std::move(value));
   return t;
 }
-Type Type::set(Type item) {
+Type Type::set(Type item, bool typedSet) {
   Type t;
   t.kind = Kind::Set;
+  t.typed = typedSet;
   t.elems.push_back(std::move(item));
   return t;
 }
@@ -390,10 +391,10 @@ bool Type::operator==(const Type &o) const {
            aligned == o.aligned && readonly == o.readonly;
   case Kind::Tuple: return elems == o.elems && handle == o.handle && fields == o.fields && closureTuple == o.closureTuple;
   case Kind::Dict:
-  case Kind::Set:
   case Kind::Optional:
   case Kind::Generator: return elems == o.elems;
-  case Kind::List: return typed == o.typed && elems == o.elems;
+  case Kind::List:
+  case Kind::Set: return typed == o.typed && elems == o.elems;
   case Kind::CPointer: return elems == o.elems;
   case Kind::Str: return text == o.text;
   case Kind::Module: return module == o.module && (module != ModuleId::Python || text == o.text);
@@ -452,7 +453,7 @@ std::string Type::str() const {
   case Kind::Namespace: return "cuda." + text;
   case Kind::List: return (typed ? "ListType[" : "list(") + elems[0].str() + (typed ? "]" : ")");
   case Kind::Dict: return "DictType[" + elems[0].str() + ", " + elems[1].str() + "]";
-  case Kind::Set: return "set(" + elems[0].str() + ")";
+  case Kind::Set: return (typed ? "SetType[" : "set(") + elems[0].str() + (typed ? "]" : ")");
   case Kind::Unicode: return "unicode_type";
   case Kind::Optional: return "OptionalType(" + elems[0].str() + ")";
   case Kind::CPointer: return elems.empty() ? "voidptr" : "CPointer(" + elems[0].str() + ")";

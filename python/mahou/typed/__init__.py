@@ -1,13 +1,42 @@
-"""Typed containers shared with compiled code (numba.typed): List, Dict. Both pickle
-(for process pools and Dask) by value: their item types and their items."""
+"""Typed containers shared with compiled code (numba.typed): List, Dict, Set. They
+pickle (for process pools and Dask) by value: their item types and their items."""
 
 import collections.abc as _abc
 import copyreg
 
 from .._core import TypedDict as Dict
 from .._core import TypedList as List
+from .._core import TypedSet as _TypedSet
 
-__all__ = ["List", "Dict"]
+__all__ = ["List", "Dict", "Set"]
+
+
+class Set(_TypedSet, _abc.MutableSet):
+    """A set of one key type shared with compiled code (numba.typed.Set): Set() takes its
+    key type from the first key, Set.empty(key_type) is given it. Compiled code receives
+    it without a copy and sees (and makes) changes in place."""
+
+    __slots__ = ()
+
+    def __iter__(self):
+        return iter(self._keys())  # the keys when the iteration starts
+
+    @classmethod
+    def _from_iterable(cls, it):  # what the set operators (|, &, -, ^) build
+        return cls(it)
+
+    def __repr__(self):
+        text = self._type_text
+        body = "{" + ", ".join(repr(k) for k in self._keys()) + "}"
+        return f"{text}({body})" if text else f"UntypedSet({body})"
+
+    def __str__(self):
+        return "{" + ", ".join(str(k) for k in self._keys()) + "}"
+
+    __hash__ = None
+
+
+_TypedSet._register_class(Set)
 
 
 def _rebuild_list(item_type, items):
@@ -23,7 +52,15 @@ def _rebuild_dict(key_type, value_type, items):
     return out
 
 
+def _rebuild_set(key_type, keys):
+    out = Set() if key_type is None else Set.empty(key_type)
+    for k in keys:
+        out.add(k)
+    return out
+
+
 copyreg.pickle(List, lambda l: (_rebuild_list, (l.item_type, list(l))))
+copyreg.pickle(Set, lambda s: (_rebuild_set, (s.key_type, list(s))))
 copyreg.pickle(Dict, lambda d: (_rebuild_dict, (d.key_type, d.value_type, list(d.items()))))
 
 
