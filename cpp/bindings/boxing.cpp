@@ -379,6 +379,15 @@ PyObject *boxValue(const Type &t, char *src) {
     return boxScalar(t.dtype, src);
   case types::Kind::Array: {
     auto *head = reinterpret_cast<MahouArrayHead *>(src);
+    if (t.isBuffer() && t.buffer == types::BufferKind::Bytes && t.ndim == 1) { // a new bytes of the items
+      PyObject *out = PyBytes_FromStringAndSize(nullptr, Py_ssize_t(head->dims[0]));
+      if (out) {
+        char *to = PyBytes_AS_STRING(out);
+        for (int64_t i = 0; i < head->dims[0]; ++i) to[i] = head->data[i * head->dims[1]];
+      }
+      mahou_rt_decref(head->meminfo);
+      return out;
+    }
     if (t.isBuffer()) { // sema refuses returning one (Numba cannot box a Buffer either)
       mahou_rt_decref(head->meminfo);
       PyErr_Format(PyExc_TypeError, "cannot return a %s to Python", t.str().c_str());

@@ -22,6 +22,13 @@ def refuse(message):
     raise UnsupportedError(message)
 
 
+def as_bytes(a):
+    """In compiled code: the 1-D C-contiguous uint8 array `a` as a bytes value (its memory,
+    read-only from then on; returned to Python as bytes). The NumPy library's
+    a.tobytes() makes one. In Python: bytes(a)."""
+    return bytes(a)
+
+
 def tuple_setitem(t, i, v):
     """A copy of the tuple t with item i replaced by v (compiled code: t's items keep their
     type, v is converted to it; the NumPy library in mahou._library builds shapes with it)."""

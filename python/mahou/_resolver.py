@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _core
 from . import types as _types
-from ._language import literal_unroll, literally, refuse, tuple_setitem
+from ._language import as_bytes, literal_unroll, literally, refuse, tuple_setitem
 from ._prange import prange
 
 _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -101,7 +101,7 @@ def _module_attr(obj):
     extra = _numpy_extras().get(id(obj))
     if extra is not None:
         return ("modattr", "numpy", extra)
-    if obj is tuple_setitem or obj is refuse:
+    if obj is tuple_setitem or obj is refuse or obj is as_bytes:
         return ("modattr", "mahou", obj.__name__)
     device = _cuda_device_name(obj)
     if device is not None:

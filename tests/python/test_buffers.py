@@ -354,12 +354,50 @@ def truth(b):
     return 0
 
 
-@pytest.mark.parametrize("fn", [ret, ret_slice, add, eq, contains_print, text, hexed, truth])
-@pytest.mark.parametrize("b", [b"ab", bytearray(b"ab"), memoryview(b"ab"), array.array("b", [1, 2])],
-                         ids=lambda b: type(b).__name__)
+_BUFFERS = [b"ab", bytearray(b"ab"), memoryview(b"ab"), array.array("b", [1, 2])]
+
+
+@pytest.mark.parametrize("fn, b", [(fn, b) for fn in [ret, ret_slice, add, eq, contains_print, text, hexed, truth]
+                                   for b in _BUFFERS if not (fn in (ret, ret_slice) and isinstance(b, bytes))],
+                         ids=lambda x: getattr(x, "__name__", type(x).__name__))
 def test_python_object_operations_are_refused(fn, b):
     with pytest.raises((TypingError, UnsupportedError)):
         njit(fn)(b)
+
+
+@pytest.mark.parametrize("b", [b"", b"a", b"hello\x00\xff"])
+def test_bytes_are_returned_as_bytes(b):
+    # a bytes value (an argument, a slice of one, a.tobytes()) goes back to Python as a
+    # new bytes object (Numba's Bytes boxing); the other buffers cannot be made again
+    f = njit(lambda b: (b, b[1:], b[::-2], (b[:1],)))
+    assert f(b) == (b, b[1:], b[::-2], (b[:1],))
+
+
+@pytest.mark.parametrize("a", [np.arange(5.0), np.arange(12, dtype=np.int16).reshape(3, 4)[:, ::2],
+                               np.arange(6).reshape(2, 3).T, np.array([True, False]), np.array(-2.5),
+                               np.zeros(0), np.array([1 - 2j], dtype=np.complex64),
+                               np.arange(4, dtype=np.float16), np.arange(3).astype("datetime64[s]")],
+                         ids=lambda a: f"{a.dtype}-{a.shape}")
+def test_tobytes_matches_numpy(a):
+    f = njit(lambda a: a.tobytes())
+    assert f(a) == a.tobytes() and type(f(a)) is bytes
+    g = njit(lambda a: (len(a.tobytes()), a.tobytes()[-1:] if a.size else a.tobytes()))
+    assert g(a) == (a.nbytes, a.tobytes()[-1:] if a.size else b"")
+
+
+def test_tobytes_is_a_copy_and_refuses_what_numpy_would_differ_on():
+    @njit
+    def snapshot(a):
+        b = a.tobytes()
+        a[0] = 99
+        return b
+
+    a = np.zeros(2, dtype=np.uint8)
+    assert snapshot(a) == b"\x00\x00" and a[0] == 99
+    with pytest.raises(TypingError, match="order"):
+        njit(lambda a: a.tobytes(order="F"))(np.zeros(2))
+    with pytest.raises(UnsupportedError):
+        njit(lambda a: a.tobytes() == a.tobytes())(np.zeros(2))
 
 
 def test_numpy_functions_of_bytes_are_refused():

@@ -55,16 +55,25 @@ struct BufferUses {
   bool allows(const ir::Stmt &s) const {
     return s.op == ir::StmtOp::Assign || s.op == ir::StmtOp::Eval || s.op == ir::StmtOp::If ||
            s.op == ir::StmtOp::While || s.op == ir::StmtOp::ForRange || s.op == ir::StmtOp::StoreItem ||
-           s.op == ir::StmtOp::StoreView || s.op == ir::StmtOp::ParallelFor;
+           s.op == ir::StmtOp::StoreView || s.op == ir::StmtOp::ParallelFor ||
+           s.op == ir::StmtOp::Return || s.op == ir::StmtOp::Yield; // visit() refuses all but bytes
   }
   void visit(const ir::Stmt &s) const {
     if (s.op == ir::StmtOp::Return || s.op == ir::StmtOp::Yield)
       for (auto &x : s.exprs)
-        if (bufferish(x->type))
+        if (bufferish(x->type) && !onlyBytes(x->type))
           t.notSupported(s.loc, "returning a " + x->type.str() +
-                                    " is not supported: a bytes, bytearray, memoryview or array.array cannot be "
+                                    " is not supported: a bytearray, memoryview or array.array cannot be "
                                     "made again from compiled code (Numba refuses it too); return "
                                     "np.frombuffer(x, dtype) or a copy of the items");
+  }
+  // A bytes value (or tuples of them) is returned to Python as a new bytes object.
+  static bool onlyBytes(const Type &type) {
+    if (type.isBuffer()) return type.buffer == types::BufferKind::Bytes && type.ndim == 1;
+    if (!type.isTuple()) return !bufferish(type);
+    for (auto &e : type.elems)
+      if (!onlyBytes(e)) return false;
+    return true;
   }
   [[noreturn]] void refuse(Loc loc, const Type &what, const std::string &op) const {
     t.notSupported(loc, "the operation '" + op + "' on " + what.str() +

@@ -102,6 +102,23 @@ ExprPtr mahouRefuse(Use &u) {
   t.notSupported(e.loc, msg->value);
 }
 
+// mahou._language.as_bytes(a): the 1-D C-contiguous uint8 array a as a bytes value (the
+// same memory, read-only; boxed as Python bytes). a.tobytes() in the library makes one.
+ExprPtr mahouAsBytes(Use &u) {
+  Typing &t = u.t;
+  const ast::Call &e = *u.call;
+  t.checkKeywords(e, {}, "as_bytes");
+  auto args = t.positionalArgs(e, 1, 1, "as_bytes");
+  if (t.isUnknown(args[0])) return t.unknown(e.loc);
+  Type at = args[0]->type;
+  if (!at.isArray() || at.isRecordArray() || at.isBuffer() || at.dtype != DType::UInt8 || at.ndim != 1 ||
+      at.layout != types::Layout::C)
+    t.error(e.loc, "as_bytes() needs a 1-D C-contiguous uint8 array, not " + at.str());
+  at.buffer = types::BufferKind::Bytes;
+  at.readonly = true;
+  return ir::makeCast(std::move(args[0]), at);
+}
+
 // mahou._language.tuple_setitem(t, i, v): t with item i (a run-time index, negative
 // counted from the end) replaced by v converted to the items' type; IndexError outside.
 ExprPtr mahouTupleSetitem(Use &u) {

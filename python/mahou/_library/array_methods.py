@@ -2,13 +2,15 @@
 the array first): a.item(), a.nonzero(), a.repeat(), a.conj(), a.clip(), a.round(),
 a.take(), a.swapaxes(), a.diagonal(), a.squeeze(), a.transpose(axes), a.ptp(), the
 forms of a.sort()/a.argsort() the compiler leaves to the library (N-D, an axis), and the
-attribute a.flags (Numba's subset of NumPy's flags, as a named tuple)."""
+attribute a.flags (Numba's subset of NumPy's flags, as a named tuple), and a.tobytes()
+(a copy of the items in C order, as bytes)."""
 
 import collections
 
 import numpy as np
 
 from mahou import njit
+from mahou._language import as_bytes
 
 from . import numpy_functions as _np
 from .indexing_functions import take  # noqa: F401  (a.take(indices))
@@ -16,6 +18,7 @@ from .indexing_functions import take  # noqa: F401  (a.take(indices))
 __all__ = [
     "item", "nonzero", "repeat", "conj", "conjugate", "clip", "round", "take", "swapaxes", "diagonal",
     "squeeze", "transpose", "ptp", "sort", "argsort", "partition", "argpartition", "flags", "itemset",
+    "tobytes",
 ]
 
 # a.flags: the fields Numba supports (NumPy's flags object has more, and indexing by name)
@@ -158,3 +161,9 @@ def partition(a, kth, axis=-1):
 @njit
 def argpartition(a, kth, axis=-1):
     return _np.argpartition(a, kth, axis)
+
+
+@njit
+def tobytes(a):
+    # a copy of the items in C order (bytes do not change when the array does), as bytes
+    return as_bytes(a.copy().reshape(-1).view(np.uint8))
