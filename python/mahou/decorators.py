@@ -76,6 +76,10 @@ def build_dispatcher(func, source, filename, firstlineno, options):
     functools.update_wrapper(disp, func)
     disp._mahou_origin = (source, filename, firstlineno, options)  # for pickling (serialize.py)
     disp.parallel_diagnostics = functools.partial(_parallel_diagnostics, disp)
+    from . import _inspection
+    disp.inspect_cfg = functools.partial(_inspection.inspect_cfg, disp)
+    disp.inspect_disasm_cfg = functools.partial(_inspection.inspect_disasm_cfg, disp)
+    disp.get_metadata = functools.partial(_inspection.get_metadata, disp)
     from . import config
     if config.dump_stages():
         disp._on_compile = _dump_overload

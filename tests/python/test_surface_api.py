@@ -74,10 +74,46 @@ def test_inspect_types(capsys):
     assert "divide" in out and "float64" in out
 
 
-def test_inspect_cfg_and_get_metadata_are_missing():
+def branches(a, n):
+    s = 0.0
+    for i in range(n):
+        if a[i] > 0:
+            s += a[i]
+        else:
+            s -= 1
+    return s
+
+
+def test_inspect_cfg():
+    f = njit(branches)
+    f(np.ones(3), 3)
+    sig = f.signatures[0]
+    g = f.inspect_cfg(sig)
+    names = [b for b, _ in g.blocks]
+    assert names[0] == "entry" and len(names) > 2
+    assert all(a in names and b in names for a, b in g.edges)
+    assert any(a == b for a, b in g.edges)  # the loop
+    assert g.dot.startswith("digraph") and "->" in g.dot and repr(g) == g.dot
+    assert list(f.inspect_cfg()) == [sig]
+
+
+def test_inspect_disasm_cfg():
+    f = njit(branches)
+    f(np.ones(3), 3)
+    g = f.inspect_disasm_cfg(f.signatures[0])
+    names = [b for b, _ in g.blocks]
+    assert len(names) > 1 and all(a in names and b in names for a, b in g.edges)
+    assert any(a == b for a, b in g.edges)  # the loop jumps back to its own label
+
+
+def test_get_metadata():
     f = njit(divide)
     f(1.0, 2.0)
-    assert not hasattr(f, "inspect_cfg") and not hasattr(f, "inspect_disasm_cfg") and not hasattr(f, "get_metadata")
+    meta = f.get_metadata(f.signatures[0])
+    assert meta["timers"]["total_ms"] > 0 and isinstance(meta["symbol"], str)
+    assert list(f.get_metadata()) == f.signatures
+    with pytest.raises(KeyError):
+        f.get_metadata((np.int8,))
 
 
 def hypotenuse(a, b):
