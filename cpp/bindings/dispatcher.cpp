@@ -405,6 +405,7 @@ bool readOptions(DispatcherState &st, PyObject *options) {
     st.options.fastmathFlags = unsigned(PyLong_AsUnsignedLong(bits));
   st.options.parallel = flag("parallel", false);
   st.options.verifyIR = flag("verify_ir", true);
+  st.options.forceInline = flag("forceinline", false);
   st.nogil = flag("nogil", false);
   st.cache = flag("cache", false);
   if (PyObject *em = PyDict_GetItemString(options, "error_model"); em && PyUnicode_Check(em))

@@ -253,6 +253,7 @@ PyObject *getTargetOptions(PyObject *self, void *) {
   out["fastmath"] = st.options.fastmath;
   out["parallel"] = st.options.parallel;
   out["nogil"] = st.nogil;
+  out["forceinline"] = st.options.forceInline;
   out["cache"] = st.cache;
   out["nopython"] = true;
   return out.release().ptr();

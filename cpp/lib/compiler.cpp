@@ -195,10 +195,13 @@ public:
     // caller that inlines it vectorises its loops with the caller's facts (a row view's
     // index that cannot be negative there, a constant trip count) instead of inheriting
     // the gathers and versioning made for unknown arguments.
-    if (out_ && c.fn->generator) engine.inlineLibrary().keep(out_->symbol, *c.llvmModule);
+    bool always = options_.forceInline;
+    if (out_ && c.fn->generator) engine.inlineLibrary().keep(out_->symbol, *c.llvmModule, always);
     std::function<void(const llvm::Module &)> keep;
     if (out_ && !c.fn->generator)
-      keep = [&engine, symbol = out_->symbol](const llvm::Module &m) { engine.inlineLibrary().keep(symbol, m); };
+      keep = [&engine, symbol = out_->symbol, always](const llvm::Module &m) {
+        engine.inlineLibrary().keep(symbol, m, always);
+      };
     engine.optimize(*c.llvmModule, options_.fastmath, &engine.inlineLibrary(), options_.fastmathFlags, keep);
   }
 

@@ -32,7 +32,7 @@ def _fastmath_flags(fastmath):
 
 
 def _check_options(nopython, cache, boundscheck, fastmath, nogil, parallel, error_model,
-                   inline, forceobj, unknown, what="jit", debug=False):
+                   inline, forceobj, unknown, what="jit", debug=False, forceinline=False):
     """The Dispatcher options of jit's keywords, each checked (docs/supported.md says what
     each does; `nopython` and `inline` are accepted and change nothing, by design)."""
     if unknown:
@@ -57,6 +57,7 @@ def _check_options(nopython, cache, boundscheck, fastmath, nogil, parallel, erro
         "parallel": bool(parallel),
         "error_model": error_model,
         "inline": inline,
+        "forceinline": bool(forceinline),
     }
 
 
@@ -166,7 +167,7 @@ def _disabled(target):
 
 def jit(signature_or_function=None, locals=None, nopython=True, cache=False, boundscheck=None,
         fastmath=False, nogil=False, parallel=False, error_model="python", inline="never",
-        forceobj=False, debug=False, **unknown):
+        forceobj=False, debug=False, forceinline=False, **unknown):
     """Compile a function for the CPU. Forms: @jit, @jit(), @jit(options...),
     @jit("float64(float64[:])"), @jit(["f8(f8)", "i8(i8)"]). `jit` is `njit`.
     With mahou.config.DISABLE_JIT (MAHOU_DISABLE_JIT=1 / NUMBA_DISABLE_JIT=1) it returns
@@ -177,7 +178,7 @@ def jit(signature_or_function=None, locals=None, nopython=True, cache=False, bou
     if config.BOUNDSCHECK is not None:
         boundscheck = config.BOUNDSCHECK
     options = _check_options(nopython, cache, boundscheck, fastmath, nogil, parallel,
-                             error_model, inline, forceobj, unknown, debug=debug)
+                             error_model, inline, forceobj, unknown, debug=debug, forceinline=forceinline)
     if locals:
         options["locals"] = _local_types(locals)
     return apply_decorator(signature_or_function, _make_dispatcher, options, "jit")

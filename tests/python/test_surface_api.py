@@ -54,9 +54,33 @@ def test_explicit_signatures_and_dispatcher_attributes():
     assert len(f.overloads) == 2
 
 
-def test_forceinline_option_is_refused():
-    with pytest.raises(TypeError, match="forceinline"):
-        njit(forceinline=True)(divide)
+def _big_function(tag):
+    # a body too big for the inliner's own choice (mahou keeps callees of at most 600
+    # instructions for inlining)
+    import linecache
+    body = "\n".join(f"    s += math.sin(x * {k}.5) * math.cos(x + {k}) / (1.0 + x * x * {k})" for k in range(120))
+    filename = f"<big function {tag}>"
+    src = f"def big(x):\n    s = 0.0\n{body}\n    return s\n"
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    ns = {"math": math}
+    exec(compile(src, filename, "exec"), ns)
+    return ns["big"]
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_forceinline_inlines_into_compiled_callers(force):
+    import re
+    py_big = _big_function(force)
+    big = njit(forceinline=force)(py_big)
+
+    @njit
+    def caller(x):
+        return big(x) + 1.0
+
+    assert caller(0.3) == py_big(0.3) + 1.0 and big.targetoptions["forceinline"] is force
+    symbol = big.overloads[big.signatures[0]].symbol
+    calls = re.search(rf"call i32 @{re.escape(symbol)}\(", caller.inspect_llvm(caller.signatures[0]))
+    assert (calls is None) is force
 
 
 @pytest.mark.parametrize("value", [1, 1.5, 1j, True, np.float32(2), np.arange(3), np.ones((2, 2), order="F"), (1, 2.5)])

@@ -194,6 +194,7 @@ struct CompileOptions {
   // without linking it into the JIT (entry stays null), for a shared library.
   bool objectOnly = false;
   bool numpyErrors = false; // error_model='numpy' (codegen.h); @vectorize's default, as Numba
+  bool forceInline = false; // forceinline=True: compiled callers always inline it (jit/inline_library)
   NativeEntries native; // C-ABI entries to add (ufunc loops, C callbacks)
 };
 

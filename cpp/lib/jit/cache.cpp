@@ -165,6 +165,7 @@ void hashCommon(llvm::SHA256 &h, const SourceFile &file, const std::string &name
   if (options.declaredReturn) hashField(h, "returns " + options.declaredReturn->str());
   if (!options.native.empty()) hashField(h, "native:" + options.native.key());
   if (options.numpyErrors) hashField(h, "error_model=numpy");
+  if (options.forceInline) hashField(h, "forceinline"); // its callers' code differs
 }
 
 std::string sanitize(const std::string &s) {

@@ -15,8 +15,9 @@ namespace mahou::jit {
 
 class InlineLibrary {
 public:
-  // Keeps the optimised module defining `symbol` (small functions only).
-  void keep(const std::string &symbol, const llvm::Module &module);
+  // Keeps the optimised module defining `symbol` (small functions only, unless `always`:
+  // forceinline=True, where every caller inlines it, as LLVM's alwaysinline).
+  void keep(const std::string &symbol, const llvm::Module &module, bool always = false);
   // Links into `module` the definitions of the kept functions it declares (and of
   // theirs, transitively) as available_externally: inlinable, never emitted; the
   // calls that stay calls resolve to the JIT's copy.
@@ -27,6 +28,7 @@ public:
 private:
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::string> bitcode_; // symbol → bitcode of its module
+  std::unordered_map<std::string, bool> always_;         // symbol → forceinline=True
 };
 
 } // namespace mahou::jit
