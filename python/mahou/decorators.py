@@ -34,7 +34,8 @@ def _fastmath_flags(fastmath):
 def _check_options(nopython, cache, boundscheck, fastmath, nogil, parallel, error_model,
                    inline, forceobj, unknown, what="jit", debug=False, forceinline=False):
     """The Dispatcher options of jit's keywords, each checked (docs/supported.md says what
-    each does; `nopython` and `inline` are accepted and change nothing, by design)."""
+    each does; `nopython` is accepted and changes nothing, by design; `inline='always'`
+    is forceinline)."""
     if unknown:
         name = sorted(unknown)[0]
         raise TypeError(f"{what}() got an unexpected keyword argument '{name}'")
@@ -57,7 +58,7 @@ def _check_options(nopython, cache, boundscheck, fastmath, nogil, parallel, erro
         "parallel": bool(parallel),
         "error_model": error_model,
         "inline": inline,
-        "forceinline": bool(forceinline),
+        "forceinline": bool(forceinline) or inline == "always",  # Numba inlines its IR there
     }
 
 
