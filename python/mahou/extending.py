@@ -24,7 +24,7 @@ from .errors import TypingError, UnsupportedError
 __all__ = ["overload", "overload_method", "overload_attribute", "register_jitable", "literally",
            "intrinsic", "lower_builtin", "type_callable", "models", "register_model",
            "typeof_impl", "unbox", "box", "make_attribute_wrapper", "infer_getattr",
-           "SentryLiteralArgs", "sentry_literal_args", "is_jitted"]
+           "SentryLiteralArgs", "sentry_literal_args", "is_jitted", "get_cython_function_address"]
 
 _lock = threading.RLock()
 _templates = {}  # id(overloaded object) -> _FunctionTemplate
@@ -323,6 +323,27 @@ unbox = _refusing("@unbox")
 box = _refusing("@box")
 register_model = _refusing("@register_model")
 infer_getattr = _refusing("@infer_getattr")
+
+
+def get_cython_function_address(module_name, function_name):
+    """The address of a Cython module's exported C function (its __pyx_capi__ entry),
+    for a ctypes or cffi function type that compiled code then calls (Numba's
+    numba.extending.get_cython_function_address)."""
+    import ctypes
+    import importlib
+    module = importlib.import_module(module_name)
+    capi = getattr(module, "__pyx_capi__", None)
+    if capi is None:
+        raise ValueError(f"module {module_name!r} exports no C functions (no __pyx_capi__)")
+    try:
+        capsule = capi[function_name]
+    except KeyError:
+        raise ValueError(f"no function {function_name!r} in {module_name}.__pyx_capi__") from None
+    get_name = ctypes.pythonapi.PyCapsule_GetName
+    get_name.restype, get_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    return get_pointer(capsule, get_name(capsule))
 
 
 def make_attribute_wrapper(typeclass, struct_attr, python_attr):
