@@ -22,11 +22,12 @@ def load_source(text, label, lib):
 
 
 def libraries(numba_modules=()):
-    """The command line (--quick, --no-write) and the libraries measured: mahou from this
+    """The command line (--quick, --no-write, --only TEXT) and the libraries measured: mahou from this
     checkout, and Numba (with `numba_modules` imported) or None when it is not installed."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--only", default=None, help="time only the rows whose label contains this text")
     opts = ap.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
     import importlib

@@ -7,7 +7,7 @@
 # np.median of many short arrays, normal equations by hand (`at[i * n + k]`), row views
 # updated in place (`q[i][j] += v`).
 # Rewrites the
-# bench:patterns table of BENCHMARKS.md. Usage: python bench/patterns.py [--quick] [--no-write]
+# bench:patterns table of BENCHMARKS.md. Usage: python bench/patterns.py [--quick] [--no-write] [--only TEXT]
 import ctypes
 import datetime
 import os
@@ -380,6 +380,8 @@ def main():
         if c:
             row["C"] = (c[False].pattern_row_view_updates, (p(cq), 1000))
         cases.append(("row views updated in place, `q[u % 4][u // 4] += c[u][m]`, 1,000 x 128", row))
+        if opts.only:
+            cases = [case for case in cases if opts.only in case[0]]
         for _, row in cases:  # warm up: compile
             for fn, args in row.values():
                 fn(*args)
@@ -405,7 +407,7 @@ def main():
         lines.append(f"| {label} | {m:.3f} ms | {cell(nb)} | {cell(cf)} | {ratio(nb)} | {ratio(cf)} |")
     table = "\n".join(lines)
     print(table)
-    if not opts.no_write:
+    if not opts.no_write and not opts.only:  # a partial table is never written
         write_table("patterns", "Patterns of issue 29 (CPU)", table)
 
 

@@ -130,23 +130,25 @@ def test_median_by_selection_nans():
     check(median_of, np.array([-0.0, 0.0] * 20 + [1.0]))
 
 
-def test_select_kth_falls_back_to_sort():
-    # with no partitioning round allowed, the selection sorts the range: same answers
-    from mahou._library.selection import select_kth_within
+def test_select_kth_orders_around_k():
+    # the median's selection (the runtime's introselect): s[k] is the sorted k-th value
+    from mahou._library.selection import select_kth
 
     @njit
-    def kth(a, k, limit):
+    def kth(a, n, k):
         s = a.copy()
-        return select_kth_within(s, s.shape[0], k, limit), s
+        return select_kth(s, n, k), s
 
     rng = np.random.default_rng(3)
-    a = rng.standard_normal(200)
-    for limit in (0, 1, 40):
+    for a in (rng.standard_normal(200), np.sort(rng.standard_normal(200)), np.ones(200), np.arange(200.0)[::-1].copy()):
         for k in (0, 57, 100, 199):
-            v, s = kth(a, k, limit)
+            v, s = kth(a, 200, k)
             assert v == np.sort(a)[k]
             assert np.all(s[:k] <= v) and np.all(s[k + 1:] >= v)
             assert np.array_equal(np.sort(s), np.sort(a))
+        v, s = kth(a, 50, 20)  # a prefix only: the rest stays as it was
+        assert v == np.sort(a[:50])[20]
+        assert np.array_equal(s[50:], a[50:])
 
 
 def test_median_argument_untouched():

@@ -17,23 +17,37 @@ Value FunctionLowering::arraySort(const ir::Expr &e) {
     internalError("sorting an array of " + at.str() + ": the runtime has no routine for its dtype");
   Value in = expr(*e.args[0]);
   llvm::Value *n = arrayShape(in.v, 0);
+  llvm::Value *kth = kind == 4 ? scalarExpr(*e.args[1]) : nullptr; // a.partition(kth)
   auto sortFn = runtimeFn("mahou_rt_sort", b_.getVoidTy(), {b_.getPtrTy(), i64(), b_.getInt32Ty()});
+  // In place (2: sort, 4: partition) over contiguous data; the partition's status is 1
+  // when kth is out of bounds (the ValueError is set).
+  auto inPlace = [&](llvm::Value *data) {
+    if (kind == 2) {
+      b_.CreateCall(sortFn, {data, n, b_.getInt32(numpyNum(at))});
+      return;
+    }
+    auto partitionFn = runtimeFn("mahou_rt_partition", b_.getInt32Ty(), {b_.getPtrTy(), i64(), i64(), b_.getInt32Ty()});
+    checkStatus(b_.CreateCall(partitionFn, {data, n, kth, b_.getInt32(numpyNum(at))}));
+  };
+  size_t heldIn = holdForError(in, at); // and the array, when it is a temporary
   Value result;
-  if (kind == 2 && at.layout != types::Layout::C) { // in place, strided: sort a contiguous copy
+  if ((kind == 2 || kind == 4) && at.layout != types::Layout::C) { // in place, strided: sort a contiguous copy
     Type tmpType = Type::array(at.dtype, 1, types::Layout::C);
     llvm::Value *tmp = allocateArray(tmpType, {n});
     llvm::Type *mt = types_.mem(Type::scalar(at.dtype));
     loopNest({n}, [&](const std::vector<llvm::Value *> &i) {
       b_.CreateStore(b_.CreateLoad(mt, elementPointer(in.v, at, i)), b_.CreateInBoundsGEP(mt, arrayData(tmp), i[0]));
     });
-    b_.CreateCall(sortFn, {arrayData(tmp), n, b_.getInt32(numpyNum(at))});
+    size_t held = holdForError({tmp, true}, tmpType); // a failed partition releases the copy
+    inPlace(arrayData(tmp));
+    dropHeld(held);
     loopNest({n}, [&](const std::vector<llvm::Value *> &i) {
       b_.CreateStore(b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, arrayData(tmp), i[0])), elementPointer(in.v, at, i));
     });
     release({tmp, true}, tmpType);
     result = {llvm::Constant::getNullValue(types_.ssa(Type::none())), false};
-  } else if (kind == 2) { // in place
-    b_.CreateCall(sortFn, {arrayData(in.v), n, b_.getInt32(numpyNum(at))});
+  } else if (kind == 2 || kind == 4) { // in place
+    inPlace(arrayData(in.v));
     result = {llvm::Constant::getNullValue(types_.ssa(Type::none())), false};
   } else if (kind == 1) {
     llvm::Value *out = allocateArray(e.type, {n});
@@ -55,6 +69,7 @@ Value FunctionLowering::arraySort(const ir::Expr &e) {
     }
     result = {out, true};
   }
+  dropHeld(heldIn);
   release(in, at);
   return result;
 }

@@ -333,13 +333,17 @@ void FunctionLowering::forRange(const ir::Stmt &s) {
   if (!constStep) raiseIf(b_.CreateICmpEQ(step, c64(0)), types::ExcKind::ValueError, "range() arg 3 must not be zero");
   // A step known only at run time: count the trips first (as range() does), so the loop
   // is a canonical counted loop instead of testing the step's sign every iteration.
+  // The span and the step's magnitude are unsigned (a range may span more than 2**63:
+  // range(2**63 - 1, -2**63, -2**62)); the trip count is (span - 1) / |step| + 1, which
+  // cannot overflow, and is compared unsigned.
   llvm::Value *trips = nullptr;
   if (!constStep) {
     llvm::Value *pos = b_.CreateICmpSGT(step, c64(0));
+    llvm::Value *nonEmpty = b_.CreateSelect(pos, b_.CreateICmpSLT(start, stop), b_.CreateICmpSGT(start, stop));
     llvm::Value *span = b_.CreateSelect(pos, b_.CreateSub(stop, start), b_.CreateSub(start, stop));
     llvm::Value *mag = b_.CreateSelect(pos, step, b_.CreateNeg(step));
-    llvm::Value *count = b_.CreateUDiv(b_.CreateAdd(span, b_.CreateSub(mag, c64(1))), mag);
-    trips = b_.CreateSelect(b_.CreateICmpSGT(span, c64(0)), count, c64(0));
+    llvm::Value *count = b_.CreateAdd(b_.CreateUDiv(b_.CreateSub(span, c64(1)), mag), c64(1));
+    trips = b_.CreateSelect(nonEmpty, count, c64(0));
   }
   auto *pre = b_.GetInsertBlock();
   auto *header = newBlock("for.cond");
@@ -351,19 +355,30 @@ void FunctionLowering::forRange(const ir::Stmt &s) {
   b_.SetInsertPoint(header);
   auto *iv = b_.CreatePHI(i64(), 2, "i");
   iv->addIncoming(constStep ? start : c64(0), pre); // the value, or the trip number
+  // With a run-time step the value is a second induction, advanced by the step (not
+  // start + trip * step: the vectoriser widens a multiply per lane from that, where an
+  // added step is one vector add). Its last advance may pass int64's end: no nsw.
+  llvm::PHINode *value = nullptr;
+  if (!constStep) {
+    value = b_.CreatePHI(i64(), 2, "i.value");
+    value->addIncoming(start, pre);
+  }
   llvm::Value *cond;
   if (constStep) cond = stepE.ival > 0 ? b_.CreateICmpSLT(iv, stop) : b_.CreateICmpSGT(iv, stop);
-  else cond = b_.CreateICmpSLT(iv, trips);
+  else cond = b_.CreateICmpULT(iv, trips);
   b_.CreateCondBr(cond, body, orelse);
   b_.SetInsertPoint(body);
-  b_.CreateStore(constStep ? iv : b_.CreateAdd(start, b_.CreateMul(iv, step, "", false, true), "", false, true),
-                 slots_[s.var]);
+  b_.CreateStore(constStep ? static_cast<llvm::Value *>(iv) : value, slots_[s.var]);
   loops_.push_back({end, latch});
   block(s.body);
   loops_.pop_back();
   b_.CreateBr(latch);
   b_.SetInsertPoint(latch);
-  auto *next = b_.CreateAdd(iv, constStep ? step : c64(1), "i.next", /*HasNUW=*/false, /*HasNSW=*/true);
+  // The value steps without signed overflow (the loop ends first); the trip number
+  // counts up to at most 2**64 - 1.
+  auto *next = constStep ? b_.CreateAdd(iv, step, "i.next", /*HasNUW=*/false, /*HasNSW=*/true)
+                         : b_.CreateAdd(iv, c64(1), "i.next", /*HasNUW=*/true, /*HasNSW=*/false);
+  if (value) value->addIncoming(b_.CreateAdd(value, step, "i.value.next"), latch);
   b_.CreateBr(header);
   iv->addIncoming(next, latch);
   b_.SetInsertPoint(orelse);

@@ -125,12 +125,24 @@ void removeEntry(MahouDict *d, int64_t ix, void *keyOut, void *valueOut) {
   removeAt(d, int64_t(i), keyOut, valueOut);
 }
 
-bool resize(MahouDict *d, int64_t minEntries) {
-  // Entries: the live ones compacted; index: at least 3/2 of the entries, a power of two.
-  // One block holds both: the index, then the entries.
-  int64_t cap = std::max<int64_t>(8, minEntries);
+// Index slots for `cap` entries, a power of two: a dict's index is at least 3/2 of its
+// entries (CPython's dict), a set's at least 3 times (at most a third full, as sparse as
+// CPython's and Numba's sets: a membership test that misses meets an empty slot at its
+// first probe more often; the index costs 8 bytes a slot, an int64 entry 24).
+int64_t indexSlots(const MahouDict *d, int64_t cap) {
   int64_t slots = 8;
-  while (slots * 2 < cap * 3) slots *= 2;
+  if (d->valueDesc)
+    while (slots * 2 < cap * 3) slots *= 2;
+  else
+    while (slots < cap * 3) slots *= 2;
+  return slots;
+}
+
+bool resize(MahouDict *d, int64_t minEntries) {
+  // Entries: the live ones compacted; index: indexSlots. One block holds both: the
+  // index, then the entries.
+  int64_t cap = std::max<int64_t>(8, minEntries);
+  int64_t slots = indexSlots(d, cap);
   size_t indexBytes = size_t(slots) * sizeof(int64_t);
   auto *block = static_cast<char *>(std::malloc(indexBytes + size_t(cap) * size_t(d->entrySize)));
   if (!block) {

@@ -1,12 +1,21 @@
-// Sorting for compiled code: in-place sort, stable argsort and unique of contiguous
-// 1-D data of any NumPy dtype, with NaNs ordered last as NumPy does.
+// Sorting for compiled code: in-place sort and partition, stable argsort and unique of
+// contiguous 1-D data of any NumPy dtype, with NaNs ordered last as NumPy does.
 #include "mahou/runtime.h"
 
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <cstdio>
 #include <numeric>
+
+namespace {
+enum ExcIndex : int32_t {
+#define MAHOU_EXCEPTION(name) Exc##name,
+#include "mahou/exceptions.def"
+#undef MAHOU_EXCEPTION
+};
+} // namespace
 
 namespace {
 
@@ -86,6 +95,30 @@ void mahou_rt_argsort(const void *data, int64_t n, int64_t stride, int32_t dtype
     auto at = [&](int64_t i) { return *reinterpret_cast<const T *>(base + i * stride); };
     std::stable_sort(out, out + n, [&](int64_t a, int64_t b) { return lessNanLast<T>(at(a), at(b)); });
   });
+}
+
+// Rearranges data[:n] so that data[kth] holds the value a sort puts there, nothing after
+// it is smaller and nothing before it larger (NumPy's partition; NaNs last): an
+// introselect (std::nth_element). A negative kth counts from the end; out of bounds
+// (of a non-empty array: NumPy checks none for an empty one) is NumPy's ValueError, 1.
+int32_t mahou_rt_partition(void *data, int64_t n, int64_t kth, int32_t dtype) {
+  if (n == 0) return 0;
+  if (kth < 0) kth += n; // NumPy reports the wrapped value: kth(=-1) for -6 of 5
+  if (kth < 0 || kth >= n) {
+    char msg[96];
+    std::snprintf(msg, sizeof msg, "kth(=%lld) out of bounds (%lld)", static_cast<long long>(kth), static_cast<long long>(n));
+    mahou_rt_set_error(ExcValueError, msg);
+    return 1;
+  }
+  withType(dtype, data, [&](auto *p) {
+    using T = std::remove_pointer_t<decltype(p)>;
+    T *end = p + n;
+    if constexpr (std::is_floating_point_v<T>) // NaNs moved last first; then a plain '<'
+      if (std::any_of(p, end, [](const T &x) { return std::isnan(x); }))
+        end = std::partition(p, end, [](const T &x) { return !std::isnan(x); });
+    if (p + kth < end) std::nth_element(p, p + kth, end); // else data[kth] is a NaN, the NaNs last
+  });
+  return 0;
 }
 
 int64_t mahou_rt_unique_sorted(void *data, int64_t n, int32_t dtype) {

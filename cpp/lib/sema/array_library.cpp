@@ -25,10 +25,11 @@ ExprPtr sortArray(Typing &t, SortKind kind, ExprPtr arr, Loc loc, const std::str
     t.notSupported(loc, fname + "() of " + Type::scalar(at.dtype).str() + " arrays is not supported");
   if (at.ndim != 1) t.notSupported(loc, fname + "() is supported for 1-D arrays only");
   t.requireHost(loc, fname + "()");
-  if (kind == SortKind::InPlace && at.readonly) t.error(loc, "cannot sort a read-only array in place");
-  Type rt = kind == SortKind::Indices   ? Type::array(DType::Int64, 1, types::Layout::C)
-            : kind == SortKind::InPlace ? Type::none()
-                                        : Type::array(at.dtype, 1, types::Layout::C);
+  const bool inPlace = kind == SortKind::InPlace || kind == SortKind::Partition;
+  if (inPlace && at.readonly) t.error(loc, "cannot " + std::string(kind == SortKind::Partition ? "partition" : "sort") + " a read-only array in place");
+  Type rt = kind == SortKind::Indices ? Type::array(DType::Int64, 1, types::Layout::C)
+            : inPlace                 ? Type::none()
+                                      : Type::array(at.dtype, 1, types::Layout::C);
   auto e = op(ir::ExprOp::ArraySort, rt, loc, int(kind));
   e->args.push_back(std::move(arr));
   return e;

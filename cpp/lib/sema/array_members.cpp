@@ -147,6 +147,22 @@ ExprPtr arraySortMethod(Use &u) {
   return sortArray(u.t, SortKind(u.variant()), std::move(u.self), u.loc, "a." + u.name);
 }
 
+// a.partition(kth) of a 1-D array, in place, one integer kth (NumPy's kth may be a
+// sequence: not supported); its bounds are checked (and a negative kth wrapped) in codegen.
+ExprPtr arrayPartitionMethod(Use &u) {
+  const std::string fname = "a.partition";
+  u.t.checkKeywords(*u.call, {}, fname);
+  auto args = u.t.positionalArgs(*u.call, 1, 1, fname);
+  if (Typing::isUnknown(args[0]) || Typing::isUnknown(u.self)) return u.unknown();
+  if (args[0]->type.isBool()) u.error("Booleans unacceptable as partition index"); // NumPy's refusal
+  if (!args[0]->type.isInt()) u.notSupported(fname + "() needs one integer kth (a sequence of kth is not supported)");
+  if (u.self->type.isArray() && u.self->type.ndim != 1) u.notSupported(fname + "() is supported for 1-D arrays only");
+  auto kth = u.t.convert(std::move(args[0]), Type::int64(), fname + "() kth");
+  auto e = sortArray(u.t, SortKind::Partition, std::move(u.self), u.loc, fname);
+  if (!Typing::isUnknown(e)) e->args.push_back(std::move(kth));
+  return e;
+}
+
 ExprPtr viewOfAnotherSize(Typing &t, ExprPtr self, DType to, Loc loc);
 
 ExprPtr arrayViewMethod(Use &u) { // the same memory read as another dtype

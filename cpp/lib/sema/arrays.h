@@ -7,7 +7,7 @@
 namespace mahou::sema {
 
 // What np.sort and its relatives make (ir::ExprOp::ArraySort's sub).
-enum class SortKind : int { Copy = 0, Indices = 1, InPlace = 2, Unique = 3 };
+enum class SortKind : int { Copy = 0, Indices = 1, InPlace = 2, Unique = 3, Partition = 4 }; // Partition: args[1] kth
 // np.concatenate and its relatives (numpy.def).
 enum class JoinKind : int { Concatenate, Stack, VStack, HStack, DStack, ColumnStack };
 

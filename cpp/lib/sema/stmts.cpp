@@ -296,6 +296,11 @@ bool isPureExpr(const ir::Expr &e) {
   case ir::ExprOp::Object:
     if (ir::ObjectOp(e.sub) != ir::ObjectOp::InstanceGet) return false;
     break;
+  case ir::ExprOp::ArrayView: // a basic-index view: its bounds are expressions too
+    for (auto &slot : e.slots)
+      for (const ExprPtr *part : {&slot.index, &slot.start, &slot.stop, &slot.step})
+        if (*part && !isPureExpr(**part)) return false;
+    break;
   default: return false;
   }
   for (auto &a : e.args)
@@ -308,6 +313,14 @@ bool isFieldRead(const ir::Expr &e) {
   if (e.op != ir::ExprOp::Object || ir::ObjectOp(e.sub) != ir::ObjectOp::InstanceGet) return false;
   const ir::Expr &obj = *e.args[0];
   return obj.op == ir::ExprOp::LoadVar || isFieldRead(obj);
+}
+
+// A view of a variable or a field by pure bounds (`q[i]`, `self.a[i, 1:]`, `q[i][j:]`):
+// made again it is the same view when nothing between could assign what it reads.
+bool isRereadableView(const ir::Expr &e) {
+  if (e.op != ir::ExprOp::ArrayView || !isPureExpr(e)) return false;
+  const ir::Expr &base = *e.args[0];
+  return base.op == ir::ExprOp::LoadVar || isFieldRead(base) || isRereadableView(base);
 }
 
 } // namespace
@@ -424,10 +437,11 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   for (auto &i : *idx)
     if (isUnknown(i)) return;
   auto rhs = expr(*s.value);
-  // self.a[i] += v: the field is read again for the store instead of held in a temporary
-  // (whose reference would be counted every iteration, a call that keeps the loop from
-  // being optimised) when nothing in the statement can assign the field meanwhile.
-  bool reread = isFieldRead(*base) && isPureExpr(*rhs);
+  // self.a[i] += v, q[i][j] += v: the field or the row view is read (made) again for the
+  // store instead of held in a temporary (whose reference would be counted every
+  // iteration and held until the next, calls that keep the loop from being optimised)
+  // when nothing in the statement can assign what it reads meanwhile.
+  bool reread = (isFieldRead(*base) || isRereadableView(*base)) && isPureExpr(*rhs);
   for (auto &i : *idx) reread = reread && isPureExpr(*i);
   // Evaluate the array and each index once: a variable or a constant is simply read
   // twice (a temporary holding an array would be reference-counted every iteration).

@@ -318,73 +318,16 @@ def histogram(a, bins=10, range=None):
 
 
 # ---------------------------------------------------------------------------
-# selection of the k-th smallest element (for median): quickselect on a copy
+# selection of the k-th smallest element (for median), in a scratch copy
 # ---------------------------------------------------------------------------
 
 
 @njit
-def _insertion_sort(s, lo, hi):
-    for i in range(lo + 1, hi + 1):
-        x = s[i]
-        j = i - 1
-        while j >= lo and x < s[j]:
-            s[j + 1] = s[j]
-            j -= 1
-        s[j + 1] = x
-
-
-@njit
 def select_kth(s, n, k):
-    """Rearranges s[:n] (1-D, contiguous, no NaNs) in place so that s[k] holds the value a
-    sort would put there, with s[:k] <= s[k] <= s[k+1:n]; returns s[k]. Quickselect with a
-    median-of-three pivot and Hoare's partition; a range that does not shrink fast enough
-    (an adversarial order) is sorted instead, so the cost stays O(n log n) at worst."""
-    limit = 8
-    m = n
-    while m > 1:
-        limit += 2
-        m >>= 1
-    return select_kth_within(s, n, k, limit)
-
-
-@njit
-def select_kth_within(s, n, k, limit):
-    # select_kth, sorting what is left after `limit` partitioning rounds
-    lo = 0
-    hi = n - 1
-    rounds = 0
-    while hi - lo > 16:
-        rounds += 1
-        if rounds > limit:
-            s[lo:hi + 1].sort()
-            return s[k]
-        mid = lo + ((hi - lo) >> 1)
-        if s[mid] < s[lo]:
-            s[mid], s[lo] = s[lo], s[mid]
-        if s[hi] < s[lo]:
-            s[hi], s[lo] = s[lo], s[hi]
-        if s[hi] < s[mid]:
-            s[hi], s[mid] = s[mid], s[hi]
-        pivot = s[mid]
-        i = lo
-        j = hi
-        while i <= j:  # the pivot's value lies in the range: the scans stop inside it
-            while s[i] < pivot:
-                i += 1
-            while pivot < s[j]:
-                j -= 1
-            if i <= j:
-                s[i], s[j] = s[j], s[i]
-                i += 1
-                j -= 1
-        # s[lo..j] <= pivot, s[i..hi] >= pivot, s[j+1..i-1] == pivot
-        if k <= j:
-            hi = j
-        elif k >= i:
-            lo = i
-        else:
-            return s[k]
-    _insertion_sort(s, lo, hi)
+    """Rearranges s[:n] (1-D, contiguous) in place so that s[k] holds the value a sort
+    would put there, with s[:k] <= s[k] <= s[k+1:n]; returns s[k]. The runtime's
+    introselect (a.partition, std::nth_element): O(n), O(n log n) at worst."""
+    s[:n].partition(k)
     return s[k]
 
 
