@@ -44,6 +44,7 @@ ExprPtr sumWithStart(Use &u) {
   const Type itemsType = t.varType(held);
   if (itemsType.isTuple()) {
     refuseSlice(t, itemsType, e.loc, "is not iterable");
+    refuseLiteralDict(t, itemsType, e.loc, "cannot be given to sum()");
     for (size_t i = 0; i < itemsType.elems.size(); ++i) {
       auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, itemsType.elems[i], e.loc);
       g->ival = int64_t(i);

@@ -6,6 +6,7 @@
 #include "sema/typers.h"
 
 #include "mahou/bound_method_type.h"
+#include "mahou/literal_dict_type.h"
 #include "mahou/literal_list_type.h"
 #include "mahou/range_type.h"
 #include "mahou/slice_type.h"
@@ -91,10 +92,12 @@ std::optional<bool> isBuiltinInstance(const GlobalValue &g, const Type &xt) {
   if (cls->typer == &builtinSlice) return types::isSlice(xt);
   if (cls->typer == &builtinTuple) // ranges, slices, literal lists, bound methods, closures are tuples inside only
     return xt.isTuple() && (xt.handle == 0 || xt.isNamedTuple()) && !types::isSlice(xt) && !types::isRange(xt) &&
-           !types::isLiteralList(xt) && !types::isBoundMethod(xt) && !xt.isClosure();
+           !types::isLiteralList(xt) && !types::isLiteralDict(xt) && !types::isBoundMethod(xt) && !xt.isClosure();
   if (cls->typer == &builtinStr && cls->variant == 0) return xt.isString();
   if (cls->typer == &builtinList) return xt.isList() || types::isLiteralList(xt);
-  if (cls->typer == &builtinSetDict) return cls->variant == 0 ? xt.isSet() : xt.isDict();
+  if (cls->typer == &builtinSetDict)
+    return cls->variant == 0 ? xt.isSet()
+                             : xt.isDict() || (types::isLiteralDict(xt) && types::literalDictView(xt) == types::LiteralDictView::Dict);
   return std::nullopt;
 }
 
@@ -178,6 +181,7 @@ ExprPtr builtinMinMax(Use &u) {
       return asNumpyFunction(u);
     }
     refuseSlice(t, args[0]->type, u.loc, "is not iterable");
+    refuseLiteralDict(t, args[0]->type, u.loc, "cannot be given to " + name + "()");
     if (!args[0]->type.isTuple()) u.error("'" + args[0]->type.str() + "' object is not iterable");
     if (args[0]->type.elems.empty()) { // ValueError when run, as Python (the tuple is still evaluated)
       auto stmts = std::make_shared<ir::Block>();
@@ -228,6 +232,7 @@ ExprPtr builtinSum(Use &u) {
     return asNumpyFunction(u);
   }
   refuseSlice(t, at, u.loc, "is not iterable");
+  refuseLiteralDict(t, at, u.loc, "cannot be given to sum()");
   if (!at.isTuple()) u.error("'" + at.str() + "' object is not iterable");
   ExprPtr acc = ir::makeConst(Type::int64(), u.loc, 0);
   for (auto &item : tupleItems(t, args[0], u.loc, "sum()")) acc = t.binary(ast::BinOpKind::Add, std::move(acc), std::move(item), u.loc);
