@@ -215,7 +215,7 @@ ExprPtr literalDictCompare(Typing &t, ast::CmpOpKind op, ExprPtr lhs, ExprPtr rh
   const Type a = lhs->type, b = rhs->type;
   bool eq = op == ast::CmpOpKind::Eq;
   if (!eq && op != ast::CmpOpKind::NotEq)
-    t.error(loc, "'<'-style comparisons are not supported between instances of 'dict' (" + a.str() + ", " + b.str() + ")");
+    t.error(loc, std::string("'") + ast::cmpOpSymbol(op) + "' not supported between instances of " + a.str() + " and " + b.str());
   const bool la = types::isLiteralDict(a), lb = types::isLiteralDict(b);
   if (!la || !lb || types::literalDictView(a) != LiteralDictView::Dict ||
       types::literalDictView(b) != LiteralDictView::Dict) {

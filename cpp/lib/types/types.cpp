@@ -432,10 +432,11 @@ std::string Type::str() const {
       for (size_t i = 0; i < elems.size(); ++i) s += (i ? ", " : "") + elems[i].str();
       return s + ")";
     }
-    if (handle == kLiteralDictClass) { // LiteralStrKeyDict('a': int64, 'b': unicode): the keys are part of the type
+    if (isLiteralDict(*this)) { // LiteralStrKeyDict('a': int64, 'b': unicode): the keys are part of the type
       std::string s = "LiteralStrKeyDict(";
       for (size_t i = 0; i < elems.size(); ++i) s += (i ? ", '" : "'") + fields[i] + "': " + elems[i].str();
-      return s + ")";
+      s += ")";
+      return handle == kLiteralDictClass ? s : literalDictViewName(*this) + "(" + s + ")"; // a view: dict_keys(...)
     }
     if (handle) { // NamedTuple(P, x: int64, y: float64): the field names are part of the type
       std::string s = "NamedTuple(" + text;
