@@ -29,14 +29,16 @@ def nested(x):
 def membership(x):
     d = {"a": x, "b": "y"}
     key = "a" if x > 0 else "zz"
-    return "a" in d, "z" in d, "b" not in d, key in d, key not in d, x in d, None in d
+    word = "y" * (x % 3)
+    return ("a" in d, "z" in d, "b" not in d, key in d, key not in d, x in d, None in d, "a" in d.keys(),
+            key in d.keys(), "y" in d.values(), word in d.values(), x in d.values(), x + 1 not in d.values())
 
 
 def equality(x):
     d = {"a": x, "b": "y"}
     same_other_order = {"b": "y", "a": x}
     return (d == same_other_order, d != same_other_order, d == {"a": x + 1, "b": "y"}, d == {"a": x, "c": "y"},
-            d == {"a": float(x), "b": "y"}, d == 1, d != (x, "y"), d == None)  # noqa: E711
+            d == {"a": float(x), "b": "y"}, d == 1, d != (x, "y"), d == None, d == "a", d != [1])  # noqa: E711
 
 
 def gets(x):

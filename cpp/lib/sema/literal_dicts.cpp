@@ -219,9 +219,13 @@ ExprPtr literalDictCompare(Typing &t, ast::CmpOpKind op, ExprPtr lhs, ExprPtr rh
   const bool la = types::isLiteralDict(a), lb = types::isLiteralDict(b);
   if (!la || !lb || types::literalDictView(a) != LiteralDictView::Dict ||
       types::literalDictView(b) != LiteralDictView::Dict) {
-    if (a.isDict() || b.isDict() || a.isUnknown() || b.isUnknown() || (la && lb))
-      t.notSupported(loc, "comparing " + a.str() + " with " + b.str() + " is not supported");
-    // A dict and a value of another kind: never equal in Python.
+    // A dict and a value of a kind that is never a dict (nor compares as one): never equal.
+    const Type &other = la ? b : a;
+    bool never = other.isNumber() || other.isString() || other.isNone() || other.isList() || other.isSet() ||
+                 (other.isTuple() && !types::isLiteralDict(other) && !other.isClosure()) ||
+                 (other.isOptional() && !types::isLiteralDict(other.elems[0]) && !other.elems[0].isDict() &&
+                  !other.elems[0].isInstance() && !other.elems[0].isArray());
+    if (!never) t.notSupported(loc, "comparing " + a.str() + " with " + b.str() + " is not supported");
     ExprPtr r = after(t, std::move(lhs), after(t, std::move(rhs), boolConst(loc, !eq), loc), loc);
     return r;
   }
