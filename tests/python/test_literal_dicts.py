@@ -216,6 +216,34 @@ def test_values_of_one_type_stay_a_typed_dict():
         check(homogeneous, x)
 
 
+def int_then_float(x):
+    d = {"a": x, "b": 2.5, "c": True}  # a float does not convert safely to int: a literal dict
+    return d["a"], d["b"], d["c"], d
+
+
+def int32_then_int8(x):
+    d = {"a": np.int32(x), "b": np.int8(2)}  # int8 converts safely to int32: a typed dict
+    d["c"] = np.int32(5)
+    return d["a"] + d["b"] + d["c"]
+
+
+@pytest.mark.parametrize("fn", [int_then_float, int32_then_int8])
+@pytest.mark.parametrize("x", XS)
+def test_typed_or_literal_as_numba_decides(fn, x):
+    check(fn, x)
+
+
+def test_float_then_int_is_a_typed_dict_of_float():
+    def float_then_int(x):
+        d = {"a": 1.5, "b": x}  # int converts safely to float: a typed dict of float64, as Numba's
+        d["c"] = 0.25
+        return d
+
+    got = njit(float_then_int)(3)
+    assert type(got).__name__ == "Dict" and dict(got) == {"a": 1.5, "b": 3.0, "c": 0.25}
+    assert type(got["b"]) is float
+
+
 # ---- refusals --------------------------------------------------------------------------
 
 def set_existing(x):
@@ -373,7 +401,7 @@ MUTATE = "Cannot mutate a literal dictionary"
     (other_keys, TypingError, ""), (hashed, TypingError, "unhashable type: 'dict'"),
     (as_set_item, TypingError, "unhashable type"), (concatenate, UnsupportedError, "does not support the operator"),
     (repeat, UnsupportedError, "does not support the operator"), (ordered, TypingError, "not supported"),
-    (with_typed_dict, UnsupportedError, "comparing"), (summed, TypingError, "sum"),
+    (with_typed_dict, UnsupportedError, "comparing"), (summed, UnsupportedError, "sum"),
     (smallest, UnsupportedError, "min"), (as_array, UnsupportedError, "array"), (as_shape, TypingError, "shape"),
     (field, TypingError, "attribute"), (tuple_method, TypingError, "index"), (sliced, TypingError, ""),
     (view_index, TypingError, "'dict_values' object is not subscriptable")])

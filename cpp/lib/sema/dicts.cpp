@@ -26,16 +26,18 @@ ExprPtr FunctionTyper::dictDisplay(const ast::Dict &d) {
   }
   for (size_t i = 0; i < d.keys.size(); ++i)
     if (isUnknown(keys[i]) || isUnknown(values[i])) return unknown(d.loc);
-  // String-constant keys and values with no common type (or a value a typed dict cannot
-  // hold: a literal list or dict), Numba's literal string-key dict (literal_dicts.cpp).
+  // String-constant keys and values that do not all convert safely to the first value's
+  // type (int into float does, float into int does not; or a value a typed dict cannot hold:
+  // a literal list or dict): Numba's literal string-key dict (literal_dicts.cpp), whose
+  // values keep their own types, as Python's.
   bool constantKeys = true, common = true;
+  const Type first = itemType(*this, values[0]->type, d.values[0]->loc, "a dict value");
   for (size_t i = 0; i < d.keys.size(); ++i) {
     constantKeys = constantKeys && keys[i]->type.kind == Kind::Str;
     const Type &x = values[i]->type;
     if (types::isLiteralList(x) || types::isLiteralDict(x)) common = false;
-    auto uv = types::unify(vt, itemType(*this, x, d.values[i]->loc, "a dict value"));
-    if (!uv || uv->isOptional()) common = false;
-    else vt = *uv;
+    auto uv = types::unify(first, itemType(*this, x, d.values[i]->loc, "a dict value"));
+    if (!uv || *uv != first) common = false;
   }
   if (constantKeys && !common) {
     std::vector<std::string> names;
