@@ -384,6 +384,14 @@ def view_index(x):
     return d.values()[0]
 
 
+def loop_over_values(x):
+    d = {"a": x, "b": "y"}
+    n = 0
+    for v in d.values():
+        n += 1
+    return n
+
+
 def sliced(x):
     d = {"a": x, "b": "y"}
     return d[0:1]
@@ -404,7 +412,8 @@ MUTATE = "Cannot mutate a literal dictionary"
     (with_typed_dict, UnsupportedError, "comparing"), (summed, UnsupportedError, "sum"),
     (smallest, UnsupportedError, "min"), (as_array, UnsupportedError, "array"), (as_shape, TypingError, "shape"),
     (field, TypingError, "attribute"), (tuple_method, TypingError, "index"), (sliced, TypingError, ""),
-    (view_index, TypingError, "'dict_values' object is not subscriptable")])
+    (view_index, TypingError, "'dict_values' object is not subscriptable"),
+    (loop_over_values, UnsupportedError, r"literal_unroll\(d.values\(\)\)")])
 def test_refused_with_the_line(fn, exc, words):
     with pytest.raises(exc, match=r"test_literal_dicts.py:\d+:\d+:(.|\n)*" + words):
         njit(fn)(1)

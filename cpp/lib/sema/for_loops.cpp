@@ -160,7 +160,14 @@ bool iterSource(FunctionTyper &t, const ast::Expr &e, IterSource &src, ir::Block
 bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block &out, Loc loc, bool topLevel) {
   if (FunctionTyper::isUnknown(it)) return false;
   if (it->type.kind == Kind::Str) it = toUnicode(t, std::move(it));
-  if (types::isLiteralDict(it->type)) it = literalDictIterable(t, std::move(it), loc); // keys, values or items
+  if (types::isLiteralDict(it->type)) { // its keys, values or (key, value) pairs
+    const Type dt = it->type;
+    it = literalDictIterable(t, std::move(it), loc);
+    if (!it->type.isHomogeneousTuple())
+      t.notSupported(loc, "a loop over " + dt.str() + " (values of different types) is not supported; use " +
+                              "literal_unroll() on it, as Numba does: for v in literal_unroll(d." +
+                              types::literalDictViewName(dt).substr(5) + "())");
+  }
   if (it->type.isOptional()) it = t.unwrapOptional(std::move(it));
   if ((it->type.isSet() || it->type.isDict()) && !t.gpu()) {
     // A set or dict that is not a variable (set(a), s | t, f()): stepped as iter() steps it,
