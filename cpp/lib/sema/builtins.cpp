@@ -181,7 +181,7 @@ ExprPtr builtinMinMax(Use &u) {
       return asNumpyFunction(u);
     }
     refuseSlice(t, args[0]->type, u.loc, "is not iterable");
-    refuseLiteralDict(t, args[0]->type, u.loc, "cannot be given to " + name + "()");
+    if (types::isLiteralDict(args[0]->type)) args[0] = literalDictIterable(t, std::move(args[0]), u.loc); // min(d): of its keys
     if (!args[0]->type.isTuple()) u.error("'" + args[0]->type.str() + "' object is not iterable");
     if (args[0]->type.elems.empty()) { // ValueError when run, as Python (the tuple is still evaluated)
       auto stmts = std::make_shared<ir::Block>();
@@ -226,13 +226,13 @@ ExprPtr builtinSum(Use &u) {
   Typing &t = u.t;
   auto args = u.args(1, 1);
   if (Typing::isUnknown(args[0])) return u.unknown();
+  if (types::isLiteralDict(args[0]->type)) args[0] = literalDictIterable(t, std::move(args[0]), u.loc); // its keys, values...
   const Type at = args[0]->type;
   if (at.isArray()) {
     if (at.ndim != 1) u.notSupported("sum() over a " + std::to_string(at.ndim) + "-D array is not supported (use np.sum)");
     return asNumpyFunction(u);
   }
   refuseSlice(t, at, u.loc, "is not iterable");
-  refuseLiteralDict(t, at, u.loc, "cannot be given to sum()");
   if (!at.isTuple()) u.error("'" + at.str() + "' object is not iterable");
   ExprPtr acc = ir::makeConst(Type::int64(), u.loc, 0);
   for (auto &item : tupleItems(t, args[0], u.loc, "sum()")) acc = t.binary(ast::BinOpKind::Add, std::move(acc), std::move(item), u.loc);

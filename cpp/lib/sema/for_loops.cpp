@@ -163,7 +163,8 @@ bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block 
   if (types::isLiteralDict(it->type)) { // its keys, values or (key, value) pairs
     const Type dt = it->type;
     it = literalDictIterable(t, std::move(it), loc);
-    if (!it->type.isHomogeneousTuple())
+    if (types::literalDictView(dt) != types::LiteralDictView::Dict &&
+        types::literalDictView(dt) != types::LiteralDictView::Keys && !it->type.isHomogeneousTuple())
       t.notSupported(loc, "a loop over " + dt.str() + " (values of different types) is not supported; use " +
                               "literal_unroll() on it, as Numba does: for v in literal_unroll(d." +
                               types::literalDictViewName(dt).substr(5) + "())");

@@ -138,11 +138,13 @@ ExprPtr literalDictViewMethod(Use &u) {
   const Type dt = u.self->type;
   const Type vt = types::literalDictType(dt.fields, dt.elems, LiteralDictView(u.variant()));
   Loc loc = u.loc;
-  return u.t.bindOnce(std::move(u.self), [&](const std::function<ExprPtr()> &reload) {
+  auto view = [&](const std::function<ExprPtr()> &reload) {
     auto m = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, vt, loc);
     for (size_t i = 0; i < dt.elems.size(); ++i) m->args.push_back(valueAt(reload(), i, loc));
     return ExprPtr(std::move(m));
-  });
+  };
+  if (u.t.isPureValue(*u.self)) return view([&] { return ir::clone(*u.self); });
+  return u.t.bindOnce(std::move(u.self), view);
 }
 
 ExprPtr literalDictCopyMethod(Use &u) { // a copy that cannot change is the same values
@@ -161,15 +163,15 @@ ExprPtr literalDictIterable(Typing &t, ExprPtr d, Loc loc) {
   const size_t n = dt.elems.size();
   switch (types::literalDictView(dt)) {
   case LiteralDictView::Dict:
-  case LiteralDictView::Keys: {
+  case LiteralDictView::Keys: { // string constants (a pure tuple: builtins may read it twice)
     std::vector<ExprPtr> keys;
-    for (auto &k : dt.fields) keys.push_back(keyConst(t, k, loc));
+    for (auto &k : dt.fields) keys.push_back(ir::makeStrConst(k, loc));
     return after(t, std::move(d), tupleOf(std::move(keys), loc), loc);
   }
   case LiteralDictView::Values:
-  case LiteralDictView::Items:
-    return t.bindOnce(std::move(d), [&](const std::function<ExprPtr()> &reload) {
-      std::vector<ExprPtr> items;
+  case LiteralDictView::Items: {
+    auto items = [&](const std::function<ExprPtr()> &reload) {
+      std::vector<ExprPtr> out;
       for (size_t i = 0; i < n; ++i) {
         ExprPtr v = valueAt(reload(), i, loc);
         if (types::literalDictView(dt) == LiteralDictView::Items) {
@@ -178,10 +180,13 @@ ExprPtr literalDictIterable(Typing &t, ExprPtr d, Loc loc) {
           pair.push_back(std::move(v));
           v = tupleOf(std::move(pair), loc);
         }
-        items.push_back(std::move(v));
+        out.push_back(std::move(v));
       }
-      return tupleOf(std::move(items), loc);
-    });
+      return tupleOf(std::move(out), loc);
+    };
+    if (t.isPureValue(*d)) return items([&] { return ir::clone(*d); }); // pure: read again, as tuples are
+    return t.bindOnce(std::move(d), items);
+  }
   }
   return nullptr;
 }
