@@ -6,6 +6,7 @@
 #include "numpy_api.h"
 
 #include "mahou/layout.h"
+#include "mahou/literal_dict_type.h"
 #include "mahou/literal_list_type.h"
 #include "mahou/range_type.h"
 #include "mahou/slice_type.h"
@@ -149,6 +150,22 @@ PyObject *boxNamedTuple(const types::Type &t, PyObject *items) {
   if (t.handle == types::kLiteralListClass) { // a list, as Python made it
     PyObject *r = PySequence_List(items);
     Py_DECREF(items);
+    return r;
+  }
+  if (types::isLiteralDict(t)) { // a dict of the keys (the type's field names) and the values, or its view
+    PyObject *r = PyDict_New();
+    for (size_t i = 0; r && i < t.fields.size(); ++i) {
+      PyObject *k = PyUnicode_FromStringAndSize(t.fields[i].data(), Py_ssize_t(t.fields[i].size()));
+      if (!k || PyDict_SetItem(r, k, PyTuple_GET_ITEM(items, Py_ssize_t(i))) < 0) Py_CLEAR(r);
+      Py_XDECREF(k);
+    }
+    Py_DECREF(items);
+    static const char *views[] = {nullptr, "keys", "values", "items"};
+    if (const char *view = views[size_t(types::literalDictView(t))]; view && r) {
+      PyObject *v = PyObject_CallMethod(r, view, nullptr);
+      Py_DECREF(r);
+      return v;
+    }
     return r;
   }
   if (t.handle == types::kSliceClass) {

@@ -5,6 +5,7 @@
 #include "numpy_api.h"
 #include "objects_binding.h"
 
+#include "mahou/literal_dict_type.h"
 #include "mahou/literal_list_type.h"
 #include "mahou/range_type.h"
 
@@ -707,7 +708,8 @@ PyObject *toPyType(const Type &t) {
         return nullptr;
       items.append(item);
     }
-    if (types::isSlice(t) || types::isRange(t) || types::isBoundMethod(t) || types::isLiteralList(t))
+    if (types::isSlice(t) || types::isRange(t) || types::isBoundMethod(t) || types::isLiteralList(t) ||
+        types::isLiteralDict(t))
       return callTypes("_opaque", nb::make_tuple(typeString(t)));
     if (t.handle) // a namedtuple: types.NamedTuple(items, its class)
       return callTypes("NamedTuple", nb::make_tuple(items, nb::handle(reinterpret_cast<PyObject *>(uintptr_t(t.handle)))));

@@ -962,7 +962,7 @@ EXPECTED_WRONG = {}
 # Numba compiles these; mahou refuses them with a clean error (docs/numba_surface.md says why).
 EXPECTED_REFUSALS = {
     "del",
-    "literal_str_key_dict", "tuple_ctor", "yield_from",
+    "tuple_ctor", "yield_from",
 }
 
 

@@ -206,3 +206,15 @@ def test_iterating_a_tuple_of_a_string_and_a_number_is_refused():
         return n
     with pytest.raises(UnsupportedError, match="heterogeneous tuple"):
         njit(mixed)()
+
+
+def string_in_mixed_tuple(n):
+    s = "y" * n
+    t = (s, 1, "lit")
+    return "y" in t, "yy" in t, s in t, "lit" in t, s + "x" in t, "" in t
+
+
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_a_string_in_a_tuple_of_run_time_strings(n):
+    # the needle and the items compared as strings whether literal or made at run time
+    check(string_in_mixed_tuple, n)

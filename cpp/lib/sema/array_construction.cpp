@@ -1,6 +1,7 @@
 // Typing of np.array / np.asarray / np.ascontiguousarray / np.asfortranarray: arrays
 // from literal lists and tuples (nested: N-D, dtype by NumPy's promotion), from tuples
 // held in variables, from arrays (copies or the same array), and stacks of arrays.
+#include "mahou/literal_dict_type.h"
 #include "mahou/datetime_units.h"
 #include "sema/typers.h"
 
@@ -46,6 +47,7 @@ public:
       return;
     }
     const Type vt = v->type;
+    refuseLiteralDict(t_, vt, loc, "cannot be made into an array");
     if (vt.isTuple()) {
       int64_t n = int64_t(vt.elems.size());
       level(depth, n, loc, out);

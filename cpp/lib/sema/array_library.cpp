@@ -1,5 +1,6 @@
 // Typing of the NumPy library functions built on loops and the runtime: sort,
 // argsort, unique, searchsorted, bincount, histogram, concatenate, stack.
+#include "mahou/literal_dict_type.h"
 #include "sema/typers.h"
 
 #include "mahou/runtime.h"
@@ -197,6 +198,7 @@ ExprPtr numpyJoin(Use &u) {
   } else {
     auto seq = t.expr(*e.args[0]);
     if (t.isUnknown(seq)) return t.unknown(loc);
+    refuseLiteralDict(t, seq->type, e.args[0]->loc, "is not a sequence of arrays");
     if (!seq->type.isTuple()) t.error(e.args[0]->loc, fname + "() needs a tuple of arrays, not " + seq->type.str());
     for (size_t i = 0; i < seq->type.elems.size(); ++i) {
       auto g = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, seq->type.elems[i], loc);

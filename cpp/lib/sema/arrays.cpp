@@ -2,6 +2,7 @@
 // array attributes (shape, ndim, size, strides, T, dtype, itemsize).
 #include "array_index.h"
 #include "mahou/range_type.h"
+#include "mahou/literal_dict_type.h"
 
 #include "mahou/slice_type.h"
 
@@ -15,6 +16,11 @@ ExprPtr FunctionTyper::subscript(const ast::Subscript &s) {
   // An optional's value (TypeError when None), as Numba indexes Optional(array).
   if (base->type.isOptional()) base = unwrapOptional(std::move(base));
   if (types::isRange(base->type)) return rangeItem(*this, std::move(base), *s.index, s.loc);
+  if (types::isLiteralDict(base->type)) { // d['key'], a constant key
+    auto key = expr(*s.index);
+    if (isUnknown(key)) return unknown(s.loc);
+    return literalDictGet(*this, std::move(base), std::move(key), s.loc);
+  }
   if (base->type.isTuple()) {
     refuseSlice(*this, base->type, s.loc, "is not subscriptable");
     auto idx = constInt(*s.index);

@@ -4,6 +4,7 @@
 // is a variable of the call site, so its type widens as a variable's does (an int start
 // over floats gives a float). Strings are refused as Python refuses them.
 #include "sema/typers.h"
+#include "mahou/literal_dict_type.h"
 
 namespace mahou::sema {
 
@@ -26,6 +27,7 @@ ExprPtr sumWithStart(Use &u) {
                   (c && c->comp != ast::CompKind::Set && c->comp != ast::CompKind::Dict);
   ExprPtr items = listLike ? t.listFromAst(iterable, iterable.loc) : t.expr(iterable);
   if (t.isUnknown(items)) return t.unknown(e.loc);
+  if (types::isLiteralDict(items->type)) items = literalDictIterable(t, std::move(items), e.loc); // its keys, values...
   if (items->type.isArray() && items->type.ndim != 1)
     t.notSupported(e.loc, "sum() over a " + std::to_string(items->type.ndim) + "-D array is not supported (use np.sum)");
   int held = t.holdInTemp(std::move(items), e.loc, *stmts);

@@ -6,6 +6,7 @@
 #include "sema/typers.h"
 
 #include "mahou/bound_method_type.h"
+#include "mahou/literal_dict_type.h"
 #include "mahou/literal_list_type.h"
 #include "mahou/range_type.h"
 #include "mahou/slice_type.h"
@@ -91,10 +92,12 @@ std::optional<bool> isBuiltinInstance(const GlobalValue &g, const Type &xt) {
   if (cls->typer == &builtinSlice) return types::isSlice(xt);
   if (cls->typer == &builtinTuple) // ranges, slices, literal lists, bound methods, closures are tuples inside only
     return xt.isTuple() && (xt.handle == 0 || xt.isNamedTuple()) && !types::isSlice(xt) && !types::isRange(xt) &&
-           !types::isLiteralList(xt) && !types::isBoundMethod(xt) && !xt.isClosure();
+           !types::isLiteralList(xt) && !types::isLiteralDict(xt) && !types::isBoundMethod(xt) && !xt.isClosure();
   if (cls->typer == &builtinStr && cls->variant == 0) return xt.isString();
   if (cls->typer == &builtinList) return xt.isList() || types::isLiteralList(xt);
-  if (cls->typer == &builtinSetDict) return cls->variant == 0 ? xt.isSet() : xt.isDict();
+  if (cls->typer == &builtinSetDict)
+    return cls->variant == 0 ? xt.isSet()
+                             : xt.isDict() || (types::isLiteralDict(xt) && types::literalDictView(xt) == types::LiteralDictView::Dict);
   return std::nullopt;
 }
 
@@ -178,6 +181,7 @@ ExprPtr builtinMinMax(Use &u) {
       return asNumpyFunction(u);
     }
     refuseSlice(t, args[0]->type, u.loc, "is not iterable");
+    if (types::isLiteralDict(args[0]->type)) args[0] = literalDictIterable(t, std::move(args[0]), u.loc); // min(d): of its keys
     if (!args[0]->type.isTuple()) u.error("'" + args[0]->type.str() + "' object is not iterable");
     if (args[0]->type.elems.empty()) { // ValueError when run, as Python (the tuple is still evaluated)
       auto stmts = std::make_shared<ir::Block>();
@@ -222,6 +226,7 @@ ExprPtr builtinSum(Use &u) {
   Typing &t = u.t;
   auto args = u.args(1, 1);
   if (Typing::isUnknown(args[0])) return u.unknown();
+  if (types::isLiteralDict(args[0]->type)) args[0] = literalDictIterable(t, std::move(args[0]), u.loc); // its keys, values...
   const Type at = args[0]->type;
   if (at.isArray()) {
     if (at.ndim != 1) u.notSupported("sum() over a " + std::to_string(at.ndim) + "-D array is not supported (use np.sum)");

@@ -1,6 +1,7 @@
 // The arguments of a call, typed once: positional ones with `*t` spread into the
 // tuple's items, keyword ones by name; and bindOnce, which evaluates a value once into
 // a hidden variable for an expression that reads it several times (IR `let`).
+#include "mahou/literal_dict_type.h"
 #include "typer.h"
 
 namespace mahou::sema {
@@ -25,6 +26,7 @@ bool readsOnlyVariables(const ir::Expr &e) {
 // Items of a tuple value for a spread: read from the value itself when it is a
 // variable or constant, else from a hidden variable it is evaluated into once.
 std::vector<ExprPtr> FunctionTyper::spreadTuple(ExprPtr value, Loc loc, CallArgs *args) {
+  if (types::isLiteralDict(value->type)) value = literalDictIterable(*this, std::move(value), loc); // f(*d): its keys
   const Type t = value->type;
   refuseSlice(*this, t, loc, "cannot be spread into arguments");
   if (!t.isTuple()) error(loc, "argument after * must be a tuple, not " + t.str());

@@ -2,6 +2,9 @@
 // methods and operators, and the text print() writes for them.
 #include "typer.h"
 
+#include "mahou/literal_dict_type.h"
+#include "mahou/literal_list_type.h"
+
 namespace mahou::sema {
 
 using ObjectOp = ir::ObjectOp;
@@ -20,12 +23,35 @@ ExprPtr FunctionTyper::dictDisplay(const ast::Dict &d) {
   for (size_t i = 0; i < d.keys.size(); ++i) {
     keys.push_back(expr(*d.keys[i]));
     values.push_back(expr(*d.values[i]));
-    if (isUnknown(keys.back()) || isUnknown(values.back())) return unknown(d.loc);
-    auto uk = types::unify(kt, keyType(*this, keys.back()->type, d.keys[i]->loc));
-    auto uv = types::unify(vt, itemType(*this, values.back()->type, d.values[i]->loc, "a dict value"));
-    if (!uk || uk->isOptional()) error(d.keys[i]->loc, "dict keys of different types: " + kt.str() + " and " + keys.back()->type.str());
+  }
+  for (size_t i = 0; i < d.keys.size(); ++i)
+    if (isUnknown(keys[i]) || isUnknown(values[i])) return unknown(d.loc);
+  // String-constant keys and values that do not all convert safely to the first value's
+  // type (int into float does, float into int does not; or a value a typed dict cannot hold:
+  // a literal list or dict): Numba's literal string-key dict (literal_dicts.cpp), whose
+  // values keep their own types, as Python's.
+  bool constantKeys = true, common = true;
+  const Type first = itemType(*this, values[0]->type, d.values[0]->loc, "a dict value");
+  for (size_t i = 0; i < d.keys.size(); ++i) {
+    constantKeys = constantKeys && keys[i]->type.kind == Kind::Str;
+    const Type &x = values[i]->type;
+    if (types::isLiteralList(x) || types::isLiteralDict(x)) common = false;
+    auto uv = types::unify(first, itemType(*this, x, d.values[i]->loc, "a dict value"));
+    if (!uv || *uv != first) common = false;
+  }
+  if (constantKeys && !common) {
+    std::vector<std::string> names;
+    for (auto &k : keys) names.push_back(k->type.text);
+    return literalDictDisplay(*this, names, std::move(values), d.loc);
+  }
+  vt = Type::unknown();
+  for (size_t i = 0; i < d.keys.size(); ++i) {
+    auto uk = types::unify(kt, keyType(*this, keys[i]->type, d.keys[i]->loc));
+    auto uv = types::unify(vt, itemType(*this, values[i]->type, d.values[i]->loc, "a dict value"));
+    if (!uk || uk->isOptional()) error(d.keys[i]->loc, "dict keys of different types: " + kt.str() + " and " + keys[i]->type.str());
     if (!uv || uv->isOptional())
-      error(d.values[i]->loc, "dict values of different types: " + vt.str() + " and " + values.back()->type.str());
+      error(d.values[i]->loc, "dict values of different types: " + vt.str() + " and " + values[i]->type.str() +
+                                  " (values of different types need string-constant keys, Numba's literal dict)");
     kt = *uk;
     vt = *uv;
   }

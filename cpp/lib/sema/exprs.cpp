@@ -5,6 +5,7 @@
 #include "mahou/datetime_units.h"
 
 #include "mahou/literal_list_type.h"
+#include "mahou/literal_dict_type.h"
 
 #include <cmath>
 
@@ -205,6 +206,8 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
     if (auto r = objectBinary(*this, op, lhs, rhs, loc)) return r;
   const Type &a = lhs->type, &b = rhs->type;
   const char *sym = ast::binOpSymbol(op);
+  refuseLiteralDict(*this, a, loc, std::string("does not support the operator ") + sym);
+  refuseLiteralDict(*this, b, loc, std::string("does not support the operator ") + sym);
   if (op == ast::BinOpKind::MatMult) {
     if (!a.isArray() || !b.isArray()) error(loc, "the @ operator needs two arrays");
     return matmul(std::move(lhs), std::move(rhs), loc);
@@ -384,6 +387,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     bool negate = op == ast::CmpOpKind::NotIn;
     ExprPtr r;
     if (rhs->type.isInstance()) r = instanceContains(*this, negate, lhs, rhs, loc);
+    else if (types::isLiteralDict(rhs->type)) r = literalDictContains(*this, negate, std::move(lhs), std::move(rhs), loc);
     else if (!(r = containerContains(*this, negate, lhs, rhs, loc))) r = tupleContains(*this, negate, std::move(lhs), std::move(rhs), loc);
     if (isUnknown(r)) return r;
     return wrapBindings(std::move(bindings), std::move(r), loc);
@@ -391,6 +395,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   if ((a.isOptional() && b.isNone()) || (b.isOptional() && a.isNone()))
     if (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq)
       return isNoneTest(a.isOptional() ? std::move(lhs) : std::move(rhs), op == ast::CmpOpKind::NotEq, loc);
+  if (types::isLiteralDict(a) || types::isLiteralDict(b)) return literalDictCompare(*this, op, std::move(lhs), std::move(rhs), loc);
   if (a.isOptional() || b.isOptional())
     return compareOne(op, unwrapOptional(std::move(lhs)), unwrapOptional(std::move(rhs)), loc);
   if (a.isInstance() || b.isInstance())

@@ -3,6 +3,7 @@
 // any of these, np.ndindex, generators (stepped, having no length); the iterable is
 // evaluated once into hidden variables. Also `a, b = arr` (the first axis's items).
 #include "typer.h"
+#include "mahou/literal_dict_type.h"
 
 #include "mahou/range_type.h"
 
@@ -159,6 +160,15 @@ bool iterSource(FunctionTyper &t, const ast::Expr &e, IterSource &src, ir::Block
 bool iterSourceOfValue(FunctionTyper &t, ExprPtr it, IterSource &src, ir::Block &out, Loc loc, bool topLevel) {
   if (FunctionTyper::isUnknown(it)) return false;
   if (it->type.kind == Kind::Str) it = toUnicode(t, std::move(it));
+  if (types::isLiteralDict(it->type)) { // its keys, values or (key, value) pairs
+    const Type dt = it->type;
+    it = literalDictIterable(t, std::move(it), loc);
+    if (types::literalDictView(dt) != types::LiteralDictView::Dict &&
+        types::literalDictView(dt) != types::LiteralDictView::Keys && !it->type.isHomogeneousTuple())
+      t.notSupported(loc, "a loop over " + dt.str() + " (values of different types) is not supported; use " +
+                              "literal_unroll() on it, as Numba does: for v in literal_unroll(d." +
+                              types::literalDictViewName(dt).substr(5) + "())");
+  }
   if (it->type.isOptional()) it = t.unwrapOptional(std::move(it));
   if ((it->type.isSet() || it->type.isDict()) && !t.gpu()) {
     // A set or dict that is not a variable (set(a), s | t, f()): stepped as iter() steps it,

@@ -4,6 +4,7 @@
 // instance calls its __hash__.
 #include "typer.h"
 #include "sema/typers.h"
+#include "mahou/literal_dict_type.h"
 #include "mahou/literal_list_type.h"
 #include "mahou/range_type.h"
 
@@ -36,6 +37,7 @@ ExprPtr hashOf(Typing &t, ExprPtr x, Loc loc) {
   if (types::isSlice(ty)) t.error(loc, "unhashable type: 'slice'"); // as in Python 3.11
   if (types::isRange(ty)) t.notSupported(loc, "hashing a range object is not supported");
   if (types::isLiteralList(ty)) t.error(loc, "unhashable type: 'list'");
+  if (types::isLiteralDict(ty)) t.error(loc, "unhashable type: '" + types::literalDictViewName(ty) + "'");
   if (ty.isTuple()) {
     return t.bindOnce(std::move(x), [&](const std::function<ExprPtr()> &v) -> ExprPtr {
       std::vector<ExprPtr> lanes;

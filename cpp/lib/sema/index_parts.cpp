@@ -1,5 +1,6 @@
 // Typing of the parts of an array subscript, once each: integers, slices, Ellipsis,
 // None / np.newaxis, index arrays and booleans, a tuple index spread into its items.
+#include "mahou/literal_dict_type.h"
 #include "array_index.h"
 #include "mahou/range_type.h"
 #include "mahou/slice_type.h"
@@ -127,6 +128,7 @@ ArrayIndex FunctionTyper::arrayIndexParts(const Type &at, const ast::Expr &index
       ix.unknown = true;
       continue;
     }
+    refuseLiteralDict(*this, v->type, p->loc, "cannot index an array");
     if (parts.size() == 1 && v->type.isTuple() && !types::isSlice(v->type) && !types::isRange(v->type)) {
       // a[idx] with idx a tuple: its items are the parts (a[np.nonzero(m)], a[(s, 0)])
       CallArgs holder;

@@ -1,6 +1,7 @@
 // Primitives the NumPy library in Python (python/mahou/_library) builds on (numpy.def,
 // builtins.def): as_strided (a view with other extents and byte strides: ArrayStrided),
 // atleast views, mahou._language's refuse and tuple_setitem (a new tuple).
+#include "mahou/literal_dict_type.h"
 #include "sema/typers.h"
 
 namespace mahou::sema {
@@ -131,6 +132,7 @@ ExprPtr mahouTupleSetitem(Use &u) {
   for (auto &a : args)
     if (t.isUnknown(a)) return t.unknown(loc);
   const Type tt = args[0]->type;
+  refuseLiteralDict(t, tt, loc, "cannot be given to " + fname + "()");
   if (!tt.isTuple() || tt.isClosure()) t.error(loc, fname + "() needs a tuple, not " + tt.str());
   if (!tt.elems.empty() && !tt.isHomogeneousTuple()) t.error(loc, fname + "() needs a tuple of items of one type, not " + tt.str());
   size_t n = tt.elems.size();

@@ -3,6 +3,7 @@
 // that version's own hidden variables; at run time one loop over the item indices
 // runs the version of each index, so break, continue and else behave as in Python.
 #include "typer.h"
+#include "mahou/literal_dict_type.h"
 
 namespace mahou::sema {
 
@@ -21,6 +22,7 @@ bool FunctionTyper::literalUnrollLoop(const ast::For &s, ir::Block &out) {
     --loopDepth_;
     return true;
   }
+  if (types::isLiteralDict(args[0]->type)) args[0] = literalDictIterable(*this, std::move(args[0]), loc);
   const Type tt = args[0]->type;
   if (!tt.isTuple())
     notSupported(call->loc, "literal_unroll() needs a tuple, not " + tt.str());

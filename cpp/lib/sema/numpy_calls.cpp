@@ -1,6 +1,7 @@
 // Typers of the math module's functions (math.def) and of NumPy's array creation
 // (numpy.def: empty/zeros/ones/full(_like), arange, copy, dtypes called as functions);
 // the dtype and shape arguments of calls.
+#include "mahou/literal_dict_type.h"
 #include "typer.h"
 #include "mahou/datetime_units.h"
 #include "sema/arrays.h"
@@ -151,7 +152,8 @@ std::vector<ExprPtr> FunctionTyper::shapeArgument(const ast::Expr &e) {
     dims.push_back(toInt64Index(std::move(v), "array dimension"));
     return dims;
   }
-  if (!v->type.isTuple()) error(e.loc, "shape must be an integer or a tuple of integers, not " + v->type.str());
+  if (!v->type.isTuple() || types::isLiteralDict(v->type))
+    error(e.loc, "shape must be an integer or a tuple of integers, not " + v->type.str());
   if (v->op == ir::ExprOp::TupleMake) {
     for (auto &x : v->args) dims.push_back(toInt64Index(std::move(x), "array dimension"));
     return dims;

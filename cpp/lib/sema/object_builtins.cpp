@@ -1,6 +1,7 @@
 // The builtins over objects (list(), set(), dict(), sorted(), str(), ord(), chr(), int(s),
 // float(s)), len() of objects and sum/min/max/any/all over lists and generators.
 #include "typer.h"
+#include "mahou/literal_dict_type.h"
 #include "sema/typers.h"
 #include "mahou/range_type.h"
 
@@ -142,6 +143,8 @@ ExprPtr builtinSetDict(Use &u) {
   } else if (!isSet && arg.kind != ast::ExprKind::Call && !arg.as<ast::Comprehension>()) {
     ExprPtr value = t.expr(arg); // dict(d) of a dict: a copy of it
     if (Typing::isUnknown(value)) return u.unknown();
+    if (types::isLiteralDict(value->type) && types::literalDictView(value->type) == types::LiteralDictView::Dict)
+      return value; // a literal dict cannot change: its values are its copy's
     if (value->type.isDict()) {
       Type dt = value->type;
       std::vector<ExprPtr> a;

@@ -222,6 +222,7 @@ void FunctionTyper::deleteTarget(const ast::Expr &target, ir::Block &out) {
     dictDelete(*this, std::move(base), *sub->index, target.loc, out);
     return;
   }
+  refuseLiteralDictMutation(*this, base->type, target.loc);
   error(target.loc, "'" + base->type.str() + "' does not support item deletion");
 }
 

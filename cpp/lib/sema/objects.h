@@ -51,6 +51,17 @@ void refuseSlice(const Typing &t, const Type &type, Loc loc, const std::string &
 // "a literal list ... <what>" (UnsupportedError) when `type` is a literal list: the tuple
 // operations whose answer would differ for a list (literal_lists.cpp).
 void refuseLiteralList(const Typing &t, const Type &type, Loc loc, const std::string &what);
+// Literal string-key dicts (`{'a': 1, 'b': 'x'}`, mahou/literal_dict_type.h; literal_dicts.cpp):
+// "a LiteralStrKeyDict ... <what>" (UnsupportedError) when `type` is one or its view: the
+// tuple operations whose answer would differ for a dict; the mutation refusal (TypingError).
+void refuseLiteralDict(const Typing &t, const Type &type, Loc loc, const std::string &what);
+void refuseLiteralDictMutation(const Typing &t, const Type &type, Loc loc);
+ExprPtr literalDictDisplay(Typing &t, const std::vector<std::string> &keys, std::vector<ExprPtr> values, Loc loc);
+ExprPtr literalDictGet(Typing &t, ExprPtr d, ExprPtr key, Loc loc);        // d['key'], a constant key
+ExprPtr literalDictIterable(Typing &t, ExprPtr d, Loc loc);               // what iterating it gives, as a tuple
+ExprPtr literalDictContains(Typing &t, bool negate, ExprPtr needle, ExprPtr d, Loc loc);
+ExprPtr literalDictCompare(Typing &t, ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc); // ==, != (else refused)
+ExprPtr literalDictText(Typing &t, ExprPtr d, Loc loc);                   // {'a': 1}, dict_keys(['a']), ...
 // The typed IR's comparison of a comparison operator (== != < <= > >=); none for the
 // others (is, in, ...) (exprs.cpp).
 std::optional<ir::CmpOp> irCompare(ast::CmpOpKind op);

@@ -2,6 +2,7 @@
 // through a 1-D view of the pointed-to memory (non-negative indices, no bounds), and
 // carray(p, shape, dtype=None) / farray(...) view it as a C / Fortran ordered array,
 // as Numba's carray and farray do.
+#include "mahou/literal_dict_type.h"
 #include "typer.h"
 #include "sema/typers.h"
 
@@ -56,6 +57,7 @@ ExprPtr mahouCarray(Use &u) {
   }
   if (!d) t.error(e.loc, name + "() of a voidptr needs dtype=");
   std::vector<ExprPtr> extents;
+  refuseLiteralDict(t, shape->type, shapeE->loc, "is not a shape");
   if (shape->type.isTuple()) {
     const Type st = shape->type;
     if (st.elems.empty()) t.error(shapeE->loc, name + "() needs at least one dimension");

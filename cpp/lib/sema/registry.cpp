@@ -3,6 +3,7 @@
 #include "mahou/bound_method_type.h"
 #include "sema/typers.h"
 
+#include "mahou/literal_dict_type.h"
 #include "mahou/range_type.h"
 #include "mahou/slice_type.h"
 
@@ -164,6 +165,8 @@ Receiver receiverOf(const Type &t) {
     if (types::isRange(t)) return Receiver::Range;
     if (types::isSlice(t)) return Receiver::Slice;
     if (types::isBoundMethod(t)) return Receiver::Value; // obj.method as a value: no members
+    if (types::isLiteralDict(t)) // the dict's methods; its views have none
+      return types::literalDictView(t) == types::LiteralDictView::Dict ? Receiver::LiteralDict : Receiver::Value;
     if (t.isNamedTuple()) return Receiver::NamedTuple;
     return Receiver::Tuple;
   default: return Receiver::Value;

@@ -2,6 +2,7 @@
 // assignment, if/while, return, raise, assert, print (for loops: for_loops.cpp).
 #include "mahou/bound_method_type.h"
 #include "typer.h"
+#include "mahou/literal_dict_type.h"
 #include "sema/arrays.h"
 #include "array_index.h"
 
@@ -162,6 +163,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
       unpackArray(*elts, std::move(value), loc, out);
       return;
     }
+    if (!isUnknown(value) && types::isLiteralDict(value->type)) value = literalDictIterable(*this, std::move(value), loc);
     if (!isUnknown(value)) {
       refuseSlice(*this, value->type, loc, "cannot be unpacked");
       if (!value->type.isTuple())
@@ -228,6 +230,7 @@ void FunctionTyper::assign(const ast::Expr &target, ExprPtr value, Loc loc, ir::
     if (base->type.isString()) error(loc, "'str' object does not support item assignment");
     if (base->type.isPointer()) base = pointerView(*this, std::move(base), loc);
     refuseLiteralList(*this, base->type, loc, "cannot be changed");
+    refuseLiteralDictMutation(*this, base->type, loc);
     if (base->type.isTuple()) error(loc, "'tuple' object does not support item assignment");
     if (!base->type.isArray()) error(loc, "'" + base->type.str() + "' does not support item assignment");
     if (base->type.readonly) error(loc, "cannot assign to an item of a read-only array");
@@ -412,6 +415,7 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
     return;
   }
   if (base->type.isPointer()) base = pointerView(*this, std::move(base), s.loc);
+  refuseLiteralDictMutation(*this, base->type, s.loc);
   if (!base->type.isArray()) error(s.loc, "'" + base->type.str() + "' does not support item assignment");
   ArrayIndex ix = arrayIndexParts(base->type, *sub->index);
   if (ix.unknown) return;

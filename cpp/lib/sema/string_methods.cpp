@@ -1,5 +1,6 @@
 // Typers of the methods of strings (strings.def): each a runtime call (runtime/unicode_methods.cpp)
 // on the receiver as a run-time string.
+#include "mahou/literal_dict_type.h"
 #include "sema/object_members.h"
 #include "sema/typers.h"
 
@@ -57,6 +58,7 @@ ExprPtr strStartsWith(Use &m) {
   auto a = args(m, 1, 3);
   if (anyUnknown(a)) return m.t.unknown(m.loc);
   bool atEnd = m.variant() == 1;
+  refuseLiteralDict(m.t, a[0]->type, m.loc, "cannot be given to " + m.name + "()");
   if (a[0]->type.isTuple()) {
     // Any of the prefixes: one test each, or-ed (the receiver and bounds are pure).
     if (!m.t.isPureValue(*m.self)) m.t.notSupported(m.loc, m.name + "() of a tuple on a computed string; assign it first");

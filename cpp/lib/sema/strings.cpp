@@ -2,6 +2,7 @@
 // concatenated), and the repr() text of containers that print() writes.
 #include "typer.h"
 #include "mahou/literal_list_type.h"
+#include "mahou/literal_dict_type.h"
 #include "mahou/range_type.h"
 
 namespace mahou::sema {
@@ -27,6 +28,7 @@ ExprPtr reprText(Typing &t, ExprPtr v, Loc loc) {
   if (ty.isNumber() || ty.isNone() || ty.isOptional()) return toStr(t, std::move(v), false, loc);
   if (ty.isInstance()) return toStr(t, std::move(v), true, loc);
   if (types::isRange(ty)) t.notSupported(loc, "the text of a range object is not supported in compiled code");
+  if (types::isLiteralDict(ty)) return literalDictText(t, std::move(v), loc);
   if (ty.isTuple()) {
     auto stmts = std::make_shared<ir::Block>();
     int tv = t.holdInTemp(std::move(v), loc, *stmts);

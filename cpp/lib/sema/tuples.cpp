@@ -127,7 +127,7 @@ ExprPtr tupleContains(Typing &t, bool negate, ExprPtr needle, ExprPtr tuple, Loc
   for (size_t i = 0; i < tt.elems.size(); ++i) {
     const Type &et = tt.elems[i];
     ExprPtr eq;
-    bool comparable = (nt.isNumber() && et.isNumber()) || (nt.kind == Kind::Str && et.kind == Kind::Str) ||
+    bool comparable = (nt.isNumber() && et.isNumber()) || (nt.isString() && et.isString()) ||
                       nt.isNone() || et.isNone();
     if (!comparable) {
       if ((nt.isArray() || et.isArray()) || (nt.isTuple() && et.isTuple()))

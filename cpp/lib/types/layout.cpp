@@ -1,6 +1,7 @@
 // Native sizes, alignments and tuple field offsets (must match codegen's LLVM types).
 #include "mahou/layout.h"
 
+#include "mahou/literal_dict_type.h"
 #include "mahou/literal_list_type.h"
 #include "mahou/objects.h"
 #include "mahou/runtime.h"
@@ -127,7 +128,7 @@ struct DescBuilder {
     case Kind::Tuple: {
       std::vector<size_t> offs = tupleOffsets(t);
       for (size_t i = 0; i < t.elems.size(); ++i) add(t.elems[i], offset + offs[i]);
-      if (isLiteralList(t)) flags &= ~uint32_t(MAHOU_DESC_HASHABLE | MAHOU_DESC_ORDERED); // a list
+      if (isLiteralList(t) || isLiteralDict(t)) flags &= ~uint32_t(MAHOU_DESC_HASHABLE | MAHOU_DESC_ORDERED); // a list, a dict
       return;
     }
     case Kind::EnumMember: // its value; an Enum's members are not ordered (an IntEnum's are)

@@ -1,5 +1,6 @@
 // Type constructors, predicates, printing and unification of the type lattice.
 #include "mahou/types.h"
+#include "mahou/literal_dict_type.h"
 #include "mahou/literal_list_type.h"
 #include "mahou/range_type.h"
 #include "mahou/slice_type.h"
@@ -431,6 +432,12 @@ std::string Type::str() const {
       std::string s = "LiteralList(";
       for (size_t i = 0; i < elems.size(); ++i) s += (i ? ", " : "") + elems[i].str();
       return s + ")";
+    }
+    if (isLiteralDict(*this)) { // LiteralStrKeyDict('a': int64, 'b': unicode): the keys are part of the type
+      std::string s = "LiteralStrKeyDict(";
+      for (size_t i = 0; i < elems.size(); ++i) s += (i ? ", '" : "'") + fields[i] + "': " + elems[i].str();
+      s += ")";
+      return handle == kLiteralDictClass ? s : literalDictViewName(*this) + "(" + s + ")"; // a view: dict_keys(...)
     }
     if (handle) { // NamedTuple(P, x: int64, y: float64): the field names are part of the type
       std::string s = "NamedTuple(" + text;

@@ -2,7 +2,8 @@
 displays, comprehensions, set() of lists and dicts, copies; `d[k]` (KeyError
 both), `get` (with and without a default), `pop`, `setdefault`, `in`, `len`,
 `sum`/`min`/`max` of keys and values, comparisons; stores, `del`, `update`, `clear`,
-augmented stores `d[k] += v`; iteration over keys, values and items (the dict changed
+augmented stores `d[k] += v`; literal dicts (string-constant keys, values of different
+types) read with constant keys, `get`, `in` and `len`; iteration over keys, values and items (the dict changed
 inside the loop: RuntimeError in both when its size changes); set algebra (`|`, `&`,
 `-`, `^`), `add`, `discard`, `remove`, subset and disjoint tests; sets as parameters
 and results, dicts as results.
@@ -56,6 +57,24 @@ def key_expr(g, k, depth):
 
 
 # ---------------------------------------------------------------- dict expressions
+
+def literal_dict_item(g, t, depth):
+    # `{'y': 1.5, 'x': e, 'w': 'ab'}['x']`: string-constant keys, values with no common type
+    # (a literal dict), read with a constant key, `get` (a present or absent key), `in`, len
+    items = [("x", g.expr(t, depth + 1)), ("w", repr(g.rng.choice(["w", "", "ab"]))),
+             ("y", g.expr(g.rng.choice([INT, FLOAT, BOOL]), depth + 1))]
+    g.rng.shuffle(items)
+    if g.chance(0.2):  # a repeated key: the last value, at the first key's place
+        items.append(("w", repr("again")))
+    d = "{" + ", ".join(f"{k!r}: {v}" for k, v in items) + "}"
+    if t == BOOL and g.chance(0.4):
+        return f"({g.rng.choice(['x', 'w', 'z'])!r} {g.rng.choice(['in', 'not in'])} {d})"
+    if t == INT and g.chance(0.3):
+        return f"len({d})"
+    if g.chance(0.3):
+        return f"{d}.get('x', {g.expr(t, depth + 1)})" if g.chance(0.5) else f"{d}.get('x')"
+    return f"{d}['x']"
+
 
 @leaf
 def dict_display(g, t, depth):
@@ -298,6 +317,7 @@ def register(reg):
     reg.add_expr("set", 2, set_display)
     reg.add_expr("set", 2, set_derived)
     reg.add_expr(VALUES, 0.8, value_of_dict)
+    reg.add_expr([INT, FLOAT, BOOL], 0.3, literal_dict_item)
     reg.add_expr(INT, 0.6, int_of_container)
     reg.add_expr(BOOL, 0.6, bool_of_container)
     reg.add_expr("list", 0.5, list_of_container)
