@@ -834,3 +834,40 @@ def test_generators_returned_to_python_keep_their_argument_arrays_alive():
     del g3
     gc.collect()
     assert sys.getrefcount(a) == before
+
+
+def test_huge_unsigned_indices_are_out_of_range_not_negative():
+    # a uint64 index past INT64_MAX is not -1 (NumPy and Python refuse it): with
+    # boundscheck it is an IndexError, never the last item
+    import numpy as np
+    import pytest
+    from mahou import njit
+
+    a = np.arange(5.0)
+    get = njit(boundscheck=True)(lambda a, i: a[i])
+
+    @njit(boundscheck=True)
+    def store(a, i):
+        a[i] = 9.0
+
+    @njit(boundscheck=True)
+    def view(b, i):
+        return b[i, :].sum()
+
+    @njit
+    def in_list(i):
+        xs = [1, 2, 3]
+        xs[i] = 7
+        return xs[i]
+
+    for i in (np.uint64(2**64 - 1), np.uint64(2**63)):
+        with pytest.raises(IndexError):
+            get(a, i)
+        with pytest.raises(IndexError):
+            store(a, i)
+        with pytest.raises(IndexError):
+            view(np.ones((2, 2)), i)
+        with pytest.raises(IndexError):
+            in_list(i)
+    assert a.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+    assert get(a, np.uint64(4)) == 4.0 and in_list(np.uint64(2)) == 7

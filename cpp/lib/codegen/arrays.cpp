@@ -57,6 +57,16 @@ llvm::Value *FunctionLowering::arrayStride(llvm::Value *arr, int dim) {
   return b_.CreateExtractValue(arr, {4u, unsigned(dim)});
 }
 
+// An index's value as int64. A uint64 index past INT64_MAX is past the end of every
+// sequence (NumPy and Python refuse it), not a negative index counted from the end: it
+// becomes INT64_MAX, which the bounds check refuses.
+llvm::Value *FunctionLowering::indexValue(const ir::Expr &index) {
+  llvm::Value *v = scalarExpr(index);
+  const ir::Expr &from = index.op == ir::ExprOp::Cast && !index.args.empty() ? *index.args[0] : index;
+  if (from.type.kind != types::Kind::Scalar || from.type.dtype != types::DType::UInt64) return v;
+  return b_.CreateSelect(b_.CreateICmpSLT(v, c64(0)), c64(INT64_MAX), v);
+}
+
 llvm::Value *FunctionLowering::wrapIndex(llvm::Value *idx, llvm::Value *extent, bool check) {
   if (check) return checkedIndex(idx, extent, "index out of bounds" + where());
   return b_.CreateSelect(b_.CreateICmpSLT(idx, c64(0)), b_.CreateAdd(idx, extent), idx);
@@ -107,7 +117,7 @@ llvm::Value *FunctionLowering::arrayItem(const ir::Expr &e) {
   const Type &t = e.args[0]->type;
   Value arr = expr(*e.args[0]);
   std::vector<llvm::Value *> idx; // every index evaluated before any is checked, as in Python
-  for (int k = 0; k < t.ndim; ++k) idx.push_back(scalarExpr(*e.args[k + 1]));
+  for (int k = 0; k < t.ndim; ++k) idx.push_back(indexValue(*e.args[k + 1]));
   for (int k = 0; k < t.ndim; ++k) idx[k] = wrapIndex(idx[k], arrayShape(arr.v, k), options_.boundscheck);
   llvm::Value *p = elementPointer(arr.v, t, idx);
   llvm::LoadInst *load = b_.CreateLoad(types_.mem(e.type), p);
@@ -124,7 +134,7 @@ void FunctionLowering::storeItem(const ir::Stmt &s) {
   llvm::Value *v = scalarExpr(valueE);
   Value arr = expr(*s.exprs[0]);
   std::vector<llvm::Value *> idx;
-  for (int k = 0; k < t.ndim; ++k) idx.push_back(scalarExpr(*s.exprs[k + 1]));
+  for (int k = 0; k < t.ndim; ++k) idx.push_back(indexValue(*s.exprs[k + 1]));
   for (int k = 0; k < t.ndim; ++k) idx[k] = wrapIndex(idx[k], arrayShape(arr.v, k), options_.boundscheck);
   llvm::Value *p = elementPointer(arr.v, t, idx);
   tagMemory(b_.CreateStore(toMem(v, valueE.type), p), MemoryKind::ArrayElement);
@@ -148,7 +158,7 @@ Value FunctionLowering::arrayView(const ir::Expr &e) {
     llvm::Value *stride = arrayStride(arr.v, k);
     ++k;
     if (!slot.isSlice) {
-      llvm::Value *i = wrapIndex(scalarExpr(*slot.index), extent, true);
+      llvm::Value *i = wrapIndex(indexValue(*slot.index), extent, true);
       data = b_.CreateGEP(b_.getInt8Ty(), data, b_.CreateMul(i, stride));
       continue;
     }

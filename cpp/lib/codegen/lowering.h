@@ -144,6 +144,7 @@ public:
   llvm::Value *arrayShape(llvm::Value *arr, int dim);
   void assumeExtentsBounded(llvm::Value *arg, const Type &t); // an argument's extents <= max bytes / itemsize
   llvm::Value *arrayStride(llvm::Value *arr, int dim);
+  llvm::Value *indexValue(const ir::Expr &index); // a uint64 past INT64_MAX stays out of range
   llvm::Value *wrapIndex(llvm::Value *idx, llvm::Value *extent, bool check);
   llvm::Value *checkedIndex(llvm::Value *idx, llvm::Value *extent, const std::string &message); // arrays.cpp
   llvm::Value *elementPointer(llvm::Value *arr, const Type &t, llvm::ArrayRef<llvm::Value *> indices);

@@ -247,14 +247,14 @@ Value FunctionLowering::listOp(const ir::Expr &e) {
   switch (op) {
   case ObjectOp::ListLen: result = {b_.CreateLoad(i64(), listField(list.v, kListSize)), false}; break;
   case ObjectOp::ListGet: {
-    llvm::Value *p = itemPtr(scalarExpr(*e.args[1]), "list index out of range");
+    llvm::Value *p = itemPtr(indexValue(*e.args[1]), "list index out of range");
     llvm::Value *x = fromMem(b_.CreateLoad(memT, p), item);
     if (item.hasRefs()) incref(x, item); // the caller owns it: the list may drop it meanwhile
     result = {x, item.hasRefs()};
     break;
   }
   case ObjectOp::ListSet: {
-    llvm::Value *idx = scalarExpr(*e.args[1]);
+    llvm::Value *idx = indexValue(*e.args[1]);
     llvm::Value *x = ownedForStore(expr(*e.args[2]), item);
     size_t valueMark = holdForError({x, true}, item); // until it is stored: the index may be out of range
     llvm::Value *p = itemPtr(idx, "list assignment index out of range");
