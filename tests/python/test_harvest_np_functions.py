@@ -24,6 +24,14 @@ def angle(x):
     return np.angle(x)
 
 
+def nanargmax(a):
+    return np.nanargmax(a)
+
+
+def nanargmin(a):
+    return np.nanargmin(a)
+
+
 def angle_deg(x, deg):
     return np.angle(x, deg)
 
@@ -437,7 +445,10 @@ BINS = np.array([1.0, 3, 4.5, 8])
 
 CASES = {
     "sinc": Case(sinc, [F, F.astype(np.float32), C, 0.5, -0.0, 5.0, 1 + 1j, F[::-2]], tol="ulp"),
-    "angle": Case(angle, [F, C, C.astype(np.complex64), 1.0, -1.0, 0.5 + 0.5j, -5 - 5j]),
+    "angle": Case(angle, [F, C, C.astype(np.complex64), 1.0, -1.0, 0.5 + 0.5j, -5 - 5j], tol="ulp"),
+    "nanargmax": Case(nanargmax, [NANS, F, M34, np.array([3, 1, 3]), np.array([np.nan, np.nan]), np.zeros(0),
+                                  NANS.astype(np.float32)]),
+    "nanargmin": Case(nanargmin, [NANS, F, M34[:, ::-2], np.array([np.nan, -np.inf]), np.array([np.nan]), np.zeros(0)]),
     "angle_deg": Case(angle_deg, [(C, True), (C, False), (F, True), (-5 - 5j, True)], tol="ulp"),
     "array_equal": Case(array_equal, [(np.array([]), np.array([])), (np.array([1, 2]), np.array([1, 2])),
                                       (np.array([]), np.array([1])), (M34, M34), (M34, M34.T),
@@ -614,9 +625,7 @@ CASES = {
 }
 
 # Cases mahou does not compile yet (a clean TypingError/UnsupportedError is asserted).
-EXPECTED_REFUSALS = {
-    'angle', 'angle_deg'
-}
+EXPECTED_REFUSALS = set()
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

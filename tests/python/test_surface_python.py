@@ -631,6 +631,10 @@ def cmath_log10(z):
     return cmath.log10(z)
 
 
+def cmath_log_base(z, base):
+    return cmath.log(z, base)
+
+
 def cmath_sin(z):
     return cmath.sin(z)
 
@@ -923,6 +927,8 @@ for _name in ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", 
                                    tol="ulp")
 for _name in ("log", "log10"):  # cmath.log(0j) is -inf here (Numba's), CPython raises
     CASES["cmath." + _name].inputs = [a for a in CASES["cmath." + _name].inputs if a != (0j,)]
+CASES["cmath.log_base"] = Case(cmath_log_base, [(1 + 2j, 2), (1 + 2j, 1j), (-3.0, 10.0), (0.5, 2 + 0j), (8, 2),
+                                                (-1j, -0.5)], tol="ulp")
 CASES["cmath.rect"] = Case(cmath_rect, [(1.0, 0.5), (2.0, -3.0), (0.0, 1.0)], tol="ulp")
 
 _INT_PAIRS = [(7, 2), (-7, 3), (0, 5), (2**40, -3), (5, 5)]

@@ -66,14 +66,22 @@ ExprPtr cmathFunction(Use &u) {
   std::string fname = u.qualified();
   const Type c128 = Type::scalar(DType::Complex128);
   Loc loc = u.loc;
-  auto args = u.args(1, 1, {}, fname);
-  if (Typing::isUnknown(args[0])) return t.unknown(loc);
-  if (!args[0]->type.isNumber()) t.error(loc, fname + "() needs a number, not " + args[0]->type.str());
+  auto args = u.args(1, fn == CmathFunction::Log ? 2 : 1, {}, fname);
+  for (auto &a : args) {
+    if (Typing::isUnknown(a)) return t.unknown(loc);
+    if (!a->type.isNumber()) t.error(a->loc, fname + "() needs a number, not " + a->type.str());
+  }
   ExprPtr z = ir::makeCast(std::move(args[0]), c128);
   switch (fn) {
   case CmathFunction::Sqrt: return call1(t, ir::Intrinsic::CSqrt, c128, std::move(z), loc);
   case CmathFunction::Exp: return call1(t, ir::Intrinsic::CExp, c128, std::move(z), loc);
-  case CmathFunction::Log: return call1(t, ir::Intrinsic::CLog, c128, std::move(z), loc);
+  case CmathFunction::Log: {
+    auto l = call1(t, ir::Intrinsic::CLog, c128, std::move(z), loc);
+    if (args.size() == 1) return l;
+    // cmath.log(z, base): log(z) / log(base), a complex division, as CPython computes it
+    auto lb = call1(t, ir::Intrinsic::CLog, c128, ir::makeCast(std::move(args[1]), c128), loc);
+    return t.binary(ast::BinOpKind::Div, std::move(l), std::move(lb), loc);
+  }
   case CmathFunction::Log10: {
     auto l = call1(t, ir::Intrinsic::CLog, c128, std::move(z), loc);
     return t.binary(ast::BinOpKind::Div, std::move(l), ir::makeConst(Type::float64(), loc, 0, 2.302585092994045684), loc);

@@ -898,3 +898,50 @@ def meshgrid(x, y):
             gx[i, j] = xs[j]
             gy[i, j] = ys[i]
     return gx, gy
+
+
+@njit
+def _nan_arg_extreme(a, want_min):
+    # The first index of the least (greatest) item that is not NaN; -1 when all are NaN.
+    f = a.ravel()
+    k = -1
+    best = f[0]
+    for i in range(f.shape[0]):
+        x = f[i]
+        if x != x:
+            continue
+        if k < 0 or (x < best if want_min else x > best):
+            best = x
+            k = i
+    return k
+
+
+@njit
+def nanargmin(a):
+    a = np.asarray(a)
+    if a.size == 0:
+        raise ValueError("attempt to get argmin of an empty sequence")
+    k = _nan_arg_extreme(a, True)
+    if k < 0:
+        raise ValueError("All-NaN slice encountered")
+    return k
+
+
+@njit
+def nanargmax(a):
+    a = np.asarray(a)
+    if a.size == 0:
+        raise ValueError("attempt to get argmax of an empty sequence")
+    k = _nan_arg_extreme(a, False)
+    if k < 0:
+        raise ValueError("All-NaN slice encountered")
+    return k
+
+
+@njit
+def angle(z, deg=False):
+    # NumPy's definition: arctan2 of the imaginary and real parts (0 or pi for reals)
+    a = np.arctan2(np.imag(z), np.real(z))
+    if deg:
+        a = a * (180.0 / np.pi)
+    return a
