@@ -156,7 +156,7 @@ bool appendRecordArrayKey(PyArrayObject *a, KeyBuffer &key) {
 }
 
 bool appendArrayKey(PyArrayObject *a, KeyBuffer &key) {
-  if (PyDataType_HASFIELDS(PyArray_DESCR(a)))
+  if (isItemDescr(PyArray_DESCR(a)))
     return appendRecordArrayKey(a, key);
   int d = arrayDType(a);
   if (d < 0)
@@ -231,7 +231,7 @@ std::optional<Type> typeOfTuple(PyObject *obj, std::string *why) {
 }
 
 std::optional<Type> typeOfArray(PyArrayObject *a, std::string *why) {
-  if (PyDataType_HASFIELDS(PyArray_DESCR(a))) {
+  if (isItemDescr(PyArray_DESCR(a))) {
     auto rec = recordTypeOfDescr(PyArray_DESCR(a), why);
     if (!rec)
       return std::nullopt;
@@ -290,8 +290,8 @@ bool arrayFitsType(PyObject *obj, const Type &t) {
   if ((t.layout == Layout::C && !(flags & NPY_ARRAY_C_CONTIGUOUS)) ||
       (t.layout == Layout::F && !(flags & NPY_ARRAY_F_CONTIGUOUS)))
     return false;
-  if (t.isRecordArray() || PyDataType_HASFIELDS(PyArray_DESCR(a))) {
-    if (!t.isRecordArray() || !PyDataType_HASFIELDS(PyArray_DESCR(a)))
+  if (t.isRecordArray() || isItemDescr(PyArray_DESCR(a))) {
+    if (!t.isRecordArray() || !isItemDescr(PyArray_DESCR(a)))
       return false;
     auto rec = recordTypeOfDescr(PyArray_DESCR(a), nullptr);
     return rec && *rec == t.elems[0];

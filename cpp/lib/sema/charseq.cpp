@@ -1,0 +1,47 @@
+// Typing of NumPy's fixed-width character sequences (S<n>/U<n> array items and record
+// fields): an item of a U array is read into a str at once (so every str operation
+// applies) and a str stored into one is truncated to the width and NUL-padded; S items
+// (bytes) are refused, as is every use on the GPU.
+#include "typer.h"
+#include "sema/arrays.h"
+#include "sema/typers.h"
+
+namespace mahou::sema {
+
+using ObjectOp = ir::ObjectOp;
+
+namespace {
+
+void refuseCharSeq(const Typing &t, const Type &cs, Loc loc, const std::string &what) {
+  if (!cs.isUnicodeCharSeq())
+    t.notSupported(loc, what + " of type " + cs.str() +
+                            " (an S, bytes, item) is not supported: only items of U (str) arrays and fields are "
+                            "read and written");
+  if (t.gpu()) t.notSupported(loc, what + " of type " + cs.str() + " is not supported in CUDA kernels");
+}
+
+} // namespace
+
+ExprPtr charSeqValue(Typing &t, ExprPtr cs, Loc loc) {
+  refuseCharSeq(t, cs->type, loc, "reading a string");
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(cs));
+  return objectOp(t, ObjectOp::CharSeqGet, Type::unicode(), std::move(args), loc);
+}
+
+void storeCharSeq(Typing &t, ExprPtr cs, ExprPtr value, Loc loc, ir::Block &out) {
+  const Type ct = cs->type;
+  refuseCharSeq(t, ct, loc, "storing into a string");
+  if (Typing::isUnknown(value)) return;
+  if (ct.readonly) t.error(loc, "cannot assign to an item of a read-only array");
+  if (!value->type.isString())
+    t.error(loc, "cannot store " + value->type.str() + " into an item of type " + ct.str() + " (a str is expected)");
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(cs));
+  args.push_back(t.convert(std::move(value), Type::unicode(), "the store into a string item"));
+  auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
+  st->exprs.push_back(objectOp(t, ObjectOp::CharSeqSet, Type::none(), std::move(args), loc));
+  out.push_back(std::move(st));
+}
+
+} // namespace mahou::sema
