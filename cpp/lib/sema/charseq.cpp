@@ -44,4 +44,30 @@ void storeCharSeq(Typing &t, ExprPtr cs, ExprPtr value, Loc loc, ir::Block &out)
   out.push_back(std::move(st));
 }
 
+void augAssignCharSeqItem(Typing &t, ExprPtr base, const ast::AugAssign &s, const ast::Expr &index, ir::Block &out) {
+  const Type at = base->type;
+  auto idx = t.elementIndices(at, index);
+  if (!idx) t.notSupported(s.loc, "augmented assignment to a slice of " + at.str() + " is not supported");
+  for (auto &i : *idx)
+    if (Typing::isUnknown(i)) return;
+  // The array and each index evaluated once, then a[i] = a[i] <op> value.
+  auto once = [&](ExprPtr e) -> ExprPtr {
+    if (t.isPureValue(*e)) return e;
+    return t.load(t.holdInTemp(std::move(e), s.loc, out), s.loc);
+  };
+  ExprPtr arr = once(std::move(base));
+  std::vector<ExprPtr> indices;
+  for (auto &i : *idx) indices.push_back(once(std::move(i)));
+  auto item = [&] {
+    std::vector<ExprPtr> args;
+    args.push_back(ir::clone(*arr));
+    for (auto &i : indices) args.push_back(ir::clone(*i));
+    Type cs = at.elems[0];
+    cs.readonly = at.readonly;
+    return objectOp(t, ObjectOp::RecordItem, cs, std::move(args), s.loc);
+  };
+  auto v = t.binary(s.op, charSeqValue(t, item(), s.loc), t.expr(*s.value), s.loc);
+  storeCharSeq(t, item(), std::move(v), s.loc, out);
+}
+
 } // namespace mahou::sema

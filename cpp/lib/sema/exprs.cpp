@@ -395,6 +395,11 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     return compareOne(op, unwrapOptional(std::move(lhs)), unwrapOptional(std::move(rhs)), loc);
   if (a.isInstance() || b.isInstance())
     if (auto r = instanceCompare(*this, op, lhs, rhs, loc)) return r;
+  // An array against a string compares elementwise in NumPy (never the scalar False of two
+  // unlike objects), and so do arrays of records or strings against anything: refused.
+  if ((a.isArray() && (b.isString() || b.isRecordArray())) || (b.isArray() && (a.isString() || a.isRecordArray())))
+    notSupported(loc, std::string("comparing ") + a.str() + " and " + b.str() + " with " + ast::cmpOpSymbol(op) +
+                          " is not supported (compare the items)");
   if (a.isObject() || b.isObject() || a.isString() || b.isString())
     if (auto r = objectCompare(*this, op, lhs, rhs, loc)) return r;
   if (a.isArray() || b.isArray()) {

@@ -199,6 +199,8 @@ void storeRecordItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr va
   if (ty.isRecordArray()) { // a[i] = r: the record's bytes copied into the element
     if (ty.readonly) t.error(loc, "cannot assign to an item of a read-only array");
     auto idx = t.elementIndices(ty, index);
+    if (!idx && ty.isCharSeqArray())
+      t.notSupported(loc, "storing into a slice of " + ty.str() + " is not supported (store a str into one item)");
     if (!idx)
       t.notSupported(loc, "storing into a slice or a field of " + ty.str() +
                             " is not supported (store a record into one element, or into a record's field)");
