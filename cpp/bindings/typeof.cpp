@@ -324,7 +324,7 @@ static std::optional<Type> typeOfDTypeObject(PyObject *obj, std::string *why) {
     return std::nullopt;
   }
   std::optional<Type> out;
-  if (PyDataType_HASFIELDS(descr)) {
+  if (isItemDescr(descr)) { // a structured dtype, or an S<n>/U<n> one: its record or CharSeq in elems
     if (auto rec = recordTypeOfDescr(descr, why)) {
       Type t = Type::dtypeObj(DType::UInt8);
       t.elems.push_back(*rec);

@@ -97,6 +97,23 @@ def test_item_out_of_range_raises():
         f(a, 8)
 
 
+def char_of_item(x, i, j):
+    return x[i][j]
+
+
+def test_zero_dim_arrays_and_characters_of_items():
+    for a in (np.array("12"), np.array("日本語é")):
+        assert njit(item_1d)(a, ()) == a[()]
+        assert njit(char_of_item)(a, (), 1) == a[()][1]
+        _, _, py, jit = run_both(store, a, (), "xyzzy")
+        same_arrays(py, jit)
+    a = np.array(["12", "3"])
+    for i, j in [(0, 0), (0, 1), (1, 0), (-1, -1)]:
+        assert njit(char_of_item)(a, i, j) == a[i][j]
+    with pytest.raises(IndexError):
+        njit(char_of_item)(a, 1, 1)
+
+
 def test_code_point_past_unicode_raises():
     a = np.array([0x110000, 65], dtype=np.uint32).view("U2")
     with pytest.raises(ValueError):
@@ -414,10 +431,52 @@ def test_other_operations_are_refused(fn):
     assert "test_charseq.py:" in str(info.value)
 
 
-@pytest.mark.parametrize("fn", [empty_u, zeros_u])
-def test_creation_is_refused(fn):
+U4 = np.dtype("U4")
+S3 = np.dtype("S3")
+
+
+def make_u(n):
+    a = np.empty(n, U4)
+    b = np.zeros((2, n), dtype=U4)
+    if n:
+        a[0] = "héllo"
+        b[1, -1] = "x"
+    return a, b, np.empty_like(a), np.zeros_like(b)
+
+
+def make_s(n):
+    return np.zeros(n, S3), np.empty((n, 2), S3)
+
+
+def make_from_argument(n, dt):
+    return np.zeros(n, dt)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_creation_with_a_dtype_object(n):
+    for fn in (make_u, make_s):
+        expected, got, _, _ = run_both(fn, n)
+        for e, g in zip(expected, got):
+            if fn is make_s and e is expected[1]:
+                e = np.zeros_like(e)  # np.empty: NumPy's items are whatever the memory held, mahou's are zeroed
+            assert g.dtype == e.dtype and g.shape == e.shape and g.tobytes() == e.tobytes()
+    got = njit(make_from_argument)(n, np.dtype("U2"))
+    assert got.dtype == np.dtype("U2") and got.tobytes() == np.zeros(n, "U2").tobytes()
+
+
+def ones_u(n):
+    return np.ones(n, U4)
+
+
+def astype_u(a):
+    return a.astype(U4)
+
+
+@pytest.mark.parametrize("fn,arg", [(empty_u, 3), (zeros_u, 3), (ones_u, 3), (astype_u, np.arange(3))])
+def test_other_creation_is_refused(fn, arg):
+    # a dtype given as a string ('U5') is refused, as Numba refuses it (it is not a NumPy attribute)
     with pytest.raises((TypingError, UnsupportedError)) as info:
-        njit(fn)(3)
+        njit(fn)(arg)
     assert "test_charseq.py:" in str(info.value)
 
 

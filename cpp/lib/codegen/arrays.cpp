@@ -365,7 +365,8 @@ Value FunctionLowering::arrayAlloc(const ir::Expr &e) {
   llvm::Value *data = arrayData(arr);
   llvm::Value *count = c64(1);
   for (auto *x : extents) count = b_.CreateMul(count, x);
-  if (kind == ir::AllocKind::Zeros) {
+  // np.empty of strings is zeroed too: its items read as '' rather than whatever the memory held.
+  if (kind == ir::AllocKind::Zeros || (kind == ir::AllocKind::Empty && e.type.isCharSeqArray())) {
     int64_t itemsize = e.type.isRecordArray() ? e.type.elems[0].itemsize : types::dtypeBytes(e.type.dtype);
     b_.CreateMemSet(data, b_.getInt8(0), b_.CreateMul(count, c64(itemsize)), llvm::MaybeAlign(64));
   } else if (kind == ir::AllocKind::Ones || kind == ir::AllocKind::Full) {

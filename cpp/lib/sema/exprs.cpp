@@ -159,10 +159,10 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
   case GK::JitClass: return ir::makeConst(Type::classRef(g.handle, g.s), loc, 0);
   case GK::DType: {
     Type t = Type::dtypeObj(g.dtype);
-    if (!g.s.empty()) { // a structured dtype: its record type (np.empty(n, dtype=rec))
+    if (!g.s.empty()) { // a structured or S/U dtype: its record or CharSeq (np.empty(n, dtype=rec))
       std::string why;
       auto rec = types::parseType(g.s, &why);
-      if (!rec || !rec->isRecord()) internalError("the record type of a structured dtype: " + why);
+      if (!rec || (!rec->isRecord() && !rec->isCharSeq())) internalError("the item type of a dtype: " + why);
       t.elems.push_back(*rec);
     }
     return ir::makeConst(t, loc, 0);

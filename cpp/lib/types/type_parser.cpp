@@ -142,6 +142,7 @@ private:
   }
 
   std::optional<Type> parseType() {
+    if (atCharSeq()) return parseCharSeq(); // [unichr x 5]: an S/U item (a string dtype's)
     if (eat('(')) { // (a, b) tuple
       std::vector<Type> elems;
       if (!eat(')')) {
@@ -224,12 +225,18 @@ private:
     if (name == "Record") return parseRecord();
     if (name == "dtype") { // dtype(float32), dtype(Record(...)): a dtype as a value
       if (!eat('(')) return fail("expected '(' after dtype");
-      std::string dname = ident();
-      auto d = dname == "Record" ? parseRecord() : namedScalar(dname);
+      std::optional<Type> d;
+      if (atCharSeq()) {
+        d = parseCharSeq();
+      } else {
+        std::string dname = ident();
+        d = dname == "Record" ? parseRecord() : namedScalar(dname);
+      }
       if (!d) return fail("unknown dtype in dtype(...)");
       if (!eat(')')) return fail("expected ')'");
-      Type t = Type::dtypeObj(d->isRecord() ? DType::UInt8 : d->dtype);
-      if (d->isRecord()) t.elems.push_back(*d);
+      bool item = d->isRecord() || d->isCharSeq();
+      Type t = Type::dtypeObj(item ? DType::UInt8 : d->dtype);
+      if (item) t.elems.push_back(*d);
       return t;
     }
     // array(float64, 2d, C); array(Record(...), 1d, C); a buffer object's: bytes(uint8, 1d, C, readonly)
