@@ -284,6 +284,36 @@ def identity(a):
     return a
 
 
+def copy_only(a):
+    return a.copy()
+
+
+@pytest.mark.parametrize("name", list(ARRAYS))
+def test_copy(name):
+    expected, got, py, jit = run_both(copy_only, ARRAYS[name])
+    assert got.dtype == expected.dtype and got.shape == expected.shape and got.tobytes() == expected.tobytes()
+    assert got.flags.c_contiguous
+    same_arrays(py, jit)
+
+
+def copy_and_store(a):
+    b = a.copy()
+    b[0] = "zz"
+    return b
+
+
+def test_copy_is_writable_and_separate():
+    a = ARRAYS["1d"].copy()
+    a.flags.writeable = False
+    got = njit(copy_and_store)(a)
+    assert str(got[0]) == "zz" and str(a[0]) == "abc" and got.tobytes()[20:] == a.tobytes()[20:]
+    s = np.array([b"ab", b"", b"xyz"])[::-1]
+    assert njit(copy_only)(s).tobytes() == s.copy().tobytes()
+    r = make_records(PACKED)[::-2]
+    got = njit(copy_only)(r)
+    assert got.dtype == PACKED and got.tobytes() == r.copy().tobytes()
+
+
 def test_returned_argument_is_the_array():
     a = ARRAYS["2dF"]
     assert njit(identity)(a) is a

@@ -136,6 +136,17 @@ ExprPtr recordArrayNbytesAttribute(Use &u) {
   return u.t.binary(ast::BinOpKind::Mult, std::move(s), ir::makeConst(Type::int64(), u.loc, itemsize), u.loc);
 }
 
+// a.copy() of an array of records or strings: a C-contiguous copy of the items' bytes.
+ExprPtr recordArrayCopyMethod(Use &u) {
+  u.t.requireHost(u.loc, "a.copy()");
+  u.args(0, 0, {}, "copy");
+  const Type at = u.self->type;
+  auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::recordArray(at.elems[0], at.ndim, types::Layout::C),
+                                      u.loc);
+  c->args.push_back(std::move(u.self));
+  return c;
+}
+
 ExprPtr recordArrayTAttribute(Use &u) {
   const Type t = u.self->type;
   if (t.ndim == 1) return std::move(u.self);
@@ -292,6 +303,8 @@ bool takesRecords(const ir::Expr &e) {
     return kind != ir::ObjectOpKind::Str && kind != ir::ObjectOpKind::Hash;
   }
   case ir::ExprOp::Cast: return recordish(e.type); // to an optional, or another layout
+  case ir::ExprOp::ArrayCopy: // a.copy(): the items' bytes into an array of the same items
+    return e.type.isRecordArray() && e.args[0]->type.isRecordArray() && e.type.elems == e.args[0]->type.elems;
   default: return false;
   }
 }
@@ -310,8 +323,8 @@ struct RecordUses {
   [[noreturn]] void refuse(Loc loc, const Type &what, const std::string &op) const {
     if (what.isCharSeqArray())
       t.notSupported(loc, "the operation '" + op + "' on " + what.str() +
-                              " is not supported (arrays of strings support indexing, slicing, iteration, len, "
-                              "their shape and storing a str into an item)");
+                               is not supported (arrays of strings support indexing, slicing, iteration, len, "
+                              "their shape, copy() and storing a str into an item)");
     t.notSupported(loc, "the operation '" + op + "' on " + what.str() +
                             " is not supported (records support their fields, indexing, slicing, iteration and len)");
   }
