@@ -323,7 +323,7 @@ struct RecordUses {
   [[noreturn]] void refuse(Loc loc, const Type &what, const std::string &op) const {
     if (what.isCharSeqArray())
       t.notSupported(loc, "the operation '" + op + "' on " + what.str() +
-                               is not supported (arrays of strings support indexing, slicing, iteration, len, "
+                              " is not supported (arrays of strings support indexing, slicing, iteration, len, "
                               "their shape, copy() and storing a str into an item)");
     t.notSupported(loc, "the operation '" + op + "' on " + what.str() +
                             " is not supported (records support their fields, indexing, slicing, iteration and len)");
