@@ -246,6 +246,37 @@ def test_store_item_of_another_array(width):
     assert got.tobytes() == expected.tobytes()
 
 
+def fill_slice(a):
+    a[1:3] = "xyzzy"
+
+
+def fill_all(a):
+    a[...] = "é"
+
+
+def fill_reversed(a):
+    a[::-2] = ""
+
+
+def fill_row(a):
+    a[0] = "rowrow"
+
+
+def fill_from_item(a):
+    a[1:] = a[0]
+
+
+@pytest.mark.parametrize("fn,names", [(fill_slice, ["1d", "strided", "2d", "2dF", "empty"]),
+                                      (fill_all, ["1d", "2dT", "2d_cols", "empty"]),
+                                      (fill_reversed, ["1d", "reversed"]),
+                                      (fill_row, ["2d", "2dF", "2dT"]),
+                                      (fill_from_item, ["1d", "strided", "width1"])])
+def test_store_str_into_a_slice(fn, names):
+    for name in names:
+        _, _, py, jit = run_both(fn, ARRAYS[name])
+        same_arrays(py, jit)
+
+
 def aug(a, i):
     a[i] += "xy"
     a[-1] += a[0]
@@ -434,7 +465,7 @@ def ufunc(a):
 
 
 def slice_store(a):
-    a[1:3] = "q"
+    a[1:3] = 5
 
 
 def fancy(a):

@@ -69,6 +69,25 @@ Value FunctionLowering::recordOp(const ir::Expr &e) {
     release(s, e.args[1]->type);
     return {llvm::Constant::getNullValue(types_.ssa(Type::none())), false};
   }
+  if (op == ir::ObjectOp::CharSeqFill) { // a[1:3] = 'x': the value, then the view, then every item
+    const Type &at = e.args[0]->type;
+    Value s = expr(*e.args[1]);
+    const size_t mark = holdForError(s, e.args[1]->type); // released if the view raises
+    Value view = expr(*e.args[0]);
+    dropHeld(mark);
+    std::vector<llvm::Value *> extents;
+    for (int k = 0; k < at.ndim; ++k) extents.push_back(arrayShape(view.v, k));
+    Type byStrides = at;
+    byStrides.layout = types::Layout::A;
+    auto *ptr = b_.getPtrTy();
+    auto set = runtimeFn("mahou_rt_charseq_set", b_.getVoidTy(), {ptr, i64(), ptr});
+    loopNest(extents, [&](const std::vector<llvm::Value *> &idx) {
+      b_.CreateCall(set, {elementPointer(view.v, byStrides, idx), c64(at.elems[0].charCount()), s.v});
+    });
+    release(view, at);
+    release(s, e.args[1]->type);
+    return {llvm::Constant::getNullValue(types_.ssa(Type::none())), false};
+  }
   const Type &rt = e.args[0]->type;
   llvm::Value *rec = expr(*e.args[0]).v; // a record owns nothing
   llvm::Value *field = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), rec, uint64_t(e.ival));

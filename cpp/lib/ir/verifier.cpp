@@ -279,6 +279,11 @@ private:
     case ObjectOp::CharSeqGet:
       check(e.args.size() == 1 && arg(0).isUnicodeCharSeq() && e.type.isUnicode(), name);
       break;
+    case ObjectOp::CharSeqFill:
+      check(e.args.size() == 2 && arg(0).isCharSeqArray() && arg(0).elems[0].isUnicodeCharSeq() &&
+                arg(1).isUnicode() && e.type.isNone(),
+            name);
+      break;
     case ObjectOp::CharSeqSet:
       check(e.args.size() == 2 && arg(0).isUnicodeCharSeq() && arg(1).isUnicode() && e.type.isNone(), name);
       break;

@@ -60,6 +60,8 @@ void checkRecordUses(const Typing &t, const ir::Block &body);
 // array, record.getattr of an S/U field); reading gives a str, storing takes one.
 ExprPtr charSeqValue(Typing &t, ExprPtr cs, Loc loc);
 void storeCharSeq(Typing &t, ExprPtr cs, ExprPtr value, Loc loc, ir::Block &out);
+// a[1:3] = 'x': a str stored into every item of a view of an array of strings.
+void fillCharSeqs(Typing &t, ExprPtr view, ExprPtr value, Loc loc, ir::Block &out);
 // a[i] += 'x' of an array of strings (the array and the indices evaluated once).
 void augAssignCharSeqItem(Typing &t, ExprPtr base, const ast::AugAssign &s, const ast::Expr &index, ir::Block &out);
 

@@ -44,6 +44,21 @@ void storeCharSeq(Typing &t, ExprPtr cs, ExprPtr value, Loc loc, ir::Block &out)
   out.push_back(std::move(st));
 }
 
+void fillCharSeqs(Typing &t, ExprPtr view, ExprPtr value, Loc loc, ir::Block &out) {
+  const Type vt = view->type;
+  refuseCharSeq(t, vt.elems[0], loc, "storing into a string");
+  if (vt.readonly) t.error(loc, "cannot assign to a slice of a read-only array");
+  if (!value->type.isString())
+    t.notSupported(loc, "storing " + value->type.str() + " into a slice of " + vt.str() +
+                            " is not supported (a str is stored into every item)");
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(view));
+  args.push_back(t.convert(std::move(value), Type::unicode(), "the store into a slice of strings"));
+  auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
+  st->exprs.push_back(objectOp(t, ObjectOp::CharSeqFill, Type::none(), std::move(args), loc));
+  out.push_back(std::move(st));
+}
+
 void augAssignCharSeqItem(Typing &t, ExprPtr base, const ast::AugAssign &s, const ast::Expr &index, ir::Block &out) {
   const Type at = base->type;
   auto idx = t.elementIndices(at, index);

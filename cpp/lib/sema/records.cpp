@@ -210,8 +210,15 @@ void storeRecordItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr va
   if (ty.isRecordArray()) { // a[i] = r: the record's bytes copied into the element
     if (ty.readonly) t.error(loc, "cannot assign to an item of a read-only array");
     auto idx = t.elementIndices(ty, index);
-    if (!idx && ty.isCharSeqArray())
-      t.notSupported(loc, "storing into a slice of " + ty.str() + " is not supported (store a str into one item)");
+    if (!idx && ty.isCharSeqArray()) { // a[1:3] = 'x': the str into every item of the view
+      auto view = t.indexArray(std::move(base), index, loc);
+      if (t.isUnknown(view) || t.isUnknown(value)) return;
+      if (view->op != ir::ExprOp::ArrayView)
+        t.notSupported(loc, "storing into " + ty.str() + " through an index array is not supported");
+      view->type = Type::recordArray(ty.elems[0], view->type.ndim, view->type.layout, view->type.readonly);
+      fillCharSeqs(t, std::move(view), std::move(value), loc, out);
+      return;
+    }
     if (!idx)
       t.notSupported(loc, "storing into a slice or a field of " + ty.str() +
                             " is not supported (store a record into one element, or into a record's field)");
