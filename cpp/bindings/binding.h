@@ -102,7 +102,10 @@ PyObject *boxRange(PyObject *items);                             // steals the (
 // when a field is not a scalar in native byte order), the process's number for a record
 // layout (dispatcher keys), the dtype of a record type (borrowed), unboxing an np.void
 // as a pointer to its bytes, boxing a record as a copy.
+// The item type of a structured dtype (a Record) or of an S<n>/U<n> dtype (a CharSeq): an
+// array of either is a record array (Type::recordArray); isItemDescr says which dtypes.
 std::optional<types::Type> recordTypeOfDescr(::_PyArray_Descr *d, std::string *why);
+bool isItemDescr(::_PyArray_Descr *d);
 std::optional<types::Type> recordTypeOfVoid(PyObject *obj, std::string *why); // an np.void argument
 uint64_t recordLayoutId(const types::Type &rec);
 uint64_t recordLayoutIdOfVoid(PyObject *obj); // recordLayoutId of its record type; 0 when it has none

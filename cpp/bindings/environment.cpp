@@ -385,11 +385,11 @@ private:
         return unsupported("dtype " + name);
       g.kind = K::DType;
       g.dtype = *d;
-    } else if (tag == "recorddtype") { // ("recorddtype", a structured np.dtype): its record type as text
+    } else if (tag == "recorddtype") { // ("recorddtype", a structured or S/U np.dtype): its item type as text
       std::string why;
       auto rec = recordTypeOfDescr(reinterpret_cast<::_PyArray_Descr *>(t[1].ptr()), &why);
       if (!rec)
-        return unsupported("the structured dtype " + nb::cast<std::string>(nb::str(t[1])) + ": " + why);
+        return unsupported("the dtype " + nb::cast<std::string>(nb::str(t[1])) + ": " + why);
       g.kind = K::DType;
       g.dtype = types::DType::UInt8; // a placeholder: the record is g.s
       g.s = rec->str();

@@ -1,5 +1,5 @@
 // NumPy records at the boundary: the record type of a structured dtype (fields of
-// scalar dtypes in native byte order), the dispatcher's key of a record layout (an
+// scalar or S/U dtypes in native byte order) and the CharSeq of an S/U dtype, the dispatcher's key of a record layout (an
 // interned number per distinct layout), unboxing an np.void as a pointer to its bytes
 // (a view of the array it came from), and boxing records (a copy, as an np.void) and
 // arrays of records (their dtype made again from the type).
@@ -37,16 +37,46 @@ LayoutEntry &layoutEntry(const Type &rec) {
 
 } // namespace
 
+bool isItemDescr(PyArray_Descr *d) {
+  return PyDataType_HASFIELDS(d) || d->type_num == NPY_STRING || d->type_num == NPY_UNICODE;
+}
+
+namespace {
+// The CharSeq of an S<n> or U<n> descriptor in native byte order, or nullopt.
+std::optional<Type> charSeqTypeOfDescr(PyArray_Descr *d) {
+  if (d->type_num != NPY_STRING && d->type_num != NPY_UNICODE) return std::nullopt;
+  bool unicode = d->type_num == NPY_UNICODE;
+  int64_t bytes = int64_t(PyDataType_ELSIZE(d));
+  if (bytes <= 0 || (unicode && (bytes % 4 != 0 || !PyDataType_ISNOTSWAPPED(d)))) return std::nullopt;
+  return Type::charSeq(unicode, unicode ? bytes / 4 : bytes);
+}
+
+// A new reference to the descriptor of a CharSeq (S<n> or U<n>, native byte order).
+PyArray_Descr *charSeqDescr(const Type &t) {
+  std::string spec = std::string(t.isUnicodeCharSeq() ? "U" : "S") + std::to_string(t.charCount());
+  PyObject *text = PyUnicode_FromString(spec.c_str());
+  PyArray_Descr *descr = nullptr;
+  if (text && !PyArray_DescrConverter(text, &descr)) descr = nullptr;
+  Py_XDECREF(text);
+  return descr;
+}
+} // namespace
+
 std::optional<Type> recordTypeOfDescr(PyArray_Descr *d, std::string *why) {
   auto fail = [&](const std::string &reason) -> std::optional<Type> {
     if (why) {
       PyObject *s = PyObject_Str(reinterpret_cast<PyObject *>(d));
-      *why = "record " + std::string(s ? PyUnicode_AsUTF8(s) : "?") + " (" + reason + ")";
+      *why = (PyDataType_HASFIELDS(d) ? "record " : "array of ") + std::string(s ? PyUnicode_AsUTF8(s) : "?") + " (" +
+             reason + ")";
       Py_XDECREF(s);
       PyErr_Clear();
     }
     return std::nullopt;
   };
+  if (!PyDataType_HASFIELDS(d)) { // S<n> / U<n>: the character sequence
+    if (auto cs = charSeqTypeOfDescr(d)) return cs;
+    return fail(PyDataType_ELSIZE(d) == 0 ? "a zero-width string dtype" : "a string dtype not in native byte order");
+  }
   PyObject *names = PyDataType_NAMES(d);
   PyObject *fields = PyDataType_FIELDS(d);
   if (!names || !fields || !PyTuple_Check(names) || !PyDict_Check(fields)) return fail("not a structured dtype");
@@ -67,10 +97,11 @@ std::optional<Type> recordTypeOfDescr(PyArray_Descr *d, std::string *why) {
     if (PyDataType_HASFIELDS(fd) || PyDataType_HASSUBARRAY(fd))
       return fail(std::string("the field '") + fname + "' is a nested record or array, which is not supported");
     auto dt = types::dtypeFromNumpyNum(fd->type_num);
-    if (!dt || !PyDataType_ISNOTSWAPPED(fd))
-      return fail(std::string("the field '") + fname + "' is not a number or bool in native byte order");
+    auto cs = charSeqTypeOfDescr(fd);
+    if (!cs && (!dt || !PyDataType_ISNOTSWAPPED(fd)))
+      return fail(std::string("the field '") + fname + "' is not a number, bool or string in native byte order");
     fieldNames.push_back(fname);
-    fieldTypes.push_back(Type::scalar(*dt));
+    fieldTypes.push_back(cs ? *cs : Type::scalar(*dt));
     offsets.push_back(PyLong_AsLongLong(PyTuple_GET_ITEM(info, 1)));
   }
   bool aligned = (PyDataType_FLAGS(d) & NPY_ALIGNED_STRUCT) != 0;
@@ -143,12 +174,15 @@ uint64_t recordLayoutIdOfVoid(PyObject *obj) {
 PyArray_Descr *recordDescr(const Type &rec) {
   LayoutEntry &entry = layoutEntry(rec);
   if (entry.descr) return entry.descr;
+  if (rec.isCharSeq()) return entry.descr = charSeqDescr(rec);
   PyObject *spec = PyDict_New();
   PyObject *names = PyList_New(0), *formats = PyList_New(0), *offsets = PyList_New(0);
   bool ok = spec && names && formats && offsets;
   for (size_t i = 0; ok && i < rec.elems.size(); ++i) {
     PyObject *n = PyUnicode_FromString(rec.fields[i].c_str());
-    PyObject *f = reinterpret_cast<PyObject *>(PyArray_DescrFromType(types::dtypeNumpyNum(rec.elems[i].dtype)));
+    const Type &ft = rec.elems[i];
+    PyObject *f = reinterpret_cast<PyObject *>(ft.isCharSeq() ? charSeqDescr(ft)
+                                                              : PyArray_DescrFromType(types::dtypeNumpyNum(ft.dtype)));
     PyObject *o = PyLong_FromLongLong(rec.offsets[i]);
     ok = n && f && o && PyList_Append(names, n) == 0 && PyList_Append(formats, f) == 0 && PyList_Append(offsets, o) == 0;
     Py_XDECREF(n);

@@ -157,7 +157,7 @@ bool appendRecordArrayKey(PyArrayObject *a, KeyBuffer &key) {
 }
 
 bool appendArrayKey(PyArrayObject *a, KeyBuffer &key) {
-  if (PyDataType_HASFIELDS(PyArray_DESCR(a)))
+  if (isItemDescr(PyArray_DESCR(a)))
     return appendRecordArrayKey(a, key);
   int d = arrayDType(a);
   if (d < 0)
@@ -232,7 +232,7 @@ std::optional<Type> typeOfTuple(PyObject *obj, std::string *why) {
 }
 
 std::optional<Type> typeOfArray(PyArrayObject *a, std::string *why) {
-  if (PyDataType_HASFIELDS(PyArray_DESCR(a))) {
+  if (isItemDescr(PyArray_DESCR(a))) {
     auto rec = recordTypeOfDescr(PyArray_DESCR(a), why);
     if (!rec)
       return std::nullopt;
@@ -291,8 +291,8 @@ bool arrayFitsType(PyObject *obj, const Type &t) {
   if ((t.layout == Layout::C && !(flags & NPY_ARRAY_C_CONTIGUOUS)) ||
       (t.layout == Layout::F && !(flags & NPY_ARRAY_F_CONTIGUOUS)))
     return false;
-  if (t.isRecordArray() || PyDataType_HASFIELDS(PyArray_DESCR(a))) {
-    if (!t.isRecordArray() || !PyDataType_HASFIELDS(PyArray_DESCR(a)))
+  if (t.isRecordArray() || isItemDescr(PyArray_DESCR(a))) {
+    if (!t.isRecordArray() || !isItemDescr(PyArray_DESCR(a)))
       return false;
     auto rec = recordTypeOfDescr(PyArray_DESCR(a), nullptr);
     return rec && *rec == t.elems[0];
@@ -325,7 +325,7 @@ static std::optional<Type> typeOfDTypeObject(PyObject *obj, std::string *why) {
     return std::nullopt;
   }
   std::optional<Type> out;
-  if (PyDataType_HASFIELDS(descr)) {
+  if (isItemDescr(descr)) { // a structured dtype, or an S<n>/U<n> one: its record or CharSeq in elems
     if (auto rec = recordTypeOfDescr(descr, why)) {
       Type t = Type::dtypeObj(DType::UInt8);
       t.elems.push_back(*rec);

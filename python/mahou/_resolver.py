@@ -256,8 +256,8 @@ def _classify_plain(obj):
         if _cuda_device_name(obj) is not None:  # cuda.libdevice, cuda.fp16, ...: device namespaces
             return _module_attr(obj)
         return ("pymodule", obj.__name__)
-    if isinstance(obj, np.dtype) and obj.fields is not None:
-        return ("recorddtype", obj)  # a structured dtype: np.empty(n, dtype=rec) in compiled code
+    if isinstance(obj, np.dtype) and (obj.fields is not None or obj.kind in "SU"):
+        return ("recorddtype", obj)  # a structured or S/U dtype: np.empty(n, dtype=rec) in compiled code
     dtype = _dtype_name(obj)
     if dtype is not None:
         return ("dtype", dtype) if dtype in _DTYPES else ("unsupported", f"dtype {dtype}")

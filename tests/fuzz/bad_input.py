@@ -12,7 +12,7 @@ Kinds of case:
   repeat    str and list repeats and str padding by counts near the limits
   reshape   an array reshaped into extents near the limits (-1 included)
   declared  an array (every dtype, 1-2 dimensions, C/F/strided/reversed/read-only/
-            big-endian/broadcast/object) or another value given where an array type is
+            big-endian/broadcast/object/U/S strings) or another value given where an array type is
             declared: a jitclass field, a typed.List item, a typed.Dict value, an objmode
             output, an explicit signature. The value must fit the type (dtype,
             dimensions, contiguity, writeable) and give NumPy's sum, or be refused
@@ -24,7 +24,8 @@ Kinds of case:
   iterate   a dict changed while iterated (in compiled code, or a typed.Dict from Python):
             CPython's RuntimeError (or its result)
   mixed     1-6 arguments of every kind a call takes (numbers, NumPy scalars, strings,
-            arrays of several layouts, records of several layouts, tuples, lists, None)
+            arrays of several layouts, arrays of U/S strings, records of several layouts
+            (one with a U field), tuples, lists, None)
             in random order, returned as they came: each must come back as it was
             (a record once had no bytes in the call buffer and the next argument
             overwrote its pointer)
@@ -173,7 +174,8 @@ def make_value(rng):
         return "abc", "str"
     if kind == "none":
         return None, "None"
-    dt = rng.choice(["float64", "float64", "int64", "float32", "int8", "bool", "complex128", ">f8", "object"])
+    dt = rng.choice(["float64", "float64", "int64", "float32", "int8", "bool", "complex128", ">f8", "object",
+                     "U3", ">U3", "S2"])
     ndim = rng.choice([1, 2])
     layout = rng.choice(["C", "C", "F", "strided", "reversed", "readonly", "broadcast"])
     n = rng.randint(0, 5)
@@ -314,10 +316,13 @@ def _mixed_values():
         lambda: np.array([(5, -0.5)], dtype=aligned)[0],
         lambda: np.array([(1.5, 2), (3.5, 4)], dtype=pair),
         lambda: [1, 2, 3], lambda: [0.5],
+        lambda: np.array([["ab", "", "héllo"], ["x\x00y", "日本", "z"]], dtype="U5")[:, ::2],
+        lambda: np.array([b"ab", b"", b"xyz"], dtype="S3")[::-1],
+        lambda: np.array([("ab", 1.5), ("cdé", 2.5)], dtype=[("name", "U4"), ("x", "f8")]),
     ]  # (a plain dict is not an argument: Numba and mahou take typed.Dict only)
 
 
-MIXED_VALUES = list(range(21))  # indices into _mixed_values() (kept import-free here)
+MIXED_VALUES = list(range(24))  # indices into _mixed_values() (kept import-free here)
 
 
 def _canonical(v):

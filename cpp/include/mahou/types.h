@@ -121,6 +121,12 @@ enum class Kind : uint8_t {
   // representation), `fields` and `offsets` its members' names and values (a float's
   // bits), `typed` an IntEnum (a number too). Functions that hold one are not cached.
   EnumMember,
+  // A NumPy fixed-width character sequence (Numba's CharSeq / UnicodeCharSeq): the item
+  // of an `S<n>` or `U<n>` array or a field of such a type in a record. `dtype` is the
+  // code unit (uint8 for S, uint32 for U: NumPy stores UCS4), `itemsize` the width in
+  // bytes (n code units). A value is a pointer to its bytes, read into a str at once
+  // (sema/charseq.cpp); an array of them is an Array whose elems[0] is the CharSeq.
+  CharSeq,
 };
 
 struct Type {
@@ -180,7 +186,10 @@ struct Type {
   static Type numpyRandomGenerator();
   static Type record(std::vector<std::string> names, std::vector<Type> fieldTypes, std::vector<int64_t> offsets,
                      int64_t itemsize, bool aligned);
-  // An array of records: Kind::Array (dtype unused, uint8) whose elems[0] is the record.
+  // A fixed-width `S<count>` (unicode false) or `U<count>` (unicode true) item.
+  static Type charSeq(bool unicode, int64_t count);
+  // An array of records or of character sequences: Kind::Array (dtype unused, uint8)
+  // whose elems[0] is the record or the CharSeq.
   static Type recordArray(Type record, int ndim, Layout layout, bool readonly = false);
 
   bool isUnknown() const { return kind == Kind::Unknown; }
@@ -214,7 +223,12 @@ struct Type {
   bool isGenerator() const { return kind == Kind::Generator; }
   bool isRandomGenerator() const { return kind == Kind::NumPyRandomGenerator; }
   bool isRecord() const { return kind == Kind::Record; }
+  // An array of records or of character sequences (its items are elems[0], not a dtype).
   bool isRecordArray() const { return kind == Kind::Array && !elems.empty(); }
+  bool isCharSeq() const { return kind == Kind::CharSeq; }
+  bool isUnicodeCharSeq() const { return kind == Kind::CharSeq && dtype == DType::UInt32; }
+  bool isCharSeqArray() const { return isRecordArray() && elems[0].isCharSeq(); }
+  int64_t charCount() const { return itemsize / dtypeBytes(dtype); } // CharSeq: its width in code units
   // A string: a literal known at compile time (Str) or a runtime one (Unicode).
   bool isString() const { return kind == Kind::Str || kind == Kind::Unicode; }
   // A heap object behind one MahouMemInfo pointer (list, dict, set, string, jitclass instance).

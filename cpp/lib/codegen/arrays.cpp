@@ -375,7 +375,8 @@ Value FunctionLowering::arrayAlloc(const ir::Expr &e) {
   llvm::Value *data = arrayData(arr);
   llvm::Value *count = c64(1);
   for (auto *x : extents) count = b_.CreateMul(count, x);
-  if (kind == ir::AllocKind::Zeros) {
+  // np.empty of strings is zeroed too: its items read as '' rather than whatever the memory held.
+  if (kind == ir::AllocKind::Zeros || (kind == ir::AllocKind::Empty && e.type.isCharSeqArray())) {
     int64_t itemsize = e.type.isRecordArray() ? e.type.elems[0].itemsize : types::dtypeBytes(e.type.dtype);
     b_.CreateMemSet(data, b_.getInt8(0), b_.CreateMul(count, c64(itemsize)), llvm::MaybeAlign(64));
   } else if (kind == ir::AllocKind::Ones || kind == ir::AllocKind::Full) {
@@ -436,7 +437,15 @@ Value FunctionLowering::arrayCopy(const ir::Expr &e) {
   std::vector<llvm::Value *> extents;
   for (int k = 0; k < src.ndim; ++k) extents.push_back(arrayShape(in.v, k));
   llvm::Value *out = allocateArray(e.type, extents);
-  if (src.layout == types::Layout::C && src.dtype == e.type.dtype) {
+  if (src.isRecordArray()) { // records or strings: each item's bytes, by the byte strides
+    int64_t itemsize = src.elems[0].itemsize;
+    Type byStrides = src, outStrides = e.type;
+    byStrides.layout = outStrides.layout = types::Layout::A; // an item is not one of the placeholder dtype
+    loopNest(extents, [&](const std::vector<llvm::Value *> &idx) {
+      b_.CreateMemCpy(elementPointer(out, outStrides, idx), llvm::MaybeAlign(1), elementPointer(in.v, byStrides, idx),
+                      llvm::MaybeAlign(1), c64(itemsize));
+    });
+  } else if (src.layout == types::Layout::C && src.dtype == e.type.dtype) {
     llvm::Value *count = c64(1);
     for (auto *x : extents) count = b_.CreateMul(count, x);
     b_.CreateMemCpy(arrayData(out), llvm::MaybeAlign(64), arrayData(in.v), llvm::MaybeAlign(1),

@@ -58,7 +58,8 @@ llvm::Type *TypeMapper::ssa(const Type &t) {
   case types::Kind::Optional: return mem(t);
   case types::Kind::EnumMember: return ssa(t.elems[0]); // its value (int64 or float64)
   case types::Kind::CPointer:
-  case types::Kind::Record: return llvm::PointerType::get(ctx_, 0); // the record's bytes
+  case types::Kind::Record:
+  case types::Kind::CharSeq: return llvm::PointerType::get(ctx_, 0); // the record's (the characters') bytes
   case types::Kind::NumPyRandomGenerator: { // {bitgen_t *, the Generator object, its holder} (layout.cpp)
     auto *p = llvm::PointerType::get(ctx_, 0);
     return llvm::StructType::get(ctx_, {p, p, p});

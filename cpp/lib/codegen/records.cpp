@@ -1,6 +1,7 @@
 // Lowering of NumPy records: a record is a pointer to its bytes, so a field is a load
 // or store at its offset (unaligned in a packed record); an element of an array of
 // records is its address; a field of an array of records is a view of the same shape.
+// A U<n> item (charseq.get/.set) is read into a str and written from one by the runtime.
 #include "lowering.h"
 
 namespace mahou::codegen {
@@ -49,11 +50,50 @@ Value FunctionLowering::recordOp(const ir::Expr &e) {
     llvm::Value *data = b_.CreateGEP(b_.getInt8Ty(), arrayData(arr.v), c64(e.ival));
     return {b_.CreateInsertValue(arr.v, data, {2u}), arr.owned};
   }
+  if (op == ir::ObjectOp::CharSeqGet) { // the item's characters into a new str
+    const Type &ct = e.args[0]->type;
+    llvm::Value *item = expr(*e.args[0]).v; // a pointer into an array or a record: owns nothing
+    auto *ptr = b_.getPtrTy();
+    llvm::Value *s = b_.CreateCall(runtimeFn("mahou_rt_charseq_get", ptr, {ptr, i64()}), {item, c64(ct.charCount())});
+    checkStatus(b_.CreateZExt(b_.CreateIsNull(s), b_.getInt32Ty()));
+    return {s, true};
+  }
+  if (op == ir::ObjectOp::CharSeqSet) { // Python's order: the value, then the item it goes to
+    const Type &ct = e.args[0]->type;
+    Value s = expr(*e.args[1]);
+    const size_t mark = holdForError(s, e.args[1]->type); // released if finding the item raises (IndexError)
+    llvm::Value *item = expr(*e.args[0]).v;
+    dropHeld(mark);
+    auto *ptr = b_.getPtrTy();
+    b_.CreateCall(runtimeFn("mahou_rt_charseq_set", b_.getVoidTy(), {ptr, i64(), ptr}), {item, c64(ct.charCount()), s.v});
+    release(s, e.args[1]->type);
+    return {llvm::Constant::getNullValue(types_.ssa(Type::none())), false};
+  }
+  if (op == ir::ObjectOp::CharSeqFill) { // a[1:3] = 'x': the value, then the view, then every item
+    const Type &at = e.args[0]->type;
+    Value s = expr(*e.args[1]);
+    const size_t mark = holdForError(s, e.args[1]->type); // released if the view raises
+    Value view = expr(*e.args[0]);
+    dropHeld(mark);
+    std::vector<llvm::Value *> extents;
+    for (int k = 0; k < at.ndim; ++k) extents.push_back(arrayShape(view.v, k));
+    Type byStrides = at;
+    byStrides.layout = types::Layout::A;
+    auto *ptr = b_.getPtrTy();
+    auto set = runtimeFn("mahou_rt_charseq_set", b_.getVoidTy(), {ptr, i64(), ptr});
+    loopNest(extents, [&](const std::vector<llvm::Value *> &idx) {
+      b_.CreateCall(set, {elementPointer(view.v, byStrides, idx), c64(at.elems[0].charCount()), s.v});
+    });
+    release(view, at);
+    release(s, e.args[1]->type);
+    return {llvm::Constant::getNullValue(types_.ssa(Type::none())), false};
+  }
   const Type &rt = e.args[0]->type;
   llvm::Value *rec = expr(*e.args[0]).v; // a record owns nothing
   llvm::Value *field = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), rec, uint64_t(e.ival));
   if (op == ir::ObjectOp::RecordGet) {
     const Type &ft = e.type;
+    if (ft.isCharSeq()) return {field, false}; // a string field: its address (read by charseq.get)
     return {fromMem(b_.CreateAlignedLoad(types_.mem(ft), field, fieldAlign(rt, e.ival, ft)), ft), false};
   }
   if (op != ir::ObjectOp::RecordSet) internalError("record operation not lowered");

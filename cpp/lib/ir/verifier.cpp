@@ -273,12 +273,26 @@ private:
     case ObjectOp::InstanceNew: check(e.type.isInstance() && e.args.empty(), name); break;
     case ObjectOp::InstanceGet: check(arg(0).isInstance() && e.args.size() == 1 && e.ival >= 8, name); break;
     case ObjectOp::InstanceSet: check(arg(0).isInstance() && e.args.size() == 2 && e.ival >= 8, name); break;
-    case ObjectOp::RecordGet: check(e.args.size() == 1 && arg(0).isRecord() && e.type.isScalar(), name); break;
+    case ObjectOp::RecordGet:
+      check(e.args.size() == 1 && arg(0).isRecord() && (e.type.isScalar() || e.type.isCharSeq()), name);
+      break;
+    case ObjectOp::CharSeqGet:
+      check(e.args.size() == 1 && arg(0).isUnicodeCharSeq() && e.type.isUnicode(), name);
+      break;
+    case ObjectOp::CharSeqFill:
+      check(e.args.size() == 2 && arg(0).isCharSeqArray() && arg(0).elems[0].isUnicodeCharSeq() &&
+                arg(1).isUnicode() && e.type.isNone(),
+            name);
+      break;
+    case ObjectOp::CharSeqSet:
+      check(e.args.size() == 2 && arg(0).isUnicodeCharSeq() && arg(1).isUnicode() && e.type.isNone(), name);
+      break;
     case ObjectOp::RecordSet:
       check(e.args.size() == 2 && arg(0).isRecord() && arg(1).isScalar() && e.type.isNone(), name);
       break;
     case ObjectOp::RecordItem:
-      check(!e.args.empty() && arg(0).isRecordArray() && int(e.args.size()) == arg(0).ndim + 1 && e.type.isRecord() &&
+      check(!e.args.empty() && arg(0).isRecordArray() && int(e.args.size()) == arg(0).ndim + 1 &&
+                (e.type.isRecord() || e.type.isCharSeq()) && e.type.itemsize == arg(0).elems[0].itemsize &&
                 e.type.fields == arg(0).elems[0].fields && e.type.offsets == arg(0).elems[0].offsets &&
                 e.type.readonly == arg(0).readonly,
             name);
@@ -290,8 +304,8 @@ private:
             name);
       break;
     case ObjectOp::RecordFieldView:
-      check(e.args.size() == 1 && arg(0).isRecordArray() && e.type.isArray() && !e.type.isRecordArray() &&
-                e.type.ndim == arg(0).ndim,
+      check(e.args.size() == 1 && arg(0).isRecordArray() && e.type.isArray() &&
+                (!e.type.isRecordArray() || e.type.isCharSeqArray()) && e.type.ndim == arg(0).ndim,
             name);
       break;
     case ObjectOp::HashValue:

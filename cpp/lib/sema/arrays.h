@@ -56,6 +56,15 @@ void refuseRecordOperand(const Typing &t, const ExprPtr &e, Loc loc, const std::
 // them (fields, views, shape, passing them on); anything else is UnsupportedError.
 void checkRecordUses(const Typing &t, const ir::Block &body);
 
+// ---- NumPy character sequences (charseq.cpp): cs is a CharSeq (record.item of an S/U
+// array, record.getattr of an S/U field); reading gives a str, storing takes one.
+ExprPtr charSeqValue(Typing &t, ExprPtr cs, Loc loc);
+void storeCharSeq(Typing &t, ExprPtr cs, ExprPtr value, Loc loc, ir::Block &out);
+// a[1:3] = 'x': a str stored into every item of a view of an array of strings.
+void fillCharSeqs(Typing &t, ExprPtr view, ExprPtr value, Loc loc, ir::Block &out);
+// a[i] += 'x' of an array of strings (the array and the indices evaluated once).
+void augAssignCharSeqItem(Typing &t, ExprPtr base, const ast::AugAssign &s, const ast::Expr &index, ir::Block &out);
+
 // bytes, bytearray, memoryview and array.array values (buffers.cpp): every use of one in
 // the typed body is one Python's object and an array of its items agree on (indexing,
 // slicing, iteration, len, passing it on), else UnsupportedError; and a builtin or np

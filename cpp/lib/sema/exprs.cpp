@@ -160,10 +160,10 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
   case GK::JitClass: return ir::makeConst(Type::classRef(g.handle, g.s), loc, 0);
   case GK::DType: {
     Type t = Type::dtypeObj(g.dtype);
-    if (!g.s.empty()) { // a structured dtype: its record type (np.empty(n, dtype=rec))
+    if (!g.s.empty()) { // a structured or S/U dtype: its record or CharSeq (np.empty(n, dtype=rec))
       std::string why;
       auto rec = types::parseType(g.s, &why);
-      if (!rec || !rec->isRecord()) internalError("the record type of a structured dtype: " + why);
+      if (!rec || (!rec->isRecord() && !rec->isCharSeq())) internalError("the item type of a dtype: " + why);
       t.elems.push_back(*rec);
     }
     return ir::makeConst(t, loc, 0);
@@ -400,6 +400,11 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     return compareOne(op, unwrapOptional(std::move(lhs)), unwrapOptional(std::move(rhs)), loc);
   if (a.isInstance() || b.isInstance())
     if (auto r = instanceCompare(*this, op, lhs, rhs, loc)) return r;
+  // An array against a string compares elementwise in NumPy (never the scalar False of two
+  // unlike objects), and so do arrays of records or strings against anything: refused.
+  if ((a.isArray() && (b.isString() || b.isRecordArray())) || (b.isArray() && (a.isString() || a.isRecordArray())))
+    notSupported(loc, std::string("comparing ") + a.str() + " and " + b.str() + " with " + ast::cmpOpSymbol(op) +
+                          " is not supported (compare the items)");
   if (a.isObject() || b.isObject() || a.isString() || b.isString())
     if (auto r = objectCompare(*this, op, lhs, rhs, loc)) return r;
   if (a.isArray() || b.isArray()) {

@@ -131,7 +131,7 @@ std::optional<DType> FunctionTyper::dtypeArgument(const ast::Expr &e) {
   auto v = expr(e);
   if (isUnknown(v)) return std::nullopt;
   if (v->type.kind == Kind::DTypeObj && !v->type.elems.empty())
-    notSupported(e.loc, "a structured dtype is supported by np.empty() and np.zeros() (and their _like forms) only");
+    notSupported(e.loc, "a structured dtype or an S/U string dtype is supported by np.empty() and np.zeros() (and their _like forms) only");
   if (v->type.kind == Kind::DTypeObj) return v->type.dtype;
   if (v->type.isNone()) return DType::Float64;
   error(e.loc, "expected a dtype (such as np.float32), got " + v->type.str());
@@ -216,7 +216,7 @@ ExprPtr numpyAlloc(Use &u) {
   if (dtypeE)
     if (auto rec = recordDtype(t, *dtypeE)) { // np.empty(n, dtype=rec) of a structured dtype
       if (kind != ir::AllocKind::Empty && kind != ir::AllocKind::Zeros)
-        t.notSupported(dtypeE->loc, fname + "() of a structured dtype is not supported (np.empty and np.zeros are)");
+        t.notSupported(dtypeE->loc, fname + "() of a structured dtype or an S/U string dtype is not supported (np.empty and np.zeros are)");
       auto dims = t.shapeArgument(*shapeE);
       if (anyUnknown(dims)) return u.unknown();
       auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayAlloc, Type::recordArray(*rec, int(dims.size()), types::Layout::C), e.loc);

@@ -51,14 +51,20 @@ ExprPtr recordGet(Typing &t, ExprPtr rec, int field, Loc loc) {
   const Type rt = rec->type;
   std::vector<ExprPtr> args;
   args.push_back(std::move(rec));
-  return objectOp(t, ObjectOp::RecordGet, rt.elems[size_t(field)], std::move(args), loc, rt.offsets[size_t(field)]);
+  Type ft = rt.elems[size_t(field)];
+  if (!ft.isCharSeq())
+    return objectOp(t, ObjectOp::RecordGet, ft, std::move(args), loc, rt.offsets[size_t(field)]);
+  ft.readonly = rt.readonly; // the field's characters, then their str
+  return charSeqValue(t, objectOp(t, ObjectOp::RecordGet, ft, std::move(args), loc, rt.offsets[size_t(field)]), loc);
 }
 
 // a.x / a['x'] of an array of records: the field's values as a view with the same shape and strides.
 ExprPtr recordFieldView(Typing &t, ExprPtr arr, int field, Loc loc) {
   const Type at = arr->type;
   const Type &rec = at.elems[0];
-  Type vt = Type::array(rec.elems[size_t(field)].dtype, at.ndim, types::Layout::A, at.readonly);
+  const Type &ft = rec.elems[size_t(field)];
+  Type vt = ft.isCharSeq() ? Type::recordArray(ft, at.ndim, types::Layout::A, at.readonly)
+                           : Type::array(ft.dtype, at.ndim, types::Layout::A, at.readonly);
   std::vector<ExprPtr> args;
   args.push_back(std::move(arr));
   return objectOp(t, ObjectOp::RecordFieldView, vt, std::move(args), loc, rec.offsets[size_t(field)]);
@@ -71,6 +77,13 @@ void recordSet(Typing &t, ExprPtr rec, int field, ExprPtr value, Loc loc, ir::Bl
   if (t.isUnknown(value)) return;
   const Type &ft = rt.elems[size_t(field)];
   if (rt.readonly) t.error(loc, "cannot assign to the field '" + rt.fields[size_t(field)] + "' of a record of a read-only array");
+  if (ft.isCharSeq()) { // r.name = 'text': the str's characters into the field's
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(rec));
+    auto cs = objectOp(t, ObjectOp::RecordGet, ft, std::move(args), loc, rt.offsets[size_t(field)]);
+    storeCharSeq(t, std::move(cs), std::move(value), loc, out);
+    return;
+  }
   if (!value->type.isNumber())
     t.error(loc, "cannot store " + value->type.str() + " into the field '" + rt.fields[size_t(field)] + "' (" +
                    ft.str() + ") of " + rt.str());
@@ -123,6 +136,17 @@ ExprPtr recordArrayNbytesAttribute(Use &u) {
   return u.t.binary(ast::BinOpKind::Mult, std::move(s), ir::makeConst(Type::int64(), u.loc, itemsize), u.loc);
 }
 
+// a.copy() of an array of records or strings: a C-contiguous copy of the items' bytes.
+ExprPtr recordArrayCopyMethod(Use &u) {
+  u.t.requireHost(u.loc, "a.copy()");
+  u.args(0, 0, {}, "copy");
+  const Type at = u.self->type;
+  auto c = std::make_unique<ir::Expr>(ir::ExprOp::ArrayCopy, Type::recordArray(at.elems[0], at.ndim, types::Layout::C),
+                                      u.loc);
+  c->args.push_back(std::move(u.self));
+  return c;
+}
+
 ExprPtr recordArrayTAttribute(Use &u) {
   const Type t = u.self->type;
   if (t.ndim == 1) return std::move(u.self);
@@ -144,7 +168,8 @@ ExprPtr recordArrayElement(Typing &t, ExprPtr arr, ExprPtr index, Loc loc) {
   std::vector<ExprPtr> args;
   args.push_back(std::move(arr));
   args.push_back(std::move(index));
-  return objectOp(t, ObjectOp::RecordItem, elementRecord(at), std::move(args), loc);
+  auto item = objectOp(t, ObjectOp::RecordItem, elementRecord(at), std::move(args), loc);
+  return at.isCharSeqArray() ? charSeqValue(t, std::move(item), loc) : std::move(item);
 }
 
 ExprPtr recordSubscript(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc) {
@@ -170,7 +195,8 @@ ExprPtr recordSubscript(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc
   if (t.isUnknown(r)) return r;
   if (r->op == ir::ExprOp::ArrayItem) { // every axis indexed: the record there
     std::vector<ExprPtr> args = std::move(r->args);
-    return objectOp(t, ObjectOp::RecordItem, elementRecord(ty), std::move(args), loc);
+    auto item = objectOp(t, ObjectOp::RecordItem, elementRecord(ty), std::move(args), loc);
+    return ty.isCharSeqArray() ? charSeqValue(t, std::move(item), loc) : std::move(item);
   }
   if (r->op == ir::ExprOp::ArrayView) {
     r->type = Type::recordArray(ty.elems[0], r->type.ndim, r->type.layout, r->type.readonly);
@@ -184,12 +210,29 @@ void storeRecordItem(Typing &t, ExprPtr base, const ast::Expr &index, ExprPtr va
   if (ty.isRecordArray()) { // a[i] = r: the record's bytes copied into the element
     if (ty.readonly) t.error(loc, "cannot assign to an item of a read-only array");
     auto idx = t.elementIndices(ty, index);
+    if (!idx && ty.isCharSeqArray()) { // a[1:3] = 'x': the str into every item of the view
+      auto view = t.indexArray(std::move(base), index, loc);
+      if (t.isUnknown(view) || t.isUnknown(value)) return;
+      if (view->op != ir::ExprOp::ArrayView)
+        t.notSupported(loc, "storing into " + ty.str() + " through an index array is not supported");
+      view->type = Type::recordArray(ty.elems[0], view->type.ndim, view->type.layout, view->type.readonly);
+      fillCharSeqs(t, std::move(view), std::move(value), loc, out);
+      return;
+    }
     if (!idx)
       t.notSupported(loc, "storing into a slice or a field of " + ty.str() +
                             " is not supported (store a record into one element, or into a record's field)");
     for (auto &i : *idx)
       if (t.isUnknown(i)) return;
     if (t.isUnknown(value)) return;
+    if (ty.isCharSeqArray()) { // a[i] = 'text': the str's characters into the item's
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(base));
+      for (auto &i : *idx) args.push_back(std::move(i));
+      storeCharSeq(t, objectOp(t, ObjectOp::RecordItem, elementRecord(ty), std::move(args), loc), std::move(value),
+                   loc, out);
+      return;
+    }
     Type want = ty.elems[0], got = value->type;
     got.readonly = false;
     if (got != want) t.error(loc, "cannot store " + value->type.str() + " into an element of " + ty.str());
@@ -267,6 +310,8 @@ bool takesRecords(const ir::Expr &e) {
     return kind != ir::ObjectOpKind::Str && kind != ir::ObjectOpKind::Hash;
   }
   case ir::ExprOp::Cast: return recordish(e.type); // to an optional, or another layout
+  case ir::ExprOp::ArrayCopy: // a.copy(): the items' bytes into an array of the same items
+    return e.type.isRecordArray() && e.args[0]->type.isRecordArray() && e.type.elems == e.args[0]->type.elems;
   default: return false;
   }
 }
@@ -283,6 +328,10 @@ struct RecordUses {
   }
   void visit(const ir::Stmt &) const {}
   [[noreturn]] void refuse(Loc loc, const Type &what, const std::string &op) const {
+    if (what.isCharSeqArray())
+      t.notSupported(loc, "the operation '" + op + "' on " + what.str() +
+                              " is not supported (arrays of strings support indexing, slicing, iteration, len, "
+                              "their shape, copy() and storing a str into an item)");
     t.notSupported(loc, "the operation '" + op + "' on " + what.str() +
                             " is not supported (records support their fields, indexing, slicing, iteration and len)");
   }

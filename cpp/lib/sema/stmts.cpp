@@ -409,6 +409,10 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
     if (k >= 0) augAssignRecordField(*this, std::move(base), k, s, out);
     return;
   }
+  if (base->type.isCharSeqArray()) { // a[i] += 'x'
+    augAssignCharSeqItem(*this, std::move(base), s, *sub->index, out);
+    return;
+  }
   refuseRecordOperand(*this, base, s.loc, "augmented assignment to an item");
   if (base->type.isList() || base->type.isDict()) {
     augAssignContainerItem(std::move(base), s, *sub, out);

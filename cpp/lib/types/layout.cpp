@@ -36,6 +36,7 @@ SizeAlign layout(const Type &t, std::vector<size_t> *offsets = nullptr) {
   case Kind::Instance:
   case Kind::Generator:
   case Kind::Record:
+  case Kind::CharSeq: // a pointer to its bytes
   case Kind::Str:
   case Kind::CPointer: return {8, 8};
   case Kind::NumPyRandomGenerator: return {3 * sizeof(void *), 8}; // {bitgen_t *, PyObject *, holder}

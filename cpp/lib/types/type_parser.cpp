@@ -142,6 +142,7 @@ private:
   }
 
   std::optional<Type> parseType() {
+    if (atCharSeq()) return parseCharSeq(); // [unichr x 5]: an S/U item (a string dtype's)
     if (eat('(')) { // (a, b) tuple
       std::vector<Type> elems;
       if (!eat(')')) {
@@ -225,12 +226,18 @@ private:
     if (name == "Record") return parseRecord();
     if (name == "dtype") { // dtype(float32), dtype(Record(...)): a dtype as a value
       if (!eat('(')) return fail("expected '(' after dtype");
-      std::string dname = ident();
-      auto d = dname == "Record" ? parseRecord() : namedScalar(dname);
+      std::optional<Type> d;
+      if (atCharSeq()) {
+        d = parseCharSeq();
+      } else {
+        std::string dname = ident();
+        d = dname == "Record" ? parseRecord() : namedScalar(dname);
+      }
       if (!d) return fail("unknown dtype in dtype(...)");
       if (!eat(')')) return fail("expected ')'");
-      Type t = Type::dtypeObj(d->isRecord() ? DType::UInt8 : d->dtype);
-      if (d->isRecord()) t.elems.push_back(*d);
+      bool item = d->isRecord() || d->isCharSeq();
+      Type t = Type::dtypeObj(item ? DType::UInt8 : d->dtype);
+      if (item) t.elems.push_back(*d);
       return t;
     }
     // array(float64, 2d, C); array(Record(...), 1d, C); a buffer object's: bytes(uint8, 1d, C, readonly)
@@ -239,8 +246,13 @@ private:
                         : BufferKind::None;
     if (name == "array" || (buffer != BufferKind::None && pos_ < s_.size() && s_[pos_] == '(')) {
       if (!eat('(')) return fail("expected '(' after array");
-      std::string dname = ident();
-      auto d = dname == "Record" ? parseRecord() : namedScalar(dname);
+      std::optional<Type> d;
+      if (atCharSeq()) {
+        d = parseCharSeq();
+      } else {
+        std::string dname = ident();
+        d = dname == "Record" ? parseRecord() : namedScalar(dname);
+      }
       if (!d) return fail("unknown dtype in array(...)");
       if (!eat(',')) return fail("expected ','");
       skipSpace();
@@ -260,7 +272,7 @@ private:
         else return fail("unknown array flag '" + w + "'");
       }
       if (!eat(')')) return fail("expected ')'");
-      if (d->isRecord()) return Type::recordArray(*d, nd, layout, readonly);
+      if (d->isRecord() || d->isCharSeq()) return Type::recordArray(*d, nd, layout, readonly);
       Type t = Type::array(d->dtype, nd, layout, readonly);
       t.buffer = buffer;
       return t;
@@ -293,8 +305,8 @@ private:
       names.push_back(s_.substr(pos_, open - pos_));
       pos_ = open + 1;
       if (!eatWord("type=")) return fail("expected 'type=' in a record field");
-      auto ft = scalarByName(ident());
-      if (!ft) return fail("a record field's type must be a scalar");
+      auto ft = atCharSeq() ? parseCharSeq() : scalarByName(ident());
+      if (!ft) return fail("a record field's type must be a scalar or a character sequence");
       fields.push_back(*ft);
       if (!eat(';') || !eatWord("offset=")) return fail("expected ';offset=' in a record field");
       int64_t off = integer();
@@ -311,6 +323,21 @@ private:
     Type rec = Type::record(std::move(names), std::move(fields), std::move(offsets), size, flag == "True");
     rec.readonly = readonly;
     return rec;
+  }
+
+  // A character sequence as Type::str() spells it: [char x 5] (S5), [unichr x 5] (U5).
+  bool atCharSeq() {
+    skipSpace();
+    return pos_ < s_.size() && s_[pos_] == '[';
+  }
+  std::optional<Type> parseCharSeq() {
+    if (!eat('[')) return fail("expected '['");
+    std::string unit = ident();
+    if (unit != "char" && unit != "unichr") return fail("expected [char x N] or [unichr x N]");
+    if (!eatWord("x")) return fail("expected 'x' in [" + unit + " x N]");
+    int64_t n = integer();
+    if (n <= 0 || !eat(']')) return fail("expected a width and ']' in [" + unit + " x N]");
+    return Type::charSeq(unit == "unichr", n);
   }
 
   // A jitclass instance as Type::str() spells it: instance.jitclass.<name>#<class handle in hex>

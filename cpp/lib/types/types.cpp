@@ -308,6 +308,13 @@ Type Type::record(std::vector<std::string> names, std::vector<Type> fieldTypes, 
   t.aligned = isAligned;
   return t;
 }
+Type Type::charSeq(bool unicode, int64_t count) {
+  Type t;
+  t.kind = Kind::CharSeq;
+  t.dtype = unicode ? DType::UInt32 : DType::UInt8;
+  t.itemsize = count * dtypeBytes(t.dtype);
+  return t;
+}
 Type Type::recordArray(Type rec, int ndim, Layout layout, bool readonly) {
   Type t = array(DType::UInt8, ndim, layout, readonly);
   t.elems.push_back(std::move(rec));
@@ -391,6 +398,7 @@ bool Type::operator==(const Type &o) const {
     return fields == o.fields && elems == o.elems && offsets == o.offsets && itemsize == o.itemsize &&
            aligned == o.aligned && readonly == o.readonly;
   case Kind::Tuple: return elems == o.elems && handle == o.handle && fields == o.fields && closureTuple == o.closureTuple;
+  case Kind::CharSeq: return dtype == o.dtype && itemsize == o.itemsize && readonly == o.readonly;
   case Kind::Dict:
   case Kind::Optional:
   case Kind::Generator: return elems == o.elems;
@@ -469,6 +477,8 @@ std::string Type::str() const {
   case Kind::ClassRef: return "jitclass." + text + "#" + hexHandle(handle);
   case Kind::Generator: return "generator(" + elems[0].str() + ")";
   case Kind::NumPyRandomGenerator: return "NumPyRandomGeneratorType";
+  case Kind::CharSeq: // Numba's spelling: [char x 5] (S5), [unichr x 5] (U5)
+    return std::string("[") + (isUnicodeCharSeq() ? "unichr" : "char") + " x " + std::to_string(charCount()) + "]";
   case Kind::Record: { // Numba's spelling: Record(a[type=int32;offset=0],b[type=float64;offset=8];16;False)
     std::string s = "Record(";
     for (size_t i = 0; i < elems.size(); ++i)
