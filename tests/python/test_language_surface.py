@@ -126,6 +126,31 @@ def test_literal_unroll_strings_and_tuple_targets():
     check(unroll_strings)
 
 
+def unroll_comprehensions(t):
+    texts = [str(x) for x in literal_unroll(t)]
+    doubled = [x * 2 for x in literal_unroll(t) if x > 1]
+    keyed = {str(x): x for x in literal_unroll(t)}
+    seen = {x for x in literal_unroll(t)}
+    return texts, doubled, keyed, sorted(seen)
+
+
+@pytest.mark.parametrize("t", [(1, "a", 2.5), (3, 1, 2), (1, 2.5, np.int8(3)), (7,)])
+def test_literal_unroll_in_comprehensions(t):
+    # a comprehension's loop over literal_unroll(t): one version per item, the items of
+    # the result unified (int64 and float64 items make float64 ones, as a list display)
+    f = njit(lambda t: [str(x) for x in literal_unroll(t)])
+    assert f(t) == [str(x) for x in t]
+    if all(isinstance(x, (int, float, np.integer)) for x in t):
+        got = njit(unroll_comprehensions)(t)
+        want = unroll_comprehensions(t)
+        assert got == want
+
+
+def test_literal_unroll_comprehension_of_unrelated_items_is_refused():
+    with pytest.raises(TypingError, match="different types"):
+        njit(lambda t: [x for x in literal_unroll(t)])((1, "a"))
+
+
 def test_literal_unroll_refuses_arrays():
     with pytest.raises(UnsupportedError, match="literal_unroll"):
         njit(unroll_sum)(np.zeros(3))

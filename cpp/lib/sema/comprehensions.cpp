@@ -43,7 +43,7 @@ ExprPtr FunctionTyper::comprehension(const ast::Comprehension &c) {
   return comprehensionInto(c, [&](int acc, ir::Block &out) -> bool {
     ExprPtr v = expr(*c.elt);
     if (isUnknown(v)) return false;
-    Type listType = Type::list(itemType(*this, v->type, c.elt->loc, "a list item"));
+    Type listType = widenedAccumulator(acc, Type::list(itemType(*this, v->type, c.elt->loc, "a list item")), c.elt->loc);
     if (vars_[acc].type != listType) { // the element's type is known (or widened) now
       vars_[acc].type = listType;
       changed_ = true;
@@ -56,6 +56,23 @@ ExprPtr FunctionTyper::comprehension(const ast::Comprehension &c) {
     out.push_back(std::move(st));
     return true;
   });
+}
+
+// The accumulator's type with an element of type `t` added: the element's own type at
+// first, then the unification with what other elements gave (the versions of a
+// literal_unroll loop give one element each: int64 and float64 items make a float64 list).
+Type FunctionTyper::widenedAccumulator(int acc, const Type &t, Loc loc) {
+  const Type &cur = vars_[acc].type;
+  if (cur.containsUnknown() || cur == t || cur.kind != t.kind || cur.elems.size() != t.elems.size()) return t;
+  Type out = t;
+  for (size_t i = 0; i < t.elems.size(); ++i) { // the items (keys, values) one by one
+    auto u = types::unify(cur.elems[i], t.elems[i]);
+    if (!u)
+      error(loc, "the items of this comprehension have different types: " + cur.elems[i].str() + " and " +
+                     t.elems[i].str());
+    out.elems[i] = *u;
+  }
+  return out;
 }
 
 ExprPtr FunctionTyper::comprehensionInto(const ast::Comprehension &c,

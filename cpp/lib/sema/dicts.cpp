@@ -99,14 +99,15 @@ ExprPtr FunctionTyper::hashedComprehension(const ast::Comprehension &c) {
     ExprPtr v = isDict ? expr(*c.value) : nullptr;
     if (isUnknown(k) || (v && isUnknown(v))) return false;
     Type kt = keyType(*this, k->type, c.elt->loc);
-    Type t = isDict ? Type::dict(kt, itemType(*this, v->type, c.value->loc, "a dict value")) : Type::set(kt);
+    Type t = widenedAccumulator(
+        acc, isDict ? Type::dict(kt, itemType(*this, v->type, c.value->loc, "a dict value")) : Type::set(kt), c.loc);
     if (vars_[acc].type != t) {
       vars_[acc].type = t;
       changed_ = true;
     }
     std::vector<ExprPtr> a;
     a.push_back(load(acc, c.loc));
-    a.push_back(convert(std::move(k), kt, "key"));
+    a.push_back(convert(std::move(k), t.elems[0], "key"));
     if (isDict) a.push_back(convert(std::move(v), t.elems[1], "dict value"));
     out.push_back(ir::makeEval(objectOp(*this, isDict ? ObjectOp::DictSet : ObjectOp::SetAdd, Type::none(), std::move(a), c.loc), c.loc));
     return true;

@@ -557,13 +557,13 @@ void FunctionTyper::unpackArray(const std::vector<ast::ExprPtr> &targets, ExprPt
 }
 
 void FunctionTyper::forStmt(const ast::For &s, ir::Block &out) {
-  if (literalUnrollLoop(s, out)) return;
   forLoop(*s.target, *s.iter, s.loc, [&](ir::Block &body) { block(s.body, body); }, &s.orelse, out, true);
 }
 
 void FunctionTyper::forLoop(const ast::Expr &target, const ast::Expr &iter, Loc loc,
                             const std::function<void(ir::Block &)> &body, const ast::Body *orelse, ir::Block &out,
                             bool parallelAllowed) {
+  if (literalUnrollLoop(target, iter, loc, body, orelse, out)) return;
   forLoopElements(iter, loc, [&](ExprPtr element, ir::Block &b) {
     assign(target, std::move(element), loc, b);
     body(b);

@@ -1,24 +1,26 @@
-// `for x in literal_unroll(t)`: a loop over a tuple whose items may have different
-// types. The body is typed once per item (a version), with the loop target bound to
-// that version's own hidden variables; at run time one loop over the item indices
-// runs the version of each index, so break, continue and else behave as in Python.
+// `for x in literal_unroll(t)` (a statement, or a loop of a comprehension): a loop over a
+// tuple whose items may have different types. The body is typed once per item (a
+// version), with the loop target bound to that version's own hidden variables; at run
+// time one loop over the item indices runs the version of each index, so break,
+// continue and else behave as in Python.
 #include "typer.h"
 #include "mahou/literal_dict_type.h"
 
 namespace mahou::sema {
 
-bool FunctionTyper::literalUnrollLoop(const ast::For &s, ir::Block &out) {
+bool FunctionTyper::literalUnrollLoop(const ast::Expr &target, const ast::Expr &iter, Loc loc,
+                                      const std::function<void(ir::Block &)> &body, const ast::Body *orelse,
+                                      ir::Block &out) {
   const ast::Call *call = nullptr;
-  if (loopForm(*s.iter, &call) != LoopForm::LiteralUnroll) return false;
+  if (loopForm(iter, &call) != LoopForm::LiteralUnroll) return false;
   checkKeywords(*call, {}, "literal_unroll");
   auto args = positionalArgs(*call, 1, 1, "literal_unroll");
-  Loc loc = s.loc;
   if (isUnknown(args[0])) {
     // Another pass follows; type the body with unknown targets so its variables are found.
     ++loopDepth_;
-    assign(*s.target, unknown(loc), loc, out);
+    assign(target, unknown(loc), loc, out);
     ir::Block scratch;
-    block(s.body, scratch);
+    body(scratch);
     --loopDepth_;
     return true;
   }
@@ -30,7 +32,7 @@ bool FunctionTyper::literalUnrollLoop(const ast::For &s, ir::Block &out) {
   out.push_back(assignVar(tupleVar, std::move(args[0]), loc));
   size_t n = tt.elems.size();
   if (n == 0) {
-    block(s.orelse, out);
+    if (orelse) block(*orelse, out);
     return true;
   }
   int counter = tempVar(Type::int64(), loc);
@@ -40,7 +42,7 @@ bool FunctionTyper::literalUnrollLoop(const ast::For &s, ir::Block &out) {
   loop->exprs.push_back(ir::makeConst(Type::int64(), loc, int64_t(n)));
   loop->exprs.push_back(ir::makeConst(Type::int64(), loc, 1));
   std::vector<std::string> names;
-  collectTargets(*s.target, names);
+  collectTargets(target, names);
   ++loopDepth_;
   ir::Block *chain = &loop->body; // if counter == 0: version 0 else if counter == 1: ...
   for (size_t i = 0; i < n; ++i) {
@@ -57,14 +59,14 @@ bool FunctionTyper::literalUnrollLoop(const ast::For &s, ir::Block &out) {
     auto item = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, tt.elems[i], loc);
     item->ival = int64_t(i);
     item->args.push_back(load(tupleVar, loc));
-    assign(*s.target, std::move(item), loc, branch->body);
-    block(s.body, branch->body);
+    assign(target, std::move(item), loc, branch->body);
+    body(branch->body);
     for (auto &[name, var] : saved) varIndex_[name] = var;
     chain->push_back(std::move(branch));
     chain = &static_cast<ir::Stmt &>(*chain->back()).orelse;
   }
   --loopDepth_;
-  block(s.orelse, loop->orelse);
+  if (orelse) block(*orelse, loop->orelse);
   out.push_back(std::move(loop));
   return true;
 }

@@ -278,7 +278,11 @@ public:
   using LoopBody = std::function<void(ExprPtr, ir::Block &)>;
   ExprPtr collectList(const std::function<void(const LoopBody &, ir::Block &)> &runLoop, Loc loc);
   void forEachValue(ExprPtr iterable, Loc loc, const std::function<void(ExprPtr, ir::Block &)> &body, ir::Block &out) override;
-  bool literalUnrollLoop(const ast::For &s, ir::Block &out); // literal_unroll.cpp; false: not one
+  // literal_unroll.cpp: `for target in literal_unroll(t)` (a statement or a comprehension's
+  // loop); false: iter is not literal_unroll(...)
+  Type widenedAccumulator(int acc, const Type &t, Loc loc); // comprehensions.cpp
+  bool literalUnrollLoop(const ast::Expr &target, const ast::Expr &iter, Loc loc,
+                         const std::function<void(ir::Block &)> &body, const ast::Body *orelse, ir::Block &out);
   void raiseStmt(const ast::Raise &s, ir::Block &out);
   void exprStmt(const ast::ExprStmt &s, ir::Block &out);
   void returnStmt(const ast::Return &s, ir::Block &out);
