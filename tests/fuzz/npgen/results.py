@@ -1,6 +1,6 @@
 """What a NumPy program's functions return: exact array expressions and reductions
 (integer sums and products, min/max, argmin/argmax, any/all, cumsum, with and without
-`axis=`), compared bit for bit; and the values whose last bits are not NumPy's by
+`axis=`; the NaN-ignoring nanmin/nanmax/nanargmin/nanargmax), compared bit for bit; and the values whose last bits are not NumPy's by
 design, compared with a tolerance that the program records (TOLERANCE): float sums,
 products and means (NumPy sums pairwise, compiled code in order, as Numba: a bound of
 n * eps * sum(|x|), the scale returned next to the value) and transcendental ufuncs
@@ -83,6 +83,24 @@ def transcendental(g):
     return [(f"np.{fn}({e.text})", "ulp")]
 
 
+def nan_reduction(g):
+    # NaN-ignoring reductions over the whole array (an all-NaN or empty array raises
+    # ValueError for the arg forms, on both sides)
+    shape = some_shape(g)
+    e = g.array(shape, dtypes=FLOATS + INTS)
+    name = g.rng.choice(["nanargmin", "nanargmax", "nanmin", "nanmax"])
+    text = f"np.{name}({e.text})"
+    if name in ("nanmin", "nanmax") and kind(e.dtype) == "f":
+        text = f"({text} + 0.0)"
+    return [(text, None)]
+
+
+def complex_angle(g):
+    shape = some_shape(g)
+    e = g.array(shape, dtypes=("complex128", "float64"))
+    return [(f"np.angle({e.text}, deg={g.chance(0.5)})", "ulp")]
+
+
 def complex_abs(g):
     shape = some_shape(g)
     e = g.array(shape, dtypes=("complex128",))
@@ -104,3 +122,5 @@ def register(reg):
     reg.add_result(1, transcendental)
     reg.add_result(0.3, float_power)
     reg.add_result(0.3, complex_abs)
+    reg.add_result(0.3, nan_reduction)
+    reg.add_result(0.2, complex_angle)
