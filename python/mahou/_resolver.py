@@ -277,12 +277,20 @@ def _classify_plain(obj):
     attr = _module_attr(obj)
     if attr is not None:
         return attr
+    if _is_cffi_ffi(obj):
+        return ("pymodule", "ffi")  # a cffi.FFI object: its attributes are globals "ffi.<name>"
+    if getattr(obj, "__name__", None) == "from_buffer" and _is_cffi_ffi(getattr(obj, "__self__", None)):
+        return _library_function("internal.ffi_from_buffer")  # ffi.from_buffer(array): its data
     if type(obj).__module__ in ("ctypes", "_ctypes", "_cffi_backend", "mahou._cfunc"):
         from ._cfunc import external_function  # C function pointers: ctypes, cffi, @cfunc
         ext = external_function(obj)
         if ext is not None:
             return ext
     return ("unsupported", _describe(obj))
+
+
+def _is_cffi_ffi(obj):
+    return type(obj).__name__ == "FFI" and type(obj).__module__ in ("cffi.api", "_cffi_backend")
 
 
 def _library_function(qualified):
@@ -329,7 +337,7 @@ def make_resolver(func):
             except (KeyError, ValueError):
                 return ("missing",)
             for attr in attrs:
-                if not isinstance(obj, (_pytypes.ModuleType, _enum.EnumMeta)):  # Color.RED too
+                if not isinstance(obj, (_pytypes.ModuleType, _enum.EnumMeta)) and not _is_cffi_ffi(obj):  # Color.RED too
                     return ("missing",)
                 try:
                     obj = getattr(obj, attr)

@@ -10,6 +10,7 @@ import pytest
 
 import mahou
 from mahou import carray, cfunc, farray, njit, types
+from mahou.errors import TypingError
 
 scipy = pytest.importorskip("scipy")
 from scipy import LowLevelCallable, integrate, ndimage  # noqa: E402
@@ -189,6 +190,28 @@ def test_cffi_function_from_njit():
         return c_sin(x) * 2
 
     assert g(0.7) == math.sin(0.7) * 2
+
+
+def test_ffi_from_buffer_passes_an_arrays_data():
+    # Numba's ffi.from_buffer(array) in compiled code: the array's memory for a cffi
+    # function's pointer parameter
+    cffi = pytest.importorskip("cffi")
+    ffi = cffi.FFI()
+    ffi.cdef("void *memset(void *s, int c, size_t n); double frexp(double x, int *exp);")
+    libc = ffi.dlopen(None)
+    memset = libc.memset
+
+    @njit
+    def clear(a, start):
+        memset(ffi.from_buffer(a[start:]), 0, a[start:].nbytes)
+        return a.sum()
+
+    a = np.arange(1.0, 6.0)
+    assert clear(a, 2) == 3.0 and a.tolist() == [1.0, 2.0, 0.0, 0.0, 0.0]
+    with pytest.raises(ValueError, match="C-contiguous"):
+        clear(np.arange(10.0)[::2], 0)
+    with pytest.raises(TypingError, match="no attribute 'missing'"):
+        njit(lambda a: ffi.missing(a))(a)
 
 
 def test_cfunc_from_njit():

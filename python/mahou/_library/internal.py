@@ -218,3 +218,12 @@ def buffer_item(value, lo, hi, overflow, message):
             raise OverflowError(message)
         raise ValueError(message)
     return value
+
+
+@njit
+def ffi_from_buffer(a):
+    # cffi's ffi.from_buffer(array) in compiled code (Numba's): the array's data, which a
+    # cffi function's pointer parameter receives; a C-contiguous array only
+    if not a.flags.c_contiguous:
+        raise ValueError("ffi.from_buffer() needs a C-contiguous array")
+    return a
