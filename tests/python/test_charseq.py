@@ -694,3 +694,32 @@ def test_s_stores_of_other_types_are_refused(fn):
     with pytest.raises(TypingError, match="a bytes is expected") as info:
         njit(fn)(S_ARR.copy())
     assert "test_charseq.py:" in str(info.value)
+
+
+def s_item_ops(a, b):
+    # S items are bytes values: every bytes operation applies to them
+    return (a[0] == a[1], a[0] < b, a[-1] + b, len(a[1]), b in a[0], hash(a[0]), a[0].find(b), bool(a[1]),
+            a[0].startswith(b), [x for x in a if x])
+
+
+def s_aug(a, b):
+    a[0] += b
+    a[-1] *= 2
+
+
+@pytest.mark.parametrize("b", [b"", b"a", b"\x00", b"\xff", b"xyz"])
+def test_s_items_take_bytes_operations(b):
+    for a in (S_ARR, S_WIDE, S_ONE, S_ARR[::-1]):
+        expected, got, _, _ = run_both(s_item_ops, a, b)
+        assert got == expected
+        _, _, py, jit = run_both(s_aug, a, b)
+        same_arrays(py, jit)
+
+
+def test_s_items_do_not_leak():
+    from conftest import assert_no_leaks
+
+    f = njit(s_item_ops)
+    g = njit(s_store)
+    a = S_ARR.copy()
+    assert_no_leaks(lambda: f(a, b"a"), lambda: g(a, 1, b"zz"), repeat=50)

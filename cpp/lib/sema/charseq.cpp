@@ -27,8 +27,6 @@ ExprPtr charSeqBytesView(ExprPtr cs, Loc loc) {
   return e;
 }
 
-bool isBytesValue(const Type &t) { return t.isBuffer() && t.buffer == types::BufferKind::Bytes && t.ndim == 1; }
-
 // An S item's store: the bytes value first (Python's order), then the item's memory.
 ExprPtr storeBytesItem(Typing &t, ExprPtr cs, ExprPtr value, Loc loc) {
   const Type vt = value->type;

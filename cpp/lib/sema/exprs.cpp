@@ -204,6 +204,7 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   if (lhs->type.isObject() || rhs->type.isObject() || (lhs->type.isString() && rhs->type.isString()) ||
       ((lhs->type.isString() || rhs->type.isString()) && op == ast::BinOpKind::Mult))
     if (auto r = objectBinary(*this, op, lhs, rhs, loc)) return r;
+  if (auto r = bytesBinary(*this, op, lhs, rhs, loc)) return r; // bytes_ops.cpp
   const Type &a = lhs->type, &b = rhs->type;
   const char *sym = ast::binOpSymbol(op);
   refuseLiteralDict(*this, a, loc, std::string("does not support the operator ") + sym);
@@ -387,6 +388,10 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     bool negate = op == ast::CmpOpKind::NotIn;
     ExprPtr r;
     if (rhs->type.isInstance()) r = instanceContains(*this, negate, lhs, rhs, loc);
+    else if (isBytesValue(rhs->type)) {
+      r = bytesContains(*this, std::move(lhs), std::move(rhs), loc);
+      if (negate) r = logicalNot(std::move(r));
+    }
     else if (types::isLiteralDict(rhs->type)) r = literalDictContains(*this, negate, std::move(lhs), std::move(rhs), loc);
     else if (!(r = containerContains(*this, negate, lhs, rhs, loc))) r = tupleContains(*this, negate, std::move(lhs), std::move(rhs), loc);
     if (isUnknown(r)) return r;
@@ -400,6 +405,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     return compareOne(op, unwrapOptional(std::move(lhs)), unwrapOptional(std::move(rhs)), loc);
   if (a.isInstance() || b.isInstance())
     if (auto r = instanceCompare(*this, op, lhs, rhs, loc)) return r;
+  if (auto r = bytesCompare(*this, op, lhs, rhs, loc)) return r; // bytes_ops.cpp
   // An array against a string compares elementwise in NumPy (never the scalar False of two
   // unlike objects), and so do arrays of records or strings against anything: refused.
   if ((a.isArray() && (b.isString() || b.isRecordArray())) || (b.isArray() && (a.isString() || a.isRecordArray())))
