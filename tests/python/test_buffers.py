@@ -537,6 +537,22 @@ def test_bytes_in_lists_and_truth():
     assert got == [b"xy", b"xyxy", b"y"] and all(type(x) is bytes for x in got)
 
 
+def typed_list_of_bytes(b):
+    out = mahou.typed.List()
+    out.append(b)
+    out.append(b + b[::-1])
+    return out
+
+
+def test_typed_list_of_bytes_made_in_compiled_code():
+    for b in (b"", b"a\x00\xff"):
+        got = njit(typed_list_of_bytes)(b)
+        assert list(got) == [b, b + b[::-1]] and all(type(x) is bytes for x in got)
+        assert njit(lambda xs: xs[1] == xs[0] + xs[0][::-1])(got)
+    with pytest.raises(TypeError):
+        mahou.typed.List([b"ab"])
+
+
 def decode(b):
     return b.decode()
 
