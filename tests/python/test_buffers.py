@@ -636,3 +636,57 @@ def test_other_bytes_operations_are_refused_with_the_line(fn, b):
     with pytest.raises((TypingError, UnsupportedError)) as info:
         njit(fn)(b)
     assert "test_buffers.py:" in str(info.value)
+
+
+# ------------------------------------------------------------------ bytes literals and globals
+
+GLOBAL_BYTES = b"g\x00\xffz"
+EMPTY_BYTES = b""
+
+
+def literals(b):
+    return (b == b"ab", b"" + b, b"a\x00\xff" b"\n\\\101\0", br"\x00", b in b"xabc", len(b'''tri
+ple'''), b"ab" < b, b.startswith(b"a"), b"a,b" * 2, 97 in b"a", b"\t\x7f"[1], b"xyz"[::-1])
+
+
+@pytest.mark.parametrize("b", [b"", b"ab", b"abc", b"\xff", b"a\x00"], ids=repr)
+def test_bytes_literals_match_python(b):
+    assert njit(literals)(b) == literals(b)
+
+
+def globals_(b):
+    return GLOBAL_BYTES, GLOBAL_BYTES == b, b in GLOBAL_BYTES, GLOBAL_BYTES + EMPTY_BYTES, len(EMPTY_BYTES), \
+        GLOBAL_BYTES.find(b), hash(GLOBAL_BYTES), EMPTY_BYTES
+
+
+def default_bytes(x=b"dflt"):
+    return x
+
+
+def test_bytes_globals_and_defaults():
+    for b in (b"", b"\x00", b"g\x00\xffz", b"q"):
+        assert njit(globals_)(b) == globals_(b)
+    f = njit(default_bytes)
+    assert f() == b"dflt" and f(b"q") == b"q"
+
+
+def literal_into_s(a):
+    a[0] = b"hello"
+    a[-1] = b""
+    for x in a:
+        if x == b"he":
+            return x.decode()
+    return "none"
+
+
+def test_bytes_literals_stored_into_s_items():
+    for a in (np.zeros(3, "S2"), np.array([b"ab", b"cd"], "S2")):
+        py, jit = a.copy(), a.copy()
+        assert njit(literal_into_s)(jit) == literal_into_s(py)
+        assert py.tobytes() == jit.tobytes()
+
+
+def test_bytes_literal_refusals_name_the_line():
+    with pytest.raises((TypingError, UnsupportedError)) as info:
+        njit(lambda: str(b"a"))()
+    assert "test_buffers.py:" in str(info.value)

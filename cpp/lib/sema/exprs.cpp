@@ -75,6 +75,17 @@ ExprPtr FunctionTyper::expr(const ast::Expr &e) {
     c->symbol = e.as<ast::StrLit>()->value;
     return c;
   }
+  case ast::ExprKind::BytesLit: { // a constant bytes value (its items frozen into the code, as a global's)
+    requireHost(e.loc, "a bytes literal");
+    const std::string &v = e.as<ast::BytesLit>()->value;
+    auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayConst,
+                                        Type::array(DType::UInt8, 1, types::Layout::C, /*readonly=*/true), e.loc);
+    a->args.push_back(ir::makeConst(Type::int64(), e.loc, int64_t(v.size())));
+    a->symbol = v;
+    Type bt = a->type;
+    bt.buffer = types::BufferKind::Bytes;
+    return ir::makeCast(std::move(a), bt);
+  }
   case ast::ExprKind::BinOp: {
     if (auto c = intConstant(e)) return std::move(*c);
     auto *b = e.as<ast::BinOp>();
@@ -153,6 +164,11 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
                                         Type::array(g.dtype, int(g.shape.size()), types::Layout::C, /*readonly=*/true), loc);
     for (int64_t d : g.shape) a->args.push_back(ir::makeConst(Type::int64(), loc, d));
     a->symbol = g.bytes;
+    if (g.b) { // a bytes object: the same constant items as a bytes value
+      Type bt = a->type;
+      bt.buffer = types::BufferKind::Bytes;
+      return ir::makeCast(std::move(a), bt);
+    }
     return a;
   }
   case GK::Module: return ir::makeConst(Type::moduleRef(g.module), loc, 0);
