@@ -355,6 +355,13 @@ private:
         g.shape.push_back(nb::cast<int64_t>(extent));
       nb::bytes data = nb::cast<nb::bytes>(t[3]);
       g.bytes.assign(data.c_str(), data.size());
+    } else if (tag == "bytes") { // ("bytes", the object): its items as a uint8 array, typed bytes
+      nb::bytes data = nb::cast<nb::bytes>(t[1]);
+      g.kind = K::Array;
+      g.dtype = types::DType::UInt8;
+      g.shape.push_back(int64_t(data.size()));
+      g.bytes.assign(data.c_str(), data.size());
+      g.b = true;
     } else if (tag == "pymodule") { // ("pymodule", module name): any other module
       g.kind = K::Module;
       g.module = types::ModuleId::Python;

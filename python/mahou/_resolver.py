@@ -160,6 +160,8 @@ def _classify_constant(obj):
         return ("complex", c.real, c.imag)
     if isinstance(obj, str):
         return ("str", obj)
+    if type(obj) is bytes:  # a constant bytes value (Numba's Bytes), as a literal is
+        return ("bytes", obj)
     if obj is None:
         return ("none",)
     if isinstance(obj, tuple):

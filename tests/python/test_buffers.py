@@ -1,6 +1,8 @@
 """bytes, bytearray, memoryview and array.array arguments (Numba's Buffer types): compiled
 code indexes, slices, iterates and measures them over the object's own memory, and reads
-memoryview's attributes; np.frombuffer makes an ndarray of one. Compiled against CPython."""
+memoryview's attributes; np.frombuffer makes an ndarray of one; bytes values compare,
+concatenate, hash and have Python's find/count/startswith/endswith/decode. Compiled
+against CPython."""
 
 import array
 import gc
@@ -358,7 +360,8 @@ _BUFFERS = [b"ab", bytearray(b"ab"), memoryview(b"ab"), array.array("b", [1, 2])
 
 
 @pytest.mark.parametrize("fn, b", [(fn, b) for fn in [ret, ret_slice, add, eq, contains_print, text, hexed, truth]
-                                   for b in _BUFFERS if not (fn in (ret, ret_slice) and isinstance(b, bytes))],
+                                   for b in _BUFFERS
+                                   if not (fn in (ret, ret_slice, add, eq, truth) and isinstance(b, bytes))],
                          ids=lambda x: getattr(x, "__name__", type(x).__name__))
 def test_python_object_operations_are_refused(fn, b):
     with pytest.raises((TypingError, UnsupportedError)):
@@ -396,8 +399,7 @@ def test_tobytes_is_a_copy_and_refuses_what_numpy_would_differ_on():
     assert snapshot(a) == b"\x00\x00" and a[0] == 99
     with pytest.raises(TypingError, match="order"):
         njit(lambda a: a.tobytes(order="F"))(np.zeros(2))
-    with pytest.raises(UnsupportedError):
-        njit(lambda a: a.tobytes() == a.tobytes())(np.zeros(2))
+    assert njit(lambda a: a.tobytes() == a.tobytes())(np.zeros(2)) is True
 
 
 def test_numpy_functions_of_bytes_are_refused():
@@ -480,3 +482,211 @@ def test_an_ndarray_never_takes_a_buffers_overload():
     assert a[0] == 300 % 256
     with pytest.raises(ValueError):
         f(bytearray(2), 0, 300)
+
+
+# ------------------------------------------------------------------ bytes values' operators
+
+BYTES = [b"", b"a", b"ab", b"abc", b"b", b"\x00", b"a\x00", b"\x00a", b"\xff\x80", b"\x80", b"abab", b"ba",
+         bytes(range(256))]
+
+
+def bytes_ops(a, b):
+    return (a == b, a != b, a < b, a <= b, a > b, a >= b, a + b, a * 2, 3 * b, a * -1, a * 0, len(a + b),
+            bool(a), not b, b in a, b not in a, 0 in a, 255 in a, 97 not in a, hash(a))
+
+
+def bytes_methods(a, b):
+    return (a.find(b), a.rfind(b), a.count(b), a.startswith(b), a.endswith(b), a.find(b, 1), a.find(b, -2, 5),
+            a.rfind(b, 0, -1), a.count(b, 1, None), a.count(b, 9, 3), a.startswith(b, 1), a.endswith(b, 0, 2),
+            a.find(b, 300), a.startswith(b, -300), a.count(b, -1))
+
+
+@pytest.mark.parametrize("a", BYTES, ids=repr)
+def test_bytes_operators_match_python(a):
+    f = njit(bytes_ops)
+    g = njit(bytes_methods)
+    for b in BYTES:
+        assert f(a, b) == bytes_ops(a, b), b
+        assert g(a, b) == bytes_methods(a, b), b
+
+
+def bytes_of_slices(a):
+    # views of a bytes value compare, hash and search as the bytes they show
+    return a[1:] == a[1:], a[::2] < a[1::2], hash(a[::-1]), a[::-1].find(a[:1]), a[1:] + a[:1]
+
+
+@pytest.mark.parametrize("a", BYTES, ids=repr)
+def test_bytes_views_compare_as_bytes(a):
+    assert njit(bytes_of_slices)(a) == bytes_of_slices(a)
+
+
+def bytes_sorted_max(xs):
+    best = xs[0]
+    for x in xs:
+        if x > best:
+            best = x
+    return best, [x for x in xs if x]
+
+
+def test_bytes_in_lists_and_truth():
+    xs = [b"b", b"", b"\xff", b"ab"]
+    inner = njit(bytes_sorted_max)
+    f = njit(lambda a, b, c, d: inner([a, b, c, d]))
+    assert f(*xs) == bytes_sorted_max(xs)
+    got = njit(lambda a: [a, a + a, a[1:]])(b"xy")
+    assert got == [b"xy", b"xyxy", b"y"] and all(type(x) is bytes for x in got)
+
+
+def typed_list_of_bytes(b):
+    out = mahou.typed.List()
+    out.append(b)
+    out.append(b + b[::-1])
+    return out
+
+
+def test_typed_list_of_bytes_made_in_compiled_code():
+    for b in (b"", b"a\x00\xff"):
+        got = njit(typed_list_of_bytes)(b)
+        assert list(got) == [b, b + b[::-1]] and all(type(x) is bytes for x in got)
+        assert njit(lambda xs: xs[1] == xs[0] + xs[0][::-1])(got)
+    with pytest.raises(TypeError):
+        mahou.typed.List([b"ab"])
+
+
+def decode(b):
+    return b.decode()
+
+
+def decode_ascii(b):
+    return b.decode("ascii")
+
+
+@pytest.mark.parametrize("b", [b"", b"abc", "h\u00e9llo\u65e5\U0001f600".encode(), b"\x00\x7f", "\u07ff\u0800\uffff".encode()],
+                         ids=repr)
+def test_bytes_decode_utf8(b):
+    assert njit(decode)(b) == b.decode()
+    if max(b, default=0) < 128:
+        assert njit(decode_ascii)(b) == b.decode("ascii")
+
+
+@pytest.mark.parametrize("b", [b"\xff", b"\xc3", b"a\xc3(", b"\xed\xa0\x80", b"\xc0\x80", b"\xf4\x90\x80\x80",
+                               b"\xe2\x82"], ids=repr)
+def test_bytes_decode_errors_raise_value_error(b):
+    with pytest.raises(ValueError):
+        b.decode()
+    with pytest.raises(ValueError):
+        njit(decode)(b)
+    with pytest.raises(ValueError):
+        njit(decode_ascii)(b)
+
+
+def test_bytes_contains_out_of_range_raises():
+    f = njit(lambda b, x: x in b)
+    for x in (-1, 256):
+        with pytest.raises(ValueError, match="range"):
+            f(b"ab", x)
+
+
+def sub_bytes(b):
+    return b - b
+
+
+def cmp_str(b):
+    return b == "a"
+
+
+def str_in(b):
+    return "a" in b
+
+
+def upper(b):
+    return b.upper()
+
+
+def as_key(b):
+    return {b: 1}
+
+
+def as_item(b):
+    return {b}
+
+
+def latin1(b):
+    return b.decode("latin-1")
+
+
+def ba_concat(b):
+    return b + b
+
+
+def ba_find(b):
+    return b.find(b)
+
+
+def ba_hash(b):
+    return hash(b)
+
+
+@pytest.mark.parametrize("fn, b", [(sub_bytes, b"a"), (cmp_str, b"a"), (str_in, b"a"), (upper, b"a"), (as_key, b"a"),
+                                   (as_item, b"a"), (latin1, b"a"), (ba_concat, bytearray(b"a")),
+                                   (ba_find, bytearray(b"a")), (ba_hash, bytearray(b"a")), (eq, memoryview(b"a")),
+                                   (truth, array.array("b", [1]))],
+                         ids=lambda x: getattr(x, "__name__", type(x).__name__))
+def test_other_bytes_operations_are_refused_with_the_line(fn, b):
+    with pytest.raises((TypingError, UnsupportedError)) as info:
+        njit(fn)(b)
+    assert "test_buffers.py:" in str(info.value)
+
+
+# ------------------------------------------------------------------ bytes literals and globals
+
+GLOBAL_BYTES = b"g\x00\xffz"
+EMPTY_BYTES = b""
+
+
+def literals(b):
+    return (b == b"ab", b"" + b, b"a\x00\xff" b"\n\\\101\0", br"\x00", b in b"xabc", len(b'''tri
+ple'''), b"ab" < b, b.startswith(b"a"), b"a,b" * 2, 97 in b"a", b"\t\x7f"[1], b"xyz"[::-1])
+
+
+@pytest.mark.parametrize("b", [b"", b"ab", b"abc", b"\xff", b"a\x00"], ids=repr)
+def test_bytes_literals_match_python(b):
+    assert njit(literals)(b) == literals(b)
+
+
+def globals_(b):
+    return GLOBAL_BYTES, GLOBAL_BYTES == b, b in GLOBAL_BYTES, GLOBAL_BYTES + EMPTY_BYTES, len(EMPTY_BYTES), \
+        GLOBAL_BYTES.find(b), hash(GLOBAL_BYTES), EMPTY_BYTES
+
+
+def default_bytes(x=b"dflt"):
+    return x
+
+
+def test_bytes_globals_and_defaults():
+    for b in (b"", b"\x00", b"g\x00\xffz", b"q"):
+        assert njit(globals_)(b) == globals_(b)
+    f = njit(default_bytes)
+    assert f() == b"dflt" and f(b"q") == b"q"
+
+
+def literal_into_s(a):
+    a[0] = b"hello"
+    a[-1] = b""
+    for x in a:
+        if x == b"he":
+            return x.decode()
+    return "none"
+
+
+def test_bytes_literals_stored_into_s_items():
+    for a in (np.zeros(3, "S2"), np.array([b"ab", b"cd"], "S2")):
+        py, jit = a.copy(), a.copy()
+        assert njit(literal_into_s)(jit) == literal_into_s(py)
+        assert py.tobytes() == jit.tobytes()
+
+
+def test_bytes_literal_refusals_name_the_line():
+    with pytest.raises((TypingError, UnsupportedError)) as info:
+        njit(lambda: str(b"a"))()
+    assert "test_buffers.py:" in str(info.value)

@@ -1,8 +1,9 @@
 """NumPy arrays of fixed-width strings (dtypes U<n> and S<n>, Numba's UnicodeCharSeq and
 CharSeq): the same functions compiled and run by Python on copies of the same arrays.
 Items of U arrays read as str (trailing NULs stripped, as NumPy does) and are written
-from str (truncated to the width, NUL-padded); U fields of records likewise; views keep
-the dtype; everything else on such arrays (and any use of S items) is refused."""
+from str (truncated to the width, NUL-padded); S items read as bytes and are written
+from bytes by the same rules; U and S fields of records likewise; views keep the dtype;
+everything else on such arrays is refused."""
 
 import numpy as np
 import pytest
@@ -562,7 +563,163 @@ def test_s_arrays_pass_shape_and_views():
     assert njit(identity)(S_ARR) is S_ARR
 
 
-@pytest.mark.parametrize("fn,args", [(item_1d, (0,)), (store, (0, "ab")), (lengths_and_items, ())])
-def test_s_items_are_refused(fn, args):
-    with pytest.raises(UnsupportedError, match=r"\[char x 3\]"):
-        njit(fn)(S_ARR.copy(), *args)
+S_WIDE = np.array([b"x" * 300 + b"\x00y", b"", b"\x80" * 301], dtype="S302")
+S_ONE = np.array([b"a", b"", b"\xff", b"\x00"], dtype="S1")
+S_GRID = np.array([b"ab", b"c", b"", b"defg", b"\x00\x01", b"\xfe"], dtype="S4").reshape(2, 3)
+
+
+def s_arrays():
+    return {"1d": S_ARR, "wide": S_WIDE, "one": S_ONE, "rev": S_ARR[::-1], "step": S_ARR[::2],
+            "empty": S_ARR[:0], "2d": S_GRID, "2dF": np.asfortranarray(S_GRID), "2dT": S_GRID.T,
+            "2dstep": S_GRID[:, ::2]}
+
+
+def s_items(a):
+    out = []
+    for idx in np.ndindex(a.shape):
+        out.append(a[idx])
+    return out
+
+
+def s_iter(a):
+    return [x for x in a]
+
+
+def s_negative(a):
+    return a[-1], a[-len(a)]
+
+
+@pytest.mark.parametrize("name", list(s_arrays()))
+def test_s_items_read_as_bytes(name):
+    a = s_arrays()[name]
+    expected, got, _, _ = run_both(s_items, a)
+    assert got == expected and all(type(x) is bytes for x in got)
+    if a.ndim == 1:
+        assert run_both(s_iter, a)[:2] == (s_iter(a), s_iter(a))
+        if len(a):
+            expected, got, _, _ = run_both(s_negative, a)
+            assert got == expected
+
+
+def s_copy_not_view(a, b):
+    x = a[0]
+    a[0] = b
+    return x, a[0]
+
+
+def s_store(a, i, b):
+    a[i] = b
+
+
+def s_copy_items(a, c):
+    for i in range(len(a)):
+        c[i] = a[i]
+
+
+def s_store_slice(a, b):
+    a[1:3] = b
+
+
+@pytest.mark.parametrize("b", [b"", b"z", b"zz", b"zzz", b"zzzz", b"\x00", b"a\x00", b"\xff\x80\x00x"])
+def test_s_items_store_bytes(b):
+    for i in (0, 2, -1):
+        _, _, py, jit = run_both(s_store, S_ARR, i, b)
+        same_arrays(py, jit)
+        assert py[0][i] == jit[0][i]
+    _, _, py, jit = run_both(s_store_slice, S_ARR, b)
+    same_arrays(py, jit)
+    _, _, py, jit = run_both(s_store_slice, S_GRID.T, b)
+    same_arrays(py, jit)
+    expected, got, py, jit = run_both(s_copy_not_view, S_ARR, b)
+    assert got == expected
+    same_arrays(py, jit)
+
+
+@pytest.mark.parametrize("width", [1, 2, 3, 8, 400])
+def test_s_items_copied_between_widths(width):
+    for src in (S_ARR, S_WIDE, S_ONE, S_ARR[::-1]):
+        dst = np.zeros(len(src), dtype="S%d" % width)
+        _, _, py, jit = run_both(s_copy_items, src, dst)
+        same_arrays(py, jit)
+
+
+def s_store_sliced_bytes(a, b):
+    a[0] = b[1:]
+    a[1] = b[::2]
+
+
+def test_s_items_store_views_of_bytes():
+    for b in (b"", b"abcdef", b"\x00\xff\x00"):
+        _, _, py, jit = run_both(s_store_sliced_bytes, S_ARR, b)
+        same_arrays(py, jit)
+
+
+S_REC = np.dtype([("k", "S4"), ("v", "i4")])
+
+
+def s_record_field(r, i, b):
+    old = r[i]["k"]
+    r[i]["k"] = b
+    return old, r[i]["k"], r["k"][i], r[i]["v"]
+
+
+def s_zero_d(a):
+    return a[()]
+
+
+def test_s_fields_and_zero_d():
+    r = np.zeros(3, S_REC)
+    r["k"] = [b"a", b"bcde", b"\x00q"]
+    r["v"] = [1, 2, 3]
+    for i in (0, 1, -1):
+        for b in (b"", b"xy", b"toolong"):
+            expected, got, py, jit = run_both(s_record_field, r, i, b)
+            assert got == expected
+            same_arrays(py, jit)
+    for v in (b"", b"hi", b"a\x00b"):
+        z = np.array(v, dtype="S3")
+        assert njit(s_zero_d)(z) == z[()]
+
+
+def s_store_str(a):
+    a[0] = "ab"
+
+
+def s_store_int(a):
+    a[0] = 3
+
+
+@pytest.mark.parametrize("fn", [s_store_str, s_store_int])
+def test_s_stores_of_other_types_are_refused(fn):
+    with pytest.raises(TypingError, match="a bytes is expected") as info:
+        njit(fn)(S_ARR.copy())
+    assert "test_charseq.py:" in str(info.value)
+
+
+def s_item_ops(a, b):
+    # S items are bytes values: every bytes operation applies to them
+    return (a[0] == a[1], a[0] < b, a[-1] + b, len(a[1]), b in a[0], hash(a[0]), a[0].find(b), bool(a[1]),
+            a[0].startswith(b), [x for x in a if x])
+
+
+def s_aug(a, b):
+    a[0] += b
+    a[-1] *= 2
+
+
+@pytest.mark.parametrize("b", [b"", b"a", b"\x00", b"\xff", b"xyz"])
+def test_s_items_take_bytes_operations(b):
+    for a in (S_ARR, S_WIDE, S_ONE, S_ARR[::-1]):
+        expected, got, _, _ = run_both(s_item_ops, a, b)
+        assert got == expected
+        _, _, py, jit = run_both(s_aug, a, b)
+        same_arrays(py, jit)
+
+
+def test_s_items_do_not_leak():
+    from conftest import assert_no_leaks
+
+    f = njit(s_item_ops)
+    g = njit(s_store)
+    a = S_ARR.copy()
+    assert_no_leaks(lambda: f(a, b"a"), lambda: g(a, 1, b"zz"), repeat=50)

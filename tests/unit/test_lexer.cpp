@@ -277,9 +277,19 @@ TEST(Lexer, FStringKeepsItsBody) {
   EXPECT_EQ(toks[2].offset, 7u);
 }
 
+TEST(Lexer, BytesLiterals) {
+  auto toks = lex("y = b'a\\x00\\xff\\u00e9\\101\\n' Rb'\\x00'\n");
+  ASSERT_GE(toks.size(), 4u);
+  EXPECT_EQ(toks[2].kind, TokenKind::Bytes);
+  EXPECT_EQ(toks[2].text, std::string("a\0\xff\\u00e9A\n", 11)); // \x is a byte, \u kept as written
+  EXPECT_EQ(toks[3].kind, TokenKind::Bytes);
+  EXPECT_EQ(toks[3].text, "\\x00");
+  EXPECT_TRUE(toks[3].isRawString);
+  EXPECT_EQ(dump("b'\\xff'"), "1:1 BYTES b'\\xff'\n1:8 NEWLINE\n1:8 EOF\n");
+}
+
 TEST(LexerErrors, BytesLiteral) {
-  EXPECT_LEX_ERROR("y = b'abc'\n", 1, 5, "bytes literals are not supported");
-  EXPECT_LEX_ERROR("y = Rb'abc'\n", 1, 5, "bytes literals are not supported");
+  EXPECT_LEX_ERROR("y = b'\xc3\xa9'\n", 1, 7, "bytes can only contain ASCII literal characters");
 }
 
 TEST(LexerErrors, UnterminatedStrings) {

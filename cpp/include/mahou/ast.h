@@ -22,7 +22,7 @@ const char *cmpOpSymbol(CmpOpKind op);   // "==", "is not", "in", ...
 
 // ---------------------------------------------------------------- expressions
 enum class ExprKind {
-  Name, IntLit, FloatLit, ImagLit, StrLit, BoolLit, NoneLit, EllipsisLit,
+  Name, IntLit, FloatLit, ImagLit, StrLit, BytesLit, BoolLit, NoneLit, EllipsisLit,
   BinOp, UnaryOp, BoolOp, Compare, Call, Attribute, Subscript, Slice,
   Tuple, List, IfExp, Starred, Lambda, Dict, Set, Comprehension, JoinedStr, FormattedValue, ObjMode
 };
@@ -50,6 +50,7 @@ struct IntLit : Expr { MAHOU_AST_EXPR(IntLit) int64_t value = 0; bool overflow =
 struct FloatLit : Expr { MAHOU_AST_EXPR(FloatLit) double value = 0; };
 struct ImagLit : Expr { MAHOU_AST_EXPR(ImagLit) double value = 0; };        // 2j → 2.0
 struct StrLit : Expr { MAHOU_AST_EXPR(StrLit) std::string value; };         // adjacent literals joined
+struct BytesLit : Expr { MAHOU_AST_EXPR(BytesLit) std::string value; };       // b'...': its bytes, adjacent joined
 struct BoolLit : Expr { MAHOU_AST_EXPR(BoolLit) bool value = false; };
 struct NoneLit : Expr { MAHOU_AST_EXPR(NoneLit) };
 struct EllipsisLit : Expr { MAHOU_AST_EXPR(EllipsisLit) };

@@ -23,7 +23,8 @@ struct GlobalValue {
   enum class Kind {
     Missing,     // not defined anywhere: a NameError at compile time (TypingError)
     Int, Float, Complex, Bool, Str, None, Tuple, // constants captured at compile time
-    Array,       // a NumPy array, frozen at compile time (read-only, as Numba does)
+    Array,       // a NumPy array, frozen at compile time (read-only, as Numba does); b: a bytes
+                 // object (its uint8 items, typed as a bytes value)
     Module,      // module: math, cmath, numpy, numpy.random, mahou, mahou.cuda, or any other (Python)
     ModuleAttr,  // a function or constant of such a module: `from math import sqrt`
     Function,    // another compiled function (dispatcher): handle + name

@@ -21,7 +21,7 @@ struct Token {
   TokenKind kind;
   std::string text; // identifier, number or string contents (escapes resolved), keyword
   Loc loc;
-  // For String and FString tokens: the r prefix. Bytes are refused by the lexer.
+  // For String, Bytes and FString tokens: the r prefix.
   bool isRawString = false;
   // For FString tokens: the byte offset of the body in the source text, and whether
   // it was triple-quoted.

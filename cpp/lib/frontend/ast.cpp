@@ -38,6 +38,22 @@ std::string pyStrRepr(std::string_view s) {
   return out;
 }
 
+std::string pyBytesRepr(std::string_view s) {
+  std::string out = "b" + pyStrRepr(s); // the same quoting and escapes, then no byte over 0x7F
+  std::string r;
+  for (char c : out) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x80) {
+      r += c;
+      continue;
+    }
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\x%02x", u);
+    r += buf;
+  }
+  return r;
+}
+
 std::string pyFloatRepr(double value) {
   if (std::isnan(value))
     return "nan";
@@ -233,6 +249,7 @@ void Dumper::expr(const Expr &e, int n) {
   case ExprKind::FloatLit: return line(n, "FloatLit " + frontend::pyFloatRepr(e.as<FloatLit>()->value));
   case ExprKind::ImagLit: return line(n, "ImagLit " + frontend::pyFloatRepr(e.as<ImagLit>()->value) + "j");
   case ExprKind::StrLit: return line(n, "StrLit " + frontend::pyStrRepr(e.as<StrLit>()->value));
+  case ExprKind::BytesLit: return line(n, "BytesLit " + frontend::pyBytesRepr(e.as<BytesLit>()->value));
   case ExprKind::BoolLit: return line(n, e.as<BoolLit>()->value ? "BoolLit True" : "BoolLit False");
   case ExprKind::NoneLit: return line(n, "NoneLit");
   case ExprKind::EllipsisLit: return line(n, "EllipsisLit");

@@ -18,6 +18,7 @@ void forEachChild(const Expr &e, const std::function<void(const Expr &)> &fn) {
   case K::FloatLit:
   case K::ImagLit:
   case K::StrLit:
+  case K::BytesLit:
   case K::BoolLit:
   case K::NoneLit:
   case K::EllipsisLit: return;

@@ -303,14 +303,13 @@ private:
     if ((uni && word.size() > 1) || (bytes && fstr))
       return false;
     fstrRaw_ = raw;
-    if (bytes)
-      fail(loc, "bytes literals are not supported");
-    string(loc, raw, fstr);
+    string(loc, raw, fstr, bytes);
     return true;
   }
 
-  // A string literal; an f-string keeps its body as written (the parser splits it).
-  void string(Loc loc, bool raw, bool fstr = false) {
+  // A string literal; an f-string keeps its body as written (the parser splits it); a
+  // bytes literal holds its bytes (ASCII characters and \x, octal and C escapes).
+  void string(Loc loc, bool raw, bool fstr = false, bool bytes = false) {
     char quote = peek();
     bool triple = peek(1) == quote && peek(2) == quote;
     pos_ += triple ? 3 : 1;
@@ -341,12 +340,21 @@ private:
       } else if (c == '\\') {
         if (raw)
           rawBackslash(value);
+        else if (bytes)
+          bytesEscape(value);
         else
           escape(value);
       } else {
+        if (bytes && static_cast<unsigned char>(c) >= 0x80)
+          fail(here(), "bytes can only contain ASCII literal characters");
         value += c;
         ++pos_;
       }
+    }
+    if (bytes) {
+      emit(TokenKind::Bytes, loc, std::move(value));
+      toks_.back().isRawString = raw;
+      return;
     }
     if (fstr) {
       emit(TokenKind::FString, loc, std::move(value));
@@ -427,6 +435,33 @@ private:
     }
     out += '\\'; // unknown escape: kept as written
     --pos_;
+  }
+
+  // An escape of a bytes literal: a byte for \xHH, an octal or a C escape; \u, \U, \N
+  // and unknown escapes are kept as written, as Python keeps them.
+  void bytesEscape(std::string &out) {
+    Loc loc = here();
+    char c = peek(1);
+    if (c == 'x') {
+      pos_ += 2;
+      uint32_t v = hexEscape(loc, 2, "\\xXX");
+      out += static_cast<char>(v);
+      return;
+    }
+    if (c >= '0' && c <= '7') {
+      pos_ += 2;
+      uint32_t v = static_cast<uint32_t>(c - '0');
+      for (int i = 0; i < 2 && peek() >= '0' && peek() <= '7'; ++i, ++pos_)
+        v = v * 8 + static_cast<uint32_t>(peek() - '0');
+      out += static_cast<char>(v & 0xFF);
+      return;
+    }
+    if (c == 'u' || c == 'U' || c == 'N') {
+      out += '\\';
+      ++pos_;
+      return;
+    }
+    escape(out); // the C escapes, a newline, unknown escapes kept
   }
 
   // Decimal digits with single underscores between them, appended to `out`.
@@ -643,6 +678,9 @@ std::string dumpTokens(const std::vector<Token> &tokens) {
       break;
     case TokenKind::String:
       out += " " + pyStrRepr(t.text);
+      break;
+    case TokenKind::Bytes:
+      out += " " + pyBytesRepr(t.text);
       break;
     default:
       break;

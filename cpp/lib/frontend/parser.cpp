@@ -24,6 +24,7 @@ std::string describe(const Token &t) {
   case K::Float:
   case K::Imag: return "number";
   case K::String: return "string";
+  case K::Bytes: return "bytes";
   case K::Newline: return "end of line";
   case K::Indent: return "indent";
   case K::Dedent: return "dedent";
@@ -40,7 +41,8 @@ const char *describeExpr(const Expr &e) {
   case ExprKind::IntLit:
   case ExprKind::FloatLit:
   case ExprKind::ImagLit:
-  case ExprKind::StrLit: return "literal";
+  case ExprKind::StrLit:
+  case ExprKind::BytesLit: return "literal";
   case ExprKind::BoolLit: return e.as<BoolLit>()->value ? "True" : "False";
   case ExprKind::NoneLit: return "None";
   case ExprKind::EllipsisLit: return "ellipsis";

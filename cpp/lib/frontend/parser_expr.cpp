@@ -84,7 +84,7 @@ void Parser::enter() {
 
 bool Parser::startsExpr() const {
   switch (cur().kind) {
-  case K::Name: case K::Int: case K::Float: case K::Imag: case K::String: case K::FString:
+  case K::Name: case K::Int: case K::Float: case K::Imag: case K::String: case K::FString: case K::Bytes:
   case K::KwTrue: case K::KwFalse: case K::KwNone: case K::Ellipsis:
   case K::LParen: case K::LBracket: case K::LBrace:
   case K::Minus: case K::Plus: case K::Tilde: case K::Star:
@@ -398,6 +398,7 @@ ExprPtr Parser::atom() {
   case K::Imag: return numberLiteral();
   case K::String:
   case K::FString: return stringLiteral();
+  case K::Bytes: return bytesLiteral();
   case K::KwTrue:
   case K::KwFalse: {
     auto b = node<BoolLit>(t.loc);
@@ -446,6 +447,15 @@ ExprPtr Parser::numberLiteral() {
   return f;
 }
 
+// b'...' b"...": adjacent bytes literals joined (a str next to one is a SyntaxError).
+ExprPtr Parser::bytesLiteral() {
+  auto b = node<BytesLit>(cur().loc);
+  while (at(K::Bytes))
+    b->value += advance().text;
+  if (at(K::String) || at(K::FString)) fail(cur().loc, "cannot mix bytes and nonbytes literals");
+  return b;
+}
+
 ExprPtr Parser::stringLiteral() {
   Loc loc = cur().loc;
   auto s = node<StrLit>(loc);
@@ -455,6 +465,7 @@ ExprPtr Parser::stringLiteral() {
   if (!formatted) {
     while (at(K::String))
       s->value += advance().text;
+    if (at(K::Bytes)) fail(cur().loc, "cannot mix bytes and nonbytes literals");
     return s;
   }
   // Adjacent literals with at least one f-string: one JoinedStr of all their parts.

@@ -99,6 +99,7 @@ private:
   ast::ExprPtr intLiteral();
   ast::ExprPtr numberLiteral();
   ast::ExprPtr stringLiteral();
+  ast::ExprPtr bytesLiteral();
   bool startsExpr() const;
   bool atComprehension() const { return at(TokenKind::KwFor) || at(TokenKind::KwAsync); }
   void enter();

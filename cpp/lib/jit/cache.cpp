@@ -104,7 +104,7 @@ std::string serialize(const GlobalValue &g) {
   case K::Array:
     out += std::to_string(int(g.dtype)) + "[";
     for (int64_t d : g.shape) out += std::to_string(d) + ",";
-    out += "]";
+    out += g.b ? "]b" : "]"; // b: a bytes object
     putField(out, g.bytes);
     break;
   case K::ExcClass: out += std::to_string(int(g.exc)); break;

@@ -57,7 +57,8 @@ void refuseRecordOperand(const Typing &t, const ExprPtr &e, Loc loc, const std::
 void checkRecordUses(const Typing &t, const ir::Block &body);
 
 // ---- NumPy character sequences (charseq.cpp): cs is a CharSeq (record.item of an S/U
-// array, record.getattr of an S/U field); reading gives a str, storing takes one.
+// array, record.getattr of an S/U field); reading gives a str (U) or a bytes value (S),
+// storing takes one.
 ExprPtr charSeqValue(Typing &t, ExprPtr cs, Loc loc);
 void storeCharSeq(Typing &t, ExprPtr cs, ExprPtr value, Loc loc, ir::Block &out);
 // a[1:3] = 'x': a str stored into every item of a view of an array of strings.
@@ -81,6 +82,16 @@ ExprPtr bufferStoredValue(Typing &t, const Type &buffer, ExprPtr value, Loc loc)
 // The value of a slice store `v[1:3] = x`: a buffer x as the array of its items; into a
 // buffer v, x must be a buffer or array of the same items (Python refuses a number).
 ExprPtr bufferSliceValue(Typing &t, const Type &view, ExprPtr value, Loc loc);
+
+// Python's operators on bytes values (bytes_ops.cpp); null (operands untouched) when neither
+// operand is one.
+bool isBytesValue(const Type &t);
+ExprPtr bytesBinary(Typing &t, ast::BinOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
+ExprPtr bytesCompare(Typing &t, ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Loc loc);
+// `needle in haystack` of a bytes haystack (an integer or a bytes needle), its truth, hash.
+ExprPtr bytesContains(Typing &t, ExprPtr needle, ExprPtr haystack, Loc loc);
+ExprPtr bytesTruth(Typing &t, ExprPtr e);
+ExprPtr bytesHash(Typing &t, ExprPtr e, Loc loc);
 
 // C pointers (pointers.cpp): p[i] reads and writes through a 1-D view of the pointer;
 // carray(p, shape[, dtype]) / farray(...) view the memory as an array.

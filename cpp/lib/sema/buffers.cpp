@@ -67,10 +67,10 @@ struct BufferUses {
                                     "made again from compiled code (Numba refuses it too); return "
                                     "np.frombuffer(x, dtype) or a copy of the items");
   }
-  // A bytes value (or tuples of them) is returned to Python as a new bytes object.
+  // A bytes value (or tuples and lists of them) is returned to Python as a new bytes object.
   static bool onlyBytes(const Type &type) {
     if (type.isBuffer()) return type.buffer == types::BufferKind::Bytes && type.ndim == 1;
-    if (!type.isTuple()) return !bufferish(type);
+    if (!type.isTuple() && !type.isList()) return !bufferish(type);
     for (auto &e : type.elems)
       if (!onlyBytes(e)) return false;
     return true;

@@ -69,6 +69,7 @@ bool isConstantDefault(const ast::Expr &e) {
   case ast::ExprKind::FloatLit:
   case ast::ExprKind::ImagLit:
   case ast::ExprKind::StrLit:
+  case ast::ExprKind::BytesLit:
   case ast::ExprKind::BoolLit:
   case ast::ExprKind::NoneLit: return true;
   case ast::ExprKind::UnaryOp: return isConstantDefault(*e.as<ast::UnaryOp>()->operand);

@@ -75,6 +75,17 @@ ExprPtr FunctionTyper::expr(const ast::Expr &e) {
     c->symbol = e.as<ast::StrLit>()->value;
     return c;
   }
+  case ast::ExprKind::BytesLit: { // a constant bytes value (its items frozen into the code, as a global's)
+    requireHost(e.loc, "a bytes literal");
+    const std::string &v = e.as<ast::BytesLit>()->value;
+    auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayConst,
+                                        Type::array(DType::UInt8, 1, types::Layout::C, /*readonly=*/true), e.loc);
+    a->args.push_back(ir::makeConst(Type::int64(), e.loc, int64_t(v.size())));
+    a->symbol = v;
+    Type bt = a->type;
+    bt.buffer = types::BufferKind::Bytes;
+    return ir::makeCast(std::move(a), bt);
+  }
   case ast::ExprKind::BinOp: {
     if (auto c = intConstant(e)) return std::move(*c);
     auto *b = e.as<ast::BinOp>();
@@ -153,6 +164,11 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
                                         Type::array(g.dtype, int(g.shape.size()), types::Layout::C, /*readonly=*/true), loc);
     for (int64_t d : g.shape) a->args.push_back(ir::makeConst(Type::int64(), loc, d));
     a->symbol = g.bytes;
+    if (g.b) { // a bytes object: the same constant items as a bytes value
+      Type bt = a->type;
+      bt.buffer = types::BufferKind::Bytes;
+      return ir::makeCast(std::move(a), bt);
+    }
     return a;
   }
   case GK::Module: return ir::makeConst(Type::moduleRef(g.module), loc, 0);
@@ -204,6 +220,7 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
   if (lhs->type.isObject() || rhs->type.isObject() || (lhs->type.isString() && rhs->type.isString()) ||
       ((lhs->type.isString() || rhs->type.isString()) && op == ast::BinOpKind::Mult))
     if (auto r = objectBinary(*this, op, lhs, rhs, loc)) return r;
+  if (auto r = bytesBinary(*this, op, lhs, rhs, loc)) return r; // bytes_ops.cpp
   const Type &a = lhs->type, &b = rhs->type;
   const char *sym = ast::binOpSymbol(op);
   refuseLiteralDict(*this, a, loc, std::string("does not support the operator ") + sym);
@@ -387,6 +404,10 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     bool negate = op == ast::CmpOpKind::NotIn;
     ExprPtr r;
     if (rhs->type.isInstance()) r = instanceContains(*this, negate, lhs, rhs, loc);
+    else if (isBytesValue(rhs->type)) {
+      r = bytesContains(*this, std::move(lhs), std::move(rhs), loc);
+      if (negate) r = logicalNot(std::move(r));
+    }
     else if (types::isLiteralDict(rhs->type)) r = literalDictContains(*this, negate, std::move(lhs), std::move(rhs), loc);
     else if (!(r = containerContains(*this, negate, lhs, rhs, loc))) r = tupleContains(*this, negate, std::move(lhs), std::move(rhs), loc);
     if (isUnknown(r)) return r;
@@ -400,6 +421,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     return compareOne(op, unwrapOptional(std::move(lhs)), unwrapOptional(std::move(rhs)), loc);
   if (a.isInstance() || b.isInstance())
     if (auto r = instanceCompare(*this, op, lhs, rhs, loc)) return r;
+  if (auto r = bytesCompare(*this, op, lhs, rhs, loc)) return r; // bytes_ops.cpp
   // An array against a string compares elementwise in NumPy (never the scalar False of two
   // unlike objects), and so do arrays of records or strings against anything: refused.
   if ((a.isArray() && (b.isString() || b.isRecordArray())) || (b.isArray() && (a.isString() || a.isRecordArray())))

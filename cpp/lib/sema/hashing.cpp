@@ -3,6 +3,7 @@
 // nested tuples and instances inside tuples hash item by item), and a @jitclass
 // instance calls its __hash__.
 #include "typer.h"
+#include "sema/arrays.h"
 #include "sema/typers.h"
 #include "mahou/literal_dict_type.h"
 #include "mahou/literal_list_type.h"
@@ -33,6 +34,8 @@ ExprPtr hashOf(Typing &t, ExprPtr x, Loc loc) {
     return objectOp(t, op, Type::int64(), std::move(a), loc);
   };
   if (ty.isString()) return one(ObjectOp::HashValue, toUnicode(t, std::move(x)));
+  if (isBytesValue(ty)) return bytesHash(t, std::move(x), loc); // CPython's: that of the latin-1 str
+  if (ty.isBuffer()) t.notSupported(loc, "hash() of a " + ty.str() + " is not supported (only bytes values hash)");
   if (ty.isNumber() || ty.isNone()) return one(ObjectOp::HashValue, std::move(x));
   if (types::isSlice(ty)) t.error(loc, "unhashable type: 'slice'"); // as in Python 3.11
   if (types::isRange(ty)) t.notSupported(loc, "hashing a range object is not supported");

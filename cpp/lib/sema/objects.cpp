@@ -356,6 +356,9 @@ void requireComparable(Typing &t, const Type &item, Loc loc, const std::string &
 
 void requireHashable(Typing &t, const Type &item, Loc loc) {
   if (instanceHashable(t, item, loc)) return;
+  if (item.containsBuffer()) // the containers hash and compare items in the runtime, which has no bytes case
+    t.notSupported(loc, "dict keys and set items of type " + item.str() +
+                            " are not supported (hash() and comparisons of bytes values are)");
   std::string desc = types::typeDescriptor(item);
   if (!(reinterpret_cast<const MahouTypeDesc *>(desc.data())->flags & MAHOU_DESC_HASHABLE))
     t.error(loc, "unhashable type: " + item.str() + " (keys and set items must be numbers, strings, tuples of them or @jitclass instances)");

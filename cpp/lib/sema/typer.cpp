@@ -1,6 +1,7 @@
 // The inference driver (fixpoint over passes), local-variable discovery and the
 // helpers every part of sema uses: conversions, temporaries, globals.
 #include "typer.h"
+#include "sema/arrays.h"
 #include "mahou/datetime_units.h"
 #include "mahou/range_type.h"
 
@@ -440,6 +441,10 @@ ExprPtr FunctionTyper::truth(ExprPtr e) {
     if (types::isRange(e->type)) return rangeTruth(*this, std::move(e), loc);
     return ir::makeConst(Type::boolean(), loc, e->type.elems.empty() ? 0 : 1);
   case Kind::Str: return ir::makeConst(Type::boolean(), loc, e->type.text.empty() ? 0 : 1);
+  case Kind::Array:
+    if (isBytesValue(e->type)) return bytesTruth(*this, std::move(e)); // bytes_ops.cpp
+    if (e->type.isBuffer()) notSupported(loc, "the truth value of a " + e->type.str() + " is not supported (use len())");
+    [[fallthrough]];
   default:
     error(loc, "the truth value of " + e->type.str() +
                    " is ambiguous; compare explicitly (for arrays use a.size or a.any())");

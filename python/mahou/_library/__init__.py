@@ -10,7 +10,8 @@ The compiler asks for them by the names '@numpy.<name>' (numpy_functions),
 the random module's functions made of its primitives), 'operator.<name>'
 (operator_module: the operator module's functions as their operators),
 'heapq.<name>' (heapq_module: CPython's heap algorithms on lists), 'polynomial.<name>'
-(numpy.polynomial.polynomial's functions and polyutils' as_series/trimseq); the resolver
+(numpy.polynomial.polynomial's functions and polyutils' as_series/trimseq), 'bytes.<name>'
+(bytes_methods: bytes values' operators and methods); the resolver
 (mahou._resolver) imports this package on the first such name.
 """
 
@@ -28,6 +29,7 @@ _MODULES = {
     "operator": "mahou._library.operator_module",
     "heapq": "mahou._library.heapq_module",
     "polynomial": "mahou._library.polynomial",
+    "bytes": "mahou._library.bytes_methods",
 }
 
 

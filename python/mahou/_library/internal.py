@@ -4,11 +4,13 @@ variable (a list of numbers, of lists of numbers, or of arrays), slice.indices, 
 the index arrays that booleans stand for in advanced indexing, and the iterator that
 iter() makes of a list, tuple, array, range, string, set or dict; tuple.index/count;
 np.frombuffer of a C-contiguous buffer, memoryview.contiguous, the range check of a
-store into a buffer."""
+store into a buffer; the bytes of S items read and
+written (sema/charseq.cpp)."""
 
 import numpy as np
 
 from mahou import literal_unroll, njit
+from mahou._language import as_bytes
 
 _RAGGED = ("setting an array element with a sequence. The requested array has an "
            "inhomogeneous shape after 1 dimensions.")
@@ -227,3 +229,30 @@ def ffi_from_buffer(a):
     if not a.flags.c_contiguous:
         raise ValueError("ffi.from_buffer() needs a C-contiguous array")
     return a
+
+
+@njit
+def charseq_bytes(item):
+    # an S item (its bytes as a uint8 view, sema/charseq.cpp) as a new bytes value: the
+    # bytes up to the trailing NULs, as NumPy reads it
+    n = len(item)
+    while n > 0 and item[n - 1] == 0:
+        n -= 1
+    return as_bytes(item[:n].copy())
+
+
+@njit
+def charseq_store_bytes(value, item):
+    # a bytes value stored into an S item: truncated to the width, NUL-padded
+    n = min(len(value), len(item))
+    for i in range(n):
+        item[i] = value[i]
+    for i in range(n, len(item)):
+        item[i] = 0
+
+
+@njit
+def charseq_fill_bytes(value, view):
+    # a[1:3] = b on an S array: the bytes value into every item of the view
+    for idx in np.ndindex(view.shape):
+        view[idx] = value
