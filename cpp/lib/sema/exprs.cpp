@@ -369,7 +369,12 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
       return isNoneTest(a.isOptional() ? std::move(lhs) : std::move(rhs), op == ast::CmpOpKind::IsNot, loc);
     if ((a.isInstance() || a.isList() || a.isDict() || a.isSet() || a.isUnicode()) && a == b) // the same object?
       return instanceIdentity(*this, op == ast::CmpOpKind::IsNot, std::move(lhs), std::move(rhs), loc);
+    if (a.isBool() && b.isBool()) // True and False are singletons: `x is True` is `x == True`
+      return compareOne(op == ast::CmpOpKind::Is ? ast::CmpOpKind::Eq : ast::CmpOpKind::NotEq, std::move(lhs),
+                        std::move(rhs), loc);
     if (a.isNone() || b.isNone()) same = a.isNone() && b.isNone();
+    else if ((a.isBool() && (b.isNumber() || b.isUnicode())) || (b.isBool() && (a.isNumber() || a.isUnicode())))
+      same = false; // `1 is True`, `"a" is False` (a `case True:` pattern on an int)
     else if (!a.isNumber() && !a.isDatetimeLike() && a == b && a.kind != Kind::Array && a.kind != Kind::Tuple) same = true;
     else error(loc, "'is' is only supported for comparisons with None");
     return ir::makeConst(Type::boolean(), loc, (op == ast::CmpOpKind::Is) == same);

@@ -1,0 +1,222 @@
+// Parser, `match` statements (PEP 634): the subject, the case clauses and their
+// patterns; the pattern kinds Numba compiles, the others refused by name.
+#include "match_pattern.h"
+#include "parser_impl.h"
+
+#include <algorithm>
+
+namespace mahou::frontend::detail {
+
+using namespace ast;
+using K = TokenKind;
+using PK = MatchPattern::Kind;
+
+bool MatchPattern::irrefutable() const {
+  switch (kind) {
+  case PK::Capture:
+  case PK::Wildcard: return true;
+  case PK::As: return alternatives[0]->irrefutable();
+  case PK::Or:
+    return std::any_of(alternatives.begin(), alternatives.end(), [](auto &p) { return p->irrefutable(); });
+  default: return false;
+  }
+}
+
+namespace {
+
+// The names a pattern binds, in the order they appear.
+void boundNames(const MatchPattern &p, std::vector<std::pair<std::string, Loc>> &out) {
+  if (p.kind == PK::Capture || p.kind == PK::As) out.emplace_back(p.name, p.loc);
+  if (p.kind == PK::As) boundNames(*p.alternatives[0], out);
+  if (p.kind == PK::Or && !p.alternatives.empty()) boundNames(*p.alternatives[0], out);
+}
+
+std::vector<std::string> sortedNames(const MatchPattern &p) {
+  std::vector<std::pair<std::string, Loc>> named;
+  boundNames(p, named);
+  std::vector<std::string> names;
+  for (auto &n : named) names.push_back(n.first);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// CPython's message for an irrefutable pattern that hides what follows it.
+std::string unreachableMessage(const MatchPattern &p) {
+  const MatchPattern *q = &p;
+  while (q->kind == PK::As) q = q->alternatives[0].get();
+  if (q->kind == PK::Or)
+    for (auto &a : q->alternatives)
+      if (a->irrefutable()) return unreachableMessage(*a);
+  if (q->kind == PK::Capture) return "name capture '" + q->name + "' makes remaining patterns unreachable";
+  return "wildcard makes remaining patterns unreachable";
+}
+
+} // namespace
+
+// `match subject:` followed by an indented block of `case pattern [if guard]:` clauses.
+void Parser::matchStatement(Body &out) {
+  MatchStatement m;
+  m.loc = advance().loc; // the soft keyword `match`
+  pendingStarred_.clear();
+  m.subject = exprList(false);
+  checkPendingStarred();
+  expect(K::Colon, "':'");
+  if (!accept(K::Newline) || !at(K::Indent))
+    fail(cur().loc, "expected an indented block of 'case' clauses after 'match' statement on line " +
+                        std::to_string(m.loc.line));
+  advance();
+  while (!accept(K::Dedent) && !at(K::EndOfFile)) {
+    if (!at(K::Name) || cur().text != "case")
+      fail(cur().loc, "invalid syntax: expected 'case' inside a 'match' statement");
+    MatchCase c;
+    c.loc = advance().loc;
+    c.pattern = casePattern();
+    std::vector<std::pair<std::string, Loc>> names;
+    boundNames(*c.pattern, names);
+    for (size_t i = 0; i < names.size(); ++i)
+      for (size_t j = 0; j < i; ++j)
+        if (names[i].first == names[j].first)
+          fail(names[i].second, "multiple assignments to name '" + names[i].first + "' in pattern");
+    if (accept(K::KwIf)) {
+      pendingStarred_.clear();
+      c.guard = expr();
+      checkPendingStarred();
+    }
+    expect(K::Colon, "':'");
+    c.body = block("'case' statement", c.loc);
+    m.cases.push_back(std::move(c));
+  }
+  if (m.cases.empty())
+    fail(m.loc, "expected at least one 'case' clause in a 'match' statement");
+  for (size_t i = 0; i + 1 < m.cases.size(); ++i)
+    if (!m.cases[i].guard && m.cases[i].pattern->irrefutable())
+      fail(m.cases[i].pattern->loc, unreachableMessage(*m.cases[i].pattern));
+  lowerMatch(std::move(m), out);
+}
+
+// The pattern of one case: `p`, `p as name`; a bare `a, b` is a sequence pattern.
+std::unique_ptr<MatchPattern> Parser::casePattern() {
+  auto p = asPattern();
+  if (at(K::Comma))
+    fail(cur().loc, "sequence patterns ('case a, b:') are not supported (Numba refuses them too)");
+  return p;
+}
+
+std::unique_ptr<MatchPattern> Parser::asPattern() {
+  auto p = orPattern();
+  if (!at(K::KwAs)) return p;
+  Loc loc = p->loc;
+  advance();
+  const Token &name = expect(K::Name, "a name after 'as'");
+  if (name.text == "_") fail(name.loc, "cannot use '_' as a target");
+  auto as = std::make_unique<MatchPattern>();
+  as->kind = PK::As;
+  as->loc = loc;
+  as->name = name.text;
+  as->alternatives.push_back(std::move(p));
+  return as;
+}
+
+std::unique_ptr<MatchPattern> Parser::orPattern() {
+  Loc loc = cur().loc;
+  auto first = closedPattern();
+  if (!at(K::Pipe)) return first;
+  auto p = std::make_unique<MatchPattern>();
+  p->kind = PK::Or;
+  p->loc = loc;
+  p->alternatives.push_back(std::move(first));
+  while (accept(K::Pipe)) {
+    if (p->alternatives.back()->irrefutable())
+      fail(p->alternatives.back()->loc, unreachableMessage(*p->alternatives.back()));
+    p->alternatives.push_back(closedPattern());
+  }
+  std::vector<std::string> names = sortedNames(*p->alternatives[0]);
+  for (auto &a : p->alternatives)
+    if (sortedNames(*a) != names) fail(a->loc, "alternative patterns bind different names");
+  return p;
+}
+
+// A literal, a capture, `_`, a dotted value, or `( pattern )`.
+std::unique_ptr<MatchPattern> Parser::closedPattern() {
+  auto p = std::make_unique<MatchPattern>();
+  p->loc = cur().loc;
+  const char *sequence = "sequence patterns ('case (a, b):', 'case [x, *rest]:') are not supported (Numba refuses them too)";
+  switch (cur().kind) {
+  case K::Minus:
+  case K::Int:
+  case K::Float:
+  case K::Imag: {
+    // signed_number [('+' | '-') imaginary]
+    bool negative = accept(K::Minus);
+    if (!at(K::Int) && !at(K::Float) && !at(K::Imag)) fail(cur().loc, "invalid syntax: expected a number after '-'");
+    ExprPtr value = at(K::Int) ? intLiteral() : numberLiteral();
+    if (negative) {
+      auto neg = node<UnaryOp>(p->loc);
+      neg->op = UnaryOpKind::USub;
+      neg->operand = std::move(value);
+      value = std::move(neg);
+    }
+    if (at(K::Plus) || at(K::Minus)) {
+      auto sum = node<BinOp>(cur().loc);
+      sum->op = advance().kind == K::Plus ? BinOpKind::Add : BinOpKind::Sub;
+      if (!at(K::Imag)) fail(cur().loc, "imaginary number required in complex literal");
+      sum->left = std::move(value);
+      sum->right = numberLiteral();
+      value = std::move(sum);
+    }
+    p->kind = PK::Literal;
+    p->value = std::move(value);
+    return p;
+  }
+  case K::String:
+  case K::FString:
+    p->kind = PK::Literal;
+    p->value = stringLiteral();
+    if (p->value->kind != ExprKind::StrLit) fail(p->loc, "patterns may only match literals and attribute lookups");
+    return p;
+  case K::KwNone:
+  case K::KwTrue:
+  case K::KwFalse:
+    p->kind = PK::Identity;
+    p->value = atom();
+    return p;
+  case K::Name: {
+    if (peek(1).kind == K::LParen)
+      fail(p->loc, "class patterns ('case " + cur().text + "(...):') are not supported (Numba refuses them too)");
+    if (peek(1).kind != K::Dot) {
+      p->name = advance().text;
+      p->kind = p->name == "_" ? PK::Wildcard : PK::Capture;
+      if (p->kind == PK::Wildcard) p->name.clear();
+      return p;
+    }
+    // A dotted name is a value pattern: compared with ==.
+    auto n = node<Name>(p->loc);
+    n->id = advance().text;
+    ExprPtr value = std::move(n);
+    while (accept(K::Dot)) {
+      auto a = node<Attribute>(p->loc);
+      a->value = std::move(value);
+      a->attr = expect(K::Name, "a name after '.'").text;
+      value = std::move(a);
+    }
+    if (at(K::LParen)) fail(p->loc, "class patterns ('case C(...):') are not supported (Numba refuses them too)");
+    p->kind = PK::Value;
+    p->value = std::move(value);
+    return p;
+  }
+  case K::LParen: {
+    advance();
+    if (at(K::RParen)) fail(p->loc, sequence);
+    auto inner = asPattern();
+    if (at(K::Comma)) fail(p->loc, sequence);
+    expect(K::RParen, "')'");
+    return inner;
+  }
+  case K::LBracket: fail(p->loc, sequence);
+  case K::Star: fail(p->loc, sequence);
+  case K::LBrace: fail(p->loc, "mapping patterns ('case {\"k\": v}:') are not supported (Numba refuses them too)");
+  default: fail(p->loc, "invalid syntax: expected a pattern after 'case'");
+  }
+}
+
+} // namespace mahou::frontend::detail
