@@ -1,4 +1,5 @@
 # RUN: %mahouc %s --function=classify --emit=ast | %FileCheck %s
+# RUN: %mahouc %s --function=pairs --emit=ast | %FileCheck %s --check-prefix=SEQ
 # A match statement becomes the subject in a hidden variable, then an if/elif chain in
 # case order; a guard that reads a capture runs under the pattern's test, with a flag.
 
@@ -18,21 +19,21 @@ def classify(x):
 
 
 # CHECK: FunctionDef classify
-# CHECK: Assign @7:5
-# CHECK-NEXT: Name $match@7:5
+# CHECK: Assign @8:5
+# CHECK-NEXT: Name $match@8:5
 # CHECK-NEXT: Name x
 # CHECK-NEXT: If
 # CHECK-NEXT: BoolOp or
 # CHECK-NEXT: Compare ==
-# CHECK-NEXT: Name $match@7:5
+# CHECK-NEXT: Name $match@8:5
 # CHECK-NEXT: IntLit 1
 # CHECK: If
 # CHECK-NEXT: Compare is
-# CHECK-NEXT: Name $match@7:5
+# CHECK-NEXT: Name $match@8:5
 # CHECK-NEXT: NoneLit
 # CHECK: Assign
 # CHECK-NEXT: Name y
-# CHECK-NEXT: Name $match@7:5
+# CHECK-NEXT: Name $match@8:5
 # CHECK-NEXT: If
 # CHECK-NEXT: Compare >
 # CHECK: If
@@ -40,11 +41,46 @@ def classify(x):
 # CHECK: Assign
 # CHECK-NEXT: Name z
 # CHECK: Assign
-# CHECK-NEXT: Name $guard@14:9
+# CHECK-NEXT: Name $guard@15:9
 # CHECK-NEXT: IfExp
 # CHECK: If
-# CHECK-NEXT: Name $guard@14:9
+# CHECK-NEXT: Name $guard@15:9
 # CHECK: orelse:
-# CHECK-NEXT: Return @17:13
+# CHECK-NEXT: Return @18:13
 # CHECK-NEXT: UnaryOp -
 
+
+
+def pairs(t):
+    match t:
+        case (0, (a, b)):
+            return a
+        case (x, *_, 1) if x > 0:
+            return x
+    return 0
+
+
+# SEQ: FunctionDef pairs
+# SEQ: If
+# SEQ-NEXT: BoolOp and
+# SEQ-NEXT: BoolOp and
+# SEQ-NEXT: MatchSequence len 2
+# SEQ-NEXT: Name $match@
+# SEQ-NEXT: MatchSequence len 2
+# SEQ-NEXT: Subscript
+# SEQ: Compare ==
+# SEQ-NEXT: Subscript
+# SEQ-NEXT: Name $match@
+# SEQ-NEXT: IntLit 0
+# SEQ: Assign
+# SEQ-NEXT: Name a
+# SEQ-NEXT: Subscript
+# SEQ-NEXT: Subscript
+# SEQ: MatchSequence len >= 2
+# SEQ: Name $guard@
+# SEQ-NEXT: IfExp
+# SEQ: If
+# SEQ-NEXT: BoolOp and
+# SEQ-NEXT: MatchSequence len >= 2
+# SEQ-NEXT: Name $match@
+# SEQ-NEXT: Name $guard@

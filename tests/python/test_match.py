@@ -1,6 +1,7 @@
 """`match` statements (PEP 634), the subset Numba compiles: literal, value (dotted name),
-capture, wildcard, or- and as-patterns, guards; compiled results against CPython's.
-Sequence, mapping and class patterns are refused, as Numba refuses them."""
+capture, wildcard, or- and as-patterns, guards; and, beyond Numba, sequence patterns on
+tuples (their length known from the type); compiled results against CPython's. Mapping
+and class patterns are refused, as Numba refuses them."""
 
 import enum
 import math
@@ -529,13 +530,104 @@ def test_one_line_bodies():
         check(f, x)
 
 
+def sequences(t):
+    match t:
+        case (1, b):
+            return 100 + b
+        case (a, 2) | (a, 3):
+            return a * 10
+        case [a, b]:
+            return a + b
+        case (x, *_, 0):
+            return -x
+        case (x, y, z) if x > y:
+            return x - y - z
+        case (x, _, z) as whole:
+            return x + z + whole[1] * 1000
+        case ():
+            return 7
+        case 5:
+            return 5
+        case _:
+            return -1
+
+
+SEQUENCE_SUBJECTS = [(1, 5), (4, 2), (4, 3), (4, 9), (-1, -1), (3, 2, 1), (1, 2, 3), (3, 2, 1, 0), (3, 2, 1, 4),
+                     (7, 0), (), (1,), (2, 0), 5, 6, -5, 2.5, "ab", "", None, Color.RED]
+
+
+@pytest.mark.parametrize("t", SEQUENCE_SUBJECTS, ids=repr)
+def test_sequence_patterns_on_tuples(t):
+    check(sequences, t)
+
+
+def nested_sequences(t):
+    match t:
+        case (0, (a, b)):
+            return a * b
+        case ((a, b), (c, d)) if a == c:
+            return b + d
+        case (("x", n), *_):
+            return n
+        case (_, (_, _)) | ((_, _), _):
+            return -1
+    return -2
+
+
+@pytest.mark.parametrize(
+    "t", [(0, (3, 4)), (1, (3, 4)), ((1, 2), (1, 5)), ((1, 2), (3, 5)), (("x", 9), 1), (("y", 9), 1), ((1, 2), 3), (1, 2)],
+    ids=repr,
+)
+def test_nested_sequence_patterns(t):
+    check(nested_sequences, t)
+
+
+def sequence_of_floats(t):
+    match t:
+        case (0.5, x, *_):
+            return x
+        case (x, *_, -1.0):
+            return x * 2
+        case [*_]:
+            return 0.0
+
+
+@pytest.mark.parametrize("t", [(0.5, 2.0), (0.5, 2.0, 3.0), (1.5, 1.0, -1.0), (1.0, 2.0), (-0.0, -1.0)])
+def test_sequence_patterns_with_star_wildcards(t):
+    check(sequence_of_floats, t)
+
+
+def test_sequence_patterns_in_a_loop_over_tuples():
+    def f(n):
+        total = 0
+        for i in range(n):
+            match (i % 3, i):
+                case (0, k):
+                    total += k
+                case (1, _):
+                    continue
+                case (_, k) if k > 7:
+                    break
+        return total
+
+    for n in [0, 4, 9, 20]:
+        check(f, n)
+
+
+def test_tuple_never_equals_a_number_or_string():
+    def f(t):
+        return (t == 1, t != "a", 1 == t)
+
+    check(f, (1,))
+    check(f, (1, "a"))
+
+
 REFUSED = {
-    "sequence": ("case (a, b):", "sequence patterns"),
-    "list": ("case [a, *rest]:", "sequence patterns"),
-    "open_sequence": ("case a, b:", "sequence patterns"),
+    "star_capture": ("case (a, *rest):", "starred capture"),
     "mapping": ('case {"k": v}:', "mapping patterns"),
     "class": ("case int(y):", "class patterns"),
     "dotted_class": ("case np.int64():", "class patterns"),
+    "or_places": ("case (a, 1) | (1, a):", "bind a name to different items"),
 }
 
 
@@ -550,3 +642,28 @@ def test_refused_pattern_kinds(name, tmp_path):
     with pytest.raises(UnsupportedError, match=message) as info:
         njit(ns["f"])(1)
     assert f"refused_{name}.py:3:" in str(info.value)
+
+
+@pytest.mark.parametrize("subject", [[1, 2], np.zeros(2, np.uint8).tobytes()], ids=["list", "bytes"])
+def test_sequence_patterns_on_other_sequences_are_refused(subject):
+    def f(x):
+        match x:
+            case (a, b):
+                return 1
+        return 0
+
+    with pytest.raises(UnsupportedError, match="only on tuples") as info:
+        njit(f)(subject)
+    assert "test_match.py:" in str(info.value)
+
+
+def test_sequence_pattern_on_array_does_not_match():
+    def f(a):
+        match a:
+            case (x, y):
+                return 1
+            case _:
+                return 0
+
+    check(f, np.arange(2))
+    check(f, np.arange(6).reshape(2, 3)[:, ::2])

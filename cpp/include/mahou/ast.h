@@ -24,7 +24,7 @@ const char *cmpOpSymbol(CmpOpKind op);   // "==", "is not", "in", ...
 enum class ExprKind {
   Name, IntLit, FloatLit, ImagLit, StrLit, BoolLit, NoneLit, EllipsisLit,
   BinOp, UnaryOp, BoolOp, Compare, Call, Attribute, Subscript, Slice,
-  Tuple, List, IfExp, Starred, Lambda, Dict, Set, Comprehension, JoinedStr, FormattedValue, ObjMode
+  Tuple, List, IfExp, Starred, Lambda, Dict, Set, Comprehension, JoinedStr, FormattedValue, ObjMode, MatchSequence
 };
 
 struct Expr {
@@ -114,6 +114,10 @@ struct ObjMode : Expr {
   std::vector<ExprPtr> inputs;      // Name reads, sorted by name
   std::vector<std::string> outputs; // the keyword names of objmode(...), in order
 };
+// The test of a sequence pattern of a `match` statement (`case (a, b):`, `case [x, *_]:`):
+// whether `subject` is a sequence of `length` items (or more, with a star). Only the
+// match lowering makes one; sema decides it from the subject's type (match_patterns.cpp).
+struct MatchSequence : Expr { MAHOU_AST_EXPR(MatchSequence) ExprPtr subject; int64_t length = 0; bool orMore = false; };
 #undef MAHOU_AST_EXPR
 
 // ---------------------------------------------------------------- statements

@@ -375,6 +375,11 @@ void Dumper::expr(const Expr &e, int n) {
       expr(*v, n + 1);
     return;
   }
+  case ExprKind::MatchSequence: {
+    const auto *m = e.as<MatchSequence>();
+    line(n, "MatchSequence len " + std::string(m->orMore ? ">= " : "") + std::to_string(m->length) + at(e.loc));
+    return expr(*m->subject, n + 1);
+  }
   }
 }
 

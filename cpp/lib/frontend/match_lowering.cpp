@@ -60,7 +60,8 @@ public:
       out.push_back(ifStmt(std::move(c.guard), std::move(c.body), std::move(rest), c.loc));
       return out;
     }
-    ExprPtr test = patternTest(p);
+    std::vector<int64_t> path;
+    ExprPtr test = patternTest(p, path);
     if (!c.guard) {
       for (auto &s : c.body) binds.push_back(std::move(s));
       Body out;
@@ -89,40 +90,128 @@ public:
     failed.push_back(assignStmt(flag, boolExpr(false, c.loc), c.loc));
     Body out;
     out.push_back(ifStmt(std::move(test), std::move(binds), std::move(failed), c.loc));
-    out.push_back(ifStmt(nameExpr(flag, c.loc), std::move(c.body), std::move(rest), c.loc));
+    // The shape tests of sequence patterns again (constants in sema), so that a body whose
+    // bindings could not be made for this subject's type is pruned as the bindings were.
+    ExprPtr verdictTest = nameExpr(flag, c.loc);
+    path.clear();
+    if (ExprPtr shape = shapeTest(p, path)) {
+      auto both = node<BoolOp>(c.loc);
+      both->op = BoolOpKind::And;
+      both->values.push_back(std::move(shape));
+      both->values.push_back(std::move(verdictTest));
+      verdictTest = std::move(both);
+    }
+    out.push_back(ifStmt(std::move(verdictTest), std::move(c.body), std::move(rest), c.loc));
     return out;
   }
 
 private:
   std::string subject_;
 
-  // Every name a pattern of the subset binds is bound to the subject itself.
-  void bindNames(const MatchPattern &p, Body &out) {
-    if (p.kind == PK::Capture || p.kind == PK::As) out.push_back(assignStmt(p.name, nameExpr(subject_, p.loc), p.loc));
-    if (p.kind == PK::As || (p.kind == PK::Or && !p.alternatives.empty())) bindNames(*p.alternatives[0], out);
+  // The subject, or an item of it: `$match[0][-1]` for the path {0, -1}.
+  ExprPtr access(const std::vector<int64_t> &path, Loc loc) {
+    ExprPtr e = nameExpr(subject_, loc);
+    for (int64_t index : path) {
+      auto i = node<IntLit>(loc);
+      i->value = index < 0 ? -index : index;
+      ExprPtr idx = std::move(i);
+      if (index < 0) {
+        auto neg = node<UnaryOp>(loc);
+        neg->op = UnaryOpKind::USub;
+        neg->operand = std::move(idx);
+        idx = std::move(neg);
+      }
+      auto s = node<Subscript>(loc);
+      s->value = std::move(e);
+      s->index = std::move(idx);
+      e = std::move(s);
+    }
+    return e;
   }
 
-  // The test of a refutable pattern: subject == literal, subject is None, a | b → or.
-  ExprPtr patternTest(MatchPattern &p) {
+  // A name is bound to the subject or to the item of it at its path (the alternatives of
+  // an or-pattern bind each name at the same path: the parser checked it).
+  void bindNames(const MatchPattern &p, Body &out) {
+    std::vector<int64_t> path;
+    std::vector<MatchBinding> bindings;
+    matchBindings(p, path, bindings);
+    for (auto &b : bindings) out.push_back(assignStmt(b.name, access(b.path, b.loc), b.loc));
+  }
+
+  // The part of a pattern's test that sema decides from the subject's type (the lengths
+  // of its sequence patterns), or null when there is none.
+  ExprPtr shapeTest(const MatchPattern &p, std::vector<int64_t> &path) {
+    switch (p.kind) {
+    case PK::As: return shapeTest(*p.alternatives[0], path);
+    case PK::Or: {
+      auto any = node<BoolOp>(p.loc);
+      any->op = BoolOpKind::Or;
+      for (auto &a : p.alternatives) {
+        ExprPtr shape = shapeTest(*a, path);
+        if (!shape) return nullptr; // an alternative without one may match any type
+        any->values.push_back(std::move(shape));
+      }
+      return any;
+    }
+    case PK::Sequence: {
+      auto all = node<BoolOp>(p.loc);
+      all->op = BoolOpKind::And;
+      auto shape = node<MatchSequence>(p.loc);
+      shape->subject = access(path, p.loc);
+      for (auto &item : p.alternatives)
+        if (item->kind == PK::Star) shape->orMore = true;
+        else ++shape->length;
+      all->values.push_back(std::move(shape));
+      for (size_t k = 0; k < p.alternatives.size(); ++k) {
+        path.push_back(p.itemIndex(k));
+        if (ExprPtr inner = shapeTest(*p.alternatives[k], path)) all->values.push_back(std::move(inner));
+        path.pop_back();
+      }
+      if (all->values.size() == 1) return std::move(all->values[0]);
+      return all;
+    }
+    default: return nullptr;
+    }
+  }
+
+  // The test of a refutable pattern: subject == literal, subject is None, a | b → or, a
+  // sequence → its shape (lengths, from the type), then the tests of its refutable items.
+  ExprPtr patternTest(MatchPattern &p, std::vector<int64_t> &path) {
     switch (p.kind) {
     case PK::Literal:
     case PK::Value:
     case PK::Identity: {
       auto c = node<Compare>(p.loc);
-      c->left = nameExpr(subject_, p.loc);
+      c->left = access(path, p.loc);
       c->ops.push_back(p.kind == PK::Identity ? CmpOpKind::Is : CmpOpKind::Eq);
       c->comparators.push_back(std::move(p.value));
       return c;
     }
-    case PK::As: return patternTest(*p.alternatives[0]);
+    case PK::As: return patternTest(*p.alternatives[0], path);
     case PK::Or: {
       auto any = node<BoolOp>(p.loc);
       any->op = BoolOpKind::Or;
-      for (auto &a : p.alternatives) any->values.push_back(patternTest(*a));
+      for (auto &a : p.alternatives) any->values.push_back(patternTest(*a, path));
       return any;
     }
+    case PK::Sequence: {
+      // The shape first, nested sequences' too: constants in sema, so that the tests of
+      // items that a subject of another shape does not have are never typed.
+      auto all = node<BoolOp>(p.loc);
+      all->op = BoolOpKind::And;
+      all->values.push_back(shapeTest(p, path));
+      for (size_t k = 0; k < p.alternatives.size(); ++k) {
+        if (p.alternatives[k]->irrefutable()) continue;
+        path.push_back(p.itemIndex(k));
+        all->values.push_back(patternTest(*p.alternatives[k], path));
+        path.pop_back();
+      }
+      if (all->values.size() == 1) return std::move(all->values[0]);
+      return all;
+    }
     case PK::Capture:
-    case PK::Wildcard: return boolExpr(true, p.loc);
+    case PK::Wildcard:
+    case PK::Star: return boolExpr(true, p.loc);
     }
     return boolExpr(true, p.loc);
   }

@@ -72,6 +72,9 @@ private:
   std::unique_ptr<MatchPattern> asPattern();
   std::unique_ptr<MatchPattern> orPattern();
   std::unique_ptr<MatchPattern> closedPattern();
+  std::unique_ptr<MatchPattern> itemPattern();
+  std::unique_ptr<MatchPattern> bracketPattern(Loc loc);
+  std::unique_ptr<MatchPattern> sequencePattern(std::vector<std::unique_ptr<MatchPattern>> items, Loc loc);
   [[noreturn]] void unsupportedStatement() const;
   void validateTarget(const ast::Expr &e) const;
   void checkPendingStarred() const;

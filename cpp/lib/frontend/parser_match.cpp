@@ -1,5 +1,5 @@
 // Parser, `match` statements (PEP 634): the subject, the case clauses and their
-// patterns; the pattern kinds Numba compiles, the others refused by name.
+// patterns; the kinds Numba compiles, sequence patterns (tuples), the others refused.
 #include "match_pattern.h"
 #include "parser_impl.h"
 
@@ -14,7 +14,8 @@ using PK = MatchPattern::Kind;
 bool MatchPattern::irrefutable() const {
   switch (kind) {
   case PK::Capture:
-  case PK::Wildcard: return true;
+  case PK::Wildcard:
+  case PK::Star: return true;
   case PK::As: return alternatives[0]->irrefutable();
   case PK::Or:
     return std::any_of(alternatives.begin(), alternatives.end(), [](auto &p) { return p->irrefutable(); });
@@ -22,22 +23,45 @@ bool MatchPattern::irrefutable() const {
   }
 }
 
+int64_t MatchPattern::itemIndex(size_t k) const {
+  size_t star = alternatives.size();
+  for (size_t i = 0; i < alternatives.size(); ++i)
+    if (alternatives[i]->kind == PK::Star) star = i;
+  return k < star ? int64_t(k) : -int64_t(alternatives.size() - k);
+}
+
+void matchBindings(const MatchPattern &p, std::vector<int64_t> &path, std::vector<MatchBinding> &out) {
+  if (p.kind == PK::Capture || p.kind == PK::As) out.push_back({p.name, path, p.loc});
+  if ((p.kind == PK::As || p.kind == PK::Or) && !p.alternatives.empty()) matchBindings(*p.alternatives[0], path, out);
+  if (p.kind == PK::Sequence)
+    for (size_t k = 0; k < p.alternatives.size(); ++k) {
+      path.push_back(p.itemIndex(k));
+      matchBindings(*p.alternatives[k], path, out);
+      path.pop_back();
+    }
+}
+
 namespace {
 
-// The names a pattern binds, in the order they appear.
-void boundNames(const MatchPattern &p, std::vector<std::pair<std::string, Loc>> &out) {
-  if (p.kind == PK::Capture || p.kind == PK::As) out.emplace_back(p.name, p.loc);
-  if (p.kind == PK::As) boundNames(*p.alternatives[0], out);
-  if (p.kind == PK::Or && !p.alternatives.empty()) boundNames(*p.alternatives[0], out);
+std::vector<MatchBinding> bindingsOf(const MatchPattern &p) {
+  std::vector<int64_t> path;
+  std::vector<MatchBinding> out;
+  matchBindings(p, path, out);
+  return out;
 }
 
 std::vector<std::string> sortedNames(const MatchPattern &p) {
-  std::vector<std::pair<std::string, Loc>> named;
-  boundNames(p, named);
   std::vector<std::string> names;
-  for (auto &n : named) names.push_back(n.first);
+  for (auto &b : bindingsOf(p)) names.push_back(b.name);
   std::sort(names.begin(), names.end());
   return names;
+}
+
+std::vector<std::pair<std::string, std::vector<int64_t>>> sortedPlaces(const MatchPattern &p) {
+  std::vector<std::pair<std::string, std::vector<int64_t>>> places;
+  for (auto &b : bindingsOf(p)) places.emplace_back(b.name, b.path);
+  std::sort(places.begin(), places.end());
+  return places;
 }
 
 // CPython's message for an irrefutable pattern that hides what follows it.
@@ -71,12 +95,11 @@ void Parser::matchStatement(Body &out) {
     MatchCase c;
     c.loc = advance().loc;
     c.pattern = casePattern();
-    std::vector<std::pair<std::string, Loc>> names;
-    boundNames(*c.pattern, names);
+    std::vector<MatchBinding> names = bindingsOf(*c.pattern);
     for (size_t i = 0; i < names.size(); ++i)
       for (size_t j = 0; j < i; ++j)
-        if (names[i].first == names[j].first)
-          fail(names[i].second, "multiple assignments to name '" + names[i].first + "' in pattern");
+        if (names[i].name == names[j].name)
+          fail(names[i].loc, "multiple assignments to name '" + names[i].name + "' in pattern");
     if (accept(K::KwIf)) {
       pendingStarred_.clear();
       c.guard = expr();
@@ -96,10 +119,59 @@ void Parser::matchStatement(Body &out) {
 
 // The pattern of one case: `p`, `p as name`; a bare `a, b` is a sequence pattern.
 std::unique_ptr<MatchPattern> Parser::casePattern() {
-  auto p = asPattern();
-  if (at(K::Comma))
-    fail(cur().loc, "sequence patterns ('case a, b:') are not supported (Numba refuses them too)");
+  Loc loc = cur().loc;
+  auto p = itemPattern();
+  if (!at(K::Comma)) {
+    if (p->kind == PK::Star) fail(p->loc, "can't use starred pattern here");
+    return p;
+  }
+  std::vector<std::unique_ptr<MatchPattern>> items;
+  items.push_back(std::move(p));
+  while (accept(K::Comma) && !at(K::Colon) && !at(K::KwIf))
+    items.push_back(itemPattern());
+  return sequencePattern(std::move(items), loc);
+}
+
+// An item of a sequence pattern: a pattern or `*_`.
+std::unique_ptr<MatchPattern> Parser::itemPattern() {
+  if (!at(K::Star)) return asPattern();
+  auto p = std::make_unique<MatchPattern>();
+  p->kind = PK::Star;
+  p->loc = advance().loc;
+  p->name = expect(K::Name, "a name after '*'").text;
+  if (p->name != "_")
+    fail(p->loc, "a starred capture ('*" + p->name + "') in a sequence pattern is not supported (it binds a list); '*_' is");
+  p->name.clear();
   return p;
+}
+
+std::unique_ptr<MatchPattern> Parser::sequencePattern(std::vector<std::unique_ptr<MatchPattern>> items, Loc loc) {
+  auto p = std::make_unique<MatchPattern>();
+  p->kind = PK::Sequence;
+  p->loc = loc;
+  bool star = false;
+  for (auto &item : items) {
+    if (item->kind == PK::Star && star) fail(item->loc, "multiple starred names in sequence pattern");
+    star |= item->kind == PK::Star;
+  }
+  p->alternatives = std::move(items);
+  return p;
+}
+
+// `( ... )` or `[ ... ]` after its opening bracket: a group `(p)` or a sequence.
+std::unique_ptr<MatchPattern> Parser::bracketPattern(Loc loc) {
+  bool paren = advance().kind == K::LParen;
+  K close = paren ? K::RParen : K::RBracket;
+  std::vector<std::unique_ptr<MatchPattern>> items;
+  bool comma = false;
+  while (!at(close)) {
+    items.push_back(itemPattern());
+    if (!accept(K::Comma)) break;
+    comma = true;
+  }
+  expect(close, paren ? "')'" : "']'");
+  if (paren && items.size() == 1 && !comma && items[0]->kind != PK::Star) return std::move(items[0]); // (p)
+  return sequencePattern(std::move(items), loc);
 }
 
 std::unique_ptr<MatchPattern> Parser::asPattern() {
@@ -133,6 +205,9 @@ std::unique_ptr<MatchPattern> Parser::orPattern() {
   std::vector<std::string> names = sortedNames(*p->alternatives[0]);
   for (auto &a : p->alternatives)
     if (sortedNames(*a) != names) fail(a->loc, "alternative patterns bind different names");
+  for (auto &a : p->alternatives) // the lowering binds names once the whole pattern matched
+    if (sortedPlaces(*a) != sortedPlaces(*p->alternatives[0]))
+      fail(a->loc, "or-patterns whose alternatives bind a name to different items are not supported");
   return p;
 }
 
@@ -140,7 +215,6 @@ std::unique_ptr<MatchPattern> Parser::orPattern() {
 std::unique_ptr<MatchPattern> Parser::closedPattern() {
   auto p = std::make_unique<MatchPattern>();
   p->loc = cur().loc;
-  const char *sequence = "sequence patterns ('case (a, b):', 'case [x, *rest]:') are not supported (Numba refuses them too)";
   switch (cur().kind) {
   case K::Minus:
   case K::Int:
@@ -204,16 +278,9 @@ std::unique_ptr<MatchPattern> Parser::closedPattern() {
     p->value = std::move(value);
     return p;
   }
-  case K::LParen: {
-    advance();
-    if (at(K::RParen)) fail(p->loc, sequence);
-    auto inner = asPattern();
-    if (at(K::Comma)) fail(p->loc, sequence);
-    expect(K::RParen, "')'");
-    return inner;
-  }
-  case K::LBracket: fail(p->loc, sequence);
-  case K::Star: fail(p->loc, sequence);
+  case K::LParen:
+  case K::LBracket: return bracketPattern(p->loc);
+  case K::Star: fail(p->loc, "can't use starred pattern here");
   case K::LBrace: fail(p->loc, "mapping patterns ('case {\"k\": v}:') are not supported (Numba refuses them too)");
   default: fail(p->loc, "invalid syntax: expected a pattern after 'case'");
   }

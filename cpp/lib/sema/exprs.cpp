@@ -103,6 +103,7 @@ ExprPtr FunctionTyper::expr(const ast::Expr &e) {
   case ast::ExprKind::Starred: notSupported(e.loc, "starred expressions are not supported here");
   case ast::ExprKind::Lambda: return closureValue(lambdaFunction(*e.as<ast::Lambda>()), e.loc);
   case ast::ExprKind::ObjMode: return objModeBlock(*e.as<ast::ObjMode>());
+  case ast::ExprKind::MatchSequence: return matchSequence(*e.as<ast::MatchSequence>());
   }
   internalError("unhandled expression kind");
 }
@@ -410,6 +411,11 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   if ((a.isArray() && (b.isString() || b.isRecordArray())) || (b.isArray() && (a.isString() || a.isRecordArray())))
     notSupported(loc, std::string("comparing ") + a.str() + " and " + b.str() + " with " + ast::cmpOpSymbol(op) +
                           " is not supported (compare the items)");
+  auto plainTuple = [](const Type &t) { return t.isTuple() && !t.isClosure(); };
+  auto numberOrString = [](const Type &t) { return t.isNumber() || t.isString(); };
+  if (((plainTuple(a) && numberOrString(b)) || (plainTuple(b) && numberOrString(a))) &&
+      (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq)) // never equal (`case 1:` on a tuple)
+    return ir::makeConst(Type::boolean(), loc, op == ast::CmpOpKind::NotEq);
   if (a.isObject() || b.isObject() || a.isString() || b.isString())
     if (auto r = objectCompare(*this, op, lhs, rhs, loc)) return r;
   if (a.isArray() || b.isArray()) {
