@@ -1,7 +1,8 @@
 # RUN: %mahouc %s --function=classify --emit=ast | %FileCheck %s
 # RUN: %mahouc %s --function=pairs --emit=ast | %FileCheck %s --check-prefix=SEQ
 # A match statement becomes the subject in a hidden variable, then an if/elif chain in
-# case order; a guard that reads a capture runs under the pattern's test, with a flag.
+# case order; a guard that reads a capture runs under the pattern's test, with a flag
+# (behind MatchPossible, the test's compile-time verdict); a literal test is None-safe.
 
 
 def classify(x):
@@ -19,34 +20,43 @@ def classify(x):
 
 
 # CHECK: FunctionDef classify
-# CHECK: Assign @8:5
-# CHECK-NEXT: Name $match@8:5
+# CHECK: Assign @9:5
+# CHECK-NEXT: Name $match@9:5
 # CHECK-NEXT: Name x
 # CHECK-NEXT: If
 # CHECK-NEXT: BoolOp or
+# CHECK-NEXT: BoolOp and
+# CHECK-NEXT: Compare is not
+# CHECK-NEXT: Name $match@9:5
+# CHECK-NEXT: NoneLit
 # CHECK-NEXT: Compare ==
-# CHECK-NEXT: Name $match@8:5
+# CHECK-NEXT: Name $match@9:5
 # CHECK-NEXT: IntLit 1
 # CHECK: If
 # CHECK-NEXT: Compare is
-# CHECK-NEXT: Name $match@8:5
+# CHECK-NEXT: Name $match@9:5
 # CHECK-NEXT: NoneLit
 # CHECK: Assign
 # CHECK-NEXT: Name y
-# CHECK-NEXT: Name $match@8:5
+# CHECK-NEXT: Name $match@9:5
 # CHECK-NEXT: If
 # CHECK-NEXT: Compare >
 # CHECK: If
-# CHECK-NEXT: Compare ==
+# CHECK-NEXT: BoolOp and
+# CHECK-NEXT: Compare is not
+# CHECK: Compare ==
 # CHECK: Assign
 # CHECK-NEXT: Name z
 # CHECK: Assign
-# CHECK-NEXT: Name $guard@15:9
+# CHECK-NEXT: Name $guard@16:9
 # CHECK-NEXT: IfExp
 # CHECK: If
-# CHECK-NEXT: Name $guard@15:9
+# CHECK-NEXT: BoolOp and
+# CHECK-NEXT: MatchPossible
+# CHECK: Name $guard@16:9
+# CHECK-NEXT: body:
 # CHECK: orelse:
-# CHECK-NEXT: Return @18:13
+# CHECK-NEXT: Return @19:13
 # CHECK-NEXT: UnaryOp -
 
 
@@ -72,6 +82,7 @@ def pairs(t):
 # SEQ-NEXT: Subscript
 # SEQ-NEXT: Name $match@
 # SEQ-NEXT: IntLit 0
+# SEQ-NEXT: IntLit 0
 # SEQ: Assign
 # SEQ-NEXT: Name a
 # SEQ-NEXT: Subscript
@@ -81,6 +92,8 @@ def pairs(t):
 # SEQ-NEXT: IfExp
 # SEQ: If
 # SEQ-NEXT: BoolOp and
+# SEQ-NEXT: MatchPossible
+# SEQ-NEXT: BoolOp and
 # SEQ-NEXT: MatchSequence len >= 2
-# SEQ-NEXT: Name $match@
-# SEQ-NEXT: Name $guard@
+# SEQ: Name $guard@
+# SEQ-NEXT: body:

@@ -218,6 +218,38 @@ def test_none_pattern_on_optional(flag, v):
     check(optional_none, flag, v)
 
 
+def literal_before_none(flag, v):
+    x = None if flag else v
+    match x:
+        case 3 | Level.MID:
+            return 3
+        case None:
+            return -1
+        case k if k > 100:
+            return k
+    return 0
+
+
+@pytest.mark.parametrize("flag,v", [(True, 3), (False, 3), (False, 5), (False, 7), (False, 101)])
+def test_literal_pattern_on_optional_that_is_none(flag, v):
+    check(literal_before_none, flag, v)  # None matches no literal (no TypeError from ==)
+
+
+def guard_on_impossible_pattern(s):
+    match s:
+        case 5 as k if k > 2:  # never for a string: the body is pruned with the binding
+            return str(k)
+        case "a" as k if len(k) == 1:
+            return k + "!"
+        case _:
+            return "-"
+
+
+@pytest.mark.parametrize("s", ["a", "b", ""])
+def test_guard_after_binding_on_a_pattern_of_another_type(s):
+    check(guard_on_impossible_pattern, s)
+
+
 def none_on_int(x):
     match x:
         case None:

@@ -380,6 +380,9 @@ void Dumper::expr(const Expr &e, int n) {
     line(n, "MatchSequence len " + std::string(m->orMore ? ">= " : "") + std::to_string(m->length) + at(e.loc));
     return expr(*m->subject, n + 1);
   }
+  case ExprKind::MatchPossible:
+    line(n, "MatchPossible" + at(e.loc));
+    return expr(*e.as<MatchPossible>()->test, n + 1);
   }
 }
 

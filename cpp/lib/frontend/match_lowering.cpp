@@ -38,6 +38,56 @@ StmtPtr ifStmt(ExprPtr test, Body body, Body orelse, Loc loc) {
   return s;
 }
 
+// A copy of a pattern's value (a literal, a signed or complex number, a dotted name):
+// a test may be written twice.
+ExprPtr copyValue(const Expr &e) {
+  switch (e.kind) {
+  case ExprKind::IntLit: {
+    auto c = node<IntLit>(e.loc);
+    *c = *e.as<IntLit>();
+    return c;
+  }
+  case ExprKind::FloatLit: {
+    auto c = node<FloatLit>(e.loc);
+    *c = *e.as<FloatLit>();
+    return c;
+  }
+  case ExprKind::ImagLit: {
+    auto c = node<ImagLit>(e.loc);
+    *c = *e.as<ImagLit>();
+    return c;
+  }
+  case ExprKind::StrLit: {
+    auto c = node<StrLit>(e.loc);
+    *c = *e.as<StrLit>();
+    return c;
+  }
+  case ExprKind::BoolLit: return boolExpr(e.as<BoolLit>()->value, e.loc);
+  case ExprKind::NoneLit: return node<NoneLit>(e.loc);
+  case ExprKind::Name: return nameExpr(e.as<Name>()->id, e.loc);
+  case ExprKind::UnaryOp: {
+    auto c = node<UnaryOp>(e.loc);
+    c->op = e.as<UnaryOp>()->op;
+    c->operand = copyValue(*e.as<UnaryOp>()->operand);
+    return c;
+  }
+  case ExprKind::BinOp: {
+    auto c = node<BinOp>(e.loc);
+    c->op = e.as<BinOp>()->op;
+    c->left = copyValue(*e.as<BinOp>()->left);
+    c->right = copyValue(*e.as<BinOp>()->right);
+    return c;
+  }
+  case ExprKind::Attribute: {
+    auto c = node<Attribute>(e.loc);
+    c->value = copyValue(*e.as<Attribute>()->value);
+    c->attr = e.as<Attribute>()->attr;
+    return c;
+  }
+  default: internalError("a match pattern's value of an unexpected kind");
+  }
+}
+
 class Lowering {
 public:
   explicit Lowering(const MatchStatement &m)
@@ -90,17 +140,15 @@ public:
     failed.push_back(assignStmt(flag, boolExpr(false, c.loc), c.loc));
     Body out;
     out.push_back(ifStmt(std::move(test), std::move(binds), std::move(failed), c.loc));
-    // The shape tests of sequence patterns again (constants in sema), so that a body whose
-    // bindings could not be made for this subject's type is pruned as the bindings were.
-    ExprPtr verdictTest = nameExpr(flag, c.loc);
+    // Whether the test can hold for the subject's type (a constant in sema; the test is not
+    // run again), so that a body whose bindings were pruned with the test is pruned too.
+    auto possible = node<MatchPossible>(c.loc);
     path.clear();
-    if (ExprPtr shape = shapeTest(p, path)) {
-      auto both = node<BoolOp>(c.loc);
-      both->op = BoolOpKind::And;
-      both->values.push_back(std::move(shape));
-      both->values.push_back(std::move(verdictTest));
-      verdictTest = std::move(both);
-    }
+    possible->test = patternTest(p, path);
+    auto verdictTest = node<BoolOp>(c.loc);
+    verdictTest->op = BoolOpKind::And;
+    verdictTest->values.push_back(std::move(possible));
+    verdictTest->values.push_back(nameExpr(flag, c.loc));
     out.push_back(ifStmt(std::move(verdictTest), std::move(c.body), std::move(rest), c.loc));
     return out;
   }
@@ -184,8 +232,19 @@ private:
       auto c = node<Compare>(p.loc);
       c->left = access(path, p.loc);
       c->ops.push_back(p.kind == PK::Identity ? CmpOpKind::Is : CmpOpKind::Eq);
-      c->comparators.push_back(std::move(p.value));
-      return c;
+      c->comparators.push_back(copyValue(*p.value));
+      if (p.kind == PK::Identity) return c;
+      // `subject is not None and subject == value`: an optional subject that is None does
+      // not match (`==` on an optional would raise TypeError); a constant True otherwise.
+      auto notNone = node<Compare>(p.loc);
+      notNone->left = access(path, p.loc);
+      notNone->ops.push_back(CmpOpKind::IsNot);
+      notNone->comparators.push_back(node<NoneLit>(p.loc));
+      auto both = node<BoolOp>(p.loc);
+      both->op = BoolOpKind::And;
+      both->values.push_back(std::move(notNone));
+      both->values.push_back(std::move(c));
+      return both;
     }
     case PK::As: return patternTest(*p.alternatives[0], path);
     case PK::Or: {

@@ -104,6 +104,7 @@ ExprPtr FunctionTyper::expr(const ast::Expr &e) {
   case ast::ExprKind::Lambda: return closureValue(lambdaFunction(*e.as<ast::Lambda>()), e.loc);
   case ast::ExprKind::ObjMode: return objModeBlock(*e.as<ast::ObjMode>());
   case ast::ExprKind::MatchSequence: return matchSequence(*e.as<ast::MatchSequence>());
+  case ast::ExprKind::MatchPossible: return matchPossible(*e.as<ast::MatchPossible>());
   }
   internalError("unhandled expression kind");
 }

@@ -1,5 +1,5 @@
-// The test of a sequence pattern of a `match` statement (ast.h MatchSequence), decided
-// from the subject's type: a tuple of the length matches; a non-sequence never does.
+// Compile-time parts of a `match` statement's tests (ast.h): a sequence pattern's shape,
+// decided from the subject's type, and whether a pattern's test can hold at all.
 #include "typer.h"
 
 namespace mahou::sema {
@@ -22,6 +22,13 @@ ExprPtr FunctionTyper::matchSequence(const ast::MatchSequence &m) {
     notSupported(m.loc, "sequence patterns on a " + t.str() + " are not supported (only on tuples)");
   }
   return ir::makeConst(Type::boolean(), m.loc, matches ? 1 : 0);
+}
+
+ExprPtr FunctionTyper::matchPossible(const ast::MatchPossible &m) {
+  auto test = condition(*m.test); // typed for its verdict only: the IR is dropped, never run
+  if (isUnknown(test)) return unknown(m.loc);
+  bool possible = !(test->op == ir::ExprOp::Const && test->type.isBool() && test->ival == 0);
+  return ir::makeConst(Type::boolean(), m.loc, possible ? 1 : 0);
 }
 
 } // namespace mahou::sema
