@@ -233,6 +233,18 @@ class _Instrument(ast.NodeTransformer):
                                                 value=ast.copy_location(value, node)), node)
         return node
 
+    def visit_match_case(self, node):
+        # A pattern holds literals (`-3` is one), not operations: only the guard and the
+        # body are instrumented.
+        if node.guard is not None:
+            node.guard = self.visit(node.guard)
+        body = []
+        for stmt in node.body:
+            out = self.visit(stmt)
+            body += out if isinstance(out, list) else [out] if out is not None else []
+        node.body = body
+        return node
+
     def visit_FunctionDef(self, node):
         node.decorator_list = []
         self.generic_visit(node)

@@ -658,8 +658,14 @@ TEST(ParserUnsupported, NamedConstructs) {
   EXPECT_PARSE_ERROR("x = await y\n", 1, 5, "'await' expressions are not supported");
   EXPECT_PARSE_ERROR("if (n := 10) > 5:\n    pass\n", 1, 7,
                      "assignment expressions (':=') are not supported");
-  EXPECT_PARSE_ERROR("match x:\n    case 1:\n        pass\n", 1, 1,
-                     "'match' statements are not supported");
+  EXPECT_PARSE_ERROR("match x:\n    case {1: y}:\n        pass\n", 2, 10,
+                     "mapping patterns ('case {\"k\": v}:') are not supported (Numba refuses them too)");
+  EXPECT_PARSE_ERROR("match x:\n    case P(y):\n        pass\n", 2, 10,
+                     "class patterns ('case P(...):') are not supported (Numba refuses them too)");
+  EXPECT_PARSE_ERROR("match x:\n    case (a, *rest):\n        pass\n", 2, 14,
+                     "a starred capture ('*rest') in a sequence pattern is not supported (it binds a list); '*_' is");
+  EXPECT_PARSE_ERROR("match x:\n    case _:\n        pass\n    case 1:\n        pass\n", 2, 10,
+                     "wildcard makes remaining patterns unreachable");
   EXPECT_PARSE_ERROR("try:\n    pass\nexcept* E:\n    pass\n", 3, 7, "'except*' is not supported");
 }
 
@@ -685,6 +691,9 @@ TEST(ParserUnsupported, MatchIsStillAName) {
                                                          "  Name match\n"
                                                          "  Name int\n"
                                                          "  IntLit 2\n");
+  EXPECT_EQ(module("case = match\n"), "Assign @1:1\n"
+                                      "  Name case\n"
+                                      "  Name match\n");
 }
 
 // ------------------------------------------------------------------ syntax errors

@@ -24,7 +24,7 @@ const char *cmpOpSymbol(CmpOpKind op);   // "==", "is not", "in", ...
 enum class ExprKind {
   Name, IntLit, FloatLit, ImagLit, StrLit, BytesLit, BoolLit, NoneLit, EllipsisLit,
   BinOp, UnaryOp, BoolOp, Compare, Call, Attribute, Subscript, Slice,
-  Tuple, List, IfExp, Starred, Lambda, Dict, Set, Comprehension, JoinedStr, FormattedValue, ObjMode
+  Tuple, List, IfExp, Starred, Lambda, Dict, Set, Comprehension, JoinedStr, FormattedValue, ObjMode, MatchSequence, MatchPossible
 };
 
 struct Expr {
@@ -115,6 +115,14 @@ struct ObjMode : Expr {
   std::vector<ExprPtr> inputs;      // Name reads, sorted by name
   std::vector<std::string> outputs; // the keyword names of objmode(...), in order
 };
+// The test of a sequence pattern of a `match` statement (`case (a, b):`, `case [x, *_]:`):
+// whether `subject` is a sequence of `length` items (or more, with a star). Only the
+// match lowering makes one; sema decides it from the subject's type (match_patterns.cpp).
+struct MatchSequence : Expr { MAHOU_AST_EXPR(MatchSequence) ExprPtr subject; int64_t length = 0; bool orMore = false; };
+// Whether a pattern's test can hold for the subject's type: `test` is typed, never run;
+// False when sema folds it to False, else True (a case's body after a guard is then
+// pruned as its bindings were). Only the match lowering makes one.
+struct MatchPossible : Expr { MAHOU_AST_EXPR(MatchPossible) ExprPtr test; };
 #undef MAHOU_AST_EXPR
 
 // ---------------------------------------------------------------- statements

@@ -392,6 +392,14 @@ void Dumper::expr(const Expr &e, int n) {
       expr(*v, n + 1);
     return;
   }
+  case ExprKind::MatchSequence: {
+    const auto *m = e.as<MatchSequence>();
+    line(n, "MatchSequence len " + std::string(m->orMore ? ">= " : "") + std::to_string(m->length) + at(e.loc));
+    return expr(*m->subject, n + 1);
+  }
+  case ExprKind::MatchPossible:
+    line(n, "MatchPossible" + at(e.loc));
+    return expr(*e.as<MatchPossible>()->test, n + 1);
   }
 }
 

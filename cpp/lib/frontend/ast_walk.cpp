@@ -59,6 +59,8 @@ void forEachChild(const Expr &e, const std::function<void(const Expr &)> &fn) {
   case K::JoinedStr: all(e.as<JoinedStr>()->values); return;
   case K::FormattedValue: sub(e.as<FormattedValue>()->value); sub(e.as<FormattedValue>()->spec); return;
   case K::ObjMode: sub(e.as<ObjMode>()->context); all(e.as<ObjMode>()->inputs); return;
+  case K::MatchSequence: sub(e.as<MatchSequence>()->subject); return;
+  case K::MatchPossible: sub(e.as<MatchPossible>()->test); return;
   }
 }
 

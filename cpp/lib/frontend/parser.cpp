@@ -3,6 +3,7 @@
 #include "mahou/parser.h"
 #include "mahou/versions.h"
 
+#include "match_pattern.h"
 #include "parser_impl.h"
 
 #include <algorithm>
@@ -131,8 +132,10 @@ void Parser::statement(Body &out) {
   case K::KwClass:
   case K::KwAsync: unsupportedStatement();
   case K::Name:
-    if (atMatchStatement())
-      fail(cur().loc, "'match' statements are not supported");
+    if (atMatchStatement()) {
+      matchStatement(out);
+      return;
+    }
     break;
   default: break;
   }

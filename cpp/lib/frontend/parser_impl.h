@@ -11,6 +11,8 @@
 
 namespace mahou::frontend::detail {
 
+struct MatchPattern; // match_pattern.h
+
 template <class T> std::unique_ptr<T> node(Loc loc) { return std::make_unique<T>(loc); }
 
 class Parser {
@@ -65,6 +67,14 @@ private:
   std::vector<std::string> nameList();
   std::string dottedName();
   bool atMatchStatement() const;
+  void matchStatement(ast::Body &out); // parser_match.cpp
+  std::unique_ptr<MatchPattern> casePattern();
+  std::unique_ptr<MatchPattern> asPattern();
+  std::unique_ptr<MatchPattern> orPattern();
+  std::unique_ptr<MatchPattern> closedPattern();
+  std::unique_ptr<MatchPattern> itemPattern();
+  std::unique_ptr<MatchPattern> bracketPattern(Loc loc);
+  std::unique_ptr<MatchPattern> sequencePattern(std::vector<std::unique_ptr<MatchPattern>> items, Loc loc);
   [[noreturn]] void unsupportedStatement() const;
   void validateTarget(const ast::Expr &e) const;
   void checkPendingStarred() const;

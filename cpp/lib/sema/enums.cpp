@@ -59,6 +59,10 @@ ExprPtr enumCompare(Typing &t, ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, Lo
     return t.compareOne(negate ? Op::NotEq : Op::Eq, enumValue(std::move(lhs)), enumValue(std::move(rhs)), loc);
   if (op == Op::Is || op == Op::IsNot) // different classes, or not a member: never the same object
     return knownComparison(t, negate, std::move(lhs), std::move(rhs), loc);
+  // An optional number against an IntEnum member: compared as its value (the general
+  // optional rule: TypeError when None), never the silent False of unlike objects.
+  auto optionalNumber = [](const Type &t) { return t.isOptional() && !t.elems.empty() && t.elems[0].isNumber(); };
+  if ((optionalNumber(a) && intB) || (optionalNumber(b) && intA)) return nullptr;
   if ((intA || !a.isEnumMember()) && (intB || !b.isEnumMember()) && !(a.isOptional() || b.isOptional()))
     return t.compareOne(op, intEnumValue(std::move(lhs)), intEnumValue(std::move(rhs)), loc); // IntEnum: an int
   if (op == Op::Eq || op == Op::NotEq) // an Enum member equals only itself

@@ -114,6 +114,8 @@ ExprPtr FunctionTyper::expr(const ast::Expr &e) {
   case ast::ExprKind::Starred: notSupported(e.loc, "starred expressions are not supported here");
   case ast::ExprKind::Lambda: return closureValue(lambdaFunction(*e.as<ast::Lambda>()), e.loc);
   case ast::ExprKind::ObjMode: return objModeBlock(*e.as<ast::ObjMode>());
+  case ast::ExprKind::MatchSequence: return matchSequence(*e.as<ast::MatchSequence>());
+  case ast::ExprKind::MatchPossible: return matchPossible(*e.as<ast::MatchPossible>());
   }
   internalError("unhandled expression kind");
 }
@@ -386,7 +388,12 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
       return isNoneTest(a.isOptional() ? std::move(lhs) : std::move(rhs), op == ast::CmpOpKind::IsNot, loc);
     if ((a.isInstance() || a.isList() || a.isDict() || a.isSet() || a.isUnicode()) && a == b) // the same object?
       return instanceIdentity(*this, op == ast::CmpOpKind::IsNot, std::move(lhs), std::move(rhs), loc);
+    if (a.isBool() && b.isBool()) // True and False are singletons: `x is True` is `x == True`
+      return compareOne(op == ast::CmpOpKind::Is ? ast::CmpOpKind::Eq : ast::CmpOpKind::NotEq, std::move(lhs),
+                        std::move(rhs), loc);
     if (a.isNone() || b.isNone()) same = a.isNone() && b.isNone();
+    else if ((a.isBool() && (b.isNumber() || b.isUnicode())) || (b.isBool() && (a.isNumber() || a.isUnicode())))
+      same = false; // `1 is True`, `"a" is False` (a `case True:` pattern on an int)
     else if (!a.isNumber() && !a.isDatetimeLike() && a == b && a.kind != Kind::Array && a.kind != Kind::Tuple) same = true;
     else error(loc, "'is' is only supported for comparisons with None");
     return ir::makeConst(Type::boolean(), loc, (op == ast::CmpOpKind::Is) == same);
@@ -427,6 +434,11 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   if ((a.isArray() && (b.isString() || b.isRecordArray())) || (b.isArray() && (a.isString() || a.isRecordArray())))
     notSupported(loc, std::string("comparing ") + a.str() + " and " + b.str() + " with " + ast::cmpOpSymbol(op) +
                           " is not supported (compare the items)");
+  auto plainTuple = [](const Type &t) { return t.isTuple() && !t.isClosure(); };
+  auto numberOrString = [](const Type &t) { return t.isNumber() || t.isString(); };
+  if (((plainTuple(a) && numberOrString(b)) || (plainTuple(b) && numberOrString(a))) &&
+      (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq)) // never equal (`case 1:` on a tuple)
+    return ir::makeConst(Type::boolean(), loc, op == ast::CmpOpKind::NotEq);
   if (a.isObject() || b.isObject() || a.isString() || b.isString())
     if (auto r = objectCompare(*this, op, lhs, rhs, loc)) return r;
   if (a.isArray() || b.isArray()) {

@@ -291,6 +291,8 @@ public:
 
   // ---- `with objmode(...)` blocks (objmode.cpp)
   ExprPtr objModeBlock(const ast::ObjMode &e);
+  ExprPtr matchSequence(const ast::MatchSequence &e); // match_patterns.cpp
+  ExprPtr matchPossible(const ast::MatchPossible &e);
   bool isObjModeContext(const ast::Expr &fn);
   // The blocks prepared (by the environment) so far, by line and inputs: each pass asks once.
   std::map<std::string, ObjModeBlock> objModeBlocks_;

@@ -1,6 +1,6 @@
 """Statements: assignments (each variable keeps one type), augmented assignments,
-if/elif/else, bounded for and while loops with break/continue, early returns, and
-try/except around code that can raise."""
+if/elif/else, match statements on ints, bounded for and while loops with
+break/continue, early returns, and try/except around code that can raise."""
 
 from .core import BOOL, FLOAT, INT, SCALARS, feature, indent
 
@@ -44,6 +44,45 @@ def if_stmt(g, depth):
         lines.append("else:")
         g.push()
         lines += indent(g.stmts(depth + 1, g.rng.randint(1, 2)))
+        g.pop()
+    return lines
+
+
+def match_stmt(g, depth):
+    """`match` on an int: literal, or- and as-patterns, guards (reading a capture or
+    not), and sometimes a last irrefutable case (`_` or a capture)."""
+    if depth >= 3:
+        return None
+
+    def lit():
+        return str(g.rng.randint(-3, 9))
+
+    lines = [f"match {g.expr(INT, 1)}:"]
+    for _ in range(g.rng.randint(1, 4)):
+        kind = g.rng.choice(["lit", "or", "as", "guard", "capture_guard"])
+        g.push()
+        if kind == "lit":
+            head = f"case {lit()}:"
+        elif kind == "or":
+            head = f"case {' | '.join(lit() for _ in range(g.rng.randint(2, 3)))}:"
+        elif kind == "guard":
+            head = f"case {lit()} | {lit()} if {g.expr(BOOL, 1)}:"
+        else:
+            name = g.fresh("m")
+            g.declare(name, INT)
+            pattern = f"({lit()} | {lit()}) as {name}" if kind == "as" else name
+            head = f"case {pattern}:" if kind == "as" else f"case {pattern} if {g.expr(BOOL, 1)}:"
+        lines += indent([head] + indent(g.stmts(depth + 1, g.rng.randint(1, 2))))
+        g.pop()
+    if g.chance(0.5):
+        g.push()
+        if g.chance(0.5):
+            head = "case _:"
+        else:
+            name = g.fresh("m")
+            g.declare(name, INT)
+            head = f"case {name}:"
+        lines += indent([head] + indent(g.stmts(depth + 1, 1)))
         g.pop()
     return lines
 
@@ -136,6 +175,7 @@ def register(reg):
     reg.add_stmt(5, new_variable)
     reg.add_stmt(5, reassign)
     reg.add_stmt(2.5, if_stmt)
+    reg.add_stmt(1, match_stmt)
     reg.add_stmt(2, for_range)
     reg.add_stmt(1, while_loop)
     reg.add_stmt(1, early_return)
