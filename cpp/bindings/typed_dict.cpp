@@ -180,6 +180,39 @@ TypedDictObject *allocate(PyTypeObject *type) {
   return self;
 }
 
+// A new table object of `type` holding `table` (the reference taken) of type `t`.
+PyObject *wrapTable(PyTypeObject *type, MahouMemInfo *table, const Type &t) {
+  TypedDictObject *self = allocate(type);
+  if (!self) {
+    mahou_rt_decref(table);
+    return nullptr;
+  }
+  self->dict = table;
+  self->type = new Type(t);
+  return reinterpret_cast<PyObject *>(self);
+}
+
+// A copy of a typed dict or set, as an object of `type` (untyped when it is).
+PyObject *copyTable(TypedDictObject *self, PyTypeObject *type) {
+  if (!self->dict) return reinterpret_cast<PyObject *>(allocate(type));
+  MahouMemInfo *copy = mahou_rt_dict_copy(self->dict);
+  if (!copy) return setRuntimeError(), nullptr;
+  return wrapTable(type, copy, *self->type);
+}
+
+// The table of a typed dict or set argument of type t (`isKind`: the object is one), its
+// reference taken for the call.
+bool unboxTable(PyObject *obj, bool isKind, const Type &t, char *dst, const char *expected) {
+  if (!isKind || !asDict(obj)->type || *asDict(obj)->type != t) {
+    PyErr_Format(PyExc_TypeError, "expected %s %s", expected, t.str().c_str());
+    return false;
+  }
+  MahouMemInfo *d = asDict(obj)->dict;
+  mahou_rt_incref(d); // the argument's reference, released after the call
+  std::memcpy(dst, &d, sizeof d);
+  return true;
+}
+
 int dictAssign(PyObject *obj, PyObject *key, PyObject *value);
 
 PyObject *dictNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
@@ -494,19 +527,7 @@ PyObject *dictClear(PyObject *obj, PyObject *) {
   Py_RETURN_NONE;
 }
 
-PyObject *dictCopy(PyObject *obj, PyObject *) {
-  auto *self = asDict(obj);
-  TypedDictObject *out = allocate(theTypedDictType);
-  if (!out || !self->dict) return reinterpret_cast<PyObject *>(out);
-  out->dict = mahou_rt_dict_copy(self->dict);
-  if (!out->dict) {
-    setRuntimeError();
-    Py_DECREF(out);
-    return nullptr;
-  }
-  out->type = new Type(*self->type);
-  return reinterpret_cast<PyObject *>(out);
-}
+PyObject *dictCopy(PyObject *obj, PyObject *) { return copyTable(asDict(obj), theTypedDictType); }
 
 PyObject *dictRepr(PyObject *obj) {
   auto *self = asDict(obj);
@@ -660,27 +681,13 @@ std::optional<Type> typedDictType(PyObject *obj) {
 }
 
 bool unboxTypedDict(PyObject *obj, const Type &t, char *dst) {
-  if (!isTypedDict(obj) || !asDict(obj)->type || *asDict(obj)->type != t) {
-    PyErr_Format(PyExc_TypeError, "expected a typed dict %s (a Python dict is not converted: use mahou.typed.Dict)",
-                 t.str().c_str());
-    return false;
-  }
-  MahouMemInfo *d = asDict(obj)->dict;
-  mahou_rt_incref(d); // the argument's reference, released after the call
-  std::memcpy(dst, &d, sizeof d);
-  return true;
+  if (unboxTable(obj, isTypedDict(obj), t, dst, "a typed dict")) return true;
+  PyErr_Format(PyExc_TypeError, "expected a typed dict %s (a Python dict is not converted: use mahou.typed.Dict)",
+               t.str().c_str());
+  return false;
 }
 
-PyObject *wrapTypedDict(MahouMemInfo *dict, const Type &dictType) {
-  TypedDictObject *self = allocate(theTypedDictType);
-  if (!self) {
-    mahou_rt_decref(dict);
-    return nullptr;
-  }
-  self->dict = dict;
-  self->type = new Type(dictType);
-  return reinterpret_cast<PyObject *>(self);
-}
+PyObject *wrapTypedDict(MahouMemInfo *dict, const Type &dictType) { return wrapTable(theTypedDictType, dict, dictType); }
 
 // ------------------------------------------------------------------ Python sets
 
@@ -847,19 +854,7 @@ PyTypeObject *boxClass() { return reinterpret_cast<PyTypeObject *>(theTypedSetCl
 
 PyObject *setKeys(PyObject *obj, PyObject *) { return entries(asDict(obj), 0); }
 
-PyObject *setCopy(PyObject *obj, PyObject *) {
-  auto *self = asDict(obj);
-  TypedDictObject *out = allocate(Py_TYPE(obj));
-  if (!out || !self->dict) return reinterpret_cast<PyObject *>(out);
-  out->dict = mahou_rt_dict_copy(self->dict);
-  if (!out->dict) {
-    setRuntimeError();
-    Py_DECREF(out);
-    return nullptr;
-  }
-  out->type = new Type(*self->type);
-  return reinterpret_cast<PyObject *>(out);
-}
+PyObject *setCopy(PyObject *obj, PyObject *) { return copyTable(asDict(obj), Py_TYPE(obj)); }
 
 PyObject *setEmpty(PyObject *cls, PyObject *args, PyObject *kwargs) {
   PyObject *kt;
@@ -929,33 +924,11 @@ PyType_Spec setSpec = {"mahou._core.TypedSet", sizeof(TypedDictObject), 0, Py_TP
 
 bool isTypedSet(PyObject *obj) { return theTypedSetBase && PyObject_TypeCheck(obj, theTypedSetBase); }
 
-std::optional<Type> typedSetType(PyObject *obj) {
-  auto *self = asDict(obj);
-  if (!self->type) return std::nullopt;
-  return *self->type;
-}
+std::optional<Type> typedSetType(PyObject *obj) { return typedDictType(obj); } // the same layout
 
-bool unboxTypedSet(PyObject *obj, const Type &t, char *dst) {
-  if (!isTypedSet(obj) || !asDict(obj)->type || *asDict(obj)->type != t) {
-    PyErr_Format(PyExc_TypeError, "expected a typed set %s", t.str().c_str());
-    return false;
-  }
-  MahouMemInfo *d = asDict(obj)->dict;
-  mahou_rt_incref(d); // the argument's reference, released after the call
-  std::memcpy(dst, &d, sizeof d);
-  return true;
-}
+bool unboxTypedSet(PyObject *obj, const Type &t, char *dst) { return unboxTable(obj, isTypedSet(obj), t, dst, "a typed set"); }
 
-PyObject *wrapTypedSet(MahouMemInfo *set, const Type &setType) {
-  TypedDictObject *self = allocate(boxClass());
-  if (!self) {
-    mahou_rt_decref(set);
-    return nullptr;
-  }
-  self->dict = set;
-  self->type = new Type(setType);
-  return reinterpret_cast<PyObject *>(self);
-}
+PyObject *wrapTypedSet(MahouMemInfo *set, const Type &setType) { return wrapTable(boxClass(), set, setType); }
 
 void registerTypedList(nb::module_ &m);
 

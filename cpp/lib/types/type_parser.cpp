@@ -226,13 +226,7 @@ private:
     if (name == "Record") return parseRecord();
     if (name == "dtype") { // dtype(float32), dtype(Record(...)): a dtype as a value
       if (!eat('(')) return fail("expected '(' after dtype");
-      std::optional<Type> d;
-      if (atCharSeq()) {
-        d = parseCharSeq();
-      } else {
-        std::string dname = ident();
-        d = dname == "Record" ? parseRecord() : namedScalar(dname);
-      }
+      std::optional<Type> d = parseItemType();
       if (!d) return fail("unknown dtype in dtype(...)");
       if (!eat(')')) return fail("expected ')'");
       bool item = d->isRecord() || d->isCharSeq();
@@ -246,13 +240,7 @@ private:
                         : BufferKind::None;
     if (name == "array" || (buffer != BufferKind::None && pos_ < s_.size() && s_[pos_] == '(')) {
       if (!eat('(')) return fail("expected '(' after array");
-      std::optional<Type> d;
-      if (atCharSeq()) {
-        d = parseCharSeq();
-      } else {
-        std::string dname = ident();
-        d = dname == "Record" ? parseRecord() : namedScalar(dname);
-      }
+      std::optional<Type> d = parseItemType();
       if (!d) return fail("unknown dtype in array(...)");
       if (!eat(',')) return fail("expected ','");
       skipSpace();
@@ -338,6 +326,13 @@ private:
     int64_t n = integer();
     if (n <= 0 || !eat(']')) return fail("expected a width and ']' in [" + unit + " x N]");
     return Type::charSeq(unit == "unichr", n);
+  }
+
+  // The items of array(...) and dtype(...): a character sequence, a record or a scalar.
+  std::optional<Type> parseItemType() {
+    if (atCharSeq()) return parseCharSeq();
+    std::string dname = ident();
+    return dname == "Record" ? parseRecord() : namedScalar(dname);
   }
 
   // A jitclass instance as Type::str() spells it: instance.jitclass.<name>#<class handle in hex>

@@ -917,25 +917,26 @@ def _nan_arg_extreme(a, want_min):
 
 
 @njit
-def nanargmin(a):
+def _nan_arg(a, want_min):
     a = np.asarray(a)
     if a.size == 0:
-        raise ValueError("attempt to get argmin of an empty sequence")
-    k = _nan_arg_extreme(a, True)
+        if want_min:
+            raise ValueError("attempt to get argmin of an empty sequence")
+        raise ValueError("attempt to get argmax of an empty sequence")
+    k = _nan_arg_extreme(a, want_min)
     if k < 0:
         raise ValueError("All-NaN slice encountered")
     return k
 
 
 @njit
+def nanargmin(a):
+    return _nan_arg(a, True)
+
+
+@njit
 def nanargmax(a):
-    a = np.asarray(a)
-    if a.size == 0:
-        raise ValueError("attempt to get argmax of an empty sequence")
-    k = _nan_arg_extreme(a, False)
-    if k < 0:
-        raise ValueError("All-NaN slice encountered")
-    return k
+    return _nan_arg(a, False)
 
 
 @njit
