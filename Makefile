@@ -14,6 +14,8 @@ APT_PACKAGES := llvm-19-dev llvm-19-tools clang-19 ccache libgtest-dev ninja-bui
 PIP_PACKAGES := numpy nanobind scikit-build-core pytest hypothesis lit ninja cmake
 # ptxas and libdevice without a CUDA toolkit: the tests assemble every test kernel's PTX.
 PIP_PACKAGES += nvidia-cuda-nvcc-cu12
+# NVRTC: CUDA C linked into kernels (cuda.jit(link=["f.cu"])) is compiled to PTX with it.
+PIP_PACKAGES += nvidia-cuda-nvrtc-cu12
 # oneTBB (headers, CMake config, libtbb) for parallel=True.
 PIP_PACKAGES += tbb tbb-devel
 # Scaling out: the process pools, joblib and the Dask cluster the tests start.

@@ -272,7 +272,13 @@ struct EnvironmentOwner {
   bool gpu = false; // compiling for the CUDA target: callees come from calleeSource
   bool parallel = false; // the owner is compiled with parallel=True (stencils it calls run on threads)
   uint64_t self = 0; // the Dispatcher compiled (its handle), or 0
+  // CUDA: where the files of external code the compiled code calls are collected (a
+  // kernel's link= files gain those of the cuda.declare_device functions and device
+  // functions it calls). Null: not collected.
+  std::vector<std::string> *linkFiles = nullptr;
 };
+// Appends `path` to `files` unless it is there (cuda_kernel.cpp).
+void addLinkFile(std::vector<std::string> &files, const std::string &path);
 // The compile environment of one dispatcher or kernel (environment.cpp).
 std::unique_ptr<CompileEnvironment> makeEnvironment(const EnvironmentOwner &owner);
 std::unique_ptr<CompileEnvironment> makeEnvironment(DispatcherObject *self);

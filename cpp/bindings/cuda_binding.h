@@ -79,6 +79,10 @@ struct KernelState {
   bool fastmath = false, lineinfo = false, debug = false;
   bool cache = false; // cuda.jit(cache=True): kernels' PTX kept on disk
   int maxRegisters = 0;
+  // cuda.jit(link=...)'s files, then those of the external device functions
+  // (cuda.declare_device) and device functions its compiled code calls: linked with its
+  // PTX when it is loaded on a GPU.
+  std::vector<std::string> linkFiles;
   bool canCompile = true;
   // A device function's explicit signatures (@cuda.jit("float32(int32)", device=True)):
   // its callers convert their arguments to one of them and get its return type.
@@ -110,6 +114,8 @@ struct LaunchConfigObject {
 };
 
 KernelObject *asKernel(PyObject *obj); // null when obj is not a kernel object
+// The compile environment's owner for a kernel or device function (its link files collected).
+EnvironmentOwner kernelEnvironmentOwner(KernelState &st);
 void registerKernelType(nanobind::module_ &m);
 void registerLaunchConfigType(nanobind::module_ &m);
 // kernel[config]: the (cached) LaunchConfig object.

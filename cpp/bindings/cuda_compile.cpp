@@ -105,7 +105,7 @@ CompiledKernel compileFor(KernelObject *self, const std::vector<Type> &args, int
   KernelState &st = *self->state;
   nb::object hold = nb::borrow(reinterpret_cast<PyObject *>(self)); // alive while compiling
   std::unique_ptr<CompileEnvironment> env =
-      makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true});
+      makeEnvironment(kernelEnvironmentOwner(st));
   SourceFile file(st.filename, st.source, st.firstLine);
   KernelOptions options = kernelOptions(st, major, minor);
   options.disjointArrays = assumptions & KernelOverload::kDisjointArrays;
@@ -119,7 +119,7 @@ cuda::EmulatorProgram compileForEmulator(KernelObject *self, const std::vector<T
   KernelState &st = *self->state;
   nb::object hold = nb::borrow(reinterpret_cast<PyObject *>(self)); // alive while compiling
   std::unique_ptr<CompileEnvironment> env =
-      makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true});
+      makeEnvironment(kernelEnvironmentOwner(st));
   SourceFile file(st.filename, st.source, st.firstLine);
   SimKernel sim = backendTable().compileSimKernel(file, st.name, args, *env, cuda::emulatorChecks());
   cuda::EmulatorProgram program;
@@ -134,6 +134,26 @@ cuda::EmulatorProgram compileForEmulator(KernelObject *self, const std::vector<T
 std::string textOf(PyObject *obj) {
   nb::str s = nb::str(nb::handle(obj));
   return s.c_str();
+}
+
+// The driver linker's inputs for these files (mahou.cuda._linking reads them and compiles
+// CUDA C with NVRTC for compute capability major.minor); a Python error propagates.
+std::vector<cuda::LinkInput> linkInputsFor(const std::vector<std::string> &files, int major, int minor) {
+  nb::list paths;
+  for (const std::string &f : files)
+    paths.append(f);
+  nb::object inputs = nb::module_::import_("mahou.cuda._linking").attr("link_inputs")(paths, major, minor);
+  std::vector<cuda::LinkInput> out;
+  for (nb::handle item : inputs) {
+    nb::tuple t = nb::borrow<nb::tuple>(item);
+    cuda::LinkInput in;
+    in.type = nb::cast<int>(t[0]);
+    nb::bytes data = nb::borrow<nb::bytes>(t[1]);
+    in.data.assign(data.c_str(), data.size());
+    in.name = nb::cast<std::string>(t[2]);
+    out.push_back(std::move(in));
+  }
+  return out;
 }
 
 bool requireKernel(const KernelState &st, const char *what) {
@@ -227,6 +247,11 @@ cuda::LoadedKernel &loadedKernel(KernelObject *self, KernelOverload &ov, int dev
     options.stackBytes = kRecursiveStackBytes;
   if (!cuda::emulated() && !ov.compiled.raiseSites.empty())
     options.errorSlot = kKernelErrorSlot;
+  std::vector<cuda::LinkInput> linkInputs;
+  if (!cuda::emulated() && !st.linkFiles.empty()) {
+    linkInputs = linkInputsFor(st.linkFiles, major, minor);
+    options.linkInputs = &linkInputs;
+  }
   const void *image = cuda::emulated() ? static_cast<const void *>(&ov.program)
                                        : static_cast<const void *>(ov.compiled.ptx.c_str());
   cuda::LoadedKernel *k =
@@ -339,7 +364,7 @@ bool emitKernel(KernelObject *self, const std::vector<Type> &args, Stage stage,
         }
     auto [major, minor] = compileTarget();
     std::unique_ptr<CompileEnvironment> env =
-        makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true});
+        makeEnvironment(kernelEnvironmentOwner(st));
     SourceFile file(st.filename, st.source, st.firstLine);
     KernelOptions options = kernelOptions(st, major, minor);
     options.disjointArrays = true; // the form a launch with disjoint arrays runs
@@ -371,14 +396,16 @@ PyObject *kernelInspectAsm(PyObject *self, PyObject *args, PyObject *kwargs) {
   return inspectKernel(self, args, kwargs, Stage::Asm);
 }
 
-// _compile_ptx(signature, cc_major, cc_minor, disjoint=False) → (ptx, entry name, return
-// type): no device needed; `disjoint` gives the form launched when no two array arguments
+// _compile_ptx(signature, cc_major, cc_minor, disjoint=False, c_abi_name=None) → (ptx,
+// entry name, return type): no device needed; a device function with c_abi_name is
+// compiled with the C ABI under that name; `disjoint` gives the form launched when no two array arguments
 // share memory (array parameters noalias), otherwise the form that assumes nothing. A kernel's return type is None (void); a device function's is the one
 // it returns (a declared one must match).
 PyObject *kernelCompilePtx(PyObject *self, PyObject *args) {
   PyObject *sig;
   int major, minor, disjoint = 0;
-  if (!PyArg_ParseTuple(args, "Oii|p:_compile_ptx", &sig, &major, &minor, &disjoint))
+  const char *cAbiName = nullptr;
+  if (!PyArg_ParseTuple(args, "Oii|pz:_compile_ptx", &sig, &major, &minor, &disjoint, &cAbiName))
     return nullptr;
   KernelObject *k = kernelOf(self);
   KernelState &st = *k->state;
@@ -390,9 +417,14 @@ PyObject *kernelCompilePtx(PyObject *self, PyObject *args) {
     if (!translateErrors([&] {
           nb::object hold = nb::borrow(self);
           std::unique_ptr<CompileEnvironment> env =
-              makeEnvironment(EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true});
+              makeEnvironment(kernelEnvironmentOwner(st));
           SourceFile file(st.filename, st.source, st.firstLine);
-          compiled = backendTable().compileDeviceFunction(file, st.name, parsed.args, *env, kernelOptions(st, major, minor));
+          KernelOptions options = kernelOptions(st, major, minor);
+          if (cAbiName)
+            options.cAbiName = cAbiName;
+          if (parsed.ret && parsed.ret->isNumber())
+            options.declaredReturn = parsed.ret;
+          compiled = backendTable().compileDeviceFunction(file, st.name, parsed.args, *env, options);
         }))
       return nullptr;
     if (parsed.ret && !parsed.ret->isNone() && *parsed.ret != compiled.ret) {

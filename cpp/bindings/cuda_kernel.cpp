@@ -5,6 +5,7 @@
 
 #include <structmember.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace nb = nanobind;
@@ -48,6 +49,15 @@ bool readKernelOptions(KernelState &st, PyObject *options) {
   st.lineinfo = flag("lineinfo");
   st.debug = flag("debug");
   st.cache = flag("cache");
+  if (PyObject *v = PyDict_GetItemString(options, "link"); v && v != Py_None) { // checked paths (Python side)
+    try {
+      for (nb::handle path : nb::borrow<nb::sequence>(v))
+        addLinkFile(st.linkFiles, nb::cast<std::string>(path));
+    } catch (std::exception &) {
+      PyErr_SetString(PyExc_TypeError, "cuda.jit(link=...) takes a sequence of file paths");
+      return false;
+    }
+  }
   if (PyObject *v = PyDict_GetItemString(options, "max_registers"); v && v != Py_None) {
     st.maxRegisters = int(PyLong_AsLong(v));
     if (st.maxRegisters == -1 && PyErr_Occurred())
@@ -195,12 +205,23 @@ bool isCudaDeviceFunction(PyObject *obj) {
   return k && k->state && k->state->isDevice;
 }
 
+EnvironmentOwner kernelEnvironmentOwner(KernelState &st) {
+  EnvironmentOwner owner{&st.resolver, &st.name, &st.keepAlive, true};
+  owner.linkFiles = &st.linkFiles;
+  return owner;
+}
+
+void addLinkFile(std::vector<std::string> &files, const std::string &path) {
+  if (std::find(files.begin(), files.end(), path) == files.end())
+    files.push_back(path);
+}
+
 std::optional<FunctionSource> cudaDeviceFunctionSource(PyObject *obj) {
   if (!isCudaDeviceFunction(obj))
     return std::nullopt;
   KernelState &st = *asKernel(obj)->state;
   return FunctionSource{&st.source, &st.filename, &st.name, st.firstLine,
-                        EnvironmentOwner{&st.resolver, &st.name, &st.keepAlive, true}, st.deviceSignatures};
+                        kernelEnvironmentOwner(st), st.deviceSignatures};
 }
 
 void registerKernelType(nb::module_ &m) {

@@ -414,6 +414,13 @@ private:
       g.kind = K::ExcClass;
       g.exc = r->first;
       g.s = r->second;
+    } else if (tag == "cudadecl") { // ("cudadecl", symbol, signature text, (link file, ...))
+      g.kind = K::DeviceFunctionDecl;
+      g.s = nb::cast<std::string>(t[2]);
+      g.fields.push_back(nb::cast<std::string>(t[1]));
+      if (owner_.linkFiles)
+        for (nb::handle f : nb::borrow<nb::tuple>(t[3]))
+          addLinkFile(*owner_.linkFiles, nb::cast<std::string>(f));
     } else if (tag == "cfuncptr") { // ("cfuncptr", address, signature text)
       g.kind = K::ExternalFunction;
       g.handle = nb::cast<uint64_t>(t[1]);
@@ -497,6 +504,12 @@ private:
     if (!env) {
       EnvironmentOwner owner = src->owner;
       owner.gpu = gpu;
+      if (gpu && owner_.linkFiles) { // a device function's external code is linked into the kernel
+        if (owner.linkFiles)
+          for (const std::string &f : *owner.linkFiles)
+            addLinkFile(*owner_.linkFiles, f);
+        owner.linkFiles = owner_.linkFiles;
+      }
       env = std::make_unique<ResolverEnvironment>(owner);
     }
     return CalleeSource{SourceFile(*src->filename, *src->source, src->firstLine), *src->name,

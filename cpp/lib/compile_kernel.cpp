@@ -107,6 +107,7 @@ bool isGridSync(const ir::Expr &e) { return e.op == ir::ExprOp::GpuOp && ir::Gpu
 CompileOptions fastmathOptions(const KernelOptions &options) {
   CompileOptions copts;
   copts.fastmath = options.fastmath;
+  copts.declaredReturn = options.declaredReturn;
   return copts;
 }
 
@@ -238,17 +239,32 @@ public:
     c.context = std::make_unique<llvm::LLVMContext>();
     codegen::CodegenOptions cg;
     cg.fastmath = kernelOptions_.fastmath;
-    c.llvmModule = codegen::lowerDeviceFunction(*c.fn, c.callees->functions(), *c.context, cg);
+    if (!kernelOptions_.cAbiName.empty()) checkCAbi(c);
+    c.llvmModule = codegen::lowerDeviceFunction(*c.fn, c.callees->functions(), *c.context, cg, kernelOptions_.cAbiName);
   }
   void optimize(pipeline::Compilation &c) override {
     if (misalignedViews) ptx::relaxAlignment(*c.llvmModule);
-    ptx::optimize(*c.llvmModule, ptxTarget(kernelOptions_), symbol_);
+    ptx::optimize(*c.llvmModule, ptxTarget(kernelOptions_), exported());
   }
   void emit(pipeline::Compilation &c) override { ptxText = ptx::emitPtx(*c.llvmModule, ptxTarget(kernelOptions_)); }
   std::string ptxText;
-  std::string symbol() const override { return symbol_; }
+  // mahou's form: visible under the function's name, or internal beside the C ABI form.
+  std::string symbol() const override { return kernelOptions_.cAbiName.empty() ? symbol_ : prefix_ + "_body"; }
+  // The visible function: the C ABI form's name, or mahou's form under its symbol.
+  std::string exported() const { return kernelOptions_.cAbiName.empty() ? symbol_ : kernelOptions_.cAbiName; }
 
 private:
+  // The C ABI passes and returns numbers (and bool) only.
+  static void checkCAbi(const pipeline::Compilation &c) {
+    auto plain = [](const types::Type &t) { return t.isNumber() && !t.isComplex(); };
+    Loc at = c.def ? c.def->loc : Loc{};
+    for (const types::Type &t : c.fn->argTypes)
+      if (!plain(t))
+        unsupported(c.file, at, "cuda.compile(abi='c'): the C ABI takes numbers, not " + t.str() + " (use abi='numba')");
+    if (!c.fn->ret.isNone() && !plain(c.fn->ret))
+      unsupported(c.file, at, "cuda.compile(abi='c'): the C ABI returns a number or nothing, not " + c.fn->ret.str() +
+                                  " (use abi='numba')");
+  }
   std::string calleePrefix() const override { return prefix_; }
   const KernelOptions &kernelOptions_;
   std::string symbol_, prefix_;
@@ -300,7 +316,7 @@ CompiledDeviceFunction compileDeviceFunction(const SourceFile &file, const std::
   pipeline::run(c, target, pipeline::Step::Emit);
   CompiledDeviceFunction out;
   out.ptx = std::move(target.ptxText);
-  out.symbol = target.symbol();
+  out.symbol = target.exported();
   out.ret = c.fn->ret;
   return out;
 }

@@ -283,6 +283,8 @@ def _classify_plain(obj):
         return ("pymodule", "ffi")  # a cffi.FFI object: its attributes are globals "ffi.<name>"
     if getattr(obj, "__name__", None) == "from_buffer" and _is_cffi_ffi(getattr(obj, "__self__", None)):
         return _library_function("internal.ffi_from_buffer")  # ffi.from_buffer(array): its data
+    if type(obj).__name__ == "ExternalDeviceFunction" and type(obj).__module__ == "mahou.cuda._linking":
+        return ("cudadecl", obj.name, obj.sig, obj.link)  # cuda.declare_device: called by symbol in kernels
     if type(obj).__module__ in ("ctypes", "_ctypes", "_cffi_backend", "mahou._cfunc"):
         from ._cfunc import external_function  # C function pointers: ctypes, cffi, @cfunc
         ext = external_function(obj)

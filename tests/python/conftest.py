@@ -414,7 +414,8 @@ def pytest_sessionfinish(session, exitstatus):
                 path = os.path.join(tmp, f"k{checked}.ptx")
                 with open(path, "w") as f:
                     f.write(ptx)
-                run = subprocess.run([ptxas, "-arch=sm_90", path, "-o", os.devnull],
+                relocatable = ["-c"] if ".extern .func" in ptx else []  # calls external code (link=)
+                run = subprocess.run([ptxas, "-arch=sm_90", *relocatable, path, "-o", os.devnull],
                                      capture_output=True, text=True)
                 checked += 1
                 if run.returncode != 0:

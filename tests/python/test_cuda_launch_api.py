@@ -227,10 +227,3 @@ def test_print_refusals():
 
     with pytest.raises(TypingError, match="at most 32"):
         too_many[1, 1](np.zeros(2))
-
-
-def test_link_and_declare_device_are_refused_clearly():
-    with pytest.raises(UnsupportedError, match="link"):
-        cuda.jit(link=["functions.cu"])(lambda x: None)
-    with pytest.raises(UnsupportedError, match="declare_device"):
-        cuda.declare_device("mul", "float32(float32, float32)")

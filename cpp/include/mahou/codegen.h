@@ -71,9 +71,11 @@ std::unique_ptr<llvm::Module> lowerSimKernel(const ir::Function &fn, const std::
 
 // GPU, cuda.compile_ptx(device=True): the device function `fn` alone, visible under
 // its symbol with mahou's calling convention (i32 status, result pointer, arguments),
-// and the functions it calls (internal).
+// and the functions it calls (internal). With `cAbiName`, the visible function is
+// instead `ret cAbiName(args...)`, the C ABI (cuda.compile(abi="c"); numbers only).
 std::unique_ptr<llvm::Module> lowerDeviceFunction(const ir::Function &fn, const std::vector<const ir::Function *> &callees,
-                                                  llvm::LLVMContext &ctx, const CodegenOptions &options);
+                                                  llvm::LLVMContext &ctx, const CodegenOptions &options,
+                                                  const std::string &cAbiName = {});
 
 // GPU: one module holding the kernel `fn` (as `kernelName`, parameters flattened as
 // compiler.h's CompiledKernel documents) and the device functions it calls.

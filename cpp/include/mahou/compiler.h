@@ -34,6 +34,8 @@ struct GlobalValue {
     JitClass,    // a @jitclass class: handle (CompileEnvironment::jitClass) + name
     Unsupported, // anything else: description says what (e.g. "list object")
     ExternalFunction, // a C function pointer (ctypes, cffi, @cfunc): handle = address, s = "float64(float64)"
+    DeviceFunctionDecl, // cuda.declare_device(name, sig): s = its signature, fields[0] = its symbol (linked
+                        // from the kernel's link= files or the declaration's own)
     Overloaded,  // an object with mahou.extending.overload implementations: handle + name;
                  // elems[0] is what it is otherwise (used when no implementation applies)
     NamedTupleClass, // a collections.namedtuple / typing.NamedTuple class: handle + name; elems:
@@ -275,6 +277,12 @@ struct KernelOptions {
   // the form whose global loads and stores assume nothing (ptx::relaxAlignment).
   bool alignedArrays = true;
   std::string libdevicePath;    // libdevice.10.bc; empty: looked up under CUDA_HOME and /usr/local/cuda
+  // A device function compiled alone (compileDeviceFunction) with the C ABI under this
+  // name (cuda.compile(abi="c")); empty: mahou's calling convention under its own symbol.
+  std::string cAbiName;
+  // A device function compiled alone from a signature with a (number) return type: the
+  // values it returns are converted to it, as Numba does (CompileOptions::declaredReturn).
+  std::optional<types::Type> declaredReturn;
 };
 
 // A kernel compiled to PTX. Kernel parameters, in order, for each argument:

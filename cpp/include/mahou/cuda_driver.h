@@ -25,6 +25,8 @@ using CUdevice_attribute = int;
 using CUfunction_attribute = int;
 using CUpointer_attribute = int;
 using CUjit_option = int;
+using CUjitInputType = int;
+using CUlinkState = struct CUlinkState_st *;
 using CUlimit = int;
 using CUoccupancyB2DSize = size_t (*)(int blockSize); // dynamic shared bytes of a block size
 
@@ -155,6 +157,14 @@ void streamWaitEvent(int device, CUstream stream, CUevent event);
 float elapsedMs(int device, CUevent start, CUevent end);
 
 // ------------------------------------------------------------------ modules and launch
+// One input of the driver's JIT linker, joined with a kernel's PTX (cuda.jit(link=...)):
+// its CUjitInputType (cuda.h: 0 cubin, 1 PTX, 2 fat binary, 3 object, 4 library), its
+// bytes and the name the link log gives it.
+struct LinkInput {
+  CUjitInputType type = 1;
+  std::string data;
+  std::string name;
+};
 struct LoadOptions {
   bool lineinfo = false;
   int maxRegisters = 0; // 0: the driver's choice
@@ -163,6 +173,9 @@ struct LoadOptions {
   size_t stackBytes = 0;
   // The name of the module global a debug kernel records its first raise in (null: none).
   const char *errorSlot = nullptr;
+  // External code the kernel calls (cuda.declare_device): the PTX is linked with these
+  // by cuLinkCreate/cuLinkAddData/cuLinkComplete, then the cubin loaded. Null or empty: none.
+  const std::vector<LinkInput> *linkInputs = nullptr;
 };
 // A kernel loaded into one device's primary context. Owned by the module cache.
 struct LoadedKernel {

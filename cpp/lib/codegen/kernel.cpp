@@ -5,6 +5,7 @@
 
 #include "mahou/ptx.h"
 
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -88,14 +89,52 @@ std::unique_ptr<llvm::Module> lowerKernel(const ir::Function &fn, const std::vec
   return module;
 }
 
+namespace {
+
+// The C ABI form of a device function (cuda.compile(abi="c")): `ret name(args...)`
+// calling mahou's form, whose status it drops (a device function's raise only ends the
+// thread's work). Numbers only: bool travels as a byte, as in C.
+void emitCAbiWrapper(llvm::Module &module, const ir::Function &fn, llvm::Function *inner, const std::string &name) {
+  auto &ctx = module.getContext();
+  TypeMapper types(ctx);
+  std::vector<llvm::Type *> params;
+  for (const Type &t : fn.argTypes) params.push_back(types.mem(t));
+  llvm::Type *ret = fn.ret.isNone() ? llvm::Type::getVoidTy(ctx) : types.mem(fn.ret);
+  auto *wrapper = llvm::Function::Create(llvm::FunctionType::get(ret, params, false),
+                                         llvm::GlobalValue::ExternalLinkage, name, module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", wrapper));
+  llvm::Type *slotTy = fn.ret.isNone() ? llvm::Type::getInt8Ty(ctx) : types.ssa(fn.ret);
+  llvm::Value *slot = b.CreateAlloca(slotTy);
+  std::vector<llvm::Value *> args{slot};
+  for (size_t i = 0; i < fn.argTypes.size(); ++i) {
+    llvm::Value *a = wrapper->getArg(unsigned(i));
+    args.push_back(fn.argTypes[i].isBool() ? b.CreateICmpNE(a, llvm::ConstantInt::get(a->getType(), 0)) : a);
+  }
+  b.CreateCall(inner, args);
+  if (fn.ret.isNone()) {
+    b.CreateRetVoid();
+    return;
+  }
+  llvm::Value *v = b.CreateLoad(slotTy, slot);
+  b.CreateRet(fn.ret.isBool() ? b.CreateZExt(v, ret) : v);
+}
+
+} // namespace
+
 std::unique_ptr<llvm::Module> lowerDeviceFunction(const ir::Function &fn, const std::vector<const ir::Function *> &callees,
-                                                  llvm::LLVMContext &ctx, const CodegenOptions &options) {
+                                                  llvm::LLVMContext &ctx, const CodegenOptions &options,
+                                                  const std::string &cAbiName) {
   auto module = std::make_unique<llvm::Module>(fn.symbol, ctx);
   ptx::prepareModule(*module);
   CodegenOptions gpuOptions = options;
   gpuOptions.target = Target::NVPTX;
-  FunctionLowering(fn, *module, gpuOptions).run(); // external: the PTX's visible .func
+  llvm::Function *body = FunctionLowering(fn, *module, gpuOptions).run(); // external: the PTX's visible .func
   for (auto *d : callees) FunctionLowering(*d, *module, gpuOptions).run()->setLinkage(llvm::GlobalValue::InternalLinkage);
+  if (!cAbiName.empty()) { // the C ABI form is the visible one
+    body->setLinkage(llvm::GlobalValue::InternalLinkage);
+    body->addFnAttr(llvm::Attribute::AlwaysInline);
+    emitCAbiWrapper(*module, fn, body, cAbiName);
+  }
   std::string err;
   llvm::raw_string_ostream os(err);
   if (llvm::verifyModule(*module, &os)) internalError("LLVM verifier failed for device function " + fn.name + ": " + os.str());

@@ -231,6 +231,8 @@ public:
   Value arrayEye(const ir::Expr &e);
   llvm::Value *arrayFromPointer(const ir::Expr &e); // pointers.cpp
   llvm::Value *callNative(const ir::Expr &e);       // a C function by address
+  llvm::Value *callForeign(const ir::Expr &e);      // pointers.cpp: a cuda.declare_device function by symbol
+  std::vector<llvm::Value *> externalArgs(const ir::Expr &e, std::vector<std::pair<Value, const Type *>> &arrays);
   Value objModeCall(const ir::Expr &e);             // objmode.cpp: a `with objmode(...)` block
   llvm::Value *randomDraw(const ir::Expr &e); // random.cpp
   // random_inline.cpp: np.random's draw `d` emitted inline (CPU), or null where it is not

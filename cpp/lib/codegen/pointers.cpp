@@ -37,13 +37,21 @@ llvm::Value *FunctionLowering::arrayFromPointer(const ir::Expr &e) {
 
 namespace mahou::codegen {
 
-// A call of the C function at address e.ival: arguments and result in the C calling
-// convention (small integers and bool extended as C does), no status to check; an
-// array argument passes its data pointer.
-llvm::Value *FunctionLowering::callNative(const ir::Expr &e) {
-  std::vector<llvm::Type *> params;
+namespace {
+
+// The LLVM extension attribute C gives a narrow integer argument or result.
+std::optional<llvm::Attribute::AttrKind> cExtension(const Type &t) {
+  if (!t.isNumber() || types::dtypeBytes(t.dtype) >= 4) return std::nullopt;
+  return t.isBool() || !types::isSigned(t.dtype) ? llvm::Attribute::ZExt : llvm::Attribute::SExt;
+}
+
+} // namespace
+
+// The arguments of an external call as C sees them: an array gives its data pointer
+// (the array is kept in `arrays`, to be released after the call).
+std::vector<llvm::Value *> FunctionLowering::externalArgs(const ir::Expr &e,
+                                                          std::vector<std::pair<Value, const Type *>> &arrays) {
   std::vector<llvm::Value *> args;
-  std::vector<std::pair<Value, const Type *>> arrays; // passed by data pointer, held over the call
   for (const auto &a : e.args) {
     if (a->type.isArray()) {
       Value arr = expr(*a);
@@ -52,22 +60,62 @@ llvm::Value *FunctionLowering::callNative(const ir::Expr &e) {
     } else {
       args.push_back(scalarExpr(*a));
     }
-    params.push_back(args.back()->getType());
   }
+  return args;
+}
+
+// A call of the C function at address e.ival: arguments and result in the C calling
+// convention (small integers and bool extended as C does), no status to check.
+llvm::Value *FunctionLowering::callNative(const ir::Expr &e) {
+  std::vector<std::pair<Value, const Type *>> arrays; // passed by data pointer, held over the call
+  std::vector<llvm::Value *> args = externalArgs(e, arrays);
+  std::vector<llvm::Type *> params;
+  for (llvm::Value *a : args) params.push_back(a->getType());
   llvm::Type *ret = e.type.isNone() ? b_.getVoidTy() : types_.ssa(e.type);
   auto *fty = llvm::FunctionType::get(ret, params, false);
   llvm::Value *callee = b_.CreateIntToPtr(c64(e.ival), b_.getPtrTy());
   llvm::CallInst *call = b_.CreateCall(fty, callee, args);
-  auto extension = [](const Type &t) -> std::optional<llvm::Attribute::AttrKind> {
-    if (!t.isNumber() || types::dtypeBytes(t.dtype) >= 4) return std::nullopt;
-    return t.isBool() || !types::isSigned(t.dtype) ? llvm::Attribute::ZExt : llvm::Attribute::SExt;
-  };
   for (size_t i = 0; i < e.args.size(); ++i)
-    if (auto ext = extension(e.args[i]->type)) call->addParamAttr(unsigned(i), *ext);
-  if (auto ext = extension(e.type)) call->addRetAttr(*ext);
+    if (auto ext = cExtension(e.args[i]->type)) call->addParamAttr(unsigned(i), *ext);
+  if (auto ext = cExtension(e.type)) call->addRetAttr(*ext);
   for (auto &[arr, type] : arrays) release(arr, *type);
   if (e.type.isNone()) return llvm::Constant::getNullValue(types_.ssa(e.type));
   return call;
+}
+
+// Numba's device ABI for external functions (cuda.declare_device):
+//   extern "C" __device__ int symbol(T *result, args...)
+// the status is ignored (foreign code raises no Python exception); a function declared
+// to return nothing still gets a (byte) result slot.
+llvm::Value *FunctionLowering::callForeign(const ir::Expr &e) {
+  if (options_.simulateGpu) {
+    std::string msg = "the external device function '" + e.symbol +
+                      "' (cuda.declare_device) cannot run in the CUDA emulator: it is CUDA C or PTX, linked "
+                      "only on a GPU";
+    throw UserError(DiagKind::Unsupported, fn_.file + ":" + std::to_string(e.loc.line) + ": " + msg, msg, e.loc,
+                    fn_.file);
+  }
+  if (!gpu())
+    internalError("an external device function is called outside the NVPTX target");
+  std::vector<std::pair<Value, const Type *>> arrays;
+  std::vector<llvm::Value *> args = externalArgs(e, arrays);
+  llvm::Type *retTy = e.type.isNone() ? b_.getInt8Ty() : types_.ssa(e.type);
+  llvm::Value *slot = entryAlloca(retTy, "foreign.result");
+  args.insert(args.begin(), slot);
+  std::vector<llvm::Type *> params;
+  for (llvm::Value *a : args) params.push_back(a->getType());
+  auto *fty = llvm::FunctionType::get(b_.getInt32Ty(), params, false);
+  llvm::Function *declared = module_.getFunction(e.symbol);
+  if (!declared)
+    declared = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, e.symbol, module_);
+  else if (declared->getFunctionType() != fty)
+    internalError("the external device function '" + e.symbol + "' has two signatures in one module");
+  llvm::CallInst *call = b_.CreateCall(declared, args);
+  for (size_t i = 0; i < e.args.size(); ++i)
+    if (auto ext = cExtension(e.args[i]->type)) call->addParamAttr(unsigned(i + 1), *ext);
+  for (auto &[arr, type] : arrays) release(arr, *type);
+  if (e.type.isNone()) return llvm::Constant::getNullValue(types_.ssa(e.type));
+  return b_.CreateLoad(retTy, slot);
 }
 
 } // namespace mahou::codegen

@@ -60,6 +60,7 @@ Value FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprOp::ArrayEye: return arrayEye(e);
   case ir::ExprOp::ArrayFromPointer: return {arrayFromPointer(e), false};
   case ir::ExprOp::CallNative: return {callNative(e), false};
+  case ir::ExprOp::CallForeign: return {callForeign(e), false};
   case ir::ExprOp::ObjModeCall: return objModeCall(e);
   case ir::ExprOp::ArrayConst: return {arrayConst(e), false};
   case ir::ExprOp::ArrayLiteral: return arrayLiteral(e);

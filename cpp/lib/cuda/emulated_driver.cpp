@@ -643,6 +643,12 @@ void fillEmulatedTable(DriverTable &t) {
   t.cuMemAllocManaged = emuMemAllocManaged;
   t.cuMemHostRegister_v2 = emuMemHostRegister;
   t.cuMemHostUnregister = emuMemHostUnregister;
+  // The emulator runs no external CUDA C or PTX (kernels calling it are refused when compiled).
+  t.cuLinkCreate_v2 = [](unsigned, CUjit_option *, void **, CUlinkState *) -> CUresult { return kErrorNotSupported; };
+  t.cuLinkAddData_v2 = [](CUlinkState, CUjitInputType, void *, size_t, const char *, unsigned, CUjit_option *,
+                          void **) -> CUresult { return kErrorNotSupported; };
+  t.cuLinkComplete = [](CUlinkState, void **, size_t *) -> CUresult { return kErrorNotSupported; };
+  t.cuLinkDestroy = [](CUlinkState) -> CUresult { return kErrorNotSupported; };
   // Every entry of cuda_driver.def must be set: a missing one is a build-time bug.
 #define MAHOU_CUDA_FN(name, ret, params)                                                     \
   if (!t.name)                                                                               \

@@ -2,6 +2,7 @@
 // kept in a process-wide cache until the owner unloads them; and the launch call.
 #include "driver_table.h"
 
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -34,11 +35,10 @@ ModuleCache &moduleCache() {
 constexpr size_t kJitLogBytes = 16 * 1024;
 constexpr CUjit_option kJitMaxRegisters = 0, kJitErrorLogBuffer = 5,
                        kJitErrorLogBufferBytes = 6, kJitGenerateLineInfo = 13;
+constexpr CUjitInputType kJitInputPtx = 1;
 
-CUmodule loadModule(const void *image, const LoadOptions &options) {
-  std::string errorLog(kJitLogBytes, '\0');
-  CUjit_option keys[4];
-  void *values[4];
+// The options of a JIT compile (a module load or a link): the error log and what `options` asks.
+unsigned jitOptions(const LoadOptions &options, std::string &errorLog, CUjit_option *keys, void **values) {
   unsigned n = 0;
   keys[n] = kJitErrorLogBuffer;
   values[n++] = errorLog.data();
@@ -52,6 +52,58 @@ CUmodule loadModule(const void *image, const LoadOptions &options) {
     keys[n] = kJitMaxRegisters;
     values[n++] = reinterpret_cast<void *>(uintptr_t(options.maxRegisters));
   }
+  return n;
+}
+
+std::string logText(std::string errorLog) {
+  errorLog.resize(errorLog.find('\0'));
+  return errorLog;
+}
+
+// The kernel's PTX linked with its external code (LoadOptions::linkInputs): a cubin.
+CUmodule linkAndLoad(const void *ptx, const LoadOptions &options) {
+  std::string errorLog(kJitLogBytes, '\0');
+  CUjit_option keys[4];
+  void *values[4];
+  unsigned n = jitOptions(options, errorLog, keys, values);
+  CUlinkState link = nullptr;
+  if (CUresult r = detail::driver().cuLinkCreate_v2(n, keys, values, &link); r != kSuccess)
+    detail::fail("cuLinkCreate_v2", r, "");
+  struct Destroy {
+    CUlinkState link;
+    ~Destroy() { detail::driver().cuLinkDestroy(link); }
+  } destroy{link};
+  auto add = [&](CUjitInputType type, const void *data, size_t size, const std::string &name) {
+    if (CUresult r = detail::driver().cuLinkAddData_v2(link, type, const_cast<void *>(data), size, name.c_str(), 0,
+                                                       nullptr, nullptr);
+        r != kSuccess) {
+      std::string log = logText(errorLog);
+      detail::fail("cuLinkAddData_v2", r, "adding " + name + " to the link" + (log.empty() ? "" : ":\n" + log));
+    }
+  };
+  const char *text = static_cast<const char *>(ptx);
+  add(kJitInputPtx, text, std::strlen(text) + 1, "the kernel's PTX");
+  for (const LinkInput &in : *options.linkInputs)
+    add(in.type, in.data.data(), in.data.size() + (in.type == kJitInputPtx ? 1 : 0), in.name);
+  void *cubin = nullptr;
+  size_t cubinBytes = 0;
+  if (CUresult r = detail::driver().cuLinkComplete(link, &cubin, &cubinBytes); r != kSuccess) {
+    std::string log = logText(errorLog);
+    detail::fail("cuLinkComplete", r, log.empty() ? std::string() : "link log:\n" + log);
+  }
+  CUmodule module = nullptr; // loaded before the link state (which owns the cubin) goes
+  if (CUresult r = detail::driver().cuModuleLoadDataEx(&module, cubin, 0, nullptr, nullptr); r != kSuccess)
+    detail::fail("cuModuleLoadDataEx", r, "the linked cubin");
+  return module;
+}
+
+CUmodule loadModule(const void *image, const LoadOptions &options) {
+  if (options.linkInputs && !options.linkInputs->empty())
+    return linkAndLoad(image, options);
+  std::string errorLog(kJitLogBytes, '\0');
+  CUjit_option keys[4];
+  void *values[4];
+  unsigned n = jitOptions(options, errorLog, keys, values);
   CUmodule module = nullptr;
   CUresult r = detail::driver().cuModuleLoadDataEx(&module, image, n, keys, values);
   if (r != kSuccess) {

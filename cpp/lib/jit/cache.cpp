@@ -116,6 +116,7 @@ std::string serialize(const GlobalValue &g) {
     out += std::to_string(g.i);
     break;
   case K::ExternalFunction: out += std::to_string(g.handle) + ":"; putField(out, g.s); break; // the code calls the address
+  case K::DeviceFunctionDecl: putField(out, g.s); putField(out, g.fields.at(0)); break; // the code calls the symbol
   case K::NamedTupleClass: // its name, fields and defaults (the code builds its instances)
     putField(out, g.s);
     for (const GlobalValue &f : g.elems) putField(out, f.s + (f.elems.empty() ? "" : "=" + serialize(f.elems[0])));

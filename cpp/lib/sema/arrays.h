@@ -98,6 +98,8 @@ ExprPtr bytesHash(Typing &t, ExprPtr e, Loc loc);
 ExprPtr pointerView(Typing &t, ExprPtr p, Loc loc);
 // A call through a C function pointer (a ctypes or cffi function, a @cfunc).
 ExprPtr nativeCall(Typing &t, uint64_t address, const std::string &signature, const ast::Call &e);
+// A call of a cuda.declare_device function `symbol` (of that signature text) from a kernel.
+ExprPtr foreignDeviceCall(Typing &t, const std::string &symbol, const std::string &signature, const ast::Call &e);
 // NumPy's atleast_1d/2d/3d (least 1, 2, 3) of an array as a view, or column_stack's column
 // (least 4: a 0-d or 1-D array as one column of shape (n, 1)) (library_primitives.cpp).
 ExprPtr atleastView(Typing &t, ExprPtr arr, int least, Loc loc);

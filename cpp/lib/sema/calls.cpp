@@ -50,6 +50,11 @@ std::optional<CalleeRef> FunctionTyper::calleeFromGlobal(const GlobalValue &g) {
     r.handle = g.handle;
     return r;
   }
+  case GK::DeviceFunctionDecl: {
+    CalleeRef r{CK::DeviceForeign, g.fields.at(0)};
+    r.overloaded = &g;
+    return r;
+  }
   case GK::DType: {
     if (!g.s.empty()) return std::nullopt; // a structured dtype is not called in compiled code
     CalleeRef r{CK::DTypeCtor, types::dtypeName(g.dtype)};
@@ -342,6 +347,7 @@ ExprPtr FunctionTyper::callResolved(const CalleeRef &c, const ast::Call &e) {
     error(e.loc, "exception classes can only be instantiated in a 'raise' statement");
   case CalleeRef::Kind::Method: return methodCall(*callee->self, callee->name, e);
   case CalleeRef::Kind::External: return nativeCall(*this, callee->handle, callee->name, e);
+  case CalleeRef::Kind::DeviceForeign: return foreignDeviceCall(*this, callee->name, callee->overloaded->s, e);
   case CalleeRef::Kind::JitClass: return newInstance(*this, callee->handle, callee->name, e);
   case CalleeRef::Kind::NamedTuple: return newNamedTuple(*this, *callee->overloaded, e);
   }

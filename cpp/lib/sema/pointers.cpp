@@ -78,34 +78,63 @@ ExprPtr mahouCarray(Use &u) {
 
 namespace mahou::sema {
 
-ExprPtr nativeCall(Typing &t, uint64_t address, const std::string &signature, const ast::Call &e) {
-  t.requireHost(e.loc, "calling a C function pointer");
-  std::string why;
-  auto sig = types::parseSignature(signature, &why);
-  if (!sig || !sig->ret) internalError("C function pointer with a malformed signature: " + signature);
-  for (const Type &ty : sig->args)
+namespace {
+
+// The arguments of a call of an external function of signature `sig` (numbers and
+// pointers), converted to its parameters, in `c`: an array passed for a pointer gives its
+// data pointer, as Numba allows. `what` names the function in messages.
+bool externalArguments(Typing &t, const types::Signature &sig, const ast::Call &e, const std::string &what,
+                       ir::Expr &c) {
+  for (const Type &ty : sig.args)
     if (!(ty.isNumber() && !ty.isComplex()) && !ty.isPointer())
-      t.notSupported(e.loc, "calling a C function with a " + ty.str() + " parameter is not supported");
-  if (!sig->ret->isNone() && !sig->ret->isPointer() && !(sig->ret->isNumber() && !sig->ret->isComplex()))
-    t.notSupported(e.loc, "calling a C function returning " + sig->ret->str() + " is not supported");
-  t.checkKeywords(e, {}, "a C function");
-  auto args = t.positionalArgs(e, sig->args.size(), sig->args.size(), "the C function");
+      t.notSupported(e.loc, "calling " + what + " with a " + ty.str() + " parameter is not supported");
+  if (!sig.ret->isNone() && !sig.ret->isPointer() && !(sig.ret->isNumber() && !sig.ret->isComplex()))
+    t.notSupported(e.loc, "calling " + what + " returning " + sig.ret->str() + " is not supported");
+  t.checkKeywords(e, {}, what);
+  auto args = t.positionalArgs(e, sig.args.size(), sig.args.size(), what);
   for (auto &a : args)
-    if (t.isUnknown(a)) return t.unknown(e.loc);
-  auto c = std::make_unique<ir::Expr>(ir::ExprOp::CallNative, *sig->ret, e.loc);
-  c->ival = int64_t(address);
+    if (t.isUnknown(a)) return false;
   for (size_t i = 0; i < args.size(); ++i) {
-    const Type &to = sig->args[i];
+    const Type &to = sig.args[i];
     if (to.isPointer() && args[i]->type.isArray()) { // its data pointer, as Numba allows
       if (!to.elems.empty() && to.elems[0].dtype != args[i]->type.dtype)
         t.error(args[i]->loc, "cannot pass " + args[i]->type.str() + " as " + to.str());
-      c->args.push_back(std::move(args[i]));
+      c.args.push_back(std::move(args[i]));
       continue;
     }
-    if (to.isPointer() && args[i]->type != to)
+    if (to.isPointer() && args[i]->type != to && !(to.elems.empty() && args[i]->type.isPointer()))
       t.error(args[i]->loc, "cannot pass " + args[i]->type.str() + " as " + to.str());
-    c->args.push_back(to.isPointer() ? std::move(args[i]) : t.convert(std::move(args[i]), to, "C function argument"));
+    c.args.push_back(to.isPointer() ? std::move(args[i]) : t.convert(std::move(args[i]), to, what + " argument"));
   }
+  return true;
+}
+
+types::Signature externalSignature(const std::string &signature) {
+  std::string why;
+  auto sig = types::parseSignature(signature, &why);
+  if (!sig || !sig->ret) internalError("external function with a malformed signature: " + signature);
+  return *sig;
+}
+
+} // namespace
+
+ExprPtr nativeCall(Typing &t, uint64_t address, const std::string &signature, const ast::Call &e) {
+  t.requireHost(e.loc, "calling a C function pointer");
+  types::Signature sig = externalSignature(signature);
+  auto c = std::make_unique<ir::Expr>(ir::ExprOp::CallNative, *sig.ret, e.loc);
+  c->ival = int64_t(address);
+  if (!externalArguments(t, sig, e, "a C function", *c)) return t.unknown(e.loc);
+  return c;
+}
+
+ExprPtr foreignDeviceCall(Typing &t, const std::string &symbol, const std::string &signature, const ast::Call &e) {
+  if (!t.gpu())
+    t.notSupported(e.loc, "'" + symbol + "' is an external device function (cuda.declare_device): it can only be "
+                              "called from a @cuda.jit kernel or device function");
+  types::Signature sig = externalSignature(signature);
+  auto c = std::make_unique<ir::Expr>(ir::ExprOp::CallForeign, *sig.ret, e.loc);
+  c->symbol = symbol;
+  if (!externalArguments(t, sig, e, "the external device function '" + symbol + "'", *c)) return t.unknown(e.loc);
   return c;
 }
 

@@ -21,7 +21,7 @@ void collectTargets(const ast::Expr &target, std::vector<std::string> &names);
 
 // What a called expression refers to (resolved at compile time).
 struct CalleeRef {
-  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, External, Overloaded, JitClass, Closure, NamedTuple, Unknown } kind;
+  enum class Kind { Builtin, ModuleFn, Compiled, Inner, DTypeCtor, ExcCtor, Method, External, DeviceForeign, Overloaded, JitClass, Closure, NamedTuple, Unknown } kind;
   std::string name;             // builtin / module function / method / inner function name
   types::ModuleId module{};     // ModuleFn
   Receiver receiver{};          // Builtin, ModuleFn: what the registry looks `name` up on
@@ -29,7 +29,7 @@ struct CalleeRef {
   DType dtype{};                // DTypeCtor
   types::ExcKind exc{};         // ExcCtor
   const ast::Expr *self = nullptr; // Method: the receiver expression; Closure: the called expression
-  const GlobalValue *overloaded = nullptr; // Overloaded, NamedTuple: the global (kept in FunctionTyper::globals_)
+  const GlobalValue *overloaded = nullptr; // Overloaded, NamedTuple, DeviceForeign: the global (kept in FunctionTyper::globals_)
 };
 
 bool isCompileTimeOnly(const Type &t); // a module, function, class...: no run-time value (exprs.cpp)

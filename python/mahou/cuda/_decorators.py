@@ -9,6 +9,7 @@ from .. import types as _types
 from .._resolver import make_resolver
 from ..decorators import _source_of, apply_decorator
 from ..errors import UnsupportedError
+from ._linking import check_link_files, declare
 
 
 def build_kernel(func, source, filename, firstlineno, options):
@@ -42,9 +43,7 @@ def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=T
     @cuda.jit(options...), @cuda.jit("void(float32[:])"), @cuda.jit([sig, ...])."""
     if unknown:
         raise TypeError(f"cuda.jit() got an unexpected keyword argument '{sorted(unknown)[0]}'")
-    if link:
-        raise UnsupportedError("cuda.jit(link=...) (CUDA C or PTX linked into kernels) is not "
-                               "supported by mahou yet")
+    link = check_link_files(link, "cuda.jit")
     options = {
         "device": bool(device),
         "debug": bool(debug),
@@ -52,6 +51,7 @@ def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=T
         "fastmath": bool(fastmath),
         "max_registers": max_registers,
         "cache": bool(cache),
+        "link": link,
     }
     return apply_decorator(func_or_sig, _make_kernel, options, "cuda.jit")
 
@@ -60,40 +60,47 @@ def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath
                 opt=True, abi="numba", abi_info=None, output="ptx"):
     """(PTX text, return type) of a kernel, or with device=True of a device function (a
     visible .func with mahou's calling convention: i32 status, result pointer,
-    arguments), for one signature; needs no GPU. cc is the compute capability, (9, 0)
+    arguments; with abi="c", the C ABI under abi_info["abi_name"] or the function's
+    name), for one signature; needs no GPU. cc is the compute capability, (9, 0)
     when not given."""
     if output != "ptx":
         raise UnsupportedError(f"compile_ptx(output={output!r}) is not supported")
+    if abi not in ("c", "numba"):
+        raise NotImplementedError(f"unsupported ABI: {abi}")
+    if abi == "c" and not device:
+        raise NotImplementedError("The C ABI is not supported for kernels")
     major, minor = cc if cc is not None else (9, 0)
     options = {"device": bool(device), "debug": bool(debug), "lineinfo": bool(lineinfo),
                "fastmath": bool(fastmath), "max_registers": None}
     if isinstance(pyfunc, _core.CUDAKernel):
         pyfunc = pyfunc.py_func
+    c_abi_name = None
+    if abi == "c":
+        c_abi_name = (abi_info or {}).get("abi_name", pyfunc.__name__)
+        if not isinstance(c_abi_name, str) or not c_abi_name.isidentifier():
+            raise ValueError(f"abi_info['abi_name'] must be a C identifier, not {c_abi_name!r}")
     source, filename, firstlineno = _source_of(pyfunc)
     kernel = _core.CUDAKernel(pyfunc, source, filename, firstlineno, pyfunc.__name__,
                               make_resolver(pyfunc), options)
-    ptx, _entry, restype = kernel._compile_ptx(_types.signature_text(sig), int(major), int(minor))
+    ptx, _entry, restype = kernel._compile_ptx(_types.signature_text(sig), int(major), int(minor), False,
+                                               c_abi_name)
     return ptx, (_types.void if restype is None else restype)
 
 
 def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None,
             abi="c", abi_info=None, output="ptx", forceinline=False, launch_bounds=None):
     """numba-cuda's cuda.compile: (PTX text, return type). A kernel (device=False) is
-    compile_ptx's. A device function has mahou's calling convention (compile_ptx), not
-    the C ABI: abi="c" (the default) is refused, abi="numba" gives mahou's convention as
-    compile_ptx does. output="ltoir" and launch_bounds are not supported."""
+    compile_ptx's. A device function gets the C ABI by default (`ret name(args...)`,
+    numbers only; abi_info={"abi_name": ...} names it) or, with abi="numba", mahou's
+    calling convention as compile_ptx. output="ltoir" and launch_bounds are not supported."""
     if output != "ptx":
         raise UnsupportedError(f"cuda.compile(output={output!r}) is not supported (only 'ptx')")
     if launch_bounds is not None:
         raise UnsupportedError("cuda.compile(launch_bounds=...) is not supported")
     if abi not in ("c", "numba"):
         raise NotImplementedError(f"unsupported ABI: {abi}")
-    if device and abi == "c":
-        raise UnsupportedError("cuda.compile(device=True, abi='c'): mahou's device functions have its own "
-                               "calling convention, not the C ABI (use device=False for a kernel, or "
-                               "abi='numba' for mahou's convention, as compile_ptx)")
     return compile_ptx(pyfunc, sig, debug=bool(debug), lineinfo=lineinfo, device=device, fastmath=fastmath,
-                       cc=cc, opt=opt, abi=abi, abi_info=abi_info)
+                       cc=cc, opt=opt, abi=abi if device else "numba", abi_info=abi_info)
 
 
 def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None,
@@ -128,7 +135,10 @@ def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, dev
 
 
 def declare_device(name, sig, link=None):
-    """numba-cuda declares an external device function (from CUDA C linked with
-    cuda.jit(link=...)); mahou does not link external code yet."""
-    raise UnsupportedError(f"cuda.declare_device({name!r}, ...): external device functions "
-                           "are not supported by mahou yet")
+    """An external device function kernels call: `name` (its symbol, unmangled with
+    `extern "C"`), `sig` its signature ("float32(float32, float32)"; pointers as
+    CPointer(T) or voidptr, to which an array passes its data), implemented in CUDA C
+    (.cu, compiled with NVRTC), PTX, a cubin, fat binary, object or library given here as
+    `link` or to the kernel's cuda.jit(link=...). It follows Numba's device ABI:
+    `extern "C" __device__ int name(T *result, args...)`, returning 0."""
+    return declare(name, sig, link)
