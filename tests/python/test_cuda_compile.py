@@ -108,9 +108,11 @@ def test_compile_ptx_of_a_device_function():
     assemble_ptx(ptx)
 
 
-def test_compile_ptx_of_a_device_function_checks_a_declared_return_type():
-    with pytest.raises(mahou.errors.TypingError, match="returns float64, not the declared float32"):
-        cuda.compile_ptx(clamp_sqrt, "float32(float64, float64)", device=True)
+def test_compile_ptx_of_a_device_function_converts_to_a_declared_return_type():
+    # as Numba: the signature's return type wins, the float64 result is converted
+    ptx, restype = cuda.compile_ptx(clamp_sqrt, "float32(float64, float64)", device=True)
+    assert restype == mahou.types.float32
+    assert "cvt.rn.f32.f64" in ptx
 
 
 def test_inspect_asm_without_launch():
