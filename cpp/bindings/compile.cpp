@@ -356,9 +356,25 @@ PyObject *slowCall(DispatcherObject *self, PyObject *const *args, size_t nargs,
   nb::object packed;
   if (!normaliseArguments(st, args, nargs, kwnames, objs, packed))
     return nullptr;
-  std::vector<Type> argTypes;
-  if (!typeArguments(st, objs, argTypes))
+  std::vector<nb::object> standIns; // arguments of a class a jitclass stands in for, converted
+  if (!convertStandIns(objs, standIns))
     return nullptr;
+  std::vector<Type> argTypes;
+  if (!typeArguments(st, objs, argTypes)) {
+    // an argument of a class whose stand-in is registered when first seen (numpy's Polynomial)
+    PyObject *type, *value, *trace;
+    PyErr_Fetch(&type, &value, &trace);
+    if (!discoverStandIns(objs)) {
+      PyErr_Restore(type, value, trace);
+      return nullptr;
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(trace);
+    argTypes.clear();
+    if (!convertStandIns(objs, standIns) || !typeArguments(st, objs, argTypes))
+      return nullptr;
+  }
   std::vector<uint64_t> key;
   for (const Type &t : argTypes)
     appendTypeKey(t, key);

@@ -372,9 +372,7 @@ CASES = {
 }
 
 # Numba compiles these; mahou refuses them with a clean error (docs/numba_surface.md says why).
-EXPECTED_REFUSALS = {
-    "Polynomial",
-}
+EXPECTED_REFUSALS = set()
 
 
 def test_record_fields_by_attribute():
