@@ -283,8 +283,10 @@ int conversionCost(const Type &from, const Type &to) {
       return -1;
     return types::promote(from.dtype, to.dtype) == to.dtype ? 1 : 2;
   }
-  if (from.isArray() && to.isArray()) {
-    bool ok = from.dtype == to.dtype && from.ndim == to.ndim && from.buffer == to.buffer &&
+  if (from.isRecord() && to.isRecord()) // a record with more fields (Numba's width subtyping)
+    return isRecordWidthSubtype(from, to) ? 1 : -1;
+  if (from.isArray() && to.isArray()) { // an array of records: of that record only, as Numba
+    bool ok = from.dtype == to.dtype && from.ndim == to.ndim && from.buffer == to.buffer && from.elems == to.elems &&
               (to.layout == types::Layout::A || to.layout == from.layout) &&
               (to.readonly || !from.readonly);
     return ok ? 1 : -1;
