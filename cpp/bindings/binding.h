@@ -111,6 +111,10 @@ uint64_t recordLayoutId(const types::Type &rec);
 uint64_t recordLayoutIdOfVoid(PyObject *obj); // recordLayoutId of its record type; 0 when it has none
 ::_PyArray_Descr *recordDescr(const types::Type &rec);
 bool unboxRecord(PyObject *obj, const types::Type &t, char *dst);
+// Numba's width subtyping of records: `narrow`'s fields are the first fields of `wide`
+// (same names, types and byte offsets, in order), so code compiled for `narrow` reads a
+// `wide` record correctly (records.cpp).
+bool isRecordWidthSubtype(const types::Type &wide, const types::Type &narrow);
 PyObject *boxRecord(const types::Type &t, const char *src);
 
 // bytes, bytearray, memoryview and array.array arguments (buffers.cpp): which of them an

@@ -283,8 +283,10 @@ int conversionCost(const Type &from, const Type &to) {
       return -1;
     return types::promote(from.dtype, to.dtype) == to.dtype ? 1 : 2;
   }
-  if (from.isArray() && to.isArray()) {
-    bool ok = from.dtype == to.dtype && from.ndim == to.ndim && from.buffer == to.buffer &&
+  if (from.isRecord() && to.isRecord()) // a record with more fields (Numba's width subtyping)
+    return isRecordWidthSubtype(from, to) ? 1 : -1;
+  if (from.isArray() && to.isArray()) { // an array of records: of that record only, as Numba
+    bool ok = from.dtype == to.dtype && from.ndim == to.ndim && from.buffer == to.buffer && from.elems == to.elems &&
               (to.layout == types::Layout::A || to.layout == from.layout) &&
               (to.readonly || !from.readonly);
     return ok ? 1 : -1;
@@ -356,9 +358,25 @@ PyObject *slowCall(DispatcherObject *self, PyObject *const *args, size_t nargs,
   nb::object packed;
   if (!normaliseArguments(st, args, nargs, kwnames, objs, packed))
     return nullptr;
-  std::vector<Type> argTypes;
-  if (!typeArguments(st, objs, argTypes))
+  std::vector<nb::object> standIns; // arguments of a class a jitclass stands in for, converted
+  if (!convertStandIns(objs, standIns))
     return nullptr;
+  std::vector<Type> argTypes;
+  if (!typeArguments(st, objs, argTypes)) {
+    // an argument of a class whose stand-in is registered when first seen (numpy's Polynomial)
+    PyObject *type, *value, *trace;
+    PyErr_Fetch(&type, &value, &trace);
+    if (!discoverStandIns(objs)) {
+      PyErr_Restore(type, value, trace);
+      return nullptr;
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(trace);
+    argTypes.clear();
+    if (!convertStandIns(objs, standIns) || !typeArguments(st, objs, argTypes))
+      return nullptr;
+  }
   std::vector<uint64_t> key;
   for (const Type &t : argTypes)
     appendTypeKey(t, key);

@@ -339,6 +339,84 @@ bool unboxJitInstance(PyObject *obj, const Type &t, char *dst) {
   return true;
 }
 
+namespace {
+
+// Stand-ins: a jitclass whose instances are made from objects of another Python class at
+// the call boundary and box as objects of it again (numpy's Polynomial: _library/
+// polynomial_class.py). Both tables are filled once per class and live as long as the
+// process; they are read only while the GIL is held.
+struct StandIns {
+  std::unordered_map<PyTypeObject *, PyObject *> toInstance; // the Python class -> to_instance
+  std::unordered_map<PyTypeObject *, PyObject *> toObject;   // the box type -> to_object
+  PyObject *finder = nullptr; // finder(cls) -> True when it registered a stand-in for cls
+};
+StandIns &standIns() {
+  static auto *s = new StandIns();
+  return *s;
+}
+
+void jitclassStandIn(nb::handle pyType, nb::handle toInstance) {
+  if (!PyType_Check(pyType.ptr())) throw nb::type_error("jitclass_stand_in: the stood-for class is not a type");
+  StandIns &s = standIns();
+  auto *py = reinterpret_cast<PyTypeObject *>(pyType.ptr());
+  if (!s.toInstance.count(py)) s.toInstance[py] = Py_NewRef(toInstance.ptr());
+}
+
+void jitclassBoxesAs(nb::handle boxType, nb::handle toObject) {
+  if (!isJitClassBoxType(boxType.ptr())) throw nb::type_error("jitclass_boxes_as: not a jitclass box type");
+  StandIns &s = standIns();
+  auto *box = reinterpret_cast<PyTypeObject *>(boxType.ptr());
+  if (!s.toObject.count(box)) s.toObject[box] = Py_NewRef(toObject.ptr());
+}
+
+} // namespace
+
+bool convertStandIns(std::vector<PyObject *> &objs, std::vector<nb::object> &held) {
+  StandIns &s = standIns();
+  if (s.toInstance.empty()) return true;
+  for (PyObject *&obj : objs) {
+    auto it = s.toInstance.find(Py_TYPE(obj));
+    if (it == s.toInstance.end()) continue;
+    PyObject *inst = PyObject_CallOneArg(it->second, obj);
+    if (!inst) return false;
+    held.push_back(nb::steal(inst));
+    obj = inst;
+  }
+  return true;
+}
+
+bool discoverStandIns(const std::vector<PyObject *> &objs) {
+  StandIns &s = standIns();
+  if (!s.finder) return false;
+  bool found = false;
+  for (PyObject *obj : objs) {
+    PyTypeObject *t = Py_TYPE(obj);
+    if (s.toInstance.count(t)) continue;
+    PyObject *r = PyObject_CallOneArg(s.finder, reinterpret_cast<PyObject *>(t));
+    if (!r) {
+      PyErr_Clear(); // a finder that fails finds nothing: the argument's TypeError stands
+      continue;
+    }
+    found = found || (r == Py_True && s.toInstance.count(t));
+    Py_DECREF(r);
+  }
+  return found;
+}
+
+namespace {
+
+PyObject *boxStandIn(PyObject *box) { // takes the box's reference
+  StandIns &s = standIns();
+  if (s.toObject.empty()) return box;
+  auto it = s.toObject.find(Py_TYPE(box));
+  if (it == s.toObject.end()) return box;
+  PyObject *obj = PyObject_CallOneArg(it->second, box);
+  Py_DECREF(box);
+  return obj;
+}
+
+} // namespace
+
 PyObject *wrapJitInstance(MahouMemInfo *instance, const Type &t) {
   PyTypeObject *type = boxTypeOf(t);
   if (!type) {
@@ -352,7 +430,7 @@ PyObject *wrapJitInstance(MahouMemInfo *instance, const Type &t) {
     return nullptr;
   }
   asInstance(obj)->instance = instance;
-  return obj;
+  return boxStandIn(obj);
 }
 
 void registerJitClass(nb::module_ &m) {
@@ -368,6 +446,12 @@ void registerJitClass(nb::module_ &m) {
   m.def("jitclass_layout", &jitclassLayout, nb::arg("box_type"), nb::arg("fields"));
   m.def("jitclass_new", &jitclassNew, nb::arg("box_type"), nb::arg("fields_type"));
   m.def("jitclass_register", &jitclassRegister, nb::arg("box_type"), nb::arg("description"));
+  m.def("jitclass_stand_in", &jitclassStandIn, nb::arg("py_type"), nb::arg("to_instance"));
+  m.def("jitclass_boxes_as", &jitclassBoxesAs, nb::arg("box_type"), nb::arg("to_object"));
+  m.def("jitclass_stand_in_finder", [](nb::handle finder) {
+    StandIns &s = standIns();
+    Py_XSETREF(s.finder, Py_NewRef(finder.ptr()));
+  });
   m.def("jitclass_instance_id", [](nb::handle obj) -> uint64_t {
     if (!isJitInstance(obj.ptr())) throw nb::type_error("not a jitclass instance");
     return uint64_t(reinterpret_cast<uintptr_t>(asInstance(obj.ptr())->instance));

@@ -106,6 +106,12 @@ types::Type jitInstanceType(PyObject *obj); // obj: a jitclass instance
 std::unique_ptr<JitClassInfo> jitClassInfo(PyObject *boxType);
 bool unboxJitInstance(PyObject *obj, const types::Type &t, char *dst);
 PyObject *wrapJitInstance(MahouMemInfo *instance, const types::Type &t); // takes the reference
+// Jitclasses that stand in for a Python class (_core.jitclass_stand_in): arguments of that
+// class become instances at the call boundary (held keeps the new references alive).
+bool convertStandIns(std::vector<PyObject *> &objs, std::vector<nanobind::object> &held);
+// Asks the stand-in finder (mahou._stand_ins) about the classes of objs that have no
+// stand-in: true when one was registered (the caller converts and types again).
+bool discoverStandIns(const std::vector<PyObject *> &objs);
 PyTypeObject *boxTypeOf(const types::Type &t); // the box class of an instance type; null if unknown
 
 // Generators returned to Python (generator_objects.cpp): mahou._core.Generator.

@@ -204,13 +204,24 @@ PyArray_Descr *recordDescr(const Type &rec) {
   return descr;
 }
 
+bool isRecordWidthSubtype(const Type &wide, const Type &narrow) {
+  if (!wide.isRecord() || !narrow.isRecord() || narrow.fields.size() > wide.fields.size())
+    return false;
+  if (narrow.itemsize > wide.itemsize || (wide.readonly && !narrow.readonly))
+    return false; // no byte beyond the record is read, no write into a read-only one
+  for (size_t i = 0; i < narrow.fields.size(); ++i)
+    if (narrow.fields[i] != wide.fields[i] || narrow.offsets[i] != wide.offsets[i] || !(narrow.elems[i] == wide.elems[i]))
+      return false;
+  return true;
+}
+
 bool unboxRecord(PyObject *obj, const Type &t, char *dst) {
   if (!PyArray_IsScalar(obj, Void)) {
     PyErr_Format(PyExc_TypeError, "expected a NumPy record (numpy.void), got %s", Py_TYPE(obj)->tp_name);
     return false;
   }
   const SeenRecord *seen = seenRecordOfVoid(obj, nullptr);
-  if (!seen || seen->type != t) {
+  if (!seen || (seen->type != t && !isRecordWidthSubtype(seen->type, t))) {
     PyErr_SetString(PyExc_TypeError, ("expected a record of type " + t.str()).c_str());
     return false;
   }

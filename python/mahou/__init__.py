@@ -7,6 +7,8 @@ __version__ = "0.1.0"
 
 from . import _core  # noqa: F401  (the C++ compiler, runtime and Dispatcher)
 from . import errors, typed, types
+from . import _stand_ins
+_core.jitclass_stand_in_finder(_stand_ins.find)
 from ._prange import prange
 from ._language import literal_unroll, literally
 from ._objmode import objmode

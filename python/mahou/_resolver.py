@@ -293,6 +293,12 @@ def _classify_plain(obj):
     return ("unsupported", _describe(obj))
 
 
+def _overloaded_classmethod(cls, name):
+    """The @overload_classmethod `cls.name` of a class of mahou types, or None."""
+    module = sys.modules.get("mahou._classmethods")
+    return module.classmethod_of(cls, name) if module is not None else None
+
+
 def _is_cffi_ffi(obj):
     return type(obj).__name__ == "FFI" and type(obj).__module__ in ("cffi.api", "_cffi_backend")
 
@@ -341,6 +347,11 @@ def make_resolver(func):
             except (KeyError, ValueError):
                 return ("missing",)
             for attr in attrs:
+                if isinstance(obj, type) and issubclass(obj, _types.Type):  # types.Array.make(...)
+                    obj = _overloaded_classmethod(obj, attr)
+                    if obj is None:
+                        return ("missing",)
+                    continue
                 if not isinstance(obj, (_pytypes.ModuleType, _enum.EnumMeta)) and not _is_cffi_ffi(obj):  # Color.RED too
                     return ("missing",)
                 try:

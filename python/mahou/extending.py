@@ -5,6 +5,8 @@
                                implementation to compile for them, or None
     @overload_method(T, name)  the same for v.name(...) where the type of v is a T
     @overload_attribute(T, name)  and for the attribute v.name (the implementation takes v)
+    @overload_classmethod(T, name)  T.name(...) in compiled code, where T is a class of
+                               mahou.types (types.Array, a StructRef class): classmethods.py
     @register_jitable          a Python function also callable from compiled code
     literally(x)               in compiled code: x must be known at compile time
     @intrinsic                 refused: it builds LLVM IR through llvmlite's API
@@ -21,7 +23,7 @@ from . import types as _types
 from ._language import literally  # noqa: F401  (typed by sema: a compile-time value)
 from .errors import TypingError, UnsupportedError
 
-__all__ = ["overload", "overload_method", "overload_attribute", "register_jitable", "literally",
+__all__ = ["overload", "overload_method", "overload_attribute", "overload_classmethod", "register_jitable", "literally",
            "intrinsic", "lower_builtin", "type_callable", "models", "register_model",
            "typeof_impl", "unbox", "box", "make_attribute_wrapper", "infer_getattr",
            "SentryLiteralArgs", "sentry_literal_args", "is_jitted", "get_cython_function_address"]
@@ -229,6 +231,15 @@ def overload_attribute(typ, attr, jit_options=None, **kwargs):
     """@overload_attribute(types.Array, "name"): the attribute v.name; the typing function
     takes the receiver's type and returns an implementation taking the receiver."""
     return _member_decorator(1, typ, attr, jit_options, False)
+
+
+def overload_classmethod(typ, attr, jit_options=None, prefer_literal=False, **kwargs):
+    """@overload_classmethod(types.Array, "make"): T.make(...) in compiled code, where T is
+    that class of mahou.types (types.Array, a types.StructRef subclass) named as a global;
+    the typing function and the implementation take the class first (a types.TypeRef when
+    typing, None at run time), as Numba's."""
+    from ._classmethods import register
+    return register(typ, attr, jit_options, prefer_literal)
 
 
 def register_jitable(*args, **kwargs):

@@ -13,7 +13,7 @@ __all__ = [
     "BooleanLiteral", "FloatLiteral", "StringLiteral", "UnicodeType", "unicode_type", "string",
     "literal", "unliteral", "maybe_literal", "Omitted", "Dispatcher", "Module", "Optional", "optional",
     "ListType", "List", "DictType", "NamedTuple", "NamedUniTuple", "NPDatetime", "NPTimedelta",
-    "StructRef",
+    "StructRef", "TypeRef",
 ]
 
 
@@ -318,6 +318,19 @@ def _instance(box, text):
     if jc is None:
         return Type(text)
     return getattr(jc, "_structref_type", None) or jc.class_type.instance_type
+
+
+class TypeRef(Type):
+    """numba.types.TypeRef: a type, or a class of types, as the receiver of an
+    @overload_classmethod (the typing function's first argument); .instance_type."""
+
+    __slots__ = ("instance_type",)
+
+    def __init__(self, instance_type):
+        self.instance_type = instance_type
+        shown = instance_type if isinstance(instance_type, Type) else getattr(instance_type, "__qualname__",
+                                                                                instance_type)
+        super().__init__(f"typeref[{shown}]")
 
 
 class StructRef(Type):

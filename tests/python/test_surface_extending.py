@@ -47,12 +47,6 @@ def test_data_models_refuse_clearly():
         extending.models.StructModel
 
 
-@pytest.mark.parametrize("name", ["overload_classmethod"])
-def test_missing_high_level_names(name):
-    """Not provided: an AttributeError at import time, not a crash at run time."""
-    assert not hasattr(extending, name)
-
-
 def test_structref_is_provided():
     # the behaviour is tested in test_structref.py
     from mahou.experimental import structref

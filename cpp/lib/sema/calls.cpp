@@ -133,6 +133,8 @@ std::optional<CalleeRef> FunctionTyper::resolveCallee(const ast::Expr &func) {
       std::string full = dotted + "." + a->attr;
       for (const std::string *path : {&full, &dotted}) {
         const GlobalValue &g = global(*path);
+        // types.Array.make(...): an @overload_classmethod, reached by its global path
+        if (path == &full && g.kind == GlobalValue::Kind::Overloaded) return calleeFromGlobal(g);
         if (g.kind != GlobalValue::Kind::Builtin) continue;
         CalleeRef r = namedCallee(CK::Builtin, Receiver::Builtins, path == &full ? g.s : g.s + "." + a->attr);
         if (r.receiver != Receiver::Builtins) return r;

@@ -129,6 +129,16 @@ ExprPtr recordArrayItemsizeAttribute(Use &u) {
   return ir::makeConst(Type::int64(), u.loc, u.self->type.elems[0].itemsize);
 }
 
+// a.dtype of an array of records or strings: the structured (S/U) dtype as a compile-time
+// value, as a global or argument dtype is (a DTypeObj holding the item type).
+ExprPtr recordArrayDtypeAttribute(Use &u) {
+  Type item = u.self->type.elems[0];
+  item.readonly = false; // a property of the array's items, not of the dtype
+  Type t = Type::dtypeObj(types::DType::UInt8);
+  t.elems.push_back(std::move(item));
+  return ir::makeConst(t, u.loc, 0);
+}
+
 ExprPtr recordArrayNbytesAttribute(Use &u) {
   int64_t itemsize = u.self->type.elems[0].itemsize;
   auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArraySize, Type::int64(), u.loc);

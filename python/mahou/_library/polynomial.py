@@ -139,3 +139,4 @@ def polyint(c, m=1):
         tmp[0] += 0 - polyval(0, tmp)
         c = tmp
     return c
+from .polynomial_class import Polynomial  # noqa: E402,F401  (the class, made in compiled code)
