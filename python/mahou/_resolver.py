@@ -131,6 +131,9 @@ def _dtype_name(obj):
 
 
 def _describe(obj):
+    if type(obj).__name__ == "ObjectModeDispatcher":
+        return (f"the object-mode function '{obj.__name__}' (forceobj=True), which compiled code "
+                "cannot call (as in Numba)")
     if isinstance(obj, (_pytypes.FunctionType, _pytypes.BuiltinFunctionType)):
         return f"a Python function '{getattr(obj, '__name__', '?')}' (decorate it with @njit)"
     if isinstance(obj, _pytypes.ModuleType):

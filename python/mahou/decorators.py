@@ -39,8 +39,6 @@ def _check_options(nopython, cache, boundscheck, fastmath, nogil, parallel, erro
     if unknown:
         name = sorted(unknown)[0]
         raise TypeError(f"{what}() got an unexpected keyword argument '{name}'")
-    if forceobj:
-        raise UnsupportedError("object mode (forceobj=True) is not supported by mahou")
     if error_model not in _ERROR_MODELS:
         raise ValueError(f"error_model must be one of {_ERROR_MODELS}, not {error_model!r}")
     if not (inline in ("never", "always") or callable(inline)):
@@ -168,14 +166,19 @@ def _disabled(target):
 
 def jit(signature_or_function=None, locals=None, nopython=True, cache=False, boundscheck=None,
         fastmath=False, nogil=False, parallel=False, error_model="python", inline="never",
-        forceobj=False, debug=False, forceinline=False, **unknown):
+        forceobj=False, debug=False, forceinline=False, looplift=True, **unknown):
     """Compile a function for the CPU. Forms: @jit, @jit(), @jit(options...),
     @jit("float64(float64[:])"), @jit(["f8(f8)", "i8(i8)"]). `jit` is `njit`.
     With mahou.config.DISABLE_JIT (MAHOU_DISABLE_JIT=1 / NUMBA_DISABLE_JIT=1) it returns
-    the Python function unchanged."""
+    the Python function unchanged. forceobj=True is object mode (mahou/_object_mode.py)."""
     from . import config
     if config.DISABLE_JIT:
         return _disabled(signature_or_function)
+    if forceobj:
+        if unknown:
+            raise TypeError(f"jit() got an unexpected keyword argument '{sorted(unknown)[0]}'")
+        from ._object_mode import ObjectModeDispatcher
+        return apply_decorator(signature_or_function, ObjectModeDispatcher, {"looplift": bool(looplift)}, "jit")
     if config.BOUNDSCHECK is not None:
         boundscheck = config.BOUNDSCHECK
     options = _check_options(nopython, cache, boundscheck, fastmath, nogil, parallel,

@@ -280,6 +280,8 @@ class NoneType(Type):
 
 none = NoneType("none")
 void = none
+# What object mode (forceobj=True) records for an argument compiled code cannot type.
+pyobject = ffi_forced_object = Type("pyobject")
 boolean = Boolean("bool")
 bool_ = b1 = boolean
 int8, int16, int32, int64 = (Integer(f"int{n}") for n in (8, 16, 32, 64))

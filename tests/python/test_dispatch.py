@@ -461,9 +461,8 @@ def test_unknown_option_is_rejected():
         njit(not_an_option=True)
 
 
-def test_forceobj_is_unsupported():
-    with pytest.raises(errors.UnsupportedError):
-        jit(forceobj=True)
+def test_forceobj_is_object_mode():
+    assert type(jit(forceobj=True)(lambda: 1)).__name__ == "ObjectModeDispatcher"
 
 
 def test_prange_runs_as_range_in_python():
