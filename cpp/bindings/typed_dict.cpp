@@ -45,7 +45,7 @@ bool toNative(const Type &t, PyObject *x, std::vector<char> &buf, const char *wh
   if (!ensureNumpyApi()) return false; // typing a value reads NumPy's scalar types
   std::string why;
   auto xt = typeOfObject(x, &why);
-  bool ok = xt && (*xt == t || (isBytesType(*xt) && isBytesType(t)) || (t.isNumber() && xt->isNumber() && !(xt->isFloat() && !t.isFloat() && !t.isComplex()) &&
+  bool ok = xt && (*xt == t || sameButBytesLayout(*xt, t) || (t.isNumber() && xt->isNumber() && !(xt->isFloat() && !t.isFloat() && !t.isComplex()) &&
                                 !(xt->isComplex() && !t.isComplex())) ||
                    (t.isArray() && arrayFitsType(x, t)) ||
                    (t.isList() && xt->isList() && xt->elems[0] == t.elems[0]) ||
@@ -156,7 +156,7 @@ void *lookup(TypedDictObject *self, PyObject *key, bool &error) {
   std::string why;
   auto kt = typeOfObject(key, &why);
   if (!kt || !(*kt == keyType(self) || (kt->isNumber() && keyType(self).isNumber()) ||
-               (isBytesType(*kt) && isBytesType(keyType(self))))) // a bytes key (any layout)
+               sameButBytesLayout(*kt, keyType(self)))) // a bytes key (any layout)
     return nullptr;
   if (byCode(self)) {
     Py_hash_t h;

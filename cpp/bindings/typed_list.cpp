@@ -50,7 +50,7 @@ bool accepts(const Type &item, PyObject *x, std::string &why) {
   }
   auto t = typeOfObject(x, &why);
   if (!t) return false;
-  if (*t == item || (isBytesType(*t) && isBytesType(item))) return true;
+  if (*t == item || sameButBytesLayout(*t, item)) return true;
   if (item.isNumber() && t->isNumber()) {
     bool narrows = (t->isFloat() && !item.isFloat() && !item.isComplex()) || (t->isComplex() && !item.isComplex());
     if (!narrows) return true;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -40,6 +41,43 @@ void decodeError(const char *codec, const uint8_t *d, int64_t stride, int64_t st
     std::snprintf(msg, sizeof msg, "'%s' codec can't decode bytes in position %lld-%lld: %s", codec,
                   static_cast<long long>(start), static_cast<long long>(end - 1), why);
   mahou_rt_set_error(ExcValueError, msg); // compiled code raises UnicodeDecodeError's base class
+}
+
+// Strict UTF-8 from d[from:n] (CPython's decoder: no overlong forms, no surrogates, nothing
+// past U+10FFFF), each code point given to `emit`; false with CPython's ValueError set.
+template <class Emit> bool decodeUtf8From(const uint8_t *d, int64_t n, int64_t from, Emit &&emit) {
+  for (int64_t i = from; i < n;) {
+    uint32_t c = d[i];
+    if (c < 0x80) {
+      emit(c);
+      ++i;
+      continue;
+    }
+    if (c < 0xC2 || c > 0xF4) {
+      decodeError("utf-8", d, 1, i, i + 1, "invalid start byte");
+      return false;
+    }
+    const int k = c < 0xE0 ? 1 : c < 0xF0 ? 2 : 3;
+    // the second byte's range excludes overlong forms, surrogates and code points past U+10FFFF
+    const uint32_t lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+    const uint32_t hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    uint32_t cp = c & (0x7F >> (k + 1));
+    for (int j = 1; j <= k; ++j) {
+      if (i + j >= n) {
+        decodeError("utf-8", d, 1, i, n, "unexpected end of data");
+        return false;
+      }
+      uint32_t b = d[i + j];
+      if (j == 1 ? (b < lo || b > hi) : (b & 0xC0) != 0x80) {
+        decodeError("utf-8", d, 1, i, i + j, "invalid continuation byte");
+        return false;
+      }
+      cp = (cp << 6) | (b & 0x3F);
+    }
+    emit(cp);
+    i += k + 1;
+  }
+  return true;
 }
 
 } // namespace
@@ -169,41 +207,28 @@ MahouMemInfo *mahou_rt_bytes_decode(const uint8_t *data, int64_t n, int64_t stri
     decodeError("ascii", d, 1, firstHigh, firstHigh + 1, "ordinal not in range(128)");
     return nullptr;
   }
-  std::vector<uint32_t> cps;
-  cps.reserve(size_t(n));
-  for (int64_t i = 0; i < firstHigh; ++i) cps.push_back(d[i]);
-  for (int64_t i = firstHigh; i < n;) {
-    uint32_t c = d[i];
-    if (c < 0x80) {
-      cps.push_back(c);
-      ++i;
-      continue;
-    }
-    if (c < 0xC2 || c > 0xF4) {
-      decodeError("utf-8", d, 1, i, i + 1, "invalid start byte");
-      return nullptr;
-    }
-    const int k = c < 0xE0 ? 1 : c < 0xF0 ? 2 : 3;
-    // the second byte's range excludes overlong forms, surrogates and code points past U+10FFFF
-    const uint32_t lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
-    const uint32_t hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
-    uint32_t cp = c & (0x7F >> (k + 1));
-    for (int j = 1; j <= k; ++j) {
-      if (i + j >= n) {
-        decodeError("utf-8", d, 1, i, n, "unexpected end of data");
-        return nullptr;
-      }
-      uint32_t b = d[i + j];
-      if (j == 1 ? (b < lo || b > hi) : (b & 0xC0) != 0x80) {
-        decodeError("utf-8", d, 1, i, i + j, "invalid continuation byte");
-        return nullptr;
-      }
-      cp = (cp << 6) | (b & 0x3F);
-    }
-    cps.push_back(cp);
-    i += k + 1;
-  }
-  return stringFromCodePoints(cps.data(), int64_t(cps.size()));
+  // Two passes: validate, counting the code points and the largest; then write them in
+  // the string's kind.
+  int64_t count = firstHigh;
+  uint32_t maxChar = 0;
+  if (!decodeUtf8From(d, n, firstHigh, [&](uint32_t cp) {
+        ++count;
+        maxChar = std::max(maxChar, cp);
+      }))
+    return nullptr;
+  MahouMemInfo *s = newString(count, maxChar < 256 ? 1 : maxChar < 65536 ? 2 : 4);
+  if (!s) return nullptr;
+  MahouStr *str = mahouStr(s);
+  str->ascii = false;
+  auto fill = [&](auto *out) {
+    for (int64_t i = 0; i < firstHigh; ++i) out[i] = d[i];
+    int64_t k = firstHigh;
+    decodeUtf8From(d, n, firstHigh, [&](uint32_t cp) { out[k++] = std::remove_pointer_t<decltype(out)>(cp); });
+  };
+  if (str->kind == 1) fill(reinterpret_cast<uint8_t *>(mahouStrData(str)));
+  else if (str->kind == 2) fill(reinterpret_cast<uint16_t *>(mahouStrData(str)));
+  else fill(reinterpret_cast<uint32_t *>(mahouStrData(str)));
+  return s;
 } MAHOU_RT_CATCH_ALLOC(nullptr)
 
 } // extern "C"

@@ -133,7 +133,7 @@ ExprPtr hashedContains(Typing &t, ExprPtr needle, ExprPtr container, Loc loc) {
   if (container->type.isPartialContainer()) return ir::makeConst(Type::boolean(), loc, 0);
   const Type &kt = container->type.elems[0];
   Type nt = anyLayoutBytes(itemType(t, needle->type, loc, "a key"));
-  bool comparable = (nt.isNumber() && kt.isNumber()) || nt == kt;
+  bool comparable = (nt.isNumber() && kt.isNumber()) || nt == anyLayoutBytes(kt);
   if (!comparable) return ir::makeConst(Type::boolean(), loc, 0); // never equal
   std::vector<ExprPtr> a;
   bool isDict = container->type.isDict();
