@@ -55,6 +55,7 @@ PyObject *argumentObject(const MahouErrorArg &a) {
     return PyFloat_FromDouble(d);
   }
   case MAHOU_ERRARG_STR: return PyUnicode_FromKindAndData(a.kind, a.data, Py_ssize_t(a.length));
+  case MAHOU_ERRARG_BYTES: return PyBytes_FromStringAndSize(a.data, Py_ssize_t(a.length));
   default: return PyUnicode_FromString("..."); // did not fit in the error's buffer
   }
 }

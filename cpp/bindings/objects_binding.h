@@ -77,6 +77,21 @@ bool reflectList(PyObject *target, MahouMemInfo *list, const types::Type &item);
 // Gives the arrays from NumPy inside a value (of type t) a meminfo holding the ndarray,
 // so that an object storing the value may outlive the call. False with an error.
 bool adoptArrays(const types::Type &t, char *value);
+// A bytes object's type (a read-only 1-D uint8 buffer of kind Bytes), of any layout: a
+// bytes object is stored as a dict key, set item or list item of compiled code's bytes type.
+inline bool isBytesType(const types::Type &t) {
+  return t.isBuffer() && t.buffer == types::BufferKind::Bytes && t.ndim == 1;
+}
+// The same type but for the layouts of bytes values in it (a key (b, 1) of a table keyed
+// by (bytes of any layout, int)).
+inline bool sameButBytesLayout(const types::Type &a, const types::Type &b) {
+  if (a == b || (isBytesType(a) && isBytesType(b))) return true;
+  if (!a.isTuple() || !b.isTuple() || a.isNamedTuple() || b.isNamedTuple() || a.elems.size() != b.elems.size())
+    return false;
+  for (size_t i = 0; i < a.elems.size(); ++i)
+    if (!sameButBytesLayout(a.elems[i], b.elems[i])) return false;
+  return true;
+}
 // A meminfo holding a reference to an ndarray (the runtime's adopt hook: compiled code
 // storing an argument array in an object); takes the GIL. Null with an error set.
 MahouMemInfo *holdArrayParent(void *parent);

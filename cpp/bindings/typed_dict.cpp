@@ -45,7 +45,7 @@ bool toNative(const Type &t, PyObject *x, std::vector<char> &buf, const char *wh
   if (!ensureNumpyApi()) return false; // typing a value reads NumPy's scalar types
   std::string why;
   auto xt = typeOfObject(x, &why);
-  bool ok = xt && (*xt == t || (t.isNumber() && xt->isNumber() && !(xt->isFloat() && !t.isFloat() && !t.isComplex()) &&
+  bool ok = xt && (*xt == t || sameButBytesLayout(*xt, t) || (t.isNumber() && xt->isNumber() && !(xt->isFloat() && !t.isFloat() && !t.isComplex()) &&
                                 !(xt->isComplex() && !t.isComplex())) ||
                    (t.isArray() && arrayFitsType(x, t)) ||
                    (t.isList() && xt->isList() && xt->elems[0] == t.elems[0]) ||
@@ -117,10 +117,13 @@ bool ensureTypes(TypedDictObject *self, PyObject *key, PyObject *value) {
     PyErr_Format(PyExc_TypeError, "a typed dict cannot hold %s", why.c_str());
     return false;
   }
-  if (k->containsBuffer() || v->containsBuffer()) { // a buffer is never boxed back
-    PyErr_Format(PyExc_TypeError, "a typed dict cannot hold %s", (k->containsBuffer() ? *k : *v).str().c_str());
+  // A buffer other than a bytes value is never boxed back.
+  if ((k->containsBuffer() && !isBytesType(*k)) || (v->containsBuffer() && !isBytesType(*v))) {
+    PyErr_Format(PyExc_TypeError, "a typed dict cannot hold %s",
+                 (k->containsBuffer() && !isBytesType(*k) ? *k : *v).str().c_str());
     return false;
   }
+  if (isBytesType(*k)) k->layout = types::Layout::A; // as compiled code keys bytes: any layout
   if (!hashableKey(*k)) {
     PyErr_Format(PyExc_TypeError, "unhashable type: %s", k->str().c_str());
     return false;
@@ -152,7 +155,9 @@ void *lookup(TypedDictObject *self, PyObject *key, bool &error) {
   std::vector<char> k;
   std::string why;
   auto kt = typeOfObject(key, &why);
-  if (!kt || !(*kt == keyType(self) || (kt->isNumber() && keyType(self).isNumber()))) return nullptr;
+  if (!kt || !(*kt == keyType(self) || (kt->isNumber() && keyType(self).isNumber()) ||
+               sameButBytesLayout(*kt, keyType(self)))) // a bytes key (any layout)
+    return nullptr;
   if (byCode(self)) {
     Py_hash_t h;
     int64_t ix = entryByCode(self, key, k, &h);
@@ -784,8 +789,9 @@ bool ensureKeyType(TypedDictObject *self, PyObject *key) {
   std::string why;
   auto k = typeOfObject(key, &why);
   if (!k) return PyErr_Format(PyExc_TypeError, "a typed set cannot hold %s", why.c_str()), false;
-  if (k->containsBuffer() || !hashableKey(*k))
+  if ((k->containsBuffer() && !isBytesType(*k)) || !hashableKey(*k))
     return PyErr_Format(PyExc_TypeError, "unhashable type: %s", k->str().c_str()), false;
+  if (isBytesType(*k)) k->layout = types::Layout::A; // as compiled code keys bytes: any layout
   return setKeyType(self, *k);
 }
 

@@ -50,7 +50,7 @@ bool accepts(const Type &item, PyObject *x, std::string &why) {
   }
   auto t = typeOfObject(x, &why);
   if (!t) return false;
-  if (*t == item) return true;
+  if (*t == item || sameButBytesLayout(*t, item)) return true;
   if (item.isNumber() && t->isNumber()) {
     bool narrows = (t->isFloat() && !item.isFloat() && !item.isComplex()) || (t->isComplex() && !item.isComplex());
     if (!narrows) return true;
@@ -93,7 +93,9 @@ bool ensureItemType(TypedListObject *self, PyObject *x) {
   if (!ensureNumpyApi()) return false;
   std::string why;
   auto t = typeOfObject(x, &why);
-  if (!t || t->containsBuffer()) { // a buffer's item could not be read back (it is never boxed)
+  // A bytes value is boxed back as a new bytes (as Numba's typed.List of bytes); other
+  // buffers could not be read back (they are never boxed).
+  if (!t || (t->containsBuffer() && !isBytesType(*t))) {
     PyErr_Format(PyExc_TypeError, "a typed list cannot hold %s", t ? t->str().c_str() : why.c_str());
     return false;
   }

@@ -650,6 +650,7 @@ std::optional<Type> typeOfObject(PyObject *obj, std::string *why) {
     Py_DECREF(first);
     if (!item)
       return std::nullopt;
+    if (isBytesType(*item)) item->layout = Layout::A; // as compiled code keys bytes: any layout
     return Type::set(*item);
   } else if (isTypedList(obj) || isTypedDict(obj) || isTypedSet(obj)) {
     auto t = isTypedList(obj) ? typedListType(obj) : isTypedDict(obj) ? typedDictType(obj) : typedSetType(obj);

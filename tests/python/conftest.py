@@ -190,6 +190,10 @@ def assert_same(got, expected, rtol=None, wrap=True, path="result"):
         assert isinstance(got, str), f"{path}: expected str, got {type(got)}: {got!r}"
         assert got == expected, f"{path}: {got!r} != {expected!r}"
         return
+    if isinstance(expected, bytes):
+        assert type(got) is bytes, f"{path}: expected bytes, got {type(got)}: {got!r}"
+        assert got == expected, f"{path}: {got!r} != {expected!r}"
+        return
     if expected is None:
         assert got is None, f"{path}: expected None, got {got!r}"
         return

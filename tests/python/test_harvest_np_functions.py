@@ -189,7 +189,10 @@ def indices(dims):
 
 
 def partition(a, kth):
-    return np.partition(a, kth)
+    # the order inside each side is not specified: the kth item and each side's items
+    p = np.partition(a, kth)
+    k = kth % a.shape[0]
+    return p[k], np.sort(p[:k]), np.sort(p[k + 1:])
 
 
 def argpartition_sorted(a, kth):

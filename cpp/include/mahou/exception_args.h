@@ -15,6 +15,7 @@ enum : int32_t {
   MAHOU_ERRARG_UINT = 'u',  // uint64
   MAHOU_ERRARG_FLOAT = 'f', // float64
   MAHOU_ERRARG_STR = 's',   // PEP 393 kind, length, code units
+  MAHOU_ERRARG_BYTES = 'y', // as a str of kind 1: a bytes object
   MAHOU_ERRARG_TUPLE = 't', // the number of items (one byte), then the items
   MAHOU_ERRARG_CUT = '.',   // did not fit in the buffer
 };

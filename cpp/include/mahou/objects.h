@@ -26,6 +26,7 @@ enum MahouFieldKind : uint8_t {
   MAHOU_FIELD_OPAQUE,   // anything else (arrays, dicts, sets): neither compared nor hashed
   MAHOU_FIELD_NONE,     // no data: equal to itself
   MAHOU_FIELD_OPTIONAL, // a presence byte at offset + size, then the value's fields follow (one field)
+  MAHOU_FIELD_BYTES,    // a bytes value: a 1-D uint8 array head (meminfo, parent, data, shape, stride)
 };
 struct MahouField {
   uint32_t offset;
@@ -141,6 +142,14 @@ int64_t hashUInt(uint64_t v);
 int64_t hashDouble(double v);
 // The interpreter's hash of a string's canonical bytes (hashing.cpp; installed by the
 // binding, absent without an interpreter: strings then hash with FNV-1a).
+// Bytes values (bytes_values.cpp): n bytes from data, `stride` apart. The hash is CPython's
+// hash(bytes) (the interpreter's, through the string hook); the order is Python's
+// (unsigned bytes, a prefix first).
+int64_t hashBytes(const uint8_t *data, int64_t n, int64_t stride);
+int compareBytes(const uint8_t *a, int64_t an, int64_t as, const uint8_t *b, int64_t bn, int64_t bs);
+bool bytesEqual(const uint8_t *a, int64_t an, int64_t as, const uint8_t *b, int64_t bn, int64_t bs);
+std::string bytesRepr(const uint8_t *data, int64_t n, int64_t stride); // b'...' as Python shows it
+void errorArgBytes(const uint8_t *data, int64_t n, int64_t stride);    // packed as an exception's argument
 using StringHashHook = int64_t (*)(const void *data, int64_t bytes);
 void setStringHashHook(StringHashHook hook);
 StringHashHook stringHashHook();

@@ -353,6 +353,19 @@ llvm::Value *FunctionLowering::arrayConst(const ir::Expr &e) {
   llvm::Value *data = space ? b_.CreateAddrSpaceCast(global, b_.getPtrTy()) : static_cast<llvm::Value *>(global);
   std::vector<llvm::Value *> extents;
   for (const auto &d : e.args) extents.push_back(c64(d->ival));
+  if (e.ival == 1 && !gpu()) {
+    // A bytes literal or global: stored in a dict, set or list it may outlive this code, so
+    // its items are a runtime copy that lives as long as the process (one per content),
+    // made once per module.
+    std::string slotName = global->getName().str() + ".interned";
+    llvm::Value *mi = cachedPointer(slotName, [&] {
+      auto fn = runtimeFn("mahou_rt_bytes_const", b_.getPtrTy(), {b_.getPtrTy(), i64()});
+      llvm::Value *made = b_.CreateCall(fn, {data, c64(int64_t(e.symbol.size()))});
+      checkNotNull(made);
+      return made;
+    });
+    return contiguousArray(mi, objectPayload(mi), extents, types::dtypeBytes(e.type.dtype));
+  }
   return contiguousArray(llvm::ConstantPointerNull::get(b_.getPtrTy()), data, extents, types::dtypeBytes(e.type.dtype));
 }
 

@@ -1,7 +1,8 @@
 // Lowering of the string operations of the `object` expression: the length inline,
 // everything else a call into the runtime (unicode.cpp, unicode_methods.cpp). StrCall
 // calls the runtime function named by the expression's symbol with the operands as
-// they are (strings and lists as pointers, integers as i64, bools as i32); an object
+// they are (strings and lists as pointers, integers as i64, bools as i32); BytesCall the
+// same, a bytes value as its data pointer, length and byte stride (bytes_values.cpp); an object
 // result that is null means the runtime set an error.
 #include "lowering.h"
 
@@ -22,6 +23,12 @@ Value FunctionLowering::stringOp(const ir::Expr &e) {
     held.push_back(expr(*a));
     holdForError(held.back(), a->type); // released if a later operand or the operation raises
     llvm::Value *v = held.back().v;
+    if (op == ObjectOp::BytesCall && a->type.isArray()) { // a bytes value: its data, length and byte stride
+      args.push_back(arrayData(v));
+      args.push_back(arrayShape(v, 0));
+      args.push_back(arrayStride(v, 0));
+      continue;
+    }
     if (a->type.isBool()) v = b_.CreateZExt(v, i32);
     args.push_back(v);
   }
@@ -69,7 +76,8 @@ Value FunctionLowering::stringOp(const ir::Expr &e) {
     result = {b_.CreateLoad(i64(), slot), false};
     break;
   }
-  case ObjectOp::StrCall: {
+  case ObjectOp::StrCall:
+  case ObjectOp::BytesCall: {
     std::vector<llvm::Type *> params;
     for (auto *a : args) params.push_back(a->getType());
     const Type &rt = e.type;

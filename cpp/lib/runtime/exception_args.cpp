@@ -125,6 +125,35 @@ void mahou_rt_error_arg_str(MahouMemInfo *s) {
 
 } // extern "C"
 
+namespace mahou::runtime {
+
+// A bytes value as an exception's argument (a KeyError's key): packed as a str of kind 1
+// with its own tag; a longer one is cut to what fits, as a string is.
+void errorArgBytes(const uint8_t *data, int64_t n, int64_t stride) {
+  MahouError &e = *mahou_rt_pending_error();
+  size_t used = usedBytes(e);
+  constexpr size_t head = 1 + 1 + 4; // tag, kind, length
+  if (used + head > kCapacity) {
+    char t = MAHOU_ERRARG_CUT;
+    if (append(e, &t, 1)) countArgument(e);
+    return;
+  }
+  size_t free = kCapacity - used - head;
+  size_t room = free > kReserve ? free - kReserve : 0;
+  uint32_t length = uint32_t(size_t(n) < room ? size_t(n) : room);
+  char t = MAHOU_ERRARG_BYTES, k = 1;
+  append(e, &t, 1);
+  append(e, &k, 1);
+  append(e, &length, 4);
+  for (uint32_t i = 0; i < length; ++i) {
+    char c = char(data[int64_t(i) * stride]);
+    append(e, &c, 1);
+  }
+  countArgument(e);
+}
+
+} // namespace mahou::runtime
+
 namespace {
 
 // One packed argument at `pos` (and the items of a tuple after it), visited in order.
@@ -147,7 +176,8 @@ bool unpackOne(const MahouError &e, size_t &pos, size_t end, int depth, const Ma
     std::memcpy(&a.bits, e.message + pos, 8);
     pos += 8;
     break;
-  case MAHOU_ERRARG_STR: {
+  case MAHOU_ERRARG_STR:
+  case MAHOU_ERRARG_BYTES: {
     if (pos + 5 > end) return false;
     a.kind = uint8_t(e.message[pos]);
     uint32_t length;

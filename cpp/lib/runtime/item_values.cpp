@@ -89,6 +89,12 @@ bool fieldRepr(const MahouField &f, const char *item, std::string &out) {
   }
   case MAHOU_FIELD_BOOL: out += *p ? "True" : "False"; return true;
   case MAHOU_FIELD_NONE: out += "None"; return true;
+  case MAHOU_FIELD_BYTES: {
+    const char *head = p;
+    const uint8_t *data = loadAs<const uint8_t *>(head + 2 * sizeof(void *));
+    out += bytesRepr(data, loadAs<int64_t>(head + mahouArrayBytes(0)), loadAs<int64_t>(head + mahouArrayBytes(0) + 8));
+    return true;
+  }
   case MAHOU_FIELD_STR: {
     MahouMemInfo *r = mahou_rt_str_repr(loadAs<MahouMemInfo *>(p));
     if (!r) {
@@ -120,6 +126,10 @@ bool packField(const MahouField &f, const char *item) {
   case MAHOU_FIELD_BOOL: mahou_rt_error_arg_scalar(MAHOU_ERRARG_BOOL, *p ? 1 : 0); return true;
   case MAHOU_FIELD_NONE: mahou_rt_error_arg_scalar(MAHOU_ERRARG_NONE, 0); return true;
   case MAHOU_FIELD_STR: mahou_rt_error_arg_str(loadAs<MahouMemInfo *>(p)); return true;
+  case MAHOU_FIELD_BYTES:
+    errorArgBytes(loadAs<const uint8_t *>(p + 2 * sizeof(void *)), loadAs<int64_t>(p + mahouArrayBytes(0)),
+                  loadAs<int64_t>(p + mahouArrayBytes(0) + 8));
+    return true;
   default: return false;
   }
 }
@@ -130,7 +140,8 @@ bool packable(const MahouField &f) {
   case MAHOU_FIELD_UINT:
   case MAHOU_FIELD_BOOL:
   case MAHOU_FIELD_NONE:
-  case MAHOU_FIELD_STR: return true;
+  case MAHOU_FIELD_STR:
+  case MAHOU_FIELD_BYTES: return true;
   case MAHOU_FIELD_FLOAT: return f.size == 4 || f.size == 8;
   default: return false;
   }

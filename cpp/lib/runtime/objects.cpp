@@ -52,6 +52,16 @@ double loadFloat(const char *p, int size) {
 
 MahouMemInfo *loadObject(const char *p) { return loadAs<MahouMemInfo *>(p); }
 
+// A bytes field: its array head's data pointer, length and byte stride.
+struct BytesField {
+  const uint8_t *data;
+  int64_t n, stride;
+};
+BytesField loadBytes(const char *p) {
+  return {loadAs<const uint8_t *>(p + 2 * sizeof(void *)), loadAs<int64_t>(p + mahouArrayBytes(0)),
+          loadAs<int64_t>(p + mahouArrayBytes(0) + 8)};
+}
+
 constexpr uint64_t kHashModulus = (uint64_t(1) << 61) - 1;
 constexpr int kHashBits = 61;
 constexpr int64_t kHashInf = 314159;
@@ -73,6 +83,10 @@ int fieldCompare(const MahouField &f, const char *a, const char *b) {
     return x < y ? -1 : x > y ? 1 : 0; // NaN compares as equal to everything here (as sorted() leaves it)
   }
   case MAHOU_FIELD_STR: return compareStrings(loadObject(pa), loadObject(pb));
+  case MAHOU_FIELD_BYTES: {
+    BytesField x = loadBytes(pa), y = loadBytes(pb);
+    return compareBytes(x.data, x.n, x.stride, y.data, y.n, y.stride);
+  }
   default: return 0;
   }
 }
@@ -99,6 +113,10 @@ bool fieldEqual(const MahouField &f, const char *a, const char *b) {
     return true;
   }
   case MAHOU_FIELD_NONE: return true;
+  case MAHOU_FIELD_BYTES: {
+    BytesField x = loadBytes(pa), y = loadBytes(pb);
+    return bytesEqual(x.data, x.n, x.stride, y.data, y.n, y.stride);
+  }
   default: return false; // opaque items are never equal (refused at compile time)
   }
 }
@@ -117,6 +135,10 @@ int64_t fieldHash(const MahouField &f, const char *item) {
     return h == uint64_t(-1) ? -2 : int64_t(h);
   }
   case MAHOU_FIELD_STR: return hashString(loadObject(p));
+  case MAHOU_FIELD_BYTES: {
+    BytesField x = loadBytes(p);
+    return hashBytes(x.data, x.n, x.stride);
+  }
   case MAHOU_FIELD_NONE: return 0x5f3759df; // a constant (CPython hashes None by identity)
   default: return 0;
   }

@@ -38,9 +38,10 @@ bool takesBuffers(const ir::Expr &e) {
   case ir::ExprOp::ArrayReduce: // sum(b), min(b), max(b), any(b), all(b)
   case ir::ExprOp::Cast:        // np.frombuffer: the same memory as an ndarray
   case ir::ExprOp::GenNext: return true;
-  case ir::ExprOp::Object: { // kept in containers, not formatted or hashed
+  case ir::ExprOp::Object: { // kept in containers, not formatted or hashed (but bytes values' own runtime calls)
     auto kind = ir::objectOpKind(ir::ObjectOp(e.sub));
-    return kind != ir::ObjectOpKind::Str && kind != ir::ObjectOpKind::Hash;
+    return ir::ObjectOp(e.sub) == ir::ObjectOp::BytesCall ||
+           (kind != ir::ObjectOpKind::Str && kind != ir::ObjectOpKind::Hash);
   }
   default: return false;
   }
@@ -67,10 +68,11 @@ struct BufferUses {
                                     "made again from compiled code (Numba refuses it too); return "
                                     "np.frombuffer(x, dtype) or a copy of the items");
   }
-  // A bytes value (or tuples and lists of them) is returned to Python as a new bytes object.
+  // A bytes value (or tuples, lists, dicts and sets of them) is returned to Python as a new
+  // bytes object.
   static bool onlyBytes(const Type &type) {
     if (type.isBuffer()) return type.buffer == types::BufferKind::Bytes && type.ndim == 1;
-    if (!type.isTuple() && !type.isList()) return !bufferish(type);
+    if (!type.isTuple() && !type.isList() && !type.isDict() && !type.isSet()) return !bufferish(type);
     for (auto &e : type.elems)
       if (!onlyBytes(e)) return false;
     return true;

@@ -1,6 +1,7 @@
 // Python's operators and methods of bytes values (read-only 1-D C uint8 arrays with
-// BufferKind::Bytes): comparisons, +, *, in, truth, hash and the methods of buffers.def,
-// each a call of the compiled library (mahou/_library/bytes_methods.py). bytearray,
+// BufferKind::Bytes): comparisons, +, *, in, truth, hash and the methods of buffers.def:
+// comparisons, hash and decode one call of the runtime (bytes_values.cpp), the others
+// calls of the compiled library (mahou/_library/bytes_methods.py). bytearray,
 // memoryview and array.array keep the buffer rules (buffers.cpp).
 #include "sema/arrays.h"
 #include "sema/objects.h"
@@ -14,6 +15,14 @@ ExprPtr bytesCall(Typing &t, const std::string &name, const std::string &shown, 
   auto r = t.libraryCallTyped("bytes." + name, shown, std::move(args), loc);
   if (!r) t.notSupported(loc, shown + " is not available (the library is missing)");
   return r;
+}
+
+// One call of the runtime (bytes_values.cpp) over whole buffers: hash, compare, decode.
+ExprPtr runtimeCall(Typing &t, const char *symbol, Type result, std::vector<ExprPtr> args, Loc loc) {
+  t.requireHost(loc, "a bytes value");
+  auto c = objectOp(t, ir::ObjectOp::BytesCall, std::move(result), std::move(args), loc);
+  c->symbol = symbol;
+  return c;
 }
 
 std::vector<ExprPtr> two(ExprPtr a, ExprPtr b) {
@@ -56,8 +65,7 @@ ExprPtr bytesCompare(Typing &t, ast::CmpOpKind op, ExprPtr &lhs, ExprPtr &rhs, L
   if (!isBytesValue(a) || !isBytesValue(b))
     t.notSupported(loc, std::string("comparing ") + a.str() + " and " + b.str() + " with " + ast::cmpOpSymbol(op) +
                             " is not supported (bytes values compare with bytes values)");
-  auto c = bytesCall(t, "compare", std::string("bytes ") + ast::cmpOpSymbol(op), two(std::move(lhs), std::move(rhs)),
-                     loc);
+  auto c = runtimeCall(t, "mahou_rt_bytes_compare", Type::int64(), two(std::move(lhs), std::move(rhs)), loc);
   return t.compareOne(op, std::move(c), ir::makeConst(Type::int64(), loc, 0), loc);
 }
 
@@ -83,7 +91,7 @@ ExprPtr bytesTruth(Typing &t, ExprPtr e) {
 ExprPtr bytesHash(Typing &t, ExprPtr e, Loc loc) {
   std::vector<ExprPtr> args;
   args.push_back(std::move(e));
-  return bytesCall(t, "hash_", "hash() of bytes", std::move(args), loc);
+  return runtimeCall(t, "mahou_rt_bytes_hash", Type::int64(), std::move(args), loc);
 }
 
 // b.decode(), b.find(sub[, start[, end]]), rfind, count, startswith, endswith.
@@ -107,10 +115,10 @@ ExprPtr bytesMethod(Use &u) {
         u.notSupported("bytes.decode() decodes UTF-8 (or ASCII) with errors='strict' only; the encoding and errors "
                        "must be those constant strings");
     }
-    // ASCII is UTF-8's subset, except that a byte over 127 must fail: checked in the library
+    // ASCII is UTF-8's subset, except that a byte over 127 must fail: checked in the runtime
     bool ascii = !rest.empty() && rest[0]->type.text == "ascii";
     args.push_back(ir::makeConst(Type::boolean(), u.loc, ascii));
-    return bytesCall(u.t, "decode", "bytes.decode", std::move(args), u.loc);
+    return runtimeCall(u.t, "mahou_rt_bytes_decode", Type::unicode(), std::move(args), u.loc);
   }
   auto rest = u.args(1, 3, {}, "bytes." + name);
   for (auto &a : rest)

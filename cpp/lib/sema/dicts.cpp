@@ -9,8 +9,19 @@ namespace mahou::sema {
 
 using ObjectOp = ir::ObjectOp;
 
+namespace {
+// A bytes key of any layout (an argument, a literal, a slice with a step) is stored as a
+// bytes value of any strides, so that every bytes key converts to the table's key type.
+Type anyLayoutBytes(Type k) {
+  if (isBytesValue(k)) k.layout = types::Layout::A;
+  else if (k.isTuple() && !k.isNamedTuple())
+    for (auto &e : k.elems) e = anyLayoutBytes(e);
+  return k;
+}
+} // namespace
+
 Type keyType(Typing &t, const Type &ty, Loc loc) {
-  Type k = itemType(t, ty, loc, "a dict key or set item");
+  Type k = anyLayoutBytes(itemType(t, ty, loc, "a dict key or set item"));
   requireHashable(t, k, loc);
   return k;
 }
@@ -121,8 +132,8 @@ ExprPtr hashedKey(Typing &t, ExprPtr key, const Type &keyType, const std::string
 ExprPtr hashedContains(Typing &t, ExprPtr needle, ExprPtr container, Loc loc) {
   if (container->type.isPartialContainer()) return ir::makeConst(Type::boolean(), loc, 0);
   const Type &kt = container->type.elems[0];
-  Type nt = itemType(t, needle->type, loc, "a key");
-  bool comparable = (nt.isNumber() && kt.isNumber()) || nt == kt;
+  Type nt = anyLayoutBytes(itemType(t, needle->type, loc, "a key"));
+  bool comparable = (nt.isNumber() && kt.isNumber()) || nt == anyLayoutBytes(kt);
   if (!comparable) return ir::makeConst(Type::boolean(), loc, 0); // never equal
   std::vector<ExprPtr> a;
   bool isDict = container->type.isDict();

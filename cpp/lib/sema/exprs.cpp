@@ -82,6 +82,7 @@ ExprPtr FunctionTyper::expr(const ast::Expr &e) {
                                         Type::array(DType::UInt8, 1, types::Layout::C, /*readonly=*/true), e.loc);
     a->args.push_back(ir::makeConst(Type::int64(), e.loc, int64_t(v.size())));
     a->symbol = v;
+    a->ival = 1; // interned in the runtime: a dict key or list item outlives the code
     Type bt = a->type;
     bt.buffer = types::BufferKind::Bytes;
     return ir::makeCast(std::move(a), bt);
@@ -167,6 +168,7 @@ ExprPtr FunctionTyper::constantFromGlobal(const GlobalValue &g, Loc loc) {
     for (int64_t d : g.shape) a->args.push_back(ir::makeConst(Type::int64(), loc, d));
     a->symbol = g.bytes;
     if (g.b) { // a bytes object: the same constant items as a bytes value
+      a->ival = 1; // interned in the runtime, as a literal
       Type bt = a->type;
       bt.buffer = types::BufferKind::Bytes;
       return ir::makeCast(std::move(a), bt);

@@ -25,6 +25,14 @@ ExprPtr builtinHash(Use &u) {
   return hashOf(t, std::move(args[0]), e.loc);
 }
 
+// x.__hash__() of a number, a string or a tuple: hash(x), as Numba's __hash__ methods
+// (numbers.def, strings.def, tuples.def).
+ExprPtr dunderHashMethod(Use &u) {
+  u.t.requireHost(u.loc, "__hash__()");
+  u.args(0, 0);
+  return hashOf(u.t, std::move(u.self), u.loc);
+}
+
 ExprPtr hashOf(Typing &t, ExprPtr x, Loc loc) {
   if (t.isUnknown(x)) return x;
   const Type ty = x->type;

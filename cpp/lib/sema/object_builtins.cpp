@@ -257,6 +257,18 @@ ExprPtr builtinStr(Use &u) { // str(x) (variant 0), repr(x) (1)
   return toStr(u.t, std::move(a[0]), u.variant() == 1, u.loc);
 }
 
+// x.__str__() / x.__repr__() (variant 1) of an integer, a bool or a string: str(x) /
+// repr(x), as Numba's methods; those of other numbers are refused, as in Numba.
+ExprPtr dunderStrMethod(Use &u) {
+  u.t.requireHost(u.loc, u.name + "()");
+  u.args(0, 0);
+  const Type ty = u.self->type;
+  if (!ty.isString() && !ty.isInt() && !ty.isBool())
+    u.notSupported("the method '" + u.name + "' of " + ty.str() + " is not supported (only those of integers, bools "
+                   "and strings are, as in Numba)");
+  return toStr(u.t, std::move(u.self), u.variant() == 1, u.loc);
+}
+
 ExprPtr numberFromString(Use &u, NumberConversion to) {
   Typing &t = u.t;
   const ast::Call &e = *u.call;

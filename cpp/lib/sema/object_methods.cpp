@@ -160,6 +160,21 @@ ExprPtr dictGet(Use &m) { // get setdefault
   return op(m, ObjectOp::DictGetDefault, rt, std::move(rest));
 }
 
+// d.__setitem__(k, v): d[k] = v as a call (None), the one dunder method of dicts Numba
+// compiles; the key and the value are evaluated in the call's order.
+ExprPtr dictSetItemMethod(Use &m) {
+  m.t.requireHost(m.loc, "a dict");
+  auto a = args(m, 2, 2);
+  if (anyUnknown(a)) return m.t.unknown(m.loc);
+  Type refined = Type::dict(keyType(m.t, a[0]->type, m.loc), itemType(m.t, a[1]->type, m.loc, "a dict value"));
+  if (!tableKnown(m, refined)) return m.t.unknown(m.loc);
+  const Type vt = m.self->type.elems[1];
+  std::vector<ExprPtr> rest;
+  rest.push_back(keyArg(m, std::move(a[0])));
+  rest.push_back(convertItem(m.t, std::move(a[1]), vt, "dict value"));
+  return op(m, ObjectOp::DictSet, Type::none(), std::move(rest));
+}
+
 ExprPtr dictPop(Use &m) {
   auto a = args(m, 1, 2);
   if (anyUnknown(a)) return m.t.unknown(m.loc);

@@ -354,11 +354,21 @@ void requireComparable(Typing &t, const Type &item, Loc loc, const std::string &
     t.notSupported(loc, what + " of items of type " + item.str() + " is not supported");
 }
 
+namespace {
+// Whether every buffer in the type is a bytes value (which the runtime hashes and compares
+// as Python's bytes: the descriptor's bytes field).
+bool onlyBytesBuffers(const Type &t) {
+  if (t.isBuffer()) return isBytesValue(t);
+  for (auto &e : t.elems)
+    if (!onlyBytesBuffers(e)) return false;
+  return true;
+}
+} // namespace
+
 void requireHashable(Typing &t, const Type &item, Loc loc) {
   if (instanceHashable(t, item, loc)) return;
-  if (item.containsBuffer()) // the containers hash and compare items in the runtime, which has no bytes case
-    t.notSupported(loc, "dict keys and set items of type " + item.str() +
-                            " are not supported (hash() and comparisons of bytes values are)");
+  if (item.containsBuffer() && !onlyBytesBuffers(item)) // bytearray, memoryview: mutable, unhashable in Python
+    t.error(loc, "unhashable type: " + item.str() + " (of the buffers, only bytes values are dict keys and set items)");
   std::string desc = types::typeDescriptor(item);
   if (!(reinterpret_cast<const MahouTypeDesc *>(desc.data())->flags & MAHOU_DESC_HASHABLE))
     t.error(loc, "unhashable type: " + item.str() + " (keys and set items must be numbers, strings, tuples of them or @jitclass instances)");

@@ -109,6 +109,12 @@ struct DescBuilder {
       flags &= ~uint32_t(MAHOU_DESC_HASHABLE | MAHOU_DESC_ORDERED);
       return;
     case Kind::Array:
+      if (t.buffer == BufferKind::Bytes && t.ndim == 1) { // a bytes value: hashed, compared, ordered as Python's
+        refs.push_back(uint32_t(offset));
+        field(offset, MAHOU_FIELD_BYTES, 0);
+        return;
+      }
+      [[fallthrough]];
     case Kind::Dict:
     case Kind::Set:
     case Kind::Instance:

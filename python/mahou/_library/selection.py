@@ -1,8 +1,8 @@
 """NumPy's sorting, selection and counting functions beyond the compiler's own 1-D ones:
 sort/argsort along any axis of N-D arrays, partition/argpartition, lexsort, unique of N-D
 arrays, count_nonzero with an axis, bincount (weights, minlength) and histogram (bin edges,
-range), compiled by mahou. The 1-D sort of the compiler is stable, so partition returns a
-fully sorted array (which meets NumPy's partition contract) and ties keep their order."""
+range), compiled by mahou. partition is the runtime's introselect of each row (a.partition),
+argpartition an introselect of indices written here; both O(n) on average, NaNs last."""
 
 import numpy as np
 
@@ -69,16 +69,121 @@ def argsort(a, axis=-1, kind=None):
 
 
 @njit
-def _check_kth(kth, n):
+def _kth_array(kth, n):
+    # the kth values (an int or a sequence of ints) checked against n, negative ones counted
+    # from the end, in ascending order (NumPy partitions at each, smallest first)
     if isinstance(kth, int):
-        if kth < -n or kth >= n:
-            raise ValueError(f"kth(={kth}) out of bounds ({n})")
+        ks = np.empty(1, dtype=np.int64)
+        ks[0] = kth
     else:
-        ks = np.asarray(kth).ravel()
-        for i in range(ks.shape[0]):
-            k = ks[i]
-            if k < -n or k >= n:
-                raise ValueError(f"kth(={k}) out of bounds ({n})")
+        ks = np.asarray(kth).ravel().astype(np.int64)
+    for i in range(ks.shape[0]):
+        k = ks[i]
+        if k < 0:  # NumPy reports the wrapped value: kth(=-1) for -6 of 5
+            k += n
+            ks[i] = k
+        if k < 0 or k >= n:
+            raise ValueError(f"kth(={k}) out of bounds ({n})")
+    return np.sort(ks)
+
+
+@njit
+def _partition_row(row, ks):
+    # row (contiguous) partitioned at each k of ks (ascending): the runtime's introselect
+    # (a.partition: std::nth_element, NaNs last) of what is right of the previous k
+    lo = 0
+    for i in range(ks.shape[0]):
+        k = ks[i]
+        if k >= lo:
+            row[lo:].partition(k - lo)
+            lo = k + 1
+
+
+@njit
+def _nan_last_less(x, y):
+    # x < y in NumPy's sort order: NaNs after every number
+    return x < y or (y != y and x == x)
+
+
+@njit
+def _swap2(v, idx, i, j):
+    t = v[i]
+    v[i] = v[j]
+    v[j] = t
+    u = idx[i]
+    idx[i] = idx[j]
+    idx[j] = u
+
+
+@njit
+def _argselect(v, idx, lo, hi, k):
+    """Introselect of v[lo:hi] (a scratch copy of the values) moving idx along with it, so
+    that v[k] (and idx[k]) is what a sort puts at k, nothing smaller after it and nothing
+    larger before it: median-of-three quickselect with a three-way split (O(n) on average,
+    also with many equal keys), a stable argsort of what is left after 2*log2(n) rounds
+    that did not finish (O(n log n) at worst)."""
+    budget = 2
+    m = hi - lo
+    while m > 1:
+        budget += 2
+        m >>= 1
+    while hi - lo > 16:
+        if budget == 0:
+            order = np.argsort(v[lo:hi], kind="mergesort")
+            idx[lo:hi] = idx[lo:hi][order]
+            v[lo:hi] = v[lo:hi][order]
+            return
+        budget -= 1
+        mid = lo + (hi - lo) // 2
+        last = hi - 1
+        if _nan_last_less(v[mid], v[lo]):
+            _swap2(v, idx, mid, lo)
+        if _nan_last_less(v[last], v[mid]):
+            _swap2(v, idx, last, mid)
+            if _nan_last_less(v[mid], v[lo]):
+                _swap2(v, idx, mid, lo)
+        p = v[mid]
+        # [lo, lt) < p, [lt, i) == p, [gt, hi) > p
+        lt = lo
+        i = lo
+        gt = hi
+        while i < gt:
+            x = v[i]
+            if _nan_last_less(x, p):
+                _swap2(v, idx, lt, i)
+                lt += 1
+                i += 1
+            elif _nan_last_less(p, x):
+                gt -= 1
+                _swap2(v, idx, i, gt)
+            else:
+                i += 1
+        if k < lt:
+            hi = lt
+        elif k >= gt:
+            lo = gt
+        else:
+            return
+    for i in range(lo + 1, hi):  # insertion sort of a short range
+        j = i
+        while j > lo and _nan_last_less(v[j], v[j - 1]):
+            _swap2(v, idx, j, j - 1)
+            j -= 1
+
+
+@njit
+def _argpartition_row(row, out, ks):
+    # out = the indices of row partitioned at each k of ks (ascending)
+    v = row.copy()
+    for i in range(out.shape[0]):
+        out[i] = i
+    lo = 0
+    n = out.shape[0]
+    for i in range(ks.shape[0]):
+        k = ks[i]
+        if k >= lo:
+            _argselect(v, out, lo, n, k)
+            lo = k + 1
 
 
 @njit
@@ -87,10 +192,18 @@ def partition(a, kth, axis=-1):
     if a.ndim == 0:
         raise ValueError("Cannot partition a 0-d array")
     if axis is None:
-        _check_kth(kth, a.size)
-        return np.sort(a.ravel())
-    _check_kth(kth, a.shape[_axis(axis, a.ndim)])
-    return sort(a, axis)
+        c = a.ravel().copy()
+        ks = _kth_array(kth, c.size)
+        if c.size > 0:
+            _partition_row(c, ks)
+        return c
+    ax = _axis(axis, a.ndim)
+    ks = _kth_array(kth, a.shape[ax])
+    c, flat = _rows(a, ax)
+    if flat.shape[1] > 0:
+        for r in range(flat.shape[0]):
+            _partition_row(flat[r], ks)
+    return _unmoved(c, ax, a.ndim)
 
 
 @njit
@@ -99,10 +212,19 @@ def argpartition(a, kth, axis=-1):
     if a.ndim == 0:
         raise ValueError("Cannot partition a 0-d array")
     if axis is None:
-        _check_kth(kth, a.size)
-        return np.argsort(a.ravel())
-    _check_kth(kth, a.shape[_axis(axis, a.ndim)])
-    return argsort(a, axis)
+        flat1 = a.ravel()
+        ks = _kth_array(kth, flat1.size)
+        out1 = np.empty(flat1.size, dtype=np.int64)
+        _argpartition_row(flat1, out1, ks)
+        return out1
+    ax = _axis(axis, a.ndim)
+    ks = _kth_array(kth, a.shape[ax])
+    c, flat = _rows(a, ax)
+    out = np.empty(c.shape, dtype=np.int64)
+    oflat = out.reshape(flat.shape)
+    for r in range(flat.shape[0]):
+        _argpartition_row(flat[r], oflat[r], ks)
+    return _unmoved(out, ax, a.ndim)
 
 
 @njit
