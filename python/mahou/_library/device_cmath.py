@@ -22,6 +22,7 @@ _EXP_T = 8.98846567431186e+307  # exp(_T), as rounded (not 2^1023: the steps mus
 _DBL_MAX = 1.7976931348623157e+308
 _DBL_MIN = 2.2250738585072014e-308
 _EPS = 2.220446049250313e-16
+_TINY = 3.725290298461914e-09  # 2^-28: below it z^3 / 6 is lost against z
 _SQRT_DBL_MIN = 1.49166814624004134866e-154  # sqrt(DBL_MIN)
 _LN2 = 0.6931471805599453
 _PI = math.pi
@@ -161,6 +162,8 @@ def asinh(z):
             else:
                 re = -math.copysign(r, -x)
             return complex(re, math.atan2(y, math.fabs(x)))
+        if math.fabs(x) < _TINY and math.fabs(y) < _TINY:  # asinh z = z (1 + O(z^2)); the
+            return z  # formula would lose the subnormals' digits (C99's keeps them)
         s1 = cmath.sqrt(complex(1.0 + y, -x))
         s2 = cmath.sqrt(complex(1.0 - y, x))
         return complex(math.asinh(s1.real * s2.imag - s2.real * s1.imag),
@@ -187,6 +190,8 @@ def acosh(z):
     if _finite(x, y):
         if math.fabs(x) > _LARGE or math.fabs(y) > _LARGE:
             return complex(math.log(math.hypot(x / 2.0, y / 2.0)) + 2.0 * _LN2, math.atan2(y, x))
+        if math.fabs(x) < _EPS / 4.0 and math.fabs(y) < _TINY:  # i pi/2 - i z, rounded
+            return complex(math.fabs(y), math.copysign(_PI / 2, y))
         s1 = cmath.sqrt(complex(x - 1.0, y))
         s2 = cmath.sqrt(complex(x + 1.0, y))
         return complex(math.asinh(s1.real * s2.real + s1.imag * s2.imag), 2.0 * math.atan2(s1.imag, s2.real))
@@ -251,6 +256,8 @@ def acos(z):
             else:
                 im = math.copysign(r, -y)
             return complex(math.atan2(math.fabs(y), x), im)
+        if math.fabs(x) < _EPS / 4.0 and math.fabs(y) < _TINY:  # pi/2 - z, rounded
+            return complex(_PI / 2, -y)
         s1 = cmath.sqrt(complex(1.0 - x, -y))
         s2 = cmath.sqrt(complex(1.0 + x, y))
         return complex(2.0 * math.atan2(s1.real, s2.real), math.asinh(s2.real * s1.imag - s2.imag * s1.real))
