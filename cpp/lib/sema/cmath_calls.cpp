@@ -1,6 +1,7 @@
 // Typing of the cmath module on complex numbers (arguments widen to complex128):
 // sqrt/exp/log and the trigonometric and hyperbolic functions call the runtime's
-// complex functions (C99's, as CPython's up to an ulp or so); phase, polar, rect, isnan,
+// complex functions (C99's, as CPython's up to an ulp or so; in kernels, the library's
+// device_cmath for the trigonometric and hyperbolic ones); phase, polar, rect, isnan,
 // isinf and isfinite are formulas over the real and imaginary parts.
 #include "sema/typers.h"
 
