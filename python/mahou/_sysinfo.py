@@ -39,6 +39,7 @@ ENVIRONMENT = [
     ("MAHOU_PRELOAD_BACKEND", "0: do not start loading the LLVM back end at import"),
     ("MAHOU_DISABLE_LIBMVEC", "do not vectorise fastmath math calls through glibc's libmvec"),
     ("MAHOU_BUILD_DIR", "where mahou.aot finds the runtime libraries of a development build"),
+    ("MAHOU_NVRTC_PATH", "the NVRTC library cuda.jit(link=...) compiles CUDA C with"),
     ("CUDA_HOME", "the CUDA toolkit (libdevice.10.bc, ptxas)"),
     ("CUDA_PATH", "as CUDA_HOME"),
     ("XDG_CACHE_HOME", "the user's cache directory (mahou/ in it holds cached code)"),

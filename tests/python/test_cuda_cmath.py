@@ -1,7 +1,10 @@
 """cmath in kernels: sqrt, exp, log, log10 of complex numbers (and NumPy's sqrt/exp/log of
 complex scalars) lowered in real math for the device, against the host's results (C99's
 csqrt/cexp/clog, the same branch cuts and special values) and CPython's cmath; abs,
-phase, polar and rect; complex64 and complex128; each kernel's PTX through ptxas."""
+phase, polar and rect; complex64 and complex128; each kernel's PTX through ptxas.
+The trigonometric and hyperbolic functions and complex ** (the library's device_cmath,
+in real math) against the host's (C99's with CPython's special values) over a grid of
+special values and branch cuts, and against CPython's cmath."""
 
 import cmath
 import math
@@ -155,17 +158,6 @@ def test_abs_phase_polar_rect():
     assemble(polar_kernel)
 
 
-def test_complex_power_stays_refused_in_kernels():
-    from mahou.errors import UnsupportedError
-
-    @cuda.jit
-    def k(z):
-        z[0] = z[0] ** z[1]
-
-    with pytest.raises(UnsupportedError, match="complex"):
-        k[1, 1](np.ones(2, dtype=np.complex128))
-
-
 @cuda.jit
 def numpy_log10_kernel(z, out):
     i = cuda.grid(1)
@@ -197,3 +189,285 @@ def test_other_complex_functions_are_refused_in_kernels():
 
     with pytest.raises(UnsupportedError, match="not supported in CUDA kernels"):
         k[1, 1](np.array([1 + 1j]), np.zeros(1, np.complex128))
+
+
+# ---- sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh and **
+
+TRIG = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"]
+# ±0, subnormals, ±1 (the branch points of the inverse functions), the cuts' neighbours,
+# large values (overflow of e^x and the scaled formulas), ±inf, nan
+GRID_PARTS = [0.0, -0.0, 5e-324, -5e-324, 1e-310, -1e-310, 1e-160, 1.0, -1.0, 1.0000000000000002,
+              0.9999999999999999, -1.0000001, 0.5, -2.5, 2.0, 3.0, 1e-9, 710.0, -710.0, 800.0, -1e3,
+              1e154, 1e300, -1e300, math.inf, -math.inf, math.nan]
+GRID = np.array([complex(a, b) for a in GRID_PARTS for b in GRID_PARTS])
+ULPS = 8  # the finite values: within a few ulps of the host's C99 functions (measured: at most 4)
+
+
+@cuda.jit
+def trig_kernel(z, out):  # the rows in TRIG's order
+    i = cuda.grid(1)
+    if i < z.size:
+        out[0, i] = cmath.sin(z[i])
+        out[1, i] = cmath.cos(z[i])
+        out[2, i] = cmath.tan(z[i])
+        out[3, i] = cmath.asin(z[i])
+        out[4, i] = cmath.acos(z[i])
+        out[5, i] = cmath.atan(z[i])
+        out[6, i] = cmath.sinh(z[i])
+        out[7, i] = cmath.cosh(z[i])
+        out[8, i] = cmath.tanh(z[i])
+        out[9, i] = cmath.asinh(z[i])
+        out[10, i] = cmath.acosh(z[i])
+        out[11, i] = cmath.atanh(z[i])
+
+
+@njit
+def trig_host(z, out):
+    for i in range(z.size):
+        out[0, i] = cmath.sin(z[i])
+        out[1, i] = cmath.cos(z[i])
+        out[2, i] = cmath.tan(z[i])
+        out[3, i] = cmath.asin(z[i])
+        out[4, i] = cmath.acos(z[i])
+        out[5, i] = cmath.atan(z[i])
+        out[6, i] = cmath.sinh(z[i])
+        out[7, i] = cmath.cosh(z[i])
+        out[8, i] = cmath.tanh(z[i])
+        out[9, i] = cmath.asinh(z[i])
+        out[10, i] = cmath.acosh(z[i])
+        out[11, i] = cmath.atanh(z[i])
+
+
+def ulp_distance(p, q):
+    """How many doubles lie between p and q (ordered; -0.0 and +0.0 one apart)."""
+    def key(v):
+        i = np.float64(v).view(np.int64)
+        return int(i) if i >= 0 else -int(i & 0x7FFFFFFFFFFFFFFF) - 1
+    return abs(key(p) - key(q))
+
+
+def part_matches(got, want):
+    # an infinity or a NaN of the host, and the sign of every value (zeros included), the
+    # same; magnitudes within ULPS
+    if math.isnan(want) or math.isnan(got):
+        return math.isnan(want) and math.isnan(got)
+    if math.isinf(want) or math.isinf(got) or math.copysign(1, want) != math.copysign(1, got):
+        return want == got and math.copysign(1, want) == math.copysign(1, got)
+    return ulp_distance(got, want) <= ULPS  # a zero against a subnormal too, counted in ulps
+
+
+def assert_matches_host(got, want, inputs, where):
+    bad = [(complex(inputs[i]), complex(got[i]), complex(want[i])) for i in range(got.size)
+           if not (part_matches(got[i].real, want[i].real) and part_matches(got[i].imag, want[i].imag))]
+    assert not bad, f"{where}: {len(bad)} differ (input, kernel, host), first {bad[:4]}"
+
+
+def test_trig_and_hyperbolic_special_values_match_the_host():
+    got = np.zeros((len(TRIG), GRID.size), np.complex128)
+    want = np.zeros_like(got)
+    trig_kernel[(GRID.size + 127) // 128, 128](GRID, got)
+    trig_host(GRID, want)
+    for k, name in enumerate(TRIG):
+        assert_matches_host(got[k], want[k], GRID, name)
+    # the values Annex G fixes, spot-checked by hand: tanh(800+1j) = 1+0j, sin(1+700j)
+    # finite (no overflow on the way), asinh of a huge value by log-scaling
+    probe = np.array([800 + 1j, 1 + 700j, 1e300 + 1e300j, complex(-0.0, 2.0), complex(2.0, -0.0)])
+    p = np.zeros((len(TRIG), probe.size), np.complex128)
+    trig_kernel[1, 32](probe, p)
+    assert p[TRIG.index("tanh"), 0] == 1 + 0j and not np.signbit(p[TRIG.index("tanh"), 0].imag)
+    assert np.isfinite(p[TRIG.index("sin"), 1])
+    np.testing.assert_allclose(p[TRIG.index("asinh"), 2].real, math.log(2 * math.hypot(1e300, 1e300)), rtol=1e-15)
+    # the cuts: asin/acos on the real axis past ±1, atan/asinh on the imaginary axis past ±i
+    # take their side from the zero's sign
+    assert np.signbit(p[TRIG.index("asinh"), 3].real) and not np.signbit(p[TRIG.index("asin"), 4].real)
+    assert p[TRIG.index("asin"), 4].imag < 0 and p[TRIG.index("acos"), 4].imag > 0
+    assemble(trig_kernel)
+
+
+def test_trig_and_hyperbolic_values_match_cpython_cmath():
+    rng = np.random.default_rng(5)
+    n = 600
+    z = (rng.standard_normal(n) * np.exp(rng.uniform(-25, 25, n))
+         + 1j * rng.standard_normal(n) * np.exp(rng.uniform(-25, 25, n)))
+    z[:100] = rng.uniform(-3, 3, 100) + 1j * rng.uniform(-3, 3, 100)
+    z[100:120] = [complex(v, 0.0) for v in rng.uniform(-4, 4, 20)]   # the real axis (cuts past ±1)
+    z[120:140] = [complex(v, -0.0) for v in rng.uniform(-4, 4, 20)]  # from below
+    z[140:160] = [complex(0.0, v) for v in rng.uniform(-4, 4, 20)]   # the imaginary axis
+    z[160:180] = [complex(-0.0, v) for v in rng.uniform(-4, 4, 20)]
+    got = np.zeros((len(TRIG), n), np.complex128)
+    want_host = np.zeros_like(got)
+    trig_kernel[(n + 127) // 128, 128](z, got)
+    trig_host(z, want_host)
+    for k, name in enumerate(TRIG):
+        assert_matches_host(got[k], want_host[k], z, name)
+        fn = getattr(cmath, name)
+        checked = 0
+        for i, v in enumerate(z.tolist()):
+            try:
+                w = fn(v)
+            except (OverflowError, ValueError):  # CPython raises where the result overflows
+                continue
+            checked += 1
+            g = complex(got[k, i])
+            for gp, wp in ((g.real, w.real), (g.imag, w.imag)):
+                assert part_matches(gp, wp) or abs(gp - wp) <= 1e-300, (name, v, g, w)
+        assert checked > 400
+
+
+@cuda.jit
+def narrow_and_real_kernel(z64, x, n, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[0, i] = cmath.tan(z64[i])    # complex64 widens to complex128, as on the host
+        out[1, i] = cmath.acosh(x[i])    # a real argument widens to complex
+        out[2, i] = cmath.atanh(x[i])
+        out[3, i] = cmath.asin(np.float32(x[i]))
+        out[4, i] = cmath.cos(n[i])
+
+
+@njit
+def narrow_and_real_host(z64, x, n, out):
+    for i in range(x.size):
+        out[0, i] = cmath.tan(z64[i])
+        out[1, i] = cmath.acosh(x[i])
+        out[2, i] = cmath.atanh(x[i])
+        out[3, i] = cmath.asin(np.float32(x[i]))
+        out[4, i] = cmath.cos(n[i])
+
+
+def test_complex64_and_real_arguments_widen_as_on_the_host():
+    x = np.array([0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.5, -7.0, 1e300, math.inf, -math.inf, math.nan])
+    z64 = (np.where(np.isfinite(x) & (np.abs(x) < 1e30), x, 3.0) + 0.25j).astype(np.complex64)
+    n = np.array([0, -1, 2, 3, -7, 10**15, -(10**15), 2**62, 5, 6, 7, 8], dtype=np.int64)
+    got = np.zeros((5, x.size), np.complex128)
+    want = np.zeros_like(got)
+    narrow_and_real_kernel[1, 32](z64, x, n, got)
+    narrow_and_real_host(z64, x, n, want)
+    for k in range(5):
+        assert_matches_host(got[k], want[k], x, f"row {k}")
+    np.testing.assert_allclose(got[1][:5], [cmath.acosh(v) for v in x[:5]], rtol=1e-15)
+    assemble(narrow_and_real_kernel)
+
+
+@cuda.jit(device=True)
+def tan_twice(z):
+    return cmath.tan(z) + cmath.atanh(z)
+
+
+@cuda.jit
+def device_function_kernel(z, out):
+    i = cuda.grid(1)
+    if i < z.size:
+        out[i] = tan_twice(z[i])
+
+
+def test_in_a_device_function():
+    z = np.array([0.5 + 0.5j, -2 + 1e-3j, complex(-0.0, 3.0), 1e300 + 1j])
+    out = np.zeros(z.size, np.complex128)
+    device_function_kernel[1, 32](z, out)
+    for i, v in enumerate(z.tolist()):
+        w = cmath.tan(v) + cmath.atanh(v)
+        np.testing.assert_allclose([out[i].real, out[i].imag], [w.real, w.imag], rtol=1e-14, atol=1e-300)
+
+
+# ---- complex **
+
+POW_BASES = [0j, complex(-0.0, 0.0), 1 + 0j, -1 + 0j, 1j, -1j, 2 + 3j, -0.5 + 0.25j, 1e-200 + 1e-200j,
+             1e200 - 1e200j, complex(-2.0, 0.0), complex(-2.0, -0.0), complex(math.inf, 1.0), complex(1.0, math.nan)]
+POW_EXPONENTS = [0j, 1 + 0j, 2 + 0j, 3 + 0j, -1 + 0j, -2 + 0j, 0.5 + 0j, 0.5j, 1 - 1j, -2.5 + 3j, 100 + 0j,
+                 complex(2.0, -0.0), complex(math.nan, 0.0)]
+
+
+@cuda.jit
+def pow_kernel(a, b, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = a[i] ** b[i]
+
+
+@njit
+def pow_host(a, b, out):
+    for i in range(a.size):
+        out[i] = a[i] ** b[i]
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_power_matches_the_host(dtype):
+    a = np.array([p for p in POW_BASES for _ in POW_EXPONENTS])
+    b = np.array([q for _ in POW_BASES for q in POW_EXPONENTS])
+    with np.errstate(over="ignore"):
+        a, b = a.astype(dtype), b.astype(dtype)
+    got = np.zeros(a.size, dtype)
+    want = np.zeros(a.size, dtype)
+    pow_kernel[(a.size + 127) // 128, 128](a, b, got)
+    pow_host(a, b, want)
+    if dtype == np.complex128:
+        assert_matches_host(got, want, a, "**")
+    else:  # narrowed from complex128 on both sides: the same float32, or one float32 ulp
+        w = want.astype(np.complex128)
+        g = got.astype(np.complex128)
+        for i in range(a.size):
+            for gp, wp in ((g[i].real, w[i].real), (g[i].imag, w[i].imag)):
+                assert (math.isnan(gp) and math.isnan(wp)) or gp == wp or abs(gp - wp) <= 1.2e-7 * abs(wp), (a[i], b[i], g[i], w[i])
+    # against CPython where it does not raise (0 ** negative or complex)
+    for i in range(a.size):
+        try:
+            w = complex(a[i]) ** complex(b[i])
+        except (ZeroDivisionError, OverflowError):
+            continue
+        if dtype == np.complex128 and all(map(math.isfinite, (w.real, w.imag))) and abs(w) < 1e300:
+            g = complex(got[i])
+            tol = 1e-13 * max(abs(w), 1e-300) + 1e-290
+            assert abs(g - w) <= tol, (a[i], b[i], g, w)
+    assemble(pow_kernel)
+
+
+@cuda.jit
+def mixed_pow_kernel(z, x, n, out):
+    i = cuda.grid(1)
+    if i < z.size:
+        out[0, i] = z[i] ** n[i]       # an integer exponent
+        out[1, i] = x[i] ** z[i]       # a real base
+        out[2, i] = z[i] ** x[i]
+        w = z[i]
+        w **= 3                        # a constant integer, augmented
+        out[3, i] = w
+        out[4, i] = z[i] ** 2
+
+
+@njit
+def mixed_pow_host(z, x, n, out):
+    for i in range(z.size):
+        out[0, i] = z[i] ** n[i]
+        out[1, i] = x[i] ** z[i]
+        out[2, i] = z[i] ** x[i]
+        w = z[i]
+        w **= 3
+        out[3, i] = w
+        out[4, i] = z[i] ** 2
+
+
+def test_complex_power_of_mixed_types_matches_the_host():
+    z = np.array([2 + 3j, -1 - 1j, 0j, 0.5j, 1e-3 + 7j, complex(-4.0, -0.0), 1e150 + 1e150j])
+    x = np.array([2.0, -1.5, 0.0, 3.0, 0.5, -2.0, 1e-3])
+    n = np.array([3, -2, 0, 5, 1, -1, 2], dtype=np.int64)
+    got = np.zeros((5, z.size), np.complex128)
+    want = np.zeros_like(got)
+    mixed_pow_kernel[1, 32](z, x, n, got)
+    mixed_pow_host(z, x, n, want)
+    for k in range(5):
+        assert_matches_host(got[k], want[k], z, f"row {k}")
+    np.testing.assert_allclose(got[4], z * z)
+    np.testing.assert_allclose(got[3][:5], z[:5] ** 3, rtol=1e-14)
+    assemble(mixed_pow_kernel)
+
+
+def test_complex_power_of_arrays_is_refused_in_kernels():
+    from mahou.errors import UnsupportedError
+
+    @cuda.jit
+    def k(z, out):
+        out[:] = z ** z
+
+    with pytest.raises(UnsupportedError, match="complex"):
+        k[1, 1](np.ones(2, dtype=np.complex128), np.ones(2, dtype=np.complex128))

@@ -247,7 +247,7 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   case Intrinsic::Conj: return b_.CreateInsertValue(a[0], b_.CreateFNeg(b_.CreateExtractValue(a[0], 1)), 1);
   // Kernels (and the emulator, which runs them as kernels) compute the complex sqrt, exp
   // and log in real math (gpu_complex.cpp): the host runtime is not on the device; sema
-  // refuses the table's other functions there.
+  // types cmath's others there as calls of the library's device_cmath, and refuses the rest.
 #define MAHOU_COMPLEX_FUNCTION(id, text, symbol)                                                                 \
   case Intrinsic::id:                                                                                            \
     if ((gpu() || options_.simulateGpu) &&                                                                       \

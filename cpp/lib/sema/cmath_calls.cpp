@@ -1,6 +1,7 @@
 // Typing of the cmath module on complex numbers (arguments widen to complex128):
 // sqrt/exp/log and the trigonometric and hyperbolic functions call the runtime's
-// complex functions (C99's, as CPython's up to an ulp or so); phase, polar, rect, isnan,
+// complex functions (C99's, as CPython's up to an ulp or so; in kernels, the library's
+// device_cmath for the trigonometric and hyperbolic ones); phase, polar, rect, isnan,
 // isinf and isfinite are formulas over the real and imaginary parts.
 #include "sema/typers.h"
 
@@ -48,7 +49,18 @@ ExprPtr cmathRect(Use &u) {
   return call2(t, ir::Intrinsic::MakeComplex, c128, std::move(re), std::move(im), loc);
 }
 
-// cmath.sin(z), cmath.acosh(z), ... (variant: the runtime's intrinsic) on complex128.
+// A function of python/mahou/_library/device_cmath.py: cmath's functions and complex **
+// in real math for kernels, where the host runtime's functions do not exist.
+ExprPtr deviceCmathCall(Typing &t, const std::string &name, std::vector<ExprPtr> args, Loc loc) {
+  const GlobalValue &g = t.global("@device_cmath." + name);
+  if (g.kind != GlobalValue::Kind::Function) internalError("the library's device cmath." + name + " is missing");
+  CallArgs call;
+  call.positional = std::move(args);
+  return t.callCompiled(g.handle, "cmath." + name, std::move(call), loc);
+}
+
+// cmath.sin(z), cmath.acosh(z), ... (variant: the runtime's intrinsic) on complex128; in
+// kernels the library's functions of the same name.
 ExprPtr cmathRuntime(Use &u) {
   Typing &t = u.t;
   std::string fname = u.qualified();
@@ -56,7 +68,13 @@ ExprPtr cmathRuntime(Use &u) {
   auto args = u.args(1, 1, {}, fname);
   if (Typing::isUnknown(args[0])) return t.unknown(u.loc);
   if (!args[0]->type.isNumber()) t.error(u.loc, fname + "() needs a number, not " + args[0]->type.str());
-  return call1(t, ir::Intrinsic(u.variant()), c128, ir::makeCast(std::move(args[0]), c128), u.loc);
+  ExprPtr z = ir::makeCast(std::move(args[0]), c128);
+  if (t.gpu()) {
+    std::vector<ExprPtr> one;
+    one.push_back(std::move(z));
+    return deviceCmathCall(t, std::string(u.name), std::move(one), u.loc);
+  }
+  return call1(t, ir::Intrinsic(u.variant()), c128, std::move(z), u.loc);
 }
 
 // cmath.<name>(z) of one number (variant: CmathFunction), computed on complex128.

@@ -276,7 +276,16 @@ ExprPtr FunctionTyper::binary(ast::BinOpKind op, ExprPtr lhs, ExprPtr rhs, Loc l
     if (common == DType::Bool) result = boolArithmetic;
     break;
   case ast::BinOpKind::Pow:
-    if (types::isComplex(common) && gpu_) notSupported(loc, "complex ** in CUDA kernels is not supported yet");
+    // Kernels: the host runtime's complex power is not on the device; the library's, in
+    // real math (the same algorithm), for every complex base or exponent.
+    if (types::isComplex(common) && gpu_ && elementwiseDepth_ == 0) {
+      Type ct = Type::scalar(common);
+      std::vector<ExprPtr> ab;
+      ab.push_back(ir::makeCast(std::move(lhs), ct));
+      ab.push_back(ir::makeCast(std::move(rhs), ct));
+      return ir::makeCast(deviceCmathCall(*this, "power", std::move(ab), loc), ct);
+    }
+    if (types::isComplex(common) && gpu_) notSupported(loc, "complex ** of arrays in CUDA kernels is not supported");
     if (common == DType::Bool) result = boolArithmetic;
     // An integer to a negative constant power is a float, as in Python and Numba
     // (x ** -3 is 0.125 for x = 2): computed as C's pow of the two as floats, as CPython.

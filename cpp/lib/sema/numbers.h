@@ -21,6 +21,9 @@ ExprPtr instanceConversion(Typing &t, NumberConversion to, const std::string &fn
 // value (others unchanged); an IntEnum member's value where it is used as a number;
 // ==, !=, is, is not and ordering with a member operand (null when neither is one).
 Type enumMemberType(const GlobalValue &g);
+// A function of the library's device_cmath (cmath's functions and complex ** in real
+// math, for kernels), called with typed arguments (cmath_calls.cpp).
+ExprPtr deviceCmathCall(Typing &t, const std::string &name, std::vector<ExprPtr> args, Loc loc);
 ExprPtr enumConstant(const GlobalValue &g, Loc loc);
 ExprPtr enumValue(ExprPtr e);
 ExprPtr intEnumValue(ExprPtr e);

@@ -11,7 +11,8 @@ the random module's functions made of its primitives), 'operator.<name>'
 (operator_module: the operator module's functions as their operators),
 'heapq.<name>' (heapq_module: CPython's heap algorithms on lists), 'polynomial.<name>'
 (numpy.polynomial.polynomial's functions and polyutils' as_series/trimseq), 'bytes.<name>'
-(bytes_methods: bytes values' operators and methods); the resolver
+(bytes_methods: bytes values' operators and methods), 'device_cmath.<name>' (cmath's
+trigonometric and hyperbolic functions and complex ** in real math, for kernels); the resolver
 (mahou._resolver) imports this package on the first such name.
 """
 
@@ -30,6 +31,7 @@ _MODULES = {
     "heapq": "mahou._library.heapq_module",
     "polynomial": "mahou._library.polynomial",
     "bytes": "mahou._library.bytes_methods",
+    "device_cmath": "mahou._library.device_cmath",
 }
 
 
