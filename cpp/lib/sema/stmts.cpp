@@ -399,7 +399,8 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   if (auto *n = s.target->as<ast::Name>()) {
     int var = varIndex_.at(n->id);
     auto cur = load(var, s.loc);
-    if (!isUnknown(cur) && cur->type.isArray()) { // in place: a += b writes into a's memory
+    // in place: a += b writes into a's memory; a bytes value is immutable (b += c makes a new one)
+    if (!isUnknown(cur) && cur->type.isArray() && !isBytesValue(cur->type)) {
       auto v = binary(s.op, load(var, s.loc), expr(*s.value), s.loc);
       if (isUnknown(v)) return;
       out.push_back(storeView(std::move(cur), std::move(v), s.loc));
