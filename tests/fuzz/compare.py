@@ -62,6 +62,11 @@ def difference(got, expected, path="result"):
         if type(got).__name__ == "Set" and type(got).__module__ == "mahou.typed":
             got = set(got)  # a typed.Set: the reference runs on a Python set
         return None if type(got) is type(expected) and got == expected else f"{path}: expected {expected!r}, got {got!r}"
+    if type(expected).__name__ == "_PythonCell":  # a structure (fuzz_runtime.cell_class): its fields
+        return difference((got.n, got.v), (expected.n, expected.v), path + " (n, v)")
+    if isinstance(expected, (np.str_, np.bytes_)):  # an item of a U/S array: a str/bytes compiled, as Numba
+        expected = expected.item()
+        got = got.item() if isinstance(got, (np.str_, np.bytes_)) else got
     if expected is None or isinstance(expected, (str, bytes)):
         return None if type(got) is type(expected) and got == expected else f"{path}: expected {expected!r}, got {got!r}"
     e, g = _number(expected), _number(got)

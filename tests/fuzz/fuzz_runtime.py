@@ -70,3 +70,65 @@ class Level(enum.IntEnum):
     LOW = 0
     MID = 5
     HIGH = -3
+
+
+class _PythonCell:
+    """The reference's `Cell`: a mutable structure of an int `n` and a float `v`."""
+
+    def __init__(self, n, v):
+        self.n = n
+        self.v = v
+
+    def __repr__(self):
+        return f"Cell({self.n!r}, {self.v!r})"
+
+
+_CELL = None
+
+
+def cell_class():
+    """The program's `Cell`: a StructRef proxy compiled (fields n and v, read and written
+    in compiled code), a plain class in the reference."""
+    global _CELL
+    if MODE == "python":
+        return _PythonCell
+    if _CELL is None:
+        _CELL = _define_cell()
+    return _CELL
+
+
+def _define_cell():
+    import mahou
+    from mahou.core import types
+    from mahou.experimental import structref
+
+    @structref.register
+    class CellType(types.StructRef):
+        def preprocess_fields(self, fields):
+            return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+    @mahou.njit
+    def cell_n(c):
+        return c.n
+
+    @mahou.njit
+    def cell_v(c):
+        return c.v
+
+    class Cell(structref.StructRefProxy):
+        def __new__(cls, n, v):
+            return structref.StructRefProxy.__new__(cls, n, v)
+
+        @property
+        def n(self):
+            return cell_n(self)
+
+        @property
+        def v(self):
+            return cell_v(self)
+
+        def __repr__(self):
+            return f"Cell({self.n!r}, {self.v!r})"
+
+    structref.define_proxy(Cell, CellType, ["n", "v"])
+    return Cell

@@ -51,7 +51,7 @@ def mutable_in(args):
     """The arguments a call can change: arrays, lists and sets (written back; typed sets
     shared), also in tuples."""
     for a in args:
-        if isinstance(a, (np.ndarray, list, set)) or type(a).__name__ == "Set":
+        if isinstance(a, (np.ndarray, list, set)) or type(a).__name__ in ("Set", "Cell", "_PythonCell"):
             yield a
         elif isinstance(a, tuple):
             yield from mutable_in(a)

@@ -15,7 +15,7 @@ from .inputs import input_text
 
 # Feature modules, each registering itself on import.
 FEATURES = ["scalars", "control", "arrays", "tuples", "strings", "lists", "optionals", "dicts", "prange", "calls",
-            "typed_sets", "bytes_values", "char_arrays"]
+            "typed_sets", "bytes_values", "char_arrays", "structs"]
 for _name in FEATURES:
     importlib.import_module(f"{__name__}.{_name}")
 
@@ -30,6 +30,7 @@ TypedSet = fuzz_runtime.typed_set()
 INT_KEY, STR_KEY = fuzz_runtime.key_types()
 literal_unroll = fuzz_runtime.literal_unroll()
 Level = fuzz_runtime.Level
+Cell = fuzz_runtime.cell_class()
 """
 
 

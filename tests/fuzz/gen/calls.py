@@ -12,7 +12,7 @@ def call(g, t, depth):
     f = g.rng.choice(fs)
     args = []
     for _, pt in f.params:
-        if is_array(pt) or pt[0] == "chararray":
+        if is_array(pt) or pt[0] in ("chararray", "cell"):
             v = g.var_of_type(pt)
             if v is None:
                 return None

@@ -84,6 +84,8 @@ def input_text(rng, t):
         return "{" + ", ".join(input_text(rng, t[1]) for _ in range(rng.randint(1, 5))) + "}"
     if isinstance(t, tuple) and t[0] == "tset":
         return "TypedSet([" + ", ".join(input_text(rng, t[1]) for _ in range(rng.randint(1, 5))) + "])"
+    if t == ("cell",):
+        return f"Cell({int_text(rng)}, {float_text(rng)})"
     if t == "bytes":
         return repr(rng.choice(BYTES_WORDS))
     if isinstance(t, tuple) and t[0] == "chararray":
