@@ -879,3 +879,20 @@ def test_reversed_iterates_the_list_it_was_made_from():
 
     for n in (0, 5):
         assert njit(f)(n) == f(n)
+
+
+def set_in_place(s, t):
+    alias = s
+    s |= t
+    s -= {0}
+    return len(alias)
+
+
+def test_the_fuzzers_reference_changes_sets_in_place():
+    """s |= t is set.__ior__ (the same set changes): the reference rewrote every
+    augmented assignment to `s = s | t`, which hid compiled code rebinding the name to a
+    new set (the caller's set and aliases unchanged)."""
+    ref = reference_of("def f(s, t):\n    alias = s\n    s |= t\n    s -= {0}\n    return len(alias)\n", "f")
+    a, b = {0, 1}, {0, 1}
+    assert ref(a, {2}) == 2 and a == {1, 2}
+    assert njit(set_in_place)(b, {2}) == 2 and b == {1, 2}
