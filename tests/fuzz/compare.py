@@ -2,8 +2,8 @@
 and a float that are equal are equal: a variable has one type in compiled code, so an
 int assigned where floats also are is a float there), floats exactly (NaN equals NaN,
 -0.0 and 0.0 differ), NumPy scalars as Python numbers, arrays elementwise with shape
-and dtype kind, tuples and lists item by item, dicts key by key in insertion order, sets and strings
-exactly, None as None."""
+and dtype kind, tuples and lists item by item, dicts key by key in insertion order, sets (a
+typed.Set where the reference has a Python set), strings and bytes exactly, None as None."""
 
 import math
 
@@ -59,8 +59,15 @@ def difference(got, expected, path="result"):
                 return d
         return None
     if isinstance(expected, (set, frozenset)):
+        if type(got).__name__ == "Set" and type(got).__module__ == "mahou.typed":
+            got = set(got)  # a typed.Set: the reference runs on a Python set
         return None if type(got) is type(expected) and got == expected else f"{path}: expected {expected!r}, got {got!r}"
-    if expected is None or isinstance(expected, str):
+    if type(expected).__name__ == "_PythonCell":  # a structure (fuzz_runtime.cell_class): its fields
+        return difference((got.n, got.v), (expected.n, expected.v), path + " (n, v)")
+    if isinstance(expected, (np.str_, np.bytes_)):  # an item of a U/S array: a str/bytes compiled, as Numba
+        expected = expected.item()
+        got = got.item() if isinstance(got, (np.str_, np.bytes_)) else got
+    if expected is None or isinstance(expected, (str, bytes)):
         return None if type(got) is type(expected) and got == expected else f"{path}: expected {expected!r}, got {got!r}"
     e, g = _number(expected), _number(got)
     if e is None:

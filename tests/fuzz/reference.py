@@ -94,8 +94,8 @@ def libm_hypot(x, y):
 
 
 def in_place(x, y, name):
-    """x += y / x *= y of a list: the list itself changes (operator.iadd / imul), as
-    compiled code does too."""
+    """x += y / x *= y of a list, x |= y (&=, -=, ^=) of a set: the list or set itself
+    changes (operator.iadd, imul, ior, ...), as compiled code does too."""
     return getattr(operator, name)(x, y)
 
 
@@ -221,10 +221,12 @@ class _Instrument(ast.NodeTransformer):
                 value = ast.Call(func=ast.Name("__true_div", ast.Load()),
                                  args=[ast.Name(node.target.id, ast.Load()), node.value], keywords=[])
             value = self._wrap(ast.copy_location(value, node))
-            if isinstance(node.op, (ast.Add, ast.Mult)):  # a list changes in place (x += y is x.extend(y))
-                name = "iadd" if isinstance(node.op, ast.Add) else "imul"
+            in_place = {ast.Add: "iadd", ast.Mult: "imul", ast.BitOr: "ior", ast.BitAnd: "iand", ast.Sub: "isub",
+                        ast.BitXor: "ixor"}.get(type(node.op))
+            if in_place:  # a list or set changes in place (x += y is x.extend(y), s |= t is s.update(t))
+                name = in_place
                 target = ast.Name(node.target.id, ast.Load())
-                value = ast.IfExp(test=ast.Call(func=ast.Name("__is_list", ast.Load()), args=[target], keywords=[]),
+                value = ast.IfExp(test=ast.Call(func=ast.Name("__is_mutable", ast.Load()), args=[target], keywords=[]),
                                   body=ast.Call(func=ast.Name("__in_place", ast.Load()),
                                                 args=[ast.Name(node.target.id, ast.Load()), node.value,
                                                       ast.Constant(name)], keywords=[]),
@@ -258,7 +260,7 @@ def load_reference(source, path, name):
     namespace = {"__name__": name, "__file__": path, "__check_int64": check_int64,
                  "__guarded_call": guarded_call, "__guarded_pow": guarded_pow,
                  "__true_div": true_div, "__sum": left_to_right_sum,
-                 "__is_list": lambda x: type(x) is list, "__in_place": in_place,
+                 "__is_mutable": lambda x: type(x) in (list, set), "__in_place": in_place,
                  "__libm_hypot": libm_hypot, "__compare_chain": compare_chain, "__ast": ast}
     exec(compile(tree, path, "exec"), namespace)
     return namespace

@@ -513,6 +513,23 @@ def test_bytes_operators_match_python(a):
         assert g(a, b) == bytes_methods(a, b), b
 
 
+def bytes_augmented(a, b):
+    c = b"q"
+    c += a  # a new bytes value: bytes are immutable
+    a += b  # an argument too: the caller's object does not change
+    b *= 2
+    return a, b, c
+
+
+@pytest.mark.parametrize("a", BYTES, ids=repr)
+def test_bytes_augmented_assignment_makes_a_new_value(a):
+    f = njit(bytes_augmented)
+    for b in BYTES[:4]:
+        before = (bytes(a), bytes(b))
+        assert f(a, b) == bytes_augmented(a, b), b
+        assert (a, b) == before
+
+
 def bytes_of_slices(a):
     # views of a bytes value compare, hash and search as the bytes they show
     return a[1:] == a[1:], a[::2] < a[1::2], hash(a[::-1]), a[::-1].find(a[:1]), a[1:] + a[:1]

@@ -879,3 +879,68 @@ def test_reversed_iterates_the_list_it_was_made_from():
 
     for n in (0, 5):
         assert njit(f)(n) == f(n)
+
+
+def set_in_place(s, t):
+    alias = s
+    s |= t
+    s -= {0}
+    return len(alias)
+
+
+def test_the_fuzzers_reference_changes_sets_in_place():
+    """s |= t is set.__ior__ (the same set changes): the reference rewrote every
+    augmented assignment to `s = s | t`, which hid compiled code rebinding the name to a
+    new set (the caller's set and aliases unchanged)."""
+    ref = reference_of("def f(s, t):\n    alias = s\n    s |= t\n    s -= {0}\n    return len(alias)\n", "f")
+    a, b = {0, 1}, {0, 1}
+    assert ref(a, {2}) == 2 and a == {1, 2}
+    assert njit(set_in_place)(b, {2}) == 2 and b == {1, 2}
+
+
+def len_of_literal_dict(x):
+    return len({'w': 'ab', 'y': 1 / x})
+
+
+def len_of_tuple(x):
+    return len((1 // x, 2.5))
+
+
+def in_literal_dict(x):
+    return 'w' in {'w': 'ab', 'y': 1 / x}
+
+
+def literal_dict_get_default(x):
+    return {'x': 1, 'w': 'a'}.get('x', 1 / x)
+
+
+def hasattr_of_a_tuple(x):
+    return hasattr((1 / x, 2), 'foo')
+
+
+def in_order(x):
+    xs = [1]
+    try:
+        return (1 // x) in {'w': 2, 'y': xs[5], 'z': 'q'}
+    except ZeroDivisionError:
+        return -1
+    except IndexError:
+        return -2
+
+
+@pytest.mark.parametrize("fn", [len_of_literal_dict, len_of_tuple, in_literal_dict, literal_dict_get_default,
+                                hasattr_of_a_tuple, in_order])
+@pytest.mark.parametrize("x", [0, 2, -3])
+def test_values_known_from_the_type_still_evaluate_their_operands(fn, x):
+    """Seed 1, program 175: len() of a literal dict (and of a tuple, `in` and get()'s
+    default on a literal dict, hasattr) was answered from the type without evaluating the
+    values, so `1 / x` never raised ZeroDivisionError; `in` evaluates the needle first."""
+    try:
+        expected = ("value", fn(x))
+    except ZeroDivisionError:
+        expected = ("raise",)
+    try:
+        got = ("value", njit(fn)(x))
+    except ZeroDivisionError:
+        got = ("raise",)
+    assert got == expected

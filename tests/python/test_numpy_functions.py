@@ -72,6 +72,26 @@ def test_median_dtypes_and_views(dtype):
     check(median_of, samples(dtype)[:8].reshape(2, 4))
 
 
+@pytest.mark.parametrize("q", [50.0, 0.0, 100.0, np.array([10.0, 90.0]), np.array([150.0]), 120.0])
+@pytest.mark.parametrize("shape", [(0,), (2, 0)])
+def test_percentiles_of_empty_arrays(q, shape):
+    # NumPy 2: percentile/quantile of an empty array raise IndexError (after the q range
+    # check, a ValueError); the nan forms give nan, as median does
+    a = np.zeros(shape)
+    for fn, scale in ((percentile_of, 1.0), (quantile_of, 100.0), (nanpercentile_of, 1.0)):
+        try:
+            expected = ("value", fn(a, q / scale))
+        except (IndexError, ValueError) as e:
+            expected = ("raise", type(e))
+        try:
+            got = ("value", njit(fn)(a, q / scale))
+        except (IndexError, ValueError) as e:
+            got = ("raise", type(e))
+        assert got[0] == expected[0] and (got[0] == "value" or got[1] is expected[1]), (fn.__name__, got, expected)
+        if got[0] == "value":
+            np.testing.assert_array_equal(got[1], expected[1])
+
+
 def test_median_float32_stays_float32():
     a = np.array([0.1, 0.7, 0.2, 0.4], dtype=np.float32)
     got = njit(median_of)(a)

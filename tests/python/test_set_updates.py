@@ -141,3 +141,69 @@ def test_update_arity_and_type():
         return s
     with pytest.raises(TypingError):
         njit(wrong_items)([1])
+
+
+def operators_in_place(a, b):
+    s, t, u, w = set(a), set(a), set(a), set(a)
+    alias = (s, t, u, w)
+    s |= set(b)
+    t &= set(b)
+    u -= set(b)
+    w ^= set(b)
+    return [sorted(x) for x in alias]
+
+
+def operators_with_itself(a):
+    s, t, u, w = set(a), set(a), set(a), set(a)
+    s |= s
+    t &= t
+    u -= u
+    w ^= w
+    return sorted(s), sorted(t), len(u), len(w)
+
+
+@pytest.mark.parametrize("a,b", PAIRS, ids=repr)
+def test_in_place_operators_change_the_set_itself(a, b):
+    # s |= t is set.__ior__: the same object changes (another name for it sees it)
+    same(operators_in_place, a, b)
+    same(operators_with_itself, a)
+
+
+def ior(s, t):
+    s |= t
+    return len(s)
+
+
+def iand(s, t):
+    s &= t
+    return len(s)
+
+
+def isub(s, t):
+    s -= t
+    return len(s)
+
+
+def ixor(s, t):
+    s ^= t
+    return len(s)
+
+
+@pytest.mark.parametrize("f", [ior, iand, isub, ixor])
+@pytest.mark.parametrize("typed", [False, True])
+def test_in_place_operators_reach_the_caller(f, typed):
+    from mahou import typed as typed_containers
+    from mahou import types
+
+    for a, b in [({1, 2, 3}, {2, 5}), ({4}, {4}), ({-1, 7}, {-1, 7, 8}), ({0}, set())]:
+        want_s = set(a)
+        want = f(want_s, set(b))
+        if typed:
+            x = typed_containers.Set(a)
+            y = typed_containers.Set(b) if b else typed_containers.Set.empty(types.int64)
+        elif not b:
+            continue  # an empty reflected set has no item type
+        else:
+            x, y = set(a), set(b)
+        assert njit(f)(x, y) == want
+        assert set(x) == want_s  # the caller's set changed, as Python's

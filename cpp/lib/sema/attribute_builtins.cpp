@@ -14,9 +14,9 @@ std::string attributeName(Use &u, ExprPtr &name) {
   return name->type.text;
 }
 
-// `value` evaluated for its effects, then `result`.
+// `value` evaluated for its effects (and the exceptions it raises), then `result`.
 ExprPtr after(Typing &t, ExprPtr value, ExprPtr result, Loc loc) {
-  if (t.isPureValue(*value)) return result;
+  if (isInert(*value)) return result;
   auto stmts = std::make_shared<ir::Block>();
   auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
   st->exprs.push_back(std::move(value));

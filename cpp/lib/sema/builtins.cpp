@@ -111,7 +111,13 @@ ExprPtr builtinLen(Use &u) {
   if (types::isRange(at) || (at.isOptional() && types::isRange(at.elems[0])))
     return rangeLength(t, t.unwrapOptional(std::move(args[0])), u.loc);
   refuseSlice(t, at, u.loc, "has no len()");
-  if (at.isTuple()) return ir::makeConst(Type::int64(), u.loc, int64_t(at.elems.size()));
+  if (at.isTuple()) { // its length is its type's; the tuple (or literal dict) still evaluated: 1 / x raises
+    ExprPtr n = ir::makeConst(Type::int64(), u.loc, int64_t(at.elems.size()));
+    if (isInert(*args[0])) return n;
+    auto stmts = std::make_shared<ir::Block>();
+    stmts->push_back(ir::makeEval(std::move(args[0]), u.loc));
+    return t.seqExpr(std::move(stmts), std::move(n), u.loc);
+  }
   if (at.isObject() || at.kind == Kind::Str || at.isOptional()) return objectLen(t, t.unwrapOptional(std::move(args[0])), u.loc);
   if (!at.isArray()) u.error("object of type " + at.str() + " has no len()");
   auto s = std::make_unique<ir::Expr>(ir::ExprOp::ArrayShape, Type::int64(), u.loc);

@@ -35,9 +35,9 @@ ExprPtr tupleOf(std::vector<ExprPtr> items, Loc loc) {
 
 ExprPtr keyConst(Typing &t, const std::string &key, Loc loc) { return toUnicode(t, ir::makeStrConst(key, loc)); }
 
-// `d` evaluated for its effects, then `value`.
+// `d` evaluated for its effects (and the exceptions its values raise), then `value`.
 ExprPtr after(Typing &t, ExprPtr d, ExprPtr value, Loc loc) {
-  if (t.isPureValue(*d)) return value;
+  if (isInert(*d)) return value;
   auto stmts = std::make_shared<ir::Block>();
   stmts->push_back(ir::makeEval(std::move(d), loc));
   return t.seqExpr(std::move(stmts), std::move(value), loc);
@@ -122,7 +122,7 @@ ExprPtr literalDictGetMethod(Use &u) {
   ExprPtr dflt = args.size() == 2 ? std::move(args[1]) : ir::makeConst(Type::none(), u.loc, 0);
   if (!i) return after(u.t, std::move(u.self), std::move(dflt), u.loc);
   ExprPtr v = valueAt(std::move(u.self), *i, u.loc);
-  if (args.size() == 2 && !u.t.isPureValue(*dflt)) { // the default is evaluated, as Python does
+  if (args.size() == 2 && !isInert(*dflt)) { // the default is evaluated, as Python does (1 / x raises)
     auto stmts = std::make_shared<ir::Block>();
     int held = u.t.holdInTemp(std::move(v), u.loc, *stmts);
     stmts->push_back(ir::makeEval(std::move(dflt), u.loc));
@@ -195,6 +195,9 @@ ExprPtr literalDictContains(Typing &t, bool negate, ExprPtr needle, ExprPtr d, L
   const Type dt = d->type, nt = needle->type;
   if (types::literalDictView(dt) != LiteralDictView::Dict && types::literalDictView(dt) != LiteralDictView::Keys)
     return tupleContains(t, negate, std::move(needle), literalDictIterable(t, std::move(d), loc), loc);
+  auto first = std::make_shared<ir::Block>();
+  if (!isInert(*needle) && !isInert(*d)) // Python evaluates the needle, then the dict
+    needle = t.load(t.holdInTemp(std::move(needle), loc, *first), loc);
   ExprPtr r;
   if (nt.kind == Kind::Str) {
     r = boolConst(loc, keyIndex(dt, nt.text).has_value());
@@ -213,6 +216,7 @@ ExprPtr literalDictContains(Typing &t, bool negate, ExprPtr needle, ExprPtr d, L
     t.error(loc, "unhashable type: '" + nt.str() + "' (the key of `in` on a literal dict)");
   }
   r = after(t, std::move(d), std::move(r), loc);
+  if (!first->empty()) r = t.seqExpr(first, std::move(r), loc);
   return negate ? t.logicalNot(std::move(r)) : std::move(r);
 }
 

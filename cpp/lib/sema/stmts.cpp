@@ -364,11 +364,43 @@ bool FunctionTyper::listInPlace(int var, ExprPtr cur, const ast::AugAssign &s, i
   return true;
 }
 
+// s |= t, s &= t, s -= t and s ^= t change the set itself, as Python's set.__ior__ and
+// the others do (a caller's set passed in, or another name for it, sees the change): for |=
+// s.update(t); for the others the combined set put back into s (cleared, then updated), so
+// that s op= s is right. False when the items' type is not known yet.
+bool FunctionTyper::setInPlace(int var, ExprPtr cur, const ast::AugAssign &s, ir::Block &out) {
+  const Type set = cur->type;
+  if (set.elems.empty() || set.elems[0].containsUnknown()) return false;
+  Loc loc = s.loc;
+  auto update = [&](ExprPtr other) {
+    std::vector<ExprPtr> a;
+    a.push_back(load(var, loc));
+    a.push_back(std::move(other));
+    out.push_back(ir::makeEval(objectOp(*this, ir::ObjectOp::SetUpdate, Type::none(), std::move(a), loc), loc));
+  };
+  ExprPtr other = expr(*s.value);
+  if (isUnknown(other)) return true;
+  if (s.op == ast::BinOpKind::BitOr && other->type == set) {
+    update(std::move(other));
+    return true;
+  }
+  ExprPtr combined = binary(s.op, std::move(cur), std::move(other), loc);
+  if (isUnknown(combined)) return true;
+  int held = tempVar(combined->type, loc);
+  out.push_back(assignVar(held, std::move(combined), loc));
+  std::vector<ExprPtr> a;
+  a.push_back(load(var, loc));
+  out.push_back(ir::makeEval(objectOp(*this, ir::ObjectOp::SetClear, Type::none(), std::move(a), loc), loc));
+  update(load(held, loc));
+  return true;
+}
+
 void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
   if (auto *n = s.target->as<ast::Name>()) {
     int var = varIndex_.at(n->id);
     auto cur = load(var, s.loc);
-    if (!isUnknown(cur) && cur->type.isArray()) { // in place: a += b writes into a's memory
+    // in place: a += b writes into a's memory; a bytes value is immutable (b += c makes a new one)
+    if (!isUnknown(cur) && cur->type.isArray() && !isBytesValue(cur->type)) {
       auto v = binary(s.op, load(var, s.loc), expr(*s.value), s.loc);
       if (isUnknown(v)) return;
       out.push_back(storeView(std::move(cur), std::move(v), s.loc));
@@ -376,6 +408,12 @@ void FunctionTyper::augAssign(const ast::AugAssign &s, ir::Block &out) {
     }
     if (!isUnknown(cur) && cur->type.isList() && (s.op == ast::BinOpKind::Add || s.op == ast::BinOpKind::Mult)) {
       if (listInPlace(var, std::move(cur), s, out)) return;
+      cur = load(var, s.loc);
+    }
+    if (!isUnknown(cur) && cur->type.isSet() &&
+        (s.op == ast::BinOpKind::BitOr || s.op == ast::BinOpKind::BitAnd || s.op == ast::BinOpKind::Sub ||
+         s.op == ast::BinOpKind::BitXor)) {
+      if (setInPlace(var, std::move(cur), s, out)) return;
       cur = load(var, s.loc);
     }
     if (!isUnknown(cur) && cur->type.isInstance()) { // x += y: x.__iadd__(y) when the class has it

@@ -52,6 +52,19 @@ bool isPure(const ir::Expr &e) {
 
 bool FunctionTyper::isPureValue(const ir::Expr &e) const { return isPure(e); }
 
+bool isInert(const ir::Expr &e) {
+  switch (e.op) {
+  case ir::ExprOp::Const:
+  case ir::ExprOp::LoadVar: return true;
+  case ir::ExprOp::TupleMake:
+  case ir::ExprOp::TupleGet:
+    for (auto &a : e.args)
+      if (!isInert(*a)) return false;
+    return true;
+  default: return false;
+  }
+}
+
 // A copy of `e` for a second evaluation; refuses expressions with effects.
 ExprPtr duplicate(const Typing &t, const ir::Expr &e, const std::string &what) {
   if (!isPure(e)) t.notSupported(e.loc, what + " with an operand that has side effects or allocates; assign it to a variable first");

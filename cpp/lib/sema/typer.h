@@ -262,6 +262,7 @@ public:
   void unpackArray(const std::vector<ast::ExprPtr> &targets, ExprPtr value, Loc loc, ir::Block &out);
   void augAssign(const ast::AugAssign &s, ir::Block &out);
   bool listInPlace(int var, ExprPtr cur, const ast::AugAssign &s, ir::Block &out); // l += xs, l *= n
+  bool setInPlace(int var, ExprPtr cur, const ast::AugAssign &s, ir::Block &out);  // s |= t, &=, -=, ^=
   void forStmt(const ast::For &s, ir::Block &out);
   // for target in iter: body (and the else block when given), emitted into `out`.
   void forLoop(const ast::Expr &target, const ast::Expr &iter, Loc loc, const std::function<void(ir::Block &)> &body,

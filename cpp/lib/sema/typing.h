@@ -218,6 +218,10 @@ struct Use {
 // refuses (naming `what`) calls and allocations (tuples.cpp).
 ExprPtr duplicate(const Typing &t, const ir::Expr &e, const std::string &what);
 
+// An expression that can be left unevaluated: no effect and nothing that can raise
+// (constants, variables, tuples of them; tuples.cpp). A pure `1 / x` can raise.
+bool isInert(const ir::Expr &e);
+
 // Any of the values not typed yet (this pass).
 inline bool anyUnknown(const std::vector<ExprPtr> &values) {
   for (auto &v : values)

@@ -103,11 +103,25 @@ def _quantiles(a, q, scale, skipnan):
         out = np.empty(q.shape, dtype=np.float64)
         qf = q.ravel()
         of = out.ravel()
+        if s.shape[0] == 0 and not skipnan:
+            for i in range(qf.shape[0]):
+                _quantile_one(s, 0, qf[i] / scale, True, 0.0)  # every q checked first, as NumPy
+            _empty_quantile()
         for i in range(qf.shape[0]):
             of[i] = _quantile_one(s, n, qf[i] / scale, nan, 0.0)
         return out
     else:
-        return _quantile_one(s, n, q / scale, nan, _stat_zero(a))
+        r = _quantile_one(s, n, q / scale, nan, _stat_zero(a))
+        if s.shape[0] == 0 and not skipnan:
+            _empty_quantile()
+        return r
+
+
+@njit
+def _empty_quantile():
+    # NumPy 2's percentile/quantile of an empty array index its last item (the nan forms
+    # give nan)
+    raise IndexError("index -1 is out of bounds for axis 0 with size 0")
 
 
 @njit

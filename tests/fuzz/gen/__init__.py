@@ -14,7 +14,8 @@ from .core import BOOL, FLOAT, INT, FunctionInfo, Gen, NoExpression, indent, is_
 from .inputs import input_text
 
 # Feature modules, each registering itself on import.
-FEATURES = ["scalars", "control", "arrays", "tuples", "strings", "lists", "optionals", "dicts", "prange", "calls"]
+FEATURES = ["scalars", "control", "arrays", "tuples", "strings", "lists", "optionals", "dicts", "prange", "calls",
+            "typed_sets", "bytes_values", "char_arrays", "structs"]
 for _name in FEATURES:
     importlib.import_module(f"{__name__}.{_name}")
 
@@ -25,6 +26,11 @@ import numpy as np
 import fuzz_runtime
 compiled = fuzz_runtime.decorator(boundscheck={boundscheck}, parallel={parallel})
 prange = fuzz_runtime.prange()
+TypedSet = fuzz_runtime.typed_set()
+INT_KEY, STR_KEY = fuzz_runtime.key_types()
+literal_unroll = fuzz_runtime.literal_unroll()
+Level = fuzz_runtime.Level
+Cell = fuzz_runtime.cell_class()
 """
 
 

@@ -12,7 +12,7 @@ def call(g, t, depth):
     f = g.rng.choice(fs)
     args = []
     for _, pt in f.params:
-        if is_array(pt):
+        if is_array(pt) or pt[0] in ("chararray", "cell"):
             v = g.var_of_type(pt)
             if v is None:
                 return None
@@ -24,5 +24,5 @@ def call(g, t, depth):
 
 @feature("calls")
 def register(reg):
-    for k in ("int", "float", "bool", "tuple", "str", "list", "optional", "dict", "set"):
+    for k in ("int", "float", "bool", "tuple", "str", "list", "optional", "dict", "set", "tset", "bytes"):
         reg.add_expr(k, 0.8, call)

@@ -1,8 +1,10 @@
 """Statements: assignments (each variable keeps one type), augmented assignments,
-if/elif/else, match statements on ints, bounded for and while loops with
+if/elif/else, match statements (on ints: literal, value (`Level.MID`, an IntEnum), or-, as-,
+capture and wildcard patterns, guards; on strings: literals; on tuples: sequence patterns
+with literal, capture, wildcard and star items, of the tuple's length or not), bounded for and while loops with
 break/continue, early returns, and try/except around code that can raise."""
 
-from .core import BOOL, FLOAT, INT, SCALARS, feature, indent
+from .core import BOOL, FLOAT, INT, SCALARS, STR, feature, indent, is_tuple
 
 AUG_OPS = {INT: ["+=", "-=", "*=", "//=", "%=", "&=", "|=", "^="], FLOAT: ["+=", "-=", "*=", "/=", "//=", "%="]}
 CAUGHT = ["ZeroDivisionError", "ArithmeticError", "Exception", "(ZeroDivisionError, IndexError)", "IndexError"]
@@ -55,6 +57,8 @@ def match_stmt(g, depth):
         return None
 
     def lit():
+        if g.chance(0.2):
+            return g.rng.choice(["Level.LOW", "Level.MID", "Level.HIGH"])  # a value pattern
         return str(g.rng.randint(-3, 9))
 
     lines = [f"match {g.expr(INT, 1)}:"]
@@ -83,6 +87,98 @@ def match_stmt(g, depth):
             g.declare(name, INT)
             head = f"case {name}:"
         lines += indent([head] + indent(g.stmts(depth + 1, 1)))
+        g.pop()
+    return lines
+
+
+STR_PATTERNS = ['""', '"a"', '"hello"', '"é"', '"ab"']
+
+
+def match_str(g, depth):
+    """`match` on a str: literal and or-patterns, a capture with a guard, a wildcard."""
+    if depth >= 3:
+        return None
+    lines = [f"match {g.expr(STR, 1)}:"]
+    for _ in range(g.rng.randint(1, 3)):
+        g.push()
+        if g.chance(0.3):
+            name = g.fresh("m")
+            g.declare(name, STR)
+            head = f"case {name} if {g.expr(BOOL, 1)}:"
+        else:
+            head = f"case {' | '.join(g.rng.sample(STR_PATTERNS, g.rng.randint(1, 2)))}:"
+        lines += indent([head] + indent(g.stmts(depth + 1, g.rng.randint(1, 2))))
+        g.pop()
+    if g.chance(0.4):
+        g.push()
+        lines += indent(["case _:"] + indent(g.stmts(depth + 1, 1)))
+        g.pop()
+    return lines
+
+
+def item_pattern(g, t):
+    """A pattern for one item of type t: a literal, a capture (declared) or `_`."""
+    r = g.rng.random()
+    if r < 0.35:
+        if t == INT:
+            return str(g.rng.randint(-2, 3))
+        if t == BOOL:
+            return g.rng.choice(["True", "False"])
+        if t == FLOAT:
+            return g.rng.choice(["0.0", "1.5", "-2.25"])
+    if r < 0.7:
+        name = g.fresh("m")
+        g.declare(name, t)
+        return name
+    return "_"
+
+
+def sequence_pattern(g, items):
+    """A sequence pattern for a tuple of these item types: every item, or a star among
+    them; sometimes of another length (it cannot match: pruned)."""
+    form = g.rng.choice(["all", "all", "star_end", "star_start", "other_length"])
+    if form == "all":
+        parts = [item_pattern(g, t) for t in items]
+    elif form == "star_end":
+        k = g.rng.randint(0, len(items))
+        parts = [item_pattern(g, t) for t in items[:k]] + ["*_"]
+    elif form == "star_start":
+        k = g.rng.randint(0, len(items))
+        parts = ["*_"] + [item_pattern(g, t) for t in items[len(items) - k:]]
+    else:
+        parts = ["_"] * (len(items) + g.rng.choice([-1, 1]) if len(items) > 1 else 2)
+    return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+
+
+def match_tuple(g, depth):
+    """`match` on a tuple: sequence patterns, or-patterns of them, `as` the whole, guards."""
+    if depth >= 3:
+        return None
+    ts = g.vars_of(lambda v: is_tuple(v.type))
+    if not ts:
+        return None
+    v = g.rng.choice(ts)
+    items = list(v.type[1])
+    lines = [f"match {v.name}:"]
+    for _ in range(g.rng.randint(1, 3)):
+        g.push()
+        pattern = sequence_pattern(g, items)
+        if g.chance(0.2):  # an or-pattern binds no names here: its alternatives are literal-only
+            other = "(" + ", ".join(g.rng.choice(["_", "0", "1"]) if t == INT else "_" for t in items) + \
+                    ("," if len(items) == 1 else "") + ")"
+            g.pop()
+            g.push()
+            pattern = f"{other} | ({', '.join('_' for _ in items)}{',' if len(items) == 1 else ''})"
+        if g.chance(0.2):
+            name = g.fresh("w")
+            g.declare(name, v.type)
+            pattern = f"{pattern} as {name}"
+        guard = f" if {g.expr(BOOL, 1)}" if g.chance(0.3) else ""
+        lines += indent([f"case {pattern}{guard}:"] + indent(g.stmts(depth + 1, g.rng.randint(1, 2))))
+        g.pop()
+    if g.chance(0.4):
+        g.push()
+        lines += indent(["case _:"] + indent(g.stmts(depth + 1, 1)))
         g.pop()
     return lines
 
@@ -176,6 +272,8 @@ def register(reg):
     reg.add_stmt(5, reassign)
     reg.add_stmt(2.5, if_stmt)
     reg.add_stmt(1, match_stmt)
+    reg.add_stmt(0.4, match_str)
+    reg.add_stmt(0.5, match_tuple)
     reg.add_stmt(2, for_range)
     reg.add_stmt(1, while_loop)
     reg.add_stmt(1, early_return)

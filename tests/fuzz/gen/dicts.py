@@ -3,7 +3,8 @@ displays, comprehensions, set() of lists and dicts, copies; `d[k]` (KeyError
 both), `get` (with and without a default), `pop`, `setdefault`, `in`, `len`,
 `sum`/`min`/`max` of keys and values, comparisons; stores, `del`, `update`, `clear`,
 augmented stores `d[k] += v`; literal dicts (string-constant keys, values of different
-types) read with constant keys, `get`, `in` and `len`; iteration over keys, values and items (the dict changed
+types) read with constant keys, `get`, `in` and `len`, and walked with literal_unroll over
+the dict, its values() or its items(); iteration over keys, values and items (the dict changed
 inside the loop: RuntimeError in both when its size changes); set algebra (`|`, `&`,
 `-`, `^`), `add`, `discard`, `remove`, subset and disjoint tests; sets as parameters
 and results, dicts as results.
@@ -74,6 +75,27 @@ def literal_dict_item(g, t, depth):
     if g.chance(0.3):
         return f"{d}.get('x', {g.expr(t, depth + 1)})" if g.chance(0.5) else f"{d}.get('x')"
     return f"{d}['x']"
+
+
+def literal_dict_unroll(g, depth):
+    """`for k, v in literal_unroll(d.items()):` over a literal dict (values of different
+    types): the body one version per item, using only what every value type has (str())."""
+    if g.loop_depth >= 2:
+        return None
+    items = [("x", g.expr(g.rng.choice([INT, FLOAT, BOOL]), 1)), ("w", repr(g.rng.choice(["w", "", "ab"]))),
+             ("y", g.expr(g.rng.choice([INT, FLOAT, BOOL, STR]), 1))]
+    g.rng.shuffle(items)
+    d, acc, k, v = g.fresh("ld"), g.fresh("s"), g.fresh("k"), g.fresh("x")
+    lines = [f"{d} = {{" + ", ".join(f"{key!r}: {value}" for key, value in items) + "}", f"{acc} = ''"]
+    form = g.rng.choice(["items", "values", "keys"])
+    if form == "items":
+        lines += [f"for {k}, {v} in literal_unroll({d}.items()):", f"    {acc} += {k} + '=' + str({v})[:8] + ';'"]
+    elif form == "values":
+        lines += [f"for {v} in literal_unroll({d}.values()):", f"    {acc} += str({v})[:8] + ','"]
+    else:
+        lines += [f"for {k} in literal_unroll({d}):", f"    {acc} += {k} + str({d}[{k}])[:4]"]
+    g.declare(acc, STR)
+    return lines
 
 
 @leaf
@@ -326,6 +348,7 @@ def register(reg):
     reg.add_stmt(1.3, change_dict)
     reg.add_stmt(0.8, change_set)
     reg.add_stmt(0.5, loop_over_dict)
+    reg.add_stmt(0.3, literal_dict_unroll)
     reg.add_param(0.5, lambda g: set_type(g.rng.choice(KEYS)))
     reg.add_return(0.6, lambda g: dict_type(g.rng.choice(KEYS), g.rng.choice(VALUES)))
     reg.add_return(0.4, lambda g: set_type(g.rng.choice(KEYS)))

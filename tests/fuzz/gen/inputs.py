@@ -1,8 +1,9 @@
 """Argument values for generated functions, as source text: edge cases of every
 type (zero, signs, int64 extremes, NaN, infinities, -0.0) and arrays in every layout
 compiled code meets (C, reversed, strided, Fortran-ordered, empty), strings (empty,
-ASCII, accented, CJK, astral, digits, separators, lone surrogates) and non-empty lists (an empty list
-from Python has no item type: a TypeError in compiled code as in Numba)."""
+ASCII, accented, CJK, astral, digits, separators, lone surrogates), bytes, non-empty lists
+and typed sets (an empty one from Python has no item type: a TypeError in compiled code as in
+Numba), and arrays of U<n>/S<n> strings (items longer than the width truncated by NumPy)."""
 
 from .core import BOOL, FLOAT, INT, STR, is_array, is_list, is_tuple, np_dtype
 
@@ -12,6 +13,10 @@ FLOATS = ["0.0", "-0.0", "1.5", "-2.25", "1e300", "-1e-300", "math.inf", "-math.
 
 WORDS = ["", "a", "hello", "Hello World", "héllo", "日本語テキスト", "emoji 🙂!", "a,b,,c", "  pad\t", "123",
          "-42", "ß", "İstanbul", "l", "lone \ud800 surrogate", "\udcff"]
+
+
+BYTES_WORDS = [b"", b"a", b"hello", b"\x00", b"a\x00b", b"\xff\x80", b"ll", b"a,b,,c", b"\xc3\xa9t\xc3\xa9",
+               b"123 ", b"trailing\x00\x00"]
 
 
 def int_text(rng):
@@ -55,6 +60,14 @@ def array_text(rng, dtype, ndim):
     return {"reversed": base + "[::-1, ::-1]", "strided": base + "[::2]"}.get(layout, base)
 
 
+def chararray_text(rng, kind, width):
+    layout = rng.choice(["C", "C", "reversed", "strided", "empty"])
+    n = 0 if layout == "empty" else rng.randint(1, 5) * (2 if layout == "strided" else 1)
+    words = [rng.choice(BYTES_WORDS if kind == "S" else WORDS) for _ in range(n)]
+    base = f"np.array([{', '.join(repr(w) for w in words)}], dtype=np.dtype('{kind}{width}'))"
+    return {"reversed": base + "[::-1]", "strided": base + "[::2]"}.get(layout, base)
+
+
 def input_text(rng, t):
     if t == INT:
         return int_text(rng)
@@ -69,6 +82,14 @@ def input_text(rng, t):
         return repr(rng.choice(WORDS))
     if isinstance(t, tuple) and t[0] == "set":
         return "{" + ", ".join(input_text(rng, t[1]) for _ in range(rng.randint(1, 5))) + "}"
+    if isinstance(t, tuple) and t[0] == "tset":
+        return "TypedSet([" + ", ".join(input_text(rng, t[1]) for _ in range(rng.randint(1, 5))) + "])"
+    if t == ("cell",):
+        return f"Cell({int_text(rng)}, {float_text(rng)})"
+    if t == "bytes":
+        return repr(rng.choice(BYTES_WORDS))
+    if isinstance(t, tuple) and t[0] == "chararray":
+        return chararray_text(rng, t[1], t[2])
     if is_list(t):
         return "[" + ", ".join(input_text(rng, t[1]) for _ in range(rng.randint(1, 6))) + "]"
     if is_array(t):
