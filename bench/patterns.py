@@ -5,7 +5,8 @@
 # of numbers and of arrays, str-keyed dicts, a 2-D filter, a histogram, CRC-32, zero
 # suppression, random walks of np.random.normal(size=) steps, a complex escape-time loop,
 # np.median of many short arrays, normal equations by hand (`at[i * n + k]`), row views
-# updated in place (`q[i][j] += v`).
+# updated in place (`q[i][j] += v`), a list of lists of tuples returned
+# to Python, items stored through a row of a list of lists (`g[y][x] = t`).
 # Rewrites the
 # bench:patterns table of BENCHMARKS.md. Usage: python bench/patterns.py [--quick] [--no-write] [--only TEXT]
 import ctypes
@@ -220,6 +221,21 @@ def row_view_updates(c, reps):
     return t
 
 @lib.njit
+def grid_of_tuples(width):
+    # a list of lists of int triples built in compiled code and returned (boxed to Python)
+    return [[(i, j, i ^ j) for j in range(width)] for i in range(width)]
+
+@lib.njit
+def row_item_stores(width, reps):
+    # g[y][x] = (...): an item of a row list stored through the outer list, in a loop
+    g = [[(0, 0, 0) for j in range(width)] for i in range(width)]
+    for r in range(reps):
+        for y in range(width):
+            for x in range(width):
+                g[y][x] = (x + r, y, x * y)
+    return g[width - 1][width - 1][0]
+
+@lib.njit
 def str_membership(nkeys, nqueries, rounds):
     s = set()
     for i in range(0, 3 * nkeys, 3):
@@ -380,6 +396,10 @@ def main():
         if c:
             row["C"] = (c[False].pattern_row_view_updates, (p(cq), 1000))
         cases.append(("row views updated in place, `q[u % 4][u // 4] += c[u][m]`, 1,000 x 128", row))
+        row = {k: (ns["grid_of_tuples"], (40,)) for k, ns in impls.items()}
+        cases.append(("40 x 40 list of lists of int triples, returned to Python", row))
+        row = {k: (ns["row_item_stores"], (40, 100)) for k, ns in impls.items()}
+        cases.append(("`g[y][x] = (...)` into a list of lists, 40 x 40, 100 times", row))
         if opts.only:
             cases = [case for case in cases if opts.only in case[0]]
         for _, row in cases:  # warm up: compile

@@ -154,6 +154,15 @@ bool unboxArray(PyObject *obj, int ndim, char *dst);
 // references it holds (also on failure). Returns a new reference or null.
 PyObject *boxValue(const types::Type &t, char *src);
 PyObject *boxTupleAt(const types::Type &t, char *src, const std::vector<size_t> &offsets);
+// How a container boxes its tuple items, worked out once for all of them: the items'
+// offsets, and their dtypes when every item is a plain number (no datetime, not a named
+// tuple) so that each tuple boxes by a loop over dtypes with nothing to release on failure.
+struct TupleBoxing {
+  std::vector<size_t> offsets;
+  std::vector<types::DType> plain; // empty: box item by item through boxValue
+};
+TupleBoxing tupleBoxing(const types::Type &t);
+PyObject *boxTupleWith(const types::Type &t, char *src, const TupleBoxing &how);
 // Drops the array references held by a native value that will not be boxed.
 void releaseValue(const types::Type &t, char *src);
 ArgOp argOpFor(const types::Type &t);

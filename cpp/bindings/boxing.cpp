@@ -155,15 +155,9 @@ bool unboxTuple(PyObject *obj, const Type &t, char *dst) {
   return true;
 }
 
+// The plain numbers first, by one switch (a list or tuple of them boxes item by item
+// through here, so no dtype-table look-up on that path); datetime-like dtypes fall to the end.
 PyObject *boxScalar(DType d, const char *src) {
-  if (types::isDatetimeLike(d)) { // a numpy.datetime64 / numpy.timedelta64 of the unit
-    PyArray_Descr *descr = descrOfDType(d);
-    if (!descr)
-      return nullptr;
-    PyObject *r = PyArray_Scalar(const_cast<char *>(src), descr, nullptr);
-    Py_DECREF(descr);
-    return r;
-  }
   switch (d) {
   case DType::Bool: return PyBool_FromLong(load<uint8_t>(src));
   case DType::Int8: return PyLong_FromLong(load<int8_t>(src));
@@ -180,6 +174,14 @@ PyObject *boxScalar(DType d, const char *src) {
   case DType::Complex64: return PyComplex_FromDoubles(load<float>(src), load<float>(src + 4));
   case DType::Complex128: return PyComplex_FromDoubles(load<double>(src), load<double>(src + 8));
   default: break;
+  }
+  if (types::isDatetimeLike(d)) { // a numpy.datetime64 / numpy.timedelta64 of the unit
+    PyArray_Descr *descr = descrOfDType(d);
+    if (!descr)
+      return nullptr;
+    PyObject *r = PyArray_Scalar(const_cast<char *>(src), descr, nullptr);
+    Py_DECREF(descr);
+    return r;
   }
   PyErr_SetString(PyExc_SystemError, "unknown dtype in result");
   return nullptr;
@@ -294,6 +296,35 @@ PyArray_Descr *descrOfDType(DType d) {
   if (!text.is_valid() || !PyArray_DescrConverter(text.ptr(), &descr))
     return nullptr;
   return descr;
+}
+
+TupleBoxing tupleBoxing(const Type &t) {
+  TupleBoxing how;
+  how.offsets = types::tupleOffsets(t);
+  bool plain = !t.handle && !t.elems.empty();
+  for (const Type &e : t.elems)
+    plain = plain && e.kind == types::Kind::Scalar && !types::isDatetimeLike(e.dtype);
+  if (plain)
+    for (const Type &e : t.elems) how.plain.push_back(e.dtype);
+  return how;
+}
+
+PyObject *boxTupleWith(const Type &t, char *src, const TupleBoxing &how) {
+  if (how.plain.empty())
+    return boxTupleAt(t, src, how.offsets);
+  Py_ssize_t n = Py_ssize_t(how.plain.size());
+  PyObject *tuple = PyTuple_New(n);
+  if (!tuple)
+    return nullptr;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *item = boxScalar(how.plain[size_t(i)], src + how.offsets[size_t(i)]);
+    if (!item) { // the slots not yet filled are null, which tupledealloc skips
+      Py_DECREF(tuple);
+      return nullptr;
+    }
+    PyTuple_SET_ITEM(tuple, i, item);
+  }
+  return tuple;
 }
 
 // A tuple whose items lie at `offsets` (types::tupleOffsets(t)): a list of tuples

@@ -118,14 +118,16 @@ PyObject *listToPython(MahouMemInfo *list, const Type &item) {
   MahouList *l = mahouList(list);
   PyObject *out = PyList_New(Py_ssize_t(l->size));
   if (!out) return nullptr;
-  // a list of tuples: the items' offsets once (not per tuple), and no reference to take
-  // when the items hold no objects
-  std::vector<size_t> offsets;
-  if (item.kind == types::Kind::Tuple) offsets = types::tupleOffsets(item);
+  // a list of tuples: how to box them worked out once (not per tuple), and no reference
+  // to take when the items hold no objects
+  bool tuples = item.kind == types::Kind::Tuple;
+  TupleBoxing how;
+  if (tuples) how = tupleBoxing(item);
+  bool refs = l->desc->nrefs != 0;
   for (int64_t i = 0; i < l->size; ++i) {
     char *src = l->items + i * l->itemSize;
-    if (l->desc->nrefs) runtime::increfItem(l->desc, src); // boxValue takes a reference
-    PyObject *x = item.kind == types::Kind::Tuple ? boxTupleAt(item, src, offsets) : boxValue(item, src);
+    if (refs) runtime::increfItem(l->desc, src); // boxValue takes a reference
+    PyObject *x = tuples ? boxTupleWith(item, src, how) : boxValue(item, src);
     if (!x) {
       Py_DECREF(out);
       return nullptr;

@@ -3,7 +3,8 @@
 // `mahou_rt_incref(p)` and then `mahou_rt_decref(p)` of the same object sit in one basic
 // block with nothing between them that could drop a reference (no other decref, no call
 // that may run arbitrary code), the pair leaves every count as it was and is removed
-// (Numba's refprune does the same, per block). A loop `self.a[i] += v` then has no call
+// (Numba's refprune does the same, per block); an incref whose
+// paths out of its block each meet the decref first pairs with those decrefs (removeFanout). A loop `self.a[i] += v` then has no call
 // left, so its field loads can be hoisted and the loop vectorised. The remaining calls get
 // the test that skips them for a null meminfo (an array from NumPy) here, after pairing:
 // codegen emits them unguarded so that a pair is one block. The optimiser meets more pairs
@@ -13,7 +14,9 @@
 // guarding: the calls are guarded already, a known non-null owner folded) removes those.
 #include "refcount_pairs.h"
 
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -53,10 +56,56 @@ bool mayRelease(llvm::Instruction &i, const Counters &rc) {
   llvm::Function *callee = call->getCalledFunction();
   if (callee && callee == rc.incref) return false;
   if (call->onlyReadsMemory()) return false;
+  if (callee && (callee->getName() == "mahou_rt_set_error" || callee->getName() == "mahou_rt_set_error_i64"))
+    return false; // records the pending exception: a code and a copied message, no reference
+
   if (callee && callee->isIntrinsic()) {
     llvm::StringRef name = callee->getName();
     return name.starts_with("llvm.coro.");
   }
+  return true;
+}
+
+// An incref whose block ends with nothing after it that could release: when every path
+// from there meets a decref of the same object first (the use's end, and the release on
+// the path that raises IndexError from a bounds check in between) and no block on those
+// paths can be entered from elsewhere, the incref and those decrefs cancel (Numba's
+// refprune "fanout"). `row = a[i]; row[j] = v` then counts nothing per item.
+bool removeFanout(llvm::CallInst *inc, const Counters &rc) {
+  llvm::BasicBlock *start = inc->getParent();
+  llvm::Value *obj = inc->getArgOperand(0);
+  for (auto it = std::next(inc->getIterator()); it != start->end(); ++it)
+    if (callOf(*it, rc.decref) || mayRelease(*it, rc)) return false;
+  llvm::SmallVector<llvm::BasicBlock *, 16> work(llvm::successors(start).begin(), llvm::successors(start).end());
+  llvm::SmallPtrSet<llvm::BasicBlock *, 16> region;
+  llvm::SmallVector<llvm::CallInst *, 8> decs;
+  while (!work.empty()) {
+    llvm::BasicBlock *bb = work.pop_back_val();
+    if (bb == start) return false; // round a loop without a release
+    if (!region.insert(bb).second) continue;
+    if (region.size() > 32) return false;
+    llvm::CallInst *found = nullptr;
+    for (llvm::Instruction &i : *bb) {
+      if (llvm::CallInst *dec = callOf(i, rc.decref)) {
+        if (!sameObject(dec->getArgOperand(0), obj)) return false;
+        found = dec;
+        break;
+      }
+      if (mayRelease(i, rc)) return false;
+    }
+    if (found) {
+      decs.push_back(found);
+      continue;
+    }
+    if (llvm::succ_empty(bb)) return false; // a return or unreachable with the reference held
+    for (llvm::BasicBlock *next : llvm::successors(bb)) work.push_back(next);
+  }
+  for (llvm::BasicBlock *bb : region) // entered only from the incref's block or each other
+    for (llvm::BasicBlock *pred : llvm::predecessors(bb))
+      if (pred != start && !region.contains(pred)) return false;
+  if (decs.empty()) return false;
+  inc->eraseFromParent();
+  for (llvm::CallInst *dec : decs) dec->eraseFromParent();
   return true;
 }
 
@@ -85,6 +134,7 @@ bool removePairs(llvm::BasicBlock &bb, const Counters &rc) {
     }
     if (mayRelease(i, rc)) pending.clear();
   }
+  if (!pending.empty()) changed |= removeFanout(pending.back(), rc);
   return changed;
 }
 
