@@ -353,7 +353,7 @@ llvm::Value *FunctionLowering::arrayConst(const ir::Expr &e) {
   llvm::Value *data = space ? b_.CreateAddrSpaceCast(global, b_.getPtrTy()) : static_cast<llvm::Value *>(global);
   std::vector<llvm::Value *> extents;
   for (const auto &d : e.args) extents.push_back(c64(d->ival));
-  if (e.ival == 1 && !gpu()) {
+  if (!gpu() && e.ival == 1) {
     // A bytes literal or global: stored in a dict, set or list it may outlive this code, so
     // its items are a runtime copy that lives as long as the process (one per content),
     // made once per module.
@@ -365,6 +365,15 @@ llvm::Value *FunctionLowering::arrayConst(const ir::Expr &e) {
       return made;
     });
     return contiguousArray(mi, objectPayload(mi), extents, types::dtypeBytes(e.type.dtype));
+  }
+  if (!gpu()) {
+    // A frozen global array: a view of it stored in a list, dict or instance, or returned,
+    // may outlive this code, so its elements are a runtime copy that lives as long as the
+    // process (one per content). A pure call gives it, so LLVM hoists it out of loops.
+    llvm::Value *mi = b_.CreateCall(constArrayGetter(global, int64_t(e.symbol.size())));
+    auto *items = b_.CreateLoad(b_.getPtrTy(), b_.CreateConstInBoundsGEP1_64(b_.getPtrTy(), mi, 1));
+    items->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(ctx(), {}));
+    return contiguousArray(mi, items, extents, types::dtypeBytes(e.type.dtype));
   }
   return contiguousArray(llvm::ConstantPointerNull::get(b_.getPtrTy()), data, extents, types::dtypeBytes(e.type.dtype));
 }
@@ -485,6 +494,56 @@ llvm::Value *FunctionLowering::cOrderCopy(llvm::Value *arr, const Type &t) {
     b_.CreateStore(b_.CreateLoad(types_.mem(item), elementPointer(arr, t, idx)), elementPointer(out, ct, idx));
   });
   return out;
+}
+
+} // namespace mahou::codegen
+
+namespace mahou::codegen {
+
+// The meminfo of a frozen global array's process-lifetime copy (mahou_rt_array_const),
+// asked for once per module and cached in a slot. The getter is pure as its callers see
+// it (the same pointer every time, nothing else observable), so it is declared so and
+// kept out of line: LLVM then hoists it out of loops and merges repeated calls, and a
+// loop over the array runs as it did over the module constant. It never fails: should
+// the copy not be allocated, it returns a meminfo in the module (never freed, its data
+// the constant itself), as before this copy existed.
+llvm::Function *FunctionLowering::constArrayGetter(llvm::GlobalVariable *global, int64_t n) {
+  std::string name = global->getName().str() + ".get";
+  if (auto *f = module_.getFunction(name)) return f;
+  auto *ptrT = b_.getPtrTy();
+  auto *fn = llvm::Function::Create(llvm::FunctionType::get(ptrT, false), llvm::GlobalValue::InternalLinkage, name, module_);
+  fn->addFnAttr(llvm::Attribute::NoInline);
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  fn->addFnAttr(llvm::Attribute::WillReturn);
+  fn->addFnAttr(llvm::Attribute::Speculatable);
+  fn->setMemoryEffects(llvm::MemoryEffects::none());
+  auto *slot = new llvm::GlobalVariable(module_, ptrT, false, llvm::GlobalValue::InternalLinkage,
+                                        llvm::ConstantPointerNull::get(ptrT), name + ".slot");
+  auto *i64T = b_.getInt64Ty();
+  auto *miT = llvm::StructType::get(ctx(), {i64T, ptrT, i64T, i64T, ptrT}); // MahouMemInfo
+  auto *fallback = new llvm::GlobalVariable(
+      module_, miT, false, llvm::GlobalValue::InternalLinkage,
+      llvm::ConstantStruct::get(miT, {llvm::ConstantInt::get(i64T, int64_t(1) << 60), global, llvm::ConstantInt::get(i64T, n),
+                                      llvm::ConstantInt::get(i64T, 0), llvm::ConstantPointerNull::get(ptrT)}),
+      name + ".held");
+  llvm::IRBuilder<> gb(llvm::BasicBlock::Create(ctx(), "entry", fn));
+  auto *make = llvm::BasicBlock::Create(ctx(), "make", fn);
+  auto *done = llvm::BasicBlock::Create(ctx(), "done", fn);
+  auto *cached = gb.CreateLoad(ptrT, slot);
+  cached->setAtomic(llvm::AtomicOrdering::Monotonic);
+  cached->setAlignment(llvm::Align(8));
+  gb.CreateCondBr(gb.CreateIsNull(cached), make, done, llvm::MDBuilder(ctx()).createBranchWeights(1, 1000));
+  gb.SetInsertPoint(make);
+  auto intern = module_.getOrInsertFunction("mahou_rt_array_const", llvm::FunctionType::get(ptrT, {ptrT, i64T}, false));
+  llvm::Value *made = gb.CreateCall(intern, {global, llvm::ConstantInt::get(i64T, n)});
+  made = gb.CreateSelect(gb.CreateIsNull(made), fallback, made);
+  auto *store = gb.CreateStore(made, slot);
+  store->setAtomic(llvm::AtomicOrdering::Monotonic);
+  store->setAlignment(llvm::Align(8));
+  gb.CreateRet(made);
+  gb.SetInsertPoint(done);
+  gb.CreateRet(cached);
+  return fn;
 }
 
 } // namespace mahou::codegen

@@ -164,6 +164,7 @@ public:
   std::vector<llvm::Value *> constantExtents(const ir::Expr &e, int64_t &count);
   // A global NumPy array frozen into the module (read-only; constant memory on the GPU).
   llvm::Value *arrayConst(const ir::Expr &e);
+  llvm::Function *constArrayGetter(llvm::GlobalVariable *global, int64_t n);
   Value arrayLiteral(const ir::Expr &e); // array_construction.cpp: np.array([x, y, ...])
   // A fresh C-contiguous array of `t` with these extents (checked non-negative).
   llvm::Value *allocateArray(const Type &t, const std::vector<llvm::Value *> &extents);

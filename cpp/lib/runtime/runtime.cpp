@@ -7,6 +7,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <new>
+#include <string>
+#include <unordered_map>
 #include <utility>
 
 namespace {
@@ -190,6 +194,33 @@ MahouMemInfo *mahou_rt_alloc_object(int64_t payloadBytes, void (*dtor)(MahouMemI
 }
 
 void mahou_rt_untrack_allocation() { liveAllocations.fetch_sub(1, std::memory_order_relaxed); }
+
+// The elements of a frozen global array, interned and immortal (one copy per content,
+// 64-byte aligned as array data is): a view of it stored in a list, dict or instance, or
+// returned, never points into the module compiled with it, which is freed with its code.
+// Null, with no error set, when it cannot be allocated.
+MahouMemInfo *mahou_rt_array_const(const char *data, int64_t n) {
+  static std::mutex lock;
+  static auto *table = new std::unordered_map<std::string, MahouMemInfo *>();
+  try {
+    std::string key(data, size_t(n));
+    std::lock_guard<std::mutex> guard(lock);
+    auto it = table->find(key);
+    if (it != table->end()) return it->second;
+    MahouMemInfo *mi = mahou_rt_alloc(n);
+    if (!mi) {
+      mahou_rt_clear_error(); // the caller keeps the module's constant instead
+      return nullptr;
+    }
+    if (n) std::memcpy(mi->data, data, size_t(n));
+    mi->refcount = int64_t(1) << 60; // never reaches zero
+    mahou_rt_untrack_allocation();   // not a leak: interned for the process
+    table->emplace(std::move(key), mi);
+    return mi;
+  } catch (const std::bad_alloc &) {
+    return nullptr;
+  }
+}
 
 int64_t mahou_rt_live_allocations() { return liveAllocations.load(std::memory_order_relaxed); }
 
