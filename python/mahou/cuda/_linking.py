@@ -68,27 +68,29 @@ def link_inputs(paths, major, minor):
 
 # ------------------------------------------------------------------ NVRTC
 
+def _cuda_roots():
+    """The CUDA toolkit folders to look in: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda."""
+    return [r for r in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda") if r]
+
+
+def _nvrtc_libraries_in(folder):
+    if os.path.isdir(folder):
+        for name in sorted(os.listdir(folder), reverse=True):
+            if name.startswith("libnvrtc.so") and "builtins" not in name:
+                yield os.path.join(folder, name)
+
+
 def _nvrtc_candidates():
     env = os.environ.get("MAHOU_NVRTC_PATH")
     if env:
         yield env
-    roots = [os.environ.get(v) for v in ("CUDA_HOME", "CUDA_PATH")] + ["/usr/local/cuda"]
-    for root in roots:
-        if root:
-            for lib in ("lib64", "lib", os.path.join("targets", "x86_64-linux", "lib")):
-                d = os.path.join(root, lib)
-                if os.path.isdir(d):
-                    for name in sorted(os.listdir(d), reverse=True):
-                        if name.startswith("libnvrtc.so") and "builtins" not in name:
-                            yield os.path.join(d, name)
+    for root in _cuda_roots():
+        for lib in ("lib64", "lib", os.path.join("targets", "x86_64-linux", "lib")):
+            yield from _nvrtc_libraries_in(os.path.join(root, lib))
     try:  # PyPI's nvidia-cuda-nvrtc wheel
         import nvidia.cuda_nvrtc as wheel
         for d in wheel.__path__:
-            lib = os.path.join(d, "lib")
-            if os.path.isdir(lib):
-                for name in sorted(os.listdir(lib), reverse=True):
-                    if name.startswith("libnvrtc.so") and "builtins" not in name:
-                        yield os.path.join(lib, name)
+            yield from _nvrtc_libraries_in(os.path.join(d, "lib"))
     except ImportError:
         pass
     yield "libnvrtc.so.12"
@@ -120,8 +122,8 @@ def _nvrtc():
 
 def _include_dirs(path):
     dirs = [os.path.dirname(path)]
-    for root in [os.environ.get(v) for v in ("CUDA_HOME", "CUDA_PATH")] + ["/usr/local/cuda"]:
-        if root and os.path.isdir(os.path.join(root, "include")):
+    for root in _cuda_roots():
+        if os.path.isdir(os.path.join(root, "include")):
             dirs.append(os.path.join(root, "include"))
     return dirs
 
