@@ -36,12 +36,17 @@ extern "C" __device__ int store_twice(char *unused, int *out, int i, int v) {
 """
 
 
-def have_nvrtc():
+def loads(library):
+    """Whether the toolkit library `library()` loads here (NVRTC, nvJitLink)."""
     try:
-        _linking._nvrtc()
+        library()
         return True
-    except Exception:  # noqa: BLE001 - no NVRTC here
+    except Exception:  # noqa: BLE001 - not installed here
         return False
+
+
+def have_nvrtc():
+    return loads(_linking._nvrtc)
 
 
 @pytest.fixture
@@ -197,12 +202,8 @@ def add_one_kernel(a):
 
 
 def have_nvjitlink():
-    try:
-        from mahou.cuda import _nvjitlink
-        _nvjitlink._nvjitlink()
-        return True
-    except Exception:  # noqa: BLE001 - no nvJitLink here
-        return False
+    from mahou.cuda import _nvjitlink
+    return loads(_nvjitlink._nvjitlink)
 
 
 @pytest.fixture
