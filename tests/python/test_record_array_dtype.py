@@ -1,12 +1,11 @@
 """a.dtype of an array of records (or of S<n>/U<n> strings) in compiled code, as Numba:
 returned to Python as the array's np.dtype, compared, passed as dtype= to np.empty and
-np.zeros, held in a variable; refused in a tuple (as every dtype value in mahou)."""
+np.zeros, held in a variable and in a tuple."""
 
 import numpy as np
 import pytest
 
 from mahou import njit
-from mahou.errors import UnsupportedError
 
 AB = np.dtype([("a", "f8"), ("b", "i4")])
 ALIGNED = np.dtype([("x", "u1"), ("y", "f8")], align=True)
@@ -86,6 +85,11 @@ def test_the_itemsize_of_the_dtype():
     assert njit(lambda a: a.dtype.itemsize)(ARRAYS[5]) == 32
 
 
-def test_in_a_tuple_it_is_refused():
-    with pytest.raises(UnsupportedError, match="tuple"):
-        njit(lambda a: (a.dtype, 1))(ARRAYS[0])
+@pytest.mark.parametrize("a", ARRAYS, ids=ids)
+def test_in_a_tuple_it_is_returned(a):
+    def f(a):
+        t = (a.dtype, 1, (a.dtype,))
+        return t, t[0] == a.dtype, np.zeros(2, dtype=t[2][0]).dtype
+
+    got, want = njit(f)(a), f(a)
+    assert got == want and isinstance(got[0][0], np.dtype) and got[0][0].itemsize == a.dtype.itemsize

@@ -92,7 +92,11 @@ llvm::Value *FunctionLowering::deviceComplexMath(Intrinsic id, llvm::Value *z, c
     llvm::Value *p2 = b_.CreateFMul(lo, lo), *e2 = fma(lo, lo, b_.CreateFNeg(p2));
     llvm::Value *t = b_.CreateFAdd(b_.CreateFAdd(b_.CreateFSub(p1, k(1.0)), p2), b_.CreateFAdd(e1, e2));
     llvm::Value *near = b_.CreateFMul(k(0.5), call("log1p", {t}));
-    re = b_.CreateSelect(nearOne, near, call("log", {h}));
+    // |z| below DBL_MIN: hypot of the parts scaled by 2^60 (a subnormal |z| has lost digits)
+    llvm::Value *tiny = b_.CreateFCmpOLT(hi, k(DBL_MIN));
+    llvm::Value *hs = call("hypot", {b_.CreateFMul(x, k(0x1p60)), b_.CreateFMul(y, k(0x1p60))});
+    llvm::Value *far = b_.CreateSelect(tiny, b_.CreateFSub(call("log", {hs}), k(60 * M_LN2)), call("log", {h}));
+    re = b_.CreateSelect(nearOne, near, far);
     im = call("atan2", {y, x});
     break;
   }

@@ -51,12 +51,25 @@ ExprPtr cmathRect(Use &u) {
 
 // A function of python/mahou/_library/device_cmath.py: cmath's functions and complex **
 // in real math for kernels, where the host runtime's functions do not exist.
-ExprPtr deviceCmathCall(Typing &t, const std::string &name, std::vector<ExprPtr> args, Loc loc) {
-  const GlobalValue &g = t.global("@device_cmath." + name);
-  if (g.kind != GlobalValue::Kind::Function) internalError("the library's device cmath." + name + " is missing");
+namespace {
+ExprPtr deviceLibraryCall(Typing &t, const std::string &module, const std::string &shown, std::vector<ExprPtr> args,
+                          Loc loc) {
+  const GlobalValue &g = t.global("@" + module);
+  if (g.kind != GlobalValue::Kind::Function) internalError("the library's " + module + " is missing");
   CallArgs call;
   call.positional = std::move(args);
-  return t.callCompiled(g.handle, "cmath." + name, std::move(call), loc);
+  return t.callCompiled(g.handle, shown, std::move(call), loc);
+}
+} // namespace
+
+ExprPtr deviceCmathCall(Typing &t, const std::string &name, std::vector<ExprPtr> args, Loc loc) {
+  return deviceLibraryCall(t, "device_cmath." + name, "cmath." + name, std::move(args), loc);
+}
+
+// A function of python/mahou/_library/device_npcomplex.py: NumPy's ufuncs of a complex
+// number (C99's special values) in real math for kernels.
+ExprPtr deviceNpComplexCall(Typing &t, const std::string &name, std::vector<ExprPtr> args, Loc loc) {
+  return deviceLibraryCall(t, "device_npcomplex." + name, "np." + name, std::move(args), loc);
 }
 
 // cmath.sin(z), cmath.acosh(z), ... (variant: the runtime's intrinsic) on complex128; in

@@ -616,7 +616,8 @@ ExprPtr FunctionTyper::tupleExpr(const ast::Tuple &t) {
     if (e->kind == ast::ExprKind::Starred) notSupported(e->loc, "starred expressions in tuples are not supported");
     elems.push_back(expr(*e));
     if (isUnknown(elems.back())) return unknown(t.loc);
-    if (isCompileTimeOnly(elems.back()->type))
+    // A dtype is a value (its type says which, as Numba's dtype values): tuples hold it.
+    if (isCompileTimeOnly(elems.back()->type) && elems.back()->type.kind != Kind::DTypeObj)
       notSupported(e->loc, "a " + elems.back()->type.str() + " cannot be put in a tuple");
     ts.push_back(elems.back()->type);
   }

@@ -1,5 +1,6 @@
 // Typers of the methods and attributes of numbers and of dtypes as values (numbers.def):
-// z.conjugate(), x.item(), z.real, z.imag, np.float32.itemsize, dtype.kind, dtype.type
+// z.conjugate(), x.item(), z.real, z.imag (and np.real/np.imag of a number),
+// np.float32.itemsize, dtype.kind, dtype.type
 // (enum members' .value and .name: enums.cpp).
 #include "sema/typers.h"
 
@@ -26,6 +27,20 @@ ExprPtr numberPartAttribute(Use &u) {
   std::vector<ExprPtr> args;
   args.push_back(std::move(u.self));
   return u.t.intrinsic(part, rt, std::move(args), u.loc);
+}
+
+// np.real(x) / np.imag(x): of a number, x.real / x.imag (NumPy's scalar part, also in
+// kernels); of an array or a sequence, the library's view (host code).
+ExprPtr numpyPartFunction(Use &u) {
+  auto args = u.args(1, 1, {}, u.qualified());
+  if (Typing::isUnknown(args[0])) return u.unknown();
+  if (!args[0]->type.isNumber()) {
+    Type at = args[0]->type;
+    if (auto r = u.t.libraryCallTyped("numpy." + std::string(u.name), u.qualified(), std::move(args), u.loc)) return r;
+    u.notSupported(u.qualified() + "() of " + at.str() + " is not supported here (of a number it is)");
+  }
+  u.self = std::move(args[0]);
+  return numberPartAttribute(u);
 }
 
 ExprPtr dtypeItemsizeAttribute(Use &u) {

@@ -24,6 +24,9 @@ Type enumMemberType(const GlobalValue &g);
 // A function of the library's device_cmath (cmath's functions and complex ** in real
 // math, for kernels), called with typed arguments (cmath_calls.cpp).
 ExprPtr deviceCmathCall(Typing &t, const std::string &name, std::vector<ExprPtr> args, Loc loc);
+// A function of the library's device_npcomplex (NumPy's ufuncs of complex numbers in real
+// math, for kernels), named as the ufunc (cmath_calls.cpp).
+ExprPtr deviceNpComplexCall(Typing &t, const std::string &name, std::vector<ExprPtr> args, Loc loc);
 ExprPtr enumConstant(const GlobalValue &g, Loc loc);
 ExprPtr enumValue(ExprPtr e);
 ExprPtr intEnumValue(ExprPtr e);

@@ -400,9 +400,21 @@ ExprPtr containerContains(Typing &t, bool negate, ExprPtr &needle, ExprPtr &cont
   return negate ? t.logicalNot(std::move(r)) : std::move(r);
 }
 
+namespace {
+// A tuple's type as a value: string literals as str, its dtypes kept (their type names
+// them; a returned or passed tuple of dtypes is Numba's too); the rest as itemType.
+Type tupleValueType(Typing &t, const Type &ty, Loc loc) {
+  if (ty.kind == Kind::DTypeObj) return ty;
+  if (ty.kind != Kind::Tuple) return itemType(t, ty, loc, "an item");
+  Type r = ty;
+  for (auto &e : r.elems) e = tupleValueType(t, e, loc);
+  return r;
+}
+} // namespace
+
 ExprPtr itemValue(Typing &t, ExprPtr e) {
   if (e->type.kind == Kind::Str || (e->type.isTuple() && e->type.containsUnknown() == false)) {
-    Type ty = itemType(t, e->type, e->loc, "an item");
+    Type ty = e->type.isTuple() ? tupleValueType(t, e->type, e->loc) : itemType(t, e->type, e->loc, "an item");
     return t.convert(std::move(e), ty, "item");
   }
   return e;

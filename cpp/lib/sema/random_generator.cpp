@@ -10,8 +10,26 @@
 
 namespace mahou::sema {
 
+namespace {
+// A Generator's methods: host code only.
+FunctionTyper &generatorTyper(Use &u) {
+  FunctionTyper &t = typerOf(u.t);
+  if (t.gpu()) t.notSupported(u.call->loc, "Generator." + u.name + "() is not supported in CUDA kernels");
+  return t;
+}
+} // namespace
+
+// Every method but those below: a draw of random_distributions.def's Gen rows.
 ExprPtr randomGeneratorMethodTyper(Use &u) {
-  return typerOf(u.t).randomGeneratorMethod(std::move(u.self), u.name, *u.call);
+  return generatorTyper(u).randomGeneratorMethod(std::move(u.self), u.name, *u.call);
+}
+
+// gen.integers(low, high, size, dtype, endpoint)
+ExprPtr randomGeneratorIntegers(Use &u) { return generatorTyper(u).randomIntegers(std::move(u.self), *u.call); }
+
+// gen.shuffle(x) (variant 0) / gen.permutation(x) (variant 1)
+ExprPtr randomGeneratorShuffle(Use &u) {
+  return generatorTyper(u).randomShuffle(std::move(u.self), u.variant() == 1, *u.call);
 }
 
 ExprPtr randomGeneratorAttribute(Use &u) {
@@ -31,9 +49,6 @@ ExprPtr draw(ir::RandomKind kind, Type t, ExprPtr gen, Loc loc) {
 ExprPtr FunctionTyper::randomGeneratorMethod(ExprPtr gen, const std::string &name, const ast::Call &e) {
   Loc loc = e.loc;
   const std::string fname = "Generator." + name;
-  if (gpu_) notSupported(loc, fname + "() is not supported in CUDA kernels");
-  if (name == "shuffle" || name == "permutation") return randomShuffle(std::move(gen), name, e);
-  if (name == "integers") return randomIntegers(std::move(gen), e);
   const random::DistInfo *d = random::findDist(random::Family::Gen, name.c_str());
   if (!d) error(loc, "np.random.Generator." + name + "() is not supported in compiled code");
   if (!random::findDist(random::Family::Gen, name.c_str(), random::ValueType::F32))
@@ -165,9 +180,9 @@ ExprPtr FunctionTyper::randomIntegers(ExprPtr gen, const ast::Call &e) {
 
 // shuffle(x) of a 1-D array in place, permutation(n) / permutation(x) of a 1-D copy:
 // NumPy's Fisher-Yates from the last item down, each index from random_interval.
-ExprPtr FunctionTyper::randomShuffle(ExprPtr gen, const std::string &name, const ast::Call &e) {
+ExprPtr FunctionTyper::randomShuffle(ExprPtr gen, bool permutation, const ast::Call &e) {
   Loc loc = e.loc;
-  const std::string fname = "Generator." + name;
+  const std::string fname = permutation ? "Generator.permutation" : "Generator.shuffle";
   checkKeywords(e, {"x", "axis"}, fname);
   if (e.args.size() > 2) error(loc, fname + "() takes at most 2 positional arguments");
   const ast::Expr *xE = e.args.empty() ? keyword(e, "x") : e.args[0].get();
@@ -178,7 +193,6 @@ ExprPtr FunctionTyper::randomShuffle(ExprPtr gen, const std::string &name, const
   }
   ExprPtr x = expr(*xE);
   if (isUnknown(x) || isUnknown(gen)) return unknown(loc);
-  bool permutation = name == "permutation";
   if (permutation && (x->type.isInt() || x->type.isBool())) { // np.arange(x)
     auto a = std::make_unique<ir::Expr>(ir::ExprOp::ArrayArange, Type::array(DType::Int64, 1, types::Layout::C), loc);
     a->args.push_back(ir::makeConst(Type::int64(), loc, 0));

@@ -28,6 +28,7 @@ bool canBeEqual(const Type &a, const Type &b) {
   if (a.isNumber() && b.isNumber()) return true;
   if (a.isTuple() && b.isTuple()) return true;
   if (a.isNone() && b.isNone()) return true;
+  if (a.kind == Kind::DTypeObj && b.kind == Kind::DTypeObj) return true; // compared by their types
   if (a.isString() && b.isString()) return true;
   if (a.isOptional() || b.isOptional()) return true; // compareOne looks inside
   return a.isObject() && a.kind == b.kind;

@@ -135,11 +135,12 @@ public:
   ExprPtr datetimeUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc loc); // ufuncs.cpp
   // np.<ufunc>(x, ..., out) / np.<ufunc>(x, out=out) as a statement: the store into out
   // (ufunc_out.cpp); nullptr when the call has no output argument.
-  ExprPtr randomCall(const std::string &name, const ast::Call &e); // random.cpp
-  ExprPtr pyRandomCall(const std::string &name, const ast::Call &e); // the random module: random_python.cpp
-  ExprPtr randomGeneratorMethod(ExprPtr gen, const std::string &name, const ast::Call &e); // random_generator.cpp
+  // np.random.Generator's methods (random_generator.cpp; np.random and the random module
+  // are typed by their entries' typers in random.cpp and random_python.cpp): a draw of
+  // random_distributions.def's Gen rows, integers, shuffle (permutation: a shuffled copy).
+  ExprPtr randomGeneratorMethod(ExprPtr gen, const std::string &name, const ast::Call &e);
   ExprPtr randomIntegers(ExprPtr gen, const ast::Call &e);
-  ExprPtr randomShuffle(ExprPtr gen, const std::string &name, const ast::Call &e);
+  ExprPtr randomShuffle(ExprPtr gen, bool permutation, const ast::Call &e);
   ExprPtr methodCall(const ast::Expr &self, const std::string &name, const ast::Call &e);
   // receiver.name(...) of the registry (a builtin, a module's function): one lookup.
   ExprPtr callFunction(Receiver receiver, const std::string &name, const ast::Call &e);

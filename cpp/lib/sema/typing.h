@@ -121,12 +121,11 @@ public:
     // The complex functions of complex_functions.def are the host runtime's (C99's special
     // cases, CPython's for cmath): a kernel would link a function the device does not
     // have. Kernels lower the complex sqrt/exp/log/log10 in real math (codegen/gpu_complex.cpp)
-    // and call the library's device_cmath for cmath's others (cmath_calls.cpp); NumPy's
-    // others are refused there.
+    // and call the library's device_cmath for cmath's others (cmath_calls.cpp) and
+    // device_npcomplex for NumPy's (ufuncs.cpp); nothing else may reach the device.
     if (gpu() && isHostComplexFunction(id) && id != ir::Intrinsic::CSqrt && id != ir::Intrinsic::CExp &&
         id != ir::Intrinsic::CLog && id != ir::Intrinsic::CLog10)
-      notSupported(loc, "this function of a complex number is not supported in CUDA kernels (NumPy's sqrt, exp, "
-                        "log and log10 are, and every cmath function)");
+      notSupported(loc, "this function of a complex number is not supported in CUDA kernels");
     auto e = std::make_unique<ir::Expr>(ir::ExprOp::Intrinsic, std::move(resultType), loc);
     e->sub = int(id);
     e->args = std::move(args);

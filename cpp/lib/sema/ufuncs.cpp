@@ -102,6 +102,33 @@ struct Ufunc {
   Kernel kernel;
 };
 
+// In kernels, the library's function (python/mahou/_library/device_npcomplex.py, named as
+// the ufunc) that computes a ufunc's complex loop in real math, where the host calls its
+// runtime; null where the loop is lowered in place on the device too (sqrt, exp, log and
+// log10 in codegen; abs, conj, the operators, ...).
+const char *deviceComplexFunction(Kernel k) {
+  switch (k) {
+  case Kernel::Exp2: return "exp2";
+  case Kernel::Expm1: return "expm1";
+  case Kernel::Log2: return "log2";
+  case Kernel::Log1p: return "log1p";
+  case Kernel::Sin: return "sin";
+  case Kernel::Cos: return "cos";
+  case Kernel::Tan: return "tan";
+  case Kernel::Asin: return "arcsin";
+  case Kernel::Acos: return "arccos";
+  case Kernel::Atan: return "arctan";
+  case Kernel::Sinh: return "sinh";
+  case Kernel::Cosh: return "cosh";
+  case Kernel::Tanh: return "tanh";
+  case Kernel::Asinh: return "arcsinh";
+  case Kernel::Acosh: return "arccosh";
+  case Kernel::Atanh: return "arctanh";
+  case Kernel::Sign: return "sign";
+  default: return nullptr;
+  }
+}
+
 constexpr Ufunc kUfuncs[] = {
 #define MAHOU_UFUNC(name, nin, loops, kernel) {#name, nin, loops, Kernel::kernel},
 #include "ufuncs.def"
@@ -340,6 +367,23 @@ ExprPtr FunctionTyper::scalarUfunc(UfuncId ufunc, std::vector<ExprPtr> args, Loc
   auto one = [&](const Type &t) { return ir::makeConst(t, loc, 1, 1.0); };
   auto floatConst = [&](double v) { return ir::makeConst(in, loc, int64_t(v), v); };
   bool isFloat = in.isFloat(), isComplex = in.isComplex();
+  if (isComplex && gpu()) {
+    // Kernels: the host runtime's complex functions are not on the device; the library's,
+    // in real math, on complex128 (as the host widens complex64), narrowed to the loop's type.
+    const char *lib = deviceComplexFunction(u->kernel);
+    bool power = u->kernel == Kernel::Power;
+    if (lib || power) {
+      if (elementwiseDepth_ > 0)
+        notSupported(loc, "np." + name + "() of complex arrays in CUDA kernels is not supported (of complex "
+                          "scalars it is)");
+      const Type c128 = Type::scalar(DType::Complex128);
+      for (auto &a : args) a = ir::makeCast(std::move(a), power ? in : c128);
+      // np.power: complex ** as the host (Numba's: CPython's algorithm, a square in the type)
+      ExprPtr r = power ? deviceCmathCall(*this, "power", std::move(args), loc)
+                        : deviceNpComplexCall(*this, lib, std::move(args), loc);
+      return ir::makeCast(std::move(r), out);
+    }
+  }
   switch (u->kernel) {
   case Kernel::Sqrt:
     if (isComplex) return call(ir::Intrinsic::CSqrt, out);

@@ -12,7 +12,8 @@ the random module's functions made of its primitives), 'operator.<name>'
 'heapq.<name>' (heapq_module: CPython's heap algorithms on lists), 'polynomial.<name>'
 (numpy.polynomial.polynomial's functions and polyutils' as_series/trimseq), 'bytes.<name>'
 (bytes_methods: bytes values' operators and methods), 'device_cmath.<name>' (cmath's
-trigonometric and hyperbolic functions and complex ** in real math, for kernels); the resolver
+trigonometric and hyperbolic functions and complex ** in real math, for kernels),
+'device_npcomplex.<name>' (NumPy's ufuncs of complex numbers in real math, for kernels); the resolver
 (mahou._resolver) imports this package on the first such name.
 """
 
@@ -32,6 +33,7 @@ _MODULES = {
     "polynomial": "mahou._library.polynomial",
     "bytes": "mahou._library.bytes_methods",
     "device_cmath": "mahou._library.device_cmath",
+    "device_npcomplex": "mahou._library.device_npcomplex",
 }
 
 
