@@ -149,6 +149,12 @@ class DeviceNDArray(_core.DeviceArray):
         return _drv.to_dlpack(self._data_ptr, self.shape, self.strides, self.dtype, _DL_CUDA,
                               self._device_id, self)
 
+    def get_ipc_handle(self):
+        """An IpcArrayHandle (picklable) through which another process on this machine
+        opens a DeviceNDArray over the same device memory (Linux; see _ipc.py)."""
+        from ._ipc import array_ipc_handle
+        return array_ipc_handle(self)
+
     def bind(self, stream=0):
         """The same array associated with another stream."""
         return self._view(self.shape, self.strides, self._data_ptr, stream=stream)

@@ -109,6 +109,12 @@ class Context:
     def synchronize(self):
         _drv.synchronize(self.device.id)
 
+    def get_ipc_handle(self, memory):
+        """An IpcHandle of device memory (a DeviceMemory, as DeviceNDArray.gpu_data
+        gives, or a device array's span) for another process to open."""
+        from ._ipc import memory_ipc_handle
+        return memory_ipc_handle(memory)
+
     def reset(self):
         self.synchronize()
 

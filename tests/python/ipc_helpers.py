@@ -1,0 +1,83 @@
+"""What the CUDA IPC tests run in a second process (importable there: the tests'
+directory is on spawned workers' sys.path): open a handle the parent exported, read
+the array, write to it, and report errors as (type name, message)."""
+
+import numpy as np
+
+from mahou import cuda
+
+
+@cuda.jit
+def _negate_plus(a, k):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = -a[i] + k
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001 (reported to the parent)
+        return type(exc).__name__, str(exc)
+    return None
+
+
+def read_then_write(handle, k):
+    """Opens the array handle, copies it to the host, runs a kernel that writes
+    -a + k into it, synchronises and closes: (host copy before, host copy after)."""
+    with handle as arr:
+        before = arr.copy_to_host()
+        if arr.ndim == 1:
+            _negate_plus.forall(arr.size)(arr, k)
+        else:  # an n-d view: write through the host (copy_to_device takes strided views)
+            arr.copy_to_device(-before + k)
+        cuda.synchronize()
+        after = arr.copy_to_host()
+    return before, after
+
+
+def open_raw(handle_bytes, shape, dtype, offset, value):
+    """cuda.open_ipc_array of raw handle bytes: fills the array with `value`; its
+    values before."""
+    with cuda.open_ipc_array(handle_bytes, shape, dtype, offset=offset) as arr:
+        before = arr.copy_to_host()
+        arr.copy_to_device(np.full(arr.shape, value, dtype=arr.dtype))
+        cuda.synchronize()
+    return before
+
+
+def misuse(handle):
+    """The errors of an array handle used wrongly: opened twice, closed twice, closed
+    before it was opened; and whether an array opened once stays usable after close."""
+    out = {"close_unopened": _error(handle.close)}
+    arr = handle.open()
+    out["open_twice"] = _error(handle.open)
+    handle.close()
+    out["close_twice"] = _error(handle.close)
+    out["after_close"] = arr.copy_to_host()  # the array keeps the mapping alive
+    again = handle.open()  # a closed handle opens again
+    out["reopened"] = again.copy_to_host()
+    handle.close()
+    return out
+
+
+def oversized(handle_bytes, nitems):
+    """open_ipc_array asking for more bytes than the allocation has."""
+    def go():
+        with cuda.open_ipc_array(handle_bytes, nitems, np.float64):
+            pass
+    return _error(go)
+
+
+def open_error(handle):
+    """The error opening a handle raises here (the emulator refuses), or None."""
+    def go():
+        with handle as arr:
+            arr.copy_to_host()
+    return _error(go)
+
+
+def open_empty(handle):
+    """An empty array's handle opens (nothing is mapped): the array's shape."""
+    with handle as arr:
+        return arr.shape
