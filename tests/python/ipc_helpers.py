@@ -81,3 +81,49 @@ def open_empty(handle):
     """An empty array's handle opens (nothing is mapped): the array's shape."""
     with handle as arr:
         return arr.shape
+
+
+def two_views(first, second):
+    """Opens two handles of one allocation at once (one mapping in this process): writes
+    7 through the first, then reads both."""
+    with first as a, second as b:
+        a.copy_to_device(np.full(a.shape, 7, dtype=a.dtype))
+        cuda.synchronize()
+        return a.copy_to_host(), b.copy_to_host()
+
+
+def numba_cuda_opens(handle_bytes, n):
+    """numba-cuda (when installed) opens a handle mahou exported: negates the float64
+    array; its values before. None when numba-cuda cannot be imported here."""
+    if not hasattr(np, "row_stack"):  # numba-cuda releases that still call it on NumPy 2.5
+        np.row_stack = np.vstack
+    try:
+        from numba import cuda as ncuda
+    except Exception:  # noqa: BLE001
+        return None
+    with ncuda.open_ipc_array(handle_bytes, shape=n, dtype=np.float64) as d:
+        before = d.copy_to_host()
+        d.copy_to_device(-before)
+        ncuda.synchronize()
+    return before
+
+
+def numba_cuda_exports(n):
+    """numba-cuda (when installed) exports arange(n) as float64 and keeps it: (handle
+    bytes, a function reading it back)."""
+    if not hasattr(np, "row_stack"):
+        np.row_stack = np.vstack
+    try:
+        from numba import cuda as ncuda
+    except Exception:  # noqa: BLE001
+        return None
+    d = ncuda.to_device(np.arange(n, dtype=np.float64))
+    _kept.append(d)
+    return bytes(ncuda.current_context().get_ipc_handle(d.gpu_data).handle.reserved)
+
+
+def numba_cuda_read_back():
+    return _kept[-1].copy_to_host()
+
+
+_kept = []

@@ -201,7 +201,9 @@ def test_the_child_reads_and_writes_and_the_parent_sees_it(worker, pickled):
                                    (slice(1, 5), slice(2, 7)), (slice(4, 0, -2), slice(None, None, 3)),
                                    "T"], ids=str)
 def test_a_view_with_an_offset_shares_its_elements_only(worker, index):
-    host = np.arange(96, dtype=np.int32) if len(index) == 1 else np.arange(96, dtype=np.int32).reshape(8, 12)
+    host = np.arange(96, dtype=np.int32)
+    if index == "T" or len(index) == 2:
+        host = host.reshape(8, 12)
     d = cuda.to_device(host)
     view = d.T if index == "T" else d[index]
     expect = host.copy()
@@ -254,3 +256,44 @@ def test_misuse_opened_twice_closed_twice_and_in_the_exporting_process(worker):
             pass
     e = cuda.device_array(0, dtype=np.int64).get_ipc_handle()
     assert worker("open_empty", e) == (0,)
+
+
+@pytest.mark.gpu
+@gpu_only
+def test_two_views_of_one_array_open_together_over_one_mapping(worker):
+    a = np.arange(50, dtype=np.float32)
+    d = cuda.to_device(a)
+    first, second = d[10:20].get_ipc_handle(), d[15:30].get_ipc_handle()
+    assert first._ipc_handle.handle == second._ipc_handle.handle  # one allocation
+    x, y = worker("two_views", first, second)
+    expect = a.copy()
+    expect[10:20] = 7
+    np.testing.assert_array_equal(x, expect[10:20])
+    np.testing.assert_array_equal(y, expect[15:30])
+    np.testing.assert_array_equal(d.copy_to_host(), expect)
+
+
+@pytest.mark.gpu
+@gpu_only
+def test_handles_interoperate_with_numba_cuda():
+    """The handle bytes are the driver's CUipcMemHandle: numba-cuda (in its own spawned
+    process) opens what mahou exports, and mahou opens what numba-cuda exports."""
+    import ipc_helpers
+
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        def call(fn, *args):
+            return pool.apply_async(fn, args).get(120)
+
+        a = np.arange(40, dtype=np.float64)
+        d = cuda.to_device(a)
+        before = call(ipc_helpers.numba_cuda_opens, bytes(d.get_ipc_handle()._ipc_handle.handle), 40)
+        if before is None:
+            pytest.skip("numba-cuda cannot be imported here")
+        np.testing.assert_array_equal(before, a)
+        np.testing.assert_array_equal(d.copy_to_host(), -a)
+        raw = call(ipc_helpers.numba_cuda_exports, 24)
+        with cuda.open_ipc_array(raw, 24, np.float64) as arr:
+            np.testing.assert_array_equal(arr.copy_to_host(), np.arange(24.0))
+            arr.copy_to_device(np.full(24, 5.0))
+            cuda.synchronize()
+        np.testing.assert_array_equal(call(ipc_helpers.numba_cuda_read_back), np.full(24, 5.0))

@@ -5,7 +5,8 @@
 // accounting and its allocations' ordinal; "device" memory is host memory (one address
 // space, so copies between devices are plain copies); streams are synchronous; events time the host;
 // a module is an EmulatorProgram (a kernel compiled for the CPU) that cuLaunchKernel
-// runs over the grid through mahou_rt_sim_launch.
+// runs over the grid through mahou_rt_sim_launch. IPC handles are made but never opened
+// (no other process can map this process's memory).
 #include "driver_table.h"
 
 #include "mahou/runtime.h"

@@ -6,12 +6,16 @@ a DeviceNDArray over the same device memory; cuda.open_ipc_array opens raw handl
 A handle records the 64-byte CUipcMemHandle of the allocation, where the shared bytes
 start in it (offset) and how many there are (size), the device it lives on and the
 exporting process; an array handle adds the array's shape, strides and dtype. Opening maps
-the allocation (cuIpcOpenMemHandle); the mapping stays while the handle is open or any
-array made from it is alive, so no array ever points at unmapped memory."""
+the allocation (cuIpcOpenMemHandle) once per process and device, however many handles of
+it are open (views of one array share one allocation, hence one CUipcMemHandle); the
+mapping stays while a handle of it is open or any array made from it is alive, so no
+array ever points at unmapped memory."""
 
 import contextlib
 import os
 import sys
+import threading
+import weakref
 
 import numpy as np
 
@@ -20,6 +24,42 @@ from . import _runtime
 
 _drv = _core.cuda
 _HANDLE_BYTES = 64
+
+
+# This process's mappings of other processes' allocations, by (handle bytes, device): one
+# cuIpcOpenMemHandle per allocation, released with its last user.
+_mappings = weakref.WeakValueDictionary()
+_mappings_lock = threading.Lock()
+
+
+def _mapping(handle, device):
+    with _mappings_lock:
+        mapping = _mappings.get((handle, device))
+        if mapping is None:
+            mapping = _drv.IpcMapping(handle, device)
+            _mappings[(handle, device)] = mapping
+        return mapping
+
+
+class IpcMemory:
+    """Memory an open IpcHandle gives: `size` bytes at `device_pointer` on `device`,
+    inside another process's allocation mapped here (kept mapped by this object)."""
+
+    __slots__ = ("mapping", "device_pointer", "size", "device")
+
+    def __init__(self, mapping, offset, size, device):
+        self.mapping = mapping  # None for no bytes (an empty array's handle)
+        self.device_pointer = mapping.base + offset if mapping is not None else 0
+        self.size = size
+        self.device = device
+
+    @property
+    def device_ctypes_pointer(self):
+        import ctypes
+        return ctypes.c_void_p(self.device_pointer or None)
+
+    def __repr__(self):
+        return f"<IpcMemory {self.size} bytes at {self.device_pointer:#x} on device {self.device}>"
 
 
 def _require_ipc():
@@ -89,7 +129,7 @@ class IpcHandle:
 
     def open(self, context=None):
         """Maps the shared memory into `context`'s device (the current device by
-        default): an object with device_pointer and size. The mapping lasts until close()
+        default): an IpcMemory (device_pointer, size). The mapping lasts until close()
         and while anything made from it is alive."""
         if self.base is not None or self._exporter == os.getpid():
             raise ValueError("opening IpcHandle from original process")
@@ -98,9 +138,13 @@ class IpcHandle:
         _require_ipc()
         device = context.device.id if context is not None else _runtime._current_device_id()
         if self.size == 0:  # an empty array's handle: no memory to map
-            self._opened = _drv.DeviceMemory(0, device)
-        else:
-            self._opened = _drv.IpcMemory(bytes(self.handle), self.offset, self.size, device)
+            self._opened = IpcMemory(None, 0, 0, device)
+            return self._opened
+        mapping = _mapping(bytes(self.handle), device)
+        if self.offset + self.size > mapping.size:
+            raise ValueError(f"the IPC handle's allocation has {mapping.size} bytes: it has no "
+                             f"{self.size} bytes at offset {self.offset}")
+        self._opened = IpcMemory(mapping, self.offset, self.size, device)
         return self._opened
 
     open_direct = open
@@ -220,4 +264,4 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
         ipch.close()
 
 
-__all__ = ["IpcArrayHandle", "IpcHandle", "open_ipc_array"]
+__all__ = ["IpcArrayHandle", "IpcHandle", "IpcMemory", "open_ipc_array"]
