@@ -127,3 +127,13 @@ def numba_cuda_read_back():
 
 
 _kept = []
+
+
+def open_low_level(ipch, dtype):
+    """numba-cuda's lower-level form: IpcHandle.open_array(context, shape=size //
+    itemsize, dtype), copied to the host, then close()."""
+    dtype = np.dtype(dtype)
+    arr = ipch.open_array(cuda.current_context(), shape=ipch.size // dtype.itemsize, dtype=dtype)
+    host = arr.copy_to_host()
+    ipch.close()
+    return host

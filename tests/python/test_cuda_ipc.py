@@ -113,9 +113,17 @@ def test_emulator_exports_the_allocation_offset_and_size_numpy_gives():
         assert other.handle != whole.handle
         empty = cuda.device_array((0, 3)).get_ipc_handle()._ipc_handle
         assert (empty.size, empty.offset) == (0, 0)
-        # Context.get_ipc_handle of DeviceNDArray.gpu_data: the whole allocation
-        g = cuda.current_context().get_ipc_handle(d[2:].gpu_data)
-        assert (g.offset, g.size, g.handle) == (0, 480, whole.handle)
+        # Context.get_ipc_handle of DeviceNDArray.gpu_data: the allocation, or the bytes
+        # a view spans (numba-cuda's MemoryPointer views), which alloc_size counts
+        ctx = cuda.current_context()
+        assert d.gpu_data.size == d.alloc_size == 480
+        g = ctx.get_ipc_handle(d.gpu_data)
+        assert (g.offset, g.size, g.handle, g.base) == (0, 480, whole.handle, d.gpu_data)
+        for index in views:
+            v, hv = d[index], host[index]
+            g = ctx.get_ipc_handle(v.gpu_data)
+            assert (g.offset, g.size, g.handle) == span(hv, host) + (whole.handle,), index
+            assert v.alloc_size == g.size and v.gpu_data.device_pointer - g.offset == d.gpu_data.device_pointer
     """)
 
 
@@ -234,6 +242,34 @@ def test_raw_handle_bytes_open_with_open_ipc_array(worker):
     np.testing.assert_array_equal(d.copy_to_host(), np.full(64, -1.0, np.float32))
     err = worker("oversized", bytes(ih.handle), 33)  # 264 bytes of a 256-byte allocation
     assert err[0] == "ValueError" and "has 256 bytes: it has no 264 bytes at offset 0" in err[1], err
+
+
+class _Foreign:
+    """An array of another library, seen through __cuda_array_interface__ only."""
+
+    def __init__(self, arr):
+        self.__cuda_array_interface__ = arr.__cuda_array_interface__
+        self._keep = arr
+
+
+@pytest.mark.gpu
+@gpu_only
+@pytest.mark.parametrize("foreign", [False, True], ids=["mahou", "foreign"])
+@pytest.mark.parametrize("index", [None, slice(3, None), slice(3, 8), slice(None, 8)], ids=str)
+def test_context_get_ipc_handle_of_gpu_data_as_numba_cuda(worker, index, foreign):
+    """numba-cuda's own test: ctx.get_ipc_handle(devarr.gpu_data) of a slice (or of a
+    foreign array) pickled; the child opens size // itemsize items and sees the slice."""
+    d = cuda.to_device(np.arange(10, dtype=np.intp))
+    if index is not None:
+        d = d[index]
+    if foreign:
+        d = cuda.as_cuda_array(_Foreign(d))
+    expect = d.copy_to_host()
+    ipch = cuda.current_context().get_ipc_handle(d.gpu_data)
+    again = pickle.loads(pickle.dumps(ipch))
+    assert again.base is None and again.size == ipch.size == expect.nbytes
+    assert again.handle.reserved == ipch.handle.reserved
+    np.testing.assert_array_equal(worker("open_low_level", again, np.intp), expect)
 
 
 @pytest.mark.gpu

@@ -223,22 +223,19 @@ def export_memory(base, pointer, nbytes, device):
 
 def array_ipc_handle(arr):
     """DeviceNDArray.get_ipc_handle: the handle of the memory the array spans."""
-    from ._devicearray import _span
-
-    lo, nbytes = _span(arr.shape, arr.strides, arr.itemsize)
-    ipch = export_memory(arr, arr._data_ptr + lo, nbytes, arr._device_id)
+    mem = arr.gpu_data
+    ipch = export_memory(arr, mem.device_pointer, mem.size, arr._device_id)
     return IpcArrayHandle(ipch, {"shape": arr.shape, "strides": arr.strides, "dtype": arr.dtype})
 
 
 def memory_ipc_handle(memory):
-    """Context.get_ipc_handle(memory): a device array's memory, or an allocation
-    (DeviceMemory, what DeviceNDArray.gpu_data gives)."""
-    from ._devicearray import DeviceNDArray, _span
+    """Context.get_ipc_handle(memory): DeviceNDArray.gpu_data (an allocation, or the
+    MemoryView of the bytes a view spans), or a device array itself."""
+    from ._devicearray import DeviceNDArray, MemoryView
 
     if isinstance(memory, DeviceNDArray):
-        lo, nbytes = _span(memory.shape, memory.strides, memory.itemsize)
-        return export_memory(memory, memory._data_ptr + lo, nbytes, memory._device_id)
-    if isinstance(memory, _drv.DeviceMemory):
+        memory = memory.gpu_data
+    if isinstance(memory, (_drv.DeviceMemory, MemoryView)):
         return export_memory(memory, memory.device_pointer, memory.size, memory.device)
     raise TypeError(f"get_ipc_handle: expected device memory or a device array, not "
                     f"{type(memory).__name__}")

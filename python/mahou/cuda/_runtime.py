@@ -110,8 +110,8 @@ class Context:
         _drv.synchronize(self.device.id)
 
     def get_ipc_handle(self, memory):
-        """An IpcHandle of device memory (a DeviceMemory, as DeviceNDArray.gpu_data
-        gives, or a device array's span) for another process to open."""
+        """An IpcHandle of device memory (DeviceNDArray.gpu_data: an allocation or the
+        bytes a view spans) for another process to open."""
         from ._ipc import memory_ipc_handle
         return memory_ipc_handle(memory)
 
