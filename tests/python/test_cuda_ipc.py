@@ -189,6 +189,19 @@ def worker():
 
 
 @pytest.mark.gpu
+def test_the_childs_kernel_writes_views_in_place():
+    """The kernel the child runs (here, on the emulator too, so its PTX is assembled)."""
+    import ipc_helpers
+
+    a = np.arange(20, dtype=np.float64)
+    d = cuda.to_device(a)
+    ipc_helpers._negate_plus.forall(8)(d[3:19:2], 1.5)
+    expect = a.copy()
+    expect[3:19:2] = -expect[3:19:2] + 1.5
+    np.testing.assert_array_equal(d.copy_to_host(), expect)
+
+
+@pytest.mark.gpu
 @gpu_only
 @pytest.mark.parametrize("pickled", [False, True])
 def test_the_child_reads_and_writes_and_the_parent_sees_it(worker, pickled):
