@@ -61,6 +61,8 @@ def test_misuse_without_a_device():
     with pytest.raises(ValueError, match="spans 152 bytes"):
         h.open_array(None, (10,), np.float64, strides=(16,))
     # A handle that this process exported (its pid travels with it) is not opened here.
+    with pytest.raises(NotImplementedError, match="open_staged is not supported"):
+        h.open_staged()
     mine = pickle.loads(pickle.dumps(cuda.IpcHandle(None, RAW, 80, exporter=os.getpid())))
     with pytest.raises(ValueError, match="^opening IpcHandle from original process$"):
         mine.open()

@@ -149,7 +149,7 @@ void memset8(int device, CUdeviceptr dst, unsigned char value, size_t bytes);
 int pointerDevice(CUdeviceptr pointer);
 
 // (allocation base, allocation bytes) of the device allocation holding `pointer`
-// (cuMemGetAddressRange).
+// (cuMemGetAddressRange; ipc.cpp).
 std::pair<CUdeviceptr, size_t> allocationRange(int device, CUdeviceptr pointer);
 
 // ------------------------------------------------------------------ IPC (ipc.cpp)

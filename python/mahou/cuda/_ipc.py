@@ -149,6 +149,12 @@ class IpcHandle:
 
     open_direct = open
 
+    def open_staged(self, context=None):
+        """numba-cuda copies the memory through the exporter's device when the two
+        devices have no peer access; mahou does not (open() raises the driver's error)."""
+        raise NotImplementedError("IpcHandle.open_staged is not supported: open() maps the "
+                                  "memory directly (cuIpcOpenMemHandle with lazy peer access)")
+
     def open_array(self, context, shape, dtype, strides=None):
         """open(), viewed as a device array (C-contiguous unless `strides` are given)."""
         from ._devicearray import DeviceNDArray, _contiguous_strides, _normalize_shape, _span
