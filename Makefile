@@ -16,6 +16,8 @@ PIP_PACKAGES := numpy nanobind scikit-build-core pytest hypothesis lit ninja cma
 PIP_PACKAGES += nvidia-cuda-nvcc-cu12
 # NVRTC: CUDA C linked into kernels (cuda.jit(link=["f.cu"])) is compiled to PTX with it.
 PIP_PACKAGES += nvidia-cuda-nvrtc-cu12
+# nvJitLink: LTO-IR linked into kernels (cuda.jit(link=["f.ltoir"])); NVRTC makes the tests' LTO-IR.
+PIP_PACKAGES += nvidia-nvjitlink-cu12
 # oneTBB (headers, CMake config, libtbb) for parallel=True.
 PIP_PACKAGES += tbb tbb-devel
 # Scaling out: the process pools, joblib and the Dask cluster the tests start.

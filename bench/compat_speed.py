@@ -8,6 +8,8 @@ excluded, the best of the calls that follow; the ratio table goes into BENCHMARK
     python bench/compat_speed.py --numba-python /tmp/numba-venv/bin/python
     python bench/compat_speed.py --out-dir DIR --no-write   # results JSON/Markdown/PNG in DIR only
     python bench/compat_speed.py --render DIR/compat.json   # table + chart from a saved run
+    python bench/compat_speed.py --resume A/compat.json --out-dir B   # the programs run A did not reach
+    python bench/compat_speed.py --render A/compat.json B/compat.json  # both parts as one table
 
 The programs are read where they lie (--compat); none is copied into the project. Programs
 that fail under either engine, or whose results differ between the engines, are listed and
@@ -237,6 +239,24 @@ def publish(data, opts):
     print(md)
 
 
+NOT_REACHED = "not run (deadline)"
+
+
+def merge_runs(runs):
+    """One run's data from several partial runs of the same corpus (a later row of a program
+    replaces an earlier one unless the later one was not reached); header from the first."""
+    data = dict(runs[0])
+    rows = {}
+    for run in runs:
+        for r in run["rows"]:
+            if r["status"] != NOT_REACHED or r["program"] not in rows:
+                rows[r["program"]] = r
+    data["rows"] = list(rows.values())
+    if len(runs) > 1:
+        data["date"] = f"{runs[0]['date']} to {runs[-1]['date']} ({len(runs)} calls)"
+    return data
+
+
 def versions(python, engine):
     code = f"import platform, numpy, {engine}; print(platform.python_version(), numpy.__version__, {engine}.__version__)"
     try:
@@ -263,12 +283,14 @@ def main():
     ap.add_argument("--label", default=f"{os.cpu_count()}-core {'host' if (os.cpu_count() or 1) >= 8 else 'development machine'}")
     ap.add_argument("--out-dir", default=str(HERE / "results"))
     ap.add_argument("--no-write", action="store_true", help="leave BENCHMARKS.md and docs/ as they are")
-    ap.add_argument("--render", help="a compat.json of an earlier run: only write its table and chart")
+    ap.add_argument("--render", nargs="+", help="compat.json files of earlier runs (one run split over several "
+                    "calls): only write their merged table and chart")
+    ap.add_argument("--resume", nargs="+", default=[], help="compat.json files of earlier runs: measure only "
+                    "the programs they did not reach (a run split over several calls)")
     opts = ap.parse_args()
 
     if opts.render:
-        data = json.loads(Path(opts.render).read_text())
-        publish(data, opts)
+        publish(merge_runs([json.loads(Path(f).read_text()) for f in opts.render]), opts)
         return
     compat = Path(opts.compat).resolve()
     opts.compat = compat
@@ -277,6 +299,10 @@ def main():
         progs = [p for p in progs if "cuda" not in p.stem]
     if opts.only:
         progs = [p for p in progs if any(s in p.stem for s in opts.only)]
+    if opts.resume:
+        reached = {r["program"] for f in opts.resume for r in json.loads(Path(f).read_text())["rows"]
+                   if r["status"] != NOT_REACHED}
+        progs = [p for p in progs if p.stem not in reached]
     mv, nv = versions(opts.mahou_python, "mahou"), versions(opts.numba_python, "numba")
     try:
         load = f"{os.getloadavg()[0]:.1f}"
@@ -295,7 +321,7 @@ def main():
 
     def one(prog):
         if opts.deadline and time.time() - start > opts.deadline:
-            return {"program": prog.stem, "status": "not run (deadline)"}
+            return {"program": prog.stem, "status": NOT_REACHED}
         row = measure(prog, opts)
         ratio = f"{row['ratio']:.2f}x" if "ratio" in row else row["status"]
         print(f"{prog.stem:50s} {ratio}", flush=True)

@@ -6,6 +6,8 @@
 
 #include "mahou/cuda_driver.h"
 
+#include <array>
+
 namespace mahou::binding {
 
 constexpr int kMaxDeviceArrayDims = 32;
@@ -79,6 +81,9 @@ struct KernelState {
   bool fastmath = false, lineinfo = false, debug = false;
   bool cache = false; // cuda.jit(cache=True): kernels' PTX kept on disk
   int maxRegisters = 0;
+  // cuda.jit(launch_bounds=...): max threads per block, min blocks per multiprocessor,
+  // max blocks per cluster (0: not given); checked at kernel[grid, block].
+  std::array<int, 3> launchBounds{0, 0, 0};
   // cuda.jit(link=...)'s files, then those of the external device functions
   // (cuda.declare_device) and device functions its compiled code calls: linked with its
   // PTX when it is loaded on a GPU.

@@ -136,13 +136,21 @@ std::string textOf(PyObject *obj) {
   return s.c_str();
 }
 
+// What link_inputs answers, instead of the driver linker's inputs, when it linked the kernel
+// itself (LTO-IR among the files: nvJitLink): one input, the whole cubin to load.
+constexpr int kLinkedImage = -1;
+
 // The driver linker's inputs for these files (mahou.cuda._linking reads them and compiles
-// CUDA C with NVRTC for compute capability major.minor); a Python error propagates.
-std::vector<cuda::LinkInput> linkInputsFor(const std::vector<std::string> &files, int major, int minor) {
+// CUDA C with NVRTC for compute capability major.minor), or one kLinkedImage input; a
+// Python error propagates.
+std::vector<cuda::LinkInput> linkInputsFor(const std::vector<std::string> &files, int major, int minor,
+                                           const std::string &ptx, int maxRegisters, bool lineinfo) {
   nb::list paths;
   for (const std::string &f : files)
     paths.append(f);
-  nb::object inputs = nb::module_::import_("mahou.cuda._linking").attr("link_inputs")(paths, major, minor);
+  nb::object inputs = nb::module_::import_("mahou.cuda._linking")
+                          .attr("link_inputs")(paths, major, minor, nb::bytes(ptx.data(), ptx.size()),
+                                               maxRegisters, lineinfo);
   std::vector<cuda::LinkInput> out;
   for (nb::handle item : inputs) {
     nb::tuple t = nb::borrow<nb::tuple>(item);
@@ -193,6 +201,7 @@ KernelOptions kernelOptions(const KernelState &st, int ccMajor, int ccMinor) {
   o.exceptions = st.debug;
   o.cache = st.cache && !st.isDevice;
   o.libdevicePath = libdevicePath();
+  o.launchBounds = st.launchBounds;
   return o;
 }
 
@@ -249,11 +258,15 @@ cuda::LoadedKernel &loadedKernel(KernelObject *self, KernelOverload &ov, int dev
     options.errorSlot = kKernelErrorSlot;
   std::vector<cuda::LinkInput> linkInputs;
   if (!cuda::emulated() && !st.linkFiles.empty()) {
-    linkInputs = linkInputsFor(st.linkFiles, major, minor);
+    linkInputs = linkInputsFor(st.linkFiles, major, minor, ov.compiled.ptx, st.maxRegisters, options.lineinfo);
     options.linkInputs = &linkInputs;
   }
   const void *image = cuda::emulated() ? static_cast<const void *>(&ov.program)
                                        : static_cast<const void *>(ov.compiled.ptx.c_str());
+  if (linkInputs.size() == 1 && linkInputs[0].type == kLinkedImage) { // linked by nvJitLink: a cubin
+    image = linkInputs[0].data.data();
+    options.linkInputs = nullptr;
+  }
   cuda::LoadedKernel *k =
       cuda::loadKernel(&st, ov.signature, device, image, ov.compiled.kernelName, options);
   if (ov.loaded.size() <= size_t(device))
@@ -450,6 +463,14 @@ PyObject *kernelCompilePtx(PyObject *self, PyObject *args) {
       .ptr();
 }
 
+PyObject *getKernelLinkFiles(PyObject *self, void *) {
+  const std::vector<std::string> &files = kernelOf(self)->state->linkFiles;
+  nb::list out;
+  for (const std::string &f : files)
+    out.append(nb::str(f.c_str()));
+  return nb::tuple(out).release().ptr();
+}
+
 PyObject *getKernelPyFunc(PyObject *self, void *) {
   PyObject *f = kernelOf(self)->state->pyFunc;
   return Py_NewRef(f ? f : Py_None);
@@ -518,6 +539,8 @@ PyMethodDef kernelMethods[] = {
 PyGetSetDef kernelGetSets[] = {
     {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, nullptr, nullptr},
     {"py_func", getKernelPyFunc, nullptr, "The original Python function.", nullptr},
+    {"_link_files", getKernelLinkFiles, nullptr,
+     "The files linked with the compiled code: link= and those of the external functions it calls.", nullptr},
     {"signatures", getKernelSignatures, nullptr, "Argument types of each compiled overload.",
      nullptr},
     {"targetoptions", getKernelTargetOptions, nullptr, "Options the kernel is compiled with.",

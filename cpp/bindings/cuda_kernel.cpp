@@ -58,6 +58,16 @@ bool readKernelOptions(KernelState &st, PyObject *options) {
       return false;
     }
   }
+  if (PyObject *v = PyDict_GetItemString(options, "launch_bounds"); v && v != Py_None) { // checked (Python side)
+    try {
+      nb::tuple bounds = nb::borrow<nb::tuple>(v);
+      for (size_t i = 0; i < bounds.size() && i < 3; ++i)
+        st.launchBounds[i] = nb::cast<int>(bounds[i]);
+    } catch (std::exception &) {
+      PyErr_SetString(PyExc_TypeError, "cuda.jit(launch_bounds=...) takes up to three ints");
+      return false;
+    }
+  }
   if (PyObject *v = PyDict_GetItemString(options, "max_registers"); v && v != Py_None) {
     st.maxRegisters = int(PyLong_AsLong(v));
     if (st.maxRegisters == -1 && PyErr_Occurred())

@@ -132,6 +132,15 @@ PyObject *makeConfig(KernelObject *kernel, PyObject *config) {
     }
     self->sharedBytes = unsigned(shared);
   }
+  if (int most = kernel->state->launchBounds[0]; most > 0) { // as the driver refuses the launch
+    unsigned long long threads = 1ull * self->block.x * self->block.y * self->block.z;
+    if (threads > unsigned(most)) {
+      raiseMahouError("CudaError", "CUDA_ERROR_INVALID_VALUE: a block of " + std::to_string(threads) +
+                                       " threads, more than the kernel's launch bound of " + std::to_string(most) +
+                                       " threads per block (launch_bounds=)");
+      return nullptr;
+    }
+  }
   return hold.release().ptr();
 }
 

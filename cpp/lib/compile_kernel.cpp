@@ -181,6 +181,11 @@ public:
     cg.noaliasArrays = kernelOptions_.disjointArrays && !communicates;
     if (kernelOptions_.exceptions) cg.raiseSites = &raiseSites;
     c.llvmModule = codegen::lowerKernel(*c.fn, c.callees->functions(), kernelName, *c.context, cg);
+    if (kernelOptions_.launchBounds[2] > 0 && kernelOptions_.ccMajor < 9)
+      unsupported(c.file, c.def ? c.def->loc : Loc{},
+                  "launch_bounds: a maximum cluster size needs compute capability 9.0 or later, not " +
+                      std::to_string(kernelOptions_.ccMajor) + "." + std::to_string(kernelOptions_.ccMinor));
+    ptx::annotateLaunchBounds(*c.llvmModule, kernelName, kernelOptions_.launchBounds);
   }
   void optimize(pipeline::Compilation &c) override {
     if (misalignedViews || !kernelOptions_.alignedArrays) ptx::relaxAlignment(*c.llvmModule);

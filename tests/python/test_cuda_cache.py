@@ -119,3 +119,39 @@ def test_cached_kernel_launches(tmp_path):
     assert run(env_free, folder, cache).strip() == "21.0"  # compiled, stored
     assert run(env_free, folder, cache).strip() == "21.0"  # loaded
     assert len(entries(cache)) == 1
+
+
+MISALIGNED = '''
+import sys
+import numpy as np
+from mahou import cuda
+
+
+@cuda.jit(cache=True)
+def copy(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        out[i] = a[i] * 2
+
+
+packed = np.zeros(64, np.dtype([("tag", np.int8), ("x", np.float64)]))  # x at offset 1 of 9
+packed["x"] = np.arange(64.0)
+out = np.zeros(64)
+copy[1, 64](np.arange(64.0), out)  # the aligned form: compiled and stored
+copy[1, 64](packed["x"], out)      # the form for misaligned data has a key of its own
+print(float(out.sum()))
+'''
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(os.environ.get("MAHOU_ENABLE_CUDASIM") == "1",
+                    reason="the emulator runs kernels compiled for the host: no PTX to keep")
+def test_the_misaligned_form_of_a_cached_kernel_is_cached_apart(tmp_path):
+    # The aligned form's PTX read for a misaligned launch would trap on the GPU (its loads
+    # assume 8-byte alignment); each form is its own entry, in this process and the next.
+    cache = tmp_path / "cache"
+    (tmp_path / "kmis.py").write_text(MISALIGNED)
+    for _ in range(2):
+        out = run("import sys; sys.path.insert(0, sys.argv[1]); import kmis", tmp_path, cache)
+        assert out.strip() == str(2 * sum(range(64)) * 1.0)
+    assert len(entries(cache)) == 2

@@ -36,12 +36,17 @@ extern "C" __device__ int store_twice(char *unused, int *out, int i, int v) {
 """
 
 
-def have_nvrtc():
+def loads(library):
+    """Whether the toolkit library `library()` loads here (NVRTC, nvJitLink)."""
     try:
-        _linking._nvrtc()
+        library()
         return True
-    except Exception:  # noqa: BLE001 - no NVRTC here
+    except Exception:  # noqa: BLE001 - not installed here
         return False
+
+
+def have_nvrtc():
+    return loads(_linking._nvrtc)
 
 
 @pytest.fixture
@@ -85,8 +90,7 @@ def test_declarations_with_unsupported_signatures_are_refused(sig, error):
 
 
 def test_link_files_of_unknown_kinds_are_refused():
-    with pytest.raises(UnsupportedError, match="LTO-IR"):
-        cuda.jit(link=["code.ltoir"])(kernel_source)
+    assert cuda.jit(link=["code.ltoir"])(kernel_source) is not None  # LTO-IR: nvJitLink links it
     with pytest.raises(UnsupportedError, match="file kinds"):
         cuda.declare_device("f", "int32(int32)", link=["notes.txt"])
     with pytest.raises(TypeError):
@@ -177,6 +181,107 @@ def test_cuda_c_that_does_not_compile_gives_nvrtcs_log(tmp_path):
 def test_a_missing_link_file_is_a_file_not_found_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="missing.ptx"):
         _linking.link_inputs([str(tmp_path / "missing.ptx")], 9, 0)
+
+
+# ---------------------------------------------------------------- LTO-IR and nvJitLink
+
+ADD_ONE_CU = r"""
+extern "C" __device__ int add_one(float *result, float x) {
+  *result = x + 1.0f;
+  return 0;
+}
+"""
+
+add_one = cuda.declare_device("add_one", "float32(float32)")
+
+
+def add_one_kernel(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = add_one(a[i]) * 2
+
+
+def have_nvjitlink():
+    from mahou.cuda import _nvjitlink
+    return loads(_nvjitlink._nvjitlink)
+
+
+@pytest.fixture
+def add_one_ltoir(tmp_path):
+    if not have_nvrtc():
+        pytest.skip("no NVRTC (libnvrtc) here")
+    src = tmp_path / "add_one.cu"
+    src.write_text(ADD_ONE_CU)
+    path = tmp_path / "add_one.ltoir"
+    path.write_bytes(_linking.compile_cuda_c(src.read_bytes(), str(src), 9, 0, output="ltoir"))
+    return str(path)
+
+
+@pytest.mark.skipif(not have_nvjitlink(), reason="no nvJitLink (libnvJitLink) here")
+def test_lto_ir_links_with_the_kernel_into_one_cubin(add_one_ltoir):
+    ptx, _ = cuda.compile_ptx(add_one_kernel, "void(float32[:])")
+    inputs = _linking.link_inputs([add_one_ltoir], 9, 0, ptx.encode(), 32, True)
+    assert len(inputs) == 1 and inputs[0][0] == _linking.LINKED_IMAGE
+    cubin = inputs[0][1]
+    assert cubin[:4] == b"\x7fELF" and b"add_one_kernel" in cubin
+    # without LTO-IR, the driver's linker takes the files as they are
+    assert [t for t, _, _ in _linking.link_inputs([], 9, 0, ptx.encode())] == []
+
+
+@pytest.mark.skipif(not have_nvjitlink(), reason="no nvJitLink (libnvJitLink) here")
+def test_an_unresolved_symbol_under_nvjitlink_is_its_error_with_the_log(add_one_ltoir):
+    from mahou.cuda._nvjitlink import NvJitLinkError
+    missing = cuda.declare_device("not_defined_anywhere", "float32(float32)")
+
+    def k(a):
+        a[0] = missing(a[0])
+
+    ptx, _ = cuda.compile_ptx(k, "void(float32[:])")
+    with pytest.raises(NvJitLinkError, match="not_defined_anywhere"):
+        _linking.link_inputs([add_one_ltoir], 9, 0, ptx.encode())
+
+
+def test_lto_ir_that_is_not_lto_ir_is_refused_by_the_linker(tmp_path):
+    if not have_nvjitlink():
+        pytest.skip("no nvJitLink (libnvJitLink) here")
+    from mahou.cuda._nvjitlink import NvJitLinkError
+    junk = tmp_path / "junk.ltoir"
+    junk.write_bytes(b"not LTO-IR at all")
+    ptx, _ = cuda.compile_ptx(add_one_kernel, "void(float32[:])")
+    with pytest.raises(NvJitLinkError):
+        _linking.link_inputs([str(junk)], 9, 0, ptx.encode())
+
+
+@pytest.mark.skipif(not have_nvrtc(), reason="no NVRTC (libnvrtc) here")
+def test_compile_all_gives_the_code_of_the_linked_files(functions_cu, add_one_ltoir, tmp_path):
+    ptx_file = tmp_path / "extra.ptx"
+    ptx_file.write_text("//\n.version 8.0\n.target sm_90\n.address_size 64\n")
+    with_cu = cuda.declare_device("scaled_sum", "float64(float64, float64, int32)", link=functions_cu)
+    with_lto = cuda.declare_device("add_one", "float32(float32)", link=[add_one_ltoir, str(ptx_file)])
+
+    def both(x):
+        return with_cu(x, x, 2) + with_lto(x)
+
+    codes, resty = cuda.compile_all(both, "float64(float64)", output="ptx")
+    assert resty == cuda.compile(both, "float64(float64)")[1]
+    assert len(codes) == 4 and ".visible .func" in codes[0]
+    assert isinstance(codes[1], str) and "scaled_sum" in codes[1]  # CUDA C compiled to PTX
+    assert codes[2] == open(add_one_ltoir, "rb").read()  # LTO-IR as it is
+    assert codes[3] == ptx_file.read_text().rstrip("\0")  # PTX as text
+
+
+@pytest.mark.gpu
+def test_a_kernel_calls_lto_ir_linked_by_nvjitlink(add_one_ltoir):
+    if not have_nvjitlink():
+        pytest.skip("no nvJitLink (libnvJitLink) here")
+    k = cuda.jit(link=[add_one_ltoir])(add_one_kernel)
+    a = np.arange(40, dtype=np.float32)
+    if EMULATED:
+        with pytest.raises(UnsupportedError, match="emulator"):
+            k[1, 64](a)
+        return
+    k[1, 64](a)
+    np.testing.assert_array_equal(a, (np.arange(40, dtype=np.float32) + 1) * 2)
 
 
 # ---------------------------------------------------------------- on the device

@@ -6,6 +6,7 @@
 #include "mahou/native_entries.h"
 #include "mahou/types.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -283,6 +284,10 @@ struct KernelOptions {
   // A device function compiled alone from a signature with a (number) return type: the
   // values it returns are converted to it, as Numba does (CompileOptions::declaredReturn).
   std::optional<types::Type> declaredReturn;
+  // cuda.jit(launch_bounds=...): the most threads a block is launched with, the fewest
+  // blocks resident on a multiprocessor, the most blocks of a cluster (0: not given).
+  // PTX's .maxntid, .minnctapersm and .maxclusterrank directives.
+  std::array<int, 3> launchBounds{0, 0, 0};
 };
 
 // A kernel compiled to PTX. Kernel parameters, in order, for each argument:

@@ -2,6 +2,7 @@
 // the optimisation pipeline and PTX emission. Works on machines without a GPU.
 #pragma once
 
+#include <array>
 #include <string>
 
 namespace llvm {
@@ -30,5 +31,8 @@ void prepareModule(llvm::Module &module);
 // variable the alignment 1: the GPU traps on a misaligned access, and an array may be a
 // view of a packed record's field (its data or strides not multiples of its item).
 void relaxAlignment(llvm::Module &module);
+// cuda.jit(launch_bounds=...) on the kernel named kernelName: max threads per block, min
+// blocks per multiprocessor, max blocks per cluster (a 0 is not given).
+void annotateLaunchBounds(llvm::Module &module, const std::string &kernelName, const std::array<int, 3> &bounds);
 
 } // namespace mahou::ptx

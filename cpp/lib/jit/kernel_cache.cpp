@@ -52,7 +52,9 @@ std::string kernelKey(const SourceFile &file, const std::string &name, const std
   std::string parts = overloadKey(file, name, args, CompileOptions{}) + "\ncuda kernel sm_" +
                       std::to_string(options.ccMajor) + std::to_string(options.ccMinor) +
                       (options.fastmath ? " fastmath" : "") + (options.lineinfo ? " lineinfo" : "") +
-                      (options.disjointArrays ? " disjoint" : "") + "\n" +
+                      (options.disjointArrays ? " disjoint" : "") + (options.alignedArrays ? "" : " unaligned") +
+                      " bounds " + std::to_string(options.launchBounds[0]) + "," +
+                      std::to_string(options.launchBounds[1]) + "," + std::to_string(options.launchBounds[2]) + "\n" +
                       options.libdevicePath;
   h.update(llvm::StringRef(parts));
   auto digest = h.final();

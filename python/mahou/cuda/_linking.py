@@ -1,15 +1,21 @@
 """External code linked into CUDA kernels (cuda.jit(link=...), cuda.declare_device):
 files checked by kind, CUDA C compiled to PTX with NVRTC (found at run time, as the
-driver is), and the bytes handed to the driver's JIT linker with the kernel's PTX."""
+driver is), and the bytes handed to the driver's JIT linker with the kernel's PTX; with
+LTO-IR among them, nvJitLink links everything into the cubin that is loaded."""
 
 import ctypes
 import os
 
 from ..errors import CudaError, UnsupportedError
+from ._toolkit import cuda_roots, load_library
 
 # cuda.h's CUjitInputType of each file kind the driver's linker takes.
 _INPUT_TYPES = {".cubin": 0, ".ptx": 1, ".fatbin": 2, ".o": 3, ".a": 4, ".lib": 4}
 _CUDA_C = (".cu",)
+_LTOIR = ".ltoir"  # linked by nvJitLink (_nvjitlink.py), not by the driver
+# What link_inputs answers when it linked the kernel itself: one input, the cubin to load
+# (kLinkedImage in the binding).
+LINKED_IMAGE = -1
 
 
 class NvrtcError(CudaError):
@@ -34,68 +40,53 @@ def check_link_files(files, what):
             raise TypeError(f"{what}: link= takes file paths, not {type(f).__name__}")
         path = os.path.abspath(os.fspath(f))
         ext = os.path.splitext(path)[1].lower()
-        if ext == ".ltoir":
-            raise UnsupportedError(f"{what}: linking LTO-IR ({f}) needs nvJitLink, which mahou "
-                                   "does not use; link CUDA C (.cu), PTX, cubins, fat binaries, "
-                                   "objects or libraries")
-        if ext not in _INPUT_TYPES and ext not in _CUDA_C:
+        if ext not in _INPUT_TYPES and ext not in _CUDA_C and ext != _LTOIR:
             raise UnsupportedError(f"{what}: cannot link {f}: the file kinds linked are .cu "
-                                   "(CUDA C), .ptx, .cubin, .fatbin, .o and .a")
+                                   "(CUDA C), .ptx, .cubin, .fatbin, .o, .a and .ltoir (LTO-IR)")
         out.append(path)
     return tuple(out)
 
 
-def link_inputs(paths, major, minor):
-    """(CUjitInputType, bytes, name) of each file for the driver's linker: CUDA C is compiled
-    to PTX for compute capability major.minor; PTX ends with its NUL (added by the loader)."""
-    inputs = []
+def _read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise FileNotFoundError(f"cannot read {path}, linked into a CUDA kernel: {e.strerror}") from None
+
+
+def linked_code(paths, major, minor):
+    """(kind, code) of each file, as linked for compute capability major.minor: kind is the
+    file's extension without the dot, except CUDA C, which is compiled to "ptx" with NVRTC;
+    PTX as bytes without a trailing NUL."""
+    out = []
     for path in paths:
         ext = os.path.splitext(path)[1].lower()
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            raise FileNotFoundError(f"cannot read {path}, linked into a CUDA kernel: {e.strerror}") from None
+        data = _read(path)
         if ext in _CUDA_C:
-            data = compile_cuda_c(data, path, major, minor)
-            inputs.append((_INPUT_TYPES[".ptx"], data, path))
+            out.append(("ptx", compile_cuda_c(data, path, major, minor)))
         else:
-            if ext == ".ptx":
-                data = data.rstrip(b"\0")
-            inputs.append((_INPUT_TYPES[ext], data, path))
-    return inputs
+            out.append((ext[1:], data.rstrip(b"\0") if ext == ".ptx" else data))
+    return out
+
+
+def link_inputs(paths, major, minor, kernel_ptx=None, max_registers=0, lineinfo=False):
+    """(CUjitInputType, bytes, name) of each file for the driver's linker: CUDA C is compiled
+    to PTX for compute capability major.minor; PTX ends with its NUL (added by the loader).
+    With LTO-IR among the files, nvJitLink links them with `kernel_ptx` instead, and the
+    answer is one (LINKED_IMAGE, cubin, name)."""
+    code = linked_code(paths, major, minor)
+    if any(kind == _LTOIR[1:] for kind, _ in code):
+        if kernel_ptx is None:
+            raise UnsupportedError("linking LTO-IR needs the kernel's PTX")
+        from ._nvjitlink import link_cubin
+        cubin = link_cubin(kernel_ptx, [(kind, data, path) for (kind, data), path in zip(code, paths)],
+                           major, minor, max_registers=max_registers, lineinfo=lineinfo)
+        return [(LINKED_IMAGE, cubin, "the kernel linked with nvJitLink")]
+    return [(_INPUT_TYPES["." + kind], data, path) for (kind, data), path in zip(code, paths)]
 
 
 # ------------------------------------------------------------------ NVRTC
-
-def _cuda_roots():
-    """The CUDA toolkit folders to look in: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda."""
-    return [r for r in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda") if r]
-
-
-def _nvrtc_libraries_in(folder):
-    if os.path.isdir(folder):
-        for name in sorted(os.listdir(folder), reverse=True):
-            if name.startswith("libnvrtc.so") and "builtins" not in name:
-                yield os.path.join(folder, name)
-
-
-def _nvrtc_candidates():
-    env = os.environ.get("MAHOU_NVRTC_PATH")
-    if env:
-        yield env
-    for root in _cuda_roots():
-        for lib in ("lib64", "lib", os.path.join("targets", "x86_64-linux", "lib")):
-            yield from _nvrtc_libraries_in(os.path.join(root, lib))
-    try:  # PyPI's nvidia-cuda-nvrtc wheel
-        import nvidia.cuda_nvrtc as wheel
-        for d in wheel.__path__:
-            yield from _nvrtc_libraries_in(os.path.join(d, "lib"))
-    except ImportError:
-        pass
-    yield "libnvrtc.so.12"
-    yield "libnvrtc.so"
-
 
 _nvrtc_lib = None
 
@@ -103,34 +94,25 @@ _nvrtc_lib = None
 def _nvrtc():
     global _nvrtc_lib  # the library, loaded once per process like the driver
     if _nvrtc_lib is None:
-        tried = []
-        for candidate in _nvrtc_candidates():
-            try:
-                lib = ctypes.CDLL(candidate)
-            except OSError:
-                tried.append(candidate)
-                continue
-            lib.nvrtcGetErrorString.restype = ctypes.c_char_p
-            _nvrtc_lib = lib
-            break
-        else:
-            raise CudaError("compiling CUDA C (.cu) linked into a kernel needs NVRTC (libnvrtc.so), "
-                            "which was not found (set CUDA_HOME or MAHOU_NVRTC_PATH); tried "
-                            + ", ".join(tried))
+        lib = load_library("libnvrtc", "MAHOU_NVRTC_PATH", "nvidia.cuda_nvrtc",
+                           "compiling CUDA C (.cu) linked into a kernel")
+        lib.nvrtcGetErrorString.restype = ctypes.c_char_p
+        _nvrtc_lib = lib
     return _nvrtc_lib
 
 
 def _include_dirs(path):
     dirs = [os.path.dirname(path)]
-    for root in _cuda_roots():
+    for root in cuda_roots():
         if os.path.isdir(os.path.join(root, "include")):
             dirs.append(os.path.join(root, "include"))
     return dirs
 
 
-def compile_cuda_c(source, name, major, minor):
+def compile_cuda_c(source, name, major, minor, output="ptx"):
     """PTX (bytes) of CUDA C `source`, relocatable (its __device__ functions stay visible to
-    the linker), for compute capability major.minor. NvrtcError with the log on failure."""
+    the linker), for compute capability major.minor; with output="ltoir", its LTO-IR
+    (NVRTC's -dlto) for nvJitLink. NvrtcError with the log on failure."""
     lib = _nvrtc()
     program = ctypes.c_void_p()
 
@@ -142,6 +124,8 @@ def compile_cuda_c(source, name, major, minor):
           "nvrtcCreateProgram")
     try:
         options = [b"-rdc=true", f"--gpu-architecture=compute_{major}{minor}".encode()]
+        if output == "ltoir":
+            options.append(b"-dlto")
         options += [f"-I{d}".encode() for d in _include_dirs(name)]
         argv = (ctypes.c_char_p * len(options))(*options)
         compiled = lib.nvrtcCompileProgram(program, len(options), argv)
@@ -152,6 +136,11 @@ def compile_cuda_c(source, name, major, minor):
             lib.nvrtcGetProgramLog(program, log)
             raise NvrtcError(f"NVRTC could not compile {name}:\n{log.value.decode(errors='replace')}")
         size = ctypes.c_size_t()
+        if output == "ltoir":
+            check(lib.nvrtcGetLTOIRSize(program, ctypes.byref(size)), "nvrtcGetLTOIRSize")
+            ltoir = ctypes.create_string_buffer(size.value)
+            check(lib.nvrtcGetLTOIR(program, ltoir), "nvrtcGetLTOIR")
+            return ltoir.raw
         check(lib.nvrtcGetPTXSize(program, ctypes.byref(size)), "nvrtcGetPTXSize")
         ptx = ctypes.create_string_buffer(size.value)
         check(lib.nvrtcGetPTX(program, ptx), "nvrtcGetPTX")
