@@ -155,6 +155,8 @@ void registerCudaRandom(nanobind::module_ &cudaModule);
 // managed_empty, host_register/unregister (cuda_memory.cpp) and DLPack (cuda_dlpack.cpp).
 void registerCudaMemory(nanobind::module_ &cudaModule);
 void registerCudaDlpack(nanobind::module_ &cudaModule);
+// ipc_export and IpcMapping: device memory shared between processes (cuda_ipc.cpp).
+void registerCudaIpc(nanobind::module_ &cudaModule);
 // The libdevice.10.bc kernels link: under $CUDA_HOME, $CUDA_PATH, /usr/local/cuda or
 // PyPI's nvidia-cuda-nvcc (cuda_compile.cpp); empty when none was found.
 std::string libdevicePath();

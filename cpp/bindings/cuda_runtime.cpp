@@ -152,6 +152,7 @@ void registerCuda(nb::module_ &top) {
   registerCudaRandom(m);
   registerCudaMemory(m);
   registerCudaDlpack(m);
+  registerCudaIpc(m);
 
   nb::class_<DeviceMemory>(m, "DeviceMemory", "An allocation of device memory (freed when collected).")
       .def(nb::init<size_t, int>(), nb::arg("nbytes"), nb::arg("device") = 0)

@@ -84,6 +84,34 @@ TEST(EmulatedDriver, MemoryCopiesAndPointerQueries) {
   EXPECT_EQ(total, cu::deviceInfo(0).totalMemory);
 }
 
+TEST(EmulatedDriver, AllocationRangesAndIpcHandlesThatNeverOpen) {
+  ASSERT_TRUE(cu::useEmulator(false));
+  cu::CUdeviceptr a = cu::allocate(0, 100), b = cu::allocate(0, 40);
+  EXPECT_EQ(cu::allocationRange(0, a), std::make_pair(a, size_t(100)));
+  EXPECT_EQ(cu::allocationRange(0, a + 99), std::make_pair(a, size_t(100))); // inside it
+  EXPECT_EQ(cu::allocationRange(0, b + 8), std::make_pair(b, size_t(40)));
+  int32_t host = 0;
+  EXPECT_THROW(cu::allocationRange(0, cu::CUdeviceptr(uintptr_t(&host))), cu::CudaError);
+  // A handle names the allocation that holds the pointer: the same for any byte of it.
+  cu::IpcExport ea = cu::ipcExport(0, a + 24), ea2 = cu::ipcExport(0, a), eb = cu::ipcExport(0, b);
+  EXPECT_EQ(ea.base, a);
+  EXPECT_EQ(ea.size, 100u);
+  EXPECT_EQ(std::memcmp(ea.handle.reserved, ea2.handle.reserved, sizeof ea.handle.reserved), 0);
+  EXPECT_NE(std::memcmp(ea.handle.reserved, eb.handle.reserved, sizeof ea.handle.reserved), 0);
+  // No process can map the emulator's memory: opening says that IPC needs a GPU.
+  try {
+    cu::ipcOpen(0, ea.handle);
+    ADD_FAILURE() << "an emulator IPC handle opened";
+  } catch (const cu::CudaError &e) {
+    EXPECT_EQ(e.errorName(), "CUDA_ERROR_NOT_SUPPORTED");
+    EXPECT_NE(std::string(e.what()).find("IPC handles need a GPU"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(cu::ipcClose(0, a), cu::CudaError); // nothing was opened
+  cu::release(0, a);
+  EXPECT_THROW(cu::ipcExport(0, a), cu::CudaError); // freed
+  cu::release(0, b);
+}
+
 TEST(EmulatedDriver, StreamsAndEventsTimeTheHost) {
   ASSERT_TRUE(cu::useEmulator(false));
   cu::CUstream s = cu::createStream(0, false);

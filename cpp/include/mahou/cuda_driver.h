@@ -29,6 +29,10 @@ using CUjitInputType = int;
 using CUlinkState = struct CUlinkState_st *;
 using CUlimit = int;
 using CUoccupancyB2DSize = size_t (*)(int blockSize); // dynamic shared bytes of a block size
+// An exported allocation (cuIpcGetMemHandle): 64 opaque bytes another process opens.
+struct CUipcMemHandle {
+  char reserved[64];
+};
 
 // cuda.h's values of the enumerators mahou uses (the one place they are written).
 namespace attr {
@@ -49,6 +53,7 @@ constexpr CUfunction_attribute kFuncMaxThreadsPerBlock = 0, kFuncSharedSizeBytes
 constexpr CUlimit kLimitStackSize = 0;
 constexpr CUpointer_attribute kPointerMemoryType = 2, kPointerDeviceOrdinal = 9;
 constexpr int kMemoryTypeHost = 1, kMemoryTypeDevice = 2, kMemoryTypeUnified = 4;
+constexpr unsigned kIpcLazyEnablePeerAccess = 0x1; // CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS
 constexpr CUresult kSuccess = 0, kErrorNotReady = 600, kErrorLaunchFailed = 719,
                    kErrorCooperativeLaunchTooLarge = 720, kErrorNotSupported = 801;
 
@@ -142,6 +147,27 @@ void copyDeviceToDevice(int device, CUdeviceptr dst, CUdeviceptr src, size_t byt
 void memset8(int device, CUdeviceptr dst, unsigned char value, size_t bytes);
 // Device ordinal owning `pointer`, or -1 when the driver does not know it (host memory).
 int pointerDevice(CUdeviceptr pointer);
+
+// (allocation base, allocation bytes) of the device allocation holding `pointer`
+// (cuMemGetAddressRange; ipc.cpp).
+std::pair<CUdeviceptr, size_t> allocationRange(int device, CUdeviceptr pointer);
+
+// ------------------------------------------------------------------ IPC (ipc.cpp)
+// An allocation exported for other processes: its handle, base and size.
+struct IpcExport {
+  CUipcMemHandle handle{};
+  CUdeviceptr base = 0;
+  size_t size = 0;
+};
+// Exports the allocation holding `pointer` (cuIpcGetMemHandle of its base). CudaError
+// for memory the driver cannot export (managed, host or another process's memory).
+IpcExport ipcExport(int device, CUdeviceptr pointer);
+// Maps another process's exported allocation into the device's primary context
+// (cuIpcOpenMemHandle with CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS): its base here. Under the
+// CPU emulator a CudaError saying that IPC needs a GPU.
+CUdeviceptr ipcOpen(int device, const CUipcMemHandle &handle);
+// Unmaps what ipcOpen mapped (cuIpcCloseMemHandle).
+void ipcClose(int device, CUdeviceptr base);
 
 // ------------------------------------------------------------------ streams and events
 CUstream createStream(int device, bool nonBlocking);

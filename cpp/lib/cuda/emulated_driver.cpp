@@ -5,7 +5,8 @@
 // accounting and its allocations' ordinal; "device" memory is host memory (one address
 // space, so copies between devices are plain copies); streams are synchronous; events time the host;
 // a module is an EmulatorProgram (a kernel compiled for the CPU) that cuLaunchKernel
-// runs over the grid through mahou_rt_sim_launch.
+// runs over the grid through mahou_rt_sim_launch. IPC handles are made but never opened
+// (no other process can map this process's memory).
 #include "driver_table.h"
 
 #include "mahou/runtime.h"
@@ -539,6 +540,37 @@ CUresult emuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdev
   return kSuccess;
 }
 
+// The allocation holding a device pointer: [base, base + bytes).
+CUresult emuMemGetAddressRange(CUdeviceptr *base, size_t *bytes, CUdeviceptr pointer) {
+  Allocations &a = allocations();
+  std::lock_guard lock(a.mutex);
+  if (owningMap(a, uintptr_t(pointer)) != &a.device)
+    return kNotFound;
+  auto it = std::prev(a.device.upper_bound(uintptr_t(pointer)));
+  *base = CUdeviceptr(it->first);
+  *bytes = it->second;
+  return kSuccess;
+}
+
+// IPC: a handle names the allocation (a tag, the process, base and size), so that it can
+// be made, pickled and sent; no other process can map the emulator's memory, which is
+// this process's host memory, so opening one is refused (ipc.cpp says that IPC needs a GPU).
+constexpr char kIpcTag[16] = "mahou-emulator";
+CUresult emuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr pointer) {
+  Allocations &a = allocations();
+  std::lock_guard lock(a.mutex);
+  auto it = a.device.find(uintptr_t(pointer));
+  if (it == a.device.end())
+    return kInvalidValue; // as the driver: only the base of a device allocation
+  std::memset(handle->reserved, 0, sizeof handle->reserved);
+  int64_t words[3] = {int64_t(getpid()), int64_t(it->first), int64_t(it->second)};
+  std::memcpy(handle->reserved, kIpcTag, sizeof kIpcTag);
+  std::memcpy(handle->reserved + sizeof kIpcTag, words, sizeof words);
+  return kSuccess;
+}
+CUresult emuIpcOpenMemHandle(CUdeviceptr *, CUipcMemHandle, unsigned) { return kErrorNotSupported; }
+CUresult emuIpcCloseMemHandle(CUdeviceptr) { return kInvalidValue; } // nothing is ever opened
+
 // ------------------------------------------------------------------ streams and events
 
 CUresult emuStreamCreate(CUstream *stream, unsigned) {
@@ -643,6 +675,10 @@ void fillEmulatedTable(DriverTable &t) {
   t.cuMemAllocManaged = emuMemAllocManaged;
   t.cuMemHostRegister_v2 = emuMemHostRegister;
   t.cuMemHostUnregister = emuMemHostUnregister;
+  t.cuMemGetAddressRange_v2 = emuMemGetAddressRange;
+  t.cuIpcGetMemHandle = emuIpcGetMemHandle;
+  t.cuIpcOpenMemHandle_v2 = emuIpcOpenMemHandle;
+  t.cuIpcCloseMemHandle = emuIpcCloseMemHandle;
   // The emulator runs no external CUDA C or PTX (kernels calling it are refused when compiled).
   t.cuLinkCreate_v2 = [](unsigned, CUjit_option *, void **, CUlinkState *) -> CUresult { return kErrorNotSupported; };
   t.cuLinkAddData_v2 = [](CUlinkState, CUjitInputType, void *, size_t, const char *, unsigned, CUjit_option *,

@@ -22,6 +22,7 @@ from ._devicearray import (
     from_dlpack, is_cuda_array, is_cuda_ndarray, managed_array, mapped, mapped_array, pinned,
     mapped_array_like, pinned_array, pinned_array_like, to_device,
 )
+from ._ipc import IpcArrayHandle, IpcHandle, open_ipc_array
 from ._device_side import *  # noqa: F401,F403  (threadIdx, grid, shared, atomic, ...)
 from ._vectorize import Reduce, Reduce as reduce  # noqa: F401  (@cuda.reduce)
 from ._device_side import __all__ as _device_side_names
@@ -43,7 +44,8 @@ __all__ = [
     "default_stream", "legacy_default_stream", "per_thread_default_stream", "external_stream",
     "event", "event_elapsed_time", "Event", "Stream", "Device", "Context", "gpus",
     "get_current_device", "current_context", "select_device", "list_devices", "close",
-    "cg", "fp16", "libdevice", "random", "reduce", "Reduce",
+    "cg", "fp16", "libdevice", "random", "reduce", "Reduce", "IpcHandle", "IpcArrayHandle",
+    "open_ipc_array",
 ] + list(_device_side_names)
 
 # The CPU emulator (MAHOU_ENABLE_CUDASIM=1, read at import): the driver layer itself is

@@ -70,6 +70,28 @@ def _basic_index(index):
     return items
 
 
+class MemoryView:
+    """`size` bytes of device memory at `device_pointer` on `device`, inside `owner` (an
+    allocation, or what keeps foreign memory alive): DeviceNDArray.gpu_data of a view,
+    as numba-cuda's MemoryPointer views."""
+
+    __slots__ = ("owner", "device_pointer", "size", "device")
+
+    def __init__(self, owner, device_pointer, size, device):
+        self.owner = owner
+        self.device_pointer = device_pointer
+        self.size = size
+        self.device = device
+
+    @property
+    def device_ctypes_pointer(self):
+        import ctypes
+        return ctypes.c_void_p(self.device_pointer or None)
+
+    def __repr__(self):
+        return f"<MemoryView {self.size} bytes at {self.device_pointer:#x} on device {self.device}>"
+
+
 class DeviceNDArray(_core.DeviceArray):
     """An array in CUDA device memory, as Numba's DeviceNDArray. The memory is freed
     when the last array (or view) using it is collected."""
@@ -85,16 +107,22 @@ class DeviceNDArray(_core.DeviceArray):
 
     @property
     def gpu_data(self):
-        """The allocation holding the elements (a mahou._core.cuda.DeviceMemory)."""
+        """The device memory the array spans, as numba-cuda's: the allocation (a
+        mahou._core.cuda.DeviceMemory) when it spans all of it, else a MemoryView of
+        the bytes it spans (a slice's extent)."""
         owner = self._owner
         while isinstance(owner, DeviceNDArray):
             owner = owner._owner
-        return owner
+        lo, nbytes = _span(self.shape, self.strides, self.itemsize)
+        start = self._data_ptr + lo if nbytes else 0
+        if isinstance(owner, _drv.DeviceMemory) and (start, nbytes) == (owner.device_pointer, owner.size):
+            return owner
+        return MemoryView(owner, start, nbytes, self._device_id)
 
     @property
     def alloc_size(self):
-        mem = self.gpu_data
-        return mem.size if isinstance(mem, _drv.DeviceMemory) else self.nbytes
+        """Bytes of gpu_data (a view's extent, as numba-cuda's)."""
+        return self.gpu_data.size
 
     @property
     def flags(self):
@@ -148,6 +176,12 @@ class DeviceNDArray(_core.DeviceArray):
             _drv.stream_synchronize(self._device_id, handle)
         return _drv.to_dlpack(self._data_ptr, self.shape, self.strides, self.dtype, _DL_CUDA,
                               self._device_id, self)
+
+    def get_ipc_handle(self):
+        """An IpcArrayHandle (picklable) through which another process on this machine
+        opens a DeviceNDArray over the same device memory (Linux; see _ipc.py)."""
+        from ._ipc import array_ipc_handle
+        return array_ipc_handle(self)
 
     def bind(self, stream=0):
         """The same array associated with another stream."""

@@ -109,6 +109,12 @@ class Context:
     def synchronize(self):
         _drv.synchronize(self.device.id)
 
+    def get_ipc_handle(self, memory):
+        """An IpcHandle of device memory (DeviceNDArray.gpu_data: an allocation or the
+        bytes a view spans) for another process to open."""
+        from ._ipc import memory_ipc_handle
+        return memory_ipc_handle(memory)
+
     def reset(self):
         self.synchronize()
 
