@@ -1,4 +1,4 @@
-"""List comprehensions of one loop reserve room for its trips before appending (a hint
+"""List comprehensions of one loop (and list(range(...))) reserve room for its trips before appending (a hint
 that never fails), and lists of lists box their rows with one plan: compared with
 CPython over ranges of every sign and size, sized iterables, raising bodies, huge ranges
 whose body raises early (no MemoryError from the reservation), and rows shared or empty."""
@@ -36,6 +36,16 @@ def test_range_comprehension(start, stop, step):
     check(lambda a, b, c: [i for i in range(a, b, c)], start, stop, step)
     if abs(start) < 100:
         check(squares, start, stop, step)
+
+
+@pytest.mark.parametrize("start,stop,step", [(0, 10, 1), (0, 0, 1), (10, 0, -3), (0, 10, -1), (-7, 40, 5)])
+def test_list_of_a_range(start, stop, step):
+    check(lambda a, b, c: list(range(a, b, c)), start, stop, step)
+    check(lambda a, b, c: list(range(a, b, c)) + [7], start, stop, step)
+
+
+def test_list_of_a_range_zero_step():
+    same_as_python(lambda n: list(range(0, n, 0)), 5)
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 8, 9, 40, 1000, -3])

@@ -134,7 +134,7 @@ ExprPtr FunctionTyper::comprehensionInto(const ast::Comprehension &c,
   return seqExpr(std::move(stmts), load(acc, c.loc), c.loc);
 }
 
-// A list comprehension of one loop without conditions appends once per trip: when that
+// A list comprehension of one loop without conditions (and list(iterable)) appends once per trip: when that
 // loop (the last statement of `loops`) counts a range, or the items of a sized iterable,
 // the list gets room for them first (a hint: list.reserve never fails), instead of
 // growing 7 times on the way to 40 items. The loop's bounds that are not constants are
@@ -198,6 +198,7 @@ ExprPtr FunctionTyper::collectList(const std::function<void(const LoopBody &, ir
   }, loop);
   if (!typed || vars_[acc].type.containsUnknown()) return unknown(loc);
   stmts->push_back(assignVar(acc, objectOp(*this, ObjectOp::ListNew, vars_[acc].type, {}, loc), loc));
+  reserveForLoop(acc, loop, loc); // list(range(n)), list(a): one item per trip
   for (auto &st : loop) stmts->push_back(std::move(st));
   return seqExpr(std::move(stmts), load(acc, loc), loc);
 }
