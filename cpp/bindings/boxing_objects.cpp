@@ -9,6 +9,7 @@
 #include "mahou/objects.h"
 
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 
@@ -114,20 +115,39 @@ MahouMemInfo *listFromPython(PyObject *obj, const Type &listType) {
   return list;
 }
 
-PyObject *listToPython(MahouMemInfo *list, const Type &item) {
+namespace {
+// How a list's items box, worked out once for the list and, for a list of lists, once
+// for all its rows (not again per row): the tuples' offsets and dtypes, the rows' plan.
+struct ListBoxing {
+  bool tuples = false;
+  TupleBoxing how;
+  std::unique_ptr<ListBoxing> rows; // items that are (reflected) lists
+};
+
+ListBoxing listBoxing(const Type &item) {
+  ListBoxing plan;
+  plan.tuples = item.kind == types::Kind::Tuple;
+  if (plan.tuples) plan.how = tupleBoxing(item);
+  if (item.kind == types::Kind::List && !item.typed)
+    plan.rows = std::make_unique<ListBoxing>(listBoxing(item.elems[0]));
+  return plan;
+}
+
+PyObject *listToPythonWith(MahouMemInfo *list, const Type &item, const ListBoxing &plan) {
   MahouList *l = mahouList(list);
   PyObject *out = PyList_New(Py_ssize_t(l->size));
   if (!out) return nullptr;
-  // a list of tuples: how to box them worked out once (not per tuple), and no reference
-  // to take when the items hold no objects
-  bool tuples = item.kind == types::Kind::Tuple;
-  TupleBoxing how;
-  if (tuples) how = tupleBoxing(item);
   bool refs = l->desc->nrefs != 0;
   for (int64_t i = 0; i < l->size; ++i) {
     char *src = l->items + i * l->itemSize;
-    if (refs) runtime::increfItem(l->desc, src); // boxValue takes a reference
-    PyObject *x = tuples ? boxTupleWith(item, src, how) : boxValue(item, src);
+    PyObject *x;
+    if (plan.rows) { // a row: boxed from the list's own reference, no reference taken
+      x = listToPythonWith(loadObjectPtr(src), item.elems[0], *plan.rows);
+    } else {
+      if (refs) runtime::increfItem(l->desc, src); // boxValue takes a reference
+      // no reference to take when the tuples hold no objects
+      x = plan.tuples ? boxTupleWith(item, src, plan.how) : boxValue(item, src);
+    }
     if (!x) {
       Py_DECREF(out);
       return nullptr;
@@ -136,6 +156,9 @@ PyObject *listToPython(MahouMemInfo *list, const Type &item) {
   }
   return out;
 }
+} // namespace
+
+PyObject *listToPython(MahouMemInfo *list, const Type &item) { return listToPythonWith(list, item, listBoxing(item)); }
 
 namespace {
 thread_local SharedUnboxing *currentUnboxing = nullptr;

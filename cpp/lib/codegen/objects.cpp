@@ -293,6 +293,12 @@ Value FunctionLowering::listOp(const ir::Expr &e) {
     result = noneResult();
     break;
   }
+  case ObjectOp::ListReserve: {
+    auto fn = runtimeFn("mahou_rt_list_reserve_range", voidT, {ptr, i64(), i64(), i64()});
+    b_.CreateCall(fn, {list.v, scalarExpr(*e.args[1]), scalarExpr(*e.args[2]), scalarExpr(*e.args[3])});
+    result = noneResult();
+    break;
+  }
   case ObjectOp::ListInsert: {
     llvm::Value *idx = scalarExpr(*e.args[1]);
     llvm::Value *slot = spill(ownedForStore(expr(*e.args[2]), item), item);

@@ -252,6 +252,9 @@ private:
     case ObjectOp::ListInsert:
       check(arg(0).isList() && isInt(arg(1)) && arg(2) == arg(0).elems[0], name);
       break;
+    case ObjectOp::ListReserve:
+      check(arg(0).isList() && e.args.size() == 4 && isInt(arg(1)) && isInt(arg(2)) && isInt(arg(3)), name);
+      break;
     case ObjectOp::ListAppend:
     case ObjectOp::ListCount:
     case ObjectOp::ListRemove:

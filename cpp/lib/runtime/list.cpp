@@ -102,6 +102,22 @@ MahouMemInfo *mahou_rt_list_new(const MahouTypeDesc *desc, int64_t capacity) { r
 
 int32_t mahou_rt_list_reserve(MahouMemInfo *mi, int64_t capacity) { return reserve(mahouList(mi), capacity) ? 0 : 1; }
 
+void mahou_rt_list_reserve_range(MahouMemInfo *mi, int64_t start, int64_t stop, int64_t step) {
+  // range()'s length, unsigned (a span may exceed 2**63), capped: a hint for the appends
+  // to come, so a failed allocation is no error (the appends grow the list as usual).
+  if (step == 0 || (step > 0 ? start >= stop : start <= stop)) return;
+  uint64_t span = step > 0 ? uint64_t(stop) - uint64_t(start) : uint64_t(start) - uint64_t(stop);
+  uint64_t mag = step > 0 ? uint64_t(step) : 0 - uint64_t(step);
+  uint64_t count = std::min<uint64_t>((span - 1) / mag + 1, uint64_t(1) << 20);
+  MahouList *l = mahouList(mi);
+  int64_t want = l->size + int64_t(count), bytes;
+  if (want <= l->capacity || !mulSize(want, std::max<int64_t>(l->itemSize, 1), bytes)) return;
+  if (auto *p = static_cast<char *>(std::realloc(l->items, size_t(bytes)))) {
+    l->items = p;
+    l->capacity = want;
+  }
+}
+
 int32_t mahou_rt_list_append(MahouMemInfo *mi, const void *item) {
   MahouList *l = mahouList(mi);
   if (l->size == l->capacity && !reserve(l, l->size + 1)) {

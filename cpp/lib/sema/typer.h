@@ -239,6 +239,7 @@ public:
   // A comprehension's loops into a fresh container: emit(acc, block) adds the element
   // (false while its type is unknown); the container's type is acc's.
   ExprPtr comprehensionInto(const ast::Comprehension &c, const std::function<bool(int, ir::Block &)> &emit);
+  void reserveForLoop(int acc, ir::Block &loops, Loc loc); // a list comprehension's room for its loop's trips
   ExprPtr dictDisplay(const ast::Dict &d);
   ExprPtr setDisplay(const ast::Set &s);
   ExprPtr hashedComprehension(const ast::Comprehension &c);
