@@ -4,7 +4,9 @@
 import numpy as np
 import pytest
 
+import mahou
 from mahou import njit
+from mahou.experimental import jitclass
 
 A = np.arange(3.0)
 B = np.arange(3, dtype=np.int32)
@@ -33,12 +35,37 @@ def mixed_in(n):
     return n in ('a', 1.0, n), 'a' in ('a', n), None in (n, 2)
 
 
+@jitclass([("x", mahou.int64)])
+class Plain:  # == is identity
+    def __init__(self, x):
+        self.x = x
+
+
+@jitclass([("x", mahou.int64)])
+class ByValue:
+    def __init__(self, x):
+        self.x = x
+
+    def __eq__(self, other):
+        return self.x == other.x
+
+
+def instances_in(n):
+    a, b = Plain(n), Plain(n)
+    c, d = ByValue(n), ByValue(n)
+    return a in (a, b), a in (b,), c in (d,), c in (ByValue(n + 1),)
+
+
+def containers_in(n):
+    return {n: 2} in ({n: 2},), {n} in ({1}, {2}), {n: 1} in ({2: 1},)
+
+
 @pytest.mark.parametrize("a, b", [(A, B), (B, B), (C, A), (A, A)])
 def test_dtypes_in_a_tuple(a, b):
     assert njit(dtypes_in)(a, b) == dtypes_in(a, b)
 
 
-@pytest.mark.parametrize("fn", [list_in, tuple_in, mixed_in])
+@pytest.mark.parametrize("fn", [list_in, tuple_in, mixed_in, instances_in, containers_in])
 @pytest.mark.parametrize("n", [0, 1, 2, 3])
 def test_items_of_other_kinds(fn, n):
     assert njit(fn)(n) == fn(n)
