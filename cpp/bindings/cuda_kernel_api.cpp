@@ -4,6 +4,8 @@
 // Numba's methods (forall, specialize, get_regs_per_thread, ...) on these.
 #include "cuda_binding.h"
 
+#include <algorithm>
+
 namespace nb = nanobind;
 
 namespace mahou::binding {
@@ -56,6 +58,10 @@ PyObject *kernelFunctionAttribute(PyObject *self, PyObject *args) {
   int value = 0;
   if (!translateErrors([&] { value = cuda::functionAttribute(*loaded, attribute); }))
     return nullptr;
+  // launch_bounds=: at most that many threads, as the driver reads the PTX's .maxntid (the
+  // emulator runs the host's code, which has no such directive)
+  int most = kernelOf(self)->state->launchBounds[0];
+  if (attribute == cuda::kFuncMaxThreadsPerBlock && most > 0) value = std::min(value, most);
   return PyLong_FromLong(value);
 }
 
@@ -76,6 +82,9 @@ PyObject *kernelOccupancy(PyObject *self, PyObject *args) {
   PyObject *out = nullptr;
   bool ok = translateErrors([&] {
     if (kind == "block_size") {
+      // the block size picked is within the kernel's launch bound (see kernelFunctionAttribute)
+      if (int most = kernelOf(self)->state->launchBounds[0]; most > 0 && (blockSize <= 0 || blockSize > most))
+        blockSize = most;
       auto [minGrid, size] = cuda::maxPotentialBlockSize(*loaded, size_t(shared), blockSize);
       out = Py_BuildValue("(ii)", minGrid, size);
     } else if (kind == "active_blocks") {

@@ -74,3 +74,19 @@ def test_kernels_run_within_their_bound_and_a_larger_block_is_refused():
     bounded[1, 64](a)  # the kernel stays usable
     np.testing.assert_array_equal(a[:64], 3)
     np.testing.assert_array_equal(a[64:], 2)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("bound", [32, 64, 96, 1024])
+def test_forall_and_the_occupancy_queries_stay_within_the_bound(bound):
+    # forall picks its block size with the occupancy calculator: never above the bound
+    # (the driver reads .maxntid; the emulator has no PTX, the kernel its launch_bounds)
+    bounded = cuda.jit(launch_bounds=bound)(increment)
+    a = np.zeros(1000, np.float32)
+    bounded.forall(a.size)(a)
+    np.testing.assert_array_equal(a, 1)
+    assert 0 < max(bounded.get_max_threads_per_block().values()) <= bound
+    unbounded = cuda.jit(increment)
+    unbounded.forall(a.size)(a)
+    np.testing.assert_array_equal(a, 2)
+    assert max(unbounded.get_max_threads_per_block().values()) >= bound

@@ -9,19 +9,23 @@ namespace mahou::sema {
 ExprPtr numberConjugateMethod(Use &u) {
   u.t.positionalArgs(*u.call, 0, 0, u.name);
   const Type t = u.self->type;
+  if (t.isBool()) return ir::makeCast(std::move(u.self), Type::int64()); // Python's True.conjugate() is 1
   if (!t.isComplex()) return std::move(u.self);
   std::vector<ExprPtr> args;
   args.push_back(std::move(u.self));
   return u.t.intrinsic(ir::Intrinsic::Conj, t, std::move(args), u.loc);
 }
 
-// x.real / x.imag (variant: ir::Intrinsic::Real or Imag); of a real number: itself or 0.
+// x.real / x.imag (variant: ir::Intrinsic::Real or Imag); of a real number: itself or 0
+// (of a bool, as ints).
 ExprPtr numberPartAttribute(Use &u) {
   const Type t = u.self->type;
   auto part = ir::Intrinsic(u.variant());
   if (!t.isComplex()) {
-    if (part == ir::Intrinsic::Real) return std::move(u.self);
-    return ir::makeConst(t, u.loc, 0);
+    // Python's True.real is 1 and True.imag 0: a bool's parts are ints
+    Type rt = t.isBool() ? Type::int64() : t;
+    if (part == ir::Intrinsic::Real) return ir::makeCast(std::move(u.self), rt);
+    return ir::makeConst(rt, u.loc, 0);
   }
   Type rt = Type::scalar(types::realOf(t.dtype));
   std::vector<ExprPtr> args;

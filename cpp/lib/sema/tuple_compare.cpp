@@ -24,6 +24,8 @@ ExprPtr item(const std::function<ExprPtr()> &tuple, const Type &t, size_t i, Loc
   return g;
 }
 
+} // namespace
+
 bool canBeEqual(const Type &a, const Type &b) {
   if (a.isNumber() && b.isNumber()) return true;
   if (a.isTuple() && b.isTuple()) return true;
@@ -33,8 +35,6 @@ bool canBeEqual(const Type &a, const Type &b) {
   if (a.isOptional() || b.isOptional()) return true; // compareOne looks inside
   return a.isObject() && a.kind == b.kind;
 }
-
-} // namespace
 
 ExprPtr tupleCompare(Typing &t, ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) {
   const Type a = lhs->type, b = rhs->type;

@@ -140,11 +140,8 @@ ExprPtr tupleContains(Typing &t, bool negate, ExprPtr needle, ExprPtr tuple, Loc
   for (size_t i = 0; i < tt.elems.size(); ++i) {
     const Type &et = tt.elems[i];
     ExprPtr eq;
-    bool comparable = (nt.isNumber() && et.isNumber()) || (nt.isString() && et.isString()) ||
-                      nt.isNone() || et.isNone();
-    if (!comparable) {
-      if ((nt.isArray() || et.isArray()) || (nt.isTuple() && et.isTuple()))
-        t.notSupported(loc, "'in' on a tuple of " + et.str() + " is not supported");
+    if (nt.isArray() || et.isArray()) t.notSupported(loc, "'in' on a tuple of " + et.str() + " is not supported");
+    if (!canBeEqual(nt, et)) {
       eq = ir::makeConst(Type::boolean(), loc, 0);
     } else {
       auto item = std::make_unique<ir::Expr>(ir::ExprOp::TupleGet, et, loc);

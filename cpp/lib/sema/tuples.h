@@ -13,6 +13,9 @@ enum TupleSearch : int { TupleIndex = 0, TupleCount = 1 }; // the variants of t.
 // `needle in tuple` (negate: not in), compared elementwise with ==.
 ExprPtr tupleContains(Typing &t, bool negate, ExprPtr needle, ExprPtr tuple, Loc loc);
 ExprPtr tupleCompare(Typing &t, ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc); // tuple_compare.cpp
+// Whether values of types a and b may compare equal (else == is False without a look):
+// the one rule of tuple ==, `in` and their items (tuple_compare.cpp).
+bool canBeEqual(const Type &a, const Type &b);
 // t[i] with a variable index (homogeneous tuples) or t[a:b:c] with constant bounds.
 ExprPtr tupleSubscript(Typing &t, ExprPtr base, const ast::Expr &index, Loc loc);
 // ---- collections.namedtuple / typing.NamedTuple (named_tuples.cpp)
