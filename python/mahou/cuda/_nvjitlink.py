@@ -16,8 +16,8 @@ class NvJitLinkError(CudaError):
 
 
 class _Library:
-    """The library and its entry points; the header maps each name to the entry of its own
-    version (__nvJitLinkCreate_12_9 ...), which is used where the library has it."""
+    """The library and its entry points, typed; the header maps each name to the entry of its
+    own version (__nvJitLinkCreate_12_9 ...), which is used where the library has it."""
 
     def __init__(self):
         self.lib = load_library("libnvJitLink", "MAHOU_NVJITLINK_PATH", "nvidia.nvjitlink",
@@ -28,9 +28,22 @@ class _Library:
                                                                                  ctypes.byref(minor)) == 0:
             self.version = (major.value, minor.value)
 
-    def __getattr__(self, name):
-        versioned = f"__{name}_{self.version[0]}_{self.version[1]}"
-        return getattr(self.lib, versioned) if hasattr(self.lib, versioned) else getattr(self.lib, name)
+        handle, size_p = ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t)
+        signatures = {  # nvJitLink.h's prototypes (every entry returns an nvJitLinkResult)
+            "nvJitLinkCreate": [ctypes.POINTER(handle), ctypes.c_uint32, ctypes.POINTER(ctypes.c_char_p)],
+            "nvJitLinkAddData": [handle, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p],
+            "nvJitLinkComplete": [handle],
+            "nvJitLinkGetLinkedCubinSize": [handle, size_p],
+            "nvJitLinkGetLinkedCubin": [handle, ctypes.c_void_p],
+            "nvJitLinkGetErrorLogSize": [handle, size_p],
+            "nvJitLinkGetErrorLog": [handle, ctypes.c_char_p],
+            "nvJitLinkDestroy": [ctypes.POINTER(handle)],
+        }
+        for name, argtypes in signatures.items():
+            versioned = f"__{name}_{self.version[0]}_{self.version[1]}"
+            entry = getattr(self.lib, versioned) if hasattr(self.lib, versioned) else getattr(self.lib, name)
+            entry.argtypes, entry.restype = argtypes, ctypes.c_int
+            setattr(self, name, entry)
 
 
 _library = None
