@@ -142,7 +142,17 @@ PyObject *listToPythonWith(MahouMemInfo *list, const Type &item, const ListBoxin
     char *src = l->items + i * l->itemSize;
     PyObject *x;
     if (plan.rows) { // a row: boxed from the list's own reference, no reference taken
-      x = listToPythonWith(loadObjectPtr(src), item.elems[0], *plan.rows);
+      MahouMemInfo *row = loadObjectPtr(src);
+      x = ReflectedOrigins::originOf(row);
+      if (x) { // the Python list it came from, written back: the same object, as in Python
+        if (!reflectList(x, row, item.elems[0])) {
+          Py_DECREF(out);
+          return nullptr;
+        }
+        Py_INCREF(x);
+      } else {
+        x = listToPythonWith(row, item.elems[0], *plan.rows);
+      }
     } else {
       if (refs) runtime::increfItem(l->desc, src); // boxValue takes a reference
       // no reference to take when the tuples hold no objects
@@ -158,7 +168,6 @@ PyObject *listToPythonWith(MahouMemInfo *list, const Type &item, const ListBoxin
 }
 } // namespace
 
-PyObject *listToPython(MahouMemInfo *list, const Type &item) { return listToPythonWith(list, item, listBoxing(item)); }
 
 namespace {
 thread_local SharedUnboxing *currentUnboxing = nullptr;
@@ -182,10 +191,61 @@ void SharedUnboxing::remember(PyObject *obj, const Type &t, MahouMemInfo *native
   if (currentUnboxing) currentUnboxing->seen_.emplace(obj, Seen{&t, native});
 }
 
+namespace {
+thread_local ReflectedOrigins *currentOrigins = nullptr;
+} // namespace
+
+ReflectedOrigins::ReflectedOrigins(const SharedUnboxing &unboxed) : outer_(currentOrigins) {
+  unboxed.forEachList([&](PyObject *obj, MahouMemInfo *native, const Type &listType) {
+    if (origin_.emplace(native, Origin{obj, &listType}).second) {
+      Py_INCREF(obj);
+      mahou_rt_incref(native);
+    }
+  });
+  currentOrigins = this;
+}
+
+ReflectedOrigins::~ReflectedOrigins() {
+  currentOrigins = outer_;
+  for (auto &[native, origin] : origin_) {
+    mahou_rt_decref(native);
+    Py_DECREF(origin.obj);
+  }
+}
+
+PyObject *ReflectedOrigins::originOf(MahouMemInfo *native) {
+  if (!currentOrigins) return nullptr;
+  auto it = currentOrigins->origin_.find(native);
+  return it == currentOrigins->origin_.end() ? nullptr : it->second.obj;
+}
+
+void ReflectedOrigins::markWritten(MahouMemInfo *native) {
+  if (!currentOrigins) return;
+  auto it = currentOrigins->origin_.find(native);
+  if (it != currentOrigins->origin_.end()) it->second.written = true;
+}
+
+bool ReflectedOrigins::writeBackRest() {
+  if (!currentOrigins) return true;
+  for (auto &[native, origin] : currentOrigins->origin_)
+    if (!origin.written && !reflectList(origin.obj, native, origin.listType->elems[0])) return false;
+  return true;
+}
+
+PyObject *listToPython(MahouMemInfo *list, const Type &item) {
+  if (PyObject *origin = ReflectedOrigins::originOf(list)) { // a list the caller passed: that object
+    if (!reflectList(origin, list, item)) return nullptr;
+    Py_INCREF(origin);
+    return origin;
+  }
+  return listToPythonWith(list, item, listBoxing(item));
+}
+
 bool reflectList(PyObject *target, MahouMemInfo *list, const Type &item) {
+  ReflectedOrigins::markWritten(list);
   MahouList *l = mahouList(list);
   if (l->dirty) {
-    PyObject *fresh = listToPython(list, item);
+    PyObject *fresh = listToPythonWith(list, item, listBoxing(item));
     if (!fresh) return false;
     int rc = PyList_SetSlice(target, 0, PyList_GET_SIZE(target), fresh);
     Py_DECREF(fresh);
@@ -381,7 +441,7 @@ bool afterCall(const std::vector<Type> &args, PyObject *const *objs, void **argv
       ok = reflectSet(objs[i], loadObjectPtr(v), t.elems[0]);
     releaseValue(t, v);
   }
-  return ok;
+  return ok && ReflectedOrigins::writeBackRest();
 }
 
 } // namespace mahou::binding

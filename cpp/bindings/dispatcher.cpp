@@ -628,9 +628,12 @@ inline PyObject *callEntry(DispatcherState &st, const Overload &ov, PyObject *co
       return nullptr;
     }
   }
-  shared.reset(); // for these arguments only, not for what the call unboxes
-  if (__builtin_expect(ov.releasesArgs, 0))
+  if (__builtin_expect(ov.releasesArgs, 0)) {
+    ReflectedOrigins origins(*shared); // until the lists are written back
+    shared.reset();                    // for these arguments only, not for what the call unboxes
     return callEntryWithObjects(st, ov, args, retBuf, argv);
+  }
+  shared.reset();
   EntryFn entry = ov.fn.entry;
   int32_t status;
   if (__builtin_expect(st.nogil, 0)) {

@@ -64,6 +64,12 @@ public:
   static MahouMemInfo *find(PyObject *obj, const types::Type &t);
   static void remember(PyObject *obj, const types::Type &t, MahouMemInfo *native);
 
+  // The Python lists unboxed as reflected lists, with their native lists.
+  template <class F> void forEachList(F &&f) const {
+    for (const auto &[obj, seen] : seen_)
+      if (seen.type->kind == types::Kind::List && !seen.type->typed) f(obj, seen.native, *seen.type);
+  }
+
 private:
   struct Seen {
     const types::Type *type;
@@ -71,6 +77,35 @@ private:
   };
   std::unordered_multimap<PyObject *, Seen> seen_;
   SharedUnboxing *outer_;
+};
+// While one lives (on the stack of a call whose arguments hold reflected lists, from the
+// unboxing until the write-back), each native list unboxed from a Python list knows that
+// list: boxing a list of lists writes such a row back into its own Python list and puts
+// that object in its place, so that a row moved, swapped or returned by compiled code is
+// the same object as in Python (an alias of it sees the change). Both sides are held, so
+// no list the call makes reuses a row's address and no row is freed while written back.
+class ReflectedOrigins {
+public:
+  explicit ReflectedOrigins(const SharedUnboxing &unboxed);
+  ~ReflectedOrigins();
+  ReflectedOrigins(const ReflectedOrigins &) = delete;
+  ReflectedOrigins &operator=(const ReflectedOrigins &) = delete;
+  // The Python list `native` was unboxed from (borrowed), or null.
+  static PyObject *originOf(MahouMemInfo *native);
+  // reflectList wrote `native` back (once is enough).
+  static void markWritten(MahouMemInfo *native);
+  // Writes back the unboxed lists not written yet (a row the call removed from its list is
+  // still its caller's object). False with a Python error.
+  static bool writeBackRest();
+
+private:
+  struct Origin {
+    PyObject *obj;
+    const types::Type *listType;
+    bool written = false;
+  };
+  std::unordered_map<MahouMemInfo *, Origin> origin_;
+  ReflectedOrigins *outer_;
 };
 // Writes a native list back into the Python list it was unboxed from (when changed).
 bool reflectList(PyObject *target, MahouMemInfo *list, const types::Type &item);
