@@ -123,6 +123,14 @@ def test_list_of_dtypes_from_python_and_typed_list(x):
     got = njit(lambda t, a: (t, t[0] == a.dtype, len(t), [np.zeros(1, d) for d in t]))([a.dtype, a.dtype], a)
     same(got, ([a.dtype, a.dtype], True, 2, [np.zeros(1, a.dtype)] * 2))
 
+    def grown(t, a):  # a list from Python changed in compiled code: written back
+        t.append(a.dtype)
+        t[0] = a.dtype
+        return len(t)
+
+    mine, theirs = [a.dtype], [a.dtype]
+    assert njit(grown)(mine, a) == grown(theirs, a) and mine == theirs and len(mine) == 2
+
     def typed(a):
         t = List()
         t.append(a.dtype)
