@@ -170,6 +170,7 @@ void registerCuda(nb::module_ &top) {
   m.def("device_count", &cuda::deviceCount);
   m.def("device_info", &deviceInfo, nb::arg("device"));
   m.def("device_attribute", &cuda::deviceAttribute, nb::arg("device"), nb::arg("attribute"));
+  m.def("can_access_peer", &cuda::canAccessPeer, nb::arg("device"), nb::arg("peer"));
   m.def("current_device", &cuda::currentDevice);
   m.def("select_device", &cuda::selectDevice, nb::arg("device"));
   m.def("synchronize", [](int device) {

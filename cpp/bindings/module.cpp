@@ -88,6 +88,14 @@ std::vector<std::string> dtypeNames() {
   };
 }
 
+std::vector<std::string> builtinNames() {
+  return {
+#define MAHOU_PYTHON_BUILTIN(name) #name,
+#include "mahou/python_builtins.def"
+#undef MAHOU_PYTHON_BUILTIN
+  };
+}
+
 } // namespace
 
 namespace mahou::binding {
@@ -162,6 +170,7 @@ NB_MODULE(_core, m) {
   m.def("exception_names", &exceptionNames,
         "Builtin exception classes compiled code can raise (exceptions.def).");
   m.def("dtype_names", &dtypeNames, "Scalar dtypes mahou compiles for (dtypes.def).");
+  m.def("builtin_names", &builtinNames, "Python's builtins compiled code may name (python_builtins.def).");
   m.def("_preload_backend", &preloadBackend, nb::arg("path"),
         "Loads mahou._backend's shared library (and libLLVM) on a background thread.");
   m.def("_backend_info", &backendInfo,

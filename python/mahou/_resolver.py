@@ -21,12 +21,8 @@ from ._prange import prange
 
 _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 
-_BUILTIN_NAMES = (
-    "range", "len", "abs", "min", "max", "round", "int", "float", "bool", "complex", "sum",
-    "divmod", "pow", "isinstance", "print", "enumerate", "zip", "tuple", "str",
-    "list", "dict", "set", "sorted", "any", "all", "ord", "chr", "repr", "hash", "reversed",
-    "next", "iter", "slice", "getattr", "hasattr", "type",
-)
+# Python's builtins compiled code may name: one list with mahouc's (python_builtins.def).
+_BUILTIN_NAMES = tuple(_core.builtin_names())
 _BUILTINS = {id(getattr(builtins, n)): n for n in _BUILTIN_NAMES}
 _BUILTINS[id(prange)] = "prange"
 _BUILTINS[id(literally)] = "literally"

@@ -96,6 +96,8 @@ def difference(got, expected, path="result"):
         return _array_difference(got, expected, path)
     if expected is None:
         return None if got is None else f"{path}: expected None, got {got!r}"
+    if isinstance(expected, np.dtype):  # an array's dtype returned: the same np.dtype
+        return None if isinstance(got, np.dtype) and got == expected else f"{path}: expected {expected!r}, got {got!r}"
     return _scalar_difference(got, expected, path)
 
 

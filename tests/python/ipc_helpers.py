@@ -77,6 +77,11 @@ def open_error(handle):
     return _error(go)
 
 
+def staged_error(handle):
+    """The error IpcHandle.open_staged raises here (the emulator refuses to map), or None."""
+    return _error(lambda: handle._ipc_handle.open_staged())
+
+
 def open_empty(handle):
     """An empty array's handle opens (nothing is mapped): the array's shape."""
     with handle as arr:
@@ -137,3 +142,41 @@ def open_low_level(ipch, dtype):
     host = arr.copy_to_host()
     ipch.close()
     return host
+
+
+def open_staged_copy(handle, value):
+    """IpcHandle.open_staged of an array handle (a copy made through the exporting
+    device), viewed as the array: its values, then fills the copy with `value` (which
+    the exporter must not see); and the answer of can_access_peer on this device."""
+    from mahou.cuda._devicearray import DeviceNDArray
+
+    ipch, desc = handle._ipc_handle, handle._array_desc
+    ctx = cuda.current_context()
+    peer = ipch.can_access_peer(ctx)
+    mem = ipch.open_staged(ctx)
+    arr = DeviceNDArray(desc["shape"], desc["strides"], desc["dtype"], mem.device_pointer, mem, 0, mem.device)
+    before = arr.copy_to_host()
+    arr.copy_to_device(np.full(arr.shape, value, dtype=arr.dtype))
+    cuda.synchronize()
+    again = _error(lambda: ipch.open_staged(ctx))
+    ipch.close()
+    return before, arr.copy_to_host(), peer, again
+
+
+def numba_cuda_peer_access():
+    """numba-cuda's Context.can_access_peer for every pair of devices (None when
+    numba-cuda cannot be imported here)."""
+    if not hasattr(np, "row_stack"):
+        np.row_stack = np.vstack
+    try:
+        from numba import cuda as ncuda
+    except Exception:  # noqa: BLE001
+        return None
+    out = {}
+    for i in range(len(ncuda.gpus)):
+        with ncuda.gpus[i]:
+            ctx = ncuda.current_context()
+            for j in range(len(ncuda.gpus)):
+                if i != j:
+                    out[(i, j)] = bool(ctx.can_access_peer(j))
+    return out

@@ -3,9 +3,10 @@ IpcArrayHandle, IpcHandle, cuda.open_ipc_array). Without a device: handles pickl
 their fields and refuse misuse. Under the CPU emulator (a fresh process with
 MAHOU_ENABLE_CUDASIM=1): exporting records the allocation, offset and size that NumPy's
 layout of the same view gives, and opening in another process is a CudaError saying that
-IPC needs a GPU. On a GPU: a spawned process opens the parent's array, reads it and
-writes it, and the parent sees the writes; views with an offset, raw handle bytes and the
-errors of misuse."""
+IPC needs a GPU; peer access is the emulated driver's (every device reaches the others).
+On a GPU: a spawned process opens the parent's array, reads it and writes it, and the
+parent sees the writes; views with an offset, raw handle bytes, the staged copy through
+the exporting device, peer access as numba-cuda answers it, and the errors of misuse."""
 
 import multiprocessing
 import os
@@ -60,9 +61,12 @@ def test_misuse_without_a_device():
         h.open_array(None, (11,), np.float64)
     with pytest.raises(ValueError, match="spans 152 bytes"):
         h.open_array(None, (10,), np.float64, strides=(16,))
+    # Raw handle bytes record no device: no staged copy, no peer-access answer (numba-cuda's
+    # errors).
+    for call in (h.open_staged, lambda: h.can_access_peer(None)):
+        with pytest.raises(RuntimeError, match="^IPC handle doesn't have source info$"):
+            call()
     # A handle that this process exported (its pid travels with it) is not opened here.
-    with pytest.raises(NotImplementedError, match="open_staged is not supported"):
-        h.open_staged()
     mine = pickle.loads(pickle.dumps(cuda.IpcHandle(None, RAW, 80, exporter=os.getpid())))
     with pytest.raises(ValueError, match="^opening IpcHandle from original process$"):
         mine.open()
@@ -70,9 +74,11 @@ def test_misuse_without_a_device():
 
 # ---------------------------------------------------------------- the CPU emulator
 
-def run_emulated(code):
+def run_emulated(code, devices=None):
     env = dict(os.environ, MAHOU_ENABLE_CUDASIM="1",
                PYTHONPATH=os.pathsep.join([HERE] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    if devices is not None:
+        env["MAHOU_CUDASIM_DEVICES"] = str(devices)
     r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=HERE,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -171,6 +177,62 @@ def test_emulator_refuses_to_open_and_says_that_ipc_needs_a_gpu():
         print("ok")
     """)
     assert "mapped: cuMemGetAddressRange" in out and out.rstrip().endswith("ok")
+
+
+def test_emulator_peer_access_and_device_identities():
+    """Context.can_access_peer is cuDeviceCanAccessPeer: on the emulator (two devices, one
+    address space) every device reaches the other and none is its own peer; an IpcHandle
+    answers True on its exporting device, the driver's answer elsewhere, and RuntimeError
+    for a device this machine lacks. Device.from_identity finds each device by its PCI
+    identity. open_staged maps through the exporting device, which the emulator refuses."""
+    out = run_emulated("""
+        import multiprocessing, os
+        import numpy as np
+        from mahou import cuda
+        import ipc_helpers
+
+        n = len(cuda.gpus)
+        assert n == 2, n
+        ids = [cuda.gpus[i].get_device_identity() for i in range(n)]
+        assert ids[0] != ids[1], ids
+        for i in range(n):
+            assert cuda.Device.from_identity(ids[i]).id == i
+            ctx = cuda.current_context(i)
+            for j in range(n):
+                assert ctx.can_access_peer(j) is (i != j), (i, j)
+        try:
+            cuda.Device.from_identity({"pci_bus_id": 99, "pci_device_id": 0})
+        except RuntimeError as e:
+            assert "No device of" in str(e)
+        else:
+            raise AssertionError("found a device that is not there")
+        try:
+            cuda.current_context(0).can_access_peer(2)
+        except Exception as e:
+            assert "invalid CUDA device 2" in str(e), e
+        else:
+            raise AssertionError("a device that is not there")
+        with cuda.gpus[1]:
+            d = cuda.to_device(np.arange(6.0))
+        h = d.get_ipc_handle()._ipc_handle
+        assert h.source_info == ids[1]
+        assert h.can_access_peer(cuda.current_context(1)) is True   # its own device
+        assert h.can_access_peer(cuda.current_context(0)) is True   # the emulator's peer access
+        far = cuda.IpcHandle(None, bytes(64), 8, {"pci_bus_id": 7, "pci_device_id": 3})
+        try:
+            far.can_access_peer(cuda.current_context(0))
+        except RuntimeError as e:
+            assert "No device of" in str(e)
+        else:
+            raise AssertionError("peer access to a device that is not there")
+        with multiprocessing.get_context("spawn").Pool(1) as pool:
+            err = pool.apply_async(ipc_helpers.open_error, (d.get_ipc_handle(),)).get(120)
+            assert err[0] == "CudaError" and "IPC handles need a GPU" in err[1], err
+            err = pool.apply_async(ipc_helpers.staged_error, (d.get_ipc_handle(),)).get(120)
+            assert err[0] == "CudaError" and "IPC handles need a GPU" in err[1], err
+        print("ok")
+    """, devices=2)
+    assert out.rstrip().endswith("ok")
 
 
 # ---------------------------------------------------------------- a GPU
@@ -348,3 +410,35 @@ def test_handles_interoperate_with_numba_cuda():
             arr.copy_to_device(np.full(24, 5.0))
             cuda.synchronize()
         np.testing.assert_array_equal(call(ipc_helpers.numba_cuda_read_back), np.full(24, 5.0))
+
+
+@pytest.mark.gpu
+@gpu_only
+def test_staged_open_copies_through_the_exporting_device(worker):
+    """IpcHandle.open_staged (what open() uses where the devices have no peer access):
+    the child gets a copy of the shared bytes made through the exporting device; writes
+    to the copy stay in the child. can_access_peer answers True on the exporting device."""
+    a = np.arange(24, dtype=np.float64).reshape(4, 6)
+    d = cuda.to_device(a)
+    for arr, host in ((d, a), (d[1:3, ::2], a[1:3, ::2])):
+        before, after, peer, again = worker("open_staged_copy", arr.get_ipc_handle(), -5.0)
+        np.testing.assert_array_equal(before, host)
+        np.testing.assert_array_equal(after, np.full(host.shape, -5.0))
+        assert peer is True
+        assert again == ("ValueError", "IpcHandle is already opened")
+    np.testing.assert_array_equal(d.copy_to_host(), a)  # the exporter's memory is unchanged
+
+
+@pytest.mark.gpu
+@gpu_only
+def test_peer_access_matches_numba_cuda(worker):
+    """Context.can_access_peer for every pair of devices, as numba-cuda answers (in its own
+    spawned process); a device is never its own peer."""
+    n = len(cuda.gpus)
+    for i in range(n):
+        assert cuda.current_context(i).can_access_peer(i) is False
+    theirs = worker("numba_cuda_peer_access")
+    if theirs is None or n < 2:
+        pytest.skip("numba-cuda is not installed, or one device")
+    ours = {(i, j): cuda.current_context(i).can_access_peer(j) for i in range(n) for j in range(n) if i != j}
+    assert ours == theirs

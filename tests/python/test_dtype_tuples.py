@@ -1,8 +1,8 @@
 """Arrays' dtypes inside tuples, as Numba allows them: `(a.dtype, b.dtype)` built, returned
 (a tuple of np.dtype), unpacked, indexed, compared item by item and as tuples, passed to
 another compiled function and as `dtype=` of np.zeros/np.ones/np.full/astype; each
-function compiled and run by CPython on the same arrays. What stays refused (a list or
-dict holding a dtype, hashing one) is a diagnostic."""
+function compiled and run by CPython on the same arrays. What stays refused (a list of
+different dtypes, a dict holding a dtype, hashing one) is a diagnostic."""
 
 import numpy as np
 import pytest
@@ -87,8 +87,8 @@ def test_passed_to_another_compiled_function(x, y):
 def test_what_stays_refused_is_a_diagnostic():
     a, b = arrays(np.float64, np.int32)
 
-    def in_list(a, b):
-        return [(a.dtype, 1)]
+    def in_list(a, b):  # tuples of different dtypes have no common type (a list of one: test_dtype_lists.py)
+        return [(a.dtype, 1), (b.dtype, 1)]
 
     def as_key(a, b):
         return {(a.dtype, 1): 2}

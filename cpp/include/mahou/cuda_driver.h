@@ -115,6 +115,8 @@ struct DeviceInfo {
 };
 DeviceInfo deviceInfo(int device);
 int deviceAttribute(int device, CUdevice_attribute attribute);
+// cuDeviceCanAccessPeer: whether `device` can map `peer`'s memory (false for the device itself).
+bool canAccessPeer(int device, int peer);
 std::pair<int, int> computeCapability(int device); // cached per device
 
 // The calling thread's device (thread-local, 0 by default), as cuda.select_device sets.

@@ -129,6 +129,12 @@ enum class Kind : uint8_t {
   CharSeq,
 };
 
+// The ival of a dtype constant (Kind::DTypeObj): where it came from, which `is` needs
+// (`a.dtype is np.float64` is False in Python, `a.dtype == np.float64` True).
+constexpr int64_t kDTypeUnknownOrigin = 0; // a global, an argument, a variable: class or dtype
+constexpr int64_t kDTypeClass = 1;         // np.float64: the scalar class
+constexpr int64_t kDTypeValue = 2;         // a.dtype, np.dtype(...): an np.dtype
+
 struct Type {
   Kind kind = Kind::Unknown;
   DType dtype = DType::Int64; // Scalar, Array, DTypeObj

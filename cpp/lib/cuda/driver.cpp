@@ -209,6 +209,19 @@ int deviceAttribute(int device, CUdevice_attribute attribute) {
   return value;
 }
 
+bool canAccessPeer(int device, int peer) {
+  checkOrdinal(device);
+  checkOrdinal(peer);
+  if (device == peer) // not its own peer (numba-cuda's IPC handles answer True there before asking)
+    return false;
+  CUdevice dev = 0, other = 0;
+  MAHOU_CU(cuDeviceGet, &dev, device);
+  MAHOU_CU(cuDeviceGet, &other, peer);
+  int can = 0;
+  MAHOU_CU(cuDeviceCanAccessPeer, &can, dev, other);
+  return can != 0;
+}
+
 std::pair<int, int> computeCapability(int device) {
   ContextTable &table = contextTable();
   checkOrdinal(device);

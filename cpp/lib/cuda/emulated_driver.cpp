@@ -187,6 +187,15 @@ CUresult emuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevic
   return kSuccess;
 }
 
+// The emulated devices are one address space (the host's): each reaches every other's
+// memory; a device is not its own peer, as with the driver.
+CUresult emuDeviceCanAccessPeer(int *can, CUdevice device, CUdevice peer) {
+  if (!validDevice(device) || !validDevice(peer))
+    return kInvalidDevice;
+  *can = device != peer;
+  return kSuccess;
+}
+
 CUresult emuDeviceGetName(char *name, int length, CUdevice device) {
   if (!validDevice(device))
     return kInvalidDevice;
@@ -628,6 +637,7 @@ void fillEmulatedTable(DriverTable &t) {
   t.cuDeviceGetAttribute = emuDeviceGetAttribute;
   t.cuDeviceGetName = emuDeviceGetName;
   t.cuDeviceTotalMem_v2 = emuDeviceTotalMem;
+  t.cuDeviceCanAccessPeer = emuDeviceCanAccessPeer;
   t.cuDevicePrimaryCtxRetain = emuPrimaryCtxRetain;
   t.cuCtxGetCurrent = emuCtxGetCurrent;
   t.cuCtxSetCurrent = emuCtxSetCurrent;

@@ -258,7 +258,9 @@ ExprPtr arrayNbytesAttribute(Use &u) {
   return e;
 }
 
-ExprPtr arrayDtypeAttribute(Use &u) { return ir::makeConst(Type::dtypeObj(u.self->type.dtype), u.loc, 0); }
+ExprPtr arrayDtypeAttribute(Use &u) {
+  return ir::makeConst(Type::dtypeObj(u.self->type.dtype), u.loc, types::kDTypeValue);
+}
 
 ExprPtr arrayTAttribute(Use &u) { return transposeArray(std::move(u.self), u.loc); }
 

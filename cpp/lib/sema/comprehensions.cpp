@@ -43,7 +43,7 @@ ExprPtr FunctionTyper::comprehension(const ast::Comprehension &c) {
   return comprehensionInto(c, [&](int acc, ir::Block &out) -> bool {
     ExprPtr v = expr(*c.elt);
     if (isUnknown(v)) return false;
-    Type listType = widenedAccumulator(acc, Type::list(itemType(*this, v->type, c.elt->loc, "a list item")), c.elt->loc);
+    Type listType = widenedAccumulator(acc, Type::list(listItemType(*this, v->type, c.elt->loc)), c.elt->loc);
     if (vars_[acc].type != listType) { // the element's type is known (or widened) now
       vars_[acc].type = listType;
       changed_ = true;
@@ -186,7 +186,7 @@ ExprPtr FunctionTyper::collectList(const std::function<void(const LoopBody &, ir
   runLoop([&](ExprPtr x, ir::Block &body) {
     if (isUnknown(x)) return;
     typed = true;
-    Type lt = Type::list(itemType(*this, x->type, loc, "a list item"));
+    Type lt = Type::list(listItemType(*this, x->type, loc));
     if (vars_[acc].type != lt) {
       vars_[acc].type = lt;
       changed_ = true;

@@ -386,6 +386,22 @@ ExprPtr FunctionTyper::unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc) {
   return e;
 }
 
+// `x is y` of two dtypes. Different dtypes are never the same object; NumPy's dtypes of one
+// type are one object (so `a.dtype is b.dtype` is their types' equality, as in Numba),
+// but a scalar class (np.float64) is not a dtype (`a.dtype is np.float64` is False, as in
+// Python) though both have one type here. The origin is known only for the operands
+// written in place (np.float64; a.dtype, np.dtype(...)); otherwise a same-typed pair is
+// refused rather than guessed.
+bool FunctionTyper::dtypeIdentity(const ExprPtr &lhs, const ExprPtr &rhs, Loc loc) {
+  if (lhs->type != rhs->type) return false;
+  auto origin = [](const ExprPtr &e) { return e->op == ir::ExprOp::Const ? e->ival : types::kDTypeUnknownOrigin; };
+  int64_t x = origin(lhs), y = origin(rhs);
+  if (x != types::kDTypeUnknownOrigin && y != types::kDTypeUnknownOrigin) return x == y;
+  error(loc, "'is' between two " + lhs->type.str() + " is supported where each is written in place (a.dtype, "
+             "np.dtype(...), np.float64): held in a variable, a dtype and its scalar class cannot be told apart here; "
+             "compare with ==");
+}
+
 ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) {
   // `xs == []`: an empty display takes the other operand's type.
   if (lhs->type.isPartialContainer() && !isUnknown(rhs)) lhs = convert(std::move(lhs), rhs->type, "comparison");
@@ -405,6 +421,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     if (a.isNone() || b.isNone()) same = a.isNone() && b.isNone();
     else if ((a.isBool() && (b.isNumber() || b.isUnicode())) || (b.isBool() && (a.isNumber() || a.isUnicode())))
       same = false; // `1 is True`, `"a" is False` (a `case True:` pattern on an int)
+    else if (a.kind == Kind::DTypeObj && b.kind == Kind::DTypeObj) same = dtypeIdentity(lhs, rhs, loc);
     else if (!a.isNumber() && !a.isDatetimeLike() && a == b && a.kind != Kind::Array && a.kind != Kind::Tuple) same = true;
     else error(loc, "'is' is only supported for comparisons with None");
     return ir::makeConst(Type::boolean(), loc, (op == ast::CmpOpKind::Is) == same);

@@ -39,7 +39,10 @@ ExprPtr moduleConstant(Use &u) {
   return ir::makeConst(Type::float64(), u.loc, 0, v);
 }
 
-ExprPtr numpyDTypeAttribute(Use &u) { return ir::makeConst(Type::dtypeObj(DType(u.variant())), u.loc, 0); }
+// np.float64, np.int32, ...: the scalar class (ival kDTypeClass: `is` tells it from a dtype)
+ExprPtr numpyDTypeAttribute(Use &u) {
+  return ir::makeConst(Type::dtypeObj(DType(u.variant())), u.loc, types::kDTypeClass);
+}
 
 ExprPtr numpyRandomModule(Use &u) { return ir::makeConst(Type::moduleRef(types::ModuleId::NumpyRandom), u.loc, 0); }
 

@@ -342,7 +342,7 @@ ExprPtr numpyDtype(Use &u) {
   if (u.call->args.size() != 1) u.error("np.dtype() takes one argument (a dtype) in compiled code");
   auto d = u.t.dtypeArgument(*u.call->args[0]);
   if (!d) return u.unknown();
-  return ir::makeConst(Type::dtypeObj(*d), u.loc, 0);
+  return ir::makeConst(Type::dtypeObj(*d), u.loc, types::kDTypeValue);
 }
 
 // np.float32(x), ...: a number converted to the dtype (variant: types::DType).

@@ -14,7 +14,7 @@ namespace {
 bool itemKnown(Use &m, const Type &valueType) {
   const Type &lt = m.self->type;
   if (!lt.elems[0].containsUnknown()) return true;
-  Type item = itemType(m.t, valueType, m.loc, "a list item");
+  Type item = listItemType(m.t, valueType, m.loc);
   m.t.refineContainer(*m.selfExpr, Type::list(item, lt.typed), m.loc);
   return false;
 }

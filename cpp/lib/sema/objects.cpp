@@ -41,6 +41,24 @@ Type itemType(Typing &t, const Type &ty, Loc loc, const std::string &what) {
   }
 }
 
+// A list's item type: dtypes stay dtypes (their type names them; a list of one dtype is
+// Numba's reflected list of DType, boxed as np.dtype items), in tuples too; the rest as
+// itemType.
+static bool holdsDType(const Type &ty) {
+  if (ty.kind == Kind::DTypeObj) return true;
+  for (auto &e : ty.elems)
+    if (holdsDType(e)) return true;
+  return false;
+}
+
+Type listItemType(Typing &t, const Type &ty, Loc loc) {
+  if (ty.kind == Kind::DTypeObj) return ty;
+  if (ty.kind != Kind::Tuple) return itemType(t, ty, loc, "a list item");
+  Type r = ty;
+  for (auto &e : r.elems) e = listItemType(t, e, loc);
+  return r;
+}
+
 ExprPtr toUnicode(Typing &t, ExprPtr e) {
   if (e->type.kind == Kind::Str) return ir::makeCast(std::move(e), Type::unicode());
   return e;
@@ -58,7 +76,7 @@ ExprPtr FunctionTyper::listDisplay(const ast::List &l) {
     if (x->kind == ast::ExprKind::Starred) notSupported(x->loc, "starred items in a list display are not supported");
     items.push_back(expr(*x));
     if (isUnknown(items.back())) return unknown(l.loc);
-    Type t = itemType(*this, items.back()->type, x->loc, "a list item");
+    Type t = listItemType(*this, items.back()->type, x->loc);
     if (literal) continue;
     auto u = types::unify(item, t); // None among values: a list of optionals, as Numba's
     if (!u || (u->isOptional() && u->elems[0].isNone())) literal = true;
@@ -67,6 +85,11 @@ ExprPtr FunctionTyper::listDisplay(const ast::List &l) {
   if (literal) {
     std::vector<Type> ts;
     for (auto &x : items) ts.push_back(x->type);
+    // Different dtypes have no common type (Numba refuses such a list too).
+    for (size_t i = 0; i < items.size(); ++i)
+      if (holdsDType(items[i]->type))
+        notSupported(l.elts[i]->loc, "a list holds items of one type; " + items[i]->type.str() +
+                                         " differs from the other items (a tuple can hold different dtypes)");
     auto m = std::make_unique<ir::Expr>(ir::ExprOp::TupleMake, types::literalListType(std::move(ts)), l.loc);
     m->args = std::move(items);
     return m;
@@ -386,6 +409,11 @@ ExprPtr containerContains(Typing &t, bool negate, ExprPtr &needle, ExprPtr &cont
     args.push_back(ir::makeConst(Type::int64(), loc, INT64_MAX));
     auto at = objectOp(t, ObjectOp::StrFind, Type::int64(), std::move(args), loc);
     r = t.compareOne(ast::CmpOpKind::GtE, std::move(at), ir::makeConst(Type::int64(), loc, 0), loc);
+  } else if (ct.isList() && ct.elems[0].kind == Kind::DTypeObj && needle->type.kind == Kind::DTypeObj &&
+             needle->type != ct.elems[0]) { // another dtype: never equal to the items (the list is still evaluated)
+    auto stmts = std::make_shared<ir::Block>();
+    stmts->push_back(ir::makeEval(std::move(container), loc));
+    r = t.seqExpr(std::move(stmts), ir::makeConst(Type::boolean(), loc, 0), loc);
   } else if (ct.isList()) {
     requireComparable(t, ct.elems[0], loc, "'in'");
     std::vector<ExprPtr> args;

@@ -100,6 +100,7 @@ ExprPtr checkedIndex(Typing &t, ExprPtr found, const std::string &message, Loc l
 ExprPtr listToTuple(Typing &t, ExprPtr list, size_t n, Loc loc);
 // The type a value has as a container item (string literals become unicode).
 Type itemType(Typing &t, const Type &ty, Loc loc, const std::string &what);
+Type listItemType(Typing &t, const Type &ty, Loc loc); // itemType keeping dtypes
 ExprPtr itemValue(Typing &t, ExprPtr e);
 // Converts a value stored into a container of `item` (numbers never narrow silently).
 ExprPtr convertItem(Typing &t, ExprPtr value, const Type &item, const std::string &what);

@@ -136,7 +136,7 @@ ExprPtr recordArrayDtypeAttribute(Use &u) {
   item.readonly = false; // a property of the array's items, not of the dtype
   Type t = Type::dtypeObj(types::DType::UInt8);
   t.elems.push_back(std::move(item));
-  return ir::makeConst(t, u.loc, 0);
+  return ir::makeConst(t, u.loc, types::kDTypeValue);
 }
 
 ExprPtr recordArrayNbytesAttribute(Use &u) {

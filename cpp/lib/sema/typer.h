@@ -93,6 +93,7 @@ public:
   ExprPtr compare(const ast::Compare &e);
   ExprPtr chainedCompare(const ast::Compare &e, size_t i, ExprPtr left);
   ExprPtr compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, Loc loc) override;
+  bool dtypeIdentity(const ExprPtr &lhs, const ExprPtr &rhs, Loc loc); // `is` of two dtypes
   ExprPtr boolOp(const ast::BoolOp &e);
   ExprPtr ifExp(const ast::IfExp &e);
   ExprPtr attribute(const ast::Attribute &e);

@@ -132,6 +132,10 @@ struct DescBuilder {
       field(offset, MAHOU_FIELD_NONE, 0);
       flags &= ~uint32_t(MAHOU_DESC_ORDERED);
       return;
+    case Kind::DTypeObj: // no bytes (its type names it): items of one dtype type are equal; unhashable, as Numba's
+      field(offset, MAHOU_FIELD_NONE, 0);
+      flags &= ~uint32_t(MAHOU_DESC_HASHABLE | MAHOU_DESC_ORDERED);
+      return;
     case Kind::Tuple: {
       std::vector<size_t> offs = tupleOffsets(t);
       for (size_t i = 0; i < t.elems.size(); ++i) add(t.elems[i], offset + offs[i]);

@@ -16,8 +16,12 @@ namespace {
 
 using namespace mahou;
 
-const char *kBuiltins[] = {"range", "len", "abs", "min", "max", "round", "int", "float", "bool", "complex",
-                           "sum", "divmod", "pow", "isinstance", "print", "enumerate", "zip", "tuple"};
+// Python's builtins compiled code may name: the binding's list too (python_builtins.def).
+const char *kBuiltins[] = {
+#define MAHOU_PYTHON_BUILTIN(name) #name,
+#include "mahou/python_builtins.def"
+#undef MAHOU_PYTHON_BUILTIN
+};
 
 class FileEnvironment : public CompileEnvironment {
 public:
@@ -132,9 +136,9 @@ private:
             g.kind = GlobalValue::Kind::Module;
             g.module = types::ModuleId::Cuda;
             globals_[local] = g;
-          } else if (a.name == "prange") {
-            g.kind = GlobalValue::Kind::Builtin;
-            g.s = "prange";
+          } else if (a.name == "prange" || a.name == "literally" || a.name == "literal_unroll") {
+            g.kind = GlobalValue::Kind::Builtin; // the registry keeps these among the builtins
+            g.s = a.name;
             globals_[local] = g;
           }
           continue;

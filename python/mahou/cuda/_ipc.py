@@ -62,14 +62,24 @@ class IpcMemory:
         return f"<IpcMemory {self.size} bytes at {self.device_pointer:#x} on device {self.device}>"
 
 
+class _StagedCopy:
+    """The memory open_staged copied the shared bytes into (held as a mapping is)."""
+
+    __slots__ = ("memory", "base", "size")
+
+    def __init__(self, memory):
+        self.memory = memory
+        self.base = memory.device_pointer
+        self.size = memory.size
+
+
 def _require_ipc():
     if not sys.platform.startswith("linux"):
         raise OSError("OS does not support CUDA IPC")
 
 
 def _device_identity(device_id):
-    info = _drv.device_info(device_id)
-    return {"pci_bus_id": info["pci_bus_id"], "pci_device_id": info["pci_device_id"]}
+    return _runtime.Device(device_id).get_device_identity()
 
 
 def _handle_bytes(handle):
@@ -127,33 +137,88 @@ class IpcHandle:
         return (_rebuild_handle, (bytes(self.handle), self.size, self.source_info, self.offset,
                                   self._exporter))
 
-    def open(self, context=None):
-        """Maps the shared memory into `context`'s device (the current device by
-        default): an IpcMemory (device_pointer, size). The mapping lasts until close()
-        and while anything made from it is alive."""
+    def _openable(self, context):
+        """The device to open on (`context`'s, else the current one), after the checks
+        every open makes."""
         if self.base is not None or self._exporter == os.getpid():
             raise ValueError("opening IpcHandle from original process")
         if self._opened is not None:
             raise ValueError("IpcHandle is already opened")
         _require_ipc()
-        device = context.device.id if context is not None else _runtime._current_device_id()
-        if self.size == 0:  # an empty array's handle: no memory to map
-            self._opened = IpcMemory(None, 0, 0, device)
-            return self._opened
+        return context.device.id if context is not None else _runtime._current_device_id()
+
+    def _mapped(self, device):
+        """This handle's allocation mapped on `device`, its bytes checked."""
         mapping = _mapping(bytes(self.handle), device)
         if self.offset + self.size > mapping.size:
             raise ValueError(f"the IPC handle's allocation has {mapping.size} bytes: it has no "
                              f"{self.size} bytes at offset {self.offset}")
-        self._opened = IpcMemory(mapping, self.offset, self.size, device)
+        return mapping
+
+    def open(self, context=None):
+        """The shared memory on `context`'s device (the current device by default): an
+        IpcMemory (device_pointer, size). As numba-cuda's: mapped directly (open_direct)
+        where that device is the exporting one or has peer access to it, else a copy made
+        through the exporting device (open_staged). A mapping lasts until close() and
+        while anything made from it is alive."""
+        if self.source_info is None or self.can_access_peer(context or _runtime.current_context()):
+            return self.open_direct(context)
+        return self.open_staged(context)
+
+    def open_direct(self, context=None):
+        """Maps the shared memory into `context`'s device (cuIpcOpenMemHandle with lazy
+        peer access; the driver's error where the devices have no peer access)."""
+        device = self._openable(context)
+        if self.size == 0:  # an empty array's handle: no memory to map
+            self._opened = IpcMemory(None, 0, 0, device)
+            return self._opened
+        self._opened = IpcMemory(self._mapped(device), self.offset, self.size, device)
         return self._opened
 
-    open_direct = open
+    def can_access_peer(self, context):
+        """Whether `context`'s device can reach the memory directly: True on the exporting
+        device itself, else whether it has peer access to that device (found by the PCI
+        identity the handle records). RuntimeError when the handle records no device (raw
+        handle bytes) or this machine has no device of that identity."""
+        if self.source_info is None:
+            raise RuntimeError("IPC handle doesn't have source info")
+        if self.source_info == context.device.get_device_identity():
+            return True
+        source = _runtime.Device.from_identity(self.source_info)
+        return context.can_access_peer(source.id)
+
+    def can_access_peer(self, context):
+        """Whether `context`'s device can reach the memory directly: True on the exporting
+        device itself, else whether it has peer access to that device (found by the PCI
+        identity the handle records). RuntimeError when the handle records no device (raw
+        handle bytes) or this machine has no device of that identity."""
+        if self.source_info is None:
+            raise RuntimeError("IPC handle doesn't have source info")
+        if self.source_info == context.device.get_device_identity():
+            return True
+        source = _runtime.Device.from_identity(self.source_info)
+        return context.can_access_peer(source.id)
 
     def open_staged(self, context=None):
-        """numba-cuda copies the memory through the exporter's device when the two
-        devices have no peer access; mahou does not (open() raises the driver's error)."""
-        raise NotImplementedError("IpcHandle.open_staged is not supported: open() maps the "
-                                  "memory directly (cuIpcOpenMemHandle with lazy peer access)")
+        """For a device without peer access to the exporting one, as numba-cuda's: the
+        shared bytes are mapped on the exporting device (found by the handle's PCI
+        identity), copied into new memory on `context`'s device (the current one by
+        default) and unmapped there. An IpcMemory over that copy, which is this process's
+        own: writes to it are not shared. RuntimeError when the handle records no device."""
+        if self.source_info is None:
+            raise RuntimeError("IPC handle doesn't have source info")
+        device = self._openable(context)
+        if self.size == 0:
+            self._opened = IpcMemory(None, 0, 0, device)
+            return self._opened
+        source = _runtime.Device.from_identity(self.source_info).id
+        mapping = self._mapped(source)
+        copy = _StagedCopy(_drv.DeviceMemory(self.size, device))
+        _drv.copy_dtod(copy.base, mapping.base + self.offset, self.size, 0, device)
+        _drv.synchronize(device)  # a device-to-device copy returns before it ends
+        del mapping  # unmapped with its last user
+        self._opened = IpcMemory(copy, 0, self.size, device)
+        return self._opened
 
     def open_array(self, context, shape, dtype, strides=None):
         """open(), viewed as a device array (C-contiguous unless `strides` are given)."""

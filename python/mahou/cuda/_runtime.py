@@ -63,6 +63,19 @@ class Device:
     def reset(self):
         synchronize()
 
+    def get_device_identity(self):
+        """Where the device sits on the PCI bus (what an IPC handle records of its device)."""
+        return {"pci_bus_id": self._info["pci_bus_id"], "pci_device_id": self._info["pci_device_id"]}
+
+    @classmethod
+    def from_identity(cls, identity):
+        """The device of this machine at that place (get_device_identity's); RuntimeError
+        when there is none."""
+        for device in list_devices():
+            if device.get_device_identity() == identity:
+                return device
+        raise RuntimeError(f"No device of {identity} is found")
+
     def __repr__(self):
         return f"<CUDA device {self.id} '{self.name.decode()}'>"
 
@@ -108,6 +121,11 @@ class Context:
 
     def synchronize(self):
         _drv.synchronize(self.device.id)
+
+    def can_access_peer(self, peer_device):
+        """Whether this context's device can map `peer_device`'s memory (a device id;
+        cuDeviceCanAccessPeer: False for the device itself)."""
+        return bool(_drv.can_access_peer(self.device.id, int(peer_device)))
 
     def get_ipc_handle(self, memory):
         """An IpcHandle of device memory (DeviceNDArray.gpu_data: an allocation or the

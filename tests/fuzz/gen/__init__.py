@@ -15,7 +15,7 @@ from .inputs import input_text
 
 # Feature modules, each registering itself on import.
 FEATURES = ["scalars", "control", "arrays", "tuples", "strings", "lists", "optionals", "dicts", "prange", "calls",
-            "typed_sets", "bytes_values", "char_arrays", "structs"]
+            "typed_sets", "bytes_values", "char_arrays", "structs", "nested_lists"]
 for _name in FEATURES:
     importlib.import_module(f"{__name__}.{_name}")
 

@@ -1,5 +1,7 @@
 """Lists of ints, floats, bools and strings: displays, `[]` refined by an append,
-comprehensions (over ranges and other lists, with conditions), concatenation,
+comprehensions (over ranges and other lists, with conditions; ranges with constant and
+computed bounds and steps: negative, empty, near the edges of int64, up to 1,500 items,
+a step of zero: ValueError), concatenation,
 repetition, slices, copies and sorted(); item reads and stores, len, sum/min/max,
 any/all, `in`, count/index, comparisons; the mutating methods (append, extend,
 insert, pop, remove, del, clear, reverse, sort, slice assignment, +=); iteration
@@ -49,13 +51,50 @@ def display(g, t, depth):
     return "[" + ", ".join(items) + "]"
 
 
+# Edges of int64 that a range may start near (its items stay in int64: the stop is a few
+# steps away, never past the edge).
+BIG = [2 ** 62, -(2 ** 62), 2 ** 63 - 40, -(2 ** 63) + 40, 10 ** 12]
+
+
+def range_args(g, depth):
+    """The arguments of a range of at most a few thousand items: constant or computed
+    bounds, negative and large ones, steps of either sign, empty ranges, and a step that
+    is zero (constant, or computed: ValueError, both)."""
+    form = g.rng.choice(["small", "small", "bounds", "step", "computed", "zero", "empty", "big", "large"])
+    if form == "small":
+        return f"{small_count(g, depth)} + {g.rng.randint(0, 6)}"
+    if form == "bounds":
+        return f"{g.rng.randint(-8, 8)}, {g.rng.randint(-8, 12)}"
+    if form == "step":
+        step = g.rng.choice([-3, -2, -1, 1, 2, 3, 7])
+        return f"{g.rng.randint(-12, 12)}, {g.rng.randint(-12, 12)}, {step}"
+    if form == "computed":  # bounds from the program's ints, a step that may be zero
+        lo = f"({g.expr(INT, depth)}) % 17 - 8"
+        hi = f"({g.expr(INT, depth)}) % 23 - 6"
+        return f"{lo}, {hi}, ({g.expr(INT, depth)}) % 5 - 2"
+    if form == "zero":
+        return f"{g.rng.randint(-3, 3)}, {g.rng.randint(-3, 6)}, 0"
+    if form == "empty":
+        a = g.rng.randint(-5, 5)
+        return g.rng.choice([f"{a}, {a}", f"{a}, {a - 3}", f"{a}, {a + 3}, -1", "0", "-4"])
+    if form == "big":  # near the edges of int64
+        a = g.rng.choice(BIG)
+        n, step = g.rng.randint(0, 6), g.rng.choice([1, 3, -1, -5])
+        if (a > 0) == (step > 0):  # toward the edge: start far enough from it
+            a -= step * (n + 1)
+        return f"{a}, {a + step * n}, {step}"
+    step = g.rng.choice([1, 7, -1, -13, 1009])  # large: hundreds to a thousand and more items
+    a = g.rng.randint(-5000, 5000)
+    return f"{a}, {a + step * g.rng.randint(200, 1500)}, {step}"
+
+
 def comprehension(g, t, depth):
     x = g.fresh("k")
     source = a_list(g)
     if source is not None and g.chance(0.5):
         x_type, head = source.type[1], f"for {x} in {source.name}"
     else:
-        x_type, head = INT, f"for {x} in range({small_count(g, depth)} + {g.rng.randint(0, 6)})"
+        x_type, head = INT, f"for {x} in range({range_args(g, depth)})"
     g.push()
     g.declare(x, x_type, assignable=False)
     item = g.expr(t[1], depth)
@@ -80,6 +119,8 @@ def derived(g, t, depth):
         rev = ", reverse=True" if g.chance(0.3) else ""
         return f"sorted({g.expr(t, depth)}{rev})"
     if form == "range" and t[1] == INT:
+        if g.chance(0.5):
+            return f"list(range({range_args(g, depth)}))"
         return f"list(range({g.rng.randint(-3, 3)}, {small_count(g, depth)} + {g.rng.randint(0, 6)}))"
     if form == "split" and t[1] == STR:
         sep = g.rng.choice(["", '","', '" "', '"l"'])

@@ -15,7 +15,7 @@ from .core import DTYPES, Gen, NoValue, Var, np_name
 from .inputs import array_text, layouts
 
 FEATURES = ["elementwise", "stmts", "results", "indexing", "mixed_index", "library", "globals", "calls", "overlap",
-            "cast_edges", "random", "rearrange", "datetimes", "functions"]
+            "cast_edges", "random", "rearrange", "datetimes", "functions", "dtype_tuples"]
 # Off by default: programs known to differ until the compiler does what NumPy does.
 #   overlap     assignments between overlapping views of one buffer (`y[1:] = y[:-1]`,
 #               `y[:] += np.flip(y)`, `a[:] = a.T`): NumPy evaluates the right side first.
