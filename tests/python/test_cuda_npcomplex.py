@@ -24,59 +24,45 @@ GRID_PARTS = [0.0, -0.0, 5e-324, -5e-324, 1e-310, -1e-310, 1e-160, 1e-40, 1.0, -
 GRID = np.array([complex(a, b) for a in GRID_PARTS for b in GRID_PARTS])
 
 
+def all_unary(v, out, i):  # the rows in UNARY's order; compiled for the device and the host
+    out[0, i] = np.sin(v)
+    out[1, i] = np.cos(v)
+    out[2, i] = np.tan(v)
+    out[3, i] = np.arcsin(v)
+    out[4, i] = np.arccos(v)
+    out[5, i] = np.arctan(v)
+    out[6, i] = np.sinh(v)
+    out[7, i] = np.cosh(v)
+    out[8, i] = np.tanh(v)
+    out[9, i] = np.arcsinh(v)
+    out[10, i] = np.arccosh(v)
+    out[11, i] = np.arctanh(v)
+    out[12, i] = np.exp2(v)
+    out[13, i] = np.log2(v)
+    out[14, i] = np.expm1(v)
+    out[15, i] = np.log1p(v)
+    out[16, i] = np.sign(v)
+    out[17, i] = np.sqrt(v)
+    out[18, i] = np.exp(v)
+    out[19, i] = np.log(v)
+    out[20, i] = np.log10(v)
+
+
+all_unary_device = cuda.jit(device=True)(all_unary)
+all_unary_host = njit(all_unary)
+
+
 @cuda.jit
-def unary_kernel(z, out):  # the rows in UNARY's order
+def unary_kernel(z, out):
     i = cuda.grid(1)
     if i < z.size:
-        v = z[i]
-        out[0, i] = np.sin(v)
-        out[1, i] = np.cos(v)
-        out[2, i] = np.tan(v)
-        out[3, i] = np.arcsin(v)
-        out[4, i] = np.arccos(v)
-        out[5, i] = np.arctan(v)
-        out[6, i] = np.sinh(v)
-        out[7, i] = np.cosh(v)
-        out[8, i] = np.tanh(v)
-        out[9, i] = np.arcsinh(v)
-        out[10, i] = np.arccosh(v)
-        out[11, i] = np.arctanh(v)
-        out[12, i] = np.exp2(v)
-        out[13, i] = np.log2(v)
-        out[14, i] = np.expm1(v)
-        out[15, i] = np.log1p(v)
-        out[16, i] = np.sign(v)
-        out[17, i] = np.sqrt(v)
-        out[18, i] = np.exp(v)
-        out[19, i] = np.log(v)
-        out[20, i] = np.log10(v)
+        all_unary_device(z[i], out, i)
 
 
 @njit
 def unary_host(z, out):
     for i in range(z.size):
-        v = z[i]
-        out[0, i] = np.sin(v)
-        out[1, i] = np.cos(v)
-        out[2, i] = np.tan(v)
-        out[3, i] = np.arcsin(v)
-        out[4, i] = np.arccos(v)
-        out[5, i] = np.arctan(v)
-        out[6, i] = np.sinh(v)
-        out[7, i] = np.cosh(v)
-        out[8, i] = np.tanh(v)
-        out[9, i] = np.arcsinh(v)
-        out[10, i] = np.arccosh(v)
-        out[11, i] = np.arctanh(v)
-        out[12, i] = np.exp2(v)
-        out[13, i] = np.log2(v)
-        out[14, i] = np.expm1(v)
-        out[15, i] = np.log1p(v)
-        out[16, i] = np.sign(v)
-        out[17, i] = np.sqrt(v)
-        out[18, i] = np.exp(v)
-        out[19, i] = np.log(v)
-        out[20, i] = np.log10(v)
+        all_unary_host(z[i], out, i)
 
 
 def ordered(v, dtype):

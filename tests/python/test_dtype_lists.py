@@ -13,6 +13,8 @@ from mahou import njit
 from mahou.errors import TypingError, UnsupportedError
 from mahou.typed import List
 
+from dtype_values import same
+
 pytestmark = pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
 
 DTYPES = [np.float64, np.float32, np.int32, np.int64, np.uint8, np.bool_, np.complex128, np.int16]
@@ -72,20 +74,6 @@ def identity_of_different_held(a, b):
     t = [a.dtype]
     u = (b.dtype, np.int32)
     return t[0] is b.dtype, u[0] is not t[0], u[1] is t[0]
-
-
-def same(got, want):
-    if isinstance(want, (tuple, list)):
-        assert type(got) is type(want) and len(got) == len(want), (got, want)
-        for g, w in zip(got, want):
-            same(g, w)
-    elif isinstance(want, np.ndarray):
-        assert isinstance(got, np.ndarray) and got.dtype == want.dtype and got.shape == want.shape, (got, want)
-        np.testing.assert_array_equal(got, want)
-    elif isinstance(want, np.dtype):
-        assert isinstance(got, np.dtype) and got == want, (got, want)
-    else:
-        assert type(got) is type(want) and got == want, (got, want)
 
 
 @pytest.mark.parametrize("fn", [built, read, searched, changed, as_dtype_argument, nested])

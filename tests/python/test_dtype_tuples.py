@@ -10,6 +10,8 @@ import pytest
 from mahou import njit
 from mahou.errors import TypingError, UnsupportedError
 
+from dtype_values import same
+
 pytestmark = pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")  # CPython's astype of complex
 
 DTYPES = [np.float64, np.float32, np.int32, np.int64, np.uint8, np.bool_, np.complex128, np.complex64]
@@ -50,20 +52,6 @@ def _inner(t, a):
 
 def passed_on(a, b):
     return _inner((a.dtype, b.dtype), a)
-
-
-def same(got, want):
-    if isinstance(want, tuple):
-        assert isinstance(got, tuple) and len(got) == len(want), (got, want)
-        for g, w in zip(got, want):
-            same(g, w)
-    elif isinstance(want, np.ndarray):
-        assert isinstance(got, np.ndarray) and got.dtype == want.dtype and got.shape == want.shape, (got, want)
-        np.testing.assert_array_equal(got, want)
-    elif isinstance(want, np.dtype):
-        assert isinstance(got, np.dtype) and got == want, (got, want)
-    else:
-        assert type(got) is type(want) and got == want, (got, want)
 
 
 @pytest.mark.parametrize("fn", [returned, nested, compared, as_dtype_argument])

@@ -187,18 +187,6 @@ class IpcHandle:
         source = _runtime.Device.from_identity(self.source_info)
         return context.can_access_peer(source.id)
 
-    def can_access_peer(self, context):
-        """Whether `context`'s device can reach the memory directly: True on the exporting
-        device itself, else whether it has peer access to that device (found by the PCI
-        identity the handle records). RuntimeError when the handle records no device (raw
-        handle bytes) or this machine has no device of that identity."""
-        if self.source_info is None:
-            raise RuntimeError("IPC handle doesn't have source info")
-        if self.source_info == context.device.get_device_identity():
-            return True
-        source = _runtime.Device.from_identity(self.source_info)
-        return context.can_access_peer(source.id)
-
     def open_staged(self, context=None):
         """For a device without peer access to the exporting one, as numba-cuda's: the
         shared bytes are mapped on the exporting device (found by the handle's PCI
