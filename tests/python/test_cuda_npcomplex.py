@@ -187,37 +187,34 @@ def test_random_values_match_numpy(dtype):
         assert not bad, f"np.{name} {dtype.__name__}: {len(bad)} differ, first {bad[:4]}"
 
 
+def all_parts(v, w, out, re, i):  # compiled for the device and the host
+    out[0, i] = np.conj(v)
+    out[1, i] = np.conjugate(v)
+    out[2, i] = np.power(v, w)
+    out[3, i] = np.negative(v)
+    out[4, i] = np.square(v)
+    out[5, i] = np.reciprocal(v)
+    re[0, i] = np.abs(v)
+    re[1, i] = np.absolute(v)
+    re[2, i] = np.real(v)
+    re[3, i] = np.imag(v)
+
+
+all_parts_device = cuda.jit(device=True)(all_parts)
+all_parts_host = njit(all_parts)
+
+
 @cuda.jit
 def parts_kernel(z, w, out, re):
     i = cuda.grid(1)
     if i < z.size:
-        v = z[i]
-        out[0, i] = np.conj(v)
-        out[1, i] = np.conjugate(v)
-        out[2, i] = np.power(v, w[i])
-        out[3, i] = np.negative(v)
-        out[4, i] = np.square(v)
-        out[5, i] = np.reciprocal(v)
-        re[0, i] = np.abs(v)
-        re[1, i] = np.absolute(v)
-        re[2, i] = np.real(v)
-        re[3, i] = np.imag(v)
+        all_parts_device(z[i], w[i], out, re, i)
 
 
 @njit
 def parts_host(z, w, out, re):
     for i in range(z.size):
-        v = z[i]
-        out[0, i] = np.conj(v)
-        out[1, i] = np.conjugate(v)
-        out[2, i] = np.power(v, w[i])
-        out[3, i] = np.negative(v)
-        out[4, i] = np.square(v)
-        out[5, i] = np.reciprocal(v)
-        re[0, i] = np.abs(v)
-        re[1, i] = np.absolute(v)
-        re[2, i] = np.real(v)
-        re[3, i] = np.imag(v)
+        all_parts_host(z[i], w[i], out, re, i)
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
