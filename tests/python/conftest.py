@@ -459,3 +459,20 @@ def same_as_python(f, *args, same_type=False):
     assert got == want
     if same_type:
         assert type(got) is type(want)
+
+
+def random_complex_sample(rng, n, decades, plain):
+    """n complex values for differential tests of complex functions: parts of magnitude
+    about e**-decades to e**decades, then `plain` values in the box |x|, |y| < 3 first, and
+    20 each on the real axis from above and below and the imaginary axis from the right and
+    left (where the branch cuts lie)."""
+    import numpy as np
+    z = (rng.standard_normal(n) * np.exp(rng.uniform(-decades, decades, n))
+         + 1j * rng.standard_normal(n) * np.exp(rng.uniform(-decades, decades, n)))
+    z[:plain] = rng.uniform(-3, 3, plain) + 1j * rng.uniform(-3, 3, plain)
+    at = plain
+    for make in (lambda v: complex(v, 0.0), lambda v: complex(v, -0.0),
+                 lambda v: complex(0.0, v), lambda v: complex(-0.0, v)):
+        z[at:at + 20] = [make(v) for v in rng.uniform(-4, 4, 20)]
+        at += 20
+    return z

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from conftest import assemble_ptx
+from conftest import assemble_ptx, random_complex_sample
 from mahou import cuda, njit
 
 pytestmark = pytest.mark.gpu
@@ -298,13 +298,7 @@ def test_trig_and_hyperbolic_special_values_match_the_host():
 def test_trig_and_hyperbolic_values_match_cpython_cmath():
     rng = np.random.default_rng(5)
     n = 600
-    z = (rng.standard_normal(n) * np.exp(rng.uniform(-25, 25, n))
-         + 1j * rng.standard_normal(n) * np.exp(rng.uniform(-25, 25, n)))
-    z[:100] = rng.uniform(-3, 3, 100) + 1j * rng.uniform(-3, 3, 100)
-    z[100:120] = [complex(v, 0.0) for v in rng.uniform(-4, 4, 20)]   # the real axis (cuts past ±1)
-    z[120:140] = [complex(v, -0.0) for v in rng.uniform(-4, 4, 20)]  # from below
-    z[140:160] = [complex(0.0, v) for v in rng.uniform(-4, 4, 20)]   # the imaginary axis
-    z[160:180] = [complex(-0.0, v) for v in rng.uniform(-4, 4, 20)]
+    z = random_complex_sample(rng, n, 25, 100)
     got = np.zeros((len(TRIG), n), np.complex128)
     want_host = np.zeros_like(got)
     trig_kernel[(n + 127) // 128, 128](z, got)

@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 import pytest
 
-from conftest import assemble_ptx
+from conftest import assemble_ptx, random_complex_sample
 from mahou import cuda, njit, vectorize
 
 pytestmark = pytest.mark.gpu
@@ -170,13 +170,7 @@ def test_special_values_complex64_match_numpy():
 def test_random_values_match_numpy(dtype):
     rng = np.random.default_rng(17)
     n = 800
-    z = (rng.standard_normal(n) * np.exp(rng.uniform(-20, 20, n))
-         + 1j * rng.standard_normal(n) * np.exp(rng.uniform(-20, 20, n)))
-    z[:200] = rng.uniform(-3, 3, 200) + 1j * rng.uniform(-3, 3, 200)
-    z[200:220] = [complex(v, 0.0) for v in rng.uniform(-4, 4, 20)]   # the real axis (cuts past ±1)
-    z[220:240] = [complex(v, -0.0) for v in rng.uniform(-4, 4, 20)]  # from below
-    z[240:260] = [complex(0.0, v) for v in rng.uniform(-4, 4, 20)]   # the imaginary axis
-    z[260:280] = [complex(-0.0, v) for v in rng.uniform(-4, 4, 20)]
+    z = random_complex_sample(rng, n, 20, 200)
     z = z.astype(dtype)
     got = run_unary(z)
     want = numpy_rows(z) if dtype == np.complex128 else numpy_narrowed(z)
