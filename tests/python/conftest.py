@@ -476,3 +476,15 @@ def random_complex_sample(rng, n, decades, plain):
         z[at:at + 20] = [make(v) for v in rng.uniform(-4, 4, 20)]
         at += 20
     return z
+
+
+def power_condition(base, exponent):
+    """The condition number of base ** exponent = exp(exponent * log(base)) for the
+    differential tests of complex powers: an ulp of log|base| or of the phase (a device's
+    atan2, log or hypot may be an ulp or two from the host's) is multiplied by |exponent|,
+    so finite results agree within a few ulps times this, relative to |base ** exponent|.
+    1 where it is not finite (an infinite base to the power 0 and the like)."""
+    magnitude = abs(complex(base))
+    log_term = abs(math.log(magnitude)) if magnitude > 0 else 0.0
+    condition = 1 + abs(complex(exponent)) * (1 + log_term)
+    return condition if math.isfinite(condition) else 1.0

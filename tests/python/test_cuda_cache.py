@@ -134,11 +134,14 @@ def copy(a, out):
         out[i] = a[i] * 2
 
 
-packed = np.zeros(64, np.dtype([("tag", np.int8), ("x", np.float64)]))  # x at offset 1 of 9
-packed["x"] = np.arange(64.0)
+# two field views of one array type (float64, any layout): x at offset 8 of 16, aligned,
+# and at offset 1 of 9, misaligned
+spaced = np.zeros(64, np.dtype([("tag", np.int64), ("x", np.float64)]))
+packed = np.zeros(64, np.dtype([("tag", np.int8), ("x", np.float64)]))
+spaced["x"] = packed["x"] = np.arange(64.0)
 out = np.zeros(64)
-copy[1, 64](np.arange(64.0), out)  # the aligned form: compiled and stored
-copy[1, 64](packed["x"], out)      # the form for misaligned data has a key of its own
+copy[1, 64](spaced["x"], out)  # the aligned form: compiled and stored
+copy[1, 64](packed["x"], out)  # the form for misaligned data has a key of its own
 print(float(out.sum()))
 '''
 
