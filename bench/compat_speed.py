@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -238,7 +239,7 @@ def chart(data, path):
 
 def publish(data, opts):
     md = markdown(data)
-    slug = data["label"].replace(" ", "-").replace("(", "").replace(")", "")
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", data["label"]).strip("-")
     out_dir = Path(opts.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "compat.md").write_text(md)
@@ -294,7 +295,8 @@ def main():
     ap.add_argument("--threads", type=int, default=0, help="NUMBA_NUM_THREADS for both (0: all)")
     ap.add_argument("--jobs", type=int, default=1, help="programs measured at once (1 for quiet timings)")
     ap.add_argument("--deadline", type=float, default=0, help="start no program after this many seconds")
-    ap.add_argument("--label", default=f"{os.cpu_count()}-core {'host' if (os.cpu_count() or 1) >= 8 else 'development machine'}")
+    ap.add_argument("--label", help="the table's name in BENCHMARKS.md (default: N-core host or development "
+                    "machine; with --render, the saved run's)")
     ap.add_argument("--out-dir", default=str(HERE / "results"))
     ap.add_argument("--no-write", action="store_true", help="leave BENCHMARKS.md and docs/ as they are")
     ap.add_argument("--render", nargs="+", help="compat.json files of earlier runs (one run split over several "
@@ -304,8 +306,12 @@ def main():
     opts = ap.parse_args()
 
     if opts.render:
-        publish(merge_runs([json.loads(Path(f).read_text()) for f in opts.render]), opts)
+        data = merge_runs([json.loads(Path(f).read_text()) for f in opts.render])
+        data["label"] = opts.label or data["label"]
+        publish(data, opts)
         return
+    cores = os.cpu_count() or 1
+    opts.label = opts.label or f"{cores}-core {'host' if cores >= 8 else 'development machine'}"
     compat = Path(opts.compat).resolve()
     opts.compat = compat
     progs = sorted((compat / "programs").glob("*.py"), key=lambda p: (len(p.stem.split("_")[0]), p.stem))
