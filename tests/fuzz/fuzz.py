@@ -100,8 +100,9 @@ class Run:
                 proc.kill()
                 proc.wait()
                 self.counts["hang"] += 1
-                self.save("hang", seed, current, f"no progress for {self.args.hang_seconds} s")
-                return current + 1
+                stalled = current if current is not None else nxt  # stalled before it said start
+                self.save("hang", seed, stalled, f"no progress for {self.args.hang_seconds} s")
+                return stalled + 1
             line = proc.stdout.readline()
             if not line:
                 break

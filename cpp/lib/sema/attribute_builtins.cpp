@@ -14,15 +14,6 @@ std::string attributeName(Use &u, ExprPtr &name) {
   return name->type.text;
 }
 
-// `value` evaluated for its effects (and the exceptions it raises), then `result`.
-ExprPtr after(Typing &t, ExprPtr value, ExprPtr result, Loc loc) {
-  if (isInert(*value)) return result;
-  auto stmts = std::make_shared<ir::Block>();
-  auto st = std::make_unique<ir::Stmt>(ir::StmtOp::Eval, loc);
-  st->exprs.push_back(std::move(value));
-  stmts->push_back(std::move(st));
-  return t.seqExpr(std::move(stmts), std::move(result), loc);
-}
 
 } // namespace
 
@@ -33,7 +24,7 @@ ExprPtr builtinGetattr(Use &u) {
   for (auto &a : args)
     if (Typing::isUnknown(a)) return u.unknown();
   const std::string name = attributeName(u, args[1]);
-  if (args.size() == 3 && !u.t.hasAttribute(args[0], name, u.loc)) return after(u.t, std::move(args[0]), std::move(args[2]), u.loc);
+  if (args.size() == 3 && !u.t.hasAttribute(args[0], name, u.loc)) return evaluatedThen(u.t, std::move(args[0]), std::move(args[2]), u.loc);
   return u.t.attributeOf(std::move(args[0]), name, u.call->args[0].get(), u.loc);
 }
 
@@ -44,7 +35,7 @@ ExprPtr builtinHasattr(Use &u) {
     if (Typing::isUnknown(a)) return u.unknown();
   const std::string name = attributeName(u, args[1]);
   bool has = u.t.hasAttribute(args[0], name, u.loc);
-  return after(u.t, std::move(args[0]), ir::makeConst(Type::boolean(), u.loc, has), u.loc);
+  return evaluatedThen(u.t, std::move(args[0]), ir::makeConst(Type::boolean(), u.loc, has), u.loc);
 }
 
 // type(x): the class of a number (its dtype, which called converts: type(x)(y)) or of a
@@ -53,8 +44,8 @@ ExprPtr builtinType(Use &u) {
   auto args = u.args(1, 1);
   if (Typing::isUnknown(args[0])) return u.unknown();
   const Type t = args[0]->type;
-  if (t.isNumber()) return after(u.t, std::move(args[0]), ir::makeConst(Type::dtypeObj(t.dtype), u.loc, 0), u.loc);
-  if (t.isInstance()) return after(u.t, std::move(args[0]), ir::makeConst(Type::classRef(t.handle, t.text), u.loc, 0), u.loc);
+  if (t.isNumber()) return evaluatedThen(u.t, std::move(args[0]), ir::makeConst(Type::dtypeObj(t.dtype), u.loc, 0), u.loc);
+  if (t.isInstance()) return evaluatedThen(u.t, std::move(args[0]), ir::makeConst(Type::classRef(t.handle, t.text), u.loc, 0), u.loc);
   u.notSupported("type() of " + t.str() + " is not supported (only of numbers and jitclass instances)");
 }
 

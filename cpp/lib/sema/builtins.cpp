@@ -404,7 +404,7 @@ ExprPtr builtinIsinstance(Use &u) {
                              "and NumPy scalar types");
     result |= *match;
   }
-  return ir::makeConst(Type::boolean(), u.loc, result);
+  return evaluatedThen(t, std::move(x), ir::makeConst(Type::boolean(), u.loc, result), u.loc);
 }
 
 // next(it) / next(it, default) (variant 0) and iter(x) (1). A generator is its own

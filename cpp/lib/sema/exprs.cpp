@@ -337,7 +337,10 @@ ExprPtr FunctionTyper::unary(const ast::UnaryOp &u) {
   if (isUnknown(v)) return unknown(u.loc);
   if (u.op == ast::UnaryOpKind::Not) {
     auto t = truth(std::move(v));
-    if (t->op == ir::ExprOp::Const && t->type.isBool()) return ir::makeConst(Type::boolean(), u.loc, t->ival == 0);
+    if (ir::Expr *known = knownConditionValue(t)) { // after its effects, if any
+      known->ival = known->ival == 0;
+      return t;
+    }
     auto e = std::make_unique<ir::Expr>(ir::ExprOp::Unary, Type::boolean(), u.loc);
     e->sub = int(ir::UnaryOp::Not);
     e->args.push_back(std::move(t));
@@ -394,7 +397,11 @@ ExprPtr FunctionTyper::unaryValue(ast::UnaryOpKind op, ExprPtr v, Loc loc) {
 // refused rather than guessed.
 bool FunctionTyper::dtypeIdentity(const ExprPtr &lhs, const ExprPtr &rhs, Loc loc) {
   if (lhs->type != rhs->type) return false;
-  auto origin = [](const ExprPtr &e) { return e->op == ir::ExprOp::Const ? e->ival : types::kDTypeUnknownOrigin; };
+  auto origin = [](const ExprPtr &e) {
+    const ir::Expr *v = e.get();
+    while (v->op == ir::ExprOp::Seq) v = v->args[0].get(); // f(x).dtype: after f's effects
+    return v->op == ir::ExprOp::Const ? v->ival : types::kDTypeUnknownOrigin;
+  };
   int64_t x = origin(lhs), y = origin(rhs);
   if (x != types::kDTypeUnknownOrigin && y != types::kDTypeUnknownOrigin) return x == y;
   error(loc, "'is' between two " + lhs->type.str() + " is supported where each is written in place (a.dtype, "
@@ -408,7 +415,12 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   if (rhs->type.isPartialContainer() && !isUnknown(lhs)) rhs = convert(std::move(rhs), lhs->type, "comparison");
   if (isUnknown(lhs) || isUnknown(rhs)) return unknown(loc);
   if (auto r = enumCompare(*this, op, lhs, rhs, loc)) return r; // enums.cpp
-  const Type &a = lhs->type, &b = rhs->type;
+  const Type a = lhs->type, b = rhs->type;
+  // A result known at compile time still evaluates both operands, in order, for their
+  // effects and exceptions (np.random.rand(2).dtype == x.dtype draws).
+  auto decided = [&](bool value) {
+    return evaluatedThen(*this, std::move(lhs), evaluatedThen(*this, std::move(rhs), ir::makeConst(Type::boolean(), loc, value), loc), loc);
+  };
   if (op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot) {
     bool same;
     if ((a.isOptional() && b.isNone()) || (b.isOptional() && a.isNone()))
@@ -424,7 +436,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
     else if (a.kind == Kind::DTypeObj && b.kind == Kind::DTypeObj) same = dtypeIdentity(lhs, rhs, loc);
     else if (!a.isNumber() && !a.isDatetimeLike() && a == b && a.kind != Kind::Array && a.kind != Kind::Tuple) same = true;
     else error(loc, "'is' is only supported for comparisons with None");
-    return ir::makeConst(Type::boolean(), loc, (op == ast::CmpOpKind::Is) == same);
+    return decided((op == ast::CmpOpKind::Is) == same);
   }
   if (op == ast::CmpOpKind::In || op == ast::CmpOpKind::NotIn) {
     // The needle is evaluated first, as in Python (`xs[i] in xs.pop()`); the operations
@@ -466,7 +478,7 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   auto numberOrString = [](const Type &t) { return t.isNumber() || t.isString(); };
   if (((plainTuple(a) && numberOrString(b)) || (plainTuple(b) && numberOrString(a))) &&
       (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq)) // never equal (`case 1:` on a tuple)
-    return ir::makeConst(Type::boolean(), loc, op == ast::CmpOpKind::NotEq);
+    return decided(op == ast::CmpOpKind::NotEq);
   if (a.isObject() || b.isObject() || a.isString() || b.isString())
     if (auto r = objectCompare(*this, op, lhs, rhs, loc)) return r;
   if (a.isArray() || b.isArray()) {
@@ -484,13 +496,13 @@ ExprPtr FunctionTyper::compareOne(ast::CmpOpKind op, ExprPtr lhs, ExprPtr rhs, L
   }
   if (a.isNone() || b.isNone()) {
     if (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq)
-      return ir::makeConst(Type::boolean(), loc, (a.isNone() && b.isNone()) == (op == ast::CmpOpKind::Eq));
+      return decided((a.isNone() && b.isNone()) == (op == ast::CmpOpKind::Eq));
   }
   // dtypes as values (np.float64, np.dtype('int64'), a.dtype): known at compile time, so
   // == and != are constants (records compare their layouts, as the types do)
   if (a.kind == Kind::DTypeObj && b.kind == Kind::DTypeObj &&
       (op == ast::CmpOpKind::Eq || op == ast::CmpOpKind::NotEq))
-    return ir::makeConst(Type::boolean(), loc, (a == b) == (op == ast::CmpOpKind::Eq));
+    return decided((a == b) == (op == ast::CmpOpKind::Eq));
   if (auto r = datetimeCompare(*this, op, lhs, rhs, loc)) return r; // datetime64 / timedelta64 (datetime.cpp)
   if (!a.isNumber() || !b.isNumber())
     error(loc, std::string("cannot compare ") + a.str() + " and " + b.str() + " with " + ast::cmpOpSymbol(op));
@@ -612,7 +624,12 @@ ExprPtr FunctionTyper::optionalBoolOp(bool isOr, std::vector<ExprPtr> values, co
 ExprPtr FunctionTyper::ifExp(const ast::IfExp &e) {
   auto cond = condition(*e.test);
   // A condition known at compile time (`x if y is None else z`): only the live branch is typed.
-  if (cond->op == ir::ExprOp::Const && cond->type.isBool()) return expr(cond->ival ? *e.body : *e.orelse);
+  ir::Block effects;
+  if (auto known = knownCondition(cond, effects)) {
+    ExprPtr live = expr(*known ? *e.body : *e.orelse);
+    if (effects.empty() || isUnknown(live)) return live;
+    return seqExpr(std::make_shared<ir::Block>(std::move(effects)), std::move(live), e.loc);
+  }
   auto a = expr(*e.body);
   auto b = expr(*e.orelse);
   if (isUnknown(cond) || isUnknown(a) || isUnknown(b)) return unknown(e.loc);

@@ -35,13 +35,6 @@ ExprPtr tupleOf(std::vector<ExprPtr> items, Loc loc) {
 
 ExprPtr keyConst(Typing &t, const std::string &key, Loc loc) { return toUnicode(t, ir::makeStrConst(key, loc)); }
 
-// `d` evaluated for its effects (and the exceptions its values raise), then `value`.
-ExprPtr after(Typing &t, ExprPtr d, ExprPtr value, Loc loc) {
-  if (isInert(*d)) return value;
-  auto stmts = std::make_shared<ir::Block>();
-  stmts->push_back(ir::makeEval(std::move(d), loc));
-  return t.seqExpr(std::move(stmts), std::move(value), loc);
-}
 
 // The position of `key` among the keys, or none.
 std::optional<size_t> keyIndex(const Type &d, const std::string &key) {
@@ -120,7 +113,7 @@ ExprPtr literalDictGetMethod(Use &u) {
   std::string k = constantKey(u.t, u.self->type, args[0], u.loc, "get()");
   auto i = keyIndex(u.self->type, k);
   ExprPtr dflt = args.size() == 2 ? std::move(args[1]) : ir::makeConst(Type::none(), u.loc, 0);
-  if (!i) return after(u.t, std::move(u.self), std::move(dflt), u.loc);
+  if (!i) return evaluatedThen(u.t, std::move(u.self), std::move(dflt), u.loc);
   ExprPtr v = valueAt(std::move(u.self), *i, u.loc);
   if (args.size() == 2 && !isInert(*dflt)) { // the default is evaluated, as Python does (1 / x raises)
     auto stmts = std::make_shared<ir::Block>();
@@ -143,7 +136,11 @@ ExprPtr literalDictViewMethod(Use &u) {
     for (size_t i = 0; i < dt.elems.size(); ++i) m->args.push_back(valueAt(reload(), i, loc));
     return ExprPtr(std::move(m));
   };
-  if (u.t.isPureValue(*u.self)) return view([&] { return ir::clone(*u.self); });
+  if (u.t.isPureValue(*u.self)) {
+    ExprPtr v = view([&] { return ir::clone(*u.self); });
+    u.self.reset(); // read through its copies
+    return v;
+  }
   return u.t.bindOnce(std::move(u.self), view);
 }
 
@@ -166,7 +163,7 @@ ExprPtr literalDictIterable(Typing &t, ExprPtr d, Loc loc) {
   case LiteralDictView::Keys: { // string constants (a pure tuple: builtins may read it twice)
     std::vector<ExprPtr> keys;
     for (auto &k : dt.fields) keys.push_back(ir::makeStrConst(k, loc));
-    return after(t, std::move(d), tupleOf(std::move(keys), loc), loc);
+    return evaluatedThen(t, std::move(d), tupleOf(std::move(keys), loc), loc);
   }
   case LiteralDictView::Values:
   case LiteralDictView::Items: {
@@ -201,7 +198,7 @@ ExprPtr literalDictContains(Typing &t, bool negate, ExprPtr needle, ExprPtr d, L
   ExprPtr r;
   if (nt.kind == Kind::Str) {
     r = boolConst(loc, keyIndex(dt, nt.text).has_value());
-    r = after(t, std::move(needle), std::move(r), loc);
+    r = evaluatedThen(t, std::move(needle), std::move(r), loc);
   } else if (nt.isUnicode()) {
     r = t.bindOnce(std::move(needle), [&](const std::function<ExprPtr()> &reload) {
       ExprPtr acc = boolConst(loc, false);
@@ -211,11 +208,11 @@ ExprPtr literalDictContains(Typing &t, bool negate, ExprPtr needle, ExprPtr d, L
       return acc;
     });
   } else if (nt.isNumber() || nt.isNone() || (nt.isTuple() && !types::isLiteralDict(nt) && !types::isLiteralList(nt))) {
-    r = after(t, std::move(needle), boolConst(loc, false), loc); // never a string key
+    r = evaluatedThen(t, std::move(needle), boolConst(loc, false), loc); // never a string key
   } else {
     t.error(loc, "unhashable type: '" + nt.str() + "' (the key of `in` on a literal dict)");
   }
-  r = after(t, std::move(d), std::move(r), loc);
+  r = evaluatedThen(t, std::move(d), std::move(r), loc);
   if (!first->empty()) r = t.seqExpr(first, std::move(r), loc);
   return negate ? t.logicalNot(std::move(r)) : std::move(r);
 }
@@ -235,13 +232,13 @@ ExprPtr literalDictCompare(Typing &t, ast::CmpOpKind op, ExprPtr lhs, ExprPtr rh
                  (other.isOptional() && !types::isLiteralDict(other.elems[0]) && !other.elems[0].isDict() &&
                   !other.elems[0].isInstance() && !other.elems[0].isArray());
     if (!never) t.notSupported(loc, "comparing " + a.str() + " with " + b.str() + " is not supported");
-    ExprPtr r = after(t, std::move(lhs), after(t, std::move(rhs), boolConst(loc, !eq), loc), loc);
+    ExprPtr r = evaluatedThen(t, std::move(lhs), evaluatedThen(t, std::move(rhs), boolConst(loc, !eq), loc), loc);
     return r;
   }
   std::vector<std::string> ka = a.fields, kb = b.fields;
   std::sort(ka.begin(), ka.end());
   std::sort(kb.begin(), kb.end());
-  if (ka != kb) return after(t, std::move(lhs), after(t, std::move(rhs), boolConst(loc, !eq), loc), loc);
+  if (ka != kb) return evaluatedThen(t, std::move(lhs), evaluatedThen(t, std::move(rhs), boolConst(loc, !eq), loc), loc);
   for (const Type *side : {&a, &b})
     for (const Type &e : side->elems)
       if (e.isArray())

@@ -132,9 +132,23 @@ std::optional<DType> FunctionTyper::dtypeArgument(const ast::Expr &e) {
   if (isUnknown(v)) return std::nullopt;
   if (v->type.kind == Kind::DTypeObj && !v->type.elems.empty())
     notSupported(e.loc, "a structured dtype or an S/U string dtype is supported by np.empty() and np.zeros() (and their _like forms) only");
-  if (v->type.kind == Kind::DTypeObj) return v->type.dtype;
-  if (v->type.isNone()) return DType::Float64;
+  if (v->type.kind == Kind::DTypeObj || v->type.isNone()) {
+    DType d = v->type.isNone() ? DType::Float64 : v->type.dtype;
+    if (!isInert(*v)) deferredEffects_.push_back(std::move(v));
+    return d;
+  }
   error(e.loc, "expected a dtype (such as np.float32), got " + v->type.str());
+}
+
+ExprPtr FunctionTyper::takeDeferredEffects(size_t mark, ExprPtr value, Loc loc) {
+  if (mark >= deferredEffects_.size()) return value;
+  std::vector<ExprPtr> effects;
+  for (size_t i = mark; i < deferredEffects_.size(); ++i) effects.push_back(std::move(deferredEffects_[i]));
+  deferredEffects_.resize(mark);
+  if (!value || isUnknown(value)) return value; // typed again in the next pass
+  auto stmts = std::make_shared<ir::Block>();
+  for (ExprPtr &e : effects) stmts->push_back(ir::makeEval(std::move(e), loc));
+  return seqExpr(std::move(stmts), std::move(value), loc);
 }
 
 std::vector<ExprPtr> FunctionTyper::shapeArgument(const ast::Expr &e) {

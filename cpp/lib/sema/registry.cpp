@@ -208,7 +208,14 @@ std::vector<ExprPtr> Use::args(size_t minArgs, size_t maxArgs, std::initializer_
 ExprPtr typeUse(Typing &t, const Entry &entry, const std::string &name, const ast::Call *call, ExprPtr self,
                 const ast::Expr *selfExpr, Loc loc) {
   Use use{t, entry, name, call, std::move(self), selfExpr, loc};
-  return entry.typer(use);
+  size_t mark = t.deferredEffectsMark();
+  ExprPtr result = t.takeDeferredEffects(mark, entry.typer(use), loc);
+  // A member whose value does not depend on the receiver's (a.ndim, a.dtype, a.itemsize:
+  // constants of its type) leaves the receiver unused; Python evaluates it all the same,
+  // so its effects and the exceptions it raises stay (np.random.rand(3, 2).dtype draws).
+  if (use.self && result && !Typing::isUnknown(result))
+    return evaluatedThen(t, std::move(use.self), std::move(result), loc);
+  return result;
 }
 
 void refuseMissing(const Typing &t, Receiver receiver, Member member, const std::string &name, Loc loc,

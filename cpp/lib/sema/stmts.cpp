@@ -14,12 +14,6 @@ namespace {
 
 ir::StmtPtr makeStmt(ir::StmtOp op, Loc loc) { return std::make_unique<ir::Stmt>(op, loc); }
 
-bool isConstBool(const ExprPtr &e, bool *value) {
-  if (e->op != ir::ExprOp::Const || !e->type.isBool()) return false;
-  *value = e->ival != 0;
-  return true;
-}
-
 std::string constMessage(const ir::Expr &e) {
   if (e.type.kind == Kind::Str) return e.symbol;
   if (e.op == ir::ExprOp::Const && e.type.isInt()) return std::to_string(e.ival);
@@ -72,9 +66,12 @@ void FunctionTyper::stmt(const ast::Stmt &s, ir::Block &out) {
     auto *i = s.as<ast::If>();
     auto cond = condition(*i->test);
     auto st = makeStmt(ir::StmtOp::If, s.loc);
-    bool value;
-    if (isConstBool(cond, &value)) {
-      // A condition known at compile time: only the live branch is typed (Numba's branch pruning).
+    ir::Block effects;
+    if (auto known = knownCondition(cond, effects)) {
+      // A condition known at compile time: only the live branch is typed (Numba's branch
+      // pruning), after the condition's effects (isinstance(f(x), int) calls f).
+      for (ir::StmtPtr &e : effects) out.push_back(std::move(e));
+      bool value = *known;
       const ast::Body &live = value ? i->body : i->orelse;
       block(live, st->body);
       cond = ir::makeConst(Type::boolean(), s.loc, 1);
@@ -640,13 +637,29 @@ void FunctionTyper::exprStmt(const ast::ExprStmt &s, ir::Block &out) {
   if (s.value->kind == ast::ExprKind::StrLit) return; // docstring
   if (auto *call = s.value->as<ast::Call>()) {
     auto c = resolveCallee(*call->func);
+    // A statement form's own statements, after the effects of its dtype arguments; when
+    // it declines, those are typed again below.
+    auto statementForm = [&](const Entry &entry, Use &use) {
+      size_t mark = deferredEffectsMark(), first = out.size();
+      if (!entry.statement(use, out)) {
+        takeDeferredEffects(mark, nullptr, call->loc);
+        return false;
+      }
+      ir::Block effects;
+      for (size_t i = mark; i < deferredEffects_.size(); ++i)
+        effects.push_back(ir::makeEval(std::move(deferredEffects_[i]), call->loc));
+      deferredEffects_.resize(mark);
+      out.insert(out.begin() + ptrdiff_t(first), std::make_move_iterator(effects.begin()),
+                 std::make_move_iterator(effects.end()));
+      return true;
+    };
     // A method with a statement form of its own (a.fill(v): a store into the whole array).
     if (c && c->kind == CalleeRef::Kind::Method && hasStatementForm(c->name)) {
       auto self = expr(*c->self);
       if (!isUnknown(self)) {
         if (const Entry *entry = findEntry(receiverOf(self->type), Member::Statement, c->name)) {
           Use use{*this, *entry, c->name, call, std::move(self), c->self, call->loc};
-          if (entry->statement(use, out)) return;
+          if (statementForm(*entry, use)) return;
         }
       }
     }
@@ -654,7 +667,7 @@ void FunctionTyper::exprStmt(const ast::ExprStmt &s, ir::Block &out) {
     if (c && (c->kind == CalleeRef::Kind::Builtin || c->kind == CalleeRef::Kind::ModuleFn))
       if (const Entry *entry = findEntry(c->receiver, Member::Statement, c->name)) {
         Use use{*this, *entry, c->name, call, nullptr, nullptr, call->loc};
-        if (entry->statement(use, out)) return;
+        if (statementForm(*entry, use)) return;
       }
   }
   auto v = expr(*s.value);

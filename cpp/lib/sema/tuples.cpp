@@ -65,6 +65,29 @@ bool isInert(const ir::Expr &e) {
   }
 }
 
+ExprPtr evaluatedThen(Typing &t, ExprPtr effects, ExprPtr value, Loc loc) {
+  if (isInert(*effects)) return value;
+  auto stmts = std::make_shared<ir::Block>();
+  stmts->push_back(ir::makeEval(std::move(effects), loc));
+  return t.seqExpr(std::move(stmts), std::move(value), loc);
+}
+
+ir::Expr *knownConditionValue(const ExprPtr &cond) {
+  ir::Expr *v = cond.get();
+  while (v->op == ir::ExprOp::Seq) v = v->args[0].get();
+  return v->op == ir::ExprOp::Const && v->type.isBool() ? v : nullptr;
+}
+
+std::optional<bool> knownCondition(ExprPtr &cond, ir::Block &effects) {
+  if (!knownConditionValue(cond)) return std::nullopt;
+  while (cond->op == ir::ExprOp::Seq) {
+    for (ir::StmtPtr &s : *cond->body) effects.push_back(std::move(s));
+    ExprPtr inner = std::move(cond->args[0]);
+    cond = std::move(inner);
+  }
+  return cond->ival != 0;
+}
+
 // A copy of `e` for a second evaluation; refuses expressions with effects.
 ExprPtr duplicate(const Typing &t, const ir::Expr &e, const std::string &what) {
   if (!isPure(e)) t.notSupported(e.loc, what + " with an operand that has side effects or allocates; assign it to a variable first");

@@ -166,6 +166,7 @@ ir::Function FunctionTyper::run() {
     changed_ = false;
     recursionUnknown_ = false;
     tempCounter_ = 0;
+    deferredEffects_.clear();
     errorSlotCounter_ = 0;
     loopDepth_ = 0;
     finallyExits_.clear();
@@ -410,13 +411,11 @@ ExprPtr FunctionTyper::truth(ExprPtr e) {
     t->args.push_back(std::move(e));
     return t;
   }
-  case Kind::None: return ir::makeConst(Type::boolean(), loc, 0);
+  case Kind::None: return evaluatedThen(*this, std::move(e), ir::makeConst(Type::boolean(), loc, 0), loc);
   case Kind::Instance: return instanceTruth(*this, std::move(e));
   case Kind::EnumMember: // an IntEnum's value; an Enum member is true
     if (e->type.typed) return truth(enumValue(std::move(e)));
-    return e->op == ir::ExprOp::Const || e->op == ir::ExprOp::LoadVar
-               ? ir::makeConst(Type::boolean(), loc, 1)
-               : seqExpr(std::make_shared<ir::Block>(ir::Block{}), ir::makeConst(Type::boolean(), loc, 1), loc);
+    return evaluatedThen(*this, std::move(e), ir::makeConst(Type::boolean(), loc, 1), loc);
   case Kind::List:
   case Kind::Unicode: {
     std::vector<ExprPtr> a;
@@ -439,8 +438,8 @@ ExprPtr FunctionTyper::truth(ExprPtr e) {
   }
   case Kind::Tuple:
     if (types::isRange(e->type)) return rangeTruth(*this, std::move(e), loc);
-    return ir::makeConst(Type::boolean(), loc, e->type.elems.empty() ? 0 : 1);
-  case Kind::Str: return ir::makeConst(Type::boolean(), loc, e->type.text.empty() ? 0 : 1);
+    return evaluatedThen(*this, std::move(e), ir::makeConst(Type::boolean(), loc, e->type.elems.empty() ? 0 : 1), loc);
+  case Kind::Str: return evaluatedThen(*this, std::move(e), ir::makeConst(Type::boolean(), loc, e->type.text.empty() ? 0 : 1), loc);
   case Kind::Array:
     if (isBytesValue(e->type)) return bytesTruth(*this, std::move(e)); // bytes_ops.cpp
     if (e->type.isBuffer()) notSupported(loc, "the truth value of a " + e->type.str() + " is not supported (use len())");

@@ -198,6 +198,8 @@ public:
   // a.flat every failure is ValueError, as NumPy's; stmts.cpp).
   ExprPtr storedScalar(ExprPtr value, types::DType dtype, Loc loc, bool flat = false) override;
   std::optional<DType> dtypeArgument(const ast::Expr &e) override;
+  size_t deferredEffectsMark() const override { return deferredEffects_.size(); }
+  ExprPtr takeDeferredEffects(size_t mark, ExprPtr value, Loc loc) override;
   std::vector<ExprPtr> shapeArgument(const ast::Expr &e) override;
   std::vector<ExprPtr> positionalArgs(const ast::Call &e, size_t minArgs, size_t maxArgs,
                                       const std::string &fname) override;
@@ -364,6 +366,7 @@ public:
   bool strict_ = false; // last pass: anything still unknown is an error
   bool recursionUnknown_ = false; // this pass typed a recursive call whose return type is not known yet
   int tempCounter_ = 0;
+  std::vector<ExprPtr> deferredEffects_; // dtype arguments with effects (dtypeArgument)
   std::unordered_map<int, Loc> tempSites_; // where each temporary was last taken (tempVar)
   int loopDepth_ = 0;
   // The try statements with `finally` being typed whose body a break/continue may leave:

@@ -67,7 +67,13 @@ public:
                              const std::string &fname) = 0;
   virtual const ast::Expr *keyword(const ast::Call &e, const std::string &name) = 0;
   virtual std::optional<int64_t> constInt(const ast::Expr &e) = 0;
+  // A dtype argument's value is its type; an expression for it that is not inert
+  // (np.random.rand(2).dtype) is kept, to be evaluated before the use that read it
+  // (takeDeferredEffects; typeUse does it for every registry call).
   virtual std::optional<DType> dtypeArgument(const ast::Expr &e) = 0;
+  virtual size_t deferredEffectsMark() const = 0;
+  // The effects kept since `mark`, evaluated in order, then `value`.
+  virtual ExprPtr takeDeferredEffects(size_t mark, ExprPtr value, Loc loc) = 0;
   virtual std::vector<ExprPtr> shapeArgument(const ast::Expr &e) = 0;
   // The local variable of that (source) name, when there is one (not a global).
   virtual std::optional<int> localVariable(const std::string &name) = 0;
@@ -220,6 +226,18 @@ ExprPtr duplicate(const Typing &t, const ir::Expr &e, const std::string &what);
 // An expression that can be left unevaluated: no effect and nothing that can raise
 // (constants, variables, tuples of them; tuples.cpp). A pure `1 / x` can raise.
 bool isInert(const ir::Expr &e);
+
+// `effects` evaluated for its effects and the exceptions it raises (unless inert), then
+// `value`: what a use that does not need an operand's value still owes Python's order
+// (isinstance(f(x), int), np.random.rand(2).dtype; tuples.cpp).
+ExprPtr evaluatedThen(Typing &t, ExprPtr effects, ExprPtr value, Loc loc);
+
+// A condition known at compile time: a bool constant, or one after effects (evaluatedThen's
+// form). Its effects move to the end of `effects` and `cond` becomes the constant; an
+// `if` then types only its live branch, after those effects (tuples.cpp).
+std::optional<bool> knownCondition(ExprPtr &cond, ir::Block &effects);
+// The bool constant a known condition ends in (inside its effects), or null.
+ir::Expr *knownConditionValue(const ExprPtr &cond);
 
 // Any of the values not typed yet (this pass).
 inline bool anyUnknown(const std::vector<ExprPtr> &values) {
