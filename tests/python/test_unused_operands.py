@@ -88,7 +88,16 @@ def nested(xs):
     return (np.random.rand(2).dtype == grow(xs).dtype) + np.random.rand(3).ndim
 
 
-CASES = [dtype_member, ndim_member, itemsize_member, dtype_of_call_compared, dtype_tuple_item, dtype_is,
+def receiver_before_dtype_argument(xs):
+    # the receiver's draws first, then the argument's (Python's order)
+    return np.random.uniform(-1.0, 3.0, 3).astype((np.random.rand(2).dtype, np.int64)[0]).sum()
+
+
+def receiver_before_arguments(xs):
+    return grow(xs).astype(np.random.rand(2).dtype).sum() + len(xs)
+
+
+CASES = [receiver_before_dtype_argument, receiver_before_arguments, dtype_member, ndim_member, itemsize_member, dtype_of_call_compared, dtype_tuple_item, dtype_is,
          isinstance_of_draw, isinstance_of_call, none_compared, tuple_against_number, dtype_keyword,
          astype_argument, float_imag, nested]
 

@@ -1,5 +1,6 @@
 // The registry's static tables (every area's .def file), their one-probe lookup, the
 // receivers of values, and the one diagnostic for a name a receiver lacks.
+#include "mahou/ast_walk.h"
 #include "mahou/bound_method_type.h"
 #include "sema/typers.h"
 
@@ -205,11 +206,42 @@ std::vector<ExprPtr> Use::args(size_t minArgs, size_t maxArgs, std::initializer_
   return t.positionalArgs(*call, minArgs, maxArgs, fname);
 }
 
+namespace {
+
+bool callsSomething(const ast::Expr &e) {
+  if (e.kind == ast::ExprKind::Call) return true;
+  bool found = false;
+  ast::forEachChild(e, [&](const ast::Expr &c) { found = found || callsSomething(c); });
+  return found;
+}
+
+// Whether an argument of the call calls something (its effects could come before the
+// receiver's, once a dtype argument's are moved before the use: takeDeferredEffects).
+bool argumentsCall(const ast::Call &call) {
+  for (const ast::ExprPtr &a : call.args)
+    if (callsSomething(*a)) return true;
+  for (const ast::Keyword &k : call.keywords)
+    if (k.value && callsSomething(*k.value)) return true;
+  return false;
+}
+
+} // namespace
+
 ExprPtr typeUse(Typing &t, const Entry &entry, const std::string &name, const ast::Call *call, ExprPtr self,
                 const ast::Expr *selfExpr, Loc loc) {
+  // A receiver with effects, of a call whose arguments call something: evaluated first,
+  // into a hidden variable, as Python evaluates it before the arguments
+  // (np.random.rand(2).astype(np.random.rand(1).dtype) draws the 2 first).
+  std::shared_ptr<ir::Block> receiver;
+  if (self && call && !Typing::isUnknown(self) && !isInert(*self) && argumentsCall(*call)) {
+    receiver = std::make_shared<ir::Block>();
+    int held = t.holdInTemp(std::move(self), loc, *receiver);
+    self = t.load(held, loc);
+  }
   Use use{t, entry, name, call, std::move(self), selfExpr, loc};
   size_t mark = t.deferredEffectsMark();
   ExprPtr result = t.takeDeferredEffects(mark, entry.typer(use), loc);
+  if (receiver && result && !Typing::isUnknown(result)) result = t.seqExpr(std::move(receiver), std::move(result), loc);
   // A member whose value does not depend on the receiver's (a.ndim, a.dtype, a.itemsize:
   // constants of its type) leaves the receiver unused; Python evaluates it all the same,
   // so its effects and the exceptions it raises stay (np.random.rand(3, 2).dtype draws).
