@@ -233,7 +233,8 @@ ExprPtr typeUse(Typing &t, const Entry &entry, const std::string &name, const as
   // into a hidden variable, as Python evaluates it before the arguments
   // (np.random.rand(2).astype(np.random.rand(1).dtype) draws the 2 first).
   std::shared_ptr<ir::Block> receiver;
-  if (self && call && !Typing::isUnknown(self) && !isInert(*self) && argumentsCall(*call)) {
+  if (self && call && !Typing::isUnknown(self) && !self->type.isPartialContainer() && !isInert(*self) &&
+      argumentsCall(*call)) {
     receiver = std::make_shared<ir::Block>();
     int held = t.holdInTemp(std::move(self), loc, *receiver);
     self = t.load(held, loc);
