@@ -413,3 +413,35 @@ def test_complex_astype_to_real():
                 same_bits(g, src.astype(dtype))
             finite = np.isfinite(src.real)
             same_bits(got[3][finite], src.astype(np.int32)[finite])
+
+
+# ---- np.trace and np.kron of arrays with an empty axis: NumPy's values (an IndexError
+# from the library's own zero of the result type before; seed 51207, programs 198, 356)
+
+@njit
+def trace_of(a):
+    return np.trace(a)
+
+
+@njit
+def kron_of(a, b):
+    return np.kron(a, b)
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (0, 3), (3, 0), (2, 0, 4), (0, 2, 3), (2, 2, 0)])
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.float64, np.bool_])
+def test_trace_of_arrays_with_an_empty_axis(shape, dtype):
+    a = np.zeros(shape, dtype)
+    got, want = trace_of(a), np.trace(a)
+    assert np.asarray(got).dtype == np.asarray(want).dtype
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("sa, sb", [((1, 0), (1, 0)), ((1, 0), (2, 3)), ((0, 2), (3, 1)), ((2, 3), (0, 0)),
+                                    ((3,), (0,)), ((2, 2), (0,))])
+def test_kron_of_arrays_with_an_empty_axis(sa, sb):
+    a = np.arange(int(np.prod(sa)), dtype=np.int64).reshape(sa)
+    b = np.ones(sb, np.float32)
+    got, want = kron_of(a, b), np.kron(a, b)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)

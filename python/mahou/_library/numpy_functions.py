@@ -551,7 +551,7 @@ def kron(a, b):
         y = b.reshape((1, b.shape[0])) if b.ndim == 1 else b
         m, n = x.shape[0], x.shape[1]
         p, q = y.shape[0], y.shape[1]
-        kind = x[:0, 0] * y[:0, 0]
+        kind = x[:0, :0] * y[:0, :0]  # empty, of the product's dtype (an axis may be empty)
         out = np.empty((_size_mul(m, p), _size_mul(n, q)), dtype=kind.dtype)
         for i in range(m):
             for j in range(n):
@@ -743,17 +743,19 @@ def trace(a, offset=0):
     elif a.ndim == 2:
         return _trace2(a, offset)
     else:  # the diagonals of the first two axes, for each position of the others
-        flat = np.ascontiguousarray(a).reshape((a.shape[0], a.shape[1], -1))
-        first = _trace2(flat[:, :, 0], offset)
-        out = np.full(flat.shape[2], first)
-        for r in range(flat.shape[2]):
+        rest = 1  # the other axes' positions (counted: an axis may be empty)
+        for k in range(2, a.ndim):
+            rest *= a.shape[k]
+        flat = np.ascontiguousarray(a).reshape((a.shape[0], a.shape[1], rest))
+        out = np.full(rest, a.ravel()[:0].sum())  # zeros of the sum's type
+        for r in range(rest):
             out[r] = _trace2(flat[:, :, r], offset)
         return out.reshape(a.shape[2:])
 
 
 @njit
 def _trace2(a, offset):
-    acc = a[:0, 0].sum()
+    acc = a[:0, :0].sum()  # a zero of the sum's type (an axis may be empty)
     for i in range(a.shape[0]):
         j = i + offset
         if j >= 0 and j < a.shape[1]:

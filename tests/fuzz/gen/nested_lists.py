@@ -30,7 +30,8 @@ def nested_comprehension(g, t, depth):
         return None
     j, k = g.fresh("j"), g.fresh("k")
     outer = f"range({g.rng.randint(0, 4)})" if g.chance(0.5) else f"range({range_args(g, depth)})"
-    inner = g.rng.choice([f"range({j})", f"range({j}, {g.rng.randint(-2, 6)}, {g.rng.choice([1, 2, -1])})",
+    # the inner range reads j reduced: the outer range may start near 10**12 (range_args)
+    inner = g.rng.choice([f"range({j} % 9)", f"range({j} % 11 - 3, {g.rng.randint(-2, 6)}, {g.rng.choice([1, 2, -1])})",
                           f"range({range_args(g, depth)})"])
     g.push()
     g.declare(j, INT, assignable=False)
