@@ -140,15 +140,17 @@ std::optional<DType> FunctionTyper::dtypeArgument(const ast::Expr &e) {
   error(e.loc, "expected a dtype (such as np.float32), got " + v->type.str());
 }
 
+ir::Block FunctionTyper::takeDeferredEffectStmts(size_t mark, Loc loc) {
+  ir::Block stmts;
+  for (size_t i = mark; i < deferredEffects_.size(); ++i) stmts.push_back(ir::makeEval(std::move(deferredEffects_[i]), loc));
+  if (mark < deferredEffects_.size()) deferredEffects_.resize(mark);
+  return stmts;
+}
+
 ExprPtr FunctionTyper::takeDeferredEffects(size_t mark, ExprPtr value, Loc loc) {
-  if (mark >= deferredEffects_.size()) return value;
-  std::vector<ExprPtr> effects;
-  for (size_t i = mark; i < deferredEffects_.size(); ++i) effects.push_back(std::move(deferredEffects_[i]));
-  deferredEffects_.resize(mark);
-  if (!value || isUnknown(value)) return value; // typed again in the next pass
-  auto stmts = std::make_shared<ir::Block>();
-  for (ExprPtr &e : effects) stmts->push_back(ir::makeEval(std::move(e), loc));
-  return seqExpr(std::move(stmts), std::move(value), loc);
+  ir::Block stmts = takeDeferredEffectStmts(mark, loc);
+  if (stmts.empty() || !value || isUnknown(value)) return value; // typed again in the next pass
+  return seqExpr(std::make_shared<ir::Block>(std::move(stmts)), std::move(value), loc);
 }
 
 std::vector<ExprPtr> FunctionTyper::shapeArgument(const ast::Expr &e) {

@@ -641,14 +641,9 @@ void FunctionTyper::exprStmt(const ast::ExprStmt &s, ir::Block &out) {
     // it declines, those are typed again below.
     auto statementForm = [&](const Entry &entry, Use &use) {
       size_t mark = deferredEffectsMark(), first = out.size();
-      if (!entry.statement(use, out)) {
-        takeDeferredEffects(mark, nullptr, call->loc);
-        return false;
-      }
-      ir::Block effects;
-      for (size_t i = mark; i < deferredEffects_.size(); ++i)
-        effects.push_back(ir::makeEval(std::move(deferredEffects_[i]), call->loc));
-      deferredEffects_.resize(mark);
+      bool typed = entry.statement(use, out);
+      ir::Block effects = takeDeferredEffectStmts(mark, call->loc);
+      if (!typed) return false;
       out.insert(out.begin() + ptrdiff_t(first), std::make_move_iterator(effects.begin()),
                  std::make_move_iterator(effects.end()));
       return true;

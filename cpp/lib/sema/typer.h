@@ -200,6 +200,7 @@ public:
   std::optional<DType> dtypeArgument(const ast::Expr &e) override;
   size_t deferredEffectsMark() const override { return deferredEffects_.size(); }
   ExprPtr takeDeferredEffects(size_t mark, ExprPtr value, Loc loc) override;
+  ir::Block takeDeferredEffectStmts(size_t mark, Loc loc); // as statements, in order
   std::vector<ExprPtr> shapeArgument(const ast::Expr &e) override;
   std::vector<ExprPtr> positionalArgs(const ast::Call &e, size_t minArgs, size_t maxArgs,
                                       const std::string &fname) override;
